@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+import OpenAI from "openai";
+import { z } from "zod";
+import { createSamplePipeline } from "./pipeline.js";
+import { startSampleServer } from "./server.js";
+
+/**
+ * `npm run sample:serve`: serves the sample pipeline on `PORT` (default 8080).
+ * Env: `RAGMETER_SAMPLE_VERSION` (v1|v2, default v1); `RAGMETER_SAMPLE_MODEL` with
+ * `OPENAI_BASE_URL`/`OPENAI_API_KEY` for LLM answers instead of extractive ones.
+ */
+const env = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    RAGMETER_SAMPLE_VERSION: z.enum(["v1", "v2"]).default("v1"),
+    RAGMETER_SAMPLE_MODEL: z.string().min(1).optional(),
+    OPENAI_BASE_URL: z.string().url().optional(),
+    OPENAI_API_KEY: z.string().optional(),
+  })
+  .safeParse(process.env);
+if (!env.success) {
+  const i = env.error.issues[0];
+  process.stderr.write(`sample:serve: environment variable ${String(i?.path[0])}: ${i?.message}\n`);
+  process.exit(2);
+}
+const e = env.data;
+const llm = e.RAGMETER_SAMPLE_MODEL
+  ? { client: new OpenAI({ baseURL: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY ?? "none" }), model: e.RAGMETER_SAMPLE_MODEL }
+  : undefined;
+const pipeline = await createSamplePipeline({ version: e.RAGMETER_SAMPLE_VERSION, ...(llm ? { llm } : {}) });
+const server = await startSampleServer(pipeline, e.PORT, process.env["HOST"] ?? "127.0.0.1");
+process.stdout.write(`sample pipeline ${pipeline.version} (${pipeline.chunkCount} chunks) at ${server.url}/ask\n`);
+const stop = (): void => {
+  void server.close().then(() => process.exit(0));
+};
+process.on("SIGTERM", stop);
+process.on("SIGINT", stop);

@@ -1,0 +1,42 @@
+import { loadConfig, type Config } from "../config.js";
+import { createHeuristicJudge } from "../judges/heuristic.js";
+import { createLlmJudge } from "../judges/llm.js";
+import type { Judge } from "../judges/types.js";
+import { openStore, type Store } from "../store/client.js";
+
+/** Where a command writes: injectable for tests (no process globals inside commands). */
+export interface Io {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  /** True when progress bars may be drawn (stderr is a terminal). */
+  readonly interactive: boolean;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+}
+
+/** Standard IO of the process. */
+export function processIo(): Io {
+  return {
+    out: (t) => process.stdout.write(t.endsWith("\n") ? t : `${t}\n`),
+    err: (t) => process.stderr.write(t.endsWith("\n") ? t : `${t}\n`),
+    interactive: Boolean(process.stderr.isTTY) && process.env["CI"] !== "true",
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
+
+/** The judge the configuration asks for: LLM when an endpoint is set, else heuristic. */
+export function judgeFor(config: Config): Judge {
+  return config.judge ? createLlmJudge({ baseURL: config.judge.baseURL, apiKey: config.judge.apiKey, model: config.judge.model, timeoutMs: config.judge.timeoutMs }) : createHeuristicJudge();
+}
+
+/** Loads the configuration (flags first) and runs `fn` with an open store, closing it afterwards. */
+export async function withStore<T>(io: Io, flags: { home?: string }, fn: (store: Store, config: Config) => Promise<T>): Promise<T> {
+  const config = loadConfig(io.env, flags.home !== undefined ? { home: flags.home } : {});
+  const store = await openStore(config.store);
+  try {
+    return await fn(store, config);
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,41 @@
+import OpenAI from "openai";
+import { loadGoldenSet, SAMPLE_CORPUS_DIR, SAMPLE_GOLDEN_FILE } from "@ragmeter/golden";
+import { createSamplePipeline, type SamplePipeline } from "@ragmeter/golden/sample";
+import type { Target } from "../eval/target.js";
+import { evaluateAndReport, EXIT } from "./evalCommand.js";
+import { judgeFor, withStore, type Io } from "./context.js";
+
+/** An in-process target over the sample pipeline (no HTTP). */
+export function inProcessTarget(pipeline: SamplePipeline): Target {
+  return {
+    description: `in-process sample pipeline ${pipeline.version}`,
+    async ask(question) {
+      const t0 = performance.now();
+      try {
+        const r = await pipeline.ask(question);
+        return { ok: true, reply: { answer: r.answer, contexts: r.contexts, model: r.model, pipeline_version: `sample-${pipeline.version}` }, latency_ms: performance.now() - t0 };
+      } catch (err) {
+        return { ok: false, reason: `pipeline failed: ${(err as Error).message}`, latency_ms: performance.now() - t0 };
+      }
+    },
+  };
+}
+
+/**
+ * `ragmeter demo` / `npm run demo`: evaluates sample pipeline v1 then v2 on the bundled golden set,
+ * in process, each compared with the previous comparable run. Returns the exit code.
+ */
+export async function demoCommand(io: Io, flags: { home?: string; concurrency: number }): Promise<number> {
+  const golden = await loadGoldenSet(SAMPLE_GOLDEN_FILE, { corpusDir: SAMPLE_CORPUS_DIR });
+  return withStore(io, flags, async (store, config) => {
+    const judge = judgeFor(config);
+    const llm = config.sampleModel && config.judge ? { client: new OpenAI({ baseURL: config.judge.baseURL, apiKey: config.judge.apiKey ?? "none" }), model: config.sampleModel } : undefined;
+    for (const version of ["v1", "v2"] as const) {
+      const pipeline = await createSamplePipeline({ version, ...(llm ? { llm } : {}) });
+      io.out(`\n=== sample pipeline ${version}: ${version === "v1" ? "section chunks" : "fixed 220-character chunks + deliberate answer fault"} (${pipeline.chunkCount} chunks) ===`);
+      const outcome = await evaluateAndReport(io, store, judge, golden, inProcessTarget(pipeline), { pipelineVersion: `sample-${version}`, ks: [1, 3, 5, 10], concurrency: flags.concurrency });
+      if (outcome === null) return EXIT.usage;
+    }
+    return EXIT.done;
+  });
+}

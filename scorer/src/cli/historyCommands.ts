@@ -1,0 +1,121 @@
+import { writeFile } from "node:fs/promises";
+import { stringify } from "csv-stringify/sync";
+import { compareRuns, formatComparison } from "../compare/compare.js";
+import { evaluateGate, parseGate } from "../compare/gate.js";
+import { fmtValue } from "../eval/format.js";
+import { getRun, listRuns, type RunRecord } from "../store/runs.js";
+import { EXIT } from "./evalCommand.js";
+import { withStore, type Io } from "./context.js";
+
+/** Metrics object of a stored run (from its summary), `{}` while it runs. */
+export function runMetrics(run: RunRecord): Record<string, number | null> {
+  try {
+    const s = JSON.parse(run.summary) as { metrics?: Record<string, number | null> };
+    return s.metrics ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/** `ragmeter runs [--json]`: the run history, newest first. */
+export async function runsCommand(io: Io, flags: { json?: boolean; home?: string }): Promise<number> {
+  return withStore(io, flags, async (store) => {
+    const runs = await listRuns(store);
+    if (flags.json) {
+      io.out(
+        JSON.stringify(
+          runs.map((r) => ({
+            run_id: r.run_id,
+            started_at: r.started_at,
+            status: r.status,
+            pipeline_version: r.pipeline_version,
+            golden_set_sha256: r.golden_set_hash,
+            judge: { kind: r.judge_kind, model: r.judge_model, prompt_version: r.judge_prompt_version },
+            metrics: runMetrics(r),
+          })),
+          null,
+          2,
+        ),
+      );
+      return EXIT.done;
+    }
+    if (runs.length === 0) {
+      io.out(`no runs yet in ${store.location}`);
+      return EXIT.done;
+    }
+    io.out(`${"run".padEnd(30)} ${"started (UTC)".padEnd(20)} ${"pipeline".padEnd(14)} ${"golden".padEnd(8)} ${"judge".padEnd(10)} recall@5 ground  relev`);
+    for (const r of runs) {
+      const m = runMetrics(r);
+      io.out(
+        `${r.run_id.padEnd(30)} ${r.started_at.slice(0, 19).replace("T", " ").padEnd(20)} ${r.pipeline_version.slice(0, 14).padEnd(14)} ${r.golden_set_hash.slice(0, 8)} ${r.judge_kind.padEnd(10)} ${fmtValue("recall@5", m["recall@5"] ?? null).padStart(8)} ${fmtValue("grounding", m["grounding"] ?? null).padStart(6)} ${fmtValue("relevance", m["relevance"] ?? null).padStart(6)}${r.status === "completed" ? "" : `  (${r.status})`}`,
+      );
+    }
+    io.out(`history: ${store.location}`);
+    return EXIT.done;
+  });
+}
+
+/** `ragmeter compare RUN_A RUN_B`: paired deltas with bootstrap intervals; `--fail-on` gate. */
+export async function compareCommand(io: Io, runA: string, runB: string, flags: { failOn?: string; seed: number; resamples: number; json?: boolean; home?: string }): Promise<number> {
+  return withStore(io, flags, async (store) => {
+    const a = await getRun(store, runA);
+    const b = await getRun(store, runB);
+    if (!a || !b) {
+      io.err(`unknown run id: ${!a ? runA : runB} (see \`ragmeter runs\`)`);
+      return EXIT.usage;
+    }
+    const known = [...new Set([...a.ks, ...b.ks])].map((k) => `recall@${k}`).concat(["mrr", "grounding", "relevance", "key_facts", "abstention"]);
+    const rules = flags.failOn !== undefined ? parseGate(flags.failOn, known) : [];
+    const c = await compareRuns(store, a, b, { seed: flags.seed, resamples: flags.resamples });
+    const gate = evaluateGate(rules, c.deltas);
+    if (flags.json) {
+      io.out(
+        JSON.stringify(
+          {
+            run_a: a.run_id,
+            run_b: b.run_id,
+            seed: c.seed,
+            resamples: c.resamples,
+            metrics: Object.fromEntries(
+              c.deltas.map((d) => [d.metric, { n: d.n, mean_a: d.mean_a, mean_b: d.mean_b, delta: d.delta, ci: d.interval ? [d.interval.lower, d.interval.upper] : null, unpaired: d.unpaired, regressed: d.differences.filter((x) => x.delta < 0).map((x) => x.golden_id) }]),
+            ),
+            gate: gate.map((g) => ({ rule: `${g.rule.metric}<${g.rule.threshold}`, failed: g.failed, why: g.why })),
+            warnings: c.warnings,
+          },
+          null,
+          2,
+        ),
+      );
+    } else {
+      io.out(formatComparison(c));
+      if (gate.length > 0) {
+        io.out("");
+        io.out("gate");
+        for (const g of gate) io.out(`  ${g.failed ? "FAIL" : "pass"} ${g.why}`);
+      }
+    }
+    return gate.some((g) => g.failed) ? EXIT.gate : EXIT.done;
+  });
+}
+
+/** `ragmeter export --csv [--out FILE]`: the run history as CSV (date, pipeline version, golden set, judge, metrics). */
+export async function exportCommand(io: Io, flags: { csv?: boolean; out?: string; home?: string }): Promise<number> {
+  if (!flags.csv) {
+    io.err("export: choose a format (--csv)");
+    return EXIT.usage;
+  }
+  return withStore(io, flags, async (store) => {
+    const runs = (await listRuns(store)).filter((r) => r.status === "completed");
+    const metricNames = [...new Set(runs.flatMap((r) => Object.keys(runMetrics(r))))].sort();
+    const rows = runs.map((r) => {
+      const m = runMetrics(r);
+      return [r.started_at, r.run_id, r.pipeline_version, r.golden_set_hash, r.golden_set_path, r.judge_kind, r.judge_model, r.judge_prompt_version, ...metricNames.map((n) => m[n] ?? "")];
+    });
+    const csv = stringify([["started_at", "run_id", "pipeline_version", "golden_set_sha256", "golden_set_path", "judge_kind", "judge_model", "judge_prompt_version", ...metricNames], ...rows]);
+    if (flags.out) {
+      await writeFile(flags.out, csv);
+      io.err(`wrote ${runs.length} runs to ${flags.out}`);
+    } else io.out(csv.trimEnd());
+    return EXIT.done;
+  });
+}

@@ -1,0 +1,123 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { GoldenSetError } from "@ragmeter/golden";
+import { GateSyntaxError } from "../compare/gate.js";
+import { ConfigError } from "../config.js";
+import { StoreError } from "../store/errors.js";
+import { DEFAULT_SEED, BOOTSTRAP_RESAMPLES } from "../stats/bootstrap.js";
+import { demoCommand } from "./demoCommand.js";
+import { evalCommand, EXIT } from "./evalCommand.js";
+import { compareCommand, exportCommand, runsCommand } from "./historyCommands.js";
+import { processIo, type Io } from "./context.js";
+
+function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected an integer from ${min} to ${max}`);
+    return n;
+  };
+}
+
+function kList(v: string): number[] {
+  const ks = v.split(",").map((s) => Number(s.trim()));
+  if (ks.length === 0 || ks.some((k) => !Number.isInteger(k) || k < 1 || k > 1000)) throw new InvalidArgumentError("expected comma-separated integers ≥ 1, e.g. 1,3,5,10");
+  return [...new Set(ks)].sort((a, b) => a - b);
+}
+
+function rate(v: string): number {
+  const r = Number(v);
+  if (!Number.isFinite(r) || r < 0 || r > 1) throw new InvalidArgumentError("expected a number from 0 to 1");
+  return r;
+}
+
+/**
+ * Builds the `ragmeter` command line. Each action stores its exit code in `result.code`
+ * (design §5: 0 done, 1 gate failed, 2 usage/configuration/infrastructure).
+ */
+export function buildCli(io: Io, result: { code: number }): Command {
+  const program = new Command("ragmeter")
+    .description("Measure whether a RAG change made answers better or worse: recall@k, grounding, relevance.")
+    .version("0.1.0")
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    .showHelpAfterError();
+  const home = new Option("--home <dir>", "local state and embedded store (env RAGMETER_HOME, default ./.ragmeter)");
+
+  program
+    .command("eval")
+    .description("replay a golden set against an HTTP target, score it, store the run and print the summary")
+    .requiredOption("--golden <file>", "golden set (JSONL)")
+    .requiredOption("--target <url>", "target URL answering POST {question} with {answer, contexts}")
+    .requiredOption("--pipeline-version <v>", "pipeline version recorded on the run")
+    .option("--k <list>", "k values of recall@k", kList, [1, 3, 5, 10])
+    .option("--json <out>", "write the JSON report to this file")
+    .option("--concurrency <n>", "questions in flight at once", intArg(1, 256), 4)
+    .option("--max-error-rate <r>", "exit 1 when the share of target errors exceeds r (0–1)", rate)
+    .addOption(home)
+    .action(async (o: { golden: string; target: string; pipelineVersion: string; k: number[]; json?: string; concurrency: number; maxErrorRate?: number; home?: string }) => {
+      result.code = await evalCommand(io, o);
+    });
+
+  program
+    .command("demo")
+    .description("evaluate sample pipeline v1 then v2 on the bundled golden set (in process, no server)")
+    .option("--concurrency <n>", "questions in flight at once", intArg(1, 256), 4)
+    .addOption(home)
+    .action(async (o: { concurrency: number; home?: string }) => {
+      result.code = await demoCommand(io, o);
+    });
+
+  program
+    .command("runs")
+    .description("list the run history, newest first")
+    .option("--json", "print a JSON array")
+    .addOption(home)
+    .action(async (o: { json?: boolean; home?: string }) => {
+      result.code = await runsCommand(io, o);
+    });
+
+  program
+    .command("compare")
+    .description("paired deltas per metric between two runs, with 95% bootstrap intervals; --fail-on gates CI")
+    .argument("<run_a>", "baseline run id")
+    .argument("<run_b>", "candidate run id")
+    .option("--fail-on <rules>", 'gate, e.g. "grounding<-0.03,recall@5<-0.05"')
+    .option("--seed <n>", "bootstrap seed", intArg(0, 2 ** 31 - 1), DEFAULT_SEED)
+    .option("--resamples <n>", "bootstrap resamples", intArg(100, 1_000_000), BOOTSTRAP_RESAMPLES)
+    .option("--json", "print JSON")
+    .addOption(home)
+    .action(async (a: string, b: string, o: { failOn?: string; seed: number; resamples: number; json?: boolean; home?: string }) => {
+      result.code = await compareCommand(io, a, b, o);
+    });
+
+  program
+    .command("export")
+    .description("write the run history (date, pipeline version, golden set, judge, metrics)")
+    .option("--csv", "CSV format")
+    .option("--out <file>", "write to a file instead of stdout")
+    .addOption(home)
+    .action(async (o: { csv?: boolean; out?: string; home?: string }) => {
+      result.code = await exportCommand(io, o);
+    });
+  return program;
+}
+
+/** Runs the CLI with `argv` (as `process.argv`); resolves to the exit code. Never calls process.exit. */
+export async function runCli(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  const result = { code: EXIT.done as number };
+  const program = buildCli(io, result);
+  try {
+    await program.parseAsync([...argv]);
+    return result.code;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return EXIT.done;
+      return EXIT.usage;
+    }
+    if (err instanceof ConfigError || err instanceof GoldenSetError || err instanceof GateSyntaxError || err instanceof StoreError) {
+      io.err(`ragmeter: ${err.message}`);
+      return EXIT.usage;
+    }
+    io.err(`ragmeter: ${(err as Error).stack ?? String(err)}`);
+    return EXIT.usage;
+  }
+}

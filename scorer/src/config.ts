@@ -1,0 +1,74 @@
+import path from "node:path";
+import { z } from "zod";
+import type { StoreTarget } from "./store/client.js";
+
+/** A configuration error: names the variable or flag and what to set (exit code 2). */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+/**
+ * Environment variables read by ragmeter (design §10), validated once. Unknown variables are
+ * ignored.
+ */
+export const envSchema = z.object({
+  RAGMETER_HOME: z.string().min(1).default("./.ragmeter"),
+  CLICKHOUSE_URL: z.string().url().optional(),
+  CLICKHOUSE_USER: z.string().optional(),
+  CLICKHOUSE_PASSWORD: z.string().optional(),
+  CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/u, "must be a ClickHouse identifier").default("ragmeter"),
+  OPENAI_BASE_URL: z.string().url().optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  RAGMETER_JUDGE_MODEL: z.string().min(1).optional(),
+  RAGMETER_JUDGE_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  RAGMETER_TARGET_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  RAGMETER_SAMPLE_MODEL: z.string().min(1).optional(),
+});
+
+/** Validated configuration. */
+export interface Config {
+  readonly store: StoreTarget;
+  /** LLM judge endpoint, or null for the heuristic judges. */
+  readonly judge: { readonly baseURL: string; readonly apiKey: string | undefined; readonly model: string; readonly timeoutMs: number } | null;
+  /** Per-request timeout of the eval target, ms. */
+  readonly targetTimeoutMs: number;
+  /** Model of the sample pipeline's LLM answer (with OPENAI_BASE_URL), null for extractive answers. */
+  readonly sampleModel: string | null;
+  /** Resolved `RAGMETER_HOME`. */
+  readonly home: string;
+}
+
+/**
+ * Parses the environment (design §10). Precedence: flag (already applied by the caller), then
+ * environment, then default.
+ * @throws ConfigError naming the variable: invalid values, or `OPENAI_BASE_URL` without
+ *   `RAGMETER_JUDGE_MODEL`.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv, overrides: { home?: string } = {}): Config {
+  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== "")));
+  if (!parsed.success) {
+    const i = parsed.error.issues[0];
+    throw new ConfigError(`environment variable ${String(i?.path[0])}: ${i?.message ?? "invalid"}`);
+  }
+  const e = parsed.data;
+  const home = path.resolve(overrides.home ?? e.RAGMETER_HOME);
+  if (e.OPENAI_BASE_URL && !e.RAGMETER_JUDGE_MODEL) {
+    throw new ConfigError("OPENAI_BASE_URL is set but RAGMETER_JUDGE_MODEL is not: set the judge model (e.g. RAGMETER_JUDGE_MODEL=gpt-4.1-mini), or unset OPENAI_BASE_URL for the heuristic judges");
+  }
+  const store: StoreTarget = e.CLICKHOUSE_URL
+    ? {
+        kind: "server",
+        url: e.CLICKHOUSE_URL,
+        database: e.CLICKHOUSE_DATABASE,
+        ...(e.CLICKHOUSE_USER !== undefined ? { username: e.CLICKHOUSE_USER } : {}),
+        ...(e.CLICKHOUSE_PASSWORD !== undefined ? { password: e.CLICKHOUSE_PASSWORD } : {}),
+      }
+    : { kind: "embedded", home, database: e.CLICKHOUSE_DATABASE };
+  return {
+    store,
+    judge: e.OPENAI_BASE_URL && e.RAGMETER_JUDGE_MODEL ? { baseURL: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY, model: e.RAGMETER_JUDGE_MODEL, timeoutMs: e.RAGMETER_JUDGE_TIMEOUT_MS } : null,
+    targetTimeoutMs: e.RAGMETER_TARGET_TIMEOUT_MS,
+    sampleModel: e.RAGMETER_SAMPLE_MODEL ?? null,
+    home,
+  };
+}

@@ -1,0 +1,84 @@
+import type { Aggregate } from "./metrics.js";
+import type { PairedDelta } from "./paired.js";
+import type { EvalOutcome } from "./runner.js";
+
+/** Display of a metric value: relevance as `x.x/4`, others with two decimals; `—` for null. */
+export function fmtValue(metric: string, v: number | null): string {
+  if (v === null) return "—";
+  return metric === "relevance" ? `${v.toFixed(1)}/4` : v.toFixed(2);
+}
+
+/** Signed delta with the metric's precision. */
+export function fmtDelta(metric: string, d: number | null): string {
+  if (d === null) return "—";
+  const s = metric === "relevance" ? d.toFixed(1) : d.toFixed(2);
+  return d >= 0 && !s.startsWith("-") ? `+${s}` : s;
+}
+
+const LABEL: Record<string, string> = { key_facts: "key facts", mrr: "MRR" };
+
+function line(metric: string, value: number | null, n: number, delta: PairedDelta | null): string {
+  const label = (LABEL[metric] ?? metric).padEnd(12);
+  const v = fmtValue(metric, value).padEnd(5);
+  if (delta === null) return `${label} ${v} (n=${n})`;
+  if (delta.n === 0) return `${label} ${v} (no paired questions with the previous run, n=${n})`;
+  return `${label} ${v} (was ${fmtValue(metric, delta.mean_a)}, ${fmtDelta(metric, delta.delta)}, n=${delta.n})`;
+}
+
+function tagTable(byTag: Readonly<Record<string, Aggregate>>, names: readonly string[]): string[] {
+  const cols = names.filter((n) => n === "recall@5" || n === "grounding" || n === "relevance" || n === "key_facts" || n === "abstention");
+  const head = `  ${"tag".padEnd(18)}${cols.map((c) => (LABEL[c] ?? c).padStart(11)).join("")}`;
+  const out = [head];
+  for (const [tag, a] of Object.entries(byTag)) {
+    out.push(`  ${tag.padEnd(18)}${cols.map((c) => `${fmtValue(c, a.metrics[c] ?? null)}${a.n[c] ? `·${a.n[c]}` : ""}`.padStart(11)).join("")}`);
+  }
+  return out;
+}
+
+/**
+ * The text summary of an evaluation run: metric lines with the paired delta against the previous
+ * run (design §5), breakdown by tag, the questions that moved most, counts by status, warnings and
+ * where the history is stored.
+ */
+export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): string {
+  const ks = o.run.ks;
+  const names = [...ks.map((k) => `recall@${k}`), "mrr", "grounding", "relevance", "key_facts", "abstention"];
+  const deltas = new Map(o.previous.run ? o.previous.deltas.map((d) => [d.metric, d] as const) : []);
+  const out: string[] = [];
+  out.push(`run ${o.run.run_id} · pipeline ${o.run.pipeline_version} · ${o.results.length} questions · judge ${o.run.judge_kind}${o.run.judge_kind === "llm" ? ` ${o.run.judge_model}` : ""} (prompt ${o.run.judge_prompt_version})`);
+  out.push(o.previous.run ? `compared with run ${o.previous.run.run_id} (pipeline ${o.previous.run.pipeline_version}), paired over questions scored ok in both` : `no comparable run: ${o.previous.why}`);
+  out.push("");
+  for (const m of names) out.push(line(m, o.aggregate.metrics[m] ?? null, o.aggregate.n[m] ?? 0, o.previous.run ? (deltas.get(m) ?? null) : null));
+  out.push("");
+  out.push("by tag (value·n)");
+  out.push(...tagTable(o.byTag, names));
+  if (o.previous.run) {
+    const moves: { id: string; metric: string; a: number; b: number; d: number }[] = [];
+    for (const m of ["recall@5", "grounding", "relevance", "key_facts"]) {
+      const d = deltas.get(m);
+      if (!d) continue;
+      for (const x of d.differences) if (x.delta !== 0) moves.push({ id: x.golden_id, metric: m, a: x.a, b: x.b, d: m === "relevance" ? x.delta / 4 : x.delta });
+    }
+    moves.sort((x, y) => Math.abs(y.d) - Math.abs(x.d) || x.id.localeCompare(y.id));
+    out.push("");
+    out.push("moved most (vs previous run)");
+    if (moves.length === 0) out.push("  nothing moved");
+    for (const mv of moves.slice(0, top)) {
+      const q = o.results.find((r) => r.golden_id === mv.id);
+      out.push(`  ${mv.id.padEnd(6)} ${(LABEL[mv.metric] ?? mv.metric).padEnd(10)} ${fmtValue(mv.metric, mv.a)} → ${fmtValue(mv.metric, mv.b)}  ${q ? JSON.stringify(q.question.slice(0, 60)) : ""}`);
+    }
+  }
+  out.push("");
+  out.push("counts by status");
+  for (const m of names) {
+    const c = o.aggregate.counts[m] ?? {};
+    out.push(`  ${(LABEL[m] ?? m).padEnd(12)} ${Object.entries(c).sort().map(([s, n]) => `${s} ${n}`).join(", ")}`);
+  }
+  const errs = o.results.filter((q) => q.status !== "ok");
+  for (const q of errs.slice(0, 10)) out.push(`  ${q.golden_id}: ${q.status} — ${q.reason}`);
+  if (errs.length > 10) out.push(`  … and ${errs.length - 10} more`);
+  for (const w of o.warnings) out.push(`warning: ${w}`);
+  out.push("");
+  out.push(`history: ${storeLocation}`);
+  return out.join("\n");
+}

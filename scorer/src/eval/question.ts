@@ -1,0 +1,103 @@
+import type { GoldenItem } from "@ragmeter/golden";
+import { isAbstention } from "../metrics/abstention.js";
+import { keyFactsScore } from "../metrics/keyFacts.js";
+import { recallAtK, type RetrievedItem } from "../metrics/recall.js";
+import { none, ok, type Scored, type Status } from "../status.js";
+import type { ClaimVerdict, GroundingJudgment, Judge, RelevanceJudgment } from "../judges/types.js";
+import { heuristicClaims } from "../judges/heuristic.js";
+import type { TargetResult } from "./target.js";
+
+/** Everything measured for one golden question. */
+export interface QuestionResult {
+  readonly golden_id: string;
+  readonly trace_id: string;
+  readonly tags: readonly string[];
+  readonly question: string;
+  /** `ok`, or `target_error` when the target failed (every metric then has that status). */
+  readonly status: Status;
+  readonly reason: string;
+  readonly answer: string | null;
+  /** Retrieved contexts in rank order (empty on a target error). */
+  readonly contexts: readonly RetrievedItem[];
+  readonly generator_model: string | null;
+  /** Target call wall time, ms. */
+  readonly latency_ms: number;
+  /** Per-k recall (keys are k) when scored, else null with `recall_status`. */
+  readonly recall: Readonly<Record<number, 0 | 1>> | null;
+  readonly recall_status: Status;
+  readonly hit_rank: number | null;
+  /** Reciprocal rank (0 when no hit), null when recall is not scored. */
+  readonly reciprocal_rank: number | null;
+  readonly grounding: GroundingJudgment;
+  readonly relevance: RelevanceJudgment;
+  readonly key_facts: Scored;
+  /** True when the answer declines to answer; null when there is no answer. */
+  readonly abstained: boolean | null;
+  /** 1 when an unanswerable question was declined, 0 when answered; `not_applicable` for answerable ones. */
+  readonly abstention: Scored;
+}
+
+const NO_COST = { input_tokens: 0, output_tokens: 0, latency_ms: 0 };
+
+/**
+ * Scores one golden question from the target's result (design §5): recall@k and reciprocal rank
+ * (answerable items), grounding and relevance (judge), key facts, abstention. A failed target call
+ * gives `target_error` on every metric.
+ */
+export async function scoreQuestion(item: GoldenItem, traceId: string, result: TargetResult, judge: Judge, ks: readonly number[]): Promise<QuestionResult> {
+  const base = { golden_id: item.id, trace_id: traceId, tags: item.tags, question: item.question, latency_ms: result.latency_ms };
+  if (!result.ok) {
+    const err = none("target_error", result.reason);
+    return {
+      ...base,
+      status: "target_error",
+      reason: result.reason,
+      answer: null,
+      contexts: [],
+      generator_model: null,
+      recall: null,
+      recall_status: "target_error",
+      hit_rank: null,
+      reciprocal_rank: null,
+      grounding: { status: "target_error", value: null, claims: [] as ClaimVerdict[], reason: result.reason, ...NO_COST },
+      relevance: { status: "target_error", value: null, reason: result.reason, ...NO_COST },
+      key_facts: err,
+      abstained: null,
+      abstention: err,
+    };
+  }
+  const { reply } = result;
+  const answerable = item.expected_source !== null;
+  let recall: Record<number, 0 | 1> | null = null;
+  let hitRank: number | null = null;
+  let rr: number | null = null;
+  if (answerable && item.expected_substring !== null) {
+    const r = recallAtK(reply.contexts, { expected_source: item.expected_source as string, expected_substring: item.expected_substring }, ks);
+    recall = { ...r.recall };
+    hitRank = r.hitRank;
+    rr = r.reciprocalRank;
+  }
+  const chunks = reply.contexts.map((c) => ({ id: c.id, text: c.text }));
+  const [grounding, relevance] = await Promise.all([
+    judge.grounding({ question: item.question, answer: reply.answer, chunks }),
+    judge.relevance({ question: item.question, answer: reply.answer, answerable }),
+  ]);
+  const abstained = heuristicClaims(reply.answer).length === 0 && isAbstention(reply.answer);
+  return {
+    ...base,
+    status: "ok",
+    reason: "",
+    answer: reply.answer,
+    contexts: reply.contexts.map((c) => ({ ...c })),
+    generator_model: reply.model,
+    recall,
+    recall_status: recall === null ? "not_applicable" : "ok",
+    hit_rank: hitRank,
+    reciprocal_rank: rr,
+    grounding,
+    relevance,
+    key_facts: keyFactsScore(reply.answer, item.key_facts),
+    abstained,
+    abstention: answerable ? none("not_applicable", "answerable question") : ok(abstained ? 1 : 0),
+  };
+}

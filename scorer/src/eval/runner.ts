@@ -1,0 +1,209 @@
+import { randomBytes } from "node:crypto";
+import type { GoldenItem, GoldenSet } from "@ragmeter/golden";
+import pLimit from "p-limit";
+import type { Judge } from "../judges/types.js";
+import type { Store } from "../store/client.js";
+import { saveGoldenSet } from "../store/golden.js";
+import { saveResults, runScores, type ClaimInsert, type InteractionInsert, type ScoreInsert } from "../store/results.js";
+import { getRun, previousRun, saveRun, type RunRecord } from "../store/runs.js";
+import { aggregate, metricNames, metricValues, type Aggregate, type MetricValue } from "./metrics.js";
+import { pairedDelta, type PairedDelta } from "./paired.js";
+import { scoreQuestion, type QuestionResult } from "./question.js";
+import type { Target } from "./target.js";
+import { baggage, newTraceIds, traceparent } from "./trace.js";
+
+/** Options of {@link runEval}. */
+export interface EvalOptions {
+  readonly golden: GoldenSet;
+  readonly target: Target;
+  readonly pipelineVersion: string;
+  /** k values of recall@k, ascending (default 1, 3, 5, 10). */
+  readonly ks: readonly number[];
+  /** Questions in flight at once. */
+  readonly concurrency: number;
+  readonly judge: Judge;
+  readonly store: Store;
+  /** Called after each question (progress bar). */
+  readonly onProgress?: (done: number, total: number) => void;
+  /** Clock for run timestamps (tests); default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** The outcome of one evaluation run. */
+export interface EvalOutcome {
+  readonly run: RunRecord;
+  readonly results: readonly QuestionResult[];
+  readonly aggregate: Aggregate;
+  readonly byTag: Readonly<Record<string, Aggregate>>;
+  /** Paired deltas against the previous comparable run, or why there is none. */
+  readonly previous: { readonly run: RunRecord; readonly deltas: readonly PairedDelta[] } | { readonly run: null; readonly why: string };
+  /** Non-fatal findings (pipeline version mismatch, judge model equals generator model). */
+  readonly warnings: readonly string[];
+  /** Share of questions whose target call failed (0–1). */
+  readonly errorRate: number;
+}
+
+/** Run ids sort by time: `r-YYYYMMDDTHHMMSS-<6 hex>`. */
+export function newRunId(now: number): string {
+  const t = new Date(now).toISOString().replace(/[-:]/gu, "").replace(/\.\d+Z$/u, "");
+  return `r-${t}-${randomBytes(3).toString("hex")}`;
+}
+
+/** Combined prompt version of a judge, recorded on the run (compatibility key of "previous run"). */
+export function judgePromptVersion(judge: Judge): string {
+  const { grounding, relevance } = judge.promptVersion;
+  return grounding === relevance ? grounding : `${grounding}+${relevance}`;
+}
+
+/** Score rows, claims and the interaction of one question result. */
+export function resultRows(run: RunRecord, q: QuestionResult, judge: Judge, ks: readonly number[]): { scores: ScoreInsert[]; claims: ClaimInsert[]; interaction: InteractionInsert } {
+  const common = { run_id: run.run_id, trace_id: q.trace_id, golden_id: q.golden_id, repeat_index: 0, pipeline_version: run.pipeline_version, source: run.source };
+  const scores: ScoreInsert[] = [];
+  for (const [metric, v] of metricValues(q, ks)) {
+    const judged = metric === "grounding" || metric === "relevance";
+    const j = metric === "grounding" ? q.grounding : metric === "relevance" ? q.relevance : null;
+    scores.push({
+      ...common,
+      metric,
+      value: v.value,
+      status: v.status,
+      reason: (j?.reason ?? (metric === "key_facts" ? q.key_facts.reason : metric === "abstention" ? q.abstention.reason : "")) ?? "",
+      judge_kind: judged ? judge.kind : "mechanical",
+      judge_model: judged ? judge.model : "",
+      judge_prompt_version: metric === "grounding" ? judge.promptVersion.grounding : metric === "relevance" ? judge.promptVersion.relevance : "",
+      judge_input_tokens: j?.input_tokens ?? 0,
+      judge_output_tokens: j?.output_tokens ?? 0,
+      latency_ms: j?.latency_ms ?? 0,
+    });
+  }
+  const claims: ClaimInsert[] = q.grounding.claims.map((c) => ({
+    run_id: run.run_id,
+    trace_id: q.trace_id,
+    golden_id: q.golden_id,
+    judge_prompt_version: judge.promptVersion.grounding,
+    repeat_index: 0,
+    claim_index: c.index,
+    claim: c.text,
+    verdict: c.verdict,
+    chunk_ids: c.chunk_ids,
+    judge_model: judge.model,
+    pipeline_version: run.pipeline_version,
+  }));
+  const interaction: InteractionInsert = {
+    trace_id: q.trace_id,
+    run_id: run.run_id,
+    golden_id: q.golden_id,
+    source: run.source,
+    service_name: "",
+    deployment_environment: "",
+    pipeline_version: run.pipeline_version,
+    question: q.question,
+    answer: q.answer,
+    retrieved: q.contexts.map((c, i) => ({ ...c, rank: i + 1 })),
+    generator_model: q.generator_model,
+    input_tokens: null,
+    output_tokens: null,
+    abstained: q.abstained,
+    status: q.status,
+    reason: q.reason,
+    latency_ms: q.latency_ms,
+  };
+  return { scores, claims, interaction };
+}
+
+/** Per-question metric maps of a stored run, keyed by golden id (repeats averaged). */
+export async function storedQuestionMetrics(store: Store, runId: string): Promise<Map<string, Map<string, MetricValue>>> {
+  const out = new Map<string, Map<string, MetricValue>>();
+  for (const r of await runScores(store, runId)) {
+    let m = out.get(r.golden_id);
+    if (!m) out.set(r.golden_id, (m = new Map()));
+    m.set(r.metric, { value: r.value, status: r.status });
+  }
+  return out;
+}
+
+/**
+ * Replays a golden set against a target and scores it (design §2, golden replay): each question is
+ * sent with a fresh `traceparent` and a `baggage` of run id, golden id and pipeline version; a
+ * failed call is `target_error` for that question and the run goes on. Results are written as each
+ * question completes; the run row is marked completed with its summary at the end, and compared
+ * (paired) with the previous comparable run.
+ * @throws store errors (infrastructure); never for a single question's failure.
+ */
+export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
+  const { golden, store, judge, ks } = options;
+  const now = options.now ?? Date.now;
+  await saveGoldenSet(store, golden);
+  const startedAt = now();
+  let run: RunRecord = {
+    run_id: newRunId(startedAt),
+    started_at: new Date(startedAt).toISOString(),
+    finished_at: null,
+    status: "running",
+    source: "golden",
+    pipeline_version: options.pipelineVersion,
+    golden_set_hash: golden.sha256,
+    golden_set_path: golden.path,
+    judge_kind: judge.kind,
+    judge_model: judge.model,
+    judge_prompt_version: judgePromptVersion(judge),
+    ks: [...ks],
+    target: options.target.description,
+    summary: "{}",
+  };
+  await saveRun(store, run);
+
+  const warnings = new Set<string>();
+  const limit = pLimit(Math.max(1, options.concurrency));
+  let writes: Promise<void> = Promise.resolve();
+  let done = 0;
+  const results = await Promise.all(
+    golden.items.map((item: GoldenItem) =>
+      limit(async () => {
+        const ids = newTraceIds();
+        const res = await options.target.ask(item.question, { traceparent: traceparent(ids), baggage: baggage(run.run_id, item.id, options.pipelineVersion) });
+        if (res.ok && res.reply.pipeline_version !== null && res.reply.pipeline_version !== options.pipelineVersion) {
+          warnings.add(`the target reports pipeline version "${res.reply.pipeline_version}"; recorded as "${options.pipelineVersion}" (--pipeline-version wins)`);
+        }
+        if (res.ok && judge.kind === "llm" && res.reply.model === judge.model) {
+          warnings.add(`the judge model "${judge.model}" is also the generator model: self-preference bias is likely`);
+        }
+        const q = await scoreQuestion(item, ids.traceId, res, judge, ks);
+        const rows = resultRows(run, q, judge, ks);
+        writes = writes.then(() => saveResults(store, { interactions: [rows.interaction], scores: rows.scores, claims: rows.claims }));
+        await writes;
+        done++;
+        options.onProgress?.(done, golden.items.length);
+        return q;
+      }),
+    ),
+  );
+
+  const names = metricNames(ks);
+  const rows = results.map((q) => metricValues(q, ks));
+  const agg = aggregate(rows, names);
+  const byTag: Record<string, Aggregate> = {};
+  const tags = [...new Set(results.flatMap((q) => q.tags))].sort();
+  for (const tag of tags) byTag[tag] = aggregate(results.filter((q) => q.tags.includes(tag)).map((q) => metricValues(q, ks)), names);
+  const errors = results.filter((q) => q.status === "target_error").length;
+  const finishedAt = now();
+  run = {
+    ...run,
+    status: "completed",
+    finished_at: new Date(finishedAt).toISOString(),
+    summary: JSON.stringify({ metrics: agg.metrics, n: agg.n, counts: agg.counts, questions: results.length, target_errors: errors }),
+  };
+  await saveRun(store, run);
+  const stored = (await getRun(store, run.run_id)) ?? run;
+
+  const prev = await previousRun(store, stored);
+  let previous: EvalOutcome["previous"];
+  if (!prev) {
+    previous = { run: null, why: "no completed run on this golden set with the same judge kind, model and prompt version" };
+  } else {
+    const a = await storedQuestionMetrics(store, prev.run_id);
+    const b = new Map(results.map((q) => [q.golden_id, metricValues(q, ks)] as const));
+    previous = { run: prev, deltas: names.map((m) => pairedDelta(m, a, b)) };
+  }
+  return { run: stored, results, aggregate: agg, byTag, previous, warnings: [...warnings], errorRate: results.length === 0 ? 0 : errors / results.length };
+}

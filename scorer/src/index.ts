@@ -1,0 +1,18 @@
+export { runCli, buildCli } from "./cli/main.js";
+export type { Io } from "./cli/context.js";
+export { loadConfig, ConfigError, type Config } from "./config.js";
+export { STATUSES, type Status, type Scored } from "./status.js";
+export { recallAtK, type RetrievedItem, type RecallResult } from "./metrics/recall.js";
+export { keyFactsScore } from "./metrics/keyFacts.js";
+export { isAbstention } from "./metrics/abstention.js";
+export { createHeuristicJudge, heuristicClaims, heuristicVerdict, heuristicRelevance } from "./judges/heuristic.js";
+export { createLlmJudge, type LlmJudgeOptions } from "./judges/llm.js";
+export { extractJson } from "./judges/parse.js";
+export type { Judge, ClaimVerdict, Verdict, GroundingJudgment, RelevanceJudgment } from "./judges/types.js";
+export { bootstrapMeanInterval, BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "./stats/bootstrap.js";
+export { pairedDelta, type PairedDelta } from "./eval/paired.js";
+export { runEval, type EvalOutcome, type EvalOptions } from "./eval/runner.js";
+export { httpTarget, parseTargetReply, type Target, type TargetReply } from "./eval/target.js";
+export { openStore, type Store, type StoreTarget } from "./store/client.js";
+export { StoreError, StoreInUseError } from "./store/errors.js";
+export { parseGate, evaluateGate } from "./compare/gate.js";

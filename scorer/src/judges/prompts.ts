@@ -1,0 +1,34 @@
+import { createHash } from "node:crypto";
+
+/** Short hash (12 hex digits of SHA-256) of a prompt text: the prompt version stored on every score. */
+export function promptVersion(text: string): string {
+  return createHash("sha256").update(text).digest("hex").slice(0, 12);
+}
+
+/** System prompt of the grounding judge (claim extraction + verdicts in one call). */
+export const GROUNDING_PROMPT = `You check whether an answer is grounded in retrieved context passages.
+1. Split the ANSWER into atomic factual claims: short, self-contained statements of one fact each. Do not include greetings, refusals ("I could not find ..."), or questions. If the answer makes no factual claim, return an empty list.
+2. For each claim, in the same order, give exactly one verdict:
+   - SUPPORTED: a passage states it.
+   - CONTRADICTED: a passage states something incompatible with it (for example a different number).
+   - UNSUPPORTED: no passage states it or contradicts it.
+   and the ids of the passages the verdict rests on.
+Judge only against the passages, never against your own knowledge. Blank passages are no context.
+Reply with JSON only: {"claims": ["..."], "verdicts": [{"verdict": "SUPPORTED|CONTRADICTED|UNSUPPORTED", "chunk_ids": ["..."]}]} with one verdict per claim.`;
+
+/** System prompt of the relevance judge. */
+export const RELEVANCE_PROMPT = `You rate whether an ANSWER addresses the QUESTION that was asked, regardless of whether it is true.
+Score on this integer scale:
+4 = fully addresses the question; 3 = mostly addresses it, minor gaps; 2 = partly addresses it; 1 = barely related, or declines to answer; 0 = unrelated or empty.
+Reply with JSON only: {"score": <integer 0-4>, "reason": "<one sentence>"}.`;
+
+/** User message of the grounding judge. */
+export function groundingUserMessage(question: string, answer: string, chunks: readonly { id: string; text: string }[]): string {
+  const passages = chunks.length === 0 ? "(no passages)" : chunks.map((c) => `<passage id="${c.id}">\n${c.text}\n</passage>`).join("\n");
+  return `QUESTION:\n${question}\n\nPASSAGES:\n${passages}\n\nANSWER:\n${answer}`;
+}
+
+/** User message of the relevance judge. */
+export function relevanceUserMessage(question: string, answer: string): string {
+  return `QUESTION:\n${question}\n\nANSWER:\n${answer}`;
+}

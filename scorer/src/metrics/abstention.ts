@@ -1,0 +1,44 @@
+import { normalizeText } from "@ragmeter/golden";
+
+/**
+ * Phrases that mark an answer as declining to answer (English, Russian, Chinese), matched on the
+ * lower-cased, normalised answer.
+ */
+export const ABSTENTION_PHRASES: readonly string[] = [
+  "could not find",
+  "couldn't find",
+  "can't find",
+  "cannot find",
+  "unable to find",
+  "not able to find",
+  "no information",
+  "not in the documentation",
+  "not covered",
+  "does not mention",
+  "doesn't mention",
+  "do not know",
+  "don't know",
+  "cannot answer",
+  "can't answer",
+  "unable to answer",
+  "i'm not sure",
+  "не удалось найти",
+  "не смог найти",
+  "не могу найти",
+  "нет информации",
+  "не знаю",
+  "не могу ответить",
+  "в документации нет",
+  "не найдено",
+  "无法找到",
+  "找不到",
+  "没有相关信息",
+  "不知道",
+].map((p) => normalizeText(p).toLowerCase());
+
+/** True when `text` (an answer or one sentence of it) declines to answer. Empty text declines. */
+export function isAbstention(text: string): boolean {
+  const t = normalizeText(text).toLowerCase().replace(/’/gu, "'");
+  if (t.length === 0) return true;
+  return ABSTENTION_PHRASES.some((p) => t.includes(p));
+}

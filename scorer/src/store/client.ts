@@ -1,0 +1,85 @@
+import path from "node:path";
+import { createClient, type ClickHouseClient } from "@clickhouse/client";
+import { EmbeddedEngineMissingError } from "./errors.js";
+import { acquireStoreLock } from "./lock.js";
+import { migrate } from "./migrations.js";
+
+/** Where the store lives. */
+export type StoreTarget =
+  | { readonly kind: "embedded"; readonly home: string; readonly database: string }
+  | { readonly kind: "server"; readonly url: string; readonly username?: string; readonly password?: string; readonly database: string };
+
+/** An open store: a `@clickhouse/client` client on the embedded engine or a server. */
+export interface Store {
+  readonly client: ClickHouseClient;
+  readonly database: string;
+  readonly target: StoreTarget;
+  /** Human-readable location, e.g. `/home/me/proj/.ragmeter/store (embedded ClickHouse 26.7)`. */
+  readonly location: string;
+  close(): Promise<void>;
+}
+
+type ClientConnection = NonNullable<NonNullable<Parameters<typeof createClient>[0]>["connection"]>;
+
+/** Settings on every query: UInt64 as strings (exact), UTC times. */
+const SETTINGS = { output_format_json_quote_64bit_integers: 1, date_time_input_format: "best_effort" } as const;
+
+/**
+ * Opens the store and applies pending migrations.
+ * - `embedded`: takes the single-owner lock of `home` (design §3), then opens chdb's engine on
+ *   `<home>/store` through `@clickhouse/client` with `chdb/connection`. `chdb` is loaded only here.
+ * - `server`: a ClickHouse server over HTTP.
+ * @throws StoreInUseError, EmbeddedEngineMissingError, or the client's error when the server is
+ *   unreachable.
+ */
+export async function openStore(target: StoreTarget): Promise<Store> {
+  if (target.kind === "server") {
+    const client = createClient({
+      url: target.url,
+      ...(target.username !== undefined ? { username: target.username } : {}),
+      ...(target.password !== undefined ? { password: target.password } : {}),
+      clickhouse_settings: SETTINGS,
+    });
+    try {
+      await migrate(client, target.database);
+    } catch (err) {
+      await client.close();
+      throw err;
+    }
+    return { client, database: target.database, target, location: `${target.url} database ${target.database}`, close: () => client.close() };
+  }
+  const lock = acquireStoreLock(target.home);
+  try {
+    let mod: typeof import("chdb/connection");
+    try {
+      mod = await import("chdb/connection");
+    } catch (err) {
+      throw new EmbeddedEngineMissingError(err);
+    }
+    const dataDir = path.resolve(target.home, "store");
+    // chdb types its connection against its own copy of @clickhouse/client-common; the shapes are
+    // the same contract (chdb's README), so the cast only bridges two copies of one interface.
+    const connection = mod.createChdbConnection({ path: dataDir }) as unknown as ClientConnection;
+    const client = createClient({ connection, clickhouse_settings: SETTINGS });
+    await migrate(client, target.database);
+    let closed = false;
+    return {
+      client,
+      database: target.database,
+      target,
+      location: `${dataDir} (embedded ClickHouse)`,
+      async close() {
+        if (closed) return;
+        closed = true;
+        try {
+          await client.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}

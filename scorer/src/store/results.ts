@@ -1,0 +1,118 @@
+import type { Store } from "./client.js";
+import { scoreRowSchema, type ScoreRow } from "./rows.js";
+import { nextVersion } from "./runs.js";
+
+/** One row of `scores` (design §5: every score row carries these). */
+export interface ScoreInsert {
+  readonly run_id: string;
+  readonly trace_id: string;
+  readonly golden_id: string;
+  readonly metric: string;
+  readonly value: number | null;
+  readonly status: string;
+  readonly reason: string;
+  /** `llm`, `heuristic`, or `mechanical` for recall, MRR, key facts and abstention. */
+  readonly judge_kind: string;
+  readonly judge_model: string;
+  readonly judge_prompt_version: string;
+  readonly repeat_index: number;
+  readonly pipeline_version: string;
+  readonly source: string;
+  readonly judge_input_tokens: number;
+  readonly judge_output_tokens: number;
+  /** ms */
+  readonly latency_ms: number;
+}
+
+/** One row of `claims`. */
+export interface ClaimInsert {
+  readonly run_id: string;
+  readonly trace_id: string;
+  readonly golden_id: string;
+  readonly judge_prompt_version: string;
+  readonly repeat_index: number;
+  readonly claim_index: number;
+  readonly claim: string;
+  readonly verdict: string;
+  readonly chunk_ids: readonly string[];
+  readonly judge_model: string;
+  readonly pipeline_version: string;
+}
+
+/** One row of `interactions`. */
+export interface InteractionInsert {
+  readonly trace_id: string;
+  readonly run_id: string;
+  readonly golden_id: string;
+  readonly source: string;
+  readonly service_name: string;
+  readonly deployment_environment: string;
+  readonly pipeline_version: string;
+  readonly question: string;
+  readonly answer: string | null;
+  readonly retrieved: readonly { id: string; document_id: string; text: string; score: number | null; rank: number }[];
+  readonly generator_model: string | null;
+  readonly input_tokens: number | null;
+  readonly output_tokens: number | null;
+  readonly abstained: boolean | null;
+  readonly status: string;
+  readonly reason: string;
+  /** Target call wall time, ms. */
+  readonly latency_ms: number | null;
+}
+
+/** Rows of a batch of question results. */
+export interface ResultBatch {
+  readonly interactions: readonly InteractionInsert[];
+  readonly scores: readonly ScoreInsert[];
+  readonly claims: readonly ClaimInsert[];
+}
+
+/**
+ * Writes interactions, scores and claims. Keys are those of design §6, so writing the same batch
+ * twice leaves one row per key after FINAL.
+ */
+export async function saveResults(store: Store, batch: ResultBatch): Promise<void> {
+  const version = nextVersion();
+  const now = Date.now();
+  const db = store.database;
+  if (batch.interactions.length > 0) {
+    await store.client.insert({
+      table: `${db}.interactions`,
+      values: batch.interactions.map((i) => ({
+        ...i,
+        retrieved: i.retrieved.map((r) => ({ id: r.id, document_id: r.document_id, text: r.text, score: r.score, rank: r.rank })),
+        abstained: i.abstained === null ? null : i.abstained ? 1 : 0,
+        created_at: now,
+        version,
+      })),
+      format: "JSONEachRow",
+    });
+  }
+  if (batch.scores.length > 0) {
+    await store.client.insert({ table: `${db}.scores`, values: batch.scores.map((s) => ({ ...s, created_at: now, version })), format: "JSONEachRow" });
+  }
+  if (batch.claims.length > 0) {
+    await store.client.insert({ table: `${db}.claims`, values: batch.claims.map((c) => ({ ...c, created_at: now, version })), format: "JSONEachRow" });
+  }
+}
+
+/**
+ * Per-question scores of a run: one row per (golden id, metric), repeats averaged (design §5:
+ * "repeats are averaged per question before pairing"); `value` is null unless every repeat is `ok`.
+ */
+export async function runScores(store: Store, runId: string): Promise<ScoreRow[]> {
+  const rs = await store.client.query({
+    query: `SELECT golden_id, any(trace_id) AS trace_id, metric,
+        if(countIf(s.status != 'ok') = 0, avg(s.value), NULL) AS agg_value,
+        if(countIf(s.status != 'ok') = 0, 'ok', anyIf(s.status, s.status != 'ok')) AS agg_status,
+        count() AS repeats
+      FROM ${store.database}.scores AS s FINAL
+      WHERE run_id = {runId:String}
+      GROUP BY golden_id, metric
+      ORDER BY golden_id, metric`,
+    query_params: { runId },
+    format: "JSONEachRow",
+  });
+  return (await rs.json<Record<string, unknown>>()).map((r) => scoreRowSchema.parse({ ...r, value: r["agg_value"], status: r["agg_status"] }));
+}

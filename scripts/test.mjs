@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// The test command (`npm test`): builds, starts what the tests need, runs unit tests in parallel and
+// integration/e2e tests one file at a time, then prints one closing line "N passed, N failed".
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const outDir = path.join(root, "test-output");
+mkdirSync(outDir, { recursive: true });
+const run = (cmd, args, opts = {}) => spawnSync(cmd, args, { cwd: root, stdio: "inherit", ...opts });
+
+if (run("npx", ["tsc", "-b"]).status !== 0) {
+  console.error("build failed");
+  process.exit(2);
+}
+
+const services = path.join(root, "scripts", "services.mjs");
+if (existsSync(services) && run(process.execPath, [services, "start"]).status !== 0) {
+  console.error("could not start the services the tests need (see above)");
+  process.exit(2);
+}
+
+const tiers = [
+  { name: "unit", args: ["tests/unit"] },
+  { name: "integration", args: ["tests/integration", "tests/e2e", "--no-file-parallelism", "--maxWorkers=1"] },
+];
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+let status = 0;
+for (const t of tiers) {
+  const report = path.join(outDir, `vitest-${t.name}.json`);
+  const r = run("npx", ["vitest", "run", ...t.args, "--passWithNoTests", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`]);
+  if (r.status !== 0) status = 1;
+  if (existsSync(report)) {
+    const j = JSON.parse(readFileSync(report, "utf8"));
+    passed += j.numPassedTests ?? 0;
+    failed += (j.numFailedTests ?? 0) + (j.numFailedTestSuites && !j.numFailedTests ? j.numFailedTestSuites : 0);
+    skipped += (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);
+  } else if (r.status !== 0) failed += 1;
+}
+if (passed === 0 && failed === 0) status = 1;
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+process.exit(status);

@@ -1,0 +1,56 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { GoldenSetError, loadGoldenSet, normalizeText, parseGoldenSet, SAMPLE_CORPUS_DIR, SAMPLE_GOLDEN_FILE } from "../../golden/src/index.js";
+
+describe("golden-set loader (design §7)", () => {
+  it("names file, line and field of a bad line", async () => {
+    const text = ['{"id":"a","question":"q?","expected_source":"d.md","expected_substring":"x"}', "", '{"id":"b","question":"","expected_source":null}'].join("\n");
+    await expect(parseGoldenSet(text, "set.jsonl")).rejects.toThrow(/^set\.jsonl:3: field "question": /u);
+    await expect(parseGoldenSet("{not json", "set.jsonl")).rejects.toThrow(/set\.jsonl:1: not valid JSON/u);
+    await expect(parseGoldenSet('{"id":"a","question":"q","expected_source":"d.md"}', "f")).rejects.toThrow(/field "expected_substring"/u);
+    await expect(parseGoldenSet('{"id":"a","question":"q","typo_field":1}', "f")).rejects.toThrow(/unknown field\(s\) typo_field/u);
+  });
+  it("refuses duplicate ids, naming both lines", async () => {
+    const line = '{"id":"a","question":"q","expected_source":null}';
+    const err = await parseGoldenSet(`${line}\n${line}`, "dup.jsonl").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GoldenSetError);
+    expect((err as GoldenSetError).message).toBe('dup.jsonl:2: field "id": duplicate id "a" (first on line 1)');
+  });
+  it("null or absent expected_source = unanswerable; an empty file is an empty set", async () => {
+    const s = await parseGoldenSet('{"id":"a","question":"q"}\n{"id":"b","question":"q2","expected_source":null}', "f");
+    expect(s.items.map((i) => i.expected_source)).toEqual([null, null]);
+    expect((await parseGoldenSet("\n\n", "empty.jsonl")).items).toEqual([]);
+  });
+  it("the hash ignores formatting and key order but not content", async () => {
+    const a = await parseGoldenSet('{"id":"a","question":"How  much?","expected_source":"d.md","expected_substring":"x y"}', "f");
+    const b = await parseGoldenSet('{ "expected_substring": "x  y", "expected_source": "d.md", "question": "How much?", "id": "a" }', "g");
+    const c = await parseGoldenSet('{"id":"a","question":"How much?","expected_source":"d.md","expected_substring":"x z"}', "f");
+    expect(a.sha256).toBe(b.sha256);
+    expect(a.sha256).not.toBe(c.sha256);
+    expect(a.sha256).toMatch(/^[0-9a-f]{64}$/u);
+  });
+  it("resolves expected_lines against the corpus", async () => {
+    const s = await parseGoldenSet('{"id":"a","question":"q","expected_source":"postgres/connecting.md","expected_lines":[1,1]}', "f", { corpusDir: SAMPLE_CORPUS_DIR });
+    const first = (await readFile(path.join(SAMPLE_CORPUS_DIR, "postgres/connecting.md"), "utf8")).split("\n")[0] as string;
+    expect(s.items[0]?.expected_substring).toBe(normalizeText(first));
+  });
+});
+
+describe("the bundled sample", () => {
+  it("every expected substring and key fact occurs in its document; the mix of tags holds", async () => {
+    const set = await loadGoldenSet(SAMPLE_GOLDEN_FILE, { corpusDir: SAMPLE_CORPUS_DIR, verifySubstrings: true });
+    expect(set.items.length).toBeGreaterThanOrEqual(50);
+    for (const it of set.items) {
+      if (it.expected_source === null) continue;
+      const doc = normalizeText(await readFile(path.join(SAMPLE_CORPUS_DIR, it.expected_source), "utf8"));
+      expect(doc.includes(it.expected_substring as string), `${it.id}: substring`).toBe(true);
+      for (const f of it.key_facts ?? []) expect(doc.includes(normalizeText(f)), `${it.id}: key fact ${f}`).toBe(true);
+    }
+    const count = (t: string): number => set.items.filter((i) => i.tags.includes(t)).length;
+    expect(set.items.filter((i) => i.expected_source === null).length).toBeGreaterThanOrEqual(5);
+    expect(count("typo")).toBeGreaterThanOrEqual(3);
+    expect(count("ambiguous")).toBeGreaterThanOrEqual(3);
+    expect(count("lang:ru")).toBeGreaterThanOrEqual(3);
+  });
+});
