@@ -1,0 +1,136 @@
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cli } from "../helpers/cli.js";
+import { startFixtureTarget } from "../helpers/fixtureTarget.js";
+
+// Four golden questions whose every figure is computed by hand below.
+const GOLDEN = [
+  { id: "g1", question: "How many days is the refund window?", expected_source: "billing/refunds.md", expected_substring: "within 30 days", key_facts: ["30 days"], tags: ["topic:billing"] },
+  { id: "g2", question: "Which port does PostgreSQL listen on?", expected_source: "postgres/connecting.md", expected_substring: "port 5432", key_facts: ["5432"], tags: ["topic:postgres", "numeric"] },
+  { id: "g3", question: "Do you offer GPU servers?", expected_source: null, tags: ["unanswerable"] },
+  { id: "g4", question: "What is the price of a snapshot?", expected_source: "backups/snapshots.md", expected_substring: "per GB", tags: ["topic:backups"] },
+];
+const TABLE = {
+  "How many days is the refund window?": {
+    answer: "Refunds are possible within 30 days.",
+    contexts: [
+      { id: "billing/refunds.md#1", document_id: "billing/refunds.md", text: "Refunds are possible within 30 days of the payment.", score: 9.5 },
+      { id: "billing/refunds.md#1", document_id: "billing/refunds.md", text: "Refunds are possible within 30 days of the payment.", score: 9.5 },
+    ],
+  },
+  "Which port does PostgreSQL listen on?": {
+    answer: "PostgreSQL listens on port 5433.",
+    contexts: [
+      { id: "servers/ssh.md#1", document_id: "servers/ssh.md", text: "SSH listens on port 22.", score: 3 },
+      { id: "postgres/connecting.md#1", document_id: "postgres/connecting.md", text: "Connections need TLS.", score: 2 },
+      { id: "postgres/connecting.md#2", document_id: "postgres/connecting.md", text: "PostgreSQL listens on port 5432 by default.", score: 1 },
+    ],
+  },
+  "Do you offer GPU servers?": { answer: "Sorry, I could not find that in the documentation.", contexts: [] },
+  "What is the price of a snapshot?": { status: 500 },
+};
+
+let dir: string;
+let target: Awaited<ReturnType<typeof startFixtureTarget>>;
+let goldenFile: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "ragmeter-eval-"));
+  goldenFile = path.join(dir, "golden.jsonl");
+  await writeFile(goldenFile, GOLDEN.map((g) => JSON.stringify(g)).join("\n"));
+  target = await startFixtureTarget(TABLE);
+});
+afterAll(async () => {
+  await target.close();
+});
+
+describe("ragmeter eval against an HTTP target (embedded store)", () => {
+  it("scores every question, keeps going past a 500, and writes the JSON report", async () => {
+    const out = path.join(dir, "run1.json");
+    const r = await cli(["eval", "--golden", goldenFile, "--target", target.url, "--pipeline-version", "fx-1", "--k", "1,3", "--json", out, "--home", dir]);
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    const j = JSON.parse(await readFile(out, "utf8"));
+    // recall@1: g1 hit at rank 1, g2 hit at rank 3 (the duplicate of g1's chunk counts once) → 1/2
+    expect(j.metrics["recall@1"]).toBe(0.5);
+    expect(j.metrics["recall@3"]).toBe(1);
+    expect(j.metrics.mrr).toBeCloseTo((1 + 1 / 3) / 2, 12);
+    // grounding: g1 claim SUPPORTED (1), g2 "port 5433" vs "port 5432" CONTRADICTED (0); g3 no_claims; g4 target_error
+    expect(j.metrics.grounding).toBe(0.5);
+    expect(j.counts.grounding).toEqual({ ok: 2, no_claims: 1, target_error: 1 });
+    // relevance: g1 tokens {many, days, refund, window} → "days" 1/4 → 1; g2 {port, postgresql, listen} → 2/3 → 3;
+    // g3 {offer, gpu, servers} → 0 of 3 → 0 (unanswerable, so no abstention floor)
+    expect(j.metrics.relevance).toBeCloseTo(4 / 3, 12);
+    expect(j.metrics.key_facts).toBe(0.5);
+    expect(j.metrics.abstention).toBe(1);
+    expect(j.counts.questions).toEqual({ ok: 3, target_error: 1 });
+    const g2 = j.questions.find((q: { golden_id: string }) => q.golden_id === "g2");
+    expect(g2).toMatchObject({ recall: { "1": 0, "3": 1 }, hit_rank: 3, grounding: 0, grounding_status: "ok", relevance: 3, key_facts: 0, abstained: false, status: "ok" });
+    const g4 = j.questions.find((q: { golden_id: string }) => q.golden_id === "g4");
+    expect(g4).toMatchObject({ status: "target_error", grounding: null, grounding_status: "target_error", recall: null });
+    expect(g4.reason).toMatch(/^HTTP 500/u);
+    expect(j.golden_set.sha256).toMatch(/^[0-9a-f]{64}$/u);
+    expect(j.previous.run_id).toBeNull();
+    // every request carried a traceparent and a baggage naming run, golden id and pipeline version
+    for (const h of target.headers) {
+      expect(h["traceparent"]).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/u);
+      expect(h["baggage"]).toMatch(new RegExp(`ragmeter\\.run\\.id=${j.run_id},ragmeter\\.golden\\.id=g[1-4],ragmeter\\.pipeline\\.version=fx-1`, "u"));
+    }
+    expect(r.out).toMatch(/^recall@1 +0\.50 +\(n=2\)$/mu);
+    expect(r.out).toMatch(/^relevance +1\.3\/4 +\(n=3\)$/mu);
+  });
+
+  it("--max-error-rate 0 turns the target error into exit 1; the second run is paired with the first", async () => {
+    const out = path.join(dir, "run2.json");
+    const r = await cli(["eval", "--golden", goldenFile, "--target", target.url, "--pipeline-version", "fx-2", "--k", "1,3", "--json", out, "--max-error-rate", "0", "--home", dir]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/target error rate 0\.250 > --max-error-rate 0/u);
+    const j = JSON.parse(await readFile(out, "utf8"));
+    expect(j.previous.run_id).not.toBeNull();
+    expect(j.previous.deltas.grounding).toEqual({ delta: 0, n: 2 });
+    expect(r.out).toMatch(/^grounding +0\.50 +\(was 0\.50, \+0\.00, n=2\)$/mu);
+  });
+
+  it("runs --json lists the history newest first; compare and export read it", async () => {
+    const runs = await cli(["runs", "--json", "--home", dir]);
+    expect(runs.code).toBe(0);
+    const list = JSON.parse(runs.out) as { run_id: string; pipeline_version: string; metrics: Record<string, number>; judge: { kind: string } }[];
+    expect(list.map((x) => x.pipeline_version)).toEqual(["fx-2", "fx-1"]);
+    expect(list[0]?.metrics["recall@1"]).toBe(0.5);
+    expect(list[0]?.judge.kind).toBe("heuristic");
+
+    const cmp = await cli(["compare", list[1]!.run_id, list[0]!.run_id, "--fail-on", "grounding<-0.03", "--seed", "5", "--home", dir]);
+    expect(cmp.code).toBe(0);
+    expect(cmp.out).toMatch(/^grounding +0\.50 +0\.50 +\+0\.00 +\[\+0\.00, \+0\.00\] +2$/mu);
+    expect(cmp.out).toContain("g4: ");
+    expect(cmp.out).toMatch(/seed 5/u);
+
+    const bad = await cli(["compare", list[1]!.run_id, list[0]!.run_id, "--fail-on", "grounding>1", "--home", dir]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--fail-on: "grounding>1"/u);
+
+    const csv = await cli(["export", "--csv", "--home", dir]);
+    expect(csv.code).toBe(0);
+    const lines = csv.out.trim().split("\n");
+    expect(lines[0]).toMatch(/^started_at,run_id,pipeline_version,golden_set_sha256,golden_set_path,judge_kind,judge_model,judge_prompt_version,abstention,grounding,key_facts,mrr,recall@1,recall@3,relevance$/u);
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain(",fx-2,");
+  });
+
+  it("usage and configuration errors exit 2 with a message naming what to set", async () => {
+    expect((await cli(["eval", "--golden", goldenFile, "--home", dir])).code).toBe(2);
+    const r = await cli(["eval", "--golden", goldenFile, "--target", target.url, "--pipeline-version", "x", "--home", dir], { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/RAGMETER_JUDGE_MODEL/u);
+    const missing = await cli(["eval", "--golden", path.join(dir, "nope.jsonl"), "--target", target.url, "--pipeline-version", "x", "--home", dir]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/nope\.jsonl: cannot read golden set/u);
+    const empty = path.join(dir, "empty.jsonl");
+    await writeFile(empty, "\n");
+    const e = await cli(["eval", "--golden", empty, "--target", target.url, "--pipeline-version", "x", "--home", dir]);
+    expect(e.code).toBe(2);
+    expect(e.err).toMatch(/empty_golden_set/u);
+  });
+});

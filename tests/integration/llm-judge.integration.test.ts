@@ -1,0 +1,109 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseGoldenSet } from "@ragmeter/golden";
+import { afterEach, describe, expect, it } from "vitest";
+import { createLlmJudge } from "../../scorer/src/judges/llm.js";
+import { runEval } from "../../scorer/src/eval/runner.js";
+import type { Target } from "../../scorer/src/eval/target.js";
+import { openStore } from "../../scorer/src/store/client.js";
+import { startFakeOpenAI, type ScriptedReply } from "../helpers/openaiServer.js";
+
+let closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of closers) await c();
+  closers = [];
+});
+
+async function judgeWith(script: Parameters<typeof startFakeOpenAI>[0]) {
+  const server = await startFakeOpenAI(script);
+  closers.push(server.close);
+  return { server, judge: createLlmJudge({ baseURL: server.baseURL, apiKey: "test", model: "judge-1", timeoutMs: 5_000, maxRetries: 0 }) };
+}
+
+const chunks = [{ id: "c1", text: "Managed PostgreSQL listens on port 5432. Backups are kept for 14 days." }];
+
+describe("LLM judges through the real openai client against a local OpenAI-compatible server", () => {
+  it("parses a reply wrapped in prose with the JSON in a code fence; sends temperature 0 and the JSON schema", async () => {
+    const { server, judge } = await judgeWith(() => ({
+      content: 'Here is my assessment.\n```json\n{"claims": ["Postgres listens on port 5432.", "Backups are kept for 30 days."], "verdicts": [{"verdict": "SUPPORTED", "chunk_ids": ["c1"]}, {"verdict": "CONTRADICTED", "chunk_ids": ["c1"]}]}\n```\nLet me know.',
+    }));
+    const g = await judge.grounding({ question: "q", answer: "Postgres listens on port 5432. Backups are kept for 30 days.", chunks });
+    expect(g.status).toBe("ok");
+    expect(g.value).toBe(0.5);
+    expect(g.claims.map((c) => c.verdict)).toEqual(["SUPPORTED", "CONTRADICTED"]);
+    expect(g.input_tokens).toBe(100);
+    const body = server.requests[0]!.body;
+    expect(body.temperature).toBe(0);
+    expect(body.model).toBe("judge-1");
+    expect(body.response_format).toMatchObject({ type: "json_schema", json_schema: { name: "grounding", strict: true } });
+  });
+
+  it("no labels for 3 claims → judge_error with null, after bounded attempts", async () => {
+    const { server, judge } = await judgeWith(() => ({ content: '{"claims": ["a", "b", "c"]}' }));
+    const g = await judge.grounding({ question: "q", answer: "a. b. c.", chunks });
+    expect(g).toMatchObject({ status: "judge_error", value: null, claims: [] });
+    expect(g.reason).toMatch(/verdicts/u);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("2 verdicts for 3 claims → judge_error", async () => {
+    const { judge } = await judgeWith(() => ({ content: JSON.stringify({ claims: ["a", "b", "c"], verdicts: [{ verdict: "SUPPORTED", chunk_ids: [] }, { verdict: "UNSUPPORTED", chunk_ids: [] }] }) }));
+    const g = await judge.grounding({ question: "q", answer: "a. b. c.", chunks });
+    expect(g.status).toBe("judge_error");
+    expect(g.reason).toBe("2 verdicts for 3 claims (after 2 attempts)");
+  });
+
+  it("relevance score 7 is an error, not a 4; a valid score is kept", async () => {
+    const bad = await judgeWith(() => ({ content: '{"score": 7, "reason": "great"}' }));
+    expect(await bad.judge.relevance({ question: "q", answer: "a", answerable: true })).toMatchObject({ status: "judge_error", value: null });
+    const good = await judgeWith(() => ({ content: '{"score": 3, "reason": "mostly"}' }));
+    expect(await good.judge.relevance({ question: "q", answer: "a", answerable: true })).toMatchObject({ status: "ok", value: 3, reason: "mostly" });
+  });
+
+  it("zero claims → no_claims; an HTTP 500 → judge_error naming the failure", async () => {
+    const none = await judgeWith(() => ({ content: '{"claims": [], "verdicts": []}' }));
+    expect(await none.judge.grounding({ question: "q", answer: "Sorry, I could not find that.", chunks: [] })).toMatchObject({ status: "no_claims", value: null });
+    const down = await judgeWith((): ScriptedReply => ({ status: 500 }));
+    const g = await down.judge.grounding({ question: "q", answer: "x", chunks });
+    expect(g.status).toBe("judge_error");
+    expect(g.reason).toMatch(/judge call failed: 500/u);
+  });
+
+  it("one broken judge reply affects only its question: the run completes with the others ok", async () => {
+    const { judge } = await judgeWith((req) => {
+      const user = req.body.messages[1]?.content ?? "";
+      if (req.body.messages[0]?.content.startsWith("You rate")) return { content: '{"score": 4, "reason": "answers it"}' };
+      if (user.includes("BROKEN")) return { content: '{"claims": ["x", "y", "z"]}' };
+      return { content: '{"claims": ["fact"], "verdicts": [{"verdict": "SUPPORTED", "chunk_ids": ["c1"]}]}' };
+    });
+    const golden = await parseGoldenSet(
+      ['{"id":"a","question":"first?","expected_source":"d","expected_substring":"port 5432"}', '{"id":"b","question":"BROKEN?","expected_source":"d","expected_substring":"port 5432"}', '{"id":"c","question":"third?","expected_source":"d","expected_substring":"port 5432"}'].join("\n"),
+      "inline.jsonl",
+    );
+    const target: Target = {
+      description: "inline",
+      ask: async (question) => ({ ok: true, latency_ms: 1, reply: { answer: `Answer to ${question}`, contexts: [{ id: "c1", document_id: "d", text: chunks[0]!.text, score: 1 }], model: "gen-1", pipeline_version: null } }),
+    };
+    const home = await mkdtemp(path.join(tmpdir(), "ragmeter-judge-"));
+    const store = await openStore({ kind: "embedded", home, database: "ragmeter" });
+    closers.push(() => store.close());
+    const o = await runEval({ golden, target, pipelineVersion: "p", ks: [1], concurrency: 2, judge, store });
+    expect(o.results.map((q) => [q.golden_id, q.grounding.status])).toEqual([
+      ["a", "ok"],
+      ["b", "judge_error"],
+      ["c", "ok"],
+    ]);
+    expect(o.aggregate.metrics["grounding"]).toBe(1);
+    expect(o.aggregate.counts["grounding"]).toEqual({ ok: 2, judge_error: 1 });
+    expect(o.aggregate.metrics["relevance"]).toBe(4);
+    expect(o.run.status).toBe("completed");
+    expect(o.run.judge_kind).toBe("llm");
+    const rows = await store.client.query({ query: "SELECT golden_id, value, status, judge_model, judge_input_tokens FROM ragmeter.scores FINAL WHERE metric = 'grounding' ORDER BY golden_id", format: "JSONEachRow" });
+    expect(await rows.json()).toEqual([
+      { golden_id: "a", value: 1, status: "ok", judge_model: "judge-1", judge_input_tokens: "100" },
+      { golden_id: "b", value: null, status: "judge_error", judge_model: "judge-1", judge_input_tokens: "200" },
+      { golden_id: "c", value: 1, status: "ok", judge_model: "judge-1", judge_input_tokens: "100" },
+    ]);
+  });
+});
