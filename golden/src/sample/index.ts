@@ -1,4 +1,4 @@
-export { createSamplePipeline, type SamplePipeline, type SamplePipelineOptions, type SamplePipelineVersion, type SamplePipelineHooks, type SampleReply, type TargetContext } from "./pipeline.js";
+export { createSamplePipeline, instrumentationHooks, SAMPLE_DATA_SOURCE, type SamplePipeline, type SamplePipelineOptions, type SamplePipelineVersion, type SamplePipelineHooks, type SampleReply, type TargetContext } from "./pipeline.js";
 export { extractiveAnswer, injectFault, SAMPLE_ABSTENTION, FAULT_SENTENCE } from "./answer.js";
 export { chunkBySection, chunkFixed, type Chunk } from "./chunking.js";
 export { loadCorpus, type CorpusDocument } from "./corpus.js";

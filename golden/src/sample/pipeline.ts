@@ -1,3 +1,4 @@
+import { createRagInstrumentation, type RagInstrumentation } from "@ragmeter/instrumentation";
 import OpenAI from "openai";
 import { extractiveAnswer, injectFault } from "./answer.js";
 import { chunkBySection, chunkFixed, type Chunk } from "./chunking.js";
@@ -38,8 +39,13 @@ export interface SamplePipelineOptions {
    * fault is applied to LLM answers too.
    */
   readonly llm?: { readonly client: OpenAI; readonly model: string };
-  /** Hooks wrapping the two steps, e.g. with OpenTelemetry spans (identity by default). */
+  /**
+   * Hooks wrapping the two steps. Default: OpenTelemetry spans from `@ragmeter/instrumentation`
+   * (a retrieval span and a generation span per question; no-ops until an SDK is registered).
+   */
   readonly hooks?: SamplePipelineHooks;
+  /** Instrumentation used by the default hooks (default: one created for this pipeline version). */
+  readonly instrumentation?: RagInstrumentation;
 }
 
 /** Wrappers around the retrieval and the generation step (the instrumentation package plugs in here). */
@@ -68,8 +74,8 @@ export async function createSamplePipeline(options: SamplePipelineOptions): Prom
   const chunks: Chunk[] = docs.flatMap((d) => (options.version === "v1" ? chunkBySection(d) : chunkFixed(d)));
   const retriever = new Bm25Retriever(chunks);
   const topK = options.topK ?? 10;
-  const hooks = options.hooks;
   const llm = options.llm;
+  const hooks = options.hooks ?? instrumentationHooks(options.instrumentation ?? createRagInstrumentation({ pipelineVersion: `sample-${options.version}`, dataSourceId: SAMPLE_DATA_SOURCE }), topK, llm?.model ?? null);
 
   const retrieve = async (question: string): Promise<RetrievedChunk[]> => retriever.search(question, topK);
   const generate = async (question: string, contexts: readonly RetrievedChunk[]): Promise<SampleReply> => {
@@ -101,8 +107,23 @@ export async function createSamplePipeline(options: SamplePipelineOptions): Prom
     version: options.version,
     chunkCount: chunks.length,
     async ask(question: string): Promise<SampleReply> {
-      const contexts = hooks ? await hooks.retrieve(question, () => retrieve(question)) : await retrieve(question);
-      return hooks ? hooks.generate(question, contexts, () => generate(question, contexts)) : generate(question, contexts);
+      const contexts = await hooks.retrieve(question, () => retrieve(question));
+      return hooks.generate(question, contexts, () => generate(question, contexts));
     },
+  };
+}
+
+/** `gen_ai.data_source.id` of the sample corpus. */
+export const SAMPLE_DATA_SOURCE = "sample-corpus";
+
+/**
+ * Hooks that wrap the sample's steps in `@ragmeter/instrumentation` spans: the retrieval span
+ * (query, ranked chunks with their document ids) and the generation span (model `extractive` for
+ * the extractive answer, which runs in process).
+ */
+export function instrumentationHooks(rag: RagInstrumentation, topK: number, llmModel: string | null): SamplePipelineHooks {
+  return {
+    retrieve: (question, run) => rag.traceRetrieval({ query: question, topK, dataSourceId: SAMPLE_DATA_SOURCE }, () => run()),
+    generate: (question, _contexts, run) => rag.traceGeneration({ model: llmModel ?? "extractive", question, inProcess: llmModel === null }, () => run()),
   };
 }

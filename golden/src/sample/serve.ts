@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { startTracing } from "@ragmeter/instrumentation/tracing";
 import OpenAI from "openai";
 import { z } from "zod";
 import { createSamplePipeline } from "./pipeline.js";
@@ -24,6 +25,10 @@ if (!env.success) {
   process.exit(2);
 }
 const e = env.data;
+// With OTEL_EXPORTER_OTLP_ENDPOINT set, export the pipeline's spans over OTLP/HTTP protobuf.
+const tracing = process.env["OTEL_EXPORTER_OTLP_ENDPOINT"]
+  ? startTracing({ serviceName: "ragmeter-sample", pipelineVersion: `sample-${e.RAGMETER_SAMPLE_VERSION}`, signals: [] })
+  : undefined;
 const llm = e.RAGMETER_SAMPLE_MODEL
   ? { client: new OpenAI({ baseURL: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY ?? "none" }), model: e.RAGMETER_SAMPLE_MODEL }
   : undefined;
@@ -31,7 +36,7 @@ const pipeline = await createSamplePipeline({ version: e.RAGMETER_SAMPLE_VERSION
 const server = await startSampleServer(pipeline, e.PORT, process.env["HOST"] ?? "127.0.0.1");
 process.stdout.write(`sample pipeline ${pipeline.version} (${pipeline.chunkCount} chunks) at ${server.url}/ask\n`);
 const stop = (): void => {
-  void server.close().then(() => process.exit(0));
+  void Promise.all([server.close(), tracing?.shutdown()]).then(() => process.exit(0));
 };
 process.on("SIGTERM", stop);
 process.on("SIGINT", stop);

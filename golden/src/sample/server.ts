@@ -1,3 +1,4 @@
+import { withIncomingContext } from "@ragmeter/instrumentation";
 import Fastify from "fastify";
 import { z } from "zod";
 import type { SamplePipeline } from "./pipeline.js";
@@ -24,7 +25,8 @@ export async function startSampleServer(pipeline: SamplePipeline, port: number, 
     if (!parsed.success) {
       return reply.code(400).send({ error: `body field "question": ${parsed.error.issues[0]?.message ?? "invalid"}` });
     }
-    const r = await pipeline.ask(parsed.data.question);
+    // Join the caller's trace (traceparent) and baggage (run and golden ids) so the spans carry them.
+    const r = await withIncomingContext(req.headers, () => pipeline.ask(parsed.data.question));
     return { answer: r.answer, contexts: r.contexts, model: r.model, pipeline_version: `sample-${pipeline.version}` };
   });
   app.get("/healthz", async () => ({ ok: true }));
