@@ -1,3 +1,4 @@
+import { CollectorConfigError, runCollectorCommand } from "@ragmeter/collector";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { GoldenSetError } from "@ragmeter/golden";
 import { GateSyntaxError } from "../compare/gate.js";
@@ -98,6 +99,18 @@ export function buildCli(io: Io, result: { code: number }): Command {
     .action(async (o: { csv?: boolean; out?: string; home?: string }) => {
       result.code = await exportCommand(io, o);
     });
+  program
+    .command("collector")
+    .description("OTLP/HTTP receiver (POST /v1/traces, /v1/logs) that forwards one Kafka message per trace")
+    .option("--port <n>", "listen port (env RAGMETER_COLLECTOR_PORT, default 4318)", intArg(0, 65535))
+    .option("--host <addr>", "listen address (env RAGMETER_COLLECTOR_HOST, default 0.0.0.0)")
+    .option("--brokers <list>", "Kafka bootstrap servers host:port,… (env KAFKA_BROKERS, default 127.0.0.1:9092)")
+    .option("--topic <name>", "topic (env RAGMETER_TOPIC, default ragmeter.spans)")
+    .action(async (o: { port?: number; host?: string; brokers?: string; topic?: string }) => {
+      const flags = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+      await runCollectorCommand(flags, { env: io.env });
+      result.code = EXIT.done;
+    });
   return program;
 }
 
@@ -113,7 +126,7 @@ export async function runCli(argv: readonly string[], io: Io = processIo()): Pro
       if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return EXIT.done;
       return EXIT.usage;
     }
-    if (err instanceof ConfigError || err instanceof GoldenSetError || err instanceof GateSyntaxError || err instanceof StoreError) {
+    if (err instanceof ConfigError || err instanceof CollectorConfigError || err instanceof GoldenSetError || err instanceof GateSyntaxError || err instanceof StoreError) {
       io.err(`ragmeter: ${err.message}`);
       return EXIT.usage;
     }

@@ -1,0 +1,194 @@
+#!/usr/bin/env node
+// Collector benchmark: OTLP protobuf requests of 100 spans (10 traces × 10 spans) from 1, 8 and 32
+// concurrent autocannon clients into the real Kafka broker. Prints spans/s, request latency
+// p50/p99 and the collector process's peak RSS per level.
+//
+//   npm run bench:collector [-- --duration 10 --idempotent both|true|false]
+//
+// Needs `npm run build` (runs collector/dist/main.js in its own process) and starts the broker
+// with scripts/kafka/kafka.mjs when it is not running. Only 127.0.0.1 is contacted.
+import { spawn } from "node:child_process";
+import { randomBytes, randomUUID } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import kafkajs from "kafkajs";
+import { startKafka } from "../scripts/kafka/kafka.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const { values } = parseArgs({
+  options: {
+    duration: { type: "string", default: process.env.BENCH_DURATION ?? "10" },
+    idempotent: { type: "string", default: "true" },
+    levels: { type: "string", default: "1,8,32" },
+  },
+});
+const duration = Number(values.duration);
+const levels = values.levels.split(",").map(Number);
+const modes = values.idempotent === "both" ? [false, true] : [values.idempotent === "true"];
+const brokers = process.env.KAFKA_BROKERS ?? "127.0.0.1:9092";
+
+const mainJs = join(root, "collector", "dist", "main.js");
+if (!existsSync(mainJs)) {
+  process.stderr.write("collector/dist/main.js is missing: run `npm run build` first\n");
+  process.exit(2);
+}
+
+const { codec } = await import(join(root, "collector", "dist", "index.js")).then((m) => ({ codec: m }));
+
+function span(traceId, parentSpanId, i) {
+  return {
+    traceId,
+    spanId: randomBytes(8).toString("hex"),
+    traceState: "",
+    parentSpanId,
+    flags: 1,
+    name: i === 0 ? "rag.query" : i % 3 === 1 ? "retrieve" : "chat",
+    kind: 1,
+    startTimeUnixNano: 1_764_480_000_000_000_000n + BigInt(i) * 1_000_000n,
+    endTimeUnixNano: 1_764_480_000_050_000_000n + BigInt(i) * 1_000_000n,
+    attributes: [
+      { key: "gen_ai.operation.name", value: { stringValue: i % 3 === 1 ? "retrieval" : "chat" } },
+      { key: "gen_ai.request.model", value: { stringValue: "gpt-4o-mini" } },
+      { key: "gen_ai.usage.input_tokens", value: { intValue: 512n } },
+      { key: "gen_ai.usage.output_tokens", value: { intValue: 128n } },
+      { key: "ragmeter.pipeline.version", value: { stringValue: "v42" } },
+      { key: "gen_ai.retrieval.query.text", value: { stringValue: "How do I rotate the signing keys of the payments service without downtime?" } },
+    ],
+    droppedAttributesCount: 0,
+    events: [],
+    droppedEventsCount: 0,
+    links: [],
+    droppedLinksCount: 0,
+    status: { code: 0, message: "" },
+  };
+}
+
+function body() {
+  const spans = [];
+  for (let t = 0; t < 10; t++) {
+    const traceId = randomBytes(16).toString("hex");
+    const rootId = randomBytes(8).toString("hex");
+    for (let i = 0; i < 10; i++) {
+      const s = span(traceId, i === 0 ? "" : rootId, i);
+      if (i === 0) s.spanId = rootId;
+      spans.push(s);
+    }
+  }
+  return Buffer.from(
+    codec.encodeTraceRequest({
+      resourceSpans: [
+        {
+          resource: { attributes: [{ key: "service.name", value: { stringValue: "bench-rag" } }, { key: "deployment.environment.name", value: { stringValue: "bench" } }], droppedAttributesCount: 0, entityRefs: [] },
+          schemaUrl: "",
+          scopeSpans: [{ scope: { name: "ragmeter-bench", version: "1", attributes: [], droppedAttributesCount: 0 }, schemaUrl: "", spans }],
+        },
+      ],
+    }),
+  );
+}
+
+const bodies = Array.from({ length: 256 }, body);
+const SPANS_PER_REQUEST = 100;
+
+async function withTopic(fn) {
+  const admin = new kafkajs.Kafka({ clientId: "bench", brokers: brokers.split(","), logLevel: kafkajs.logLevel.NOTHING }).admin();
+  await admin.connect();
+  const topic = `ragmeter.bench.${randomUUID()}`;
+  await admin.createTopics({ topics: [{ topic, numPartitions: 3, replicationFactor: 1 }], waitForLeaders: true });
+  try {
+    return await fn(topic);
+  } finally {
+    await admin.deleteTopics({ topics: [topic] }).catch(() => {});
+    await admin.disconnect();
+  }
+}
+
+function startCollectorProcess(topic, idempotent) {
+  const child = spawn(process.execPath, [mainJs], {
+    env: { ...process.env, KAFKA_BROKERS: brokers, RAGMETER_TOPIC: topic, RAGMETER_COLLECTOR_HOST: "127.0.0.1", RAGMETER_COLLECTOR_PORT: "0", RAGMETER_KAFKA_IDEMPOTENT: String(idempotent), RAGMETER_LOG_LEVEL: "info" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  return new Promise((resolve, reject) => {
+    let buf = "";
+    const onData = (d) => {
+      buf += d.toString();
+      const m = /"msg":"collector listening","url":"([^"]+)"/.exec(buf);
+      if (m) {
+        child.stderr.off("data", onData);
+        child.stderr.resume();
+        resolve({ child, url: m[1] });
+      }
+    };
+    child.stderr.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`collector exited with ${code}: ${buf}`)));
+  });
+}
+
+function resetPeakRss(pid) {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+  } catch {
+    /* not Linux or not permitted: peak since start */
+  }
+}
+
+function peakRssMiB(pid) {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+function run(url, connections, seconds) {
+  let i = 0;
+  return autocannon({
+    url: `${url}/v1/traces`,
+    connections,
+    duration: seconds,
+    pipelining: 1,
+    requests: [
+      {
+        method: "POST",
+        headers: { "content-type": "application/x-protobuf" },
+        setupRequest: (req) => ({ ...req, body: bodies[i++ % bodies.length] }),
+      },
+    ],
+  });
+}
+
+await startKafka({ log: () => {} });
+const rows = [];
+for (const idempotent of modes) {
+  await withTopic(async (topic) => {
+    const { child, url } = await startCollectorProcess(topic, idempotent);
+    try {
+      await run(url, 8, 2); // warm-up (JIT, connections, metadata)
+      for (const c of levels) {
+        resetPeakRss(child.pid);
+        const r = await run(url, c, duration);
+        const ok = r["2xx"];
+        rows.push({
+          idempotent,
+          clients: c,
+          "spans/s": Math.round((ok * SPANS_PER_REQUEST) / (r.duration || duration)),
+          "req/s": Math.round(ok / (r.duration || duration)),
+          "p50 ms": r.latency.p50,
+          "p99 ms": r.latency.p99,
+          non2xx: r.non2xx + r.errors + r.timeouts,
+          "peak RSS MiB": Math.round(peakRssMiB(child.pid)),
+        });
+        process.stderr.write(`done: idempotent=${idempotent} clients=${c}\n`);
+      }
+    } finally {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+    }
+  });
+}
+console.table(rows);
+process.stdout.write(JSON.stringify({ bench: "collector", spansPerRequest: SPANS_PER_REQUEST, durationSeconds: duration, rows }) + "\n");

@@ -1,0 +1,120 @@
+/**
+ * Collector configuration: one zod schema, read once from flags, then environment, then defaults.
+ */
+import { z } from "zod";
+import { CollectorConfigError } from "./errors.js";
+
+const MiB = 1024 * 1024;
+
+const positiveInt = (max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().positive().max(max);
+
+const booleanLike = z.union([
+  z.boolean(),
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine((s) => ["1", "0", "true", "false", "yes", "no", "on", "off"].includes(s), "must be true or false")
+    .transform((s) => ["1", "true", "yes", "on"].includes(s)),
+]);
+
+/** Schema of the collector configuration (all fields after defaults). */
+export const collectorConfigSchema = z.object({
+  /** Interface to listen on. Env RAGMETER_COLLECTOR_HOST, default 0.0.0.0. */
+  host: z.string().min(1).default("0.0.0.0"),
+  /** OTLP/HTTP port (0 = any free port). Env RAGMETER_COLLECTOR_PORT, default 4318. */
+  port: z.coerce.number().int().min(0).max(65535).default(4318),
+  /** Kafka bootstrap servers, host:port. Env KAFKA_BROKERS (comma-separated), default 127.0.0.1:9092. */
+  brokers: z
+    .union([z.string(), z.array(z.string())])
+    .transform((v) => (Array.isArray(v) ? v : v.split(",")).map((s) => s.trim()).filter((s) => s !== ""))
+    .pipe(z.array(z.string().regex(/^[^\s:]+:\d{1,5}$/, "must be host:port")).min(1, "needs at least one host:port"))
+    .default(["127.0.0.1:9092"]),
+  /** Topic for spans and log events. Env RAGMETER_TOPIC, default ragmeter.spans. */
+  topic: z.string().min(1).default("ragmeter.spans"),
+  /** Bearer token required on /v1/*, when set. Env RAGMETER_COLLECTOR_TOKEN. */
+  token: z.string().min(1).optional(),
+  /** Largest request body, compressed and decompressed, in bytes (413 above). Env RAGMETER_COLLECTOR_BODY_LIMIT_BYTES, default 16 MiB. */
+  bodyLimitBytes: positiveInt().default(16 * MiB),
+  /** Bytes of request bodies being processed at once; beyond it 429 (503 while Kafka is down). Env RAGMETER_COLLECTOR_MAX_INFLIGHT_BYTES, default 128 MiB. */
+  maxInflightBytes: positiveInt().default(128 * MiB),
+  /** Largest Kafka record value in bytes; bigger traces are split. Keep below the broker's message.max.bytes. Env RAGMETER_KAFKA_MAX_MESSAGE_BYTES, default 1000000. */
+  maxMessageBytes: positiveInt().default(1_000_000),
+  /** How long a request waits for Kafka's acknowledgement before answering 503, in ms. Env RAGMETER_KAFKA_SEND_TIMEOUT_MS, default 10000. */
+  sendTimeoutMs: positiveInt().default(10_000),
+  /** After a Kafka failure, answer 503 at once for this long (ms) before trying again. Env RAGMETER_KAFKA_BACKOFF_MS, default 1000. */
+  kafkaBackoffMs: z.coerce.number().int().min(0).default(1_000),
+  /** Retry-After value on 429/503, in seconds. Env RAGMETER_COLLECTOR_RETRY_AFTER_SECONDS, default 2. */
+  retryAfterSeconds: positiveInt(3600).default(2),
+  /**
+   * kafkajs idempotent producer (maxInFlightRequests 1, one produce call at a time with group commit).
+   * Measured faster than the non-idempotent producer with 4 concurrent produce calls, and free of
+   * sequence errors across a broker restart (the producer is replaced after a failure).
+   * Env RAGMETER_KAFKA_IDEMPOTENT, default true.
+   */
+  idempotent: booleanLike.default(true),
+  /** Kafka client id. Env RAGMETER_KAFKA_CLIENT_ID, default ragmeter-collector. */
+  clientId: z.string().min(1).default("ragmeter-collector"),
+  /** Longest graceful shutdown, in ms. Env RAGMETER_COLLECTOR_SHUTDOWN_TIMEOUT_MS, default 15000. */
+  shutdownTimeoutMs: positiveInt().default(15_000),
+  /** Log level. Env RAGMETER_LOG_LEVEL, default info. */
+  logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+/** Validated collector configuration. */
+export type CollectorConfig = z.infer<typeof collectorConfigSchema>;
+
+/** Flags a CLI may pass; each wins over its environment variable. */
+export type CollectorFlags = Partial<z.input<typeof collectorConfigSchema>>;
+
+/** Environment variable of each setting. */
+export const COLLECTOR_ENV: Record<keyof CollectorConfig, string> = {
+  host: "RAGMETER_COLLECTOR_HOST",
+  port: "RAGMETER_COLLECTOR_PORT",
+  brokers: "KAFKA_BROKERS",
+  topic: "RAGMETER_TOPIC",
+  token: "RAGMETER_COLLECTOR_TOKEN",
+  bodyLimitBytes: "RAGMETER_COLLECTOR_BODY_LIMIT_BYTES",
+  maxInflightBytes: "RAGMETER_COLLECTOR_MAX_INFLIGHT_BYTES",
+  maxMessageBytes: "RAGMETER_KAFKA_MAX_MESSAGE_BYTES",
+  sendTimeoutMs: "RAGMETER_KAFKA_SEND_TIMEOUT_MS",
+  kafkaBackoffMs: "RAGMETER_KAFKA_BACKOFF_MS",
+  retryAfterSeconds: "RAGMETER_COLLECTOR_RETRY_AFTER_SECONDS",
+  idempotent: "RAGMETER_KAFKA_IDEMPOTENT",
+  clientId: "RAGMETER_KAFKA_CLIENT_ID",
+  shutdownTimeoutMs: "RAGMETER_COLLECTOR_SHUTDOWN_TIMEOUT_MS",
+  logLevel: "RAGMETER_LOG_LEVEL",
+};
+
+/**
+ * Builds the configuration: each flag wins over its environment variable (see {@link COLLECTOR_ENV}),
+ * which wins over the default. Empty environment values count as unset.
+ * @throws CollectorConfigError naming each invalid setting and where it came from
+ */
+export function loadCollectorConfig(env: Record<string, string | undefined> = process.env, flags: CollectorFlags = {}): CollectorConfig {
+  const raw: Record<string, unknown> = {};
+  const source: Record<string, string> = {};
+  for (const [key, name] of Object.entries(COLLECTOR_ENV)) {
+    const v = env[name];
+    if (v !== undefined && v !== "") {
+      raw[key] = v;
+      source[key] = name;
+    }
+  }
+  for (const [key, v] of Object.entries(flags)) {
+    if (v !== undefined) {
+      raw[key] = v;
+      source[key] = `flag --${key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase())}`;
+    }
+  }
+  const r = collectorConfigSchema.safeParse(raw);
+  if (!r.success) {
+    throw new CollectorConfigError(
+      r.error.issues.map((i) => {
+        const key = String(i.path[0] ?? "");
+        return `${source[key] ?? key}: ${i.message}`;
+      }),
+    );
+  }
+  return r.data;
+}

@@ -1,0 +1,262 @@
+/**
+ * Kafka side of the collector: a kafkajs producer (acks = all) behind a small supervisor that
+ * replaces the producer after a failure, fails fast for a short back-off while Kafka is down, and
+ * answers readiness through an admin client.
+ */
+import kafkajs from "kafkajs";
+import type { Admin, Kafka as KafkaClient, LogEntry, Message, Producer } from "kafkajs";
+import type { CollectorConfig } from "./config.js";
+import { KafkaUnavailableError } from "./errors.js";
+import type { Logger } from "./logger.js";
+import type { TraceRecord } from "./batching.js";
+import type { Signal } from "./otlp/codec.js";
+
+const { Kafka, CompressionTypes, Partitioners, logLevel: KafkaLogLevel } = kafkajs;
+
+/** Header naming the signal of a record: `traces` or `logs` (design §6). */
+export const SIGNAL_HEADER = "ragmeter-signal";
+
+/** Where the collector's records go. Implementations must not resolve before the data is durable. */
+export interface RecordSink {
+  /**
+   * Writes the records; resolves only once Kafka acknowledged all of them (acks = all).
+   * @param headers extra headers for every record (the request's trace context)
+   * @throws KafkaUnavailableError when Kafka cannot be reached or does not acknowledge in time
+   */
+  send(signal: Signal, records: TraceRecord[], headers: Record<string, string>): Promise<void>;
+  /** True when Kafka answers a metadata request for the topic (bounded wait). */
+  ready(): Promise<boolean>;
+  /** True while the last attempt failed within the back-off window. */
+  degraded(): boolean;
+  /** Waits for sends in progress, then disconnects. */
+  close(): Promise<void>;
+}
+
+interface ProducerSlot {
+  producer: Producer;
+  connected: Promise<void>;
+  pending: number;
+  failed: boolean;
+  retired: boolean;
+}
+
+function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const t = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new KafkaUnavailableError(`Kafka did not ${what} within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, t]).finally(() => clearTimeout(timer));
+}
+
+function toKafkaLog(logger: Logger) {
+  return () =>
+    ({ level, log }: LogEntry): void => {
+      const { message, ...rest } = log;
+      const fields: Record<string, unknown> = { kafka: true, ...rest };
+      if (level === KafkaLogLevel.ERROR || level === KafkaLogLevel.WARN) logger.warn(`kafkajs: ${message}`, fields);
+      else if (level === KafkaLogLevel.INFO) logger.debug(`kafkajs: ${message}`, fields);
+    };
+}
+
+/**
+ * Creates the Kafka sink for `config` (brokers, topic, idempotent, timeouts). Connects lazily on
+ * the first send or readiness check.
+ */
+export function createKafkaSink(config: CollectorConfig, logger: Logger): RecordSink {
+  const kafka: KafkaClient = new Kafka({
+    clientId: config.clientId,
+    brokers: config.brokers,
+    logLevel: KafkaLogLevel.WARN,
+    logCreator: toKafkaLog(logger),
+    connectionTimeout: 2_000,
+    requestTimeout: config.sendTimeoutMs,
+    retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1_000 },
+  });
+  let slot: ProducerSlot | undefined;
+  let lastFailure = 0;
+  let closed = false;
+  let admin: Admin | undefined;
+  let adminConnected: Promise<void> | undefined;
+  let readyCache: { at: number; value: boolean } | undefined;
+
+  const newSlot = (): ProducerSlot => {
+    const producer = kafka.producer({
+      allowAutoTopicCreation: false,
+      idempotent: config.idempotent,
+      ...(config.idempotent ? { maxInFlightRequests: 1 } : {}),
+      createPartitioner: Partitioners.DefaultPartitioner,
+      retry: { retries: config.idempotent ? 5 : 3, initialRetryTime: 100, maxRetryTime: 1_000 },
+    });
+    const s: ProducerSlot = { producer, connected: producer.connect(), pending: 0, failed: false, retired: false };
+    s.connected.catch(() => {
+      s.failed = true;
+    });
+    return s;
+  };
+
+  const retire = (s: ProducerSlot): void => {
+    if (s.retired || s.pending > 0) return;
+    s.retired = true;
+    s.producer.disconnect().catch((err: unknown) => logger.debug("producer disconnect failed", { err }));
+  };
+
+  const acquire = (): ProducerSlot => {
+    if (!slot || slot.failed) {
+      const old = slot;
+      slot = newSlot();
+      if (old) retire(old);
+    }
+    return slot;
+  };
+
+  // Group commit: records of concurrent requests share produce calls. A produce call carries at
+  // most maxMessageBytes of records, so whatever the partitioning, no record batch can exceed the
+  // broker's message limit. A request resolves when every chunk holding its records is acknowledged.
+  interface Job {
+    remaining: number;
+    done: boolean;
+    resolve: () => void;
+    reject: (err: unknown) => void;
+  }
+  interface Queued {
+    job: Job;
+    message: Message;
+    size: number;
+  }
+  const queue: Queued[] = [];
+  let active = 0;
+  const maxConcurrentSends = config.idempotent ? 1 : 4;
+
+  const fail = (s: ProducerSlot, err: unknown): void => {
+    s.failed = true;
+    lastFailure = Date.now();
+    readyCache = undefined;
+    logger.warn("Kafka send failed", { error: err instanceof Error ? err.message : String(err) });
+  };
+
+  const pump = (): void => {
+    while (active < maxConcurrentSends && queue.length > 0) {
+      const chunk: Queued[] = [];
+      let bytes = 0;
+      while (queue.length > 0) {
+        const q = queue[0]!;
+        if (q.job.done) {
+          queue.shift();
+          continue;
+        }
+        if (chunk.length > 0 && bytes + q.size > config.maxMessageBytes) break;
+        chunk.push(q);
+        bytes += q.size;
+        queue.shift();
+      }
+      if (chunk.length === 0) return;
+      const s = acquire();
+      s.pending++;
+      active++;
+      s.connected
+        .then(() => s.producer.send({ topic: config.topic, acks: -1, timeout: config.sendTimeoutMs, compression: CompressionTypes.None, messages: chunk.map((q) => q.message) }))
+        .then(
+          () => {
+            readyCache = { at: Date.now(), value: true };
+            for (const q of chunk) {
+              if (!q.job.done && --q.job.remaining === 0) {
+                q.job.done = true;
+                q.job.resolve();
+              }
+            }
+          },
+          (err: unknown) => {
+            fail(s, err);
+            const msg = err instanceof Error ? err.message : String(err);
+            for (const q of chunk) {
+              if (q.job.done) continue;
+              q.job.done = true;
+              q.job.reject(new KafkaUnavailableError(`Kafka did not acknowledge the records: ${msg}`, { cause: err }));
+            }
+          },
+        )
+        .finally(() => {
+          active--;
+          s.pending--;
+          if (s !== slot) retire(s);
+          pump();
+        });
+    }
+  };
+
+  const sink: RecordSink = {
+    async send(signal, records, headers) {
+      if (closed) throw new KafkaUnavailableError("collector is shutting down");
+      if (records.length === 0) return;
+      if (Date.now() - lastFailure < config.kafkaBackoffMs) {
+        throw new KafkaUnavailableError("Kafka is unavailable (recent failure); retry later");
+      }
+      const allHeaders = { ...headers, [SIGNAL_HEADER]: signal };
+      let headerBytes = 0;
+      for (const [k, v] of Object.entries(allHeaders)) headerBytes += k.length + v.length + 8;
+      let timer: NodeJS.Timeout | undefined;
+      const done = new Promise<void>((resolve, reject) => {
+        const job: Job = { remaining: records.length, done: false, resolve, reject };
+        for (const r of records) {
+          const message: Message = { key: r.key, value: Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength), headers: allHeaders };
+          queue.push({ job, message, size: r.value.byteLength + (r.key?.length ?? 0) + headerBytes + 64 });
+        }
+        timer = setTimeout(() => {
+          if (job.done) return;
+          job.done = true;
+          lastFailure = Date.now();
+          readyCache = undefined;
+          if (slot) slot.failed = true;
+          reject(new KafkaUnavailableError(`Kafka did not acknowledge the records within ${config.sendTimeoutMs} ms`));
+        }, config.sendTimeoutMs).unref();
+      });
+      pump();
+      try {
+        await done;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+
+    async ready() {
+      if (closed) return false;
+      if (readyCache && Date.now() - readyCache.at < 1_000) return readyCache.value;
+      let value = false;
+      try {
+        if (!admin) {
+          admin = kafka.admin({ retry: { retries: 0 } });
+          adminConnected = admin.connect();
+        }
+        const a = admin;
+        await withDeadline(
+          (adminConnected ?? Promise.resolve()).then(() => a.fetchTopicMetadata({ topics: [config.topic] })),
+          2_000,
+          "answer a metadata request",
+        );
+        value = true;
+      } catch (err) {
+        logger.debug("readiness check failed", { error: err instanceof Error ? err.message : String(err) });
+        const a = admin;
+        admin = undefined;
+        adminConnected = undefined;
+        a?.disconnect().catch(() => {});
+      }
+      readyCache = { at: Date.now(), value };
+      return value;
+    },
+
+    degraded() {
+      return Date.now() - lastFailure < config.kafkaBackoffMs;
+    },
+
+    async close() {
+      closed = true;
+      const s = slot;
+      slot = undefined;
+      const deadline = Date.now() + config.shutdownTimeoutMs;
+      while (s && s.pending > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await Promise.allSettled([s?.producer.disconnect(), admin?.disconnect()]);
+    },
+  };
+  return sink;
+}

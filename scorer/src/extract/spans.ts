@@ -1,0 +1,111 @@
+import type { AnyValue, KeyValue, LogsRequest, TraceRequest } from "@ragmeter/collector";
+
+/** A plain attribute value: 64-bit integers become numbers when exact, else decimal strings. */
+export type AttrValue = string | number | boolean | null | AttrValue[] | { [key: string]: AttrValue };
+
+/** Attributes as a plain object. */
+export type Attrs = Record<string, AttrValue>;
+
+/** A span as the scorer stores and reads it (table `spans`). Times are Unix nanoseconds as decimal strings. */
+export interface StoredSpan {
+  readonly trace_id: string;
+  readonly span_id: string;
+  readonly parent_span_id: string;
+  readonly name: string;
+  readonly kind: number;
+  readonly start_time_unix_nano: string;
+  readonly end_time_unix_nano: string;
+  readonly status_code: number;
+  readonly attributes: Attrs;
+  readonly resource_attributes: Attrs;
+  readonly scope_name: string;
+  readonly events: readonly { name: string; time_unix_nano: string; attributes: Attrs }[];
+  readonly service_name: string;
+}
+
+/** An OTLP log record as the scorer stores it (table `logs`), e.g. a GenAI content event. */
+export interface StoredLog {
+  readonly trace_id: string;
+  readonly span_id: string;
+  /** Content hash of the record: a re-sent record maps to the same key. */
+  readonly record_id: string;
+  readonly event_name: string;
+  readonly time_unix_nano: string;
+  readonly body: AttrValue;
+  readonly attributes: Attrs;
+}
+
+/** Converts an OTLP AnyValue to a plain value (bytes become base64). */
+export function plainValue(v: AnyValue | undefined): AttrValue {
+  if (v === undefined) return null;
+  if ("stringValue" in v) return v.stringValue;
+  if ("boolValue" in v) return v.boolValue;
+  if ("intValue" in v) return Number.isSafeInteger(Number(v.intValue)) ? Number(v.intValue) : v.intValue.toString();
+  if ("doubleValue" in v) return v.doubleValue;
+  if ("arrayValue" in v) return v.arrayValue.values.map(plainValue);
+  if ("kvlistValue" in v) return plainAttrs(v.kvlistValue.values);
+  if ("bytesValue" in v) return Buffer.from(v.bytesValue).toString("base64");
+  return null;
+}
+
+/** Key-value list to a plain object (a repeated key keeps its last value). */
+export function plainAttrs(kvs: readonly KeyValue[]): Attrs {
+  const out: Attrs = {};
+  for (const kv of kvs) out[kv.key] = plainValue(kv.value);
+  return out;
+}
+
+/** Flattens an OTLP trace request into stored spans, each with its resource and scope. */
+export function spansOf(req: TraceRequest): StoredSpan[] {
+  const out: StoredSpan[] = [];
+  for (const rs of req.resourceSpans) {
+    const resource = plainAttrs(rs.resource.attributes);
+    const service = typeof resource["service.name"] === "string" ? resource["service.name"] : "";
+    for (const ss of rs.scopeSpans) {
+      for (const s of ss.spans) {
+        out.push({
+          trace_id: s.traceId,
+          span_id: s.spanId,
+          parent_span_id: s.parentSpanId,
+          name: s.name,
+          kind: s.kind,
+          start_time_unix_nano: s.startTimeUnixNano.toString(),
+          end_time_unix_nano: s.endTimeUnixNano.toString(),
+          status_code: s.status.code,
+          attributes: plainAttrs(s.attributes),
+          resource_attributes: resource,
+          scope_name: ss.scope.name,
+          events: s.events.map((e) => ({ name: e.name, time_unix_nano: e.timeUnixNano.toString(), attributes: plainAttrs(e.attributes) })),
+          service_name: service,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** Flattens an OTLP logs request into stored log records that are tied to a trace (others are dropped). */
+export function logsOf(req: LogsRequest, hash: (s: string) => string): StoredLog[] {
+  const out: StoredLog[] = [];
+  for (const rl of req.resourceLogs) {
+    for (const sl of rl.scopeLogs) {
+      for (const r of sl.logRecords) {
+        if (r.traceId === "") continue;
+        const attributes = plainAttrs(r.attributes);
+        const body = plainValue(r.body);
+        const eventName = r.eventName || (typeof attributes["event.name"] === "string" ? attributes["event.name"] : "");
+        const time = (r.timeUnixNano || r.observedTimeUnixNano).toString();
+        out.push({
+          trace_id: r.traceId,
+          span_id: r.spanId,
+          record_id: hash(JSON.stringify([r.spanId, eventName, time, body, attributes])),
+          event_name: eventName,
+          time_unix_nano: time,
+          body,
+          attributes,
+        });
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,130 @@
+import type { AttrValue, Attrs } from "./spans.js";
+
+/** The attribute as a non-empty string, else null. */
+export function str(a: Attrs, key: string): string | null {
+  const v = a[key];
+  return typeof v === "string" && v.length > 0 ? v : null;
+}
+
+/** The attribute as a finite number (numeric strings accepted), else null. */
+export function num(a: Attrs, key: string): number | null {
+  const v = a[key];
+  if (typeof v === "number" && Number.isFinite(v)) return v;
+  if (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v))) return Number(v);
+  return null;
+}
+
+/** Parses a JSON attribute value (a string holding JSON), or returns structured values as they are. */
+export function jsonValue(v: AttrValue | undefined): unknown {
+  if (typeof v !== "string") return v ?? null;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** A plain record, or null. */
+export function record(v: unknown): Record<string, unknown> | null {
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+/** First string among the values, else null. */
+export function firstString(...vs: unknown[]): string | null {
+  for (const v of vs) if (typeof v === "string") return v;
+  return null;
+}
+
+/**
+ * Text of a chat message in any of the shapes in use: a string; `{content: string}`;
+ * `{content: [{type: "text", text}]}` (OpenAI, AI SDK); `{parts: [{type: "text", content}]}` (OTel
+ * GenAI). Null when there is no text.
+ */
+export function messageText(m: unknown): string | null {
+  if (typeof m === "string") return m;
+  const r = record(m);
+  if (!r) return null;
+  const fromParts = (parts: unknown): string | null => {
+    if (!Array.isArray(parts)) return null;
+    const texts = parts
+      .map((p) => (typeof p === "string" ? p : record(p)))
+      .map((p) => (typeof p === "string" ? p : p && (p["type"] === undefined || p["type"] === "text") ? firstString(p["content"], p["text"]) : null))
+      .filter((t): t is string => t !== null);
+    return texts.length > 0 ? texts.join("") : null;
+  };
+  if (typeof r["content"] === "string") return r["content"];
+  return fromParts(r["content"]) ?? fromParts(r["parts"]) ?? (typeof r["text"] === "string" ? r["text"] : null) ?? messageText(r["message"]);
+}
+
+/** Role of a chat message, lower-case, or null. */
+export function messageRole(m: unknown): string | null {
+  const r = record(m);
+  const role = r ? firstString(r["role"], record(r["message"])?.["role"]) : null;
+  return role === null ? null : role.toLowerCase();
+}
+
+/** Text of the last message with `role` in a list of messages. */
+export function lastMessageText(messages: unknown, role: string): string | null {
+  if (!Array.isArray(messages)) return null;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messageRole(messages[i]) === role) {
+      const t = messageText(messages[i]);
+      if (t !== null) return t;
+    }
+  }
+  return null;
+}
+
+/** A retrieved document normalised from any convention; `text` null when content was not captured. */
+export interface RawDocument {
+  readonly id: string;
+  readonly document_id: string | null;
+  readonly text: string | null;
+  readonly score: number | null;
+}
+
+/**
+ * Normalises a document object of any common shape: `{id, document_id, content|text|pageContent|
+ * page_content, score, metadata: {document_id|source|id}}`. Null when it has neither id nor text.
+ */
+export function documentOf(v: unknown, index: number): RawDocument | null {
+  const r = record(v);
+  if (!r) return typeof v === "string" ? { id: String(index), document_id: null, text: v, score: null } : null;
+  const meta = record(r["metadata"]) ?? record(jsonValue(r["metadata"] as AttrValue));
+  const id = firstString(r["id"], typeof r["id"] === "number" ? String(r["id"]) : undefined, meta?.["id"], meta?.["chunk_id"]);
+  const text = firstString(r["content"], r["text"], r["pageContent"], r["page_content"], r["document"]);
+  const documentId = firstString(r["document_id"], r["documentId"], meta?.["document_id"], meta?.["documentId"], meta?.["source"]);
+  const scoreRaw = r["score"] ?? r["relevance_score"] ?? r["similarity"];
+  const score = typeof scoreRaw === "number" ? scoreRaw : typeof scoreRaw === "string" && Number.isFinite(Number(scoreRaw)) ? Number(scoreRaw) : null;
+  if (id === null && text === null) return null;
+  return { id: id ?? String(index), document_id: documentId, text, score };
+}
+
+/** Documents from a JSON array (or `{documents: [...]}`), in order; null when the value is not a document list. */
+export function documentsOf(v: unknown): RawDocument[] | null {
+  const arr = Array.isArray(v) ? v : Array.isArray(record(v)?.["documents"]) ? (record(v)?.["documents"] as unknown[]) : null;
+  if (!arr) return null;
+  const docs = arr.map(documentOf);
+  return docs.every((d): d is RawDocument => d !== null) && docs.length > 0 ? docs : arr.length === 0 ? [] : null;
+}
+
+/**
+ * Indexed attributes `prefix.<i>.suffix…` (OpenInference, OpenLLMetry) grouped by the integer i,
+ * in numeric order (index 10 after 9): returns, per index, the attributes under it with the
+ * `prefix.<i>.` removed.
+ */
+export function indexed(a: Attrs, prefix: string): Attrs[] {
+  const groups = new Map<number, Attrs>();
+  const p = `${prefix}.`;
+  for (const [k, v] of Object.entries(a)) {
+    if (!k.startsWith(p)) continue;
+    const rest = k.slice(p.length);
+    const dot = rest.indexOf(".");
+    const idx = Number(dot < 0 ? rest : rest.slice(0, dot));
+    if (!Number.isInteger(idx) || idx < 0) continue;
+    const g = groups.get(idx) ?? {};
+    g[dot < 0 ? "" : rest.slice(dot + 1)] = v;
+    groups.set(idx, g);
+  }
+  return [...groups.entries()].sort((x, y) => x[0] - y[0]).map(([, g]) => g);
+}

@@ -1,0 +1,124 @@
+import { z } from "zod";
+import type { StoredLog, StoredSpan } from "../extract/spans.js";
+import type { Store } from "./client.js";
+import { utcTime } from "./rows.js";
+import { nextVersion } from "./runs.js";
+
+/** Where a batch of spans came from (Kafka partition and offset, or -1 for in-process hand-off). */
+export interface SpanOrigin {
+  readonly partition: number;
+  readonly offset: string;
+}
+
+/**
+ * Writes spans (key `(trace_id, span_id)`, design §6): a re-sent span replaces itself, so an
+ * exporter retry or a Kafka redelivery never double counts.
+ * @param receivedAt ms since the epoch; drives the quiet window.
+ */
+export async function saveSpans(store: Store, spans: readonly StoredSpan[], origin: SpanOrigin, receivedAt: number): Promise<void> {
+  if (spans.length === 0) return;
+  const version = nextVersion();
+  await store.client.insert({
+    table: `${store.database}.spans`,
+    values: spans.map((s) => ({
+      ...s,
+      attributes: JSON.stringify(s.attributes),
+      resource_attributes: JSON.stringify(s.resource_attributes),
+      events: JSON.stringify(s.events),
+      received_at: receivedAt,
+      kafka_partition: origin.partition,
+      kafka_offset: origin.offset,
+      version,
+    })),
+    format: "JSONEachRow",
+  });
+}
+
+/** Writes OTLP log records (GenAI content events), keyed by `(trace_id, span_id, record_id)`. */
+export async function saveLogs(store: Store, logs: readonly StoredLog[], receivedAt: number): Promise<void> {
+  if (logs.length === 0) return;
+  const version = nextVersion();
+  await store.client.insert({
+    table: `${store.database}.logs`,
+    values: logs.map((l) => ({ ...l, body: JSON.stringify(l.body), attributes: JSON.stringify(l.attributes), received_at: receivedAt, version })),
+    format: "JSONEachRow",
+  });
+}
+
+const settledRow = z.object({ trace_id: z.string(), last: utcTime });
+
+/**
+ * Traces ready to score (design §6): the last span arrived more than `quietMs` before `now`, and
+ * the trace has no interaction scored under `promptVersion` since that span arrived. Oldest first.
+ */
+export async function settledTraces(store: Store, opts: { quietMs: number; promptVersion: string; now: number; limit: number }): Promise<{ trace_id: string; last: string }[]> {
+  const db = store.database;
+  const rs = await store.client.query({
+    query: `SELECT s.trace_id AS trace_id, s.last AS last FROM
+        (SELECT trace_id, max(received_at) AS last FROM ${db}.spans FINAL GROUP BY trace_id) AS s
+      LEFT JOIN
+        (SELECT trace_id, max(created_at) AS scored FROM ${db}.interactions FINAL WHERE judge_prompt_version = {pv:String} GROUP BY trace_id) AS i
+      ON s.trace_id = i.trace_id
+      WHERE s.last <= fromUnixTimestamp64Milli({cutoff:Int64}, 'UTC') AND i.scored < s.last
+      ORDER BY s.last, s.trace_id
+      LIMIT {limit:UInt32}`,
+    query_params: { pv: opts.promptVersion, cutoff: opts.now - opts.quietMs, limit: opts.limit },
+    format: "JSONEachRow",
+  });
+  return (await rs.json<unknown>()).map((r) => settledRow.parse(r));
+}
+
+const spanRow = z.object({
+  trace_id: z.string(),
+  span_id: z.string(),
+  parent_span_id: z.string(),
+  name: z.string(),
+  kind: z.number(),
+  start_time_unix_nano: z.string(),
+  end_time_unix_nano: z.string(),
+  status_code: z.number(),
+  attributes: z.string().transform((s) => JSON.parse(s) as StoredSpan["attributes"]),
+  resource_attributes: z.string().transform((s) => JSON.parse(s) as StoredSpan["resource_attributes"]),
+  scope_name: z.string(),
+  events: z.string().transform((s) => JSON.parse(s) as StoredSpan["events"]),
+  service_name: z.string(),
+});
+const logRow = z.object({
+  trace_id: z.string(),
+  span_id: z.string(),
+  record_id: z.string(),
+  event_name: z.string(),
+  time_unix_nano: z.string(),
+  body: z.string().transform((s) => JSON.parse(s) as StoredLog["body"]),
+  attributes: z.string().transform((s) => JSON.parse(s) as StoredLog["attributes"]),
+});
+
+/** All stored spans and log records of the given traces, grouped by trace id. */
+export async function loadTraces(store: Store, traceIds: readonly string[]): Promise<Map<string, { spans: StoredSpan[]; logs: StoredLog[] }>> {
+  const out = new Map<string, { spans: StoredSpan[]; logs: StoredLog[] }>();
+  if (traceIds.length === 0) return out;
+  for (const id of traceIds) out.set(id, { spans: [], logs: [] });
+  const db = store.database;
+  const spans = await store.client.query({
+    query: `SELECT trace_id, span_id, parent_span_id, name, kind, toString(start_time_unix_nano) AS start_time_unix_nano, toString(end_time_unix_nano) AS end_time_unix_nano,
+        status_code, attributes, resource_attributes, scope_name, events, service_name
+      FROM ${db}.spans FINAL WHERE trace_id IN {ids:Array(String)} ORDER BY trace_id, start_time_unix_nano, span_id`,
+    query_params: { ids: traceIds },
+    format: "JSONEachRow",
+  });
+  for (const r of await spans.json<unknown>()) {
+    const s = spanRow.parse(r);
+    out.get(s.trace_id)?.spans.push(s);
+  }
+  const logs = await store.client.query({
+    query: `SELECT trace_id, span_id, record_id, event_name, toString(time_unix_nano) AS time_unix_nano, body, attributes
+      FROM ${db}.logs FINAL WHERE trace_id IN {ids:Array(String)} ORDER BY trace_id, time_unix_nano, record_id`,
+    query_params: { ids: traceIds },
+    format: "JSONEachRow",
+  });
+  for (const r of await logs.json<unknown>()) {
+    const l = logRow.parse(r);
+    out.get(l.trace_id)?.logs.push(l);
+  }
+  return out;
+}

@@ -1,0 +1,12 @@
+// Types of scripts/kafka/kafka.mjs for TypeScript callers (tests).
+export declare class KafkaScriptError extends Error {}
+export interface KafkaScriptOptions {
+  env?: Record<string, string | undefined>;
+  log?: (msg: string) => void;
+  timeoutMs?: number;
+}
+export declare function startKafka(options?: KafkaScriptOptions): Promise<{ status: "started" | "running"; pid?: number; port: number }>;
+export declare function stopKafka(options?: KafkaScriptOptions): Promise<{ status: "stopped" | "not-running" }>;
+export declare function kafkaStatus(options?: KafkaScriptOptions): Promise<{ running: boolean; answering: boolean; pid?: number; port: number; stateDir: string }>;
+export declare function brokerAnswers(settings?: unknown, timeoutMs?: number): Promise<boolean>;
+export declare function checkJava(settings?: unknown): number;
