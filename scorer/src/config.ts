@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { priceTableSchema, type PriceTable } from "./judges/cost.js";
 import type { StoreTarget } from "./store/client.js";
 
 /** A configuration error: names the variable or flag and what to set (exit code 2). */
@@ -23,13 +25,33 @@ export const envSchema = z.object({
   RAGMETER_JUDGE_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   RAGMETER_TARGET_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   RAGMETER_SAMPLE_MODEL: z.string().min(1).optional(),
+  RAGMETER_JUDGE_CONTEXT_TOKENS: z.coerce.number().int().min(256).default(32_000),
+  RAGMETER_JUDGE_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  RAGMETER_JUDGE_RPM: z.coerce.number().int().positive().optional(),
+  RAGMETER_JUDGE_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  RAGMETER_PRICES: z.string().min(1).optional(),
 });
 
 /** Validated configuration. */
 export interface Config {
   readonly store: StoreTarget;
   /** LLM judge endpoint, or null for the heuristic judges. */
-  readonly judge: { readonly baseURL: string; readonly apiKey: string | undefined; readonly model: string; readonly timeoutMs: number } | null;
+  readonly judge: {
+    readonly baseURL: string;
+    readonly apiKey: string | undefined;
+    readonly model: string;
+    readonly timeoutMs: number;
+    /** Judge window, tokens (`RAGMETER_JUDGE_CONTEXT_TOKENS`). */
+    readonly contextTokens: number;
+    /** Judge calls in flight (`RAGMETER_JUDGE_CONCURRENCY`). */
+    readonly concurrency: number;
+    /** Judge calls started per minute (`RAGMETER_JUDGE_RPM`), null = unlimited. */
+    readonly rpm: number | null;
+    /** Retries of a retriable judge call (`RAGMETER_JUDGE_RETRIES`). */
+    readonly retries: number;
+  } | null;
+  /** Judge price table (`RAGMETER_PRICES` file), null when unset. */
+  readonly prices: PriceTable | null;
   /** Per-request timeout of the eval target, ms. */
   readonly targetTimeoutMs: number;
   /** Model of the sample pipeline's LLM answer (with OPENAI_BASE_URL), null for extractive answers. */
@@ -66,9 +88,41 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { home?: string } 
     : { kind: "embedded", home, database: e.CLICKHOUSE_DATABASE };
   return {
     store,
-    judge: e.OPENAI_BASE_URL && e.RAGMETER_JUDGE_MODEL ? { baseURL: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY, model: e.RAGMETER_JUDGE_MODEL, timeoutMs: e.RAGMETER_JUDGE_TIMEOUT_MS } : null,
+    judge:
+      e.OPENAI_BASE_URL && e.RAGMETER_JUDGE_MODEL
+        ? {
+            baseURL: e.OPENAI_BASE_URL,
+            apiKey: e.OPENAI_API_KEY,
+            model: e.RAGMETER_JUDGE_MODEL,
+            timeoutMs: e.RAGMETER_JUDGE_TIMEOUT_MS,
+            contextTokens: e.RAGMETER_JUDGE_CONTEXT_TOKENS,
+            concurrency: e.RAGMETER_JUDGE_CONCURRENCY,
+            rpm: e.RAGMETER_JUDGE_RPM ?? null,
+            retries: e.RAGMETER_JUDGE_RETRIES,
+          }
+        : null,
+    prices: e.RAGMETER_PRICES === undefined ? null : loadPrices(path.resolve(e.RAGMETER_PRICES)),
     targetTimeoutMs: e.RAGMETER_TARGET_TIMEOUT_MS,
     sampleModel: e.RAGMETER_SAMPLE_MODEL ?? null,
     home,
   };
+}
+
+/**
+ * Reads the `RAGMETER_PRICES` file: JSON `{"<model>": {"input_per_1m": USD, "output_per_1m": USD}}`.
+ * @throws ConfigError naming the variable and the file when it cannot be read or validated.
+ */
+export function loadPrices(file: string): PriceTable {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, "utf8")) as unknown;
+  } catch (err) {
+    throw new ConfigError(`environment variable RAGMETER_PRICES: cannot read ${file}: ${(err as Error).message}`);
+  }
+  const parsed = priceTableSchema.safeParse(raw);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0];
+    throw new ConfigError(`environment variable RAGMETER_PRICES: ${file}: field "${i?.path.join(".") ?? ""}": ${i?.message ?? "invalid"}`);
+  }
+  return parsed.data;
 }

@@ -27,7 +27,18 @@ export function processIo(): Io {
 
 /** The judge the configuration asks for: LLM when an endpoint is set, else heuristic. */
 export function judgeFor(config: Config): Judge {
-  return config.judge ? createLlmJudge({ baseURL: config.judge.baseURL, apiKey: config.judge.apiKey, model: config.judge.model, timeoutMs: config.judge.timeoutMs }) : createHeuristicJudge();
+  return config.judge
+    ? createLlmJudge({
+        baseURL: config.judge.baseURL,
+        apiKey: config.judge.apiKey,
+        model: config.judge.model,
+        timeoutMs: config.judge.timeoutMs,
+        contextTokens: config.judge.contextTokens,
+        concurrency: config.judge.concurrency,
+        rpm: config.judge.rpm,
+        maxRetries: config.judge.retries,
+      })
+    : createHeuristicJudge();
 }
 
 /** Loads the configuration (flags first) and runs `fn` with an open store, closing it afterwards. */

@@ -2,7 +2,7 @@ import OpenAI from "openai";
 import { loadGoldenSet, SAMPLE_CORPUS_DIR, SAMPLE_GOLDEN_FILE } from "@ragmeter/golden";
 import { createSamplePipeline, type SamplePipeline } from "@ragmeter/golden/sample";
 import type { Target } from "../eval/target.js";
-import { evaluateAndReport, EXIT } from "./evalCommand.js";
+import { evaluateAndReport, EXIT, type JudgeRunFlags } from "./evalCommand.js";
 import { judgeFor, withStore, type Io } from "./context.js";
 
 /** An in-process target over the sample pipeline (no HTTP). */
@@ -25,7 +25,7 @@ export function inProcessTarget(pipeline: SamplePipeline): Target {
  * `ragmeter demo` / `npm run demo`: evaluates sample pipeline v1 then v2 on the bundled golden set,
  * in process, each compared with the previous comparable run. Returns the exit code.
  */
-export async function demoCommand(io: Io, flags: { home?: string; concurrency: number }): Promise<number> {
+export async function demoCommand(io: Io, flags: { home?: string; concurrency: number } & JudgeRunFlags): Promise<number> {
   const golden = await loadGoldenSet(SAMPLE_GOLDEN_FILE, { corpusDir: SAMPLE_CORPUS_DIR });
   return withStore(io, flags, async (store, config) => {
     const judge = judgeFor(config);
@@ -33,7 +33,7 @@ export async function demoCommand(io: Io, flags: { home?: string; concurrency: n
     for (const version of ["v1", "v2"] as const) {
       const pipeline = await createSamplePipeline({ version, ...(llm ? { llm } : {}) });
       io.out(`\n=== sample pipeline ${version}: ${version === "v1" ? "section chunks" : "fixed 220-character chunks + deliberate answer fault"} (${pipeline.chunkCount} chunks) ===`);
-      const outcome = await evaluateAndReport(io, store, judge, golden, inProcessTarget(pipeline), { pipelineVersion: `sample-${version}`, ks: [1, 3, 5, 10], concurrency: flags.concurrency });
+      const outcome = await evaluateAndReport(io, store, judge, golden, inProcessTarget(pipeline), { pipelineVersion: `sample-${version}`, ks: [1, 3, 5, 10], concurrency: flags.concurrency, judging: flags, prices: config.prices });
       if (outcome === null) return EXIT.usage;
     }
     return EXIT.done;

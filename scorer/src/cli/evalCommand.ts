@@ -6,6 +6,7 @@ import { runEval, type EvalOutcome } from "../eval/runner.js";
 import { httpTarget, type Target } from "../eval/target.js";
 import type { Store } from "../store/client.js";
 import type { Judge } from "../judges/types.js";
+import type { PriceTable } from "../judges/cost.js";
 import { createProgress } from "./progress.js";
 import { judgeFor, withStore, type Io } from "./context.js";
 
@@ -19,6 +20,19 @@ export interface EvalFlags {
   readonly concurrency: number;
   readonly maxErrorRate?: number;
   readonly home?: string;
+  /** `--no-cache` sets false. */
+  readonly cache?: boolean;
+  /** `--repeat N`: runs of each judge per question (bypasses the cache). */
+  readonly repeat?: number;
+  /** `--max-cost USD`: stop judging once the estimated judge cost reaches it. */
+  readonly maxCost?: number;
+}
+
+/** Judge options shared by `eval` and `demo`. */
+export interface JudgeRunFlags {
+  readonly cache?: boolean;
+  readonly repeat?: number;
+  readonly maxCost?: number;
 }
 
 /** Exit codes (design §5). */
@@ -28,7 +42,14 @@ export const EXIT = { done: 0, gate: 1, usage: 2 } as const;
  * Runs one evaluation and prints its summary; shared by `eval` and `demo`.
  * @returns the outcome, or null for an empty golden set (`empty_golden_set` printed).
  */
-export async function evaluateAndReport(io: Io, store: Store, judge: Judge, golden: GoldenSet, target: Target, opts: { pipelineVersion: string; ks: readonly number[]; concurrency: number; json?: string | undefined }): Promise<EvalOutcome | null> {
+export async function evaluateAndReport(
+  io: Io,
+  store: Store,
+  judge: Judge,
+  golden: GoldenSet,
+  target: Target,
+  opts: { pipelineVersion: string; ks: readonly number[]; concurrency: number; json?: string | undefined; judging?: JudgeRunFlags; prices?: PriceTable | null },
+): Promise<EvalOutcome | null> {
   if (golden.items.length === 0) {
     io.err(`${golden.path}: empty_golden_set — the golden set has no items; nothing was scored`);
     return null;
@@ -36,7 +57,20 @@ export async function evaluateAndReport(io: Io, store: Store, judge: Judge, gold
   const progress = createProgress(io.interactive, `eval ${opts.pipelineVersion}`);
   let outcome: EvalOutcome;
   try {
-    outcome = await runEval({ golden, target, pipelineVersion: opts.pipelineVersion, ks: opts.ks, concurrency: opts.concurrency, judge, store, onProgress: (d, t) => progress.update(d, t) });
+    outcome = await runEval({
+      golden,
+      target,
+      pipelineVersion: opts.pipelineVersion,
+      ks: opts.ks,
+      concurrency: opts.concurrency,
+      judge,
+      store,
+      onProgress: (d, t) => progress.update(d, t),
+      repeat: opts.judging?.repeat ?? 1,
+      cache: opts.judging?.cache ?? true,
+      maxCostUsd: opts.judging?.maxCost ?? null,
+      prices: opts.prices ?? null,
+    });
   } finally {
     progress.stop();
   }
@@ -57,6 +91,8 @@ export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
       ks: flags.k,
       concurrency: flags.concurrency,
       json: flags.json,
+      judging: flags,
+      prices: config.prices,
     });
     if (outcome === null) return EXIT.usage;
     if (flags.maxErrorRate !== undefined && outcome.errorRate > flags.maxErrorRate) {

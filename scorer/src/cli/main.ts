@@ -8,7 +8,26 @@ import { DEFAULT_SEED, BOOTSTRAP_RESAMPLES } from "../stats/bootstrap.js";
 import { demoCommand } from "./demoCommand.js";
 import { evalCommand, EXIT } from "./evalCommand.js";
 import { compareCommand, exportCommand, runsCommand } from "./historyCommands.js";
+import { reportCommand } from "./reportCommand.js";
 import { processIo, type Io } from "./context.js";
+import { scorerCommand, serveCommand } from "./streamCommands.js";
+import { registerCalibrateCommand } from "./calibrateCommand.js";
+import { JudgeConfigError } from "../judges/errors.js";
+import { CalibrationError } from "../calibrate/errors.js";
+
+function usd(v: string): number {
+  const r = Number(v);
+  if (!Number.isFinite(r) || r <= 0) throw new InvalidArgumentError("expected a positive amount in USD, e.g. 0.50");
+  return r;
+}
+
+/** Judge flags shared by `eval` and `demo`. */
+function judgeOptions(cmd: Command): Command {
+  return cmd
+    .option("--no-cache", "do not read or write the judge cache")
+    .option("--repeat <n>", "run each judge N times per question (bypasses the cache) and report judge variance", intArg(1, 20), 1)
+    .option("--max-cost <usd>", "stop judging once the estimated judge cost reaches this (USD; needs RAGMETER_PRICES); the rest is not_sampled", usd);
+}
 
 function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
   return (v: string): number => {
@@ -43,8 +62,8 @@ export function buildCli(io: Io, result: { code: number }): Command {
     .showHelpAfterError();
   const home = new Option("--home <dir>", "local state and embedded store (env RAGMETER_HOME, default ./.ragmeter)");
 
-  program
-    .command("eval")
+  judgeOptions(program
+    .command("eval"))
     .description("replay a golden set against an HTTP target, score it, store the run and print the summary")
     .requiredOption("--golden <file>", "golden set (JSONL)")
     .requiredOption("--target <url>", "target URL answering POST {question} with {answer, contexts}")
@@ -54,16 +73,16 @@ export function buildCli(io: Io, result: { code: number }): Command {
     .option("--concurrency <n>", "questions in flight at once", intArg(1, 256), 4)
     .option("--max-error-rate <r>", "exit 1 when the share of target errors exceeds r (0–1)", rate)
     .addOption(home)
-    .action(async (o: { golden: string; target: string; pipelineVersion: string; k: number[]; json?: string; concurrency: number; maxErrorRate?: number; home?: string }) => {
+    .action(async (o: { golden: string; target: string; pipelineVersion: string; k: number[]; json?: string; concurrency: number; maxErrorRate?: number; home?: string; cache: boolean; repeat: number; maxCost?: number }) => {
       result.code = await evalCommand(io, o);
     });
 
-  program
-    .command("demo")
+  judgeOptions(program
+    .command("demo"))
     .description("evaluate sample pipeline v1 then v2 on the bundled golden set (in process, no server)")
     .option("--concurrency <n>", "questions in flight at once", intArg(1, 256), 4)
     .addOption(home)
-    .action(async (o: { concurrency: number; home?: string }) => {
+    .action(async (o: { concurrency: number; home?: string; cache: boolean; repeat: number; maxCost?: number }) => {
       result.code = await demoCommand(io, o);
     });
 
@@ -100,6 +119,15 @@ export function buildCli(io: Io, result: { code: number }): Command {
       result.code = await exportCommand(io, o);
     });
   program
+    .command("report")
+    .description("write a self-contained HTML report (trends, last vs previous, lost hits, bad claims); --png also the trend chart")
+    .option("--out <file>", "HTML file to write", "report.html")
+    .option("--png", "also write the trend chart as <out>.png (headless Chromium)")
+    .addOption(home)
+    .action(async (o: { out: string; png?: boolean; home?: string }) => {
+      result.code = await reportCommand(io, o);
+    });
+  program
     .command("collector")
     .description("OTLP/HTTP receiver (POST /v1/traces, /v1/logs) that forwards one Kafka message per trace")
     .option("--port <n>", "listen port (env RAGMETER_COLLECTOR_PORT, default 4318)", intArg(0, 65535))
@@ -110,6 +138,29 @@ export function buildCli(io: Io, result: { code: number }): Command {
       const flags = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
       await runCollectorCommand(flags, { env: io.env });
       result.code = EXIT.done;
+    });
+  registerCalibrateCommand(program, io, result, () => new Option("--home <dir>", "local state and embedded store (env RAGMETER_HOME, default ./.ragmeter)"));
+  program
+    .command("scorer")
+    .description("consume ragmeter.spans (group ragmeter-scorer), store spans, score settled traces into ClickHouse")
+    .option("--brokers <list>", "Kafka bootstrap servers (env KAFKA_BROKERS, default 127.0.0.1:9092)")
+    .option("--quiet-ms <ms>", "quiet window after a trace's last span (env RAGMETER_QUIET_MS, default 5000)", intArg(0))
+    .option("--k <list>", "k values of recall@k", kList, [1, 3, 5, 10])
+    .addOption(home)
+    .action(async (o: { brokers?: string; quietMs?: number; k: number[]; home?: string }) => {
+      result.code = await scorerCommand(io, o);
+    });
+
+  program
+    .command("serve")
+    .description("collector + scorer in one process on the embedded store (Kafka only when KAFKA_BROKERS is set)")
+    .option("--port <n>", "OTLP/HTTP port (env RAGMETER_COLLECTOR_PORT, default 4318)", intArg(0, 65535))
+    .option("--host <addr>", "listen address (env RAGMETER_COLLECTOR_HOST, default 0.0.0.0)")
+    .option("--quiet-ms <ms>", "quiet window after a trace's last span (env RAGMETER_QUIET_MS, default 5000)", intArg(0))
+    .option("--k <list>", "k values of recall@k", kList, [1, 3, 5, 10])
+    .addOption(home)
+    .action(async (o: { port?: number; host?: string; quietMs?: number; k: number[]; home?: string }) => {
+      result.code = await serveCommand(io, o);
     });
   return program;
 }
@@ -126,7 +177,7 @@ export async function runCli(argv: readonly string[], io: Io = processIo()): Pro
       if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return EXIT.done;
       return EXIT.usage;
     }
-    if (err instanceof ConfigError || err instanceof CollectorConfigError || err instanceof GoldenSetError || err instanceof GateSyntaxError || err instanceof StoreError) {
+    if (err instanceof ConfigError || err instanceof CollectorConfigError || err instanceof GoldenSetError || err instanceof GateSyntaxError || err instanceof StoreError || err instanceof JudgeConfigError || err instanceof CalibrationError) {
       io.err(`ragmeter: ${err.message}`);
       return EXIT.usage;
     }

@@ -1,6 +1,7 @@
 import type { Aggregate } from "./metrics.js";
 import type { PairedDelta } from "./paired.js";
 import type { EvalOutcome } from "./runner.js";
+import { LENGTH_BIAS_FLAG } from "../judges/analysis.js";
 
 /** Display of a metric value: relevance as `x.x/4`, others with two decimals; `—` for null. */
 export function fmtValue(metric: string, v: number | null): string {
@@ -15,7 +16,7 @@ export function fmtDelta(metric: string, d: number | null): string {
   return d >= 0 && !s.startsWith("-") ? `+${s}` : s;
 }
 
-const LABEL: Record<string, string> = { key_facts: "key facts", mrr: "MRR" };
+const LABEL: Record<string, string> = { key_facts: "key facts", mrr: "MRR", reference_facts: "ref. facts" };
 
 function line(metric: string, value: number | null, n: number, delta: PairedDelta | null): string {
   const label = (LABEL[metric] ?? metric).padEnd(12);
@@ -42,7 +43,8 @@ function tagTable(byTag: Readonly<Record<string, Aggregate>>, names: readonly st
  */
 export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): string {
   const ks = o.run.ks;
-  const names = [...ks.map((k) => `recall@${k}`), "mrr", "grounding", "relevance", "key_facts", "abstention"];
+  const referenceJudged = o.results.some((q) => q.reference_facts.status !== "not_applicable" && q.reference_facts.status !== "target_error");
+  const names = [...ks.map((k) => `recall@${k}`), "mrr", "grounding", "relevance", "key_facts", ...(referenceJudged ? ["reference_facts"] : []), "abstention"];
   const deltas = new Map(o.previous.run ? o.previous.deltas.map((d) => [d.metric, d] as const) : []);
   const out: string[] = [];
   out.push(`run ${o.run.run_id} · pipeline ${o.run.pipeline_version} · ${o.results.length} questions · judge ${o.run.judge_kind}${o.run.judge_kind === "llm" ? ` ${o.run.judge_model}` : ""} (prompt ${o.run.judge_prompt_version})`);
@@ -77,8 +79,51 @@ export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): s
   const errs = o.results.filter((q) => q.status !== "ok");
   for (const q of errs.slice(0, 10)) out.push(`  ${q.golden_id}: ${q.status} — ${q.reason}`);
   if (errs.length > 10) out.push(`  … and ${errs.length - 10} more`);
+  out.push("");
+  out.push(...formatJudgeReport(o));
   for (const w of o.warnings) out.push(`warning: ${w}`);
   out.push("");
   out.push(`history: ${storeLocation}`);
   return out.join("\n");
+}
+
+const int = (n: number) => n.toLocaleString("en-US");
+const usd = (x: number) => `$${x > 0 && x < 0.0001 ? x.toPrecision(2) : x.toFixed(4)}`;
+const pct = (x: number | null) => (x === null ? "—" : `${(x * 100).toFixed(1)}%`);
+const signed = (x: number | null) => (x === null ? "—" : `${x >= 0 ? "+" : ""}${x.toFixed(2)}`);
+
+/**
+ * The judge part of the summary: calls (cached, not sampled), tokens and cost, length bias,
+ * last calibration of the judge in use, and judge variance when the run repeated its judges.
+ */
+export function formatJudgeReport(o: EvalOutcome): string[] {
+  const r = o.judgeReport;
+  const s = r.stats;
+  const out: string[] = [];
+  if (o.run.judge_kind === "heuristic") {
+    out.push("judge: heuristic rules, no LLM calls, cost $0");
+  } else {
+    const cost = s.cost_usd === null ? `cost unknown (no price for "${o.run.judge_model}" in RAGMETER_PRICES)` : `cost ${usd(s.cost_usd)}${s.price ? ` (${o.run.judge_model}: $${s.price.input_per_1m}/$${s.price.output_per_1m} per 1M tokens in/out)` : ""}`;
+    out.push(`judge: ${int(s.calls)} calls, ${int(s.cached)} cached${r.cache ? "" : ` (cache off${r.repeat > 1 ? ": --repeat" : ""})`}, ${int(s.not_sampled)} not sampled · tokens in ${int(s.input_tokens)} / out ${int(s.output_tokens)} · ${cost}`);
+    if (s.max_cost_usd !== null) out.push(`  --max-cost ${usd(s.max_cost_usd)}${s.not_sampled > 0 ? ` reached: ${s.not_sampled} judgments not_sampled` : " not reached"}`);
+  }
+  if (r.length_bias.length > 0) {
+    const flagged = r.length_bias.some((b) => b.spearman !== null && Math.abs(b.spearman) >= LENGTH_BIAS_FLAG);
+    out.push(`length bias (Spearman ρ, answer length vs score): ${r.length_bias.map((b) => `${LABEL[b.metric] ?? b.metric} ${signed(b.spearman)} (n=${b.n})`).join(" · ")}${flagged ? ` — |ρ| ≥ ${LENGTH_BIAS_FLAG}: check that longer answers are really better` : ""}`);
+  }
+  const c = r.calibration;
+  if (c) {
+    out.push(
+      `calibration: last for this judge ${c.created_at.slice(0, 10)} (${c.calibration_id}, run ${c.source_run_id}): claims ${pct(c.claim_agreement)} agreement, κ ${c.claim_kappa === null ? "—" : c.claim_kappa.toFixed(2)} (n=${c.n_claims}); relevance ${pct(c.relevance_agreement)}, quadratic-weighted κ ${c.relevance_qwk === null ? "—" : c.relevance_qwk.toFixed(2)} (n=${c.n_relevance})`,
+    );
+  } else {
+    out.push(`calibration: none for this judge (${o.run.judge_kind} ${o.run.judge_model}, prompt ${o.run.judge_prompt_version}); run \`npx ragmeter calibrate sample --run ${o.run.run_id}\``);
+  }
+  if (r.variance.length > 0) {
+    out.push(`judge variance over ${r.repeat} repeats (sd pooled within questions; flipped = questions whose repeats disagree)`);
+    for (const v of r.variance) {
+      out.push(`  ${(LABEL[v.metric] ?? v.metric).padEnd(12)} mean ${v.mean === null ? "—" : fmtValue(v.metric, v.mean)}  sd ${v.sd === null ? "—" : v.sd.toFixed(2)}  flipped ${pct(v.flipped)} (${v.flipped_ids.length} of ${v.n})${v.flipped_ids.length > 0 ? `: ${v.flipped_ids.slice(0, 8).join(", ")}${v.flipped_ids.length > 8 ? ", …" : ""}` : ""}`);
+    }
+  }
+  return out;
 }

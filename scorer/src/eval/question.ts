@@ -3,7 +3,8 @@ import { isAbstention } from "../metrics/abstention.js";
 import { keyFactsScore } from "../metrics/keyFacts.js";
 import { recallAtK, type RetrievedItem } from "../metrics/recall.js";
 import { none, ok, type Scored, type Status } from "../status.js";
-import type { ClaimVerdict, GroundingJudgment, Judge, RelevanceJudgment } from "../judges/types.js";
+import type { ClaimVerdict, GroundingJudgment, Judge, ReferenceJudgment, RelevanceJudgment } from "../judges/types.js";
+import { combineRepeats } from "../judges/analysis.js";
 import { heuristicClaims } from "../judges/heuristic.js";
 import type { TargetResult } from "./target.js";
 
@@ -30,6 +31,13 @@ export interface QuestionResult {
   readonly reciprocal_rank: number | null;
   readonly grounding: GroundingJudgment;
   readonly relevance: RelevanceJudgment;
+  /** Reference-based judge: share of the reference answer's facts the answer states (LLM only). */
+  readonly reference_facts: ReferenceJudgment;
+  /**
+   * Every repeat of the judges (`--repeat N`, index = repeat_index); `grounding`, `relevance` and
+   * `reference_facts` above combine them (mean when all are ok, else the first non-ok status).
+   */
+  readonly repeats: readonly JudgeRepeat[];
   readonly key_facts: Scored;
   /** True when the answer declines to answer; null when there is no answer. */
   readonly abstained: boolean | null;
@@ -39,12 +47,19 @@ export interface QuestionResult {
 
 const NO_COST = { input_tokens: 0, output_tokens: 0, latency_ms: 0 };
 
+/** One repeat of the judges on one question. */
+export interface JudgeRepeat {
+  readonly grounding: GroundingJudgment;
+  readonly relevance: RelevanceJudgment;
+  readonly reference_facts: ReferenceJudgment;
+}
+
 /**
  * Scores one golden question from the target's result (design §5): recall@k and reciprocal rank
  * (answerable items), grounding and relevance (judge), key facts, abstention. A failed target call
  * gives `target_error` on every metric.
  */
-export async function scoreQuestion(item: GoldenItem, traceId: string, result: TargetResult, judge: Judge, ks: readonly number[]): Promise<QuestionResult> {
+export async function scoreQuestion(item: GoldenItem, traceId: string, result: TargetResult, judge: Judge, ks: readonly number[], options: { readonly repeat?: number } = {}): Promise<QuestionResult> {
   const base = { golden_id: item.id, trace_id: traceId, tags: item.tags, question: item.question, latency_ms: result.latency_ms };
   if (!result.ok) {
     const err = none("target_error", result.reason);
@@ -61,6 +76,8 @@ export async function scoreQuestion(item: GoldenItem, traceId: string, result: T
       reciprocal_rank: null,
       grounding: { status: "target_error", value: null, claims: [] as ClaimVerdict[], reason: result.reason, ...NO_COST },
       relevance: { status: "target_error", value: null, reason: result.reason, ...NO_COST },
+      reference_facts: { status: "target_error", value: null, facts: [], reason: result.reason, ...NO_COST },
+      repeats: [],
       key_facts: err,
       abstained: null,
       abstention: err,
@@ -78,10 +95,23 @@ export async function scoreQuestion(item: GoldenItem, traceId: string, result: T
     rr = r.reciprocalRank;
   }
   const chunks = reply.contexts.map((c) => ({ id: c.id, text: c.text }));
-  const [grounding, relevance] = await Promise.all([
-    judge.grounding({ question: item.question, answer: reply.answer, chunks }),
-    judge.relevance({ question: item.question, answer: reply.answer, answerable }),
-  ]);
+  const reference = item.reference_answer;
+  const referenceJudge = judge.referenceFacts?.bind(judge);
+  const repeats: JudgeRepeat[] = await Promise.all(
+    Array.from({ length: Math.max(1, options.repeat ?? 1) }, async (): Promise<JudgeRepeat> => {
+      const [g, r, f] = await Promise.all([
+        judge.grounding({ question: item.question, answer: reply.answer, chunks }),
+        judge.relevance({ question: item.question, answer: reply.answer, answerable }),
+        reference !== null && reference.trim() !== "" && referenceJudge
+          ? referenceJudge({ question: item.question, answer: reply.answer, reference })
+          : Promise.resolve<ReferenceJudgment>({ status: "not_applicable", value: null, facts: [], reason: reference === null ? "no reference_answer" : "no reference-based judge (heuristic judges)", ...NO_COST }),
+      ]);
+      return { grounding: g, relevance: r, reference_facts: f };
+    }),
+  );
+  const grounding = combineRepeats(repeats.map((x) => x.grounding));
+  const relevance = combineRepeats(repeats.map((x) => x.relevance));
+  const referenceFacts = combineRepeats(repeats.map((x) => x.reference_facts));
   const abstained = heuristicClaims(reply.answer).length === 0 && isAbstention(reply.answer);
   return {
     ...base,
@@ -96,6 +126,8 @@ export async function scoreQuestion(item: GoldenItem, traceId: string, result: T
     reciprocal_rank: rr,
     grounding,
     relevance,
+    reference_facts: referenceFacts,
+    repeats,
     key_facts: keyFactsScore(reply.answer, item.key_facts),
     abstained,
     abstention: answerable ? none("not_applicable", "answerable question") : ok(abstained ? 1 : 0),

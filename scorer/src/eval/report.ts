@@ -13,6 +13,8 @@ export interface EvalJson {
   readonly questions: readonly Record<string, unknown>[];
   readonly previous: { readonly run_id: string; readonly deltas: Record<string, { delta: number | null; n: number }> } | { readonly run_id: null; readonly why: string };
   readonly warnings: readonly string[];
+  /** Judge usage and trust: calls, cached, not_sampled, tokens, cost (USD or null), repeat, length bias, variance, last calibration. */
+  readonly judge_report: Record<string, unknown>;
 }
 
 /** Builds the JSON report of an evaluation run. */
@@ -38,6 +40,8 @@ export function evalJson(o: EvalOutcome): EvalJson {
       grounding_status: q.grounding.status,
       relevance: q.relevance.value,
       relevance_status: q.relevance.status,
+      reference_facts: q.reference_facts.value,
+      reference_facts_status: q.reference_facts.status,
       key_facts: q.key_facts.value,
       key_facts_status: q.key_facts.status,
       abstained: q.abstained,
@@ -48,5 +52,13 @@ export function evalJson(o: EvalOutcome): EvalJson {
       ? { run_id: o.previous.run.run_id, deltas: Object.fromEntries(o.previous.deltas.map((d) => [d.metric, { delta: d.delta, n: d.n }])) }
       : { run_id: null, why: o.previous.why },
     warnings: o.warnings,
+    judge_report: {
+      ...o.judgeReport.stats,
+      repeat: o.judgeReport.repeat,
+      cache: o.judgeReport.cache,
+      length_bias: o.judgeReport.length_bias,
+      variance: o.judgeReport.variance,
+      calibration: o.judgeReport.calibration,
+    },
   };
 }

@@ -2,6 +2,11 @@ import { randomBytes } from "node:crypto";
 import type { GoldenItem, GoldenSet } from "@ragmeter/golden";
 import pLimit from "p-limit";
 import type { Judge } from "../judges/types.js";
+import { lengthBias, repeatVariance, type JudgedValue, type LengthBias, type RepeatVariance } from "../judges/analysis.js";
+import { storeJudgeCache } from "../judges/cache.js";
+import type { PriceTable } from "../judges/cost.js";
+import { createJudgeSession, type JudgeStats } from "../judges/session.js";
+import { lastCalibration, type CalibrationRecord } from "../calibrate/store.js";
 import type { Store } from "../store/client.js";
 import { saveGoldenSet } from "../store/golden.js";
 import { saveResults, runScores, type ClaimInsert, type InteractionInsert, type ScoreInsert } from "../store/results.js";
@@ -27,6 +32,42 @@ export interface EvalOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Clock for run timestamps (tests); default `Date.now`. */
   readonly now?: () => number;
+  /** Runs of each judge per question (`--repeat N`, default 1); N > 1 bypasses the judge cache. */
+  readonly repeat?: number;
+  /** Use the judge cache (LLM judges; default true; `--no-cache` sets false). */
+  readonly cache?: boolean;
+  /** Stop judging once the run's estimated judge cost reaches this (USD, `--max-cost`). */
+  readonly maxCostUsd?: number | null;
+  /** Price table (`RAGMETER_PRICES`) for the cost estimate. */
+  readonly prices?: PriceTable | null;
+}
+
+/** What the run's judges did and how far they can be trusted: usage and cost, length bias, repeat variance, last calibration. */
+export interface JudgeRunReport {
+  readonly stats: JudgeStats;
+  readonly repeat: number;
+  readonly cache: boolean;
+  /** Spearman ρ of answer length vs each judge score. */
+  readonly length_bias: readonly LengthBias[];
+  /** Per-metric variance over repeats (empty when repeat = 1). */
+  readonly variance: readonly RepeatVariance[];
+  /** The last calibration of this judge (kind, model, prompt version), or null. */
+  readonly calibration: CalibrationRecord | null;
+}
+
+/** Judged metrics (stored per repeat). */
+export const JUDGED_METRICS = ["grounding", "relevance", "reference_facts"] as const;
+
+/** Per-question metric values of a run: {@link metricValues} plus the reference-based judge. */
+export function runMetricValues(q: QuestionResult, ks: readonly number[]): Map<string, MetricValue> {
+  const m = metricValues(q, ks);
+  m.set("reference_facts", { value: q.reference_facts.value, status: q.reference_facts.status });
+  return m;
+}
+
+/** Metric names of a run in display order: {@link metricNames} plus `reference_facts` when the judge has a reference-based judge (LLM). */
+export function runMetricNames(ks: readonly number[], judge: Judge): string[] {
+  return judge.referenceFacts ? [...metricNames(ks), "reference_facts"] : metricNames(ks);
 }
 
 /** The outcome of one evaluation run. */
@@ -41,6 +82,8 @@ export interface EvalOutcome {
   readonly warnings: readonly string[];
   /** Share of questions whose target call failed (0–1). */
   readonly errorRate: number;
+  /** Judge usage, cost, length bias, repeat variance and last calibration. */
+  readonly judgeReport: JudgeRunReport;
 }
 
 /** Run ids sort by time: `r-YYYYMMDDTHHMMSS-<6 hex>`. */
@@ -59,9 +102,31 @@ export function judgePromptVersion(judge: Judge): string {
 export function resultRows(run: RunRecord, q: QuestionResult, judge: Judge, ks: readonly number[]): { scores: ScoreInsert[]; claims: ClaimInsert[]; interaction: InteractionInsert } {
   const common = { run_id: run.run_id, trace_id: q.trace_id, golden_id: q.golden_id, repeat_index: 0, pipeline_version: run.pipeline_version, source: run.source };
   const scores: ScoreInsert[] = [];
-  for (const [metric, v] of metricValues(q, ks)) {
-    const judged = metric === "grounding" || metric === "relevance";
-    const j = metric === "grounding" ? q.grounding : metric === "relevance" ? q.relevance : null;
+  const promptOf = (metric: string) => (metric === "grounding" ? judge.promptVersion.grounding : metric === "relevance" ? judge.promptVersion.relevance : (judge.promptVersion.reference_facts ?? ""));
+  for (const [metric, v] of runMetricValues(q, ks)) {
+    if ((JUDGED_METRICS as readonly string[]).includes(metric) && q.repeats.length > 0) {
+      // One row per repeat (repeat_index); comparisons average them per question (store/results.ts runScores).
+      q.repeats.forEach((r, repeat_index) => {
+        const j = metric === "grounding" ? r.grounding : metric === "relevance" ? r.relevance : r.reference_facts;
+        scores.push({
+          ...common,
+          repeat_index,
+          metric,
+          value: j.value,
+          status: j.status,
+          reason: j.reason ?? "",
+          judge_kind: judge.kind,
+          judge_model: judge.model,
+          judge_prompt_version: promptOf(metric),
+          judge_input_tokens: j.input_tokens,
+          judge_output_tokens: j.output_tokens,
+          latency_ms: j.latency_ms,
+        });
+      });
+      continue;
+    }
+    const judged = (JUDGED_METRICS as readonly string[]).includes(metric);
+    const j = metric === "grounding" ? q.grounding : metric === "relevance" ? q.relevance : metric === "reference_facts" ? q.reference_facts : null;
     scores.push({
       ...common,
       metric,
@@ -70,25 +135,25 @@ export function resultRows(run: RunRecord, q: QuestionResult, judge: Judge, ks: 
       reason: (j?.reason ?? (metric === "key_facts" ? q.key_facts.reason : metric === "abstention" ? q.abstention.reason : "")) ?? "",
       judge_kind: judged ? judge.kind : "mechanical",
       judge_model: judged ? judge.model : "",
-      judge_prompt_version: metric === "grounding" ? judge.promptVersion.grounding : metric === "relevance" ? judge.promptVersion.relevance : "",
+      judge_prompt_version: judged ? promptOf(metric) : "",
       judge_input_tokens: j?.input_tokens ?? 0,
       judge_output_tokens: j?.output_tokens ?? 0,
       latency_ms: j?.latency_ms ?? 0,
     });
   }
-  const claims: ClaimInsert[] = q.grounding.claims.map((c) => ({
+  const claims: ClaimInsert[] = (q.repeats.length > 0 ? q.repeats : [{ grounding: q.grounding }]).flatMap((r, repeat_index) => r.grounding.claims.map((c) => ({
     run_id: run.run_id,
     trace_id: q.trace_id,
     golden_id: q.golden_id,
     judge_prompt_version: judge.promptVersion.grounding,
-    repeat_index: 0,
+    repeat_index,
     claim_index: c.index,
     claim: c.text,
     verdict: c.verdict,
     chunk_ids: c.chunk_ids,
     judge_model: judge.model,
     pipeline_version: run.pipeline_version,
-  }));
+  })));
   const interaction: InteractionInsert = {
     trace_id: q.trace_id,
     run_id: run.run_id,
@@ -131,7 +196,11 @@ export async function storedQuestionMetrics(store: Store, runId: string): Promis
  * @throws store errors (infrastructure); never for a single question's failure.
  */
 export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
-  const { golden, store, judge, ks } = options;
+  const { golden, store, ks } = options;
+  const repeat = Math.max(1, options.repeat ?? 1);
+  const useCache = (options.cache ?? true) && repeat === 1;
+  const session = createJudgeSession(options.judge, { cache: useCache ? storeJudgeCache(store) : null, prices: options.prices ?? null, maxCostUsd: options.maxCostUsd ?? null });
+  const judge = session.judge;
   const now = options.now ?? Date.now;
   await saveGoldenSet(store, golden);
   const startedAt = now();
@@ -168,7 +237,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
         if (res.ok && judge.kind === "llm" && res.reply.model === judge.model) {
           warnings.add(`the judge model "${judge.model}" is also the generator model: self-preference bias is likely`);
         }
-        const q = await scoreQuestion(item, ids.traceId, res, judge, ks);
+        const q = await scoreQuestion(item, ids.traceId, res, judge, ks, { repeat });
         const rows = resultRows(run, q, judge, ks);
         writes = writes.then(() => saveResults(store, { interactions: [rows.interaction], scores: rows.scores, claims: rows.claims }));
         await writes;
@@ -179,19 +248,40 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
     ),
   );
 
-  const names = metricNames(ks);
-  const rows = results.map((q) => metricValues(q, ks));
+  const names = runMetricNames(ks, judge);
+  const rows = results.map((q) => runMetricValues(q, ks));
   const agg = aggregate(rows, names);
   const byTag: Record<string, Aggregate> = {};
   const tags = [...new Set(results.flatMap((q) => q.tags))].sort();
-  for (const tag of tags) byTag[tag] = aggregate(results.filter((q) => q.tags.includes(tag)).map((q) => metricValues(q, ks)), names);
+  for (const tag of tags) byTag[tag] = aggregate(results.filter((q) => q.tags.includes(tag)).map((q) => runMetricValues(q, ks)), names);
   const errors = results.filter((q) => q.status === "target_error").length;
+  const judgeReport = await judgeRunReport(store, run, results, session.stats(), repeat, useCache);
   const finishedAt = now();
   run = {
     ...run,
     status: "completed",
     finished_at: new Date(finishedAt).toISOString(),
-    summary: JSON.stringify({ metrics: agg.metrics, n: agg.n, counts: agg.counts, questions: results.length, target_errors: errors }),
+    summary: JSON.stringify({
+      metrics: agg.metrics,
+      n: agg.n,
+      counts: agg.counts,
+      questions: results.length,
+      target_errors: errors,
+      judge: {
+        calls: judgeReport.stats.calls,
+        cached: judgeReport.stats.cached,
+        not_sampled: judgeReport.stats.not_sampled,
+        input_tokens: judgeReport.stats.input_tokens,
+        output_tokens: judgeReport.stats.output_tokens,
+        cost_usd: judgeReport.stats.cost_usd,
+        max_cost_usd: judgeReport.stats.max_cost_usd,
+        repeat,
+        cache: useCache,
+        length_bias: judgeReport.length_bias,
+        variance: judgeReport.variance.map(({ flipped_ids: _f, ...v }) => v),
+        calibration_id: judgeReport.calibration?.calibration_id ?? null,
+      },
+    }),
   };
   await saveRun(store, run);
   const stored = (await getRun(store, run.run_id)) ?? run;
@@ -202,8 +292,21 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
     previous = { run: null, why: "no completed run on this golden set with the same judge kind, model and prompt version" };
   } else {
     const a = await storedQuestionMetrics(store, prev.run_id);
-    const b = new Map(results.map((q) => [q.golden_id, metricValues(q, ks)] as const));
+    const b = new Map(results.map((q) => [q.golden_id, runMetricValues(q, ks)] as const));
     previous = { run: prev, deltas: names.map((m) => pairedDelta(m, a, b)) };
   }
-  return { run: stored, results, aggregate: agg, byTag, previous, warnings: [...warnings], errorRate: results.length === 0 ? 0 : errors / results.length };
+  return { run: stored, results, aggregate: agg, byTag, previous, warnings: [...warnings], errorRate: results.length === 0 ? 0 : errors / results.length, judgeReport };
+}
+
+/** Builds the judge report of a run: stats, length bias per judged metric, variance over repeats, last calibration. */
+async function judgeRunReport(store: Store, run: RunRecord, results: readonly QuestionResult[], stats: JudgeStats, repeat: number, cache: boolean): Promise<JudgeRunReport> {
+  const pick = (r: QuestionResult["repeats"][number], m: (typeof JUDGED_METRICS)[number]): JudgedValue => (m === "grounding" ? r.grounding : m === "relevance" ? r.relevance : r.reference_facts);
+  const one = (q: QuestionResult, m: (typeof JUDGED_METRICS)[number]): JudgedValue => (m === "grounding" ? q.grounding : m === "relevance" ? q.relevance : q.reference_facts);
+  const length_bias = JUDGED_METRICS.map((m) => lengthBias(m, results.map((q) => ({ answer: q.answer, score: one(q, m) })))).filter((b) => b.n > 0);
+  const variance =
+    repeat > 1
+      ? JUDGED_METRICS.map((m) => repeatVariance(m, new Map(results.filter((q) => q.repeats.length > 0).map((q) => [q.golden_id, q.repeats.map((r) => pick(r, m))] as const)))).filter((v) => v.n > 0)
+      : [];
+  const calibration = await lastCalibration(store, { judge_kind: run.judge_kind, judge_model: run.judge_model, judge_prompt_version: run.judge_prompt_version });
+  return { stats, repeat, cache, length_bias, variance, calibration };
 }

@@ -32,3 +32,43 @@ export function groundingUserMessage(question: string, answer: string, chunks: r
 export function relevanceUserMessage(question: string, answer: string): string {
   return `QUESTION:\n${question}\n\nANSWER:\n${answer}`;
 }
+
+/**
+ * System prompt of the claim-extraction step, used alone when the context is longer than the
+ * judge's window (design §5: claims are extracted once, then verified against parts that fit).
+ */
+export const CLAIMS_PROMPT = `You split an answer into atomic factual claims: short, self-contained statements of one fact each. Do not include greetings, refusals ("I could not find ..."), or questions. If the answer makes no factual claim, return an empty list.
+Reply with JSON only: {"claims": ["..."]}.`;
+
+/** System prompt of the verification step against one part of a long context. */
+export const VERIFY_PROMPT = `You check given factual claims against retrieved context passages.
+For each claim, in the same order, give exactly one verdict:
+- SUPPORTED: a passage states it.
+- CONTRADICTED: a passage states something incompatible with it (for example a different number).
+- UNSUPPORTED: no passage states it or contradicts it.
+and the ids of the passages the verdict rests on.
+Judge only against the passages, never against your own knowledge. Blank passages are no context.
+Reply with JSON only: {"verdicts": [{"verdict": "SUPPORTED|CONTRADICTED|UNSUPPORTED", "chunk_ids": ["..."]}]} with one verdict per claim.`;
+
+/** System prompt of the reference-based judge (`reference_facts`). */
+export const REFERENCE_PROMPT = `You compare an ANSWER with a REFERENCE answer written by a person.
+1. Split the REFERENCE into atomic facts: short, self-contained statements of one fact each.
+2. For each fact, in order, say whether the ANSWER states it (same meaning, any wording or language): true or false.
+Judge only by what the ANSWER says, never by your own knowledge.
+Reply with JSON only: {"facts": [{"fact": "...", "stated": true}]}.`;
+
+/** User message of the claim-extraction step. */
+export function claimsUserMessage(question: string, answer: string): string {
+  return `QUESTION:\n${question}\n\nANSWER:\n${answer}`;
+}
+
+/** User message of the verification step: the claims (numbered, in order) and one part of the passages. */
+export function verifyUserMessage(question: string, claims: readonly string[], chunks: readonly { id: string; text: string }[]): string {
+  const passages = chunks.length === 0 ? "(no passages)" : chunks.map((c) => `<passage id="${c.id}">\n${c.text}\n</passage>`).join("\n");
+  return `QUESTION:\n${question}\n\nPASSAGES:\n${passages}\n\nCLAIMS:\n${claims.map((c, i) => `${i + 1}. ${c}`).join("\n")}`;
+}
+
+/** User message of the reference-based judge. */
+export function referenceUserMessage(question: string, answer: string, reference: string): string {
+  return `QUESTION:\n${question}\n\nREFERENCE:\n${reference}\n\nANSWER:\n${answer}`;
+}

@@ -32,14 +32,26 @@ export interface RelevanceInput {
   readonly answerable: boolean | null;
 }
 
+/** Input of the reference-based judge (`reference_facts`). */
+export interface ReferenceInput {
+  readonly question: string;
+  readonly answer: string;
+  /** The golden item's `reference_answer`. */
+  readonly reference: string;
+}
+
 /** Token usage and latency of the judge call(s) behind one score. */
 export interface JudgeCallCost {
-  /** Prompt tokens (0 for heuristic judges). */
+  /** Prompt tokens (0 for heuristic judges and cache hits). */
   readonly input_tokens: number;
-  /** Completion tokens (0 for heuristic judges). */
+  /** Completion tokens (0 for heuristic judges and cache hits). */
   readonly output_tokens: number;
   /** Wall time of the judge call(s), ms. */
   readonly latency_ms: number;
+  /** HTTP requests sent to the judge endpoint for this score, retries included (0 or absent: none). */
+  readonly calls?: number;
+  /** True when the judgment came from the judge cache (no call made). */
+  readonly cached?: boolean;
 }
 
 /** A grounding judgment: score = SUPPORTED / claims when `status` is ok, else null. */
@@ -57,13 +69,36 @@ export interface RelevanceJudgment extends JudgeCallCost {
   readonly reason?: string;
 }
 
+/** One fact of the reference answer and whether the answer states it. */
+export interface ReferenceFact {
+  readonly fact: string;
+  readonly stated: boolean;
+}
+
+/**
+ * A reference-facts judgment: the share of the reference answer's facts the answer states when
+ * `status` is ok; `no_claims` when the reference has no fact; `not_applicable` without a reference
+ * answer or with heuristic judges.
+ */
+export interface ReferenceJudgment extends JudgeCallCost {
+  readonly status: Status;
+  readonly value: number | null;
+  readonly facts: readonly ReferenceFact[];
+  readonly reason?: string;
+}
+
 /** A judge (LLM or heuristic), identified by kind, model and prompt version. */
 export interface Judge {
   readonly kind: "llm" | "heuristic";
   /** Judge model name (`heuristic` for the heuristic judge). */
   readonly model: string;
-  /** Prompt version of each judge: a short hash of the prompt text (or of the heuristic's rules). */
-  readonly promptVersion: { readonly grounding: string; readonly relevance: string };
+  /**
+   * Prompt version of each judge: a short hash of the prompt text (or of the heuristic's rules).
+   * `reference_facts` is absent for judges without a reference-based judge.
+   */
+  readonly promptVersion: { readonly grounding: string; readonly relevance: string; readonly reference_facts?: string };
   grounding(input: GroundingInput): Promise<GroundingJudgment>;
   relevance(input: RelevanceInput): Promise<RelevanceJudgment>;
+  /** The reference-based judge (LLM only); absent means `not_applicable`. */
+  referenceFacts?(input: ReferenceInput): Promise<ReferenceJudgment>;
 }

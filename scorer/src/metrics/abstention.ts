@@ -22,6 +22,9 @@ export const ABSTENTION_PHRASES: readonly string[] = [
   "can't answer",
   "unable to answer",
   "i'm not sure",
+  "could not locate",
+  "couldn't locate",
+  "no relevant information",
   "не удалось найти",
   "не смог найти",
   "не могу найти",
@@ -30,10 +33,18 @@ export const ABSTENTION_PHRASES: readonly string[] = [
   "не могу ответить",
   "в документации нет",
   "не найдено",
+  "не нашёл",
+  "не нашел",
+  "не нашла",
+  "информации нет",
   "无法找到",
   "找不到",
   "没有相关信息",
   "不知道",
+  "没有找到",
+  "未找到",
+  "没有提到",
+  "无法回答",
 ].map((p) => normalizeText(p).toLowerCase());
 
 /** True when `text` (an answer or one sentence of it) declines to answer. Empty text declines. */

@@ -1,4 +1,5 @@
-import type { GoldenSet } from "@ragmeter/golden";
+import type { GoldenItem, GoldenSet } from "@ragmeter/golden";
+import { z } from "zod";
 import type { Store } from "./client.js";
 import { nextVersion } from "./runs.js";
 
@@ -31,4 +32,50 @@ export async function saveGoldenSet(store: Store, set: GoldenSet): Promise<void>
     })),
     format: "JSONEachRow",
   });
+}
+
+const itemRow = z.object({
+  run_id: z.string(),
+  golden_id: z.string(),
+  question: z.string(),
+  expected_source: z.string().nullable(),
+  expected_substring: z.string().nullable(),
+  reference_answer: z.string().nullable(),
+  key_facts: z.array(z.string()),
+  has_key_facts: z.union([z.number(), z.string()]).transform(Number),
+  tags: z.array(z.string()),
+});
+
+/**
+ * The golden items named by (run id, golden id) pairs, resolved through each run's golden-set hash
+ * (design §2: the streaming scorer computes recall without the file). Pairs whose run or item is
+ * unknown are absent from the result. Key: `${run_id}\u0000${golden_id}`.
+ */
+export async function goldenItemsFor(store: Store, pairs: readonly { run_id: string; golden_id: string }[]): Promise<Map<string, GoldenItem>> {
+  const out = new Map<string, GoldenItem>();
+  if (pairs.length === 0) return out;
+  const db = store.database;
+  const rs = await store.client.query({
+    query: `SELECT r.run_id AS run_id, g.golden_id AS golden_id, g.question AS question, g.expected_source AS expected_source,
+        g.expected_substring AS expected_substring, g.reference_answer AS reference_answer, g.key_facts AS key_facts,
+        g.has_key_facts AS has_key_facts, g.tags AS tags
+      FROM (SELECT run_id, golden_set_hash FROM ${db}.runs FINAL WHERE run_id IN {runs:Array(String)}) AS r
+      INNER JOIN (SELECT * FROM ${db}.golden_items FINAL WHERE golden_id IN {ids:Array(String)}) AS g
+      ON g.golden_set_hash = r.golden_set_hash`,
+    query_params: { runs: [...new Set(pairs.map((p) => p.run_id))], ids: [...new Set(pairs.map((p) => p.golden_id))] },
+    format: "JSONEachRow",
+  });
+  for (const raw of await rs.json<unknown>()) {
+    const r = itemRow.parse(raw);
+    out.set(`${r.run_id}\u0000${r.golden_id}`, {
+      id: r.golden_id,
+      question: r.question,
+      expected_source: r.expected_source,
+      expected_substring: r.expected_substring,
+      reference_answer: r.reference_answer,
+      key_facts: r.has_key_facts ? r.key_facts : null,
+      tags: r.tags,
+    });
+  }
+  return out;
 }

@@ -176,6 +176,8 @@ export const MIGRATIONS: readonly { readonly id: number; readonly name: string; 
         dlq_count UInt64,
         version UInt64
       ) ENGINE = ReplacingMergeTree(version) ORDER BY (minute, scorer_id)`,
+      // The judge prompt version an interaction was scored under (the scoring loop's "already scored" test).
+      `ALTER TABLE ${db}.interactions ADD COLUMN IF NOT EXISTS judge_prompt_version String DEFAULT ''`,
       // Judge agreement with human labels (ragmeter calibrate score).
       `CREATE TABLE IF NOT EXISTS ${db}.calibrations (
         calibration_id String,

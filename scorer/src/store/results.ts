@@ -59,6 +59,8 @@ export interface InteractionInsert {
   readonly reason: string;
   /** Target call wall time, ms. */
   readonly latency_ms: number | null;
+  /** Judge prompt version the interaction was scored under (streaming scorer's "already scored" test). */
+  readonly judge_prompt_version?: string;
 }
 
 /** Rows of a batch of question results. */

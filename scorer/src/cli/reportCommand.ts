@@ -1,0 +1,43 @@
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { BrowserMissingError, screenshotTrend } from "../report/browser.js";
+import { loadReportData } from "../report/data.js";
+import { chartJsSource, renderReportHtml } from "../report/html.js";
+import { EXIT } from "./evalCommand.js";
+import { withStore, type Io } from "./context.js";
+
+/** A path as printed: relative to the working directory when inside it, else absolute. */
+const shown = (cwd: string, file: string): string => {
+  const rel = path.relative(cwd, file);
+  return rel === "" || rel.startsWith("..") ? file : rel;
+};
+
+/**
+ * `ragmeter report [--out report.html] [--png]`: writes one self-contained HTML file (Overview,
+ * Retrieval and Grounding content) from the configured store; with `--png`, also the trend chart as
+ * `<out without .html>.png` through headless Chromium. Exit 0 done, 2 when the store or the browser
+ * is missing.
+ */
+export async function reportCommand(io: Io, flags: { out?: string; png?: boolean; home?: string }): Promise<number> {
+  const out = path.resolve(io.cwd, flags.out ?? "report.html");
+  const written = await withStore(io, flags, async (store) => {
+    const data = await loadReportData(store);
+    await writeFile(out, renderReportHtml(data, chartJsSource()));
+    return data.runs.length;
+  });
+  io.err(`wrote ${shown(io.cwd, out)} (${written} completed run${written === 1 ? "" : "s"})`);
+  if (flags.png) {
+    const png = out.replace(/\.html?$/iu, "") + ".png";
+    try {
+      await screenshotTrend(out, png, io.env);
+    } catch (err) {
+      if (err instanceof BrowserMissingError) {
+        io.err(`ragmeter: ${err.message}`);
+        return EXIT.usage;
+      }
+      throw err;
+    }
+    io.err(`wrote ${shown(io.cwd, png)}`);
+  }
+  return EXIT.done;
+}

@@ -1,0 +1,93 @@
+import { createJsonLogger, loadCollectorConfig, startCollector, type RunningCollector } from "@ragmeter/collector";
+import { loadStreamConfig } from "../stream/config.js";
+import { startScorerService, type ScorerService } from "../stream/service.js";
+import { EXIT } from "./evalCommand.js";
+import { judgeFor, withStore, type Io } from "./context.js";
+
+/** Resolves on SIGTERM/SIGINT or when `signal` aborts. */
+function untilStopped(signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve) => {
+    const done = (why: string) => () => {
+      process.off("SIGTERM", onTerm);
+      process.off("SIGINT", onInt);
+      resolve(why);
+    };
+    const onTerm = done("SIGTERM");
+    const onInt = done("SIGINT");
+    process.once("SIGTERM", onTerm);
+    process.once("SIGINT", onInt);
+    signal?.addEventListener("abort", done("abort"), { once: true });
+  });
+}
+
+/** Flags of `ragmeter scorer` and `ragmeter serve`. */
+export interface StreamFlags {
+  readonly home?: string;
+  readonly brokers?: string;
+  readonly quietMs?: number;
+  readonly k?: readonly number[];
+  readonly port?: number;
+  readonly host?: string;
+}
+
+/**
+ * `ragmeter scorer`: consumes `ragmeter.spans` in consumer group `ragmeter-scorer`, stores spans,
+ * scores settled traces into ClickHouse; runs until SIGTERM/SIGINT (or `signal`).
+ */
+export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSignal): Promise<number> {
+  const stream = loadStreamConfig(io.env, { ...(flags.brokers !== undefined ? { brokers: flags.brokers } : {}), ...(flags.quietMs !== undefined ? { quietMs: flags.quietMs } : {}) });
+  const brokers = stream.brokers ?? ["127.0.0.1:9092"];
+  const log = createJsonLogger(process.stderr, "info", "scorer");
+  return withStore(io, flags, async (store, config) => {
+    const service = await startScorerService({
+      store,
+      stream: { ...stream, brokers },
+      consume: true,
+      log,
+      scoring: { judge: judgeFor(config), ks: flags.k ?? [1, 3, 5, 10], quietMs: stream.quietMs, liveSampleRate: stream.liveSampleRate, concurrency: stream.concurrency, batchSize: 500 },
+    });
+    log.info("scorer running", { brokers, topic: stream.topic, group: stream.groupId, quiet_ms: stream.quietMs, store: store.location });
+    const why = await untilStopped(signal);
+    log.info("scorer stopping", { reason: why });
+    await service.stop();
+    return EXIT.done;
+  });
+}
+
+/**
+ * `ragmeter serve`: the collector and the scorer in one process on the embedded store — spans are
+ * handed over in process, or through Kafka when `KAFKA_BROKERS` is set. Runs until SIGTERM/SIGINT.
+ * @param onReady called with the collector URL once listening (tests).
+ */
+export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSignal, onReady?: (url: string) => void): Promise<number> {
+  const stream = loadStreamConfig(io.env, { ...(flags.brokers !== undefined ? { brokers: flags.brokers } : {}), ...(flags.quietMs !== undefined ? { quietMs: flags.quietMs } : {}) });
+  const collectorConfig = loadCollectorConfig(io.env, {
+    ...(flags.port !== undefined ? { port: flags.port } : {}),
+    ...(flags.host !== undefined ? { host: flags.host } : {}),
+    ...(stream.brokers !== null ? { brokers: [...stream.brokers] } : {}),
+  });
+  const log = createJsonLogger(process.stderr, collectorConfig.logLevel, "serve");
+  return withStore(io, flags, async (store, config) => {
+    const useKafka = stream.brokers !== null;
+    const service: ScorerService = await startScorerService({
+      store,
+      stream,
+      consume: useKafka,
+      log,
+      scoring: { judge: judgeFor(config), ks: flags.k ?? [1, 3, 5, 10], quietMs: stream.quietMs, liveSampleRate: stream.liveSampleRate, concurrency: stream.concurrency, batchSize: 500 },
+    });
+    let collector: RunningCollector | null = null;
+    try {
+      collector = await startCollector(collectorConfig, { logger: log, ...(useKafka ? {} : { sink: service.sink }) });
+      log.info("serve running", { otlp: collector.url, hand_off: useKafka ? `kafka ${stream.brokers?.join(",")}` : "in process", store: store.location });
+      onReady?.(collector.url);
+      const why = await untilStopped(signal);
+      log.info("serve stopping", { reason: why });
+    } finally {
+      if (collector) await collector.close();
+      await service.scoreNow().catch(() => 0);
+      await service.stop();
+    }
+    return EXIT.done;
+  });
+}

@@ -1,0 +1,191 @@
+import { z } from "zod";
+import { pairedDelta } from "../eval/paired.js";
+import { storedQuestionMetrics } from "../eval/runner.js";
+import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "../stats/bootstrap.js";
+import type { Store } from "../store/client.js";
+import { utcTime } from "../store/rows.js";
+import { listRuns, previousRun, type RunRecord } from "../store/runs.js";
+
+/** Mean of the `ok` per-question values of one metric in one run, with how many questions. */
+export interface MetricMean {
+  readonly mean: number | null;
+  readonly n: number;
+}
+
+/** One completed run in the trend. */
+export interface ReportRun {
+  readonly run_id: string;
+  /** ISO-8601 UTC. */
+  readonly started_at: string;
+  readonly pipeline_version: string;
+  readonly source: string;
+  readonly golden_set_hash: string;
+  /** metric (`recall@k`, `mrr`, `grounding`, `relevance`, `key_facts`, `abstention`) → mean of ok values. */
+  readonly metrics: Readonly<Record<string, MetricMean>>;
+  /** Claims by verdict (SUPPORTED, UNSUPPORTED, CONTRADICTED). */
+  readonly claims: Readonly<Record<string, number>>;
+}
+
+/** A row of the last-vs-previous table. */
+export interface ReportDelta {
+  readonly metric: string;
+  readonly n: number;
+  readonly previous: number | null;
+  readonly last: number | null;
+  readonly delta: number | null;
+  readonly ci: readonly [number, number] | null;
+}
+
+/** Everything the HTML report shows (Overview, Retrieval and Grounding dashboards). */
+export interface ReportData {
+  /** ISO-8601 UTC. */
+  readonly generated_at: string;
+  /** Store location, for the footer. */
+  readonly location: string;
+  /** Completed runs, oldest first (at most `maxRuns`). */
+  readonly runs: readonly ReportRun[];
+  /** k values present in the runs, ascending. */
+  readonly ks: readonly number[];
+  /** The recall@k of the headline trend. */
+  readonly headline_k: number;
+  /** Last run vs its previous comparable run (design §5), or why there is none. */
+  readonly comparison:
+    | { readonly last: ReportRunRef; readonly previous: ReportRunRef; readonly origin: "stored" | "computed"; readonly seed: number; readonly resamples: number; readonly deltas: readonly ReportDelta[] }
+    | { readonly last: ReportRunRef | null; readonly previous: null; readonly why: string };
+  /** Questions whose recall@headline_k went from 1 (previous run) to 0 (last run). */
+  readonly lost_hit: readonly { readonly golden_id: string; readonly question: string; readonly trace_id: string }[];
+  /** Most recent UNSUPPORTED and CONTRADICTED claims, newest first. */
+  readonly bad_claims: readonly { readonly time: string; readonly verdict: string; readonly claim: string; readonly question: string; readonly pipeline_version: string; readonly trace_id: string; readonly golden_id: string }[];
+}
+
+/** A run named in the comparison. */
+export interface ReportRunRef {
+  readonly run_id: string;
+  readonly pipeline_version: string;
+  readonly started_at: string;
+}
+
+/** Options of {@link loadReportData}. */
+export interface ReportOptions {
+  /** Most recent completed runs in the trend (default 50). */
+  readonly maxRuns?: number;
+  /** Recent bad claims listed (default 30). */
+  readonly maxClaims?: number;
+  /** Clock (tests). */
+  readonly now?: () => number;
+}
+
+const ref = (r: RunRecord): ReportRunRef => ({ run_id: r.run_id, pipeline_version: r.pipeline_version, started_at: r.started_at });
+const num = z.union([z.number(), z.string()]).transform(Number);
+const claimCountSchema = z.object({ run_id: z.string(), verdict: z.string(), n: num });
+const badClaimSchema = z.object({ time: utcTime, verdict: z.string(), claim: z.string(), question: z.string(), pipeline_version: z.string(), trace_id: z.string(), golden_id: z.string() });
+const comparisonSchema = z.object({ comparison_id: z.string(), run_a: z.string(), metric: z.string(), n: num, mean_a: z.number().nullable(), mean_b: z.number().nullable(), delta: z.number().nullable(), ci_lower: z.number().nullable(), ci_upper: z.number().nullable(), seed: num, resamples: num });
+
+/**
+ * Reads the report's content from the store (every table read with FINAL): per-run metric means of
+ * the completed runs, claims by verdict, the last run against its previous comparable run (the
+ * latest stored comparison of that pair, else a paired comparison computed here and not stored),
+ * the questions that lost their hit and the most recent UNSUPPORTED/CONTRADICTED claims.
+ * @throws the client's error when the store cannot be read.
+ */
+export async function loadReportData(store: Store, options: ReportOptions = {}): Promise<ReportData> {
+  const db = store.database;
+  const completed = (await listRuns(store)).filter((r) => r.status === "completed").slice(0, options.maxRuns ?? 50).reverse();
+  const perQuestion = new Map<string, Awaited<ReturnType<typeof storedQuestionMetrics>>>();
+  for (const r of completed) perQuestion.set(r.run_id, await storedQuestionMetrics(store, r.run_id));
+
+  const claimCounts = new Map<string, Record<string, number>>();
+  if (completed.length > 0) {
+    const rs = await store.client.query({
+      query: `SELECT run_id, verdict, count() AS n FROM ${db}.claims FINAL WHERE run_id IN {ids:Array(String)} GROUP BY run_id, verdict ORDER BY run_id, verdict`,
+      query_params: { ids: completed.map((r) => r.run_id) },
+      format: "JSONEachRow",
+    });
+    for (const row of (await rs.json<unknown>()).map((x) => claimCountSchema.parse(x))) claimCounts.set(row.run_id, { ...(claimCounts.get(row.run_id) ?? {}), [row.verdict]: row.n });
+  }
+
+  const ks = [...new Set(completed.flatMap((r) => r.ks))].sort((a, b) => a - b);
+  const runs: ReportRun[] = completed.map((r) => {
+    const byMetric = new Map<string, number[]>();
+    for (const m of perQuestion.get(r.run_id)?.values() ?? []) {
+      for (const [metric, v] of m) if (v.status === "ok" && v.value !== null) byMetric.set(metric, [...(byMetric.get(metric) ?? []), v.value]);
+    }
+    const metrics: Record<string, MetricMean> = {};
+    for (const [metric, vs] of byMetric) metrics[metric] = { mean: vs.reduce((a, b) => a + b, 0) / vs.length, n: vs.length };
+    return { run_id: r.run_id, started_at: r.started_at, pipeline_version: r.pipeline_version, source: r.source, golden_set_hash: r.golden_set_hash, metrics, claims: claimCounts.get(r.run_id) ?? {} };
+  });
+  const headline_k = ks.includes(5) ? 5 : (ks[ks.length - 1] ?? 5);
+
+  const last = completed[completed.length - 1];
+  let comparison: ReportData["comparison"];
+  let lost_hit: ReportData["lost_hit"] = [];
+  const prev = last ? await previousRun(store, last) : null;
+  if (!last) comparison = { last: null, previous: null, why: "no completed run in the store" };
+  else if (!prev) comparison = { last: ref(last), previous: null, why: "no earlier completed run on the same golden set with the same judge kind, model and prompt version" };
+  else {
+    const stored = await store.client.query({
+      query: `SELECT comparison_id, run_a, metric, n, mean_a, mean_b, delta, ci_lower, ci_upper, seed, resamples FROM ${db}.comparisons FINAL
+        WHERE run_b = {b:String} AND run_a = {a:String}
+          AND comparison_id = (SELECT argMax(comparison_id, created_at) FROM ${db}.comparisons FINAL WHERE run_b = {b:String} AND run_a = {a:String})
+        ORDER BY metric`,
+      query_params: { a: prev.run_id, b: last.run_id },
+      format: "JSONEachRow",
+    });
+    const rows = (await stored.json<unknown>()).map((x) => comparisonSchema.parse(x));
+    const order = (m: string) => (m.startsWith("recall@") ? Number(m.slice(7)) : 1000 + ["mrr", "grounding", "relevance", "key_facts", "abstention"].indexOf(m));
+    if (rows.length > 0) {
+      comparison = {
+        last: ref(last),
+        previous: ref(prev),
+        origin: "stored",
+        seed: rows[0]!.seed,
+        resamples: rows[0]!.resamples,
+        deltas: rows.map((r) => ({ metric: r.metric, n: r.n, previous: r.mean_a, last: r.mean_b, delta: r.delta, ci: r.ci_lower !== null && r.ci_upper !== null ? ([r.ci_lower, r.ci_upper] as const) : null })).sort((x, y) => order(x.metric) - order(y.metric)),
+      };
+    } else {
+      const a = perQuestion.get(prev.run_id) ?? (await storedQuestionMetrics(store, prev.run_id));
+      const b = perQuestion.get(last.run_id)!;
+      const names = [...new Set([...prev.ks, ...last.ks])].sort((x, y) => x - y).map((k) => `recall@${k}`).concat(["mrr", "grounding", "relevance", "key_facts", "abstention"]);
+      comparison = {
+        last: ref(last),
+        previous: ref(prev),
+        origin: "computed",
+        seed: DEFAULT_SEED,
+        resamples: BOOTSTRAP_RESAMPLES,
+        deltas: names.map((m) => {
+          const d = pairedDelta(m, a, b, { seed: DEFAULT_SEED, resamples: BOOTSTRAP_RESAMPLES });
+          return { metric: m, n: d.n, previous: d.mean_a, last: d.mean_b, delta: d.delta, ci: d.interval ? ([d.interval.lower, d.interval.upper] as const) : null };
+        }),
+      };
+    }
+    const a = perQuestion.get(prev.run_id) ?? (await storedQuestionMetrics(store, prev.run_id));
+    const b = perQuestion.get(last.run_id)!;
+    const lost = [...b.entries()].filter(([id, m]) => m.get(`recall@${headline_k}`)?.value === 0 && a.get(id)?.get(`recall@${headline_k}`)?.value === 1).map(([id]) => id).sort();
+    if (lost.length > 0) {
+      const rs = await store.client.query({
+        query: `SELECT s.golden_id AS golden_id, any(s.trace_id) AS trace_id, any(g.question) AS question
+          FROM ${db}.scores AS s FINAL
+          LEFT JOIN (SELECT golden_id, question FROM ${db}.golden_items FINAL WHERE golden_set_hash = {hash:String}) AS g ON g.golden_id = s.golden_id
+          WHERE s.run_id = {run:String} AND s.golden_id IN {ids:Array(String)}
+          GROUP BY s.golden_id ORDER BY s.golden_id`,
+        query_params: { hash: last.golden_set_hash, run: last.run_id, ids: lost },
+        format: "JSONEachRow",
+      });
+      lost_hit = (await rs.json<unknown>()).map((x) => z.object({ golden_id: z.string(), trace_id: z.string(), question: z.string() }).parse(x));
+    }
+  }
+
+  const bad = await store.client.query({
+    query: `SELECT toString(c.created_at) AS time, c.verdict AS verdict, c.claim AS claim, ifNull(i.question, '') AS question, c.pipeline_version AS pipeline_version, c.trace_id AS trace_id, c.golden_id AS golden_id
+      FROM ${db}.claims AS c FINAL
+      LEFT JOIN (SELECT trace_id, question FROM ${db}.interactions FINAL) AS i ON i.trace_id = c.trace_id
+      WHERE c.verdict IN ('UNSUPPORTED', 'CONTRADICTED')
+      ORDER BY c.created_at DESC, c.trace_id, c.claim_index
+      LIMIT {limit:UInt32}`,
+    query_params: { limit: options.maxClaims ?? 30 },
+    format: "JSONEachRow",
+  });
+  const bad_claims = (await bad.json<unknown>()).map((x) => badClaimSchema.parse(x));
+
+  return { generated_at: new Date((options.now ?? Date.now)()).toISOString(), location: store.location, runs, ks, headline_k, comparison, lost_hit, bad_claims };
+}

@@ -1,0 +1,139 @@
+import kafkajs, { type Admin, type Consumer, type Producer } from "kafkajs";
+import type { Store } from "../store/client.js";
+import { decodeRecord, signalOf, UndecodableMessageError, writeRecords, type DecodedRecord } from "./ingest.js";
+import { retryUntil } from "./retry.js";
+import type { IngestionStats } from "./stats.js";
+
+const { Kafka, logLevel } = kafkajs;
+
+/** Settings of the span consumer. */
+export interface ConsumerSettings {
+  readonly brokers: readonly string[];
+  readonly topic: string;
+  /** Dead-letter topic (default `<topic>.dlq`). */
+  readonly dlqTopic: string;
+  /** Consumer group (design: `ragmeter-scorer`). */
+  readonly groupId: string;
+  readonly clientId: string;
+  /** Session timeout, ms (short in tests). */
+  readonly sessionTimeoutMs: number;
+  readonly heartbeatIntervalMs: number;
+  /** Longest wait of a fetch for new messages, ms (default 1000). */
+  readonly maxWaitTimeMs?: number;
+  /**
+   * Test seam: runs after a batch is written and before its offset is committed (a throw here
+   * leaves the batch uncommitted, as a crash would).
+   */
+  readonly beforeCommit?: (partition: number, lastOffset: string) => Promise<void>;
+  /** Restart the consumer after a crash (default true); tests turn it off to simulate a dead instance. */
+  readonly restartOnFailure?: boolean;
+}
+
+/** Log sink of the consumer. */
+export interface ConsumerLogger {
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+/** A running span consumer. */
+export interface SpanConsumer {
+  /** Messages behind the high watermark over all partitions (consumer lag). */
+  lag(): Promise<number>;
+  /** Stops consuming (the current batch finishes or is abandoned uncommitted), disconnects. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Consumes `topic` in consumer group `groupId` (a new group starts at the earliest offset) and
+ * writes each batch's spans and log records to the store **before** committing its offsets
+ * (design §6: at least once, no loss). A failing write is retried with backoff, heartbeating, and
+ * nothing is committed until it succeeds. An undecodable message goes to the dead-letter topic
+ * with the error in the `ragmeter-error` header, and the partition moves on.
+ * @throws the kafkajs error when the first connection fails.
+ */
+export async function startSpanConsumer(store: Store, settings: ConsumerSettings, stats: IngestionStats, log: ConsumerLogger): Promise<SpanConsumer> {
+  const restart = settings.restartOnFailure ?? true;
+  const kafka = new Kafka({
+    clientId: settings.clientId,
+    brokers: [...settings.brokers],
+    logLevel: logLevel.NOTHING,
+    retry: { retries: restart ? 5 : 0, restartOnFailure: async () => restart },
+  });
+  const consumer: Consumer = kafka.consumer({
+    groupId: settings.groupId,
+    sessionTimeout: settings.sessionTimeoutMs,
+    heartbeatInterval: settings.heartbeatIntervalMs,
+    rebalanceTimeout: Math.max(settings.sessionTimeoutMs * 2, 10_000),
+    maxWaitTimeInMs: settings.maxWaitTimeMs ?? 1000,
+  });
+  const producer: Producer = kafka.producer({ allowAutoTopicCreation: false });
+  const admin: Admin = kafka.admin();
+  let running = true;
+  await Promise.all([consumer.connect(), producer.connect(), admin.connect()]);
+  await consumer.subscribe({ topics: [settings.topic], fromBeginning: true });
+  await consumer.run({
+    autoCommit: false,
+    eachBatchAutoResolve: false,
+    eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+      if (batch.messages.length === 0) return;
+      const decoded: DecodedRecord[] = [];
+      const dead: { value: Buffer | null; key: Buffer | null; error: string; offset: string }[] = [];
+      for (const m of batch.messages) {
+        const signal = signalOf(m.headers?.["ragmeter-signal"]?.toString());
+        try {
+          if (signal === null) throw new UndecodableMessageError(`unknown ragmeter-signal header "${m.headers?.["ragmeter-signal"]?.toString()}"`);
+          if (!m.value) throw new UndecodableMessageError("empty message value");
+          decoded.push(decodeRecord(signal, m.value));
+        } catch (err) {
+          if (!(err instanceof UndecodableMessageError)) throw err;
+          dead.push({ value: m.value, key: m.key, error: err.message, offset: m.offset });
+        }
+      }
+      const last = batch.messages[batch.messages.length - 1]?.offset as string;
+      const keepGoing = (): boolean => running && isRunning() && !isStale();
+      const written = await retryUntil(
+        async () => {
+          await heartbeat();
+          return writeRecords(store, decoded, { partition: batch.partition, offset: last }, Date.now());
+        },
+        keepGoing,
+        (err, attempt) => log.warn("span write failed; retrying before committing", { attempt, partition: batch.partition, error: (err as Error).message }),
+      );
+      if (dead.length > 0) {
+        await retryUntil(
+          () =>
+            producer.send({
+              topic: settings.dlqTopic,
+              acks: -1,
+              messages: dead.map((d) => ({ key: d.key, value: d.value, headers: { "ragmeter-error": d.error, "ragmeter-source": `${batch.topic}/${batch.partition}/${d.offset}` } })),
+            }),
+          keepGoing,
+          (err, attempt) => log.warn("dead-letter send failed; retrying", { attempt, error: (err as Error).message }),
+        );
+        log.warn("undecodable messages sent to the dead-letter topic", { count: dead.length, partition: batch.partition, first_error: dead[0]?.error });
+      }
+      const now = Date.now();
+      stats.spans(written.spans, now);
+      stats.dlq(dead.length, now);
+      await settings.beforeCommit?.(batch.partition, last);
+      resolveOffset(last);
+      await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() }]);
+      await heartbeat();
+    },
+  });
+  return {
+    async lag() {
+      const [high, committed] = await Promise.all([admin.fetchTopicOffsets(settings.topic), admin.fetchOffsets({ groupId: settings.groupId, topics: [settings.topic] })]);
+      const done = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset === "-1" ? "0" : p.offset)] as const));
+      let lag = 0n;
+      for (const p of high) lag += BigInt(p.high) - (done.get(p.partition) ?? 0n);
+      return Number(lag);
+    },
+    async stop() {
+      running = false;
+      await consumer.disconnect();
+      await Promise.allSettled([producer.disconnect(), admin.disconnect()]);
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import pLimit from "p-limit";
+import { judgePromptVersion, resultRows } from "../eval/runner.js";
+import type { Judge } from "../judges/types.js";
+import type { Store } from "../store/client.js";
+import { goldenItemsFor } from "../store/golden.js";
+import { saveResults, type ClaimInsert, type InteractionInsert, type ScoreInsert } from "../store/results.js";
+import type { RunRecord } from "../store/runs.js";
+import { loadTraces, settledTraces } from "../store/spans.js";
+import { extractInteraction } from "../extract/interaction.js";
+import { scoreTrace, type ScoredTrace } from "./score.js";
+
+/** Settings of the scoring loop. */
+export interface ScoringSettings {
+  readonly judge: Judge;
+  /** k values of recall@k. */
+  readonly ks: readonly number[];
+  /** Quiet window after a trace's last span, ms (`RAGMETER_QUIET_MS`). */
+  readonly quietMs: number;
+  /** LLM-judge sampling rate of live traffic, 0–1. */
+  readonly liveSampleRate: number;
+  /** Traces scored at once. */
+  readonly concurrency: number;
+  /** Traces taken per pass. */
+  readonly batchSize: number;
+}
+
+/**
+ * One pass of the scoring loop (design §6): takes the settled, not yet scored traces, builds and
+ * scores their interactions, and writes interactions, scores and claims. Keys make a repeated pass
+ * harmless (one row per key after FINAL).
+ * @param now the clock, ms since the epoch.
+ * @returns the traces scored in this pass.
+ */
+export async function scoreSettledTraces(store: Store, settings: ScoringSettings, now: number): Promise<ScoredTrace[]> {
+  const promptVersion = judgePromptVersion(settings.judge);
+  const settled = await settledTraces(store, { quietMs: settings.quietMs, promptVersion, now, limit: settings.batchSize });
+  if (settled.length === 0) return [];
+  const traces = await loadTraces(store, settled.map((s) => s.trace_id));
+  const pairs: { run_id: string; golden_id: string }[] = [];
+  for (const [id, t] of traces) {
+    const i = extractInteraction(id, t.spans, t.logs);
+    if (i.run_id !== null && i.golden_id !== null) pairs.push({ run_id: i.run_id, golden_id: i.golden_id });
+  }
+  const golden = await goldenItemsFor(store, pairs);
+  const limit = pLimit(Math.max(1, settings.concurrency));
+  const scored = await Promise.all(
+    [...traces].map(([id, t]) =>
+      limit(async () => {
+        const pre = extractInteraction(id, t.spans, t.logs);
+        const item = pre.run_id !== null && pre.golden_id !== null ? (golden.get(`${pre.run_id}\u0000${pre.golden_id}`) ?? null) : null;
+        return scoreTrace(id, t.spans, t.logs, { judge: settings.judge, ks: settings.ks, liveSampleRate: settings.liveSampleRate, golden: item });
+      }),
+    ),
+  );
+  const batch: { interactions: InteractionInsert[]; scores: ScoreInsert[]; claims: ClaimInsert[] } = { interactions: [], scores: [], claims: [] };
+  for (const s of scored) {
+    const run = { run_id: s.interaction.run_id ?? "live", pipeline_version: s.interaction.pipeline_version ?? "", source: s.interaction.source } as RunRecord;
+    const rows = resultRows(run, s.result, settings.judge, settings.ks);
+    batch.interactions.push({
+      ...rows.interaction,
+      service_name: s.interaction.service_name,
+      deployment_environment: s.interaction.deployment_environment,
+      input_tokens: s.interaction.input_tokens,
+      output_tokens: s.interaction.output_tokens,
+      latency_ms: null,
+      judge_prompt_version: promptVersion,
+    });
+    batch.scores.push(...rows.scores);
+    batch.claims.push(...rows.claims);
+  }
+  await saveResults(store, batch);
+  return scored;
+}

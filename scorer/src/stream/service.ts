@@ -1,0 +1,121 @@
+import { hostname } from "node:os";
+import type { RecordSink, Signal, TraceRecord } from "@ragmeter/collector";
+import type { Store } from "../store/client.js";
+import { startSpanConsumer, type ConsumerLogger, type ConsumerSettings, type SpanConsumer } from "./consumer.js";
+import { decodeRecord, writeRecords } from "./ingest.js";
+import { scoreSettledTraces, type ScoringSettings } from "./loop.js";
+import { IngestionStats } from "./stats.js";
+import type { StreamConfig } from "./config.js";
+
+/** A running scorer: consumer (optional), scoring loop and ingestion stats. */
+export interface ScorerService {
+  /** In-process hand-off for `serve` without Kafka: a collector record sink writing straight to the store. */
+  readonly sink: RecordSink;
+  /** Runs one scoring pass now; resolves to the number of traces scored. */
+  scoreNow(): Promise<number>;
+  /** Stops the loop and the consumer, flushes the stats. */
+  stop(): Promise<void>;
+}
+
+/** Options of {@link startScorerService}. */
+export interface ScorerServiceOptions {
+  readonly store: Store;
+  readonly scoring: ScoringSettings;
+  readonly stream: StreamConfig;
+  /** Consume Kafka (`stream.brokers` must be set); otherwise only the in-process sink feeds the store. */
+  readonly consume: boolean;
+  readonly log: ConsumerLogger;
+  /** Scoring pass interval, ms (default: a quarter of the quiet window, between 100 and 1000). */
+  readonly intervalMs?: number;
+  /** Consumer settings that override the defaults derived from `stream` (tests: fetch wait, seams). */
+  readonly consumer?: Partial<ConsumerSettings>;
+  /** Called after each pass that scored traces. */
+  readonly onScored?: (n: number) => void;
+}
+
+/**
+ * Starts the streaming scorer (design §6): consumes `ragmeter.spans` (when `consume`), stores spans,
+ * and runs the scoring loop over settled traces; writes `ingestion_stats` every 10 s.
+ */
+export async function startScorerService(o: ScorerServiceOptions): Promise<ScorerService> {
+  const stats = new IngestionStats(`${hostname()}-${process.pid}`);
+  let consumer: SpanConsumer | null = null;
+  if (o.consume) {
+    if (o.stream.brokers === null) throw new Error("KAFKA_BROKERS is not set");
+    consumer = await startSpanConsumer(
+      o.store,
+      {
+        brokers: o.stream.brokers,
+        topic: o.stream.topic,
+        dlqTopic: `${o.stream.topic}.dlq`,
+        groupId: o.stream.groupId,
+        clientId: "ragmeter-scorer",
+        sessionTimeoutMs: o.stream.sessionTimeoutMs,
+        heartbeatIntervalMs: Math.max(100, Math.floor(o.stream.sessionTimeoutMs / 10)),
+        ...o.consumer,
+      },
+      stats,
+      o.log,
+    );
+  }
+  let stopped = false;
+  let pass: Promise<number> = Promise.resolve(0);
+  const runPass = (): Promise<number> => {
+    pass = pass.then(async () => {
+      let total = 0;
+      for (;;) {
+        const scored = await scoreSettledTraces(o.store, o.scoring, Date.now());
+        total += scored.length;
+        if (scored.length < o.scoring.batchSize || stopped) break;
+      }
+      if (total > 0) {
+        stats.scored(total, Date.now());
+        o.onScored?.(total);
+      }
+      return total;
+    });
+    return pass;
+  };
+  const interval = o.intervalMs ?? Math.min(1000, Math.max(100, Math.floor(o.scoring.quietMs / 4)));
+  let failures = 0;
+  const timer = setInterval(() => {
+    void runPass().then(
+      () => {
+        failures = 0;
+      },
+      (err: unknown) => {
+        // Log the first failure and then every 50th, so a store outage does not flood the log.
+        if (failures++ % 50 === 0) o.log.error("scoring pass failed; will retry", { error: (err as Error).message, failures });
+      },
+    );
+  }, interval);
+  const statsTimer = setInterval(() => {
+    void (async () => {
+      if (consumer) stats.lag(await consumer.lag(), Date.now());
+      await stats.flush(o.store, Date.now());
+    })().catch((err: unknown) => o.log.warn("ingestion stats not written", { error: (err as Error).message }));
+  }, 10_000);
+
+  const sink: RecordSink = {
+    async send(signal: Signal, records: TraceRecord[]) {
+      const decoded = records.map((r) => decodeRecord(signal, r.value));
+      const w = await writeRecords(o.store, decoded, { partition: -1, offset: "-1" }, Date.now());
+      stats.spans(w.spans, Date.now());
+    },
+    ready: async () => true,
+    degraded: () => false,
+    close: async () => {},
+  };
+  return {
+    sink,
+    scoreNow: runPass,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      clearInterval(statsTimer);
+      await pass.catch(() => 0);
+      if (consumer) await consumer.stop();
+      await stats.flush(o.store, Date.now()).catch(() => undefined);
+    },
+  };
+}

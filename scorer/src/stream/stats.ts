@@ -1,0 +1,60 @@
+import type { Store } from "../store/client.js";
+import { nextVersion } from "../store/runs.js";
+
+/** Per-minute ingestion counters of one scorer instance (table `ingestion_stats`, for the dashboards). */
+export class IngestionStats {
+  readonly #scorerId: string;
+  readonly #minutes = new Map<number, { spans: number; scored: number; dlq: number; lag: number }>();
+
+  constructor(scorerId: string) {
+    this.#scorerId = scorerId;
+  }
+
+  #bucket(now: number): { spans: number; scored: number; dlq: number; lag: number } {
+    const minute = Math.floor(now / 60_000) * 60_000;
+    let b = this.#minutes.get(minute);
+    if (!b) this.#minutes.set(minute, (b = { spans: 0, scored: 0, dlq: 0, lag: 0 }));
+    return b;
+  }
+
+  /** Counts spans written. */
+  spans(n: number, now: number): void {
+    this.#bucket(now).spans += n;
+  }
+  /** Counts traces scored. */
+  scored(n: number, now: number): void {
+    this.#bucket(now).scored += n;
+  }
+  /** Counts messages sent to the dead-letter topic. */
+  dlq(n: number, now: number): void {
+    this.#bucket(now).dlq += n;
+  }
+  /** Records the consumer lag (messages behind the high watermark, summed over partitions). */
+  lag(messages: number, now: number): void {
+    this.#bucket(now).lag = messages;
+  }
+
+  /**
+   * Writes the counters of every minute seen (cumulative within the minute: the latest write of a
+   * minute replaces the earlier ones), then forgets minutes older than the current one.
+   */
+  async flush(store: Store, now: number): Promise<void> {
+    if (this.#minutes.size === 0) return;
+    const version = nextVersion();
+    await store.client.insert({
+      table: `${store.database}.ingestion_stats`,
+      values: [...this.#minutes].map(([minute, b]) => ({
+        minute: Math.floor(minute / 1000),
+        scorer_id: this.#scorerId,
+        spans_received: b.spans,
+        traces_scored: b.scored,
+        consumer_lag: b.lag,
+        dlq_count: b.dlq,
+        version,
+      })),
+      format: "JSONEachRow",
+    });
+    const current = Math.floor(now / 60_000) * 60_000;
+    for (const m of [...this.#minutes.keys()]) if (m < current) this.#minutes.delete(m);
+  }
+}

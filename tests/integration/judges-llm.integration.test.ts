@@ -1,0 +1,153 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createLlmJudge, type LlmJudgeOptions } from "../../scorer/src/judges/llm.js";
+import { CLAIMS_PROMPT, claimsUserMessage, VERIFY_PROMPT, verifyUserMessage } from "../../scorer/src/judges/prompts.js";
+import { countTokens } from "../../scorer/src/judges/tokens.js";
+import { startFakeOpenAI } from "../helpers/openaiServer.js";
+
+// The LLM judges through the real `openai` client against the local OpenAI-compatible server
+// (tests/helpers/openaiServer.ts). Basic reply parsing (code fence, missing labels, 2 verdicts for
+// 3 claims, score 7) is in llm-judge.integration.test.ts; these cover issue 5's failure handling.
+let closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of closers) await c();
+  closers = [];
+});
+
+async function judgeWith(script: Parameters<typeof startFakeOpenAI>[0], opts: Partial<LlmJudgeOptions> = {}) {
+  const server = await startFakeOpenAI(script);
+  closers.push(server.close);
+  return { server, judge: createLlmJudge({ baseURL: server.baseURL, apiKey: "test", model: "judge-1", timeoutMs: 5_000, maxRetries: 2, backoff: { baseMs: 10 }, ...opts }) };
+}
+const G1 = JSON.stringify({ claims: ["Port 5432."], verdicts: [{ verdict: "SUPPORTED", chunk_ids: ["c1"] }] });
+const chunks = [{ id: "c1", text: "Managed PostgreSQL listens on port 5432." }];
+
+describe("LLM judge calls: structured output fallback, retries, timeouts", () => {
+  it("an endpoint rejecting response_format with 400 is asked again without it, and the judge stops sending it", async () => {
+    const { server, judge } = await judgeWith((req) => (req.body.response_format ? { status: 400, body: JSON.stringify({ error: { message: "response_format json_schema is not supported" } }) } : { content: `Sure! Here it is:\n\`\`\`\n${G1}\n\`\`\`` }));
+    const g = await judge.grounding({ question: "port?", answer: "Port 5432.", chunks });
+    expect(g).toMatchObject({ status: "ok", value: 1, calls: 2 });
+    expect(server.requests.map((r) => r.body.response_format === undefined)).toEqual([false, true]);
+    await judge.grounding({ question: "port?", answer: "Port 5432.", chunks });
+    expect(server.requests).toHaveLength(3);
+    expect(server.requests[2]!.body.response_format).toBeUndefined();
+  });
+
+  it("a 429 with Retry-After: 1 is retried after about one second, then succeeds", async () => {
+    const at: number[] = [];
+    const { server, judge } = await judgeWith((_req, n) => {
+      at.push(performance.now());
+      return n === 1 ? { status: 429, headers: { "retry-after": "1" }, body: JSON.stringify({ error: { message: "slow down" } }) } : { content: '{"score": 3, "reason": "mostly"}' };
+    });
+    const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
+    expect(r).toMatchObject({ status: "ok", value: 3, calls: 2, input_tokens: 100, output_tokens: 20 });
+    expect(server.requests).toHaveLength(2);
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(950);
+  });
+
+  it("a reply slower than the per-call timeout: retried, then judge_error naming the timeout", async () => {
+    const { server, judge } = await judgeWith(() => ({ content: '{"score": 4, "reason": "late"}', delayMs: 1_500 }), { timeoutMs: 200, maxRetries: 1 });
+    const t0 = performance.now();
+    const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
+    expect(r.status).toBe("judge_error");
+    expect(r.value).toBeNull();
+    expect(r.reason).toMatch(/^judge call failed: timed out/u);
+    expect(server.requests).toHaveLength(2);
+    expect(performance.now() - t0).toBeLessThan(1_400);
+  });
+
+  it("a non-retriable 401 fails at once", async () => {
+    const { server, judge } = await judgeWith(() => ({ status: 401 }));
+    expect((await judge.relevance({ question: "q", answer: "a", answerable: true })).status).toBe("judge_error");
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("a context over the judge window (design §5)", () => {
+  const question = "Which port and retention?";
+  const answer = "Port 5432. Backups 30 days. Support is 24/7.";
+  const claims = ["Postgres listens on port 5432.", "Backups are kept for 30 days.", "Support is available 24/7."];
+  const long = (s: string) => `${s} `.repeat(40).trim();
+  const parts = [
+    { id: "c1", text: long("Managed PostgreSQL listens on port 5432.") },
+    { id: "c2", text: long("Backups are kept for 14 days.") },
+  ];
+  // window: the verification message with the longer chunk fits, with both chunks it does not
+  const window = Math.max(...parts.map((c) => countTokens(VERIFY_PROMPT) + countTokens(verifyUserMessage(question, claims, [c])))) + 2;
+
+  it("claims extracted once, verified per part: SUPPORTED in any part wins, else CONTRADICTED in any, else UNSUPPORTED", async () => {
+    expect(countTokens(VERIFY_PROMPT) + countTokens(verifyUserMessage(question, claims, parts))).toBeGreaterThan(window);
+    const { server, judge } = await judgeWith((req) => {
+      const system = req.body.messages[0]!.content;
+      const user = req.body.messages[1]!.content;
+      if (system === CLAIMS_PROMPT) return { content: JSON.stringify({ claims }) };
+      if (system !== VERIFY_PROMPT) return { status: 500 };
+      // part 1 (c1): claim 1 SUPPORTED, claim 2 UNSUPPORTED, claim 3 UNSUPPORTED
+      // part 2 (c2): claim 1 UNSUPPORTED, claim 2 CONTRADICTED, claim 3 UNSUPPORTED
+      const v = user.includes('id="c1"') ? ["SUPPORTED", "UNSUPPORTED", "UNSUPPORTED"] : ["UNSUPPORTED", "CONTRADICTED", "UNSUPPORTED"];
+      return { content: JSON.stringify({ verdicts: v.map((verdict) => ({ verdict, chunk_ids: verdict === "UNSUPPORTED" ? [] : [user.includes('id="c1"') ? "c1" : "c2"] })) }) };
+    }, { contextTokens: window });
+    const g = await judge.grounding({ question, answer, chunks: parts });
+    expect(g.status).toBe("ok");
+    expect(g.claims.map((c) => [c.verdict, c.chunk_ids])).toEqual([
+      ["SUPPORTED", ["c1"]],
+      ["CONTRADICTED", ["c2"]],
+      ["UNSUPPORTED", []],
+    ]);
+    expect(g.value).toBeCloseTo(1 / 3, 12); // 1 SUPPORTED of 3 claims
+    // 1 extraction + 2 verification calls; each verification part carries exactly one chunk
+    expect(server.requests.map((r) => r.body.messages[0]!.content === CLAIMS_PROMPT)).toEqual([true, false, false]);
+    expect(server.requests.slice(1).map((r) => (r.body.messages[1]!.content.match(/<passage id=/gu) ?? []).length)).toEqual([1, 1]);
+    expect(g.calls).toBe(3);
+  });
+
+  it("when even the claims with an empty part cannot fit → context_too_long after the single extraction call", async () => {
+    const tiny = countTokens(CLAIMS_PROMPT) + countTokens(claimsUserMessage(question, answer)) + 1;
+    expect(countTokens(VERIFY_PROMPT) + countTokens(verifyUserMessage(question, claims, []))).toBeGreaterThan(tiny);
+    const { server, judge } = await judgeWith(() => ({ content: JSON.stringify({ claims }) }), { contextTokens: tiny });
+    const g = await judge.grounding({ question, answer, chunks: parts });
+    expect(g).toMatchObject({ status: "context_too_long", value: null, claims: [] });
+    expect(server.requests).toHaveLength(1);
+    // and a window too small for the question and answer alone: no call at all
+    const none = await judgeWith(() => ({ status: 500 }), { contextTokens: 10 });
+    expect(await none.judge.grounding({ question, answer, chunks: parts })).toMatchObject({ status: "context_too_long" });
+    expect(await none.judge.relevance({ question, answer, answerable: true })).toMatchObject({ status: "context_too_long" });
+    expect(none.server.requests).toHaveLength(0);
+  });
+});
+
+describe("Russian and Chinese through the LLM judge", () => {
+  it("questions, chunks and answers reach the endpoint unchanged (UTF-8); claims in the answer's language are kept", async () => {
+    const { server, judge } = await judgeWith((req) => {
+      const user = req.body.messages[1]!.content;
+      if (req.body.messages[0]!.content.startsWith("You rate")) return { content: '{"score": 4, "reason": "отвечает на вопрос"}' };
+      if (user.includes("порт")) return { content: JSON.stringify({ claims: ["PostgreSQL слушает порт 5433."], verdicts: [{ verdict: "CONTRADICTED", chunk_ids: ["ru1"] }] }) };
+      return { content: '```json\n{"claims": ["备份保留14天。", "每个备份收费3元。"], "verdicts": [{"verdict": "SUPPORTED", "chunk_ids": ["zh1"]}, {"verdict": "UNSUPPORTED", "chunk_ids": []}]}\n```' };
+    });
+    const ru = await judge.grounding({ question: "Какой порт у PostgreSQL?", answer: "PostgreSQL слушает порт 5433.", chunks: [{ id: "ru1", text: "Управляемый PostgreSQL слушает порт 5432." }] });
+    expect(ru).toMatchObject({ status: "ok", value: 0 });
+    expect(ru.claims[0]).toEqual({ index: 0, text: "PostgreSQL слушает порт 5433.", verdict: "CONTRADICTED", chunk_ids: ["ru1"] });
+    expect(server.requests[0]!.body.messages[1]!.content).toContain("Управляемый PostgreSQL слушает порт 5432.");
+    const zh = await judge.grounding({ question: "备份保留多久？", answer: "备份保留14天。每个备份收费3元。", chunks: [{ id: "zh1", text: "每日备份保留14天。" }] });
+    expect(zh).toMatchObject({ status: "ok", value: 0.5 });
+    expect(zh.claims.map((c) => c.text)).toEqual(["备份保留14天。", "每个备份收费3元。"]);
+    expect(server.requests[1]!.body.messages[1]!.content).toContain("每日备份保留14天。");
+    expect(await judge.relevance({ question: "Какой порт?", answer: "Порт 5432.", answerable: true })).toMatchObject({ status: "ok", value: 4, reason: "отвечает на вопрос" });
+  });
+});
+
+describe("reference-based judge (reference_facts)", () => {
+  it("share of the reference's facts the answer states: 2 of 3 → 2/3; zero facts → no_claims; a bad reply → judge_error", async () => {
+    const { judge } = await judgeWith((req) => {
+      const user = req.body.messages[1]!.content;
+      if (user.includes("EMPTY")) return { content: '{"facts": []}' };
+      if (user.includes("BROKEN")) return { content: '{"facts": [{"fact": "x", "stated": "yes"}]}' };
+      return { content: JSON.stringify({ facts: [{ fact: "port 5432", stated: true }, { fact: "TLS required", stated: true }, { fact: "IPv6 supported", stated: false }] }) };
+    });
+    const r = await judge.referenceFacts!({ question: "q", answer: "Port 5432 over TLS.", reference: "Port 5432, TLS required, IPv6 supported." });
+    expect(r.status).toBe("ok");
+    expect(r.value).toBeCloseTo(2 / 3, 12);
+    expect(r.facts).toHaveLength(3);
+    expect(await judge.referenceFacts!({ question: "q", answer: "a", reference: "EMPTY" })).toMatchObject({ status: "no_claims", value: null });
+    expect(await judge.referenceFacts!({ question: "q", answer: "a", reference: "BROKEN" })).toMatchObject({ status: "judge_error", value: null });
+  });
+});

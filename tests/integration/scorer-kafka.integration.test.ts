@@ -1,0 +1,250 @@
+import { spawn } from "node:child_process";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Producer } from "kafkajs";
+import { openStore, type Store } from "../../scorer/src/store/client.js";
+import { migrate } from "../../scorer/src/store/migrations.js";
+import { createHeuristicJudge } from "../../scorer/src/judges/heuristic.js";
+import { startScorerService, type ScorerService } from "../../scorer/src/stream/service.js";
+import { BROKER, createTopic, ensureBroker, kafkaClient } from "./collector-kafka-helpers.js";
+import { protobufOf, ragSpans, traceId, traceRequest } from "../helpers/ragTrace.js";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const silent = { info: () => {}, warn: () => {}, error: () => {} };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const docs = [
+  { id: "kb/ports.md#1", document_id: "kb/ports.md", content: "Managed PostgreSQL listens on port 5432.", score: 2 },
+  { id: "kb/tls.md#2", document_id: "kb/tls.md", content: "Connections require TLS 1.2 or newer.", score: 1 },
+];
+
+let home: string;
+let base: Store;
+let producer: Producer;
+beforeAll(async () => {
+  await ensureBroker();
+  home = await mkdtemp(path.join(tmpdir(), "ragmeter-scorer-kafka-"));
+  base = await openStore({ kind: "embedded", home, database: "ragmeter" });
+  producer = kafkaClient().producer();
+  await producer.connect();
+});
+afterAll(async () => {
+  await producer?.disconnect();
+  await base?.close();
+});
+
+/** A fresh database in the shared embedded engine, so tests do not see each other's traces. */
+async function freshStore(): Promise<Store> {
+  const database = `t_${randomUUID().replace(/-/gu, "").slice(0, 12)}`;
+  await migrate(base.client, database);
+  return { ...base, database, close: async () => {} };
+}
+
+async function startService(store: Store, topic: string, group: string, extra: Partial<Parameters<typeof startScorerService>[0]> = {}): Promise<ScorerService> {
+  return startScorerService({
+    store,
+    stream: { brokers: [BROKER], topic, quietMs: 1500, liveSampleRate: 1, groupId: group, sessionTimeoutMs: 6000, concurrency: 4 },
+    consume: true,
+    log: silent,
+    scoring: { judge: createHeuristicJudge(), ks: [1, 5], quietMs: 1500, liveSampleRate: 1, concurrency: 4, batchSize: 100 },
+    intervalMs: 200,
+    consumer: { maxWaitTimeMs: 200 },
+    ...extra,
+  });
+}
+
+const send = (topic: string, key: string, value: Uint8Array | Buffer, signal = "traces") => producer.send({ topic, acks: -1, messages: [{ key, value: Buffer.from(value), headers: { "ragmeter-signal": signal } }] });
+
+async function rows<T>(store: Store, query: string, params: Record<string, unknown> = {}): Promise<T[]> {
+  const rs = await store.client.query({ query: query.replaceAll("DB.", `${store.database}.`), query_params: params, format: "JSONEachRow" });
+  return rs.json<T>();
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await sleep(200);
+  }
+  throw new Error("timed out waiting");
+}
+
+describe("streaming scorer on the real broker and the ClickHouse engine (design §6)", () => {
+  it("spans of a trace arriving out of order in separate messages seconds apart are all stored; scored once after settling; never a generation without its retrieval", async () => {
+    const store = await freshStore();
+    const { topic, drop } = await createTopic(2);
+    const svc = await startService(store, topic, `g-${randomUUID()}`);
+    try {
+      const t = traceId();
+      const { retrieval, generation } = ragSpans({ traceId: t, question: "Which port does Postgres listen on?", docs, answer: "PostgreSQL listens on port 5432." });
+      await send(topic, t, protobufOf(traceRequest([generation])));
+      await sleep(1000); // shorter than the quiet window: the trace must not settle yet
+      await send(topic, t, protobufOf(traceRequest([retrieval])));
+      await waitFor(async () => (await rows(store, "SELECT 1 FROM DB.interactions FINAL")).length > 0);
+      await sleep(1000);
+      const inter = await rows<{ status: string; n: string; answer: string }>(store, "SELECT status, length(retrieved) AS n, answer FROM DB.interactions FINAL");
+      expect(inter).toEqual([{ status: "ok", n: "2", answer: "PostgreSQL listens on port 5432." }]);
+      const g = await rows<{ value: number; status: string; c: string }>(store, "SELECT any(value) AS value, any(status) AS status, count() AS c FROM DB.scores FINAL WHERE metric = 'grounding'");
+      expect(g).toEqual([{ value: 1, status: "ok", c: "1" }]);
+      expect(await rows(store, "SELECT count() AS c FROM DB.spans FINAL")).toEqual([{ c: "2" }]);
+    } finally {
+      await svc.stop();
+      await drop();
+    }
+  });
+
+  it("a retrieval arriving after the quiet window rescores the trace: the final state is one score per key, with the retrieval", async () => {
+    const store = await freshStore();
+    const { topic, drop } = await createTopic(1);
+    const svc = await startService(store, topic, `g-${randomUUID()}`);
+    try {
+      const t = traceId();
+      const { retrieval, generation } = ragSpans({ traceId: t, question: "Which port does Postgres listen on?", docs, answer: "PostgreSQL listens on port 5432." });
+      await send(topic, t, protobufOf(traceRequest([generation])));
+      await waitFor(async () => (await rows(store, "SELECT 1 FROM DB.interactions FINAL WHERE status = 'ok'")).length > 0);
+      const first = await rows<{ status: string }>(store, "SELECT status FROM DB.scores FINAL WHERE metric = 'grounding'");
+      expect(first).toEqual([{ status: "not_applicable" }]);
+      await send(topic, t, protobufOf(traceRequest([retrieval])));
+      await waitFor(async () => (await rows(store, "SELECT 1 FROM DB.scores FINAL WHERE metric = 'grounding' AND status = 'ok'")).length > 0);
+      expect(await rows(store, "SELECT metric, count() AS c FROM DB.scores FINAL GROUP BY metric HAVING c != 1")).toEqual([]);
+    } finally {
+      await svc.stop();
+      await drop();
+    }
+  });
+
+  it("the same OTLP request delivered twice (an exporter retry) is stored once, tokens not doubled, one score per key", async () => {
+    const store = await freshStore();
+    const { topic, drop } = await createTopic(1);
+    const svc = await startService(store, topic, `g-${randomUUID()}`);
+    try {
+      const t = traceId();
+      const { retrieval, generation } = ragSpans({ traceId: t, question: "q?", docs, answer: "PostgreSQL listens on port 5432.", inputTokens: 321 });
+      const body = protobufOf(traceRequest([retrieval, generation]));
+      await send(topic, t, body);
+      await send(topic, t, body);
+      await waitFor(async () => (await rows(store, "SELECT 1 FROM DB.interactions FINAL")).length > 0);
+      await sleep(2000);
+      expect(await rows(store, "SELECT count() AS c FROM DB.spans FINAL")).toEqual([{ c: "2" }]);
+      expect(await rows(store, "SELECT input_tokens FROM DB.interactions FINAL")).toEqual([{ input_tokens: "321" }]);
+      expect(await rows(store, "SELECT metric FROM DB.scores FINAL GROUP BY metric, trace_id HAVING count() != 1")).toEqual([]);
+    } finally {
+      await svc.stop();
+      await drop();
+    }
+  });
+
+  it("an undecodable message goes to the dead-letter topic with the error in a header; the partition moves on", async () => {
+    const store = await freshStore();
+    const { topic, drop } = await createTopic(1);
+    const admin = kafkaClient().admin();
+    await admin.connect();
+    await admin.createTopics({ topics: [{ topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 }], waitForLeaders: true });
+    const svc = await startService(store, topic, `g-${randomUUID()}`);
+    try {
+      const t = traceId();
+      const { retrieval, generation } = ragSpans({ traceId: t, question: "q?", docs, answer: "PostgreSQL listens on port 5432." });
+      await send(topic, "garbage", Buffer.from([0xff, 0xff, 0xff, 0x01, 0x02]));
+      await send(topic, t, protobufOf(traceRequest([retrieval, generation])));
+      await waitFor(async () => (await rows(store, "SELECT 1 FROM DB.interactions FINAL")).length > 0);
+      const dlq: { key: string; error: string }[] = [];
+      const consumer = kafkaClient().consumer({ groupId: `dlq-${randomUUID()}`, sessionTimeout: 6000, maxWaitTimeInMs: 200 });
+      await consumer.connect();
+      await consumer.subscribe({ topics: [`${topic}.dlq`], fromBeginning: true });
+      await consumer.run({ eachMessage: async ({ message }) => void dlq.push({ key: String(message.key), error: String(message.headers?.["ragmeter-error"]) }) });
+      await waitFor(async () => dlq.length > 0, 15_000);
+      await consumer.disconnect();
+      expect(dlq[0]?.key).toBe("garbage");
+      expect(dlq[0]?.error).toMatch(/^traces record: /u);
+    } finally {
+      await svc.stop();
+      await admin.deleteTopics({ topics: [`${topic}.dlq`] }).catch(() => {});
+      await admin.disconnect();
+      await drop();
+    }
+  });
+
+  it("two scorers in one group: one dies after writing and before committing; after the rebalance the other reprocesses — still one score per key", async () => {
+    const store = await freshStore();
+    const { topic, drop } = await createTopic(2);
+    const group = `g-${randomUUID()}`;
+    let died = false;
+    const a = await startService(store, topic, group, {
+      consumer: {
+        maxWaitTimeMs: 200,
+        restartOnFailure: false,
+        beforeCommit: async () => {
+          died = true;
+          throw new Error("simulated crash after the write, before the commit");
+        },
+      },
+    });
+    const ids: string[] = [];
+    for (let n = 0; n < 20; n++) {
+      const t = traceId();
+      ids.push(t);
+      const { retrieval, generation } = ragSpans({ traceId: t, question: `question ${n}?`, docs, answer: "PostgreSQL listens on port 5432." });
+      await send(topic, t, protobufOf(traceRequest([retrieval, generation])));
+    }
+    await waitFor(async () => died);
+    const b = await startService(store, topic, group);
+    try {
+      await waitFor(async () => (await rows<{ c: string }>(store, "SELECT count() AS c FROM DB.interactions FINAL"))[0]?.c === "20", 45_000);
+      await sleep(2000);
+      const scored = await rows<{ trace_id: string }>(store, "SELECT DISTINCT trace_id FROM DB.scores FINAL WHERE metric = 'grounding'");
+      expect(scored.map((r) => r.trace_id).sort()).toEqual([...ids].sort());
+      expect(await rows(store, "SELECT trace_id, metric FROM DB.scores FINAL GROUP BY trace_id, metric HAVING count() != 1")).toEqual([]);
+    } finally {
+      await a.stop().catch(() => {});
+      await b.stop();
+      await drop();
+    }
+  });
+
+  it("ClickHouse writes failing → retried with backoff, no offset committed until the spans are written; nothing lost after recovery", async () => {
+    const store = await freshStore();
+    let failures = 0;
+    const failing: Store = {
+      ...store,
+      client: new Proxy(store.client, {
+        get(target, prop, receiver) {
+          if (prop === "insert") {
+            return async (params: { table: string }) => {
+              if (params.table.endsWith(".spans") && failures < 4) {
+                failures++;
+                throw new Error("simulated ClickHouse outage");
+              }
+              return target.insert(params as Parameters<typeof target.insert>[0]);
+            };
+          }
+          const v = Reflect.get(target, prop, receiver) as unknown;
+          return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+        },
+      }),
+    };
+    const { topic, drop } = await createTopic(1);
+    const group = `g-${randomUUID()}`;
+    const admin = kafkaClient().admin();
+    await admin.connect();
+    const svc = await startService(failing, topic, group);
+    try {
+      const t = traceId();
+      const { retrieval, generation } = ragSpans({ traceId: t, question: "q?", docs, answer: "PostgreSQL listens on port 5432." });
+      await send(topic, t, protobufOf(traceRequest([retrieval, generation])));
+      await waitFor(async () => failures >= 2);
+      const during = await admin.fetchOffsets({ groupId: group, topics: [topic] });
+      expect(during[0]?.partitions[0]?.offset).toBe("-1"); // nothing committed while the write fails
+      await waitFor(async () => (await rows(store, "SELECT 1 FROM DB.interactions FINAL")).length > 0);
+      expect(failures).toBe(4);
+      expect(await rows(store, "SELECT count() AS c FROM DB.spans FINAL")).toEqual([{ c: "2" }]);
+      await waitFor(async () => (await admin.fetchOffsets({ groupId: group, topics: [topic] }))[0]?.partitions[0]?.offset === "1");
+    } finally {
+      await svc.stop();
+      await admin.disconnect();
+      await drop();
+    }
+  });
+});
+

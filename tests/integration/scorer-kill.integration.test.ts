@@ -1,0 +1,96 @@
+import { spawn } from "node:child_process";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Producer } from "kafkajs";
+import { openStore, type Store } from "../../scorer/src/store/client.js";
+import { BROKER, createTopic, ensureBroker, kafkaClient } from "./collector-kafka-helpers.js";
+import { protobufOf, ragSpans, traceId, traceRequest } from "../helpers/ragTrace.js";
+
+// A file of its own: the scorer child owns the embedded store while it runs (one data directory
+// per process), and this test process opens it only after the child has stopped.
+const root = path.resolve(import.meta.dirname, "../..");
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const docs = [
+  { id: "kb/ports.md#1", document_id: "kb/ports.md", content: "Managed PostgreSQL listens on port 5432.", score: 2 },
+  { id: "kb/tls.md#2", document_id: "kb/tls.md", content: "Connections require TLS 1.2 or newer.", score: 1 },
+];
+let producer: Producer;
+beforeAll(async () => {
+  await ensureBroker();
+  producer = kafkaClient().producer();
+  await producer.connect();
+});
+afterAll(async () => {
+  await producer?.disconnect();
+});
+const send = (topic: string, key: string, value: Uint8Array) => producer.send({ topic, acks: -1, messages: [{ key, value: Buffer.from(value), headers: { "ragmeter-signal": "traces" } }] });
+async function rows<T>(store: Store, query: string): Promise<T[]> {
+  const rs = await store.client.query({ query: query.replaceAll("DB.", `${store.database}.`), format: "JSONEachRow" });
+  return rs.json<T>();
+}
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await sleep(200);
+  }
+  throw new Error("timed out waiting");
+}
+
+describe("kill -9 of the scorer mid-stream, then restart", () => {
+  it("every distinct trace id sent is scored exactly once in effect, none lost", async () => {
+    const killHome = await mkdtemp(path.join(tmpdir(), "ragmeter-kill-"));
+    const { topic, drop } = await createTopic(3);
+    const group = `g-${randomUUID()}`;
+    const env = { ...process.env, KAFKA_BROKERS: BROKER, RAGMETER_TOPIC: topic, RAGMETER_SCORER_GROUP: group, RAGMETER_QUIET_MS: "500", RAGMETER_KAFKA_SESSION_TIMEOUT_MS: "6000", OPENAI_BASE_URL: "" };
+    const start = () => spawn(process.execPath, [path.join(root, "scorer/bin/ragmeter.js"), "scorer", "--home", killHome], { env, stdio: "ignore" });
+    const ids: string[] = [];
+    const admin = kafkaClient().admin();
+    await admin.connect();
+    try {
+      let child = start();
+      const total = 300;
+      for (let n = 0; n < total; n++) {
+        const t = traceId();
+        ids.push(t);
+        const { retrieval, generation } = ragSpans({ traceId: t, question: `question ${n}?`, docs, answer: "PostgreSQL listens on port 5432." });
+        await send(topic, t, protobufOf(traceRequest([retrieval, generation])));
+        if (n === 150) {
+          // Kill only once the first scorer has committed part of the stream: a real mid-stream crash.
+          await waitFor(async () => {
+            const done = await admin.fetchOffsets({ groupId: group, topics: [topic] });
+            return (done[0]?.partitions ?? []).some((p) => Number(p.offset) > 0);
+          });
+          child.kill("SIGKILL");
+          await new Promise((r) => child.once("exit", r));
+          child = start();
+        }
+      }
+      // Wait until the group has committed everything, then for the quiet window and a scoring pass.
+      await waitFor(async () => {
+        const [high, done] = await Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId: group, topics: [topic] })]);
+        const committed = new Map((done[0]?.partitions ?? []).map((p) => [p.partition, p.offset]));
+        return high.every((p) => committed.get(p.partition) === p.high);
+      }, 60_000);
+      await sleep(3000);
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+      const store = await openStore({ kind: "embedded", home: killHome, database: "ragmeter" });
+      try {
+        const scored = await rows<{ trace_id: string }>(store, "SELECT DISTINCT trace_id FROM DB.scores FINAL WHERE metric = 'relevance'");
+        expect(scored.length).toBe(total);
+        expect(new Set(scored.map((r) => r.trace_id))).toEqual(new Set(ids));
+        expect(await rows(store, "SELECT trace_id, metric FROM DB.scores FINAL GROUP BY trace_id, metric HAVING count() != 1")).toEqual([]);
+        expect(await rows(store, "SELECT count() AS c FROM DB.interactions FINAL")).toEqual([{ c: String(total) }]);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await admin.disconnect();
+      await drop();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { combineRepeats, lengthBias, repeatVariance } from "../../scorer/src/judges/analysis.js";
+import { backoffDelay, retryAfterMs, withRetry } from "../../scorer/src/judges/retry.js";
+import { JudgeCallError } from "../../scorer/src/judges/errors.js";
+import { createRateLimiter } from "../../scorer/src/judges/limiter.js";
+import { costUsd, priceOf } from "../../scorer/src/judges/cost.js";
+import { judgeCacheKey } from "../../scorer/src/judges/cache.js";
+import { countTokens, splitByTokens } from "../../scorer/src/judges/tokens.js";
+
+const ok = (value: number) => ({ status: "ok", value });
+
+describe("judge variance over repeats", () => {
+  it("mean, pooled within-question sd and share flipped, by hand", () => {
+    // A: 4,4,4 (var 0) · B: 2,3,4 (sample var 1) · C: 1, judge_error, 1 (status flips; one ok pair: var 0)
+    // mean of ok values = (12 + 9 + 2) / 8 = 2.875; pooled sd = sqrt((0 + 1 + 0) / 3) = sqrt(1/3); flipped B, C → 2/3
+    const v = repeatVariance(
+      "relevance",
+      new Map([
+        ["A", [ok(4), ok(4), ok(4)]],
+        ["B", [ok(2), ok(3), ok(4)]],
+        ["C", [ok(1), { status: "judge_error", value: null }, ok(1)]],
+        ["D", [{ status: "target_error", value: null }]],
+      ]),
+    );
+    expect(v.mean).toBe(2.875);
+    expect(v.sd).toBeCloseTo(Math.sqrt(1 / 3), 12);
+    expect(v.flipped).toBeCloseTo(2 / 3, 12);
+    expect(v.flipped_ids).toEqual(["B", "C"]);
+    expect(v.n).toBe(3);
+    expect(v.repeats).toBe(3);
+  });
+  it("combineRepeats: mean when all ok, else the first non-ok status with null", () => {
+    const c = (v: number) => ({ status: "ok" as const, value: v, input_tokens: 10, output_tokens: 2, latency_ms: 5, calls: 1 });
+    expect(combineRepeats([c(2), c(3), c(4)])).toMatchObject({ status: "ok", value: 3, input_tokens: 30, output_tokens: 6, calls: 3 });
+    expect(combineRepeats([c(2), { ...c(0), status: "judge_error" as const, value: null }])).toMatchObject({ status: "judge_error", value: null });
+  });
+});
+
+describe("length bias", () => {
+  it("Spearman ρ between answer length and score, by hand", () => {
+    // lengths 1, 2, 3, 4 → ranks 0..3; scores 1, 2, 2, 4 → midranks 0, 1.5, 1.5, 3
+    // Pearson of the ranks: x̄ = 1.5, ȳ = 1.5; Σdxdy = 2.25 + 0 + 0 + 2.25 = 4.5; Σdx² = 5; Σdy² = 4.5
+    // ρ = 4.5 / sqrt(5 · 4.5) = sqrt(4.5/5) = sqrt(0.9)
+    const pts = ["a", "bb", "ccc", "dddd"].map((answer, i) => ({ answer, score: ok([1, 2, 2, 4][i] as number) }));
+    const b = lengthBias("relevance", [...pts, { answer: "eeeee", score: { status: "judge_error", value: null } }]);
+    expect(b.n).toBe(4);
+    expect(b.spearman).toBeCloseTo(Math.sqrt(0.9), 12);
+    expect(lengthBias("grounding", pts.map((p) => ({ ...p, score: ok(1) }))).spearman).toBeNull();
+  });
+});
+
+describe("retry, backoff, rate limit, prices, cache key, tokens", () => {
+  const headers = (h: Record<string, string>) => ({ get: (n: string) => h[n] ?? null });
+  it("Retry-After in seconds, as an HTTP date, and retry-after-ms", () => {
+    expect(retryAfterMs(headers({ "retry-after": "2" }))).toBe(2000);
+    expect(retryAfterMs(headers({ "retry-after-ms": "150" }))).toBe(150);
+    expect(retryAfterMs(headers({ "retry-after": new Date(10_000 + 3000).toUTCString() }), 10_000)).toBe(3000);
+    expect(retryAfterMs(headers({}))).toBeNull();
+  });
+  it("full-jitter exponential backoff, and Retry-After wins", () => {
+    const err = new JudgeCallError("x", 503, true, null);
+    expect(backoffDelay(0, err, { retries: 3, baseMs: 100, random: () => 0.5 })).toBe(50);
+    expect(backoffDelay(3, err, { retries: 3, baseMs: 100, random: () => 0.5 })).toBe(400);
+    expect(backoffDelay(20, err, { retries: 3, baseMs: 100, maxMs: 1000, random: () => 0.999 })).toBe(999);
+    expect(backoffDelay(0, new JudgeCallError("x", 429, true, 2000), { retries: 3 })).toBe(2000);
+  });
+  it("withRetry retries retriable errors only, at most `retries` times", async () => {
+    const waits: number[] = [];
+    let n = 0;
+    const p = { retries: 2, baseMs: 100, random: () => 1 - Number.EPSILON, sleep: async (ms: number) => void waits.push(ms) };
+    await expect(withRetry(async () => { n++; throw new JudgeCallError("busy", 503, true, null); }, p)).rejects.toThrow("busy");
+    expect(n).toBe(3);
+    expect(waits).toEqual([99, 199]);
+    n = 0;
+    await expect(withRetry(async () => { n++; throw new JudgeCallError("bad", 401, false, null); }, p)).rejects.toThrow("bad");
+    expect(n).toBe(1);
+  });
+  it("requests-per-minute limit over a sliding window (fake clock)", async () => {
+    let t = 0;
+    const slept: number[] = [];
+    const lim = createRateLimiter({ concurrency: 4, rpm: 2, now: () => t, sleep: async (ms) => { slept.push(ms); t += ms; } });
+    const started: number[] = [];
+    await Promise.all([1, 2, 3].map(() => lim.schedule(async () => void started.push(t))));
+    expect(started).toEqual([0, 0, 60_000]);
+    expect(slept).toEqual([60_000]);
+  });
+  it("prices: cost of 400 input + 80 output tokens at $2 / $10 per 1M = $0.0016", () => {
+    const prices = { "judge-1": { input_per_1m: 2, output_per_1m: 10 } };
+    expect(costUsd(priceOf(prices, "judge-1")!, 400, 80)).toBeCloseTo(0.0016, 15);
+    expect(priceOf(prices, "other")).toBeNull();
+    expect(priceOf(prices, "toString")).toBeNull();
+  });
+  it("cache key changes with model, prompt version, judge and input", () => {
+    const k = judgeCacheKey("m", "v1", "grounding", { a: 1 });
+    expect(k).toMatch(/^[0-9a-f]{64}$/u);
+    for (const other of [judgeCacheKey("m2", "v1", "grounding", { a: 1 }), judgeCacheKey("m", "v2", "grounding", { a: 1 }), judgeCacheKey("m", "v1", "relevance", { a: 1 }), judgeCacheKey("m", "v1", "grounding", { a: 2 })]) expect(other).not.toBe(k);
+  });
+  it("token counting and splitting (o200k_base), Cyrillic and CJK included", () => {
+    const text = "Порт 5432 открыт. 端口是5432。 Port 5432 is open. ".repeat(20);
+    const n = countTokens(text);
+    const parts = splitByTokens(text, 50);
+    expect(parts.length).toBe(Math.ceil(n / 50));
+    for (const p of parts.slice(0, -1)) expect(countTokens(p)).toBeLessThanOrEqual(51);
+  });
+});

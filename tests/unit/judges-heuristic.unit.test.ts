@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { createHeuristicJudge, heuristicClaims, heuristicRelevance, heuristicVerdict } from "../../scorer/src/judges/heuristic.js";
+import { isAbstention } from "../../scorer/src/metrics/abstention.js";
+
+// Cyrillic and CJK text through the heuristic judges (design §5). The English cases (port 5433 vs
+// 5432, an invented number) live in heuristic.unit.test.ts.
+const judge = createHeuristicJudge();
+
+describe("heuristic judges on Russian text", () => {
+  it("a Russian answer adding an invented price absent from the chunk: first claim SUPPORTED, second UNSUPPORTED → 0.5", async () => {
+    const g = await judge.grounding({ question: "Сколько хранятся бэкапы?", answer: "Бэкапы хранятся 14 дней. Восстановление стоит 5 рублей.", chunks: [{ id: "r", text: "Ежедневные бэкапы хранятся 14 дней." }] });
+    expect(g.claims.map((c) => [c.text, c.verdict, c.chunk_ids])).toEqual([
+      ["Бэкапы хранятся 14 дней.", "SUPPORTED", ["r"]],
+      ["Восстановление стоит 5 рублей.", "UNSUPPORTED", []],
+    ]);
+    expect(g.value).toBe(0.5);
+  });
+  it("Russian relevance: stop words (какой) dropped; {порт, использует, postgresql} all in the answer → round(4·3/3) = 4", () => {
+    expect(heuristicRelevance({ question: "Какой порт использует PostgreSQL?", answer: "PostgreSQL использует порт 5432.", answerable: true })).toEqual({ value: 4, reason: "3 of 3 question tokens in the answer" });
+  });
+  it("Russian abstentions: a declining answer on an answerable question scores relevance 1 and makes no claim", () => {
+    for (const a of ["К сожалению, в документации нет информации об этом.", "Извините, я не нашёл ответа.", "Я не знаю."]) {
+      expect(isAbstention(a)).toBe(true);
+      expect(heuristicClaims(a)).toEqual([]);
+      expect(heuristicRelevance({ question: "Как сбросить пароль базы данных?", answer: a, answerable: true }).value).toBe(1);
+    }
+    expect(heuristicClaims("Сервер перезагружается за 2 минуты. Я не знаю, сколько стоит IP.")).toEqual(["Сервер перезагружается за 2 минуты."]);
+  });
+});
+
+describe("heuristic judges on Chinese text (character bigrams)", () => {
+  it("端口5433 against a chunk saying 端口5432 → CONTRADICTED", () => {
+    expect(heuristicVerdict("数据库监听端口5433。", [{ id: "z", text: "托管数据库监听端口5432。" }])).toEqual({ verdict: "CONTRADICTED", chunk_ids: ["z"] });
+  });
+  it("a Chinese claim adding an invented price → UNSUPPORTED", () => {
+    expect(heuristicVerdict("备份保留14天，每个收费3元。", [{ id: "z", text: "每日备份保留14天。" }])).toEqual({ verdict: "UNSUPPORTED", chunk_ids: [] });
+  });
+  it("Chinese relevance over bigrams and a Chinese abstention", () => {
+    // question bigrams: 如何 何重 重置 置数 数据 据库 库密 密码 (8); answer has 重置 置数 数据 据库 库密 密码 → 6/8 → round(3) = 3
+    expect(heuristicRelevance({ question: "如何重置数据库密码？", answer: "在控制面板中重置数据库密码。", answerable: true }).value).toBe(3);
+    for (const a of ["抱歉，我找不到相关内容。", "文档中没有提到这一点。"]) {
+      expect(isAbstention(a)).toBe(true);
+      expect(heuristicRelevance({ question: "如何重置数据库密码？", answer: a, answerable: true }).value).toBe(1);
+    }
+  });
+  it("mixed Chinese and English sentences split on 。 and .", () => {
+    expect(heuristicClaims("端口是5432。Backups run daily.")).toEqual(["端口是5432。", "Backups run daily."]);
+  });
+});
