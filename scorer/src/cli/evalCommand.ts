@@ -3,6 +3,9 @@ import { loadGoldenSet, type GoldenSet } from "@ragmeter/golden";
 import { evalJson } from "../eval/report.js";
 import { formatSummary } from "../eval/format.js";
 import { runEval, type EvalOutcome } from "../eval/runner.js";
+import { runEvalViaTraces, type ViaTracesOptions } from "../eval/viaTraces.js";
+import { createJsonLogger } from "@ragmeter/collector";
+import { loadStreamConfig } from "../stream/config.js";
 import { httpTarget, type Target } from "../eval/target.js";
 import type { Store } from "../store/client.js";
 import type { Judge } from "../judges/types.js";
@@ -26,6 +29,23 @@ export interface EvalFlags {
   readonly repeat?: number;
   /** `--max-cost USD`: stop judging once the estimated judge cost reaches it. */
   readonly maxCost?: number;
+  /** `--via-traces`: score from the target's own spans instead of its reply. */
+  readonly viaTraces?: boolean;
+  /** OTLP/HTTP port of the in-process receiver in `--via-traces` mode without Kafka (default 4318). */
+  readonly otlpPort?: number;
+  readonly otlpHost?: string;
+  /** Wait for a question's spans, ms (default 30,000), then `trace_timeout`. */
+  readonly traceTimeout?: number;
+  /** Quiet window after a trace's last span, ms (default `RAGMETER_QUIET_MS`). */
+  readonly quietMs?: number;
+}
+
+/** Where `--via-traces` gets the spans from, and how long it waits. */
+export interface ViaTracesSettings {
+  readonly spans: ViaTracesOptions["spans"];
+  readonly quietMs: number;
+  readonly traceTimeoutMs: number;
+  readonly onReceiver?: (url: string) => void;
 }
 
 /** Judge options shared by `eval` and `demo`. */
@@ -48,7 +68,7 @@ export async function evaluateAndReport(
   judge: Judge,
   golden: GoldenSet,
   target: Target,
-  opts: { pipelineVersion: string; ks: readonly number[]; concurrency: number; json?: string | undefined; judging?: JudgeRunFlags; prices?: PriceTable | null },
+  opts: { pipelineVersion: string; ks: readonly number[]; concurrency: number; json?: string | undefined; judging?: JudgeRunFlags; prices?: PriceTable | null; viaTraces?: ViaTracesSettings | null },
 ): Promise<EvalOutcome | null> {
   if (golden.items.length === 0) {
     io.err(`${golden.path}: empty_golden_set — the golden set has no items; nothing was scored`);
@@ -57,7 +77,7 @@ export async function evaluateAndReport(
   const progress = createProgress(io.interactive, `eval ${opts.pipelineVersion}`);
   let outcome: EvalOutcome;
   try {
-    outcome = await runEval({
+    const common = {
       golden,
       target,
       pipelineVersion: opts.pipelineVersion,
@@ -65,12 +85,23 @@ export async function evaluateAndReport(
       concurrency: opts.concurrency,
       judge,
       store,
-      onProgress: (d, t) => progress.update(d, t),
+      onProgress: (d: number, t: number) => progress.update(d, t),
       repeat: opts.judging?.repeat ?? 1,
       cache: opts.judging?.cache ?? true,
       maxCostUsd: opts.judging?.maxCost ?? null,
       prices: opts.prices ?? null,
-    });
+    };
+    const via = opts.viaTraces;
+    outcome = via
+      ? await runEvalViaTraces({
+          ...common,
+          spans: via.spans,
+          quietMs: via.quietMs,
+          traceTimeoutMs: via.traceTimeoutMs,
+          log: createJsonLogger(process.stderr, "warn", "eval"),
+          ...(via.onReceiver ? { onReceiver: via.onReceiver } : {}),
+        })
+      : await runEval(common);
   } finally {
     progress.stop();
   }
@@ -85,6 +116,18 @@ export async function evaluateAndReport(
 /** `ragmeter eval`: replay a golden set against an HTTP target, score, store, print. Returns the exit code. */
 export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
   const golden = await loadGoldenSet(flags.golden);
+  if (flags.viaTraces && (flags.repeat ?? 1) > 1) {
+    io.err("eval: --repeat is not available with --via-traces");
+    return EXIT.usage;
+  }
+  const stream = flags.viaTraces ? loadStreamConfig(io.env, flags.quietMs !== undefined ? { quietMs: flags.quietMs } : {}) : null;
+  const viaTraces: ViaTracesSettings | null = stream
+    ? {
+        spans: stream.brokers !== null ? { kind: "kafka", brokers: stream.brokers, topic: stream.topic } : { kind: "otlp", port: flags.otlpPort ?? 4318, host: flags.otlpHost ?? "0.0.0.0" },
+        quietMs: stream.quietMs,
+        traceTimeoutMs: flags.traceTimeout ?? 30_000,
+      }
+    : null;
   return withStore(io, flags, async (store, config) => {
     const outcome = await evaluateAndReport(io, store, judgeFor(config), golden, httpTarget(flags.target, config.targetTimeoutMs), {
       pipelineVersion: flags.pipelineVersion,
@@ -93,6 +136,7 @@ export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
       json: flags.json,
       judging: flags,
       prices: config.prices,
+      viaTraces,
     });
     if (outcome === null) return EXIT.usage;
     if (flags.maxErrorRate !== undefined && outcome.errorRate > flags.maxErrorRate) {

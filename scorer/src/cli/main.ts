@@ -11,6 +11,9 @@ import { compareCommand, exportCommand, runsCommand } from "./historyCommands.js
 import { reportCommand } from "./reportCommand.js";
 import { processIo, type Io } from "./context.js";
 import { scorerCommand, serveCommand } from "./streamCommands.js";
+import { replayCommand } from "./replayCommand.js";
+import { NothingToReplayError } from "../replay/run.js";
+import { ReplaySpecError } from "../replay/select.js";
 import { registerCalibrateCommand } from "./calibrateCommand.js";
 import { JudgeConfigError } from "../judges/errors.js";
 import { CalibrationError } from "../calibrate/errors.js";
@@ -72,8 +75,13 @@ export function buildCli(io: Io, result: { code: number }): Command {
     .option("--json <out>", "write the JSON report to this file")
     .option("--concurrency <n>", "questions in flight at once", intArg(1, 256), 4)
     .option("--max-error-rate <r>", "exit 1 when the share of target errors exceeds r (0–1)", rate)
+    .option("--via-traces", "score from the target's own spans (OTLP to this process, or through the collector and Kafka when KAFKA_BROKERS is set)")
+    .option("--otlp-port <n>", "--via-traces without Kafka: OTLP/HTTP port this process listens on", intArg(0, 65535), 4318)
+    .option("--otlp-host <addr>", "--via-traces without Kafka: listen address", "0.0.0.0")
+    .option("--trace-timeout <ms>", "--via-traces: wait this long for a question's spans, then trace_timeout", intArg(100), 30_000)
+    .option("--quiet-ms <ms>", "--via-traces: quiet window after a trace's last span (env RAGMETER_QUIET_MS, default 5000)", intArg(0))
     .addOption(home)
-    .action(async (o: { golden: string; target: string; pipelineVersion: string; k: number[]; json?: string; concurrency: number; maxErrorRate?: number; home?: string; cache: boolean; repeat: number; maxCost?: number }) => {
+    .action(async (o: { golden: string; target: string; pipelineVersion: string; k: number[]; json?: string; concurrency: number; maxErrorRate?: number; home?: string; cache: boolean; repeat: number; maxCost?: number; viaTraces?: boolean; otlpPort: number; otlpHost: string; traceTimeout: number; quietMs?: number }) => {
       result.code = await evalCommand(io, o);
     });
 
@@ -141,6 +149,22 @@ export function buildCli(io: Io, result: { code: number }): Command {
     });
   registerCalibrateCommand(program, io, result, () => new Option("--home <dir>", "local state and embedded store (env RAGMETER_HOME, default ./.ragmeter)"));
   program
+    .command("replay")
+    .description("send the questions of captured interactions to a new pipeline version; score both sides; paired deltas and retrieval overlap")
+    .requiredOption("--from <run|filter>", 'a run id, or filters like "since=24h,service=rag-api,pipeline=v7,source=live"')
+    .requiredOption("--target <url>", "the new version's target URL (POST {question} → {answer, contexts})")
+    .requiredOption("--pipeline-version <v>", "pipeline version of the new side")
+    .option("--sample <n>", "replay at most n interactions (deterministic subset)", intArg(1))
+    .option("--concurrency <n>", "questions in flight at once", intArg(1, 256), 4)
+    .option("--k <list>", "k values of recall@k", kList, [1, 3, 5, 10])
+    .option("--json <out>", "write the replay report as JSON")
+    .option("--no-cache", "do not use the judge cache")
+    .addOption(home)
+    .action(async (o: { from: string; target: string; pipelineVersion: string; sample?: number; concurrency: number; k: number[]; json?: string; cache: boolean; home?: string }) => {
+      result.code = await replayCommand(io, o);
+    });
+
+  program
     .command("scorer")
     .description("consume ragmeter.spans (group ragmeter-scorer), store spans, score settled traces into ClickHouse")
     .option("--brokers <list>", "Kafka bootstrap servers (env KAFKA_BROKERS, default 127.0.0.1:9092)")
@@ -177,7 +201,7 @@ export async function runCli(argv: readonly string[], io: Io = processIo()): Pro
       if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return EXIT.done;
       return EXIT.usage;
     }
-    if (err instanceof ConfigError || err instanceof CollectorConfigError || err instanceof GoldenSetError || err instanceof GateSyntaxError || err instanceof StoreError || err instanceof JudgeConfigError || err instanceof CalibrationError) {
+    if (err instanceof ConfigError || err instanceof ReplaySpecError || err instanceof NothingToReplayError || err instanceof CollectorConfigError || err instanceof GoldenSetError || err instanceof GateSyntaxError || err instanceof StoreError || err instanceof JudgeConfigError || err instanceof CalibrationError) {
       io.err(`ragmeter: ${err.message}`);
       return EXIT.usage;
     }

@@ -55,34 +55,44 @@ export interface JudgeRepeat {
 }
 
 /**
+ * The result of a question that could not be scored at all: every metric carries `status` (e.g.
+ * `target_error`, or `trace_timeout` when its spans never arrived) with a null value.
+ */
+export function failedQuestion(item: GoldenItem, traceId: string, status: Exclude<Status, "ok">, reason: string, latencyMs: number): QuestionResult {
+  const err = none(status, reason);
+  return {
+    golden_id: item.id,
+    trace_id: traceId,
+    tags: item.tags,
+    question: item.question,
+    latency_ms: latencyMs,
+    status,
+    reason,
+    answer: null,
+    contexts: [],
+    generator_model: null,
+    recall: null,
+    recall_status: status,
+    hit_rank: null,
+    reciprocal_rank: null,
+    grounding: { status, value: null, claims: [] as ClaimVerdict[], reason, ...NO_COST },
+    relevance: { status, value: null, reason, ...NO_COST },
+    reference_facts: { status, value: null, facts: [], reason, ...NO_COST },
+    repeats: [],
+    key_facts: err,
+    abstained: null,
+    abstention: err,
+  };
+}
+
+/**
  * Scores one golden question from the target's result (design §5): recall@k and reciprocal rank
  * (answerable items), grounding and relevance (judge), key facts, abstention. A failed target call
  * gives `target_error` on every metric.
  */
 export async function scoreQuestion(item: GoldenItem, traceId: string, result: TargetResult, judge: Judge, ks: readonly number[], options: { readonly repeat?: number } = {}): Promise<QuestionResult> {
   const base = { golden_id: item.id, trace_id: traceId, tags: item.tags, question: item.question, latency_ms: result.latency_ms };
-  if (!result.ok) {
-    const err = none("target_error", result.reason);
-    return {
-      ...base,
-      status: "target_error",
-      reason: result.reason,
-      answer: null,
-      contexts: [],
-      generator_model: null,
-      recall: null,
-      recall_status: "target_error",
-      hit_rank: null,
-      reciprocal_rank: null,
-      grounding: { status: "target_error", value: null, claims: [] as ClaimVerdict[], reason: result.reason, ...NO_COST },
-      relevance: { status: "target_error", value: null, reason: result.reason, ...NO_COST },
-      reference_facts: { status: "target_error", value: null, facts: [], reason: result.reason, ...NO_COST },
-      repeats: [],
-      key_facts: err,
-      abstained: null,
-      abstention: err,
-    };
-  }
+  if (!result.ok) return failedQuestion(item, traceId, "target_error", result.reason, result.latency_ms);
   const { reply } = result;
   const answerable = item.expected_source !== null;
   let recall: Record<number, 0 | 1> | null = null;

@@ -248,6 +248,34 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
     ),
   );
 
+  return completeRun({ store, run, results, ks, judge, stats: session.stats(), repeat, useCache, warnings: [...warnings], now });
+}
+
+/** What {@link completeRun} needs from the run that produced the results. */
+export interface CompleteRunInput {
+  readonly store: Store;
+  readonly run: RunRecord;
+  readonly results: readonly QuestionResult[];
+  readonly ks: readonly number[];
+  /** The judge the results were scored with (the session's judge). */
+  readonly judge: Judge;
+  readonly stats: JudgeStats;
+  readonly repeat: number;
+  readonly useCache: boolean;
+  readonly warnings: readonly string[];
+  readonly now: () => number;
+}
+
+/**
+ * Finishes a run whatever produced its results (direct replay or spans through the scorer):
+ * aggregates, breaks down by tag, builds the judge report, marks the run completed with its
+ * summary, and pairs it with the previous comparable run (design §5).
+ */
+export async function completeRun(input: CompleteRunInput): Promise<EvalOutcome> {
+  const { store, results, ks, judge, repeat, useCache } = input;
+  let run = input.run;
+  const now = input.now;
+  const warnings = input.warnings;
   const names = runMetricNames(ks, judge);
   const rows = results.map((q) => runMetricValues(q, ks));
   const agg = aggregate(rows, names);
@@ -255,7 +283,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
   const tags = [...new Set(results.flatMap((q) => q.tags))].sort();
   for (const tag of tags) byTag[tag] = aggregate(results.filter((q) => q.tags.includes(tag)).map((q) => runMetricValues(q, ks)), names);
   const errors = results.filter((q) => q.status === "target_error").length;
-  const judgeReport = await judgeRunReport(store, run, results, session.stats(), repeat, useCache);
+  const judgeReport = await judgeRunReport(store, run, results, input.stats, repeat, useCache);
   const finishedAt = now();
   run = {
     ...run,

@@ -1,6 +1,6 @@
 import type { RetrievedItem } from "../metrics/recall.js";
-import type { StoredLog, StoredSpan } from "./spans.js";
-import { documentsOf, indexed, jsonValue, lastMessageText, messageText, num, record, str, type RawDocument } from "./values.js";
+import type { AttrValue, StoredLog, StoredSpan } from "./spans.js";
+import { documentOf, documentsOf, indexed, jsonValue, lastMessageText, messageText, num, record, str, type RawDocument } from "./values.js";
 
 /** Span conventions the scorer reads (design §4), in precedence order. */
 export type Convention = "otel-genai" | "openinference" | "openllmetry" | "vercel-ai";
@@ -35,6 +35,11 @@ export interface Interaction {
 interface RetrievalPart {
   readonly convention: Convention;
   readonly query: string | null;
+  /**
+   * False when the query was written by a model (a tool call's arguments), so it is not the user's
+   * question: the generation's question wins then.
+   */
+  readonly queryIsQuestion: boolean;
   readonly docs: RawDocument[];
   readonly end: bigint;
 }
@@ -48,7 +53,44 @@ interface GenerationPart {
   readonly end: bigint;
 }
 
+/** A span event or an OTLP log record tied to a span, as one shape. */
+interface ContentEvent {
+  readonly name: string;
+  readonly attributes: StoredSpan["attributes"];
+  readonly body: unknown;
+  readonly time: bigint;
+}
+
 const GENAI_GENERATION_OPS = new Set(["chat", "text_completion", "generate_content"]);
+const GENAI_TOOL_OP = "execute_tool";
+
+const endOf = (s: StoredSpan): bigint => BigInt(s.end_time_unix_nano);
+const timeOf = (t: string): bigint => (/^\d+$/.test(t) ? BigInt(t) : 0n);
+
+/** Span events and log records of one span, in time order (the record order breaks ties). */
+function eventsOf(s: StoredSpan, logs: readonly StoredLog[]): ContentEvent[] {
+  const all: ContentEvent[] = [
+    ...s.events.map((e) => ({ name: e.name, attributes: e.attributes, body: null as unknown, time: timeOf(e.time_unix_nano) })),
+    ...logs.filter((l) => l.span_id === s.span_id).map((l) => ({ name: l.event_name, attributes: l.attributes, body: l.body as unknown, time: timeOf(l.time_unix_nano) })),
+  ];
+  return all.map((e, i) => ({ e, i })).sort((x, y) => (x.e.time < y.e.time ? -1 : x.e.time > y.e.time ? 1 : x.i - y.i)).map(({ e }) => e);
+}
+
+/** A query given as a string, or as JSON holding one (`{query}`, `{question}`, `{input}`, or the first string field). */
+function queryText(v: unknown): string | null {
+  if (typeof v === "string") {
+    const t = v.trim();
+    if (t.startsWith("{") || t.startsWith('"')) {
+      const parsed = jsonValue(v);
+      if (parsed !== null) return queryText(parsed);
+    }
+    return v.length > 0 ? v : null;
+  }
+  const r = record(v);
+  if (!r) return null;
+  for (const k of ["query", "question", "input", "query_str", "q"]) if (typeof r[k] === "string" && r[k] !== "") return r[k];
+  return (Object.values(r).find((x) => typeof x === "string" && x !== "") as string | undefined) ?? null;
+}
 
 /** OTel GenAI: retrieval and generation spans, with content on attributes, span events or log events. */
 function otelGenAi(spans: readonly StoredSpan[], logs: readonly StoredLog[]): { r: RetrievalPart[]; g: GenerationPart[] } {
@@ -58,26 +100,52 @@ function otelGenAi(spans: readonly StoredSpan[], logs: readonly StoredLog[]): { 
     const a = s.attributes;
     const op = str(a, "gen_ai.operation.name");
     if (op === "retrieval") {
-      const docs = documentsOf(jsonValue(a["gen_ai.retrieval.documents"])) ?? [];
-      r.push({ convention: "otel-genai", query: str(a, "gen_ai.retrieval.query.text"), docs, end: BigInt(s.end_time_unix_nano) });
+      // Structured or JSON-string documents on the span; a retrieval event may carry them instead.
+      let docsRaw = jsonValue(a["gen_ai.retrieval.documents"]);
+      let query = str(a, "gen_ai.retrieval.query.text");
+      for (const e of eventsOf(s, logs)) {
+        docsRaw ??= jsonValue(e.attributes["gen_ai.retrieval.documents"]);
+        query ??= str(e.attributes, "gen_ai.retrieval.query.text");
+      }
+      r.push({ convention: "otel-genai", query, queryIsQuestion: true, docs: documentsOf(docsRaw) ?? [], end: endOf(s) });
+    } else if (op === GENAI_TOOL_OP) {
+      // A retrieval done as a tool the model called: the tool's result is the document list.
+      const docs = documentsOf(jsonValue(a["gen_ai.tool.call.result"]));
+      if (docs !== null && docs.length > 0 && docs.some((d) => d.text !== null || d.document_id !== null)) {
+        r.push({ convention: "otel-genai", query: queryText(jsonValue(a["gen_ai.tool.call.arguments"])), queryIsQuestion: false, docs, end: endOf(s) });
+      }
     } else if (op !== null && GENAI_GENERATION_OPS.has(op)) {
       let input = jsonValue(a["gen_ai.input.messages"]);
       let output = jsonValue(a["gen_ai.output.messages"]);
-      // Content sent as events (span events or OTLP log records linked by span id).
-      const events = [...s.events.map((e) => ({ name: e.name, attributes: e.attributes, body: null as unknown })), ...logs.filter((l) => l.span_id === s.span_id).map((l) => ({ name: l.event_name, attributes: l.attributes, body: l.body as unknown }))];
+      // Content sent as events: span events or OTLP log records linked by span id. Current semconv:
+      // one `gen_ai.client.inference.operation.details` event with the messages as attributes (an
+      // instrumentation may split input and output over two); earlier semconv: one event per
+      // message (`gen_ai.user.message`, `gen_ai.choice` with the message in the body), or span
+      // events `gen_ai.content.prompt` / `gen_ai.content.completion`.
       let userText: string | null = null;
       let choiceText: string | null = null;
-      for (const e of events) {
+      let choiceIndex = Number.POSITIVE_INFINITY;
+      for (const e of eventsOf(s, logs)) {
         if (e.name === "gen_ai.client.inference.operation.details") {
-          input ??= jsonValue(e.attributes["gen_ai.input.messages"]);
-          output ??= jsonValue(e.attributes["gen_ai.output.messages"]);
+          input ??= jsonValue(e.attributes["gen_ai.input.messages"]) ?? jsonValue((record(e.body)?.["gen_ai.input.messages"] ?? undefined) as AttrValue | undefined);
+          output ??= jsonValue(e.attributes["gen_ai.output.messages"]) ?? jsonValue((record(e.body)?.["gen_ai.output.messages"] ?? undefined) as AttrValue | undefined);
         } else if (e.name === "gen_ai.user.message") {
           userText = messageText(e.body) ?? messageText(jsonValue(e.attributes["content"])) ?? str(e.attributes, "content") ?? userText;
         } else if (e.name === "gen_ai.choice") {
-          choiceText = messageText(record(e.body)?.["message"] ?? e.body) ?? str(e.attributes, "message.content") ?? choiceText;
+          const body = record(e.body);
+          const idx = typeof body?.["index"] === "number" ? body["index"] : num(e.attributes, "index") ?? 0;
+          const text = messageText(body?.["message"] ?? e.body) ?? str(e.attributes, "message.content");
+          if (text !== null && idx < choiceIndex) {
+            choiceText = text; // the first choice (index 0) is the answer
+            choiceIndex = idx;
+          }
+        } else if (e.name === "gen_ai.content.prompt") {
+          input ??= jsonValue(e.attributes["gen_ai.prompt"]);
+        } else if (e.name === "gen_ai.content.completion") {
+          output ??= jsonValue(e.attributes["gen_ai.completion"]);
         }
       }
-      const answer = lastMessageText(output, "assistant") ?? (Array.isArray(output) && output.length > 0 ? messageText(output[output.length - 1]) : null) ?? choiceText;
+      const answer = lastMessageText(output, "assistant") ?? (Array.isArray(output) && output.length > 0 ? messageText(output[0]) : typeof output === "string" ? output : null) ?? choiceText;
       g.push({
         convention: "otel-genai",
         question: lastMessageText(input, "user") ?? userText,
@@ -85,11 +153,22 @@ function otelGenAi(spans: readonly StoredSpan[], logs: readonly StoredLog[]): { 
         model: str(a, "gen_ai.response.model") ?? str(a, "gen_ai.request.model"),
         input_tokens: num(a, "gen_ai.usage.input_tokens") ?? num(a, "gen_ai.usage.prompt_tokens"),
         output_tokens: num(a, "gen_ai.usage.output_tokens") ?? num(a, "gen_ai.usage.completion_tokens"),
-        end: BigInt(s.end_time_unix_nano),
+        end: endOf(s),
       });
     }
   }
   return { r, g };
+}
+
+/** Text of an OpenInference message: `message.content`, else its `message.contents.<j>.message_content.text` parts. */
+function oiMessageText(m: StoredSpan["attributes"]): string | null {
+  const whole = str(m, "message.content");
+  if (whole !== null) return whole;
+  const parts = indexed(m, "message.contents")
+    .filter((p) => (str(p, "message_content.type") ?? "text") === "text")
+    .map((p) => str(p, "message_content.text"))
+    .filter((t): t is string => t !== null);
+  return parts.length > 0 ? parts.join("") : null;
 }
 
 /** OpenInference: RETRIEVER / RERANKER spans with indexed documents; LLM spans with `llm.*`. */
@@ -100,54 +179,62 @@ function openInference(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: G
   const docsAt = (a: StoredSpan["attributes"], prefix: string): RawDocument[] =>
     indexed(a, prefix).map((d, i) => {
       const meta = record(jsonValue(d["document.metadata"] ?? null)) ?? {};
-      const id = str(d, "document.id") ?? (typeof d["document.id"] === "number" ? String(d["document.id"]) : String(i));
-      const documentId = typeof meta["document_id"] === "string" ? meta["document_id"] : typeof meta["source"] === "string" ? meta["source"] : null;
+      const rawId = d["document.id"];
+      const id = typeof rawId === "string" && rawId !== "" ? rawId : typeof rawId === "number" ? String(rawId) : String(i);
+      const documentId = typeof meta["document_id"] === "string" ? meta["document_id"] : typeof meta["documentId"] === "string" ? meta["documentId"] : typeof meta["source"] === "string" ? meta["source"] : null;
       return { id, document_id: documentId, text: str(d, "document.content"), score: num(d, "document.score") };
     });
+  const inputText = (a: StoredSpan["attributes"]): string | null => queryText(a["input.value"] ?? null);
   for (const s of spans) {
     const a = s.attributes;
     const kind = str(a, "openinference.span.kind")?.toUpperCase();
     if (kind === "RETRIEVER") {
-      r.push({ convention: "openinference", query: str(a, "input.value"), docs: docsAt(a, "retrieval.documents"), end: BigInt(s.end_time_unix_nano) });
+      r.push({ convention: "openinference", query: inputText(a), queryIsQuestion: true, docs: docsAt(a, "retrieval.documents"), end: endOf(s) });
     } else if (kind === "RERANKER") {
-      r.push({ convention: "openinference", query: str(a, "reranker.query") ?? str(a, "input.value"), docs: docsAt(a, "reranker.output_documents"), end: BigInt(s.end_time_unix_nano) });
+      r.push({ convention: "openinference", query: str(a, "reranker.query") ?? inputText(a), queryIsQuestion: true, docs: docsAt(a, "reranker.output_documents"), end: endOf(s) });
     } else if (kind === "LLM") {
-      const inputs = indexed(a, "llm.input_messages").map((m) => ({ role: str(m, "message.role"), content: str(m, "message.content") }));
-      const outputs = indexed(a, "llm.output_messages").map((m) => ({ role: str(m, "message.role"), content: str(m, "message.content") }));
+      const inputs = indexed(a, "llm.input_messages").map((m) => ({ role: str(m, "message.role"), content: oiMessageText(m) }));
+      const outputs = indexed(a, "llm.output_messages").map((m) => ({ role: str(m, "message.role"), content: oiMessageText(m) }));
+      const plainOutput = str(a, "output.mime_type") === "text/plain" ? str(a, "output.value") : null;
       g.push({
         convention: "openinference",
         question: lastMessageText(inputs, "user"),
-        answer: lastMessageText(outputs, "assistant") ?? outputs[outputs.length - 1]?.content ?? null,
+        answer: lastMessageText(outputs, "assistant") ?? outputs[0]?.content ?? plainOutput,
         model: str(a, "llm.model_name"),
         input_tokens: num(a, "llm.token_count.prompt"),
         output_tokens: num(a, "llm.token_count.completion"),
-        end: BigInt(s.end_time_unix_nano),
+        end: endOf(s),
       });
-    } else if (kind === "CHAIN" && s.parent_span_id === "") {
-      chainQuestion = str(a, "input.value");
+    } else if ((kind === "CHAIN" || kind === "AGENT") && s.parent_span_id === "") {
+      chainQuestion = inputText(a);
     }
   }
   return { r, g, chainQuestion };
 }
 
-/** OpenLLMetry (Traceloop): `gen_ai.prompt.<i>` / `gen_ai.completion.<i>` LLM spans; tasks whose output is a document list. */
+/**
+ * OpenLLMetry (Traceloop): tasks/tools whose output (`traceloop.entity.output`) is a document list;
+ * LLM spans in the older `gen_ai.prompt.<i>` / `gen_ai.completion.<i>` form (current releases write
+ * OTel GenAI `gen_ai.input.messages` / `gen_ai.output.messages`, read as OTel GenAI).
+ */
 function openLlmetry(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: GenerationPart[]; workflowQuestion: string | null } {
   const r: RetrievalPart[] = [];
   const g: GenerationPart[] = [];
   let workflowQuestion: string | null = null;
   for (const s of spans) {
     const a = s.attributes;
+    if (str(a, "gen_ai.operation.name") !== null && GENAI_GENERATION_OPS.has(str(a, "gen_ai.operation.name") as string)) continue; // read as OTel GenAI
     const prompts = indexed(a, "gen_ai.prompt").map((m) => ({ role: str(m, "role"), content: str(m, "content") }));
     const completions = indexed(a, "gen_ai.completion").map((m) => ({ role: str(m, "role"), content: str(m, "content") }));
     if (prompts.length > 0 || completions.length > 0 || str(a, "llm.request.type") !== null) {
       g.push({
         convention: "openllmetry",
         question: lastMessageText(prompts, "user"),
-        answer: lastMessageText(completions, "assistant") ?? completions[completions.length - 1]?.content ?? null,
-        model: str(a, "gen_ai.response.model") ?? str(a, "gen_ai.request.model"),
+        answer: lastMessageText(completions, "assistant") ?? completions[0]?.content ?? null,
+        model: str(a, "gen_ai.response.model") ?? str(a, "gen_ai.request.model") ?? str(a, "llm.response.model") ?? str(a, "llm.request.model"),
         input_tokens: num(a, "gen_ai.usage.input_tokens") ?? num(a, "gen_ai.usage.prompt_tokens") ?? num(a, "llm.usage.prompt_tokens"),
         output_tokens: num(a, "gen_ai.usage.output_tokens") ?? num(a, "gen_ai.usage.completion_tokens") ?? num(a, "llm.usage.completion_tokens"),
-        end: BigInt(s.end_time_unix_nano),
+        end: endOf(s),
       });
       continue;
     }
@@ -156,43 +243,70 @@ function openLlmetry(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: Gen
     const output = jsonValue(a["traceloop.entity.output"]);
     const input = record(jsonValue(a["traceloop.entity.input"]));
     const args = Array.isArray(input?.["args"]) ? (input?.["args"] as unknown[]) : [];
-    const firstArg = typeof args[0] === "string" ? args[0] : null;
+    const firstArg = args.length > 0 ? queryText(args[0]) : queryText(input?.["kwargs"] ?? null);
     if (kind === "workflow" && s.parent_span_id === "") workflowQuestion = firstArg;
     if (kind === "task" || kind === "tool") {
       const docs = documentsOf(output);
       if (docs !== null && docs.length > 0 && docs.some((d) => d.text !== null || d.document_id !== null)) {
-        r.push({ convention: "openllmetry", query: firstArg, docs, end: BigInt(s.end_time_unix_nano) });
+        r.push({ convention: "openllmetry", query: firstArg, queryIsQuestion: true, docs, end: endOf(s) });
       }
     }
   }
   return { r, g, workflowQuestion };
 }
 
-/** Vercel AI SDK telemetry: `ai.generateText`/`ai.streamText` spans; retrieval from a tool call whose result is a document list. */
+/** Parses each entry of a string array of JSON values (the AI SDK records lists this way). */
+function jsonEntries(v: unknown): unknown[] | null {
+  const arr = Array.isArray(v) ? v : null;
+  return arr ? arr.map((x) => (typeof x === "string" ? (jsonValue(x) ?? x) : x)) : null;
+}
+
+/**
+ * Vercel AI SDK telemetry: `ai.generateText` / `ai.streamText` spans (question from `ai.prompt`,
+ * answer `ai.response.text`, total usage); retrieval from an `ai.toolCall` whose result is a
+ * document list, or from `ai.rerank.doRerank` (`ai.documents` reordered by `ai.ranking`).
+ */
 function vercelAi(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: GenerationPart[] } {
   const r: RetrievalPart[] = [];
   const g: GenerationPart[] = [];
+  const opOf = (s: StoredSpan): string => str(s.attributes, "ai.operationId") ?? s.name;
   for (const s of spans) {
     const a = s.attributes;
-    const op = str(a, "ai.operationId") ?? str(a, "operation.name") ?? s.name;
-    if (op === "ai.toolCall" || s.name === "ai.toolCall") {
+    const op = opOf(s);
+    if (op === "ai.toolCall") {
       const docs = documentsOf(jsonValue(a["ai.toolCall.result"] ?? a["ai.toolCall.output"]));
-      if (docs !== null && docs.length > 0) {
-        const args = record(jsonValue(a["ai.toolCall.args"] ?? a["ai.toolCall.input"]));
-        const query = args ? (Object.values(args).find((v) => typeof v === "string") as string | undefined) ?? null : null;
-        r.push({ convention: "vercel-ai", query, docs, end: BigInt(s.end_time_unix_nano) });
+      if (docs !== null && docs.length > 0 && docs.some((d) => d.text !== null || d.document_id !== null)) {
+        r.push({ convention: "vercel-ai", query: queryText(jsonValue(a["ai.toolCall.args"] ?? a["ai.toolCall.input"])), queryIsQuestion: false, docs, end: endOf(s) });
       }
-    } else if (op === "ai.generateText" || op === "ai.streamText" || s.name === "ai.generateText" || s.name === "ai.streamText") {
+    } else if (op === "ai.rerank.doRerank") {
+      const documents = jsonEntries(jsonValue(a["ai.documents"]));
+      const ranking = jsonEntries(jsonValue(a["ai.ranking"]));
+      if (documents && ranking) {
+        const docs: RawDocument[] = [];
+        // Ranking entries `{index, relevanceScore}` in rank order; a text document's id is its original index.
+        for (const entry of ranking) {
+          const e = record(entry);
+          const idx = typeof e?.["index"] === "number" ? e["index"] : null;
+          const d = idx !== null ? documentOf(documents[idx], idx) : null;
+          if (d === null) continue;
+          docs.push({ ...d, score: typeof e?.["relevanceScore"] === "number" ? e["relevanceScore"] : d.score });
+        }
+        if (docs.length > 0) r.push({ convention: "vercel-ai", query: null, queryIsQuestion: false, docs, end: endOf(s) });
+      }
+    } else if (op === "ai.generateText" || op === "ai.streamText") {
       const prompt = record(jsonValue(a["ai.prompt"]));
-      const question = (typeof prompt?.["prompt"] === "string" ? prompt["prompt"] : null) ?? lastMessageText(prompt?.["messages"], "user");
+      const question = (typeof prompt?.["prompt"] === "string" ? prompt["prompt"] : null) ?? lastMessageText(prompt?.["messages"], "user") ?? lastMessageText(prompt?.["prompt"], "user");
+      // The outer span names the model asked for; the provider's answer is on the last step.
+      const steps = spans.filter((c) => c.parent_span_id === s.span_id && (opOf(c) === `${op}.doGenerate` || opOf(c) === `${op}.doStream`));
+      const lastStep = latest(steps.map((c) => ({ s: c, end: endOf(c) })))?.s ?? null;
       g.push({
         convention: "vercel-ai",
         question,
         answer: str(a, "ai.response.text") ?? (a["ai.response.text"] === "" ? "" : null),
-        model: str(a, "ai.response.model") ?? str(a, "ai.model.id"),
+        model: str(a, "ai.response.model") ?? (lastStep ? str(lastStep.attributes, "ai.response.model") ?? str(lastStep.attributes, "gen_ai.response.model") : null) ?? str(a, "ai.model.id"),
         input_tokens: num(a, "ai.usage.inputTokens") ?? num(a, "ai.usage.promptTokens"),
         output_tokens: num(a, "ai.usage.outputTokens") ?? num(a, "ai.usage.completionTokens"),
-        end: BigInt(s.end_time_unix_nano),
+        end: endOf(s),
       });
     }
   }
@@ -213,7 +327,8 @@ function attrAnywhere(spans: readonly StoredSpan[], key: string): string | null 
  * Builds the interaction of one trace from its spans and log records (design §2, §4). For each of
  * retrieval and generation, the first convention in precedence order (OTel GenAI with ragmeter
  * extras, OpenInference, OpenLLMetry, Vercel AI SDK) that has it wins; within a convention the
- * latest-ending span is used (a reranker after a retriever). Run id, golden id and pipeline version
+ * latest-ending span is used (a reranker after a retriever). The question is the retrieval query,
+ * unless a model wrote it (a tool call), then the generation's last user message. Run id, golden id and pipeline version
  * come from `ragmeter.*` attributes (baggage copied to spans) or the resource.
  */
 export function extractInteraction(traceId: string, spans: readonly StoredSpan[], logs: readonly StoredLog[] = []): Interaction {
@@ -225,7 +340,7 @@ export function extractInteraction(traceId: string, spans: readonly StoredSpan[]
   const generation = latest(genai.g) ?? latest(oi.g) ?? latest(ol.g) ?? latest(va.g);
   const runId = attrAnywhere(spans, "ragmeter.run.id");
   const goldenId = attrAnywhere(spans, "ragmeter.golden.id");
-  const truncated = spans.some((s) => s.attributes["ragmeter.content.truncated"] === true);
+  const truncated = spans.some((s) => s.attributes["ragmeter.content.truncated"] === true || s.attributes["ragmeter.content.truncated"] === "true");
   const resource = spans[0]?.resource_attributes ?? {};
   return {
     trace_id: traceId,
@@ -235,7 +350,7 @@ export function extractInteraction(traceId: string, spans: readonly StoredSpan[]
     pipeline_version: attrAnywhere(spans, "ragmeter.pipeline.version"),
     service_name: spans.find((s) => s.service_name !== "")?.service_name ?? "",
     deployment_environment: str(resource, "deployment.environment.name") ?? str(resource, "deployment.environment") ?? "",
-    question: retrieval?.query ?? generation?.question ?? oi.chainQuestion ?? ol.workflowQuestion,
+    question: (retrieval?.queryIsQuestion ? retrieval.query : null) ?? generation?.question ?? retrieval?.query ?? oi.chainQuestion ?? ol.workflowQuestion,
     retrieved: retrieval ? retrieval.docs : null,
     answer: generation?.answer ?? null,
     has_generation: generation !== null,

@@ -83,29 +83,42 @@ export interface RawDocument {
   readonly score: number | null;
 }
 
+/** Keys under which a tool or task result commonly holds its document list. */
+const DOCUMENT_LIST_KEYS = ["documents", "results", "chunks", "contexts", "nodes", "source_nodes"] as const;
+
 /**
  * Normalises a document object of any common shape: `{id, document_id, content|text|pageContent|
- * page_content, score, metadata: {document_id|source|id}}`. Null when it has neither id nor text.
+ * page_content, score, metadata: {document_id|source|id}}` (ours, LangChain, plain JSON),
+ * LlamaIndex `{node: {id_, text, metadata}, score}`. Null when it has neither id nor text.
  */
 export function documentOf(v: unknown, index: number): RawDocument | null {
-  const r = record(v);
-  if (!r) return typeof v === "string" ? { id: String(index), document_id: null, text: v, score: null } : null;
+  const outer = record(v);
+  if (!outer) return typeof v === "string" ? { id: String(index), document_id: null, text: v, score: null } : null;
+  // LlamaIndex NodeWithScore: the node carries id, text and metadata; the score sits beside it.
+  const r = record(outer["node"]) ? { ...(record(outer["node"]) as Record<string, unknown>), score: outer["score"] } : outer;
   const meta = record(r["metadata"]) ?? record(jsonValue(r["metadata"] as AttrValue));
-  const id = firstString(r["id"], typeof r["id"] === "number" ? String(r["id"]) : undefined, meta?.["id"], meta?.["chunk_id"]);
+  const idOf = (x: unknown): string | undefined => (typeof x === "string" && x !== "" ? x : typeof x === "number" && Number.isFinite(x) ? String(x) : undefined);
+  const id = firstString(idOf(r["id"]), idOf(r["id_"]), idOf(r["chunk_id"]), idOf(r["chunkId"]), idOf(meta?.["chunk_id"]), idOf(meta?.["id"]));
   const text = firstString(r["content"], r["text"], r["pageContent"], r["page_content"], r["document"]);
-  const documentId = firstString(r["document_id"], r["documentId"], meta?.["document_id"], meta?.["documentId"], meta?.["source"]);
-  const scoreRaw = r["score"] ?? r["relevance_score"] ?? r["similarity"];
-  const score = typeof scoreRaw === "number" ? scoreRaw : typeof scoreRaw === "string" && Number.isFinite(Number(scoreRaw)) ? Number(scoreRaw) : null;
+  const documentId = firstString(idOf(r["document_id"]), idOf(r["documentId"]), idOf(r["ref_doc_id"]), idOf(meta?.["document_id"]), idOf(meta?.["documentId"]), idOf(meta?.["source"]));
+  const scoreRaw = r["score"] ?? r["relevance_score"] ?? r["relevanceScore"] ?? r["similarity"];
+  const score = typeof scoreRaw === "number" ? scoreRaw : typeof scoreRaw === "string" && scoreRaw.trim() !== "" && Number.isFinite(Number(scoreRaw)) ? Number(scoreRaw) : null;
   if (id === null && text === null) return null;
   return { id: id ?? String(index), document_id: documentId, text, score };
 }
 
-/** Documents from a JSON array (or `{documents: [...]}`), in order; null when the value is not a document list. */
+/**
+ * Documents from a JSON array (or an object holding one under `documents`, `results`, `chunks`,
+ * `contexts`, `nodes` or `source_nodes`), in order; null when the value is not a document list.
+ */
 export function documentsOf(v: unknown): RawDocument[] | null {
-  const arr = Array.isArray(v) ? v : Array.isArray(record(v)?.["documents"]) ? (record(v)?.["documents"] as unknown[]) : null;
+  const r = record(v);
+  const listKey = r ? DOCUMENT_LIST_KEYS.find((k) => Array.isArray(r[k])) : undefined;
+  const arr = Array.isArray(v) ? v : r && listKey !== undefined ? (r[listKey] as unknown[]) : null;
   if (!arr) return null;
+  if (arr.length === 0) return [];
   const docs = arr.map(documentOf);
-  return docs.every((d): d is RawDocument => d !== null) && docs.length > 0 ? docs : arr.length === 0 ? [] : null;
+  return docs.every((d): d is RawDocument => d !== null) ? docs : null;
 }
 
 /**

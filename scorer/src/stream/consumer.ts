@@ -25,6 +25,8 @@ export interface ConsumerSettings {
    * leaves the batch uncommitted, as a crash would).
    */
   readonly beforeCommit?: (partition: number, lastOffset: string) => Promise<void>;
+  /** Where a new consumer group starts: the earliest offset (default, design §6) or the latest. */
+  readonly fromBeginning?: boolean;
   /** Restart the consumer after a crash (default true); tests turn it off to simulate a dead instance. */
   readonly restartOnFailure?: boolean;
 }
@@ -71,7 +73,7 @@ export async function startSpanConsumer(store: Store, settings: ConsumerSettings
   const admin: Admin = kafka.admin();
   let running = true;
   await Promise.all([consumer.connect(), producer.connect(), admin.connect()]);
-  await consumer.subscribe({ topics: [settings.topic], fromBeginning: true });
+  await consumer.subscribe({ topics: [settings.topic], fromBeginning: settings.fromBeginning ?? true });
   await consumer.run({
     autoCommit: false,
     eachBatchAutoResolve: false,

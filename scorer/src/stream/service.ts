@@ -4,6 +4,7 @@ import type { Store } from "../store/client.js";
 import { startSpanConsumer, type ConsumerLogger, type ConsumerSettings, type SpanConsumer } from "./consumer.js";
 import { decodeRecord, writeRecords } from "./ingest.js";
 import { scoreSettledTraces, type ScoringSettings } from "./loop.js";
+import type { ScoredTrace } from "./score.js";
 import { IngestionStats } from "./stats.js";
 import type { StreamConfig } from "./config.js";
 
@@ -29,8 +30,8 @@ export interface ScorerServiceOptions {
   readonly intervalMs?: number;
   /** Consumer settings that override the defaults derived from `stream` (tests: fetch wait, seams). */
   readonly consumer?: Partial<ConsumerSettings>;
-  /** Called after each pass that scored traces. */
-  readonly onScored?: (n: number) => void;
+  /** Called with the traces each pass scored (eval --via-traces collects its results here). */
+  readonly onScored?: (scored: readonly ScoredTrace[]) => void;
 }
 
 /**
@@ -66,12 +67,10 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
       for (;;) {
         const scored = await scoreSettledTraces(o.store, o.scoring, Date.now());
         total += scored.length;
+        if (scored.length > 0) o.onScored?.(scored);
         if (scored.length < o.scoring.batchSize || stopped) break;
       }
-      if (total > 0) {
-        stats.scored(total, Date.now());
-        o.onScored?.(total);
-      }
+      if (total > 0) stats.scored(total, Date.now());
       return total;
     });
     return pass;

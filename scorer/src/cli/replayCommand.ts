@@ -1,0 +1,105 @@
+import { writeFile } from "node:fs/promises";
+import { fmtDelta, fmtValue } from "../eval/format.js";
+import { httpTarget } from "../eval/target.js";
+import { runReplay, type ReplayOutcome } from "../replay/run.js";
+import { parseReplaySource } from "../replay/select.js";
+import { EXIT } from "./evalCommand.js";
+import { createProgress } from "./progress.js";
+import { judgeFor, withStore, type Io } from "./context.js";
+
+/** Flags of `ragmeter replay`. */
+export interface ReplayFlags {
+  readonly from: string;
+  readonly target: string;
+  readonly pipelineVersion: string;
+  readonly sample?: number;
+  readonly concurrency: number;
+  readonly k: readonly number[];
+  readonly json?: string;
+  readonly home?: string;
+  readonly cache?: boolean;
+}
+
+const mean = (xs: readonly number[]): number | null => (xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length);
+
+/** Text report of a replay: paired per-metric deltas with interval, retrieval overlap, questions that moved. */
+export function formatReplay(r: ReplayOutcome, top = 10): string {
+  const o = r.outcome;
+  const out: string[] = [];
+  out.push(`replay run ${o.run.run_id} · pipeline ${o.run.pipeline_version} · ${r.captured.length} captured questions (${o.run.golden_set_path})`);
+  const olds = [...new Set(r.captured.map((c) => c.pipeline_version || "?"))].join(", ");
+  out.push(`original pipeline ${olds} → ${o.run.pipeline_version}; both sides scored by judge ${o.run.judge_kind}${o.run.judge_kind === "llm" ? ` ${o.run.judge_model}` : ""}, paired per question`);
+  out.push("");
+  out.push(`${"metric".padEnd(12)} ${"old".padStart(7)} ${"new".padStart(7)} ${"delta".padStart(7)}  ${"95% CI".padEnd(20)} n`);
+  for (const d of r.deltas) {
+    if (d.n === 0) continue;
+    const ci = d.interval ? `[${fmtDelta(d.metric, d.interval.lower)}, ${fmtDelta(d.metric, d.interval.upper)}]` : "—";
+    out.push(`${d.metric.padEnd(12)} ${fmtValue(d.metric, d.mean_a).padStart(7)} ${fmtValue(d.metric, d.mean_b).padStart(7)} ${fmtDelta(d.metric, d.delta).padStart(7)}  ${ci.padEnd(20)} ${d.n}`);
+  }
+  out.push("");
+  out.push(`retrieved documents, old vs new: Jaccard ${fmtValue("", mean(r.overlap.map((x) => x.jaccard)))} · rank-biased overlap (p=0.9) ${fmtValue("", mean(r.overlap.map((x) => x.rbo)))} (mean over ${r.overlap.length} questions)`);
+  const moved = (r.deltas.find((d) => d.metric === "grounding")?.differences ?? []).concat(r.deltas.find((d) => d.metric === "relevance")?.differences.map((x) => ({ ...x, delta: x.delta / 4 })) ?? []);
+  const byKey = new Map<string, number>();
+  for (const m of moved) byKey.set(m.golden_id, Math.min(byKey.get(m.golden_id) ?? 0, m.delta));
+  const worst = [...byKey].filter(([, d]) => d < 0).sort((x, y) => x[1] - y[1] || x[0].localeCompare(y[0])).slice(0, top);
+  out.push("");
+  out.push("regressed most (trace id of the original, grounding / relevance old → new, overlap)");
+  if (worst.length === 0) out.push("  none");
+  for (const [key] of worst) {
+    const g = r.deltas.find((d) => d.metric === "grounding")?.differences.find((x) => x.golden_id === key);
+    const rel = r.deltas.find((d) => d.metric === "relevance")?.differences.find((x) => x.golden_id === key);
+    const ov = r.overlap.find((x) => x.key === key);
+    const q = r.captured.find((c) => c.trace_id === key)?.question ?? "";
+    out.push(`  ${key.slice(0, 16)}  ${g ? `${fmtValue("grounding", g.a)}→${fmtValue("grounding", g.b)}` : "—"}  ${rel ? `${fmtValue("relevance", rel.a)}→${fmtValue("relevance", rel.b)}` : "—"}  J ${ov ? ov.jaccard.toFixed(2) : "—"}  ${JSON.stringify(q.slice(0, 50))}`);
+  }
+  const errs = o.results.filter((q) => q.status !== "ok").length;
+  if (errs > 0) out.push(`target errors: ${errs} (counted, never averaged)`);
+  return out.join("\n");
+}
+
+/** `ragmeter replay`: captured questions → new pipeline version, both sides scored, paired. Returns the exit code. */
+export async function replayCommand(io: Io, flags: ReplayFlags): Promise<number> {
+  const from = parseReplaySource(flags.from, Date.now());
+  return withStore(io, flags, async (store, config) => {
+    const progress = createProgress(io.interactive, `replay ${flags.pipelineVersion}`);
+    let r: ReplayOutcome;
+    try {
+      r = await runReplay({
+        store,
+        judge: judgeFor(config),
+        target: httpTarget(flags.target, config.targetTimeoutMs),
+        pipelineVersion: flags.pipelineVersion,
+        from,
+        fromSpec: flags.from,
+        sample: flags.sample ?? null,
+        concurrency: flags.concurrency,
+        ks: flags.k,
+        cache: flags.cache ?? true,
+        prices: config.prices,
+        onProgress: (d, t) => progress.update(d, t),
+      });
+    } finally {
+      progress.stop();
+    }
+    io.out(formatReplay(r));
+    io.out(`history: ${store.location}`);
+    if (flags.json) {
+      await writeFile(
+        flags.json,
+        `${JSON.stringify(
+          {
+            run_id: r.outcome.run.run_id,
+            pipeline_version: r.outcome.run.pipeline_version,
+            from: flags.from,
+            metrics: Object.fromEntries(r.deltas.map((d) => [d.metric, { n: d.n, old: d.mean_a, new: d.mean_b, delta: d.delta, ci: d.interval ? [d.interval.lower, d.interval.upper] : null }])),
+            overlap: { jaccard: mean(r.overlap.map((x) => x.jaccard)), rbo: mean(r.overlap.map((x) => x.rbo)) },
+            questions: r.overlap.map((x) => ({ trace_id: x.key, question: x.question, jaccard: x.jaccard, rbo: x.rbo, ...Object.fromEntries(r.deltas.map((d) => [d.metric, d.differences.find((y) => y.golden_id === x.key) ?? null])) })),
+          },
+          null,
+          2,
+        )}\n`,
+      );
+    }
+    return EXIT.done;
+  });
+}

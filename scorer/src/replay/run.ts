@@ -1,0 +1,135 @@
+import { createHash } from "node:crypto";
+import type { GoldenItem } from "@ragmeter/golden";
+import pLimit from "p-limit";
+import { storeJudgeCache } from "../judges/cache.js";
+import type { PriceTable } from "../judges/cost.js";
+import { createJudgeSession } from "../judges/session.js";
+import type { Judge } from "../judges/types.js";
+
+import { pairedDelta, type PairedDelta } from "../eval/paired.js";
+import { scoreQuestion, type QuestionResult } from "../eval/question.js";
+import { completeRun, judgePromptVersion, newRunId, resultRows, runMetricValues, type EvalOutcome } from "../eval/runner.js";
+import type { Target } from "../eval/target.js";
+import { baggage, newTraceIds, traceparent } from "../eval/trace.js";
+import { none, type Scored } from "../status.js";
+import type { Store } from "../store/client.js";
+import { goldenItemsFor } from "../store/golden.js";
+import { saveResults } from "../store/results.js";
+import { saveRun, type RunRecord } from "../store/runs.js";
+import { distinct, jaccard, rankBiasedOverlap } from "./overlap.js";
+import { selectInteractions, type CapturedInteraction, type ReplaySource } from "./select.js";
+
+/** Options of {@link runReplay}. */
+export interface ReplayOptions {
+  readonly store: Store;
+  readonly judge: Judge;
+  readonly target: Target;
+  readonly pipelineVersion: string;
+  readonly from: ReplaySource;
+  /** The `--from` text, recorded on the run. */
+  readonly fromSpec: string;
+  readonly sample: number | null;
+  readonly concurrency: number;
+  readonly ks: readonly number[];
+  readonly cache?: boolean;
+  readonly prices?: PriceTable | null;
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+/** Retrieval overlap of one replayed question. */
+export interface QuestionOverlap {
+  readonly key: string;
+  readonly question: string;
+  /** Jaccard similarity of the two sets of retrieved document ids. */
+  readonly jaccard: number;
+  /** Rank-biased overlap (p = 0.9) of the two rankings of document ids. */
+  readonly rbo: number;
+}
+
+/** Outcome of a replay: the new run, both sides per question, paired deltas and overlap. */
+export interface ReplayOutcome {
+  readonly outcome: EvalOutcome;
+  readonly captured: readonly CapturedInteraction[];
+  /** The original side re-scored with the same judge, keyed like the new side (original trace id). */
+  readonly original: readonly QuestionResult[];
+  readonly deltas: readonly PairedDelta[];
+  readonly overlap: readonly QuestionOverlap[];
+}
+
+/** No interaction matched `--from` (exit 2). */
+export class NothingToReplayError extends Error {
+  override readonly name = "NothingToReplayError";
+}
+
+/**
+ * Trace replay (design §2): sends the questions of captured interactions to a new pipeline version,
+ * scores both sides with the same judge (the original from its stored answer and retrieved items,
+ * the new one from the target's reply), stores the new side as a `replay` run, and pairs the two
+ * per question (key: the original trace id) with the overlap of their retrieved documents.
+ * @throws NothingToReplayError when the selection is empty.
+ */
+export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
+  const captured = await selectInteractions(o.store, o.from, o.sample);
+  if (captured.length === 0) throw new NothingToReplayError(`nothing to replay: no scored interaction with a captured question and answer matches --from ${o.fromSpec}`);
+  const golden = await goldenItemsFor(
+    o.store,
+    captured.filter((c) => c.golden_id !== "").map((c) => ({ run_id: c.run_id, golden_id: c.golden_id })),
+  );
+  const itemOf = (c: CapturedInteraction): { item: GoldenItem; live: boolean } => {
+    const g = c.golden_id !== "" ? golden.get(`${c.run_id}\u0000${c.golden_id}`) : undefined;
+    if (g) return { item: { ...g, id: c.trace_id, tags: [...g.tags, `golden:${g.id}`] }, live: false };
+    return { item: { id: c.trace_id, question: c.question, expected_source: null, expected_substring: null, reference_answer: null, key_facts: null, tags: c.service_name ? [`service:${c.service_name}`] : [] }, live: true };
+  };
+  const adjust = (q: QuestionResult, live: boolean): QuestionResult => (live ? { ...q, abstention: none("not_applicable", "captured live traffic: no golden item") as Scored } : q);
+
+  const session = createJudgeSession(o.judge, { cache: (o.cache ?? true) ? storeJudgeCache(o.store) : null, prices: o.prices ?? null, maxCostUsd: null });
+  const judge = session.judge;
+  const selectionHash = createHash("sha256").update(captured.map((c) => c.trace_id).join("\n")).digest("hex");
+  const startedAt = Date.now();
+  const run: RunRecord = {
+    run_id: newRunId(startedAt),
+    started_at: new Date(startedAt).toISOString(),
+    finished_at: null,
+    status: "running",
+    source: "replay",
+    pipeline_version: o.pipelineVersion,
+    golden_set_hash: `replay-${selectionHash}`,
+    golden_set_path: `replay --from ${o.fromSpec}`,
+    judge_kind: judge.kind,
+    judge_model: judge.model,
+    judge_prompt_version: judgePromptVersion(judge),
+    ks: [...o.ks],
+    target: o.target.description,
+    summary: "{}",
+  };
+  await saveRun(o.store, run);
+
+  const limit = pLimit(Math.max(1, o.concurrency));
+  let done = 0;
+  const pairs = await Promise.all(
+    captured.map((c) =>
+      limit(async () => {
+        const { item, live } = itemOf(c);
+        const original = adjust(await scoreQuestion(item, c.trace_id, { ok: true, latency_ms: 0, reply: { answer: c.answer, contexts: c.retrieved, model: null, pipeline_version: c.pipeline_version } }, judge, o.ks), live);
+        const ids = newTraceIds();
+        const res = await o.target.ask(c.question, { traceparent: traceparent(ids), baggage: baggage(run.run_id, c.trace_id, o.pipelineVersion) });
+        const replayed = adjust(await scoreQuestion(item, ids.traceId, res, judge, o.ks), live);
+        const rows = resultRows(run, replayed, judge, o.ks);
+        await saveResults(o.store, { interactions: [rows.interaction], scores: rows.scores, claims: rows.claims });
+        done++;
+        o.onProgress?.(done, captured.length);
+        return { c, original, replayed };
+      }),
+    ),
+  );
+  const outcome = await completeRun({ store: o.store, run, results: pairs.map((p) => p.replayed), ks: o.ks, judge, stats: session.stats(), repeat: 1, useCache: o.cache ?? true, warnings: [], now: Date.now });
+  const a = new Map(pairs.map((p) => [p.c.trace_id, runMetricValues(p.original, o.ks)] as const));
+  const b = new Map(pairs.map((p) => [p.c.trace_id, runMetricValues(p.replayed, o.ks)] as const));
+  const metrics = [...o.ks.map((k) => `recall@${k}`), "mrr", "grounding", "relevance", "key_facts"];
+  const deltas = metrics.map((m) => pairedDelta(m, a, b, { resamples: 10_000 }));
+  const docs = (xs: readonly { document_id: string }[]): string[] => distinct(xs.map((x) => x.document_id));
+  const overlap = pairs
+    .filter((p) => p.replayed.status === "ok")
+    .map((p) => ({ key: p.c.trace_id, question: p.c.question, jaccard: jaccard(docs(p.c.retrieved), docs(p.replayed.contexts)), rbo: rankBiasedOverlap(docs(p.c.retrieved), docs(p.replayed.contexts)) }));
+  return { outcome, captured, original: pairs.map((p) => p.original), deltas, overlap };
+}

@@ -1,0 +1,105 @@
+import { z } from "zod";
+import type { Store } from "../store/client.js";
+import type { RetrievedItem } from "../metrics/recall.js";
+
+/** What `--from` selects: one run, or a filter over captured interactions. */
+export type ReplaySource =
+  | { readonly kind: "run"; readonly runId: string }
+  | { readonly kind: "filter"; readonly since: Date | null; readonly until: Date | null; readonly pipeline: string | null; readonly service: string | null; readonly source: string | null };
+
+/** A `--from` value that cannot be parsed (exit 2). */
+export class ReplaySpecError extends Error {
+  override readonly name = "ReplaySpecError";
+}
+
+const DURATION = /^(\d+)(m|h|d)$/u;
+
+function time(value: string, now: number, key: string): Date {
+  const d = DURATION.exec(value);
+  if (d) return new Date(now - Number(d[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[d[2] as "m" | "h" | "d"]);
+  const t = Date.parse(value);
+  if (Number.isNaN(t)) throw new ReplaySpecError(`--from: ${key}="${value}" is neither an ISO time nor a duration like 24h, 7d, 30m`);
+  return new Date(t);
+}
+
+/**
+ * Parses `--from`: a run id (`r-…`, or `live`), or comma-separated filters
+ * `since=<ISO time|duration>`, `until=…`, `pipeline=<version>`, `service=<name>`,
+ * `source=golden|replay|live`, e.g. `since=24h,service=rag-api,pipeline=v7`.
+ * @throws ReplaySpecError naming the bad part.
+ */
+export function parseReplaySource(spec: string, now: number): ReplaySource {
+  const s = spec.trim();
+  if (s.length === 0) throw new ReplaySpecError("--from: empty");
+  if (!s.includes("=")) return { kind: "run", runId: s };
+  const f = { since: null as Date | null, until: null as Date | null, pipeline: null as string | null, service: null as string | null, source: null as string | null };
+  for (const part of s.split(",")) {
+    const [key, ...rest] = part.split("=");
+    const k = (key ?? "").trim();
+    const v = rest.join("=").trim();
+    if (v.length === 0) throw new ReplaySpecError(`--from: "${part}" has no value`);
+    if (k === "since" || k === "until") f[k] = time(v, now, k);
+    else if (k === "pipeline" || k === "service") f[k] = v;
+    else if (k === "source") {
+      if (!["golden", "replay", "live"].includes(v)) throw new ReplaySpecError(`--from: source="${v}" must be golden, replay or live`);
+      f.source = v;
+    } else throw new ReplaySpecError(`--from: unknown filter "${k}" (since, until, pipeline, service, source)`);
+  }
+  return { kind: "filter", ...f };
+}
+
+/** A captured interaction to replay. */
+export interface CapturedInteraction {
+  readonly trace_id: string;
+  readonly run_id: string;
+  readonly golden_id: string;
+  readonly source: string;
+  readonly service_name: string;
+  readonly pipeline_version: string;
+  readonly question: string;
+  readonly answer: string;
+  readonly retrieved: RetrievedItem[];
+}
+
+const row = z.object({
+  trace_id: z.string(),
+  run_id: z.string(),
+  golden_id: z.string(),
+  source: z.string(),
+  service_name: z.string(),
+  pipeline_version: z.string(),
+  question: z.string(),
+  answer: z.string().nullable(),
+  retrieved: z.array(z.object({ id: z.string(), document_id: z.string(), text: z.string(), score: z.number().nullable(), rank: z.union([z.number(), z.string()]) })),
+});
+
+/**
+ * Captured interactions matching `from` that can be replayed (status ok, question and answer
+ * captured), in time order; `sample` keeps a deterministic subset (smallest hash of trace id).
+ */
+export async function selectInteractions(store: Store, from: ReplaySource, sample: number | null): Promise<CapturedInteraction[]> {
+  const where: string[] = ["status = 'ok'", "question != ''", "answer IS NOT NULL"];
+  const params: Record<string, unknown> = {};
+  if (from.kind === "run") {
+    where.push("run_id = {runId:String}");
+    params["runId"] = from.runId;
+  } else {
+    if (from.since) (where.push("created_at >= {since:DateTime64(3, 'UTC')}"), (params["since"] = from.since.toISOString().replace("T", " ").replace("Z", "")));
+    if (from.until) (where.push("created_at < {until:DateTime64(3, 'UTC')}"), (params["until"] = from.until.toISOString().replace("T", " ").replace("Z", "")));
+    if (from.pipeline) (where.push("pipeline_version = {pipeline:String}"), (params["pipeline"] = from.pipeline));
+    if (from.service) (where.push("service_name = {service:String}"), (params["service"] = from.service));
+    if (from.source) (where.push("source = {source:String}"), (params["source"] = from.source));
+  }
+  const rs = await store.client.query({
+    query: `SELECT trace_id, run_id, golden_id, source, service_name, pipeline_version, question, answer, retrieved
+      FROM ${store.database}.interactions FINAL WHERE ${where.join(" AND ")}
+      ORDER BY ${sample !== null ? "cityHash64(trace_id)" : "created_at, trace_id"} ${sample !== null ? "LIMIT {sample:UInt32}" : ""}`,
+    query_params: { ...params, ...(sample !== null ? { sample } : {}) },
+    format: "JSONEachRow",
+  });
+  return (await rs.json<unknown>()).map((r) => {
+    const x = row.parse(r);
+    const retrieved = [...x.retrieved].sort((a, b) => Number(a.rank) - Number(b.rank)).map((d) => ({ id: d.id, document_id: d.document_id, text: d.text, score: d.score }));
+    return { ...x, answer: x.answer ?? "", retrieved };
+  });
+}

@@ -1,0 +1,71 @@
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cli } from "../helpers/cli.js";
+import { startSampleServeChild } from "../helpers/sampleServe.js";
+import { jaccard, rankBiasedOverlap } from "../../scorer/src/replay/overlap.js";
+
+let home: string;
+let v2: Awaited<ReturnType<typeof startSampleServeChild>>;
+let runs: { run_id: string; pipeline_version: string }[];
+beforeAll(async () => {
+  home = await mkdtemp(path.join(tmpdir(), "ragmeter-replay-"));
+  const demo = await cli(["demo", "--home", home]);
+  expect(demo.code, demo.err).toBe(0);
+  runs = JSON.parse((await cli(["runs", "--json", "--home", home])).out) as typeof runs;
+  v2 = await startSampleServeChild({ RAGMETER_SAMPLE_VERSION: "v2" });
+});
+afterAll(async () => {
+  await v2?.stop();
+});
+
+describe("ragmeter replay", () => {
+  it("replays the v1 run's captured questions against v2 over HTTP: paired deltas equal compare v1→v2; overlap per question", async () => {
+    const v1 = runs.find((r) => r.pipeline_version === "sample-v1")!;
+    const v2run = runs.find((r) => r.pipeline_version === "sample-v2")!;
+    const out = path.join(home, "replay.json");
+    const r = await cli(["replay", "--from", v1.run_id, "--target", v2.url, "--pipeline-version", "sample-v2-http", "--json", out, "--home", home]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^replay run r-\S+ · pipeline sample-v2-http · 121 captured questions/mu);
+    expect(r.out).toMatch(/rank-biased overlap \(p=0\.9\)/u);
+    const rep = JSON.parse(await readFile(out, "utf8")) as { metrics: Record<string, { n: number; delta: number }>; questions: { trace_id: string; jaccard: number; rbo: number }[] };
+    const cmp = JSON.parse((await cli(["compare", v1.run_id, v2run.run_id, "--json", "--home", home])).out) as { metrics: Record<string, { n: number; delta: number }> };
+    for (const m of ["recall@5", "grounding", "relevance", "key_facts"]) {
+      expect(rep.metrics[m]?.n, m).toBe(cmp.metrics[m]?.n);
+      expect(rep.metrics[m]?.delta, m).toBeCloseTo(cmp.metrics[m]?.delta ?? NaN, 12);
+    }
+    expect(rep.questions).toHaveLength(121);
+    for (const q of rep.questions) {
+      expect(q.jaccard).toBeGreaterThanOrEqual(0);
+      expect(q.jaccard).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it("selects by filter and samples deterministically; a bad --from is a usage error", async () => {
+    const a = await cli(["replay", "--from", "pipeline=sample-v1,since=1d", "--sample", "5", "--target", v2.url, "--pipeline-version", "x", "--json", path.join(home, "a.json"), "--home", home]);
+    const b = await cli(["replay", "--from", "pipeline=sample-v1,since=1d", "--sample", "5", "--target", v2.url, "--pipeline-version", "x", "--json", path.join(home, "b.json"), "--home", home]);
+    expect(a.code, a.err).toBe(0);
+    const ids = async (f: string) => ((JSON.parse(await readFile(path.join(home, f), "utf8")) as { questions: { trace_id: string }[] }).questions.map((q) => q.trace_id).sort());
+    expect(await ids("a.json")).toHaveLength(5);
+    expect(await ids("a.json")).toEqual(await ids("b.json"));
+    const bad = await cli(["replay", "--from", "since=yesterday", "--target", v2.url, "--pipeline-version", "x", "--home", home]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/since="yesterday"/u);
+    const none = await cli(["replay", "--from", "service=nobody", "--target", v2.url, "--pipeline-version", "x", "--home", home]);
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(/nothing to replay/u);
+  });
+});
+
+describe("overlap measures", () => {
+  it("Jaccard and rank-biased overlap by hand", () => {
+    expect(jaccard(["a", "b", "c"], ["b", "c", "d"])).toBe(2 / 4);
+    expect(rankBiasedOverlap(["a", "b"], ["a", "b"])).toBeCloseTo(1, 12);
+    expect(rankBiasedOverlap(["a", "b"], ["c", "d"])).toBe(0);
+    // k = 2, p = 0.9, S = [a, b], T = [b, a]: X1 = 0, X2 = 2 → (2/2)·0.81 + (0.1/0.9)·(0 + (2/2)·0.81) = 0.81 + 0.09 = 0.9
+    expect(rankBiasedOverlap(["a", "b"], ["b", "a"])).toBeCloseTo(0.9, 12);
+    // S = [a, b, c], T = [a, c, b]: X1 = 1, X2 = 1, X3 = 3 → 0.729 + (1/9)·(0.9 + 0.405 + 0.729) = 0.729 + 0.226 = 0.955
+    expect(rankBiasedOverlap(["a", "b", "c"], ["a", "c", "b"])).toBeCloseTo(0.729 + (0.9 + 0.405 + 0.729) / 9, 12);
+  });
+});

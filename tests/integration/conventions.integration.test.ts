@@ -1,0 +1,170 @@
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeLogsRequest, decodeTraceRequest } from "../../collector/src/index.js";
+import { extractInteraction, type Interaction } from "../../scorer/src/extract/interaction.js";
+import { logsOf, spansOf, type StoredLog, type StoredSpan } from "../../scorer/src/extract/spans.js";
+import { startChatServer, startOtlpReceiver } from "../conventions/servers.js";
+
+// Each driver under tests/conventions/drivers uses a real instrumentation library to record the same
+// RAG request (tests/conventions/drivers/scenario.mjs) and exports it over OTLP/HTTP; this test
+// decodes what arrived as the collector does and extracts the interaction as the scorer does.
+
+const root = path.resolve(import.meta.dirname, "../..");
+const ANSWER = "Customers have 30 days to ask for a refund [chunk-10].";
+const QUESTION = "How many days do customers have to ask for a refund?";
+const MODEL = "gpt-4o-mini-2024-07-18";
+const CHUNK_IDS = ["chunk-0", "chunk-1", "chunk-2", "chunk-3", "chunk-4", "chunk-5", "chunk-6", "chunk-7", "chunk-8", "chunk-9", "chunk-10", "chunk-11"];
+const DOCUMENT_IDS = ["doc-a", "doc-b", "doc-c", "doc-d", "doc-e", "doc-f", "doc-g", "doc-h", "doc-i", "doc-j", "doc-k", "doc-l"];
+const TEXTS = CHUNK_IDS.map((_, i) => `Passage ${i}: refunds are accepted within ${i + 20} days of purchase.`);
+const SCORES = [0.99, 0.94, 0.89, 0.84, 0.79, 0.74, 0.69, 0.64, 0.59, 0.54, 0.49, 0.44];
+
+let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>;
+let chat: Awaited<ReturnType<typeof startChatServer>>;
+beforeAll(async () => {
+  otlp = await startOtlpReceiver();
+  chat = await startChatServer(ANSWER);
+});
+afterAll(async () => {
+  await otlp?.close();
+  await chat?.close();
+});
+
+interface Captured {
+  spans: StoredSpan[];
+  logs: StoredLog[];
+  interaction: Interaction;
+}
+
+/** Runs one driver, then decodes what it exported and extracts the interaction of its one trace. */
+async function runDriver(name: string, env: Record<string, string> = {}): Promise<Captured> {
+  const from = otlp.bodies.length;
+  const child = spawn(process.execPath, [path.join(root, "tests/conventions/drivers", `${name}.mjs`)], {
+    cwd: root,
+    env: { ...process.env, RAGMETER_TEST_OTLP_URL: otlp.url, OPENAI_BASE_URL: chat.baseURL, OPENAI_API_KEY: "test-key", OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: undefined, TRACELOOP_API_KEY: undefined, TRACELOOP_BASE_URL: undefined, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (c: Buffer) => (output += c.toString()));
+  child.stderr.on("data", (c: Buffer) => (output += c.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  expect(code, `driver ${name} failed:\n${output}`).toBe(0);
+  const bodies = otlp.bodies.slice(from);
+  const spans: StoredSpan[] = [];
+  const logs: StoredLog[] = [];
+  for (const b of bodies) {
+    if (b.signal === "traces") {
+      const d = decodeTraceRequest(b.body, b.contentType);
+      expect(d.errors).toEqual([]);
+      spans.push(...spansOf(d.request));
+    } else {
+      const d = decodeLogsRequest(b.body, b.contentType);
+      expect(d.errors).toEqual([]);
+      logs.push(...logsOf(d.request, (s) => createHash("sha256").update(s).digest("hex")));
+    }
+  }
+  if (process.env.RAGMETER_DUMP_CONVENTIONS) writeFileSync(path.join(process.env.RAGMETER_DUMP_CONVENTIONS, `${name}${env["RAGMETER_TEST_CAPTURE"] === "false" ? "-nocontent" : ""}.json`), JSON.stringify({ spans, logs }, null, 2));
+  const traceIds = new Set(spans.map((s) => s.trace_id));
+  expect([...traceIds], `driver ${name} should record one trace`).toHaveLength(1);
+  const traceId = [...traceIds][0]!;
+  return { spans, logs, interaction: extractInteraction(traceId, spans, logs.filter((l) => l.trace_id === traceId)) };
+}
+
+function expectRetrieved(i: Interaction, opts: { documentIds: boolean; scores: boolean }): void {
+  expect(i.retrieved).not.toBeNull();
+  const r = i.retrieved!;
+  expect(r.map((d) => d.id)).toEqual(CHUNK_IDS);
+  expect(r[10]!.id).toBe("chunk-10"); // index 10 follows 9, never 1
+  expect(r.map((d) => d.text)).toEqual(TEXTS);
+  expect(r.map((d) => d.document_id)).toEqual(opts.documentIds ? DOCUMENT_IDS : CHUNK_IDS.map(() => null));
+  if (opts.scores) expect(r.map((d) => d.score)).toEqual(SCORES);
+}
+
+describe("interactions from the spans real instrumentation libraries emit (design §4)", () => {
+  it("OTel GenAI, content on span attributes (@ragmeter/instrumentation): question, documents with ids in rank order, answer, model, tokens, run and golden ids", async () => {
+    const { interaction: i } = await runDriver("ragmeter-genai");
+    expect(i.conventions).toEqual({ retrieval: "otel-genai", generation: "otel-genai" });
+    expect(i.question).toBe(QUESTION);
+    expectRetrieved(i, { documentIds: true, scores: true });
+    expect(i.answer).toBe(ANSWER);
+    expect(i.generator_model).toBe(MODEL);
+    expect([i.input_tokens, i.output_tokens]).toEqual([321, 54]);
+    expect(i.truncated).toBe(false);
+    expect([i.source, i.run_id, i.golden_id, i.pipeline_version]).toEqual(["golden", "run-conv", "g-refund", "pv-7"]);
+    expect([i.service_name, i.deployment_environment]).toEqual(["conv-ragmeter", "conventions-test"]);
+  });
+
+  it("OTel GenAI, content in OTLP log events (@opentelemetry/instrumentation-openai): question and answer from gen_ai.user.message / gen_ai.choice events", async () => {
+    const { interaction: i, spans, logs } = await runDriver("otel-genai-logs");
+    expect(logs.map((l) => l.event_name)).toEqual(expect.arrayContaining(["gen_ai.system.message", "gen_ai.user.message", "gen_ai.choice"]));
+    expect(i.conventions).toEqual({ retrieval: "otel-genai", generation: "otel-genai" });
+    expect(i.question).toBe(QUESTION);
+    expectRetrieved(i, { documentIds: true, scores: true });
+    expect(i.answer).toBe(ANSWER);
+    expect(i.generator_model).toBe(MODEL);
+    expect([i.input_tokens, i.output_tokens]).toEqual([321, 54]);
+    expect(i.source).toBe("live");
+    // The generation's own content is only in the log events: without the retrieval span the
+    // question comes from gen_ai.user.message, and without the logs there is no answer.
+    const chatOnly = spans.filter((s) => s.attributes["gen_ai.operation.name"] === "chat");
+    expect(chatOnly).toHaveLength(1);
+    expect(chatOnly[0]!.attributes["gen_ai.input.messages"]).toBeUndefined();
+    const fromLogs = extractInteraction(i.trace_id, chatOnly, logs);
+    expect([fromLogs.question, fromLogs.answer]).toEqual([QUESTION, ANSWER]);
+    expect(extractInteraction(i.trace_id, chatOnly, []).answer).toBeNull();
+  });
+
+  it("OTel GenAI with content capture off: documents keep their ids, texts, question and answer are null (never empty strings)", async () => {
+    const { interaction: i, logs } = await runDriver("otel-genai-logs", { RAGMETER_TEST_CAPTURE: "false" });
+    expect(logs.length).toBeGreaterThan(0); // events still sent, without content
+    expect(i.retrieved!.map((d) => d.id)).toEqual(CHUNK_IDS);
+    expect(i.retrieved!.map((d) => d.document_id)).toEqual(DOCUMENT_IDS);
+    expect(i.retrieved!.every((d) => d.text === null)).toBe(true);
+    expect([i.question, i.answer]).toEqual([null, null]);
+    expect(i.has_generation).toBe(true);
+    expect([i.input_tokens, i.output_tokens]).toEqual([321, 54]);
+  });
+
+  it("OpenInference (@arizeai/openinference-core + openinference-instrumentation-openai): retrieval.documents.<i> in integer order, document_id from metadata", async () => {
+    const { interaction: i } = await runDriver("openinference");
+    expect(i.conventions).toEqual({ retrieval: "openinference", generation: "openinference" });
+    expect(i.question).toBe(QUESTION);
+    expectRetrieved(i, { documentIds: true, scores: true });
+    expect(i.answer).toBe(ANSWER);
+    expect(i.generator_model).toBe(MODEL);
+    expect([i.input_tokens, i.output_tokens]).toEqual([321, 54]);
+  });
+
+  it("OpenLLMetry (@traceloop/node-server-sdk): documents from the retrieval task's output, answer from the openai.chat span", async () => {
+    const { interaction: i } = await runDriver("openllmetry");
+    // OpenLLMetry 0.2x writes its LLM spans in the OTel GenAI semconv (gen_ai.input.messages / gen_ai.output.messages), so the generation is read as OTel GenAI.
+    expect(i.conventions).toEqual({ retrieval: "openllmetry", generation: "otel-genai" });
+    expect(i.question).toBe(QUESTION);
+    expectRetrieved(i, { documentIds: true, scores: true });
+    expect(i.answer).toBe(ANSWER);
+    expect(i.generator_model).toBe(MODEL);
+    expect([i.input_tokens, i.output_tokens]).toEqual([321, 54]);
+  });
+
+  it("Vercel AI SDK telemetry (ai + @ai-sdk/openai): documents from the retrieval tool's result, answer and total usage from ai.generateText", async () => {
+    const { interaction: i } = await runDriver("vercel-ai");
+    expect(i.conventions).toEqual({ retrieval: "vercel-ai", generation: "vercel-ai" });
+    expect(i.question).toBe(QUESTION);
+    expectRetrieved(i, { documentIds: true, scores: true });
+    expect(i.answer).toBe(ANSWER);
+    expect(i.generator_model).toBe(MODEL);
+    expect([i.input_tokens, i.output_tokens]).toEqual([621, 64]);
+  });
+
+  it("Vercel AI SDK telemetry, retrieval through rerank(): documents in the order of ai.ranking, with its scores", async () => {
+    const { interaction: i } = await runDriver("vercel-ai-rerank");
+    expect(i.conventions).toEqual({ retrieval: "vercel-ai", generation: "vercel-ai" });
+    expect(i.question).toBe(QUESTION);
+    expectRetrieved(i, { documentIds: true, scores: true });
+    expect(i.answer).toBe(ANSWER);
+    expect(i.generator_model).toBe(MODEL);
+    expect([i.input_tokens, i.output_tokens]).toEqual([321, 54]);
+  });
+});
