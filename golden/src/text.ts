@@ -61,17 +61,80 @@ export function wordSegments(text: string, segmenter = defaultWordSegmenter()): 
       for (const bigram of cjkBigrams(part)) out.push({ text: bigram, isNumber: false });
       continue;
     }
-    for (const seg of segmenter.segment(part)) {
-      if (!seg.isWordLike) continue;
-      const w = seg.segment;
-      out.push({ text: NUMBER.test(w) ? canonicalNumber(w) : w, isNumber: NUMBER.test(w) });
-    }
+    const words = segmenter === WORD_SEGMENTER && !NEEDS_ICU.test(part) ? wordLikeSegments(part) : icuWordLike(segmenter, part);
+    for (const w of words) out.push({ text: NUMBER.test(w) ? canonicalNumber(w) : w, isNumber: NUMBER.test(w) });
   }
   return out;
 }
 
 const SPLIT = /(\d+(?:[.,]\d+)+|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+)/u;
 const CJK_ONLY = /^[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+$/u;
+
+function icuWordLike(segmenter: Intl.Segmenter, text: string): string[] {
+  const out: string[] = [];
+  for (const seg of segmenter.segment(text)) if (seg.isWordLike) out.push(seg.segment);
+  return out;
+}
+
+/** Scripts whose word boundaries need ICU's dictionaries or special rules (Hebrew, Thai, Lao, Myanmar, Khmer, kana). */
+const NEEDS_ICU = /[\u0590-\u05FF\u0E00-\u0EFF\u1000-\u109F\u1780-\u17FF\u3040-\u30FF\u31F0-\u31FF\uFF66-\uFF9F]/u;
+const LETTER = /[\p{L}\p{M}]/u;
+const DIGIT = /\p{Nd}/u;
+const MID_LETTER = new Set([":", "\u00B7", "\u0387", "\u055F", "\u05F4", "\u2027", "\uFE13", "\uFE55", "\uFF1A"]);
+const MID_NUM_LET = new Set([".", "'", "\u2018", "\u2019", "\u2024", "\uFE52", "\uFF07", "\uFF0E"]);
+const MID_NUM = new Set([",", ";", "\u037E", "\u0589", "\u060C", "\u060D", "\u066C", "\u07F8", "\u2044", "\uFE10", "\uFE14", "\uFE50", "\uFE54", "\uFF0C", "\uFF1B"]);
+
+/** Word-break class of one code point for {@link wordLikeSegments}: letter, digit, connector (`_`) or none. */
+function wbClass(c: string | undefined): "L" | "N" | "E" | "" {
+  if (c === undefined) return "";
+  const code = c.charCodeAt(0);
+  if ((code >= 97 && code <= 122) || (code >= 65 && code <= 90)) return "L";
+  if (code >= 48 && code <= 57) return "N";
+  if (code === 95) return "E";
+  if (code < 128) return "";
+  return LETTER.test(c) ? "L" : DIGIT.test(c) ? "N" : "";
+}
+
+/**
+ * Word-like segments by the default word-boundary rules of UAX #29 (WB5–WB13b) for scripts that
+ * need no dictionary: letters and digits run together, `_` connects them, a letter–MidLetter/
+ * MidNumLet–letter sequence stays one word ("don't", "a:b", "example.com"), as does a digit–MidNum/
+ * MidNumLet–digit one ("1,000"). It gives the same segments as `Intl.Segmenter` on such text (a test
+ * compares both over the bundled corpus) at a fraction of the cost, so scoring keeps up with streams.
+ */
+export function wordLikeSegments(text: string): string[] {
+  const cs = Array.from(text);
+  const out: string[] = [];
+  let i = 0;
+  while (i < cs.length) {
+    if (!wbClass(cs[i])) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    for (;;) {
+      if (wbClass(cs[j])) {
+        j++;
+        continue;
+      }
+      const c = cs[j] as string;
+      const prev = wbClass(cs[j - 1]);
+      const next = wbClass(cs[j + 1]);
+      if (prev === "L" && next === "L" && (MID_LETTER.has(c) || MID_NUM_LET.has(c))) {
+        j += 2;
+        continue;
+      }
+      if (prev === "N" && next === "N" && (MID_NUM.has(c) || MID_NUM_LET.has(c))) {
+        j += 2;
+        continue;
+      }
+      break;
+    }
+    out.push(cs.slice(i, j).join(""));
+    i = j;
+  }
+  return out;
+}
 
 /** Overlapping character bigrams of a CJK run; a single character stays alone. */
 function cjkBigrams(run: string): string[] {
@@ -82,9 +145,14 @@ function cjkBigrams(run: string): string[] {
   return out;
 }
 
+// Immutable, stateless segmenters shared by every call: creating an Intl.Segmenter costs far more
+// than segmenting a sentence with it.
+const WORD_SEGMENTER = new Intl.Segmenter(undefined, { granularity: "word" });
+const SENTENCE_SEGMENTER = new Intl.Segmenter(undefined, { granularity: "sentence" });
+
 /** A word segmenter for no particular locale (Unicode default word boundaries, UAX #29). */
 export function defaultWordSegmenter(): Intl.Segmenter {
-  return new Intl.Segmenter(undefined, { granularity: "word" });
+  return WORD_SEGMENTER;
 }
 
 /**
@@ -93,9 +161,8 @@ export function defaultWordSegmenter(): Intl.Segmenter {
  * sentences in order.
  */
 export function sentences(text: string): string[] {
-  const seg = new Intl.Segmenter(undefined, { granularity: "sentence" });
   const out: string[] = [];
-  for (const s of seg.segment(text.normalize("NFC"))) {
+  for (const s of SENTENCE_SEGMENTER.segment(text.normalize("NFC"))) {
     for (const piece of s.segment.split(/(?<=[。！？])/u)) {
       const t = piece.replace(/\s+/gu, " ").trim();
       if (t.length > 0) out.push(t);

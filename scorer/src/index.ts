@@ -16,3 +16,11 @@ export { httpTarget, parseTargetReply, type Target, type TargetReply } from "./e
 export { openStore, type Store, type StoreTarget } from "./store/client.js";
 export { StoreError, StoreInUseError } from "./store/errors.js";
 export { parseGate, evaluateGate } from "./compare/gate.js";
+export { runEvalViaTraces, type ViaTracesOptions } from "./eval/viaTraces.js";
+export { runReplay, type ReplayOptions, type ReplayOutcome } from "./replay/run.js";
+export { jaccard, rankBiasedOverlap } from "./replay/overlap.js";
+export { extractInteraction, retrievedItems, type Interaction, type Convention } from "./extract/interaction.js";
+export { startScorerService, type ScorerService, type ScorerServiceOptions } from "./stream/service.js";
+export { scoreTrace, type ScoredTrace } from "./stream/score.js";
+export { createJudgeSession, type JudgeSession } from "./judges/session.js";
+export { cohenKappa, quadraticWeightedKappa } from "./calibrate/kappa.js";

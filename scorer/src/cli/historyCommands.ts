@@ -64,7 +64,7 @@ export async function compareCommand(io: Io, runA: string, runB: string, flags: 
       io.err(`unknown run id: ${!a ? runA : runB} (see \`ragmeter runs\`)`);
       return EXIT.usage;
     }
-    const known = [...new Set([...a.ks, ...b.ks])].map((k) => `recall@${k}`).concat(["mrr", "grounding", "relevance", "key_facts", "abstention"]);
+    const known = [...new Set([...a.ks, ...b.ks])].map((k) => `recall@${k}`).concat(["mrr", "grounding", "relevance", "key_facts", "abstention", "reference_facts"]);
     const rules = flags.failOn !== undefined ? parseGate(flags.failOn, known) : [];
     const c = await compareRuns(store, a, b, { seed: flags.seed, resamples: flags.resamples });
     const gate = evaluateGate(rules, c.deltas);

@@ -25,7 +25,8 @@ export async function compareRuns(store: Store, a: RunRecord, b: RunRecord, opti
   const ma = await storedQuestionMetrics(store, a.run_id);
   const mb = await storedQuestionMetrics(store, b.run_id);
   const ks = [...new Set([...a.ks, ...b.ks])].sort((x, y) => x - y);
-  const names = [...ks.map((k) => `recall@${k}`), "mrr", "grounding", "relevance", "key_facts", "abstention"];
+  const stored = new Set([...ma.values(), ...mb.values()].flatMap((m) => [...m.keys()]));
+  const names = [...ks.map((k) => `recall@${k}`), "mrr", "grounding", "relevance", "key_facts", "abstention", ...(stored.has("reference_facts") ? ["reference_facts"] : [])];
   const deltas = names.map((m) => pairedDelta(m, ma, mb, { seed: options.seed, resamples: options.resamples }));
   const warnings: string[] = [];
   if (a.golden_set_hash !== b.golden_set_hash) warnings.push("the runs use different golden sets: only questions with the same id are paired");

@@ -77,8 +77,15 @@ function givesDifferentNumber(claim: Tokenized, chunk: Tokenized): boolean {
 
 /** Verdict of one claim against the chunks, by the rules of design §5. */
 export function heuristicVerdict(claimText: string, chunks: readonly { id: string; text: string }[]): { verdict: Verdict; chunk_ids: string[] } {
-  const claim = tokenize(claimText);
-  const tokenized = chunks.filter((c) => c.text.trim().length > 0).map((c) => ({ id: c.id, t: tokenize(c.text) }));
+  return verdictAgainst(tokenize(claimText), tokenizeChunks(chunks));
+}
+
+/** Chunks tokenized once per answer (blank chunks are no context). */
+function tokenizeChunks(chunks: readonly { id: string; text: string }[]): { id: string; t: Tokenized }[] {
+  return chunks.filter((c) => c.text.trim().length > 0).map((c) => ({ id: c.id, t: tokenize(c.text) }));
+}
+
+function verdictAgainst(claim: Tokenized, tokenized: readonly { id: string; t: Tokenized }[]): { verdict: Verdict; chunk_ids: string[] } {
   for (const c of tokenized) {
     const allNumbers = [...claim.numbers].every((n) => c.t.numbers.has(n));
     if (allNumbers && coverage(claim, c.t) >= SUPPORT_COVERAGE) return { verdict: "SUPPORTED", chunk_ids: [c.id] };
@@ -122,7 +129,8 @@ export function createHeuristicJudge(): Judge {
     async grounding(input: GroundingInput): Promise<GroundingJudgment> {
       const t0 = performance.now();
       const claimTexts = heuristicClaims(input.answer);
-      const claims: ClaimVerdict[] = claimTexts.map((text, index) => ({ index, text, ...heuristicVerdict(text, input.chunks) }));
+      const chunks = tokenizeChunks(input.chunks);
+      const claims: ClaimVerdict[] = claimTexts.map((text, index) => ({ index, text, ...verdictAgainst(tokenize(text), chunks) }));
       const cost = { input_tokens: 0, output_tokens: 0, latency_ms: performance.now() - t0 };
       if (claims.length === 0) return { status: "no_claims", value: null, claims, reason: "the answer makes no factual claim", ...cost };
       const supported = claims.filter((c) => c.verdict === "SUPPORTED").length;

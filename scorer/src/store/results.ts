@@ -70,6 +70,8 @@ export interface ResultBatch {
   readonly claims: readonly ClaimInsert[];
 }
 
+const SCORE_COLUMNS = ["run_id", "trace_id", "metric", "judge_prompt_version", "repeat_index", "golden_id", "value", "status", "reason", "judge_kind", "judge_model", "pipeline_version", "source", "created_at", "judge_input_tokens", "judge_output_tokens", "latency_ms", "version"] as const;
+
 /**
  * Writes interactions, scores and claims. Keys are those of design §6, so writing the same batch
  * twice leaves one row per key after FINAL.
@@ -92,7 +94,13 @@ export async function saveResults(store: Store, batch: ResultBatch): Promise<voi
     });
   }
   if (batch.scores.length > 0) {
-    await store.client.insert({ table: `${db}.scores`, values: batch.scores.map((s) => ({ ...s, created_at: now, version })), format: "JSONEachRow" });
+    // The largest insert (one row per metric per question): compact rows parse about a third faster.
+    await store.client.insert({
+      table: `${db}.scores`,
+      columns: [...SCORE_COLUMNS],
+      values: batch.scores.map((s) => [s.run_id, s.trace_id, s.metric, s.judge_prompt_version, s.repeat_index, s.golden_id, s.value, s.status, s.reason, s.judge_kind, s.judge_model, s.pipeline_version, s.source, now, s.judge_input_tokens, s.judge_output_tokens, s.latency_ms, version]),
+      format: "JSONCompactEachRow",
+    });
   }
   if (batch.claims.length > 0) {
     await store.client.insert({ table: `${db}.claims`, values: batch.claims.map((c) => ({ ...c, created_at: now, version })), format: "JSONEachRow" });

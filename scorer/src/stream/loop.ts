@@ -36,19 +36,18 @@ export async function scoreSettledTraces(store: Store, settings: ScoringSettings
   const settled = await settledTraces(store, { quietMs: settings.quietMs, promptVersion, now, limit: settings.batchSize });
   if (settled.length === 0) return [];
   const traces = await loadTraces(store, settled.map((s) => s.trace_id));
+  const extracted = [...traces].map(([id, t]) => ({ id, t, interaction: extractInteraction(id, t.spans, t.logs) }));
   const pairs: { run_id: string; golden_id: string }[] = [];
-  for (const [id, t] of traces) {
-    const i = extractInteraction(id, t.spans, t.logs);
+  for (const { interaction: i } of extracted) {
     if (i.run_id !== null && i.golden_id !== null) pairs.push({ run_id: i.run_id, golden_id: i.golden_id });
   }
   const golden = await goldenItemsFor(store, pairs);
   const limit = pLimit(Math.max(1, settings.concurrency));
   const scored = await Promise.all(
-    [...traces].map(([id, t]) =>
+    extracted.map(({ id, t, interaction: pre }) =>
       limit(async () => {
-        const pre = extractInteraction(id, t.spans, t.logs);
         const item = pre.run_id !== null && pre.golden_id !== null ? (golden.get(`${pre.run_id}\u0000${pre.golden_id}`) ?? null) : null;
-        return scoreTrace(id, t.spans, t.logs, { judge: settings.judge, ks: settings.ks, liveSampleRate: settings.liveSampleRate, golden: item });
+        return scoreTrace(id, t.spans, t.logs, { judge: settings.judge, ks: settings.ks, liveSampleRate: settings.liveSampleRate, golden: item }, pre);
       }),
     ),
   );

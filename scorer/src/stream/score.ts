@@ -52,9 +52,10 @@ function withStatus(r: QuestionResult, status: Status, reason: string, which: { 
  * - content not captured → `content_missing`;
  * - capped content (`ragmeter.content.truncated`) → grounding and recall `context_incomplete`;
  * - live traffic outside the sampling rate → LLM judges `not_sampled`.
+ * @param extracted the interaction when the caller already built it from these spans.
  */
-export async function scoreTrace(traceId: string, spans: readonly StoredSpan[], logs: readonly StoredLog[], options: ScoreTraceOptions): Promise<ScoredTrace> {
-  const interaction = extractInteraction(traceId, spans, logs);
+export async function scoreTrace(traceId: string, spans: readonly StoredSpan[], logs: readonly StoredLog[], options: ScoreTraceOptions, extracted?: Interaction): Promise<ScoredTrace> {
+  const interaction = extracted ?? extractInteraction(traceId, spans, logs);
   const live = options.golden === null;
   const item: GoldenItem = options.golden ?? {
     id: interaction.golden_id ?? "",

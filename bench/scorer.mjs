@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+// Streaming scorer throughput (`npm run bench:scorer`): a topic pre-filled with N traces (retrieval +
+// generation span each, as the collector writes them) on the real local broker, consumed, stored,
+// settled, scored and written into the embedded ClickHouse engine.
+//   1. heuristic judges: traces/s end to end (first message consumed → last trace scored);
+//   2. an LLM judge behind a local OpenAI-compatible server that answers after a fixed delay:
+//      judge-bound efficiency = achieved judge calls/s ÷ (concurrency ÷ delay).
+// Usage: node bench/scorer.mjs [--traces 100000] [--llm-traces 3000] [--delay-ms 200] [--judge-concurrency 64]
+import { randomBytes, randomUUID } from "node:crypto";
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import kafkajs from "kafkajs";
+import { encodeTraceRequest } from "../collector/dist/index.js";
+import { openStore } from "../scorer/dist/store/client.js";
+import { createHeuristicJudge } from "../scorer/dist/judges/heuristic.js";
+import { createLlmJudge } from "../scorer/dist/judges/llm.js";
+import { startScorerService } from "../scorer/dist/stream/service.js";
+import { startKafka } from "../scripts/kafka/kafka.mjs";
+
+const { values: args } = parseArgs({
+  options: {
+    traces: { type: "string", default: "100000" },
+    "llm-traces": { type: "string", default: "3000" },
+    "delay-ms": { type: "string", default: "200" },
+    "judge-concurrency": { type: "string", default: "64" },
+  },
+});
+const N = Number(args.traces);
+const LLM_N = Number(args["llm-traces"]);
+const DELAY = Number(args["delay-ms"]);
+const JUDGE_C = Number(args["judge-concurrency"]);
+const BROKER = process.env.KAFKA_BROKERS ?? "127.0.0.1:9092";
+const { Kafka, logLevel } = kafkajs;
+const kafka = new Kafka({ clientId: "bench-scorer", brokers: BROKER.split(","), logLevel: logLevel.NOTHING });
+const silent = { info() {}, warn() {}, error(m, f) { console.error(m, f); } };
+
+const kv = (key, v) => ({ key, value: typeof v === "number" ? { intValue: BigInt(v) } : { stringValue: v } });
+function traceBytes(i) {
+  const traceId = randomBytes(16).toString("hex");
+  const span = (name, attributes, start) => ({
+    traceId, spanId: randomBytes(8).toString("hex"), traceState: "", parentSpanId: "", flags: 1, name, kind: 1,
+    startTimeUnixNano: start, endTimeUnixNano: start + 1_000_000n, attributes, droppedAttributesCount: 0,
+    events: [], droppedEventsCount: 0, links: [], droppedLinksCount: 0, status: { code: 0, message: "" },
+  });
+  const docs = Array.from({ length: 5 }, (_, d) => ({ id: `doc-${(i + d) % 500}.md#${d + 1}`, document_id: `doc-${(i + d) % 500}.md`, score: 5 - d, content: `Plan ${i % 7} includes ${d + 2} vCPUs and ${(d + 1) * 4} GB of memory; backups are kept for ${7 + d} days.` }));
+  const q = `How many vCPUs does plan ${i % 7} include?`;
+  const spans = [
+    span("retrieval kb", [kv("gen_ai.operation.name", "retrieval"), kv("gen_ai.retrieval.query.text", q), kv("gen_ai.retrieval.documents", JSON.stringify(docs))], 1_764_460_800_000_000_000n),
+    span("chat gen", [kv("gen_ai.operation.name", "chat"), kv("gen_ai.request.model", "gen-1"), kv("gen_ai.usage.input_tokens", 420), kv("gen_ai.usage.output_tokens", 24), kv("gen_ai.output.messages", JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: `Plan ${i % 7} includes 2 vCPUs and 4 GB of memory.` }] }]))], 1_764_460_800_010_000_000n),
+  ];
+  const req = { resourceSpans: [{ resource: { attributes: [kv("service.name", "bench")], droppedAttributesCount: 0, entityRefs: [] }, scopeSpans: [{ scope: { name: "bench", version: "1", attributes: [], droppedAttributesCount: 0 }, spans, schemaUrl: "" }], schemaUrl: "" }] };
+  return { key: traceId, value: Buffer.from(encodeTraceRequest(req, "protobuf")) };
+}
+
+async function prefill(topic, n) {
+  const admin = kafka.admin();
+  await admin.connect();
+  await admin.createTopics({ topics: [{ topic, numPartitions: 3, replicationFactor: 1 }], waitForLeaders: true });
+  await admin.disconnect();
+  const producer = kafka.producer();
+  await producer.connect();
+  const t0 = performance.now();
+  for (let i = 0; i < n; i += 2000) {
+    const messages = [];
+    for (let j = i; j < Math.min(n, i + 2000); j++) messages.push({ ...traceBytes(j), headers: { "ragmeter-signal": "traces" } });
+    await producer.send({ topic, acks: -1, messages });
+  }
+  await producer.disconnect();
+  return (performance.now() - t0) / 1000;
+}
+
+async function count(store, table) {
+  const rs = await store.client.query({ query: `SELECT count() AS c FROM ${store.database}.${table} FINAL`, format: "JSONEachRow" });
+  return Number((await rs.json())[0].c);
+}
+
+async function runOnce(label, n, judge, judgeConcurrency) {
+  const topic = `ragmeter.bench.${randomUUID()}`;
+  const fillSeconds = await prefill(topic, n);
+  const home = mkdtempSync(path.join(tmpdir(), "ragmeter-bench-scorer-"));
+  const store = await openStore({ kind: "embedded", home, database: "ragmeter" });
+  const quietMs = 1000;
+  const t0 = performance.now();
+  let firstScoredAt = null;
+  let lastScoredAt = null;
+  let peakRss = process.memoryUsage().rss;
+  const svc = await startScorerService({
+    store,
+    stream: { brokers: [BROKER], topic, quietMs, liveSampleRate: 1, groupId: `bench-${randomUUID()}`, sessionTimeoutMs: 30_000, concurrency: judgeConcurrency },
+    consume: true,
+    log: silent,
+    scoring: { judge, ks: [1, 3, 5, 10], quietMs, liveSampleRate: 1, concurrency: judgeConcurrency, batchSize: 5000 },
+    intervalMs: 250,
+    consumer: { maxWaitTimeMs: 100 },
+    onScored: () => {
+      firstScoredAt ??= performance.now();
+      lastScoredAt = performance.now();
+    },
+  });
+  let stored = 0;
+  let storedAt = null;
+  let scored = 0;
+  while (scored < n) {
+    await new Promise((r) => setTimeout(r, 500));
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    if (storedAt === null) {
+      stored = await count(store, "spans");
+      if (stored >= 2 * n) storedAt = performance.now();
+    }
+    scored = await count(store, "interactions");
+    if (performance.now() - t0 > 900_000) break;
+  }
+  const t1 = performance.now();
+  await svc.stop();
+  const scoredEnd = lastScoredAt ?? t1;
+  await store.close();
+  const total = (t1 - t0) / 1000;
+  const scoring = firstScoredAt === null ? total : Math.max(0.001, (scoredEnd - firstScoredAt) / 1000);
+  return { label, n, fillSeconds, total, storeSeconds: storedAt === null ? null : (storedAt - t0) / 1000, scoring, scored, peakRssMiB: Math.round(peakRss / 2 ** 20), quietMs };
+}
+
+/** The fake judge runs in a child process (bench/lib/judge-server.mjs), as a real endpoint would. */
+async function fakeJudgeServer(delayMs) {
+  const child = spawn(process.execPath, [path.join(path.dirname(new URL(import.meta.url).pathname), "lib", "judge-server.mjs"), String(delayMs)], { stdio: ["ignore", "pipe", "inherit", "ipc"] });
+  const url = await new Promise((resolve) => child.stdout.once("data", (d) => resolve(String(d).trim())));
+  const report = () =>
+    new Promise((resolve) => {
+      child.once("message", resolve);
+      child.send("report");
+    });
+  return { url, report, close: () => child.kill() };
+}
+
+await startKafka({ log: () => {} });
+console.log(`scorer benchmark on ${BROKER}; embedded ClickHouse; 2 spans per trace; quiet window 1000 ms`);
+const h = await runOnce("heuristic", N, createHeuristicJudge(), 8);
+console.log(`heuristic: ${h.n} traces pre-filled in ${h.fillSeconds.toFixed(1)} s; all spans stored after ${h.storeSeconds?.toFixed(1)} s (${Math.round((2 * h.n) / (h.storeSeconds ?? h.total))} spans/s)`);
+console.log(`heuristic: ${h.scored} traces stored, settled, scored and written in ${h.total.toFixed(1)} s → ${Math.round(h.scored / h.total)} traces/s end to end (scoring phase ${Math.round(h.scored / h.scoring)} traces/s); peak RSS ${h.peakRssMiB} MiB`);
+
+const fake = await fakeJudgeServer(DELAY);
+const judge = createLlmJudge({ baseURL: fake.url, model: "bench-judge", concurrency: JUDGE_C, timeoutMs: 30_000 });
+const l = await runOnce("llm", LLM_N, judge, JUDGE_C);
+const { calls, seconds: judging } = await fake.report();
+fake.close();
+const ideal = JUDGE_C / (DELAY / 1000);
+const achieved = calls / judging;
+console.log(`llm judge (${DELAY} ms per call, concurrency ${JUDGE_C}): ${l.scored} traces, ${calls} judge calls from the first call to the last answer in ${judging.toFixed(1)} s → ${Math.round(achieved)} calls/s of an ideal ${Math.round(ideal)} (concurrency ÷ delay) → judge-bound efficiency ${(achieved / ideal).toFixed(2)}; ${Math.round(l.scored / l.total)} traces/s end to end`);
+process.exit(0);
