@@ -203,24 +203,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
   const judge = session.judge;
   const now = options.now ?? Date.now;
   await saveGoldenSet(store, golden);
-  const startedAt = now();
-  let run: RunRecord = {
-    run_id: newRunId(startedAt),
-    started_at: new Date(startedAt).toISOString(),
-    finished_at: null,
-    status: "running",
-    source: "golden",
-    pipeline_version: options.pipelineVersion,
-    golden_set_hash: golden.sha256,
-    golden_set_path: golden.path,
-    judge_kind: judge.kind,
-    judge_model: judge.model,
-    judge_prompt_version: judgePromptVersion(judge),
-    ks: [...ks],
-    target: options.target.description,
-    summary: "{}",
-  };
-  await saveRun(store, run);
+  const run = await startRun(store, { source: "golden", pipelineVersion: options.pipelineVersion, goldenSetHash: golden.sha256, goldenSetPath: golden.path, judge, ks, target: options.target.description, startedAt: now() });
 
   const warnings = new Set<string>();
   const limit = pLimit(Math.max(1, options.concurrency));
@@ -249,6 +232,42 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
   );
 
   return completeRun({ store, run, results, ks, judge, stats: session.stats(), repeat, useCache, warnings: [...warnings], now });
+}
+
+/** What a new run records about itself. */
+export interface NewRun {
+  readonly source: RunRecord["source"];
+  readonly pipelineVersion: string;
+  readonly goldenSetHash: string;
+  readonly goldenSetPath: string;
+  /** The judge the run scores with (its kind, model and prompt version are recorded). */
+  readonly judge: Judge;
+  readonly ks: readonly number[];
+  readonly target: string;
+  /** ms since the epoch. */
+  readonly startedAt: number;
+}
+
+/** Creates and stores the row of a run in state `running` (eval, eval --via-traces, replay). */
+export async function startRun(store: Store, n: NewRun): Promise<RunRecord> {
+  const run: RunRecord = {
+    run_id: newRunId(n.startedAt),
+    started_at: new Date(n.startedAt).toISOString(),
+    finished_at: null,
+    status: "running",
+    source: n.source,
+    pipeline_version: n.pipelineVersion,
+    golden_set_hash: n.goldenSetHash,
+    golden_set_path: n.goldenSetPath,
+    judge_kind: n.judge.kind,
+    judge_model: n.judge.model,
+    judge_prompt_version: judgePromptVersion(n.judge),
+    ks: [...n.ks],
+    target: n.target,
+    summary: "{}",
+  };
+  await saveRun(store, run);
+  return run;
 }
 
 /** What {@link completeRun} needs from the run that produced the results. */

@@ -5,11 +5,10 @@ import { storeJudgeCache } from "../judges/cache.js";
 import { createJudgeSession } from "../judges/session.js";
 import { saveGoldenSet } from "../store/golden.js";
 import { saveResults } from "../store/results.js";
-import { saveRun, type RunRecord } from "../store/runs.js";
 import { startScorerService } from "../stream/service.js";
 import type { ScoredTrace } from "../stream/score.js";
 import { failedQuestion, type QuestionResult } from "./question.js";
-import { completeRun, judgePromptVersion, newRunId, resultRows, type EvalOptions, type EvalOutcome } from "./runner.js";
+import { completeRun, resultRows, startRun, type EvalOptions, type EvalOutcome } from "./runner.js";
 import { baggage, newTraceIds, traceparent } from "./trace.js";
 
 /** Options of {@link runEvalViaTraces}: those of a direct eval plus where the spans come from. */
@@ -46,24 +45,7 @@ export async function runEvalViaTraces(o: ViaTracesOptions): Promise<EvalOutcome
   const judge = session.judge;
   const now = o.now ?? Date.now;
   await saveGoldenSet(store, golden);
-  const startedAt = now();
-  const run: RunRecord = {
-    run_id: newRunId(startedAt),
-    started_at: new Date(startedAt).toISOString(),
-    finished_at: null,
-    status: "running",
-    source: "golden",
-    pipeline_version: o.pipelineVersion,
-    golden_set_hash: golden.sha256,
-    golden_set_path: golden.path,
-    judge_kind: judge.kind,
-    judge_model: judge.model,
-    judge_prompt_version: judgePromptVersion(judge),
-    ks: [...ks],
-    target: `${o.target.description} (via traces)`,
-    summary: "{}",
-  };
-  await saveRun(store, run);
+  const run = await startRun(store, { source: "golden", pipelineVersion: o.pipelineVersion, goldenSetHash: golden.sha256, goldenSetPath: golden.path, judge, ks, target: `${o.target.description} (via traces)`, startedAt: now() });
 
   const byTrace = new Map<string, QuestionResult>();
   const waiting = new Map<string, { item: GoldenItem; answeredAt: number }>();

@@ -8,14 +8,13 @@ import type { Judge } from "../judges/types.js";
 
 import { pairedDelta, type PairedDelta } from "../eval/paired.js";
 import { scoreQuestion, type QuestionResult } from "../eval/question.js";
-import { completeRun, judgePromptVersion, newRunId, resultRows, runMetricValues, type EvalOutcome } from "../eval/runner.js";
+import { completeRun, resultRows, runMetricValues, startRun, type EvalOutcome } from "../eval/runner.js";
 import type { Target } from "../eval/target.js";
 import { baggage, newTraceIds, traceparent } from "../eval/trace.js";
 import { none, type Scored } from "../status.js";
 import type { Store } from "../store/client.js";
 import { goldenItemsFor } from "../store/golden.js";
 import { saveResults } from "../store/results.js";
-import { saveRun, type RunRecord } from "../store/runs.js";
 import { distinct, jaccard, rankBiasedOverlap } from "./overlap.js";
 import { selectInteractions, type CapturedInteraction, type ReplaySource } from "./select.js";
 
@@ -85,24 +84,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
   const session = createJudgeSession(o.judge, { cache: (o.cache ?? true) ? storeJudgeCache(o.store) : null, prices: o.prices ?? null, maxCostUsd: null });
   const judge = session.judge;
   const selectionHash = createHash("sha256").update(captured.map((c) => c.trace_id).join("\n")).digest("hex");
-  const startedAt = Date.now();
-  const run: RunRecord = {
-    run_id: newRunId(startedAt),
-    started_at: new Date(startedAt).toISOString(),
-    finished_at: null,
-    status: "running",
-    source: "replay",
-    pipeline_version: o.pipelineVersion,
-    golden_set_hash: `replay-${selectionHash}`,
-    golden_set_path: `replay --from ${o.fromSpec}`,
-    judge_kind: judge.kind,
-    judge_model: judge.model,
-    judge_prompt_version: judgePromptVersion(judge),
-    ks: [...o.ks],
-    target: o.target.description,
-    summary: "{}",
-  };
-  await saveRun(o.store, run);
+  const run = await startRun(o.store, { source: "replay", pipelineVersion: o.pipelineVersion, goldenSetHash: `replay-${selectionHash}`, goldenSetPath: `replay --from ${o.fromSpec}`, judge, ks: o.ks, target: o.target.description, startedAt: Date.now() });
 
   const limit = pLimit(Math.max(1, o.concurrency));
   let done = 0;
