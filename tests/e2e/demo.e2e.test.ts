@@ -43,7 +43,8 @@ describe("npm run demo (bundled sample, heuristic judges, embedded store)", () =
       "abstention   0.67  (was 0.44, +0.22, n=9)",
     ]);
     expect(v1).toContain("no comparable run");
-    expect(v2).toMatch(/^moved most \(vs previous run\)$/mu);
+    expect(v2).toMatch(/^moved most \(vs previous run; \d+ question-metric pairs got worse, \d+ better\)$/mu);
+    expect(v2).toMatch(/^  worse  q\d{3} /mu);
     expect(v2).toMatch(/^counts by status$/mu);
     expect(v2).toContain(`history: ${path.join(home, "store")} (embedded ClickHouse)`);
     expect(first.seconds).toBeLessThan(60);

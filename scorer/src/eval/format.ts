@@ -63,11 +63,13 @@ export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): s
     }
     moves.sort((x, y) => Math.abs(y.d) - Math.abs(x.d) || x.id.localeCompare(y.id));
     out.push("");
-    out.push("moved most (vs previous run)");
+    out.push(`moved most (vs previous run; ${moves.filter((m) => m.d < 0).length} question-metric pairs got worse, ${moves.filter((m) => m.d > 0).length} better)`);
     if (moves.length === 0) out.push("  nothing moved");
-    for (const mv of moves.slice(0, top)) {
+    // Regressions first (what a reviewer opens first), then improvements, each by size.
+    const shown = [...moves.filter((m) => m.d < 0).slice(0, top), ...moves.filter((m) => m.d > 0).slice(0, Math.max(1, Math.floor(top / 2)))];
+    for (const mv of shown) {
       const q = o.results.find((r) => r.golden_id === mv.id);
-      out.push(`  ${mv.id.padEnd(6)} ${(LABEL[mv.metric] ?? mv.metric).padEnd(10)} ${fmtValue(mv.metric, mv.a)} → ${fmtValue(mv.metric, mv.b)}  ${q ? JSON.stringify(q.question.slice(0, 60)) : ""}`);
+      out.push(`  ${mv.d < 0 ? "worse " : "better"} ${mv.id.padEnd(6)} ${(LABEL[mv.metric] ?? mv.metric).padEnd(10)} ${fmtValue(mv.metric, mv.a)} → ${fmtValue(mv.metric, mv.b)}  ${q ? JSON.stringify(q.question.slice(0, 60)) : ""}`);
     }
   }
   out.push("");
@@ -117,7 +119,7 @@ export function formatJudgeReport(o: EvalOutcome): string[] {
       `calibration: last for this judge ${c.created_at.slice(0, 10)} (${c.calibration_id}, run ${c.source_run_id}): claims ${pct(c.claim_agreement)} agreement, κ ${c.claim_kappa === null ? "—" : c.claim_kappa.toFixed(2)} (n=${c.n_claims}); relevance ${pct(c.relevance_agreement)}, quadratic-weighted κ ${c.relevance_qwk === null ? "—" : c.relevance_qwk.toFixed(2)} (n=${c.n_relevance})`,
     );
   } else {
-    out.push(`calibration: none for this judge (${o.run.judge_kind} ${o.run.judge_model}, prompt ${o.run.judge_prompt_version}); run \`npx ragmeter calibrate sample --run ${o.run.run_id}\``);
+    out.push(`calibration: none for this judge (${o.run.judge_kind === o.run.judge_model ? o.run.judge_kind : `${o.run.judge_kind} ${o.run.judge_model}`}, prompt ${o.run.judge_prompt_version}); run \`npx ragmeter calibrate sample --run ${o.run.run_id}\``);
   }
   if (r.variance.length > 0) {
     out.push(`judge variance over ${r.repeat} repeats (sd pooled within questions; flipped = questions whose repeats disagree)`);

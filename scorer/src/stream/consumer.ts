@@ -52,9 +52,10 @@ export interface SpanConsumer {
  * (design §6: at least once, no loss). A failing write is retried with backoff, heartbeating, and
  * nothing is committed until it succeeds. An undecodable message goes to the dead-letter topic
  * with the error in the `ragmeter-error` header, and the partition moves on.
+ * @param onWritten told the trace ids of each written batch (the scoring loop's dirty set).
  * @throws the kafkajs error when the first connection fails.
  */
-export async function startSpanConsumer(store: Store, settings: ConsumerSettings, stats: IngestionStats, log: ConsumerLogger): Promise<SpanConsumer> {
+export async function startSpanConsumer(store: Store, settings: ConsumerSettings, stats: IngestionStats, log: ConsumerLogger, onWritten: (traceIds: readonly string[], at: number) => void = () => {}): Promise<SpanConsumer> {
   const restart = settings.restartOnFailure ?? true;
   const kafka = new Kafka({
     clientId: settings.clientId,
@@ -117,6 +118,7 @@ export async function startSpanConsumer(store: Store, settings: ConsumerSettings
       }
       const now = Date.now();
       stats.spans(written.spans, now);
+      onWritten(written.traceIds, now);
       stats.dlq(dead.length, now);
       await settings.beforeCommit?.(batch.partition, last);
       resolveOffset(last);

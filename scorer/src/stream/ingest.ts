@@ -13,6 +13,8 @@ export class UndecodableMessageError extends Error {
 export interface IngestResult {
   readonly spans: number;
   readonly logs: number;
+  /** Distinct trace ids the records touched (the scoring loop's "dirty" set). */
+  readonly traceIds: readonly string[];
 }
 
 const PROTOBUF = "application/x-protobuf";
@@ -47,7 +49,8 @@ export async function writeRecords(store: Store, records: readonly DecodedRecord
   const logs = records.flatMap((r) => r.logs);
   await saveSpans(store, spans, origin, receivedAt);
   await saveLogs(store, logs, receivedAt);
-  return { spans: spans.length, logs: logs.length };
+  const traceIds = [...new Set([...spans.map((x) => x.trace_id), ...logs.map((x) => x.trace_id)])];
+  return { spans: spans.length, logs: logs.length, traceIds };
 }
 
 /** Signal of a record from its `ragmeter-signal` header (default `traces`). */

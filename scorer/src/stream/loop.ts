@@ -25,17 +25,27 @@ export interface ScoringSettings {
 }
 
 /**
- * One pass of the scoring loop (design §6): takes the settled, not yet scored traces, builds and
- * scores their interactions, and writes interactions, scores and claims. Keys make a repeated pass
- * harmless (one row per key after FINAL).
+ * A full pass of the scoring loop (design §6): finds the settled, not yet scored traces in the
+ * store (a scan of the spans table — run at start-up and now and then, so a restart or a rebalance
+ * finds the traces another instance wrote but did not score) and scores them.
  * @param now the clock, ms since the epoch.
  * @returns the traces scored in this pass.
  */
 export async function scoreSettledTraces(store: Store, settings: ScoringSettings, now: number): Promise<ScoredTrace[]> {
   const promptVersion = judgePromptVersion(settings.judge);
   const settled = await settledTraces(store, { quietMs: settings.quietMs, promptVersion, now, limit: settings.batchSize });
-  if (settled.length === 0) return [];
-  const traces = await loadTraces(store, settled.map((s) => s.trace_id));
+  return scoreTraces(store, settings, settled.map((s) => s.trace_id));
+}
+
+/**
+ * Builds and scores the interactions of the given traces and writes interactions, scores and
+ * claims. Keys make a repeated call harmless (one row per key after FINAL).
+ * @returns the traces scored.
+ */
+export async function scoreTraces(store: Store, settings: ScoringSettings, traceIds: readonly string[]): Promise<ScoredTrace[]> {
+  if (traceIds.length === 0) return [];
+  const promptVersion = judgePromptVersion(settings.judge);
+  const traces = await loadTraces(store, traceIds);
   const extracted = [...traces].map(([id, t]) => ({ id, t, interaction: extractInteraction(id, t.spans, t.logs) }));
   const pairs: { run_id: string; golden_id: string }[] = [];
   for (const { interaction: i } of extracted) {

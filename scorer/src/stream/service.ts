@@ -3,7 +3,7 @@ import type { RecordSink, Signal, TraceRecord } from "@ragmeter/collector";
 import type { Store } from "../store/client.js";
 import { startSpanConsumer, type ConsumerLogger, type ConsumerSettings, type SpanConsumer } from "./consumer.js";
 import { decodeRecord, writeRecords } from "./ingest.js";
-import { scoreSettledTraces, type ScoringSettings } from "./loop.js";
+import { scoreSettledTraces, scoreTraces, type ScoringSettings } from "./loop.js";
 import type { ScoredTrace } from "./score.js";
 import { IngestionStats } from "./stats.js";
 import type { StreamConfig } from "./config.js";
@@ -30,6 +30,12 @@ export interface ScorerServiceOptions {
   readonly intervalMs?: number;
   /** Consumer settings that override the defaults derived from `stream` (tests: fetch wait, seams). */
   readonly consumer?: Partial<ConsumerSettings>;
+  /**
+   * Interval of the full scan for settled, unscored traces (ms, default 30,000; also run at start).
+   * Between scans the loop scores the traces this instance wrote, once their quiet window passed,
+   * without scanning the spans table.
+   */
+  readonly fullScanIntervalMs?: number;
   /** Called with the traces each pass scored (eval --via-traces collects its results here). */
   readonly onScored?: (scored: readonly ScoredTrace[]) => void;
 }
@@ -40,6 +46,11 @@ export interface ScorerServiceOptions {
  */
 export async function startScorerService(o: ScorerServiceOptions): Promise<ScorerService> {
   const stats = new IngestionStats(`${hostname()}-${process.pid}`);
+  // Traces this instance wrote and has not scored since: trace id → when its last span was written.
+  const dirty = new Map<string, number>();
+  const written = (ids: readonly string[], at: number): void => {
+    for (const id of ids) dirty.set(id, at);
+  };
   let consumer: SpanConsumer | null = null;
   if (o.consume) {
     if (o.stream.brokers === null) throw new Error("KAFKA_BROKERS is not set");
@@ -57,18 +68,36 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
       },
       stats,
       o.log,
+      written,
     );
   }
   let stopped = false;
   let pass: Promise<number> = Promise.resolve(0);
-  const runPass = (): Promise<number> => {
+  const fullScanEvery = o.fullScanIntervalMs ?? 30_000;
+  let lastFullScan = 0;
+  const runPass = (full = false): Promise<number> => {
     pass = pass.then(async () => {
       let total = 0;
+      const now = Date.now();
+      if (full || now - lastFullScan >= fullScanEvery) {
+        lastFullScan = now;
+        for (;;) {
+          const scored = await scoreSettledTraces(o.store, o.scoring, Date.now());
+          total += scored.length;
+          if (scored.length > 0) o.onScored?.(scored);
+          if (scored.length < o.scoring.batchSize || stopped) break;
+        }
+      }
       for (;;) {
-        const scored = await scoreSettledTraces(o.store, o.scoring, Date.now());
+        const cutoff = Date.now() - o.scoring.quietMs;
+        const due = [...dirty].filter(([, at]) => at <= cutoff).slice(0, o.scoring.batchSize);
+        if (due.length === 0) break;
+        const scored = await scoreTraces(o.store, o.scoring, due.map(([id]) => id));
+        // A trace that received spans while it was being scored stays dirty and is scored again.
+        for (const [id, at] of due) if (dirty.get(id) === at) dirty.delete(id);
         total += scored.length;
         if (scored.length > 0) o.onScored?.(scored);
-        if (scored.length < o.scoring.batchSize || stopped) break;
+        if (stopped) break;
       }
       if (total > 0) stats.scored(total, Date.now());
       return total;
@@ -78,7 +107,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
   const interval = o.intervalMs ?? Math.min(1000, Math.max(100, Math.floor(o.scoring.quietMs / 4)));
   let failures = 0;
   const timer = setInterval(() => {
-    void runPass().then(
+    void runPass(false).then(
       () => {
         failures = 0;
       },
@@ -98,8 +127,10 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
   const sink: RecordSink = {
     async send(signal: Signal, records: TraceRecord[]) {
       const decoded = records.map((r) => decodeRecord(signal, r.value));
-      const w = await writeRecords(o.store, decoded, { partition: -1, offset: "-1" }, Date.now());
-      stats.spans(w.spans, Date.now());
+      const at = Date.now();
+      const w = await writeRecords(o.store, decoded, { partition: -1, offset: "-1" }, at);
+      stats.spans(w.spans, at);
+      written(w.traceIds, at);
     },
     ready: async () => true,
     degraded: () => false,
@@ -107,7 +138,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
   };
   return {
     sink,
-    scoreNow: runPass,
+    scoreNow: () => runPass(true),
     async stop() {
       stopped = true;
       clearInterval(timer);
