@@ -149,7 +149,8 @@ export function createRagInstrumentation(options: RagInstrumentationOptions = {}
         span.end();
         throw err;
       }
-      if (onResult !== undefined) safely(() => onResult(span, result));
+      // A span nobody records (no SDK, or sampled out) needs no attributes: skip the serialising.
+      if (onResult !== undefined && span.isRecording()) safely(() => onResult(span, result));
       safely(() => {
         if (state.truncated) span.setAttribute(ATTR_RAGMETER_CONTENT_TRUNCATED, true);
       });
