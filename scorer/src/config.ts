@@ -18,6 +18,7 @@ export const envSchema = z.object({
   CLICKHOUSE_URL: z.string().url().optional(),
   CLICKHOUSE_USER: z.string().optional(),
   CLICKHOUSE_PASSWORD: z.string().optional(),
+  CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/u, "must be a ClickHouse cluster name").optional(),
   CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/u, "must be a ClickHouse identifier").default("ragmeter"),
   OPENAI_BASE_URL: z.string().url().optional(),
   OPENAI_API_KEY: z.string().optional(),
@@ -84,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { home?: string } 
         database: e.CLICKHOUSE_DATABASE,
         ...(e.CLICKHOUSE_USER !== undefined ? { username: e.CLICKHOUSE_USER } : {}),
         ...(e.CLICKHOUSE_PASSWORD !== undefined ? { password: e.CLICKHOUSE_PASSWORD } : {}),
+        ...(e.CLICKHOUSE_CLUSTER !== undefined ? { cluster: e.CLICKHOUSE_CLUSTER } : {}),
       }
     : { kind: "embedded", home, database: e.CLICKHOUSE_DATABASE };
   return {

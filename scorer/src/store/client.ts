@@ -7,7 +7,7 @@ import { migrate } from "./migrations.js";
 /** Where the store lives. */
 export type StoreTarget =
   | { readonly kind: "embedded"; readonly home: string; readonly database: string }
-  | { readonly kind: "server"; readonly url: string; readonly username?: string; readonly password?: string; readonly database: string };
+  | { readonly kind: "server"; readonly url: string; readonly username?: string; readonly password?: string; readonly database: string; readonly cluster?: string };
 
 /** An open store: a `@clickhouse/client` client on the embedded engine or a server. */
 export interface Store {
@@ -41,7 +41,7 @@ export async function openStore(target: StoreTarget): Promise<Store> {
       clickhouse_settings: SETTINGS,
     });
     try {
-      await migrate(client, target.database);
+      await migrate(client, target.database, target.cluster ?? null);
     } catch (err) {
       await client.close();
       throw err;

@@ -199,21 +199,70 @@ export const MIGRATIONS: readonly { readonly id: number; readonly name: string; 
   },
 ];
 
+/** The statements that create the bookkeeping table of migrations. */
+function bookkeeping(database: string): string[] {
+  return [`CREATE DATABASE IF NOT EXISTS ${database}`, `CREATE TABLE IF NOT EXISTS ${database}.schema_migrations (id UInt32, name String, applied_at DateTime64(3, 'UTC')) ENGINE = ReplacingMergeTree ORDER BY id`];
+}
+
+const CREATE = /^CREATE TABLE IF NOT EXISTS (\w+)\.(\w+) \(([\s\S]*)\) ENGINE = ReplacingMergeTree(?:\((\w+)\))? ORDER BY (\(?)(\w+)([\s\S]*)$/u;
+const ALTER = /^ALTER TABLE (\w+)\.(\w+) ([\s\S]*)$/u;
+
 /**
- * Creates the database and applies the migrations not yet recorded.
+ * The clustered variant of one migration statement (design §11), for a ClickHouse cluster named
+ * `cluster`:
+ * - `CREATE TABLE db.t (…) ENGINE = ReplacingMergeTree(version) ORDER BY (k, …)` becomes a replicated
+ *   local table `db.t_local` (`ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/db/t', '{replica}',
+ *   version)`) plus a `Distributed` table `db.t` over it, sharded by `cityHash64(k)` — the first key
+ *   column, so every row of one key (one trace) lands on one shard and FINAL deduplicates there;
+ *   the repositories keep reading and writing `db.t`;
+ * - `ALTER TABLE db.t …` applies to both tables; `CREATE DATABASE` gets `ON CLUSTER`;
+ * - the migrations' own table is replicated on every node (no `{shard}` in its path).
+ * Every statement carries `ON CLUSTER`.
+ * @throws Error for a statement of another shape (a new migration must be written so it converts).
+ */
+export function clusteredStatements(sql: string, cluster: string): string[] {
+  const q = sql.trim();
+  if (/^CREATE DATABASE IF NOT EXISTS \w+$/u.test(q)) return [`${q} ON CLUSTER ${cluster}`];
+  const c = CREATE.exec(q);
+  if (c) {
+    const [, db, table, columns, versionColumn, paren, firstKey, rest] = c as unknown as string[];
+    const bookkeeping = table === "schema_migrations";
+    const path = bookkeeping ? `/clickhouse/tables/${db}/${table}` : `/clickhouse/tables/{shard}/${db}/${table}`;
+    const engine = `ReplicatedReplacingMergeTree('${path}', '{replica}'${versionColumn ? `, ${versionColumn}` : ""})`;
+    const local = `CREATE TABLE IF NOT EXISTS ${db}.${bookkeeping ? table : `${table}_local`} ON CLUSTER ${cluster} (${columns}) ENGINE = ${engine} ORDER BY ${paren}${firstKey}${rest}`;
+    if (bookkeeping) return [local];
+    return [local, `CREATE TABLE IF NOT EXISTS ${db}.${table} ON CLUSTER ${cluster} AS ${db}.${table}_local ENGINE = Distributed(${cluster}, ${db}, ${table}_local, cityHash64(${firstKey}))`];
+  }
+  const a = ALTER.exec(q);
+  if (a) {
+    const [, db, table, action] = a as unknown as string[];
+    return [`ALTER TABLE ${db}.${table}_local ON CLUSTER ${cluster} ${action}`, `ALTER TABLE ${db}.${table} ON CLUSTER ${cluster} ${action}`];
+  }
+  throw new Error(`migration statement has no clustered form: ${q.slice(0, 80)}`);
+}
+
+/** Every statement of every migration (bookkeeping first), plain or clustered. */
+export function migrationStatements(database: string, cluster: string | null): string[] {
+  const plain = [...bookkeeping(database), ...MIGRATIONS.flatMap((m) => m.sql(database))];
+  return cluster === null ? plain : plain.flatMap((s) => clusteredStatements(s, cluster));
+}
+
+/**
+ * Creates the database and applies the migrations not yet recorded; with `cluster`, their
+ * clustered variants ({@link clusteredStatements}).
  * @throws the client's error when a statement fails (nothing is recorded for that migration).
  */
-export async function migrate(client: ClickHouseClient, database: string): Promise<void> {
+export async function migrate(client: ClickHouseClient, database: string, cluster: string | null = null): Promise<void> {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/u.test(database)) throw new Error(`CLICKHOUSE_DATABASE "${database}" is not a valid database name`);
-  await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${database}` });
-  await client.command({
-    query: `CREATE TABLE IF NOT EXISTS ${database}.schema_migrations (id UInt32, name String, applied_at DateTime64(3, 'UTC')) ENGINE = ReplacingMergeTree ORDER BY id`,
-  });
+  const run = async (sql: string): Promise<void> => {
+    for (const q of cluster === null ? [sql] : clusteredStatements(sql, cluster)) await client.command({ query: q });
+  };
+  for (const sql of bookkeeping(database)) await run(sql);
   const rs = await client.query({ query: `SELECT id FROM ${database}.schema_migrations FINAL`, format: "JSONEachRow" });
   const done = new Set((await rs.json<{ id: number | string }>()).map((r) => Number(r.id)));
   for (const m of MIGRATIONS) {
     if (done.has(m.id)) continue;
-    for (const sql of m.sql(database)) await client.command({ query: sql });
+    for (const sql of m.sql(database)) await run(sql);
     await client.insert({
       table: `${database}.schema_migrations`,
       values: [{ id: m.id, name: m.name, applied_at: Date.now() }],
