@@ -14,4 +14,4 @@ WORKDIR /app
 COPY --from=build --chown=node:node /app /app
 USER node
 EXPOSE 4318
-CMD ["npx", "ragmeter", "--help"]
+CMD ["node", "scorer/bin/ragmeter.js", "--help"]

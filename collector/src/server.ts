@@ -161,7 +161,8 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
 
   const preflight = async (req: FastifyRequest): Promise<void> => {
     if (expectedToken) {
-      const got = digest(req.headers.authorization ?? "");
+      // The auth scheme is case-insensitive (RFC 9110 §11.1); the token is compared as sent.
+      const got = digest((req.headers.authorization ?? "").replace(/^bearer(?= )/iu, "Bearer"));
       if (!timingSafeEqual(got, expectedToken)) throw new UnauthorizedError("missing or invalid bearer token in the Authorization header");
     }
     encodingOf(req.headers["content-type"]);

@@ -65,6 +65,9 @@ export async function parseGoldenSet(text: string, file: string, options: LoadGo
     seen.set(it.id, lineNo);
     const source = it.expected_source ?? null;
     let substring = it.expected_substring ?? null;
+    if (source !== null && it.expected_lines && substring === null && options.corpusDir === undefined) {
+      throw new GoldenSetError(file, lineNo, "expected_lines", "a line range needs the documents to resolve it: give the corpus folder (eval --corpus DIR), or write expected_substring");
+    }
     if (source !== null && options.corpusDir !== undefined && (it.expected_lines || options.verifySubstrings)) {
       const docPath = path.join(options.corpusDir, source);
       let doc: string;

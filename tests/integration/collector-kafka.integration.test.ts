@@ -256,6 +256,8 @@ describe("bad input keeps the collector serving", () => {
     expect((await post(`${guarded.url}/v1/traces`, body, PB)).status).toBe(401);
     expect((await post(`${guarded.url}/v1/traces`, body, { ...PB, authorization: "Bearer wrong" })).status).toBe(401);
     expect((await post(`${guarded.url}/v1/traces`, body, { ...PB, authorization: "Bearer s3cret" })).status).toBe(200);
+    expect((await post(`${guarded.url}/v1/traces`, body, { ...PB, authorization: "bearer s3cret" })).status).toBe(200); // scheme is case-insensitive
+    expect((await post(`${guarded.url}/v1/traces`, body, { ...PB, authorization: "Bearer S3CRET" })).status).toBe(401); // the token is not
     expect((await fetch(`${guarded.url}/healthz`)).status).toBe(200);
   });
 

@@ -86,7 +86,7 @@ describe("ragmeter eval against an HTTP target (embedded store)", () => {
     const out = path.join(dir, "run2.json");
     const r = await cli(["eval", "--golden", goldenFile, "--target", target.url, "--pipeline-version", "fx-2", "--k", "1,3", "--json", out, "--max-error-rate", "0", "--home", dir]);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/target error rate 0\.250 > --max-error-rate 0/u);
+    expect(r.err).toMatch(/error rate 0\.250 \(target_error, trace_timeout or judge_error on 1 of 4 questions\) > --max-error-rate 0/u);
     const j = JSON.parse(await readFile(out, "utf8"));
     expect(j.previous.run_id).not.toBeNull();
     expect(j.previous.deltas.grounding).toEqual({ delta: 0, n: 2 });
@@ -117,6 +117,23 @@ describe("ragmeter eval against an HTTP target (embedded store)", () => {
     expect(lines[0]).toMatch(/^started_at,run_id,pipeline_version,golden_set_sha256,golden_set_path,judge_kind,judge_model,judge_prompt_version,abstention,grounding,key_facts,mrr,recall@1,recall@3,relevance$/u);
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(",fx-2,");
+  });
+
+  it("a target that is down: nothing measured → exit 2, the run is stored as failed and never becomes the baseline; a gate on it fails", async () => {
+    const down = await cli(["eval", "--golden", goldenFile, "--target", "http://127.0.0.1:9/ask", "--pipeline-version", "fx-down", "--k", "1,3", "--home", dir]);
+    expect(down.code).toBe(2);
+    expect(down.err).toMatch(/nothing could be measured: all 4 questions failed \(target_error; first: request failed/u);
+    const runs = JSON.parse((await cli(["runs", "--json", "--home", dir])).out) as { run_id: string; pipeline_version: string; status: string }[];
+    const failed = runs.find((r) => r.pipeline_version === "fx-down")!;
+    expect(failed.status).toBe("failed");
+    const good = runs.find((r) => r.pipeline_version === "fx-1")!;
+    const gate = await cli(["compare", good.run_id, failed.run_id, "--fail-on", "grounding<-0.03", "--home", dir]);
+    expect(gate.code).toBe(1);
+    expect(gate.out).toMatch(/FAIL grounding: no question scored ok in both runs/u);
+    const next = path.join(dir, "run3.json");
+    expect((await cli(["eval", "--golden", goldenFile, "--target", target.url, "--pipeline-version", "fx-3", "--k", "1,3", "--json", next, "--home", dir])).code).toBe(0);
+    const j = JSON.parse(await readFile(next, "utf8")) as { previous: { run_id: string } };
+    expect(j.previous.run_id).not.toBe(failed.run_id);
   });
 
   it("usage and configuration errors exit 2 with a message naming what to set", async () => {

@@ -90,8 +90,10 @@ describe("docker-compose.yml", () => {
       expect(svc(name).build).toEqual({ context: ".", dockerfile: "Dockerfile" });
       expect(existsSync(path.join(root, "Dockerfile"))).toBe(true);
     }
-    expect(svc("collector").command).toEqual(["npx", "ragmeter", "collector"]);
-    expect(svc("scorer").command).toEqual(["npx", "ragmeter", "scorer"]);
+    expect(svc("collector").command).toEqual(["node", "scorer/bin/ragmeter.js", "collector"]);
+    expect(svc("scorer").command).toEqual(["node", "scorer/bin/ragmeter.js", "scorer"]);
+    expect(svc("collector")["init"]).toBe(true);
+    expect(svc("scorer")["init"]).toBe(true);
     const dockerfile = readFileSync(path.join(root, "Dockerfile"), "utf8");
     expect(dockerfile).toMatch(/^FROM node:20/mu);
     expect(readFileSync(path.join(root, ".dockerignore"), "utf8")).toMatch(/node_modules/u);

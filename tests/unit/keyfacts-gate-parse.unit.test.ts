@@ -30,6 +30,8 @@ describe("--fail-on gate (design §5)", () => {
     expect(evaluateGate(rules, [delta("grounding", -0.1, -0.15, -0.05)])[0]?.failed).toBe(true);
     expect(evaluateGate(rules, [delta("grounding", -0.1, -0.2, 0.01)])[0]?.failed).toBe(false);
     expect(evaluateGate(rules, [delta("grounding", -0.02, -0.03, -0.01)])[0]?.failed).toBe(false);
+    // no question scored ok in both runs: nothing shows the metric held, so the gate fails
+    expect(evaluateGate(rules, [{ ...delta("grounding", 0, 0, 0), n: 0, delta: null, interval: null }])[0]).toMatchObject({ failed: true });
   });
 });
 

@@ -51,6 +51,10 @@ export async function scoreCalibrationFile(store: Store, path: string, now = Dat
   }
   const file = parsed.data;
   const score = scoreCalibration(file);
+  // An unfilled file measures nothing: storing it would hide the judge's last real calibration.
+  if (score.claims.n === 0 && score.relevance.n === 0) {
+    throw new CalibrationError(`${path}: no human label filled in (human_verdict per claim, human_relevance per question); nothing stored`);
+  }
   const record: CalibrationRecord = {
     calibration_id: newCalibrationId(now),
     created_at: new Date(now).toISOString(),

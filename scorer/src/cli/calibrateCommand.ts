@@ -1,3 +1,4 @@
+import { assertWritable } from "./evalCommand.js";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Command, InvalidArgumentError, type Option } from "commander";
@@ -17,9 +18,10 @@ const pct = (x: number | null) => (x === null ? "—" : `${(x * 100).toFixed(1)}
 
 /** `ragmeter calibrate sample`: writes a review file for a person to fill in. Returns the exit code. */
 export async function calibrateSampleCommand(io: Io, flags: { run: string; n: number; out?: string; seed: number; home?: string }): Promise<number> {
+  const out = path.resolve(io.cwd, flags.out ?? `calibration-${flags.run}.json`);
+  await assertWritable(out, "--out");
   return withStore(io, flags, async (store) => {
     const file = await sampleForCalibration(store, flags.run, flags.n, flags.seed);
-    const out = path.resolve(io.cwd, flags.out ?? `calibration-${flags.run}.json`);
     await writeFile(out, `${JSON.stringify(file, null, 2)}\n`);
     const claims = file.items.reduce((a, i) => a + i.claims.length, 0);
     io.out(`review file: ${out}\n${file.items.length} questions, ${claims} claims from run ${file.run_id} (judge ${file.judge.kind} ${file.judge.model}, prompt ${file.judge.prompt_version})`);

@@ -44,6 +44,7 @@ export function judgeFor(config: Config): Judge {
 /** Loads the configuration (flags first) and runs `fn` with an open store, closing it afterwards. */
 export async function withStore<T>(io: Io, flags: { home?: string }, fn: (store: Store, config: Config) => Promise<T>): Promise<T> {
   const config = loadConfig(io.env, flags.home !== undefined ? { home: flags.home } : {});
+  if (io.env["RAGMETER_JUDGE_MODEL"] && !io.env["OPENAI_BASE_URL"]) io.err(`warning: RAGMETER_JUDGE_MODEL is set but OPENAI_BASE_URL is not: the heuristic judges run`);
   const store = await openStore(config.store);
   try {
     return await fn(store, config);

@@ -1,4 +1,6 @@
-import { writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { loadGoldenSet, type GoldenSet } from "@ragmeter/golden";
 import { evalJson } from "../eval/report.js";
 import { formatSummary } from "../eval/format.js";
@@ -29,6 +31,8 @@ export interface EvalFlags {
   readonly repeat?: number;
   /** `--max-cost USD`: stop judging once the estimated judge cost reaches it. */
   readonly maxCost?: number;
+  /** `--corpus DIR`: the documents named by `expected_source`, to resolve `expected_lines` and check substrings. */
+  readonly corpus?: string;
   /** `--via-traces`: score from the target's own spans instead of its reply. */
   readonly viaTraces?: boolean;
   /** OTLP/HTTP port of the in-process receiver in `--via-traces` mode without Kafka (default 4318). */
@@ -53,6 +57,25 @@ export interface JudgeRunFlags {
   readonly cache?: boolean;
   readonly repeat?: number;
   readonly maxCost?: number;
+}
+
+/** A usage error found before any work is done (exit 2). */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+/**
+ * Checks, before a run starts, that `file` can be written (its folder exists and is writable), so a
+ * long run does not end in a stack trace.
+ * @throws UsageError naming the flag.
+ */
+export async function assertWritable(file: string, flag: string): Promise<void> {
+  const dir = path.dirname(path.resolve(file));
+  try {
+    await access(dir, constants.W_OK);
+  } catch {
+    throw new UsageError(`${flag} ${file}: folder ${dir} does not exist or is not writable`);
+  }
 }
 
 /** Exit codes (design §5). */
@@ -113,9 +136,28 @@ export async function evaluateAndReport(
   return outcome;
 }
 
+/**
+ * Exit code of an evaluation (design §5): 2 when no question could be measured (target down, no
+ * spans, judge failing: an infrastructure error; the run is stored as failed), 1 when the share of
+ * unmeasured questions exceeds `--max-error-rate`, else 0.
+ */
+export function evalExitCode(io: Io, outcome: EvalOutcome, maxErrorRate: number | undefined): number {
+  if (outcome.results.length > 0 && outcome.failures.length === outcome.results.length) {
+    const first = outcome.failures[0];
+    io.err(`ragmeter: nothing could be measured: all ${outcome.results.length} questions failed (${[...new Set(outcome.failures.map((f) => f.status))].join(", ")}; first: ${first?.reason ?? "?"}); run ${outcome.run.run_id} is stored as failed`);
+    return EXIT.usage;
+  }
+  if (maxErrorRate !== undefined && outcome.errorRate > maxErrorRate) {
+    io.err(`gate failed: error rate ${outcome.errorRate.toFixed(3)} (target_error, trace_timeout or judge_error on ${outcome.failures.length} of ${outcome.results.length} questions) > --max-error-rate ${maxErrorRate}`);
+    return EXIT.gate;
+  }
+  return EXIT.done;
+}
+
 /** `ragmeter eval`: replay a golden set against an HTTP target, score, store, print. Returns the exit code. */
 export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
-  const golden = await loadGoldenSet(flags.golden);
+  const golden = await loadGoldenSet(flags.golden, flags.corpus !== undefined ? { corpusDir: flags.corpus, verifySubstrings: true } : {});
+  if (flags.json !== undefined) await assertWritable(flags.json, "--json");
   if (flags.viaTraces && (flags.repeat ?? 1) > 1) {
     io.err("eval: --repeat is not available with --via-traces");
     return EXIT.usage;
@@ -139,10 +181,6 @@ export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
       viaTraces,
     });
     if (outcome === null) return EXIT.usage;
-    if (flags.maxErrorRate !== undefined && outcome.errorRate > flags.maxErrorRate) {
-      io.err(`gate failed: target error rate ${outcome.errorRate.toFixed(3)} > --max-error-rate ${flags.maxErrorRate}`);
-      return EXIT.gate;
-    }
-    return EXIT.done;
+    return evalExitCode(io, outcome, flags.maxErrorRate);
   });
 }

@@ -4,7 +4,7 @@ import { compareRuns, formatComparison } from "../compare/compare.js";
 import { evaluateGate, parseGate } from "../compare/gate.js";
 import { fmtValue } from "../eval/format.js";
 import { getRun, listRuns, type RunRecord } from "../store/runs.js";
-import { EXIT } from "./evalCommand.js";
+import { assertWritable, EXIT } from "./evalCommand.js";
 import { withStore, type Io } from "./context.js";
 
 /** Metrics object of a stored run (from its summary), `{}` while it runs. */
@@ -104,9 +104,12 @@ export async function exportCommand(io: Io, flags: { csv?: boolean; out?: string
     io.err("export: choose a format (--csv)");
     return EXIT.usage;
   }
+  if (flags.out !== undefined) await assertWritable(flags.out, "--out");
   return withStore(io, flags, async (store) => {
     const runs = (await listRuns(store)).filter((r) => r.status === "completed");
-    const metricNames = [...new Set(runs.flatMap((r) => Object.keys(runMetrics(r))))].sort();
+    // Display order: recall@k by k, then MRR, the judged metrics, key facts, abstention.
+    const rank = (m: string): number => (m.startsWith("recall@") ? Number(m.slice(7)) : 1000 + ["mrr", "grounding", "relevance", "reference_facts", "key_facts", "abstention"].indexOf(m));
+    const metricNames = [...new Set(runs.flatMap((r) => Object.keys(runMetrics(r))))].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
     const rows = runs.map((r) => {
       const m = runMetrics(r);
       return [r.started_at, r.run_id, r.pipeline_version, r.golden_set_hash, r.golden_set_path, r.judge_kind, r.judge_model, r.judge_prompt_version, ...metricNames.map((n) => m[n] ?? "")];

@@ -6,7 +6,7 @@ import { ConfigError } from "../config.js";
 import { StoreError } from "../store/errors.js";
 import { DEFAULT_SEED, BOOTSTRAP_RESAMPLES } from "../stats/bootstrap.js";
 import { demoCommand } from "./demoCommand.js";
-import { evalCommand, EXIT } from "./evalCommand.js";
+import { evalCommand, EXIT, UsageError } from "./evalCommand.js";
 import { compareCommand, exportCommand, runsCommand } from "./historyCommands.js";
 import { reportCommand } from "./reportCommand.js";
 import { processIo, type Io } from "./context.js";
@@ -46,6 +46,24 @@ function kList(v: string): number[] {
   return [...new Set(ks)].sort((a, b) => a - b);
 }
 
+/** A target URL: http or https, parsed (exit 2 otherwise). */
+function httpUrl(v: string): string {
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new InvalidArgumentError("expected an http(s) URL, e.g. http://127.0.0.1:8080/ask");
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") throw new InvalidArgumentError(`expected an http(s) URL, got ${u.protocol}`);
+  return u.toString();
+}
+
+/** A non-empty label such as a pipeline version. */
+function nonEmpty(v: string): string {
+  if (v.trim().length === 0) throw new InvalidArgumentError("must not be empty");
+  return v.trim();
+}
+
 function rate(v: string): number {
   const r = Number(v);
   if (!Number.isFinite(r) || r < 0 || r > 1) throw new InvalidArgumentError("expected a number from 0 to 1");
@@ -69,8 +87,9 @@ export function buildCli(io: Io, result: { code: number }): Command {
     .command("eval"))
     .description("replay a golden set against an HTTP target, score it, store the run and print the summary")
     .requiredOption("--golden <file>", "golden set (JSONL)")
-    .requiredOption("--target <url>", "target URL answering POST {question} with {answer, contexts}")
-    .requiredOption("--pipeline-version <v>", "pipeline version recorded on the run")
+    .requiredOption("--target <url>", "target URL answering POST {question} with {answer, contexts}", httpUrl)
+    .requiredOption("--pipeline-version <v>", "pipeline version recorded on the run", nonEmpty)
+    .option("--corpus <dir>", "documents named by expected_source: resolves expected_lines and checks every expected substring")
     .option("--k <list>", "k values of recall@k", kList, [1, 3, 5, 10])
     .option("--json <out>", "write the JSON report to this file")
     .option("--concurrency <n>", "questions in flight at once", intArg(1, 256), 4)
@@ -81,7 +100,7 @@ export function buildCli(io: Io, result: { code: number }): Command {
     .option("--trace-timeout <ms>", "--via-traces: wait this long for a question's spans, then trace_timeout", intArg(100), 30_000)
     .option("--quiet-ms <ms>", "--via-traces: quiet window after a trace's last span (env RAGMETER_QUIET_MS, default 5000)", intArg(0))
     .addOption(home)
-    .action(async (o: { golden: string; target: string; pipelineVersion: string; k: number[]; json?: string; concurrency: number; maxErrorRate?: number; home?: string; cache: boolean; repeat: number; maxCost?: number; viaTraces?: boolean; otlpPort: number; otlpHost: string; traceTimeout: number; quietMs?: number }) => {
+    .action(async (o: { golden: string; target: string; pipelineVersion: string; k: number[]; json?: string; concurrency: number; maxErrorRate?: number; home?: string; cache: boolean; repeat: number; maxCost?: number; corpus?: string; viaTraces?: boolean; otlpPort: number; otlpHost: string; traceTimeout: number; quietMs?: number }) => {
       result.code = await evalCommand(io, o);
     });
 
@@ -131,8 +150,9 @@ export function buildCli(io: Io, result: { code: number }): Command {
     .description("write a self-contained HTML report (trends, last vs previous, lost hits, bad claims); --png also the trend chart")
     .option("--out <file>", "HTML file to write", "report.html")
     .option("--png", "also write the trend chart as <out>.png (headless Chromium)")
+    .option("--golden-set <sha256>", "golden set to report on (SHA-256 or a prefix; default: that of the latest golden run)")
     .addOption(home)
-    .action(async (o: { out: string; png?: boolean; home?: string }) => {
+    .action(async (o: { out: string; png?: boolean; home?: string; goldenSet?: string }) => {
       result.code = await reportCommand(io, o);
     });
   program
@@ -152,8 +172,8 @@ export function buildCli(io: Io, result: { code: number }): Command {
     .command("replay")
     .description("send the questions of captured interactions to a new pipeline version; score both sides; paired deltas and retrieval overlap")
     .requiredOption("--from <run|filter>", 'a run id, or filters like "since=24h,service=rag-api,pipeline=v7,source=live"')
-    .requiredOption("--target <url>", "the new version's target URL (POST {question} → {answer, contexts})")
-    .requiredOption("--pipeline-version <v>", "pipeline version of the new side")
+    .requiredOption("--target <url>", "the new version's target URL (POST {question} → {answer, contexts})", httpUrl)
+    .requiredOption("--pipeline-version <v>", "pipeline version of the new side", nonEmpty)
     .option("--sample <n>", "replay at most n interactions (deterministic subset)", intArg(1))
     .option("--concurrency <n>", "questions in flight at once", intArg(1, 256), 4)
     .option("--k <list>", "k values of recall@k", kList, [1, 3, 5, 10])
@@ -194,6 +214,10 @@ export async function runCli(argv: readonly string[], io: Io = processIo()): Pro
   const result = { code: EXIT.done as number };
   const program = buildCli(io, result);
   try {
+    if (argv.length <= 2) {
+      io.err(program.helpInformation().trimEnd());
+      return EXIT.usage;
+    }
     await program.parseAsync([...argv]);
     return result.code;
   } catch (err) {
@@ -201,11 +225,13 @@ export async function runCli(argv: readonly string[], io: Io = processIo()): Pro
       if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return EXIT.done;
       return EXIT.usage;
     }
-    if (err instanceof ConfigError || err instanceof ReplaySpecError || err instanceof NothingToReplayError || err instanceof CollectorConfigError || err instanceof GoldenSetError || err instanceof GateSyntaxError || err instanceof StoreError || err instanceof JudgeConfigError || err instanceof CalibrationError) {
+    if (err instanceof ConfigError || err instanceof UsageError || err instanceof ReplaySpecError || err instanceof NothingToReplayError || err instanceof CollectorConfigError || err instanceof GoldenSetError || err instanceof GateSyntaxError || err instanceof StoreError || err instanceof JudgeConfigError || err instanceof CalibrationError) {
       io.err(`ragmeter: ${err.message}`);
       return EXIT.usage;
     }
-    io.err(`ragmeter: ${(err as Error).stack ?? String(err)}`);
+    // Infrastructure errors (Kafka, ClickHouse, files) as one line; the stack with RAGMETER_DEBUG=1.
+    const e = err as Error;
+    io.err(`ragmeter: ${io.env["RAGMETER_DEBUG"] ? (e.stack ?? String(err)) : `${e.name && e.name !== "Error" ? `${e.name}: ` : ""}${e.message ?? String(err)}`}`);
     return EXIT.usage;
   }
 }

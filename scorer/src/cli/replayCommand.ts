@@ -3,7 +3,7 @@ import { fmtDelta, fmtValue } from "../eval/format.js";
 import { httpTarget } from "../eval/target.js";
 import { runReplay, type ReplayOutcome } from "../replay/run.js";
 import { parseReplaySource } from "../replay/select.js";
-import { EXIT } from "./evalCommand.js";
+import { assertWritable, EXIT } from "./evalCommand.js";
 import { createProgress } from "./progress.js";
 import { judgeFor, withStore, type Io } from "./context.js";
 
@@ -60,6 +60,7 @@ export function formatReplay(r: ReplayOutcome, top = 10): string {
 /** `ragmeter replay`: captured questions → new pipeline version, both sides scored, paired. Returns the exit code. */
 export async function replayCommand(io: Io, flags: ReplayFlags): Promise<number> {
   const from = parseReplaySource(flags.from, Date.now());
+  if (flags.json !== undefined) await assertWritable(flags.json, "--json");
   return withStore(io, flags, async (store, config) => {
     const progress = createProgress(io.interactive, `replay ${flags.pipelineVersion}`);
     let r: ReplayOutcome;

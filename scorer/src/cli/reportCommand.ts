@@ -1,3 +1,4 @@
+import { assertWritable } from "./evalCommand.js";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { BrowserMissingError, screenshotTrend } from "../report/browser.js";
@@ -18,10 +19,11 @@ const shown = (cwd: string, file: string): string => {
  * `<out without .html>.png` through headless Chromium. Exit 0 done, 2 when the store or the browser
  * is missing.
  */
-export async function reportCommand(io: Io, flags: { out?: string; png?: boolean; home?: string }): Promise<number> {
+export async function reportCommand(io: Io, flags: { out?: string; png?: boolean; home?: string; goldenSet?: string }): Promise<number> {
   const out = path.resolve(io.cwd, flags.out ?? "report.html");
+  await assertWritable(out, "--out");
   const written = await withStore(io, flags, async (store) => {
-    const data = await loadReportData(store);
+    const data = await loadReportData(store, flags.goldenSet !== undefined ? { goldenSet: flags.goldenSet } : {});
     await writeFile(out, renderReportHtml(data, chartJsSource()));
     return data.runs.length;
   });

@@ -25,8 +25,8 @@ export async function compareRuns(store: Store, a: RunRecord, b: RunRecord, opti
   const ma = await storedQuestionMetrics(store, a.run_id);
   const mb = await storedQuestionMetrics(store, b.run_id);
   const ks = [...new Set([...a.ks, ...b.ks])].sort((x, y) => x - y);
-  const stored = new Set([...ma.values(), ...mb.values()].flatMap((m) => [...m.keys()]));
-  const names = [...ks.map((k) => `recall@${k}`), "mrr", "grounding", "relevance", "key_facts", "abstention", ...(stored.has("reference_facts") ? ["reference_facts"] : [])];
+  const referenceScored = [...ma.values(), ...mb.values()].some((m) => m.get("reference_facts")?.status === "ok");
+  const names = [...ks.map((k) => `recall@${k}`), "mrr", "grounding", "relevance", "key_facts", "abstention", ...(referenceScored ? ["reference_facts"] : [])];
   const deltas = names.map((m) => pairedDelta(m, ma, mb, { seed: options.seed, resamples: options.resamples }));
   const warnings: string[] = [];
   if (a.golden_set_hash !== b.golden_set_hash) warnings.push("the runs use different golden sets: only questions with the same id are paired");
@@ -83,7 +83,8 @@ export function formatComparison(c: Comparison): string {
     const reg = d.differences.filter((x) => x.delta < 0).sort((x, y) => x.delta - y.delta || x.golden_id.localeCompare(y.golden_id));
     if (reg.length === 0) continue;
     any = true;
-    out.push(`  ${d.metric}: ${reg.map((x) => `${x.golden_id} ${fmtValue(d.metric, x.a)}→${fmtValue(d.metric, x.b)}`).join(", ")}`);
+    const shown = reg.slice(0, 10).map((x) => `${x.golden_id} ${fmtValue(d.metric, x.a)}→${fmtValue(d.metric, x.b)}`);
+    out.push(`  ${d.metric} (${reg.length}): ${shown.join(", ")}${reg.length > shown.length ? `, … and ${reg.length - shown.length} more (--json lists all)` : ""}`);
   }
   if (!any) out.push("  none");
   for (const w of c.warnings) out.push(`warning: ${w}`);

@@ -43,12 +43,14 @@ export interface GateResult {
 
 /**
  * Evaluates gate rules against paired deltas: a rule fails when the delta is below its threshold
- * and the bootstrap interval lies entirely below 0 (the drop is larger than allowed and real).
+ * and the bootstrap interval lies entirely below 0 (the drop is larger than allowed and real), and
+ * when no question was scored ok in both runs (nothing shows the metric held).
  */
 export function evaluateGate(rules: readonly GateRule[], deltas: readonly PairedDelta[]): GateResult[] {
   return rules.map((rule) => {
     const d = deltas.find((x) => x.metric === rule.metric);
-    if (!d || d.delta === null || d.n === 0) return { rule, failed: false, why: `${rule.metric}: no paired questions, nothing to gate` };
+    // No paired question means the metric cannot be shown to hold: a gate must not pass on no data.
+    if (!d || d.delta === null || d.n === 0) return { rule, failed: true, why: `${rule.metric}: no question scored ok in both runs — cannot show it held` };
     const excludesZero = d.interval !== null && d.interval.upper < 0;
     const below = d.delta < rule.threshold;
     const ci = d.interval ? `[${d.interval.lower.toFixed(3)}, ${d.interval.upper.toFixed(3)}]` : "(no interval)";

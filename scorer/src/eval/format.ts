@@ -22,7 +22,7 @@ function line(metric: string, value: number | null, n: number, delta: PairedDelt
   const label = (LABEL[metric] ?? metric).padEnd(12);
   const v = fmtValue(metric, value).padEnd(5);
   if (delta === null) return `${label} ${v} (n=${n})`;
-  if (delta.n === 0) return `${label} ${v} (no paired questions with the previous run, n=${n})`;
+  if (delta.n === 0) return `${label} ${v} (n=${n}; no question scored ok in both this and the previous run)`;
   return `${label} ${v} (was ${fmtValue(metric, delta.mean_a)}, ${fmtDelta(metric, delta.delta)}, n=${delta.n})`;
 }
 
@@ -78,7 +78,8 @@ export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): s
     const c = o.aggregate.counts[m] ?? {};
     out.push(`  ${(LABEL[m] ?? m).padEnd(12)} ${Object.entries(c).sort().map(([s, n]) => `${s} ${n}`).join(", ")}`);
   }
-  const errs = o.results.filter((q) => q.status !== "ok");
+  const errs = o.failures;
+  if (errs.length > 0) out.push(`  not measured: ${errs.length} of ${o.results.length} questions`);
   for (const q of errs.slice(0, 10)) out.push(`  ${q.golden_id}: ${q.status} — ${q.reason}`);
   if (errs.length > 10) out.push(`  … and ${errs.length - 10} more`);
   out.push("");

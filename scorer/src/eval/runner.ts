@@ -80,8 +80,10 @@ export interface EvalOutcome {
   readonly previous: { readonly run: RunRecord; readonly deltas: readonly PairedDelta[] } | { readonly run: null; readonly why: string };
   /** Non-fatal findings (pipeline version mismatch, judge model equals generator model). */
   readonly warnings: readonly string[];
-  /** Share of questions whose target call failed (0–1). */
+  /** Share of questions that could not be measured (0–1): see {@link questionFailures}. */
   readonly errorRate: number;
+  /** The questions that could not be measured, with why. */
+  readonly failures: readonly QuestionFailure[];
   /** Judge usage, cost, length bias, repeat variance and last calibration. */
   readonly judgeReport: JudgeRunReport;
 }
@@ -302,11 +304,14 @@ export async function completeRun(input: CompleteRunInput): Promise<EvalOutcome>
   const tags = [...new Set(results.flatMap((q) => q.tags))].sort();
   for (const tag of tags) byTag[tag] = aggregate(results.filter((q) => q.tags.includes(tag)).map((q) => runMetricValues(q, ks)), names);
   const errors = results.filter((q) => q.status === "target_error").length;
+  const failures = questionFailures(results);
   const judgeReport = await judgeRunReport(store, run, results, input.stats, repeat, useCache);
   const finishedAt = now();
+  // A run in which no question could be scored is stored as failed: never a baseline for the next.
+  const nothingScored = results.length > 0 && failures.length === results.length;
   run = {
     ...run,
-    status: "completed",
+    status: nothingScored ? "failed" : "completed",
     finished_at: new Date(finishedAt).toISOString(),
     summary: JSON.stringify({
       metrics: agg.metrics,
@@ -314,6 +319,7 @@ export async function completeRun(input: CompleteRunInput): Promise<EvalOutcome>
       counts: agg.counts,
       questions: results.length,
       target_errors: errors,
+      failed_questions: failures.length,
       judge: {
         calls: judgeReport.stats.calls,
         cached: judgeReport.stats.cached,
@@ -342,7 +348,31 @@ export async function completeRun(input: CompleteRunInput): Promise<EvalOutcome>
     const b = new Map(results.map((q) => [q.golden_id, runMetricValues(q, ks)] as const));
     previous = { run: prev, deltas: names.map((m) => pairedDelta(m, a, b)) };
   }
-  return { run: stored, results, aggregate: agg, byTag, previous, warnings: [...warnings], errorRate: results.length === 0 ? 0 : errors / results.length, judgeReport };
+  return { run: stored, results, aggregate: agg, byTag, previous, warnings: [...warnings], errorRate: results.length === 0 ? 0 : failures.length / results.length, failures, judgeReport };
+}
+
+/** Why one question could not be measured. */
+export interface QuestionFailure {
+  readonly golden_id: string;
+  /** `target_error`, `trace_timeout`, or `judge_error` (every judged metric failed). */
+  readonly status: string;
+  readonly reason: string;
+}
+
+/**
+ * The questions that could not be measured: the target failed (`target_error`), the spans never
+ * arrived (`trace_timeout`), or the judge failed on every judged metric (`judge_error`). Their share
+ * is the error rate of `--max-error-rate`.
+ */
+export function questionFailures(results: readonly QuestionResult[]): QuestionFailure[] {
+  const out: QuestionFailure[] = [];
+  for (const q of results) {
+    if (q.status !== "ok") out.push({ golden_id: q.golden_id, status: q.status, reason: q.reason });
+    else if (q.grounding.status === "judge_error" && q.relevance.status === "judge_error") {
+      out.push({ golden_id: q.golden_id, status: "judge_error", reason: q.grounding.reason ?? q.relevance.reason ?? "judge failed" });
+    }
+  }
+  return out;
 }
 
 /** Builds the judge report of a run: stats, length bias per judged metric, variance over repeats, last calibration. */

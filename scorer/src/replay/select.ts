@@ -75,7 +75,8 @@ const row = z.object({
 
 /**
  * Captured interactions matching `from` that can be replayed (status ok, question and answer
- * captured), in time order; `sample` keeps a deterministic subset (smallest hash of trace id).
+ * captured), one per distinct question (the latest), in time order; `sample` keeps a deterministic
+ * subset (smallest hash of trace id).
  */
 export async function selectInteractions(store: Store, from: ReplaySource, sample: number | null): Promise<CapturedInteraction[]> {
   const where: string[] = ["status = 'ok'", "question != ''", "answer IS NOT NULL"];
@@ -91,8 +92,12 @@ export async function selectInteractions(store: Store, from: ReplaySource, sampl
     if (from.source) (where.push("source = {source:String}"), (params["source"] = from.source));
   }
   const rs = await store.client.query({
-    query: `SELECT trace_id, run_id, golden_id, source, service_name, pipeline_version, question, answer, retrieved
-      FROM ${store.database}.interactions FINAL WHERE ${where.join(" AND ")}
+    // One interaction per distinct question (the latest), so a question asked in several runs is
+    // replayed once.
+    query: `SELECT trace_id, run_id, golden_id, source, service_name, pipeline_version, question, answer, retrieved FROM (
+        SELECT trace_id, run_id, golden_id, source, service_name, pipeline_version, question, answer, retrieved, created_at
+        FROM ${store.database}.interactions FINAL WHERE ${where.join(" AND ")}
+        ORDER BY created_at DESC, trace_id LIMIT 1 BY question)
       ORDER BY ${sample !== null ? "cityHash64(trace_id)" : "created_at, trace_id"} ${sample !== null ? "LIMIT {sample:UInt32}" : ""}`,
     query_params: { ...params, ...(sample !== null ? { sample } : {}) },
     format: "JSONEachRow",

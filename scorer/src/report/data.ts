@@ -73,6 +73,11 @@ export interface ReportOptions {
   readonly maxClaims?: number;
   /** Clock (tests). */
   readonly now?: () => number;
+  /**
+   * Golden set of the report (a SHA-256 or a prefix of it). Default: the golden set of the latest
+   * completed golden run; trends only make sense over one golden set and one source.
+   */
+  readonly goldenSet?: string;
 }
 
 const ref = (r: RunRecord): ReportRunRef => ({ run_id: r.run_id, pipeline_version: r.pipeline_version, started_at: r.started_at });
@@ -90,7 +95,12 @@ const comparisonSchema = z.object({ comparison_id: z.string(), run_a: z.string()
  */
 export async function loadReportData(store: Store, options: ReportOptions = {}): Promise<ReportData> {
   const db = store.database;
-  const completed = (await listRuns(store)).filter((r) => r.status === "completed").slice(0, options.maxRuns ?? 50).reverse();
+  const all = (await listRuns(store)).filter((r) => r.status === "completed");
+  const goldenSet = options.goldenSet ?? all.find((r) => r.source === "golden")?.golden_set_hash ?? all[0]?.golden_set_hash ?? "";
+  const completed = all
+    .filter((r) => r.golden_set_hash.startsWith(goldenSet) && (options.goldenSet !== undefined || r.source === "golden" || all.every((x) => x.source !== "golden")))
+    .slice(0, options.maxRuns ?? 50)
+    .reverse();
   const perQuestion = new Map<string, Awaited<ReturnType<typeof storedQuestionMetrics>>>();
   for (const r of completed) perQuestion.set(r.run_id, await storedQuestionMetrics(store, r.run_id));
 
