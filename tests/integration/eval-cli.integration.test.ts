@@ -114,7 +114,7 @@ describe("ragmeter eval against an HTTP target (embedded store)", () => {
     const csv = await cli(["export", "--csv", "--home", dir]);
     expect(csv.code).toBe(0);
     const lines = csv.out.trim().split("\n");
-    expect(lines[0]).toMatch(/^started_at,run_id,pipeline_version,golden_set_sha256,golden_set_path,judge_kind,judge_model,judge_prompt_version,abstention,grounding,key_facts,mrr,recall@1,recall@3,relevance$/u);
+    expect(lines[0]).toMatch(/^started_at,run_id,pipeline_version,golden_set_sha256,golden_set_path,judge_kind,judge_model,judge_prompt_version,recall@1,recall@3,mrr,grounding,relevance,key_facts,abstention$/u);
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(",fx-2,");
   });

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { GoldenItem, GoldenSet } from "@ragmeter/golden";
 import pLimit from "p-limit";
-import type { Judge } from "../judges/types.js";
+import type { Judge, JudgeCallCost } from "../judges/types.js";
 import { lengthBias, repeatVariance, type JudgedValue, type LengthBias, type RepeatVariance } from "../judges/analysis.js";
 import { storeJudgeCache } from "../judges/cache.js";
 import type { PriceTable } from "../judges/cost.js";
@@ -101,47 +101,41 @@ export function judgePromptVersion(judge: Judge): string {
 }
 
 /** Score rows, claims and the interaction of one question result. */
-export function resultRows(run: RunRecord, q: QuestionResult, judge: Judge, ks: readonly number[]): { scores: ScoreInsert[]; claims: ClaimInsert[]; interaction: InteractionInsert } {
-  const common = { run_id: run.run_id, trace_id: q.trace_id, golden_id: q.golden_id, repeat_index: 0, pipeline_version: run.pipeline_version, source: run.source };
+export function resultRows(run: Pick<RunRecord, "run_id" | "pipeline_version" | "source">, q: QuestionResult, judge: Judge, ks: readonly number[]): { scores: ScoreInsert[]; claims: ClaimInsert[]; interaction: InteractionInsert } {
   const scores: ScoreInsert[] = [];
-  const promptOf = (metric: string) => (metric === "grounding" ? judge.promptVersion.grounding : metric === "relevance" ? judge.promptVersion.relevance : (judge.promptVersion.reference_facts ?? ""));
+  const promptOf = (metric: string): string => (metric === "grounding" ? judge.promptVersion.grounding : metric === "relevance" ? judge.promptVersion.relevance : (judge.promptVersion.reference_facts ?? ""));
+  // Rows are object literals of one shape (no spread): this runs for every metric of every trace.
+  const row = (metric: string, repeat_index: number, value: number | null, status: string, reason: string, judged: boolean, j: JudgeCallCost | null): ScoreInsert => ({
+    run_id: run.run_id,
+    trace_id: q.trace_id,
+    golden_id: q.golden_id,
+    metric,
+    value,
+    status,
+    reason,
+    judge_kind: judged ? judge.kind : "mechanical",
+    judge_model: judged ? judge.model : "",
+    judge_prompt_version: judged ? promptOf(metric) : "",
+    repeat_index,
+    pipeline_version: run.pipeline_version,
+    source: run.source,
+    judge_input_tokens: j?.input_tokens ?? 0,
+    judge_output_tokens: j?.output_tokens ?? 0,
+    latency_ms: j?.latency_ms ?? 0,
+  });
   for (const [metric, v] of runMetricValues(q, ks)) {
-    if ((JUDGED_METRICS as readonly string[]).includes(metric) && q.repeats.length > 0) {
+    const judged = (JUDGED_METRICS as readonly string[]).includes(metric);
+    if (judged && q.repeats.length > 0) {
       // One row per repeat (repeat_index); comparisons average them per question (store/results.ts runScores).
       q.repeats.forEach((r, repeat_index) => {
         const j = metric === "grounding" ? r.grounding : metric === "relevance" ? r.relevance : r.reference_facts;
-        scores.push({
-          ...common,
-          repeat_index,
-          metric,
-          value: j.value,
-          status: j.status,
-          reason: j.reason ?? "",
-          judge_kind: judge.kind,
-          judge_model: judge.model,
-          judge_prompt_version: promptOf(metric),
-          judge_input_tokens: j.input_tokens,
-          judge_output_tokens: j.output_tokens,
-          latency_ms: j.latency_ms,
-        });
+        scores.push(row(metric, repeat_index, j.value, j.status, j.reason ?? "", true, j));
       });
       continue;
     }
-    const judged = (JUDGED_METRICS as readonly string[]).includes(metric);
     const j = metric === "grounding" ? q.grounding : metric === "relevance" ? q.relevance : metric === "reference_facts" ? q.reference_facts : null;
-    scores.push({
-      ...common,
-      metric,
-      value: v.value,
-      status: v.status,
-      reason: (j?.reason ?? (metric === "key_facts" ? q.key_facts.reason : metric === "abstention" ? q.abstention.reason : "")) ?? "",
-      judge_kind: judged ? judge.kind : "mechanical",
-      judge_model: judged ? judge.model : "",
-      judge_prompt_version: judged ? promptOf(metric) : "",
-      judge_input_tokens: j?.input_tokens ?? 0,
-      judge_output_tokens: j?.output_tokens ?? 0,
-      latency_ms: j?.latency_ms ?? 0,
-    });
+    const reason = (j?.reason ?? (metric === "key_facts" ? q.key_facts.reason : metric === "abstention" ? q.abstention.reason : "")) ?? "";
+    scores.push(row(metric, 0, v.value, v.status, reason, judged, j));
   }
   const claims: ClaimInsert[] = (q.repeats.length > 0 ? q.repeats : [{ grounding: q.grounding }]).flatMap((r, repeat_index) => r.grounding.claims.map((c) => ({
     run_id: run.run_id,

@@ -21,7 +21,16 @@ export async function saveSpans(store: Store, spans: readonly StoredSpan[], orig
   await store.client.insert({
     table: `${store.database}.spans`,
     values: spans.map((s) => ({
-      ...s,
+      trace_id: s.trace_id,
+      span_id: s.span_id,
+      parent_span_id: s.parent_span_id,
+      name: s.name,
+      kind: s.kind,
+      start_time_unix_nano: s.start_time_unix_nano,
+      end_time_unix_nano: s.end_time_unix_nano,
+      status_code: s.status_code,
+      scope_name: s.scope_name,
+      service_name: s.service_name,
       attributes: JSON.stringify(s.attributes),
       resource_attributes: JSON.stringify(s.resource_attributes),
       events: JSON.stringify(s.events),

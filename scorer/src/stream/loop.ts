@@ -65,12 +65,24 @@ export async function scoreTraces(store: Store, settings: ScoringSettings, trace
   for (const s of scored) {
     const run = { run_id: s.interaction.run_id ?? "live", pipeline_version: s.interaction.pipeline_version ?? "", source: s.interaction.source } as RunRecord;
     const rows = resultRows(run, s.result, settings.judge, settings.ks);
+    const r = rows.interaction;
     batch.interactions.push({
-      ...rows.interaction,
+      trace_id: r.trace_id,
+      run_id: r.run_id,
+      golden_id: r.golden_id,
+      source: r.source,
       service_name: s.interaction.service_name,
       deployment_environment: s.interaction.deployment_environment,
+      pipeline_version: r.pipeline_version,
+      question: r.question,
+      answer: r.answer,
+      retrieved: r.retrieved,
+      generator_model: r.generator_model,
       input_tokens: s.interaction.input_tokens,
       output_tokens: s.interaction.output_tokens,
+      abstained: r.abstained,
+      status: r.status,
+      reason: r.reason,
       latency_ms: null,
       judge_prompt_version: promptVersion,
     });
