@@ -85,15 +85,20 @@ const MID_NUM_LET = new Set([".", "'", "\u2018", "\u2019", "\u2024", "\uFE52", "
 const MID_NUM = new Set([",", ";", "\u037E", "\u0589", "\u060C", "\u060D", "\u066C", "\u07F8", "\u2044", "\uFE10", "\uFE14", "\uFE50", "\uFE54", "\uFF0C", "\uFF1B"]);
 
 /** Word-break class of one code point for {@link wordLikeSegments}: letter, digit, connector (`_`) or none. */
-function wbClass(c: string | undefined): "L" | "N" | "E" | "" {
-  if (c === undefined) return "";
-  const code = c.charCodeAt(0);
-  if ((code >= 97 && code <= 122) || (code >= 65 && code <= 90)) return "L";
-  if (code >= 48 && code <= 57) return "N";
-  if (code === 95) return "E";
-  if (code < 128) return "";
+function wbClass(cp: number): "L" | "N" | "E" | "" {
+  if ((cp >= 97 && cp <= 122) || (cp >= 65 && cp <= 90)) return "L";
+  if (cp >= 48 && cp <= 57) return "N";
+  if (cp === 95) return "E";
+  if (cp < 128) return "";
+  // Cyrillic and Latin-1/Extended letters without a regular expression (the common non-ASCII case).
+  if ((cp >= 0x0410 && cp <= 0x044f) || cp === 0x0401 || cp === 0x0451 || (cp >= 0x00e0 && cp <= 0x00ff && cp !== 0x00f7) || (cp >= 0x00c0 && cp <= 0x00de && cp !== 0x00d7)) return "L";
+  const c = String.fromCodePoint(cp);
   return LETTER.test(c) ? "L" : DIGIT.test(c) ? "N" : "";
 }
+
+const isMidLetter = (cp: number): boolean => cp === 0x3a || MID_LETTER.has(String.fromCodePoint(cp));
+const isMidNumLet = (cp: number): boolean => cp === 0x2e || cp === 0x27 || MID_NUM_LET.has(String.fromCodePoint(cp));
+const isMidNum = (cp: number): boolean => cp === 0x2c || cp === 0x3b || MID_NUM.has(String.fromCodePoint(cp));
 
 /**
  * Word-like segments by the default word-boundary rules of UAX #29 (WB5–WB13b) for scripts that
@@ -103,34 +108,47 @@ function wbClass(c: string | undefined): "L" | "N" | "E" | "" {
  * compares both over the bundled corpus) at a fraction of the cost, so scoring keeps up with streams.
  */
 export function wordLikeSegments(text: string): string[] {
-  const cs = Array.from(text);
+  // Code points and their UTF-16 offsets, so segments are cut from the string without re-joining.
+  const cps: number[] = [];
+  const offs: number[] = [];
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i) as number;
+    cps.push(cp);
+    offs.push(i);
+    i += cp > 0xffff ? 2 : 1;
+  }
+  offs.push(text.length);
+  const cls = cps.map(wbClass);
   const out: string[] = [];
   let i = 0;
-  while (i < cs.length) {
-    if (!wbClass(cs[i])) {
+  const n = cps.length;
+  while (i < n) {
+    if (!cls[i]) {
       i++;
       continue;
     }
     let j = i + 1;
     for (;;) {
-      if (wbClass(cs[j])) {
+      if (j < n && cls[j]) {
         j++;
         continue;
       }
-      const c = cs[j] as string;
-      const prev = wbClass(cs[j - 1]);
-      const next = wbClass(cs[j + 1]);
-      if (prev === "L" && next === "L" && (MID_LETTER.has(c) || MID_NUM_LET.has(c))) {
-        j += 2;
-        continue;
-      }
-      if (prev === "N" && next === "N" && (MID_NUM.has(c) || MID_NUM_LET.has(c))) {
-        j += 2;
-        continue;
+      if (j + 1 < n) {
+        const cp = cps[j] as number;
+        const prev = cls[j - 1];
+        const next = cls[j + 1];
+        if (prev === "L" && next === "L" && (isMidLetter(cp) || isMidNumLet(cp))) {
+          j += 2;
+          continue;
+        }
+        if (prev === "N" && next === "N" && (isMidNum(cp) || isMidNumLet(cp))) {
+          j += 2;
+          continue;
+        }
       }
       break;
     }
-    out.push(cs.slice(i, j).join(""));
+    out.push(text.slice(offs[i], offs[j]));
     i = j;
   }
   return out;

@@ -81,9 +81,33 @@ export function heuristicVerdict(claimText: string, chunks: readonly { id: strin
 }
 
 /** Chunks tokenized once per answer (blank chunks are no context). */
-function tokenizeChunks(chunks: readonly { id: string; text: string }[]): { id: string; t: Tokenized }[] {
-  return chunks.filter((c) => c.text.trim().length > 0).map((c) => ({ id: c.id, t: tokenize(c.text) }));
+function tokenizeChunks(chunks: readonly { id: string; text: string }[], cache?: ChunkCache): { id: string; t: Tokenized }[] {
+  return chunks.filter((c) => c.text.trim().length > 0).map((c) => ({ id: c.id, t: cache ? cache.get(c.text) : tokenize(c.text) }));
 }
+
+/**
+ * Tokenized chunk texts of one judge, bounded (least recently inserted out first). Retrieved chunks
+ * recur across questions — the same corpus answers them all — so streams tokenize each once.
+ */
+class ChunkCache {
+  readonly #map = new Map<string, Tokenized>();
+  constructor(readonly capacity: number) {}
+  get(text: string): Tokenized {
+    let t = this.#map.get(text);
+    if (t === undefined) {
+      t = tokenize(text);
+      if (this.#map.size >= this.capacity) {
+        const oldest = this.#map.keys().next();
+        if (!oldest.done) this.#map.delete(oldest.value);
+      }
+      this.#map.set(text, t);
+    }
+    return t;
+  }
+}
+
+/** Chunk texts whose tokens a heuristic judge keeps (about 1–2 KiB each with their tokens). */
+export const CHUNK_CACHE_ENTRIES = 20_000;
 
 function verdictAgainst(claim: Tokenized, tokenized: readonly { id: string; t: Tokenized }[]): { verdict: Verdict; chunk_ids: string[] } {
   for (const c of tokenized) {
@@ -122,6 +146,7 @@ const VERSION = createHash("sha256").update(RULES).digest("hex").slice(0, 12);
  * prompt version is a hash of the rules and thresholds.
  */
 export function createHeuristicJudge(): Judge {
+  const cache = new ChunkCache(CHUNK_CACHE_ENTRIES);
   return {
     kind: "heuristic",
     model: "heuristic",
@@ -129,7 +154,7 @@ export function createHeuristicJudge(): Judge {
     async grounding(input: GroundingInput): Promise<GroundingJudgment> {
       const t0 = performance.now();
       const claimTexts = heuristicClaims(input.answer);
-      const chunks = tokenizeChunks(input.chunks);
+      const chunks = tokenizeChunks(input.chunks, cache);
       const claims: ClaimVerdict[] = claimTexts.map((text, index) => ({ index, text, ...verdictAgainst(tokenize(text), chunks) }));
       const cost = { input_tokens: 0, output_tokens: 0, latency_ms: performance.now() - t0 };
       if (claims.length === 0) return { status: "no_claims", value: null, claims, reason: "the answer makes no factual claim", ...cost };
