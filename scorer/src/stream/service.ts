@@ -117,9 +117,16 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
       },
     );
   }, interval);
+  let logged = { spans: 0, scored: 0 };
   const statsTimer = setInterval(() => {
     void (async () => {
-      if (consumer) stats.lag(await consumer.lag(), Date.now());
+      const lag = consumer ? await consumer.lag() : null;
+      if (lag !== null) stats.lag(lag, Date.now());
+      const totals = stats.totals();
+      if (totals.spans !== logged.spans || totals.scored !== logged.scored) {
+        o.log.info("progress", { spans_written: totals.spans - logged.spans, traces_scored: totals.scored - logged.scored, pending_traces: dirty.size, ...(lag !== null ? { consumer_lag: lag } : {}) });
+        logged = totals;
+      }
       await stats.flush(o.store, Date.now());
     })().catch((err: unknown) => o.log.warn("ingestion stats not written", { error: (err as Error).message }));
   }, 10_000);

@@ -5,6 +5,13 @@ import { nextVersion } from "../store/runs.js";
 export class IngestionStats {
   readonly #scorerId: string;
   readonly #minutes = new Map<number, { spans: number; scored: number; dlq: number; lag: number }>();
+  #spansTotal = 0;
+  #scoredTotal = 0;
+
+  /** Spans written and traces scored since start (for progress logs). */
+  totals(): { spans: number; scored: number } {
+    return { spans: this.#spansTotal, scored: this.#scoredTotal };
+  }
 
   constructor(scorerId: string) {
     this.#scorerId = scorerId;
@@ -19,10 +26,12 @@ export class IngestionStats {
 
   /** Counts spans written. */
   spans(n: number, now: number): void {
+    this.#spansTotal += n;
     this.#bucket(now).spans += n;
   }
   /** Counts traces scored. */
   scored(n: number, now: number): void {
+    this.#scoredTotal += n;
     this.#bucket(now).scored += n;
   }
   /** Counts messages sent to the dead-letter topic. */
