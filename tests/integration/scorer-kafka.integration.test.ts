@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,14 +10,9 @@ import { createHeuristicJudge } from "../../scorer/src/judges/heuristic.js";
 import { startScorerService, type ScorerService } from "../../scorer/src/stream/service.js";
 import { BROKER, createTopic, ensureBroker, kafkaClient } from "./collector-kafka-helpers.js";
 import { protobufOf, ragSpans, traceId, traceRequest } from "../helpers/ragTrace.js";
+import { DOCS as docs, rows, sender, sleep, waitFor } from "../helpers/streaming.js";
 
-const root = path.resolve(import.meta.dirname, "../..");
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const docs = [
-  { id: "kb/ports.md#1", document_id: "kb/ports.md", content: "Managed PostgreSQL listens on port 5432.", score: 2 },
-  { id: "kb/tls.md#2", document_id: "kb/tls.md", content: "Connections require TLS 1.2 or newer.", score: 1 },
-];
 
 let home: string;
 let base: Store;
@@ -55,21 +49,10 @@ async function startService(store: Store, topic: string, group: string, extra: P
   });
 }
 
-const send = (topic: string, key: string, value: Uint8Array | Buffer, signal = "traces") => producer.send({ topic, acks: -1, messages: [{ key, value: Buffer.from(value), headers: { "ragmeter-signal": signal } }] });
 
-async function rows<T>(store: Store, query: string, params: Record<string, unknown> = {}): Promise<T[]> {
-  const rs = await store.client.query({ query: query.replaceAll("DB.", `${store.database}.`), query_params: params, format: "JSONEachRow" });
-  return rs.json<T>();
-}
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await sleep(200);
-  }
-  throw new Error("timed out waiting");
-}
+
+const send = (topic: string, key: string, value: Uint8Array | Buffer, signal = "traces") => sender(producer)(topic, key, value, signal);
 
 describe("streaming scorer on the real broker and the ClickHouse engine (design §6)", () => {
   it("spans of a trace arriving out of order in separate messages seconds apart are all stored; scored once after settling; never a generation without its retrieval", async () => {

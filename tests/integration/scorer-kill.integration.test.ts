@@ -5,18 +5,14 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Producer } from "kafkajs";
-import { openStore, type Store } from "../../scorer/src/store/client.js";
+import { openStore } from "../../scorer/src/store/client.js";
 import { BROKER, createTopic, ensureBroker, kafkaClient } from "./collector-kafka-helpers.js";
 import { protobufOf, ragSpans, traceId, traceRequest } from "../helpers/ragTrace.js";
+import { DOCS as docs, rows, sender, sleep, waitFor } from "../helpers/streaming.js";
 
 // A file of its own: the scorer child owns the embedded store while it runs (one data directory
 // per process), and this test process opens it only after the child has stopped.
 const root = path.resolve(import.meta.dirname, "../..");
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const docs = [
-  { id: "kb/ports.md#1", document_id: "kb/ports.md", content: "Managed PostgreSQL listens on port 5432.", score: 2 },
-  { id: "kb/tls.md#2", document_id: "kb/tls.md", content: "Connections require TLS 1.2 or newer.", score: 1 },
-];
 let producer: Producer;
 beforeAll(async () => {
   await ensureBroker();
@@ -26,19 +22,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await producer?.disconnect();
 });
-const send = (topic: string, key: string, value: Uint8Array) => producer.send({ topic, acks: -1, messages: [{ key, value: Buffer.from(value), headers: { "ragmeter-signal": "traces" } }] });
-async function rows<T>(store: Store, query: string): Promise<T[]> {
-  const rs = await store.client.query({ query: query.replaceAll("DB.", `${store.database}.`), format: "JSONEachRow" });
-  return rs.json<T>();
-}
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await sleep(200);
-  }
-  throw new Error("timed out waiting");
-}
+
+const send = (topic: string, key: string, value: Uint8Array | Buffer, signal = "traces") => sender(producer)(topic, key, value, signal);
 
 describe("kill -9 of the scorer mid-stream, then restart", () => {
   it("every distinct trace id sent is scored exactly once in effect, none lost", async () => {
