@@ -9,6 +9,9 @@ import { loadTraces, settledTraces } from "../store/spans.js";
 import { extractInteraction } from "../extract/interaction.js";
 import { scoreTrace, type ScoredTrace } from "./score.js";
 
+/** Metrics that never apply to live traffic (no golden item). */
+const LIVE_NEVER_APPLICABLE = (metric: string): boolean => metric.startsWith("recall@") || metric === "mrr" || metric === "key_facts" || metric === "abstention" || metric === "reference_facts";
+
 /** Settings of the scoring loop. */
 export interface ScoringSettings {
   readonly judge: Judge;
@@ -86,7 +89,9 @@ export async function scoreTraces(store: Store, settings: ScoringSettings, trace
       latency_ms: null,
       judge_prompt_version: promptVersion,
     });
-    batch.scores.push(...rows.scores);
+    // Live traffic has no golden item: recall@k, MRR, key facts and abstention can never apply to it,
+    // so their `not_applicable` rows are not written (8 of the 10 rows of a live trace otherwise).
+    batch.scores.push(...(s.interaction.source === "live" ? rows.scores.filter((r) => !(r.status === "not_applicable" && LIVE_NEVER_APPLICABLE(r.metric))) : rows.scores));
     batch.claims.push(...rows.claims);
   }
   await saveResults(store, batch);

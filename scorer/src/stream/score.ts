@@ -36,7 +36,9 @@ function withStatus(r: QuestionResult, status: Status, reason: string, which: { 
   return {
     ...r,
     ...(which.grounding ? { grounding: { status, value: null, claims: [], reason, ...cost } } : {}),
-    ...(which.relevance ? { relevance: { status, value: null, reason, ...cost }, reference_facts: { status, value: null, reason, facts: [], ...cost } } : {}),
+    ...(which.relevance ? { relevance: { status, value: null, reason, ...cost } } : {}),
+    // The reference-based judge only runs where it applies (LLM judge, reference answer).
+    ...(which.relevance && r.reference_facts.status !== "not_applicable" ? { reference_facts: { status, value: null, reason, facts: [], ...cost } } : {}),
     // A status that replaces the judges' verdicts replaces every repeat of them too.
     ...(which.grounding || which.relevance ? { repeats: [] } : {}),
     ...(which.recall ? { recall: null, recall_status: status, hit_rank: null, reciprocal_rank: null } : {}),
