@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Store } from "../store/client.js";
 import { utcTime } from "../store/rows.js";
-import { nextVersion } from "../store/runs.js";
 
 /** One row of `calibrations` (migration 2). */
 export interface CalibrationRecord {
@@ -49,7 +48,7 @@ export function newCalibrationId(now = Date.now()): string {
 export async function saveCalibration(store: Store, c: CalibrationRecord): Promise<void> {
   await store.client.insert({
     table: `${store.database}.calibrations`,
-    values: [{ ...c, created_at: Date.parse(c.created_at), version: nextVersion() }],
+    values: [{ ...c, created_at: Date.parse(c.created_at), version: store.nextVersion() }],
     format: "JSONEachRow",
   });
 }

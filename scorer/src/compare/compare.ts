@@ -3,7 +3,7 @@ import { pairedDelta, type PairedDelta } from "../eval/paired.js";
 import { fmtDelta, fmtValue } from "../eval/format.js";
 import { storedQuestionMetrics } from "../eval/runner.js";
 import type { Store } from "../store/client.js";
-import { nextVersion, type RunRecord } from "../store/runs.js";
+import { type RunRecord } from "../store/runs.js";
 
 /** Result of comparing two stored runs. */
 export interface Comparison {
@@ -34,7 +34,7 @@ export async function compareRuns(store: Store, a: RunRecord, b: RunRecord, opti
     warnings.push(`the runs use different judges (${a.judge_kind} ${a.judge_model} ${a.judge_prompt_version} vs ${b.judge_kind} ${b.judge_model} ${b.judge_prompt_version}): judge changes are mixed into the deltas`);
   }
   const comparison_id = randomUUID();
-  const version = nextVersion();
+  const version = store.nextVersion();
   await store.client.insert({
     table: `${store.database}.comparisons`,
     values: deltas.map((d) => ({

@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import type { Store } from "../store/client.js";
-import { nextVersion } from "../store/runs.js";
 
 /** A judge cache: judgment JSON by key. Injected into the judge session, so tests may pass their own. */
 export interface JudgeCache {
@@ -33,7 +32,7 @@ export function storeJudgeCache(store: Store): JudgeCache {
     async put(e) {
       await store.client.insert({
         table,
-        values: [{ cache_key: e.key, judge_model: e.judge_model, judge_prompt_version: e.judge_prompt_version, result: e.result, created_at: Date.now(), version: nextVersion() }],
+        values: [{ cache_key: e.key, judge_model: e.judge_model, judge_prompt_version: e.judge_prompt_version, result: e.result, created_at: Date.now(), version: store.nextVersion() }],
         format: "JSONEachRow",
       });
     },

@@ -3,6 +3,7 @@ import { createClient, type ClickHouseClient } from "@clickhouse/client";
 import { EmbeddedEngineMissingError } from "./errors.js";
 import { acquireStoreLock } from "./lock.js";
 import { migrate } from "./migrations.js";
+import { versionClock } from "./runs.js";
 
 /** Where the store lives. */
 export type StoreTarget =
@@ -16,6 +17,8 @@ export interface Store {
   readonly target: StoreTarget;
   /** Human-readable location, e.g. `/home/me/proj/.ragmeter/store (embedded ClickHouse 26.7)`. */
   readonly location: string;
+  /** The next row version (µs since the epoch, strictly increasing for this store). */
+  readonly nextVersion: () => number;
   close(): Promise<void>;
 }
 
@@ -46,7 +49,7 @@ export async function openStore(target: StoreTarget): Promise<Store> {
       await client.close();
       throw err;
     }
-    return { client, database: target.database, target, location: `${target.url} database ${target.database}`, close: () => client.close() };
+    return { client, database: target.database, target, location: `${target.url} database ${target.database}`, nextVersion: versionClock(), close: () => client.close() };
   }
   const lock = acquireStoreLock(target.home);
   try {
@@ -68,6 +71,7 @@ export async function openStore(target: StoreTarget): Promise<Store> {
       database: target.database,
       target,
       location: `${dataDir} (embedded ClickHouse)`,
+      nextVersion: versionClock(),
       async close() {
         if (closed) return;
         closed = true;

@@ -1,14 +1,13 @@
 import type { GoldenItem, GoldenSet } from "@ragmeter/golden";
 import { z } from "zod";
 import type { Store } from "./client.js";
-import { nextVersion } from "./runs.js";
 
 /**
  * Stores a golden set's items under its hash (`golden_sets`, `golden_items`, design §2), so the
  * streaming scorer can compute recall for a golden id without the file. Idempotent.
  */
 export async function saveGoldenSet(store: Store, set: GoldenSet): Promise<void> {
-  const version = nextVersion();
+  const version = store.nextVersion();
   await store.client.insert({
     table: `${store.database}.golden_sets`,
     values: [{ golden_set_hash: set.sha256, path: set.path, item_count: set.items.length, created_at: Date.now(), version }],

@@ -1,6 +1,5 @@
 import type { Store } from "./client.js";
 import { scoreRowSchema, type ScoreRow } from "./rows.js";
-import { nextVersion } from "./runs.js";
 
 /** One row of `scores` (design §5: every score row carries these). */
 export interface ScoreInsert {
@@ -78,7 +77,7 @@ const SCORE_COLUMNS = ["run_id", "trace_id", "metric", "judge_prompt_version", "
  * twice leaves one row per key after FINAL.
  */
 export async function saveResults(store: Store, batch: ResultBatch): Promise<void> {
-  const version = nextVersion();
+  const version = store.nextVersion();
   const now = Date.now();
   const db = store.database;
   if (batch.interactions.length > 0) {

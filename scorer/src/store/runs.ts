@@ -36,22 +36,24 @@ export async function saveRun(store: Store, run: RunRecord): Promise<void> {
         ...run,
         started_at: Date.parse(run.started_at),
         finished_at: run.finished_at === null ? null : Date.parse(run.finished_at),
-        version: nextVersion(),
+        version: store.nextVersion(),
       },
     ],
     format: "JSONEachRow",
   });
 }
 
-let lastVersion = 0;
 /**
- * A version for ReplacingMergeTree rows: microseconds since the epoch, strictly increasing within
- * the process, so a later write of the same key wins.
+ * A generator of versions for ReplacingMergeTree rows: microseconds since the epoch, strictly
+ * increasing for one store, so a later write of the same key wins. Each open store owns one.
  */
-export function nextVersion(): number {
-  const v = Math.max(Date.now() * 1000, lastVersion + 1);
-  lastVersion = v;
-  return v;
+export function versionClock(now: () => number = Date.now): () => number {
+  let last = 0;
+  return () => {
+    const v = Math.max(now() * 1000, last + 1);
+    last = v;
+    return v;
+  };
 }
 
 /** All runs, newest first. */

@@ -2,7 +2,6 @@ import { z } from "zod";
 import type { StoredLog, StoredSpan } from "../extract/spans.js";
 import type { Store } from "./client.js";
 import { utcTime } from "./rows.js";
-import { nextVersion } from "./runs.js";
 
 /** Where a batch of spans came from (Kafka partition and offset, or -1 for in-process hand-off). */
 export interface SpanOrigin {
@@ -17,7 +16,7 @@ export interface SpanOrigin {
  */
 export async function saveSpans(store: Store, spans: readonly StoredSpan[], origin: SpanOrigin, receivedAt: number): Promise<void> {
   if (spans.length === 0) return;
-  const version = nextVersion();
+  const version = store.nextVersion();
   await store.client.insert({
     table: `${store.database}.spans`,
     values: spans.map((s) => ({
@@ -46,7 +45,7 @@ export async function saveSpans(store: Store, spans: readonly StoredSpan[], orig
 /** Writes OTLP log records (GenAI content events), keyed by `(trace_id, span_id, record_id)`. */
 export async function saveLogs(store: Store, logs: readonly StoredLog[], receivedAt: number): Promise<void> {
   if (logs.length === 0) return;
-  const version = nextVersion();
+  const version = store.nextVersion();
   await store.client.insert({
     table: `${store.database}.logs`,
     values: logs.map((l) => ({ ...l, body: JSON.stringify(l.body), attributes: JSON.stringify(l.attributes), received_at: receivedAt, version })),

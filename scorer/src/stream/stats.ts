@@ -1,5 +1,4 @@
 import type { Store } from "../store/client.js";
-import { nextVersion } from "../store/runs.js";
 
 /** Per-minute ingestion counters of one scorer instance (table `ingestion_stats`, for the dashboards). */
 export class IngestionStats {
@@ -49,7 +48,7 @@ export class IngestionStats {
    */
   async flush(store: Store, now: number): Promise<void> {
     if (this.#minutes.size === 0) return;
-    const version = nextVersion();
+    const version = store.nextVersion();
     await store.client.insert({
       table: `${store.database}.ingestion_stats`,
       values: [...this.#minutes].map(([minute, b]) => ({
