@@ -338,6 +338,23 @@ function parseTop<T>(schema: z.ZodType<T, unknown>, value: unknown): T {
 }
 
 /**
+ * The items of `raw` that pass `schema`; each rejected one adds a message naming its field
+ * (`<path>[i].<field>: …`) to `errors`.
+ */
+function keepValid<T>(raw: readonly unknown[], schema: z.ZodType<T, unknown>, path: string, errors: string[]): T[] {
+  const kept: T[] = [];
+  raw.forEach((item, i) => {
+    const r = schema.safeParse(item);
+    if (r.success) kept.push(r.data);
+    else {
+      const issue = firstIssue(r.error, `${path}[${i}]`);
+      errors.push(`${issue.field}: ${issue.message}`);
+    }
+  });
+  return kept;
+}
+
+/**
  * Decodes an OTLP/JSON `ExportTraceServiceRequest` (text already decompressed).
  * Spans failing validation are rejected one by one with a message naming the field.
  * @throws OtlpDecodeError on malformed JSON or an invalid resource or scope.
@@ -350,15 +367,7 @@ export function decodeTraceRequestJson(text: string): Decoded<TraceRequest> {
       resource: rs.resource,
       schemaUrl: rs.schemaUrl,
       scopeSpans: rs.scopeSpans.map((ss, si) => {
-        const spans: Span[] = [];
-        ss.spans.forEach((raw, i) => {
-          const r = spanSchema.safeParse(raw);
-          if (r.success) spans.push(r.data);
-          else {
-            const issue = firstIssue(r.error, `resourceSpans[${ri}].scopeSpans[${si}].spans[${i}]`);
-            errors.push(`${issue.field}: ${issue.message}`);
-          }
-        });
+        const spans = keepValid(ss.spans, spanSchema, `resourceSpans[${ri}].scopeSpans[${si}].spans`, errors);
         return { scope: ss.scope, schemaUrl: ss.schemaUrl, spans };
       }),
     })),
@@ -378,15 +387,7 @@ export function decodeLogsRequestJson(text: string): Decoded<LogsRequest> {
       resource: rl.resource,
       schemaUrl: rl.schemaUrl,
       scopeLogs: rl.scopeLogs.map((sl, si) => {
-        const logRecords: LogRecord[] = [];
-        sl.logRecords.forEach((raw, i) => {
-          const r = logRecordSchema.safeParse(raw);
-          if (r.success) logRecords.push(r.data);
-          else {
-            const issue = firstIssue(r.error, `resourceLogs[${ri}].scopeLogs[${si}].logRecords[${i}]`);
-            errors.push(`${issue.field}: ${issue.message}`);
-          }
-        });
+        const logRecords = keepValid(sl.logRecords, logRecordSchema, `resourceLogs[${ri}].scopeLogs[${si}].logRecords`, errors);
         return { scope: sl.scope, schemaUrl: sl.schemaUrl, logRecords };
       }),
     })),
