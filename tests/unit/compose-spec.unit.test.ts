@@ -53,15 +53,14 @@ function validator() {
   return ajv.compile(schema);
 }
 
-/** Names a ragmeter process reads: design §10 (when ../shared is beside the repo), the scorer's and collector's schemas. */
+/** Names a ragmeter process reads: design §10 and §12 (docs/design.md), the scorer's and collector's schemas. */
 function knownEnv(): Set<string> {
   const names = new Set<string>([...Object.keys(envSchema.shape), ...Object.values(COLLECTOR_ENV)]);
-  const design = path.resolve(root, "../shared/design.md");
-  if (existsSync(design)) {
-    const s10 = readFileSync(design, "utf8").split("## 10. Names")[1]?.split("\n## ")[0] ?? "";
-    for (const m of s10.matchAll(/`([A-Z][A-Z0-9_]+)`/gu)) names.add(m[1]!);
-  } else {
-    for (const n of ["KAFKA_BROKERS", "RAGMETER_TOPIC", "RAGMETER_QUIET_MS", "RAGMETER_COLLECTOR_TOKEN", "CLICKHOUSE_URL", "CLICKHOUSE_USER", "CLICKHOUSE_PASSWORD", "CLICKHOUSE_DATABASE", "OPENAI_BASE_URL", "OPENAI_API_KEY", "RAGMETER_JUDGE_MODEL"]) names.add(n);
+  const design = readFileSync(path.resolve(root, "docs/design.md"), "utf8");
+  for (const section of ["## 10. Names", "## 12. Names added"]) {
+    const text = design.split(section)[1]?.split("\n## ")[0] ?? "";
+    expect(text, `docs/design.md has a section "${section}"`).not.toBe("");
+    for (const m of text.matchAll(/`([A-Z][A-Z0-9_]+)`/gu)) names.add(m[1]!);
   }
   return names;
 }
