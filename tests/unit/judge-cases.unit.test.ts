@@ -79,6 +79,16 @@ describe("bench/judges/cases.jsonl", () => {
     }
   });
 
+  it("the README's table of counts per language × category is the file's", () => {
+    const readme = readFileSync(new URL("../../bench/judges/README.md", import.meta.url), "utf8");
+    for (const cat of CATEGORIES) {
+      const row = readme.split("\n").find((l) => l.startsWith(`| ${cat} |`));
+      expect(row, cat).toBeDefined();
+      const counts = LANGUAGES.map((lang) => cases.filter((c) => c.language === lang && c.category === cat).length);
+      expect(row, cat).toBe(`| ${cat} | ${counts.join(" | ")} | ${counts.reduce((a, b) => a + b, 0)} |`);
+    }
+  });
+
   it("no case breaks the label, context or language rules (blank chunks support nothing; cross-lingual chunks in another language)", () => {
     const problems = cases.flatMap((c) => caseProblems(c).map((p) => `${c.id}: ${p}`));
     expect(problems).toEqual([]);
