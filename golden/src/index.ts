@@ -1,5 +1,7 @@
-export { goldenItemSchema, type GoldenItem, type GoldenItemInput, type GoldenSet } from "./schema.js";
-export { loadGoldenSet, parseGoldenSet, goldenSetHash, type LoadGoldenOptions } from "./loader.js";
+export { goldenItemSchema, type GoldenItem, type GoldenItemInput, type GoldenSet, type GoldenFormat } from "./schema.js";
+export { loadGoldenSet, parseGoldenSet, goldenSetHash, deriveGoldenId, detectGoldenFormat, type LoadGoldenOptions } from "./loader.js";
+export { matchMode, isAnswerable, countMatchModes, MATCH_MODES, type MatchMode } from "./match.js";
+export { CSV_COLUMNS } from "./csv.js";
 export { GoldenSetError } from "./errors.js";
 export { normalizeText, wordSegments, sentences, numbersIn, canonicalNumber, hasCjk, defaultWordSegmenter, wordLikeSegments, type WordSegment } from "./text.js";
 export { SAMPLE_CORPUS_DIR, SAMPLE_GOLDEN_FILE } from "./sample/paths.js";

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { readCsvRecords, type RawGoldenRecord } from "./csv.js";
 import { GoldenSetError } from "./errors.js";
-import { goldenItemSchema, type GoldenItem, type GoldenSet } from "./schema.js";
+import { goldenItemSchema, type GoldenFormat, type GoldenItem, type GoldenSet } from "./schema.js";
 import { normalizeText } from "./text.js";
 
 /** Options of {@link loadGoldenSet}. */
@@ -14,16 +15,21 @@ export interface LoadGoldenOptions {
   readonly corpusDir?: string;
   /** When true (and `corpusDir` is set), refuse items whose substring is not in their document. */
   readonly verifySubstrings?: boolean;
+  /** The file's format; by default from its extension, else from its first character. */
+  readonly format?: GoldenFormat;
 }
 
 /**
  * Reads a golden set from a JSONL file (one item per line; blank lines and lines starting with `//`
- * are skipped).
+ * are skipped) or a CSV file (header row, one item per row, see `readCsvRecords`), UTF-8 with or
+ * without a BOM. Items without an id get one derived from the question ({@link deriveGoldenId}).
  *
- * @returns the items in file order and the content hash (design §2).
- * @throws GoldenSetError naming file, line and field for a line that is not JSON or fails the
- *   schema, for a duplicate id, for an unreadable file, or for an `expected_lines` range outside
- *   its document. An empty set is not an error here: the caller reports `empty_golden_set`.
+ * @returns the items in file order, the content hash (design §2; the same for the same items
+ *   whichever format) and the notices to show once.
+ * @throws GoldenSetError naming file, line (CSV: and row) and field for a line that is not JSON or
+ *   CSV or fails the schema, for a duplicate id (given or derived), for an unreadable file, or for
+ *   an `expected_lines` range outside its document. An empty set is not an error here: the caller
+ *   reports `empty_golden_set`.
  */
 export async function loadGoldenSet(file: string, options: LoadGoldenOptions = {}): Promise<GoldenSet> {
   let text: string;
@@ -37,9 +43,112 @@ export async function loadGoldenSet(file: string, options: LoadGoldenOptions = {
 
 /** As {@link loadGoldenSet}, from text already read; `file` is used in error messages. */
 export async function parseGoldenSet(text: string, file: string, options: LoadGoldenOptions = {}): Promise<GoldenSet> {
+  const format = options.format ?? detectGoldenFormat(file, text);
+  const records = format === "csv" ? readCsvRecords(text, file) : readJsonlRecords(text, file);
   const items: GoldenItem[] = [];
-  const seen = new Map<string, number>();
-  const lines = text.split(/\r?\n/u);
+  const seen = new Map<string, { readonly at: string; readonly derived: boolean }>();
+  let derivedIds = 0;
+  let chunkIds = 0;
+  for (const rec of records) {
+    const lineNo = rec.line;
+    const fail = (field: string | null, reason: string): GoldenSetError => new GoldenSetError(file, lineNo, field, reason, rec.row);
+    const parsed = goldenItemSchema.safeParse(rec.value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = issue && issue.path.length > 0 ? issue.path.join(".") : null;
+      const msg = issue?.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : issue?.message;
+      throw fail(field, msg ?? "invalid item");
+    }
+    const it = parsed.data;
+    const derived = it.id === null || it.id === undefined;
+    const id = it.id ?? deriveGoldenId(it.question);
+    const prev = seen.get(id);
+    if (prev !== undefined) {
+      throw fail("id", derived && prev.derived ? `duplicate id "${id}" derived from the question, which is the same as on ${prev.at} (give the items ids, or drop one)` : `duplicate id "${id}" (first on ${prev.at})`);
+    }
+    seen.set(id, { at: rec.row !== null ? `line ${lineNo}, row ${rec.row}` : `line ${lineNo}`, derived });
+    if (derived) derivedIds++;
+    const chunkId = it.expected_chunk_id ?? null;
+    if (chunkId !== null) chunkIds++;
+    const source = it.expected_source ?? null;
+    let substring = it.expected_substring ?? null;
+    const lines = it.expected_lines ?? null;
+    let resolvedFrom: readonly [number, number] | null = null;
+    if (source !== null && lines && substring === null && options.corpusDir === undefined) {
+      throw fail("expected_lines", "a line range needs the documents to resolve it: give the corpus folder (eval --corpus DIR), or write expected_substring");
+    }
+    if (source !== null && options.corpusDir !== undefined && (lines || options.verifySubstrings)) {
+      const docPath = path.join(options.corpusDir, source);
+      let doc: string;
+      try {
+        doc = await readFile(docPath, "utf8");
+      } catch {
+        throw fail("expected_source", `document "${source}" not found in ${options.corpusDir}`);
+      }
+      if (lines) {
+        const [first, last] = lines;
+        const docLines = doc.split(/\r?\n/u);
+        if (last > docLines.length) {
+          throw fail("expected_lines", `line ${last} is past the end of "${source}" (${docLines.length} lines)`);
+        }
+        substring = docLines.slice(first - 1, last).join(" ");
+        resolvedFrom = [first, last];
+      }
+      if (options.verifySubstrings && substring !== null && !normalizeText(doc).includes(normalizeText(substring))) {
+        throw fail("expected_substring", `not found in document "${source}"`);
+      }
+    }
+    items.push({
+      id,
+      question: it.question,
+      expected_source: source,
+      expected_substring: source === null ? null : substring !== null ? normalizeText(substring) : null,
+      expected_chunk_id: chunkId,
+      expected_lines: source === null ? null : resolvedFrom,
+      reference_answer: it.reference_answer ?? null,
+      key_facts: it.key_facts && it.key_facts.length > 0 ? it.key_facts : null,
+      tags: it.tags,
+    });
+  }
+  const notices: string[] = [];
+  if (derivedIds > 0) notices.push(`${count(derivedIds, "item has", "items have")} no id: ids derived from the question text ("q-" + the first 12 hex digits of its SHA-256)`);
+  if (chunkIds > 0) notices.push(`${count(chunkIds, "item matches", "items match")} by expected_chunk_id: chunk ids change when the documents are re-chunked, and such items then never hit (expected_source + expected_substring survive re-chunking)`);
+  return { path: file, format, sha256: goldenSetHash(items), items, notices };
+}
+
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** Length of the id digest, in hex digits. */
+const DERIVED_ID_HEX = 12;
+
+/**
+ * The id of an item that has none: `q-` + the first 12 hex digits of the SHA-256 of the question
+ * after `normalizeText` (NFC, whitespace folded), so the same question gets the same id in every
+ * run and in every format, and reformatting its whitespace does not change it.
+ */
+export function deriveGoldenId(question: string): string {
+  return `q-${createHash("sha256").update(normalizeText(question)).digest("hex").slice(0, DERIVED_ID_HEX)}`;
+}
+
+/**
+ * The format of a golden-set file: `.csv` is CSV, `.jsonl`, `.ndjson` and `.json` are JSONL; any
+ * other name is JSONL when its first non-blank character (after a BOM) is `{` or `/` (a comment) or
+ * the file is blank, else CSV.
+ */
+export function detectGoldenFormat(file: string, text: string): GoldenFormat {
+  const ext = path.extname(file).toLowerCase();
+  if (ext === ".csv") return "csv";
+  if (ext === ".jsonl" || ext === ".ndjson" || ext === ".json") return "jsonl";
+  const first = text.replace(/^\uFEFF/u, "").trimStart()[0];
+  return first === undefined || first === "{" || first === "/" ? "jsonl" : "csv";
+}
+
+/** One record per non-blank, non-`//` line; a leading BOM is ignored. */
+function readJsonlRecords(text: string, file: string): RawGoldenRecord[] {
+  const out: RawGoldenRecord[] = [];
+  const lines = (text.startsWith("\uFEFF") ? text.slice(1) : text).split(/\r?\n/u);
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
     const raw = (lines[i] ?? "").trim();
@@ -50,62 +159,18 @@ export async function parseGoldenSet(text: string, file: string, options: LoadGo
     } catch (err) {
       throw new GoldenSetError(file, lineNo, null, `not valid JSON (${(err as Error).message})`);
     }
-    const parsed = goldenItemSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const field = issue && issue.path.length > 0 ? issue.path.join(".") : null;
-      const msg = issue?.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : issue?.message;
-      throw new GoldenSetError(file, lineNo, field, msg ?? "invalid item");
-    }
-    const it = parsed.data;
-    const prev = seen.get(it.id);
-    if (prev !== undefined) {
-      throw new GoldenSetError(file, lineNo, "id", `duplicate id "${it.id}" (first on line ${prev})`);
-    }
-    seen.set(it.id, lineNo);
-    const source = it.expected_source ?? null;
-    let substring = it.expected_substring ?? null;
-    if (source !== null && it.expected_lines && substring === null && options.corpusDir === undefined) {
-      throw new GoldenSetError(file, lineNo, "expected_lines", "a line range needs the documents to resolve it: give the corpus folder (eval --corpus DIR), or write expected_substring");
-    }
-    if (source !== null && options.corpusDir !== undefined && (it.expected_lines || options.verifySubstrings)) {
-      const docPath = path.join(options.corpusDir, source);
-      let doc: string;
-      try {
-        doc = await readFile(docPath, "utf8");
-      } catch {
-        throw new GoldenSetError(file, lineNo, "expected_source", `document "${source}" not found in ${options.corpusDir}`);
-      }
-      if (it.expected_lines) {
-        const [first, last] = it.expected_lines;
-        const docLines = doc.split(/\r?\n/u);
-        if (last > docLines.length) {
-          throw new GoldenSetError(file, lineNo, "expected_lines", `line ${last} is past the end of "${source}" (${docLines.length} lines)`);
-        }
-        substring = docLines.slice(first - 1, last).join(" ");
-      }
-      if (options.verifySubstrings && substring !== null && !normalizeText(doc).includes(normalizeText(substring))) {
-        throw new GoldenSetError(file, lineNo, "expected_substring", `not found in document "${source}"`);
-      }
-    }
-    items.push({
-      id: it.id,
-      question: it.question,
-      expected_source: source,
-      expected_substring: source === null ? null : substring !== null ? normalizeText(substring) : null,
-      reference_answer: it.reference_answer ?? null,
-      key_facts: it.key_facts && it.key_facts.length > 0 ? it.key_facts : null,
-      tags: it.tags,
-    });
+    out.push({ line: lineNo, row: null, value: json });
   }
-  return { path: file, sha256: goldenSetHash(items), items };
+  return out;
 }
 
 /**
  * SHA-256 (hex) of a golden set's normalised content: each item serialised as JSON with a fixed key
- * order and normalised strings, one per line, in file order. Reformatting the file, reordering keys
- * or changing whitespace inside strings does not change it; changing any question, expectation,
- * key fact or tag does.
+ * order and normalised strings, one per line, in file order. Reformatting the file, reordering keys,
+ * changing whitespace inside strings or writing the same items as CSV instead of JSONL does not
+ * change it; changing any question, expectation, key fact or tag does. `expected_chunk_id` is
+ * appended only when set, so sets without chunk ids keep the hash they had before it existed (their
+ * stored runs still match); a derived id is hashed as the id it is.
  */
 export function goldenSetHash(items: readonly GoldenItem[]): string {
   const h = createHash("sha256");
@@ -119,6 +184,7 @@ export function goldenSetHash(items: readonly GoldenItem[]): string {
         it.reference_answer === null ? null : normalizeText(it.reference_answer),
         it.key_facts?.map(normalizeText) ?? null,
         [...it.tags].sort(),
+        ...(it.expected_chunk_id !== undefined && it.expected_chunk_id !== null ? [it.expected_chunk_id] : []),
       ]),
     );
     h.update("\n");

@@ -1,34 +1,46 @@
 import { z } from "zod";
 
 /**
- * One golden item (one line of a golden-set JSONL file), design §2 and §7.
+ * One golden item (one line of a golden-set JSONL file, or one row of a CSV file), design §2 and §7.
  *
  * - `expected_source`: id of the document that holds the answer (for the bundled corpus, its path
- *   relative to the corpus folder). `null` or absent means the question is unanswerable.
+ *   relative to the corpus folder). `null` or absent (and no `expected_chunk_id`) means the question
+ *   is unanswerable.
  * - `expected_substring`: text that a retrieved chunk of that document must contain (compared after
  *   NFC normalisation and whitespace folding). Instead of it, `expected_lines: [first, last]`
- *   (1-based, inclusive) names a line range of the document, resolved by the loader.
+ *   (1-based, inclusive) names a line range of the document, resolved by the loader. With neither,
+ *   any retrieved chunk of the document is a hit (document-level match).
  * - `key_facts`: short strings a correct answer must contain (key-facts metric, design §5).
+ * - `expected_chunk_id`: instead of a document and substring, the exact id of the chunk that holds the
+ *   answer (breaks when the documents are re-chunked). Not together with a substring or line range.
+ * - `id` is optional: when absent, the loader derives one from the question text.
+ *
+ * An explicit `null` for any optional field means the field is absent.
  */
 export const goldenItemSchema = z
   .object({
-    id: z.string().min(1, "must be a non-empty string"),
+    id: z.union([z.string().min(1, "must be a non-empty string"), z.number().int().transform(String)]).nullish(),
     question: z.string().trim().min(1, "must be a non-empty string"),
-    expected_source: z.string().min(1).nullable().optional(),
-    expected_substring: z.string().trim().min(1).optional(),
-    expected_lines: z.tuple([z.number().int().min(1), z.number().int().min(1)]).optional(),
-    reference_answer: z.string().optional(),
-    key_facts: z.array(z.string().trim().min(1)).optional(),
-    tags: z.array(z.string().min(1)).default([]),
+    expected_source: z.string().min(1).nullish(),
+    expected_substring: z.string().trim().min(1).nullish(),
+    expected_lines: z.tuple([z.number().int().min(1), z.number().int().min(1)]).nullish(),
+    expected_chunk_id: z.string().trim().min(1).nullish(),
+    reference_answer: z.string().nullish(),
+    key_facts: z.array(z.string().trim().min(1)).nullish(),
+    tags: z
+      .array(z.string().min(1))
+      .nullish()
+      .transform((t) => t ?? []),
   })
   .strict()
   .superRefine((item, ctx) => {
-    const answerable = item.expected_source !== null && item.expected_source !== undefined;
-    if (answerable && item.expected_substring === undefined && item.expected_lines === undefined) {
+    const chunk = item.expected_chunk_id !== null && item.expected_chunk_id !== undefined;
+    const precise = (item.expected_substring !== null && item.expected_substring !== undefined) || (item.expected_lines !== null && item.expected_lines !== undefined);
+    if (chunk && precise) {
       ctx.addIssue({
         code: "custom",
-        path: ["expected_substring"],
-        message: "required when expected_source is set (or give expected_lines)",
+        path: ["expected_chunk_id"],
+        message: "give either expected_chunk_id or expected_substring/expected_lines, not both",
       });
     }
     if (item.expected_lines && item.expected_lines[1] < item.expected_lines[0]) {
@@ -39,25 +51,52 @@ export const goldenItemSchema = z
 /** A golden item as written in the file. */
 export type GoldenItemInput = z.input<typeof goldenItemSchema>;
 
-/** A validated golden item; `expected_substring` is resolved when the item is answerable. */
+/**
+ * A validated golden item; `expected_substring` is resolved when the item is answerable.
+ * How a retrieved item is matched against it: {@link matchMode}.
+ */
 export interface GoldenItem {
+  /** The id from the file, or one derived from the question text when the file gives none. */
   readonly id: string;
   readonly question: string;
-  /** Expected document id, or null when unanswerable. */
+  /** Expected document id, or null (with no `expected_chunk_id`: unanswerable). */
   readonly expected_source: string | null;
-  /** Expected substring (resolved from `expected_lines` when given), null when unanswerable. */
+  /**
+   * Expected substring (resolved from `expected_lines` when given), null when unanswerable, when
+   * only the document is expected, or when the item names a chunk id.
+   */
   readonly expected_substring: string | null;
+  /**
+   * Exact id of the expected chunk, or null. The loader always sets it; optional in the type only
+   * so that items built elsewhere before this field existed still type-check (absent = null).
+   */
+  readonly expected_chunk_id?: string | null;
+  /**
+   * The line range `expected_substring` was resolved from, or null when the substring was written
+   * out. The loader always sets it; absent = null.
+   */
+  readonly expected_lines?: readonly [number, number] | null;
   readonly reference_answer: string | null;
   /** Key facts, or null when the item has none (key-facts metric `not_applicable`). */
   readonly key_facts: readonly string[] | null;
   readonly tags: readonly string[];
 }
 
+/** File formats of a golden set. */
+export type GoldenFormat = "jsonl" | "csv";
+
 /** A loaded golden set. */
 export interface GoldenSet {
   /** Path the set was read from (as given). */
   readonly path: string;
-  /** SHA-256 (hex) of the normalised content, see `goldenSetHash`. */
+  /** The format the set was read as. */
+  readonly format: GoldenFormat;
+  /** SHA-256 (hex) of the normalised content, see `goldenSetHash`; the same whichever format. */
   readonly sha256: string;
   readonly items: readonly GoldenItem[];
+  /**
+   * Things the user should be told once per load (derived ids, chunk-id expectations), one
+   * sentence each; empty when there is nothing to say.
+   */
+  readonly notices: readonly string[];
 }

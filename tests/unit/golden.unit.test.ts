@@ -8,7 +8,7 @@ describe("golden-set loader (design §7)", () => {
     const text = ['{"id":"a","question":"q?","expected_source":"d.md","expected_substring":"x"}', "", '{"id":"b","question":"","expected_source":null}'].join("\n");
     await expect(parseGoldenSet(text, "set.jsonl")).rejects.toThrow(/^set\.jsonl:3: field "question": /u);
     await expect(parseGoldenSet("{not json", "set.jsonl")).rejects.toThrow(/set\.jsonl:1: not valid JSON/u);
-    await expect(parseGoldenSet('{"id":"a","question":"q","expected_source":"d.md"}', "f")).rejects.toThrow(/field "expected_substring"/u);
+    await expect(parseGoldenSet('{"id":"a","question":"q","expected_source":"d.md","expected_chunk_id":"d.md#1","expected_substring":"x"}', "f")).rejects.toThrow(/field "expected_chunk_id"/u);
     await expect(parseGoldenSet('{"id":"a","question":"q","typo_field":1}', "f")).rejects.toThrow(/unknown field\(s\) typo_field/u);
   });
   it("refuses duplicate ids, naming both lines", async () => {
