@@ -211,7 +211,7 @@ function startRagmeter(topic) {
 async function startGo(topic) {
   const port = await freePort();
   const r = await startOtelcol({ port, topic, brokers, log });
-  return { name: "otelcol", pid: r.pid, url: r.url, stop: () => stopOtelcol({ port, log: () => {} }) };
+  return { name: "otelcol", pid: r.pid, url: r.url, stop: () => stopOtelcol({ port, log: () => {}, clean: true }) };
 }
 
 function load(url, connections, seconds) {

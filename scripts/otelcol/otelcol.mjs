@@ -278,8 +278,9 @@ export async function startOtelcol(options = {}) {
 }
 
 /**
- * Stops the collector started by this script on the port (SIGTERM, SIGKILL after timeoutMs).
- * @param {{env?: NodeJS.ProcessEnv, port?: number, log?: (msg: string) => void, timeoutMs?: number}} [options]
+ * Stops the collector started by this script on the port (SIGTERM, SIGKILL after timeoutMs);
+ * `clean` also deletes its state folder (config, log).
+ * @param {{env?: NodeJS.ProcessEnv, port?: number, log?: (msg: string) => void, timeoutMs?: number, clean?: boolean}} [options]
  */
 export async function stopOtelcol(options = {}) {
   const base = otelcolSettings(options.env);
@@ -302,6 +303,7 @@ export async function stopOtelcol(options = {}) {
     for (let i = 0; i < 50 && alive(pid); i++) await sleep(100);
   }
   rmSync(pidFile(stateDir), { force: true });
+  if (options.clean) rmSync(stateDir, { recursive: true, force: true });
   log(`stopped the OpenTelemetry Collector (pid ${pid})`);
   return { status: "stopped" };
 }
