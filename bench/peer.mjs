@@ -355,11 +355,11 @@ try {
   const md = [
     `Medians of ${rounds} alternating rounds of ${duration} s per client count (ratio = ragmeter / otelcol; spans/s ratio = median of per-round ratios)`,
     "",
-    "| clients | spans/s ragmeter | spans/s otelcol | ratio | p50 ms r / o | p99 ms r / o | CPU µs/span r / o | peak RSS MiB r / o | errors r / o |",
+    "| clients | spans/s ragmeter | spans/s otelcol | ratio | p50 ms r / o | p99 ms r / o (ratio) | CPU µs/span r / o (ratio) | peak RSS MiB r / o (ratio) | errors r / o |",
     "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...medians.map(
       (m) =>
-        `| ${m.clients} | ${m["ragmeter spans/s"]} | ${m["otelcol spans/s"]} | ${m["spans/s ratio"].toFixed(2)} | ${m["ragmeter p50 ms"]} / ${m["otelcol p50 ms"]} | ${m["ragmeter p99 ms"]} / ${m["otelcol p99 ms"]} | ${m["ragmeter CPU µs/span"]} / ${m["otelcol CPU µs/span"]} | ${m["ragmeter peak RSS MiB"]} / ${m["otelcol peak RSS MiB"]} | ${m["ragmeter errors"]} / ${m["otelcol errors"]} |`,
+        `| ${m.clients} | ${m["ragmeter spans/s"]} | ${m["otelcol spans/s"]} | ${m["spans/s ratio"].toFixed(2)} | ${m["ragmeter p50 ms"]} / ${m["otelcol p50 ms"]} | ${m["ragmeter p99 ms"]} / ${m["otelcol p99 ms"]} (${m["p99 ratio"]}) | ${m["ragmeter CPU µs/span"]} / ${m["otelcol CPU µs/span"]} (${m["CPU/span ratio"]}) | ${m["ragmeter peak RSS MiB"]} / ${m["otelcol peak RSS MiB"]} (${m["peak RSS ratio"]}) | ${m["ragmeter errors"]} / ${m["otelcol errors"]} |`,
     ),
     "",
     `Kafka messages (one per trace): ragmeter ${delivered.ragmeter.messages} (${delivered.ragmeter.expected}..${delivered.ragmeter.atMost} expected), otelcol ${delivered.otelcol.messages} (${delivered.otelcol.expected}..${delivered.otelcol.atMost}).`,
