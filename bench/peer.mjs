@@ -277,6 +277,23 @@ const topics = { ragmeter: `ragmeter.bench.peer.${runId}.ragmeter`, otelcol: `ra
 const started = [];
 const rows = [];
 let exitCode = 0;
+let cleaning;
+/** Stops what this run started (collectors, and the broker only if it started it) and deletes its topics; once. */
+function cleanup() {
+  cleaning ??= (async () => {
+    for (const t of started.reverse()) await t.stop().catch((e) => log(`stopping ${t.name}: ${e.message}`));
+    await admin.deleteTopics({ topics: Object.values(topics), timeout: 10_000 }).catch((e) => log(`deleting topics: ${e.message}`));
+    await admin.disconnect();
+    if (kafka.status === "started") await stopKafka({ log });
+  })();
+  return cleaning;
+}
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    log(`${signal}: stopping the collectors and deleting the topics`);
+    cleanup().finally(() => process.exit(130));
+  });
+}
 try {
   await admin.createTopics({ topics: Object.values(topics).map((topic) => ({ topic, numPartitions: partitions, replicationFactor: 1 })), waitForLeaders: true });
   log(`topics ${Object.values(topics).join(", ")} (${partitions} partitions each)`);
@@ -370,10 +387,7 @@ try {
   exitCode = 2;
   process.stderr.write(`[peer] ${e instanceof OtelcolScriptError ? e.message : e.stack}\n`);
 } finally {
-  for (const t of started.reverse()) await t.stop().catch((e) => log(`stopping ${t.name}: ${e.message}`));
-  await admin.deleteTopics({ topics: Object.values(topics), timeout: 10_000 }).catch((e) => log(`deleting topics: ${e.message}`));
-  await admin.disconnect();
-  if (kafka.status === "started") await stopKafka({ log });
+  await cleanup();
 }
 process.exitCode = exitCode;
 
@@ -387,7 +401,7 @@ async function sampleMessage(topic) {
       consumer.run({
         eachMessage: async ({ message }) => {
           clearTimeout(timer);
-          resolve({ key: message.key?.toString("hex").slice(0, 32), keyBytes: message.key?.length ?? 0, valueBytes: message.value?.length ?? 0 });
+          resolve({ key: message.key?.toString("latin1").slice(0, 64), keyBytes: message.key?.length ?? 0, valueBytes: message.value?.length ?? 0 });
         },
       });
     });

@@ -270,7 +270,11 @@ export async function startOtelcol(options = {}) {
   for (;;) {
     if (await portOpen(port, 300)) break;
     if (!alive(child.pid) || child.exitCode !== null) throw new OtelcolScriptError(`the OpenTelemetry Collector exited during start-up; last log lines:\n${tail(logPath)}`);
-    if (Date.now() > deadline) throw new OtelcolScriptError(`the OpenTelemetry Collector did not answer on ${url} within ${timeoutMs} ms; see ${logPath}`);
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      rmSync(pidFile(settings.stateDir), { force: true });
+      throw new OtelcolScriptError(`the OpenTelemetry Collector did not answer on ${url} within ${timeoutMs} ms (killed it); see ${logPath}`);
+    }
     await sleep(200);
   }
   log(`started the OpenTelemetry Collector ${settings.version} (pid ${child.pid}) on ${url}; log: ${logPath}`);
