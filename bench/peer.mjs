@@ -1,0 +1,412 @@
+#!/usr/bin/env node
+// Peer benchmark (issue 15): ragmeter's collector against the OpenTelemetry Collector (Go, built with
+// the OpenTelemetry Collector Builder: otlpreceiver → kafkaexporter, otlp_proto, partition_traces_by_id,
+// required_acks -1, no sending queue) on the same Kafka broker with the same 256 OTLP protobuf bodies
+// of 10 traces × 10 spans. Closed-loop autocannon at each client count, A/B alternating for N rounds,
+// each collector on its own fresh topic; after the rounds the messages on both topics are counted.
+// Prints per round and as medians: accepted spans/s, p50/p99, CPU µs per span (utime+stime of the
+// collector process tree from /proc), peak RSS (VmHWM, reset per round), errors, ragmeter/otelcol.
+//
+//   npm run bench:peer [-- --rounds 3 --duration 10 --clients 1,8,32 --warmup 3]
+//
+// Needs Go 1.26+ (the collector is built once into ~/.cache/ragmeter/otelcol-<version>/ by
+// scripts/otelcol/otelcol.mjs), Java 17+ and Maven for the broker (scripts/kafka/kafka.mjs; a broker
+// that already runs is used and left running) and `npm run build`. Only 127.0.0.1 is contacted.
+import { spawn } from "node:child_process";
+import { randomBytes, randomUUID } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import kafkajs from "kafkajs";
+import { startKafka, stopKafka } from "../scripts/kafka/kafka.mjs";
+import { buildOtelcol, OtelcolScriptError, otelcolSettings, startOtelcol, stopOtelcol } from "../scripts/otelcol/otelcol.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const { values } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "3" },
+    duration: { type: "string", default: process.env.BENCH_DURATION ?? "10" },
+    clients: { type: "string", default: "1,8,32" },
+    warmup: { type: "string", default: "3" },
+    partitions: { type: "string", default: "3" },
+  },
+});
+const rounds = Number(values.rounds);
+const duration = Number(values.duration);
+const warmup = Number(values.warmup);
+const partitions = Number(values.partitions);
+const levels = values.clients.split(",").map(Number);
+if (!(Number.isInteger(rounds) && rounds >= 1 && rounds <= 100)) usage(`--rounds must be an integer 1..100, got ${values.rounds}`);
+if (!(duration > 0 && duration <= 3600)) usage(`--duration must be seconds in (0, 3600], got ${values.duration}`);
+if (!(warmup >= 0 && warmup <= 600)) usage(`--warmup must be seconds in [0, 600], got ${values.warmup}`);
+if (!(Number.isInteger(partitions) && partitions >= 1)) usage(`--partitions must be a positive integer, got ${values.partitions}`);
+if (levels.length === 0 || !levels.every((c) => Number.isInteger(c) && c >= 1 && c <= 1024)) usage(`--clients must be a list like 1,8,32, got ${values.clients}`);
+const brokers = (process.env.KAFKA_BROKERS ?? "127.0.0.1:9092").split(",");
+
+function usage(msg) {
+  process.stderr.write(`bench:peer: ${msg}\n`);
+  process.exit(2);
+}
+const log = (msg) => process.stderr.write(`[peer] ${msg}\n`);
+
+const mainJs = join(root, "collector", "dist", "main.js");
+if (!existsSync(mainJs)) usage("collector/dist/main.js is missing: run `npm run build` first");
+const codec = await import(join(root, "collector", "dist", "index.js"));
+
+// ---- bodies: the same 256 requests of 10 traces × 10 spans as bench/collector.mjs ----
+const TRACES_PER_REQUEST = 10;
+const SPANS_PER_TRACE = 10;
+const SPANS_PER_REQUEST = TRACES_PER_REQUEST * SPANS_PER_TRACE;
+
+function span(traceId, parentSpanId, i) {
+  return {
+    traceId,
+    spanId: randomBytes(8).toString("hex"),
+    traceState: "",
+    parentSpanId,
+    flags: 1,
+    name: i === 0 ? "rag.query" : i % 3 === 1 ? "retrieve" : "chat",
+    kind: 1,
+    startTimeUnixNano: 1_764_480_000_000_000_000n + BigInt(i) * 1_000_000n,
+    endTimeUnixNano: 1_764_480_000_050_000_000n + BigInt(i) * 1_000_000n,
+    attributes: [
+      { key: "gen_ai.operation.name", value: { stringValue: i % 3 === 1 ? "retrieval" : "chat" } },
+      { key: "gen_ai.request.model", value: { stringValue: "gpt-4o-mini" } },
+      { key: "gen_ai.usage.input_tokens", value: { intValue: 512n } },
+      { key: "gen_ai.usage.output_tokens", value: { intValue: 128n } },
+      { key: "ragmeter.pipeline.version", value: { stringValue: "v42" } },
+      { key: "gen_ai.retrieval.query.text", value: { stringValue: "How do I rotate the signing keys of the payments service without downtime?" } },
+    ],
+    droppedAttributesCount: 0,
+    events: [],
+    droppedEventsCount: 0,
+    links: [],
+    droppedLinksCount: 0,
+    status: { code: 0, message: "" },
+  };
+}
+
+function body() {
+  const spans = [];
+  for (let t = 0; t < TRACES_PER_REQUEST; t++) {
+    const traceId = randomBytes(16).toString("hex");
+    const rootId = randomBytes(8).toString("hex");
+    for (let i = 0; i < SPANS_PER_TRACE; i++) {
+      const s = span(traceId, i === 0 ? "" : rootId, i);
+      if (i === 0) s.spanId = rootId;
+      spans.push(s);
+    }
+  }
+  return Buffer.from(
+    codec.encodeTraceRequest({
+      resourceSpans: [
+        {
+          resource: { attributes: [{ key: "service.name", value: { stringValue: "bench-rag" } }, { key: "deployment.environment.name", value: { stringValue: "bench" } }], droppedAttributesCount: 0, entityRefs: [] },
+          schemaUrl: "",
+          scopeSpans: [{ scope: { name: "ragmeter-bench", version: "1", attributes: [], droppedAttributesCount: 0 }, schemaUrl: "", spans }],
+        },
+      ],
+    }),
+  );
+}
+
+const bodies = Array.from({ length: 256 }, body);
+
+// ---- /proc: CPU and peak RSS of a process and its descendants ----
+const CLK_TCK = 100; // USER_HZ on Linux (sysconf(_SC_CLK_TCK) is 100 on every mainstream kernel config)
+
+function procStat(pid) {
+  try {
+    const s = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
+    return { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) };
+  } catch {
+    return undefined;
+  }
+}
+
+function tree(pid) {
+  const children = new Map();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const st = procStat(Number(name));
+    if (st) children.set(st.ppid, [...(children.get(st.ppid) ?? []), Number(name)]);
+  }
+  const out = [pid];
+  for (let i = 0; i < out.length && i < 1000; i++) out.push(...(children.get(out[i]) ?? []));
+  return out;
+}
+
+/** CPU seconds (user + system) used so far by pid and its descendants. */
+function cpuSeconds(pid) {
+  return tree(pid).reduce((sum, p) => sum + (procStat(p)?.ticks ?? 0), 0) / CLK_TCK;
+}
+
+function resetPeakRss(pid) {
+  for (const p of tree(pid)) {
+    try {
+      writeFileSync(`/proc/${p}/clear_refs`, "5");
+    } catch {
+      /* not permitted: the peak since start is reported */
+    }
+  }
+}
+
+function peakRssMiB(pid) {
+  let kb = 0;
+  for (const p of tree(pid)) {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, "utf8"));
+      if (m) kb += Number(m[1]);
+    } catch {
+      /* exited */
+    }
+  }
+  return kb / 1024;
+}
+
+// ---- processes ----
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function startRagmeter(topic) {
+  const child = spawn(process.execPath, [mainJs], {
+    env: { ...process.env, KAFKA_BROKERS: brokers.join(","), RAGMETER_TOPIC: topic, RAGMETER_COLLECTOR_HOST: "127.0.0.1", RAGMETER_COLLECTOR_PORT: "0", RAGMETER_LOG_LEVEL: "info" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  return new Promise((resolve, reject) => {
+    let buf = "";
+    const timer = setTimeout(() => (child.kill("SIGKILL"), reject(new Error(`ragmeter's collector did not listen within 30 s: ${buf}`))), 30_000);
+    const onData = (d) => {
+      buf += d.toString();
+      const m = /"msg":"collector listening","url":"([^"]+)"/.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        child.stderr.off("data", onData);
+        child.stderr.resume();
+        resolve({
+          name: "ragmeter",
+          pid: child.pid,
+          url: m[1],
+          stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.kill("SIGTERM")))),
+        });
+      }
+    };
+    child.stderr.on("data", onData);
+    child.once("exit", (code) => (clearTimeout(timer), reject(new Error(`ragmeter's collector exited with ${code}: ${buf}`))));
+  });
+}
+
+async function startGo(topic) {
+  const port = await freePort();
+  const r = await startOtelcol({ port, topic, brokers, log });
+  return { name: "otelcol", pid: r.pid, url: r.url, stop: () => stopOtelcol({ port, log: () => {}, clean: true }) };
+}
+
+function load(url, connections, seconds) {
+  let i = 0;
+  return autocannon({
+    url: `${url}/v1/traces`,
+    connections,
+    duration: seconds,
+    pipelining: 1,
+    requests: [
+      {
+        method: "POST",
+        headers: { "content-type": "application/x-protobuf" },
+        setupRequest: (req) => ({ ...req, body: bodies[i++ % bodies.length] }),
+      },
+    ],
+  });
+}
+
+async function measure(target, clients) {
+  resetPeakRss(target.pid);
+  const cpu0 = cpuSeconds(target.pid);
+  const r = await load(target.url, clients, duration);
+  const cpu1 = cpuSeconds(target.pid);
+  const ok = r["2xx"];
+  const spans = ok * SPANS_PER_REQUEST;
+  const secs = r.duration || duration;
+  return {
+    collector: target.name,
+    clients,
+    "spans/s": Math.round(spans / secs),
+    "p50 ms": r.latency.p50,
+    "p99 ms": r.latency.p99,
+    "CPU µs/span": spans > 0 ? Number((((cpu1 - cpu0) * 1e6) / spans).toFixed(2)) : NaN,
+    "peak RSS MiB": Math.round(peakRssMiB(target.pid)),
+    errors: r.non2xx + r.errors + r.timeouts,
+    accepted: ok,
+  };
+}
+
+function median(xs) {
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+const ratio = (a, b) => (b > 0 ? Number((a / b).toFixed(2)) : NaN);
+const round2 = (x) => (Number.isFinite(x) ? Number(x.toFixed(2)) : x);
+
+// ---- run ----
+try {
+  buildOtelcol(otelcolSettings(), log);
+} catch (e) {
+  if (e instanceof OtelcolScriptError) usage(e.message);
+  throw e;
+}
+const kafka = await startKafka({ log });
+const kafkaOpts = { clientId: "ragmeter-bench-peer", brokers, logLevel: kafkajs.logLevel.NOTHING };
+const admin = new kafkajs.Kafka(kafkaOpts).admin();
+await admin.connect();
+const runId = randomUUID().slice(0, 8);
+const topics = { ragmeter: `ragmeter.bench.peer.${runId}.ragmeter`, otelcol: `ragmeter.bench.peer.${runId}.otelcol` };
+const started = [];
+const rows = [];
+let exitCode = 0;
+let cleaning;
+/** Stops what this run started (collectors, and the broker only if it started it) and deletes its topics; once. */
+function cleanup() {
+  cleaning ??= (async () => {
+    for (const t of started.reverse()) await t.stop().catch((e) => log(`stopping ${t.name}: ${e.message}`));
+    await admin.deleteTopics({ topics: Object.values(topics), timeout: 10_000 }).catch((e) => log(`deleting topics: ${e.message}`));
+    await admin.disconnect();
+    if (kafka.status === "started") await stopKafka({ log });
+  })();
+  return cleaning;
+}
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    log(`${signal}: stopping the collectors and deleting the topics`);
+    cleanup().finally(() => process.exit(130));
+  });
+}
+try {
+  await admin.createTopics({ topics: Object.values(topics).map((topic) => ({ topic, numPartitions: partitions, replicationFactor: 1 })), waitForLeaders: true });
+  log(`topics ${Object.values(topics).join(", ")} (${partitions} partitions each)`);
+  const targets = { otelcol: await startGo(topics.otelcol) };
+  started.push(targets.otelcol);
+  targets.ragmeter = await startRagmeter(topics.ragmeter);
+  started.push(targets.ragmeter);
+  const accepted = { ragmeter: 0, otelcol: 0 };
+  // requests in flight when a run ends may still be written to Kafka without their 2xx being counted
+  const cutOff = { ragmeter: 0, otelcol: 0 };
+  if (warmup > 0) {
+    for (const t of [targets.otelcol, targets.ragmeter]) {
+      const r = await load(t.url, 8, warmup); // JIT, connections, metadata
+      accepted[t.name] += r["2xx"];
+      cutOff[t.name] += 8;
+      log(`warm-up ${t.name}: ${r["2xx"]} × 2xx, ${r.non2xx + r.errors + r.timeouts} errors`);
+    }
+  }
+  for (const clients of levels) {
+    for (let round = 1; round <= rounds; round++) {
+      const order = round % 2 ? ["ragmeter", "otelcol"] : ["otelcol", "ragmeter"];
+      const pair = {};
+      for (const name of order) {
+        pair[name] = await measure(targets[name], clients);
+        accepted[name] += pair[name].accepted;
+        cutOff[name] += clients;
+      }
+      for (const name of ["ragmeter", "otelcol"]) rows.push({ ...pair[name], round });
+      log(
+        `clients=${clients} round ${round}/${rounds}: ragmeter ${pair.ragmeter["spans/s"]} spans/s p99 ${pair.ragmeter["p99 ms"]} ms, ` +
+          `otelcol ${pair.otelcol["spans/s"]} spans/s p99 ${pair.otelcol["p99 ms"]} ms → ratio ${ratio(pair.ragmeter["spans/s"], pair.otelcol["spans/s"])}`,
+      );
+    }
+  }
+  // Every accepted request must have reached Kafka as one message per trace; requests cut off at the
+  // end of a run may add at most one request per client.
+  await new Promise((r) => setTimeout(r, 1000));
+  const delivered = {};
+  for (const name of ["ragmeter", "otelcol"]) {
+    const offsets = await admin.fetchTopicOffsets(topics[name]);
+    const messages = offsets.reduce((sum, p) => sum + Number(p.high) - Number(p.low), 0);
+    const expected = accepted[name] * TRACES_PER_REQUEST;
+    const atMost = (accepted[name] + cutOff[name]) * TRACES_PER_REQUEST;
+    const ok = messages >= expected && messages <= atMost;
+    delivered[name] = { messages, expected, atMost, ok };
+    log(`${name}: ${messages} messages on ${topics[name]} for ${accepted[name]} accepted requests (${expected}..${atMost} expected) ${ok ? "ok" : messages < expected ? "MISSING" : "TOO MANY"}`);
+    if (!ok) exitCode = 1;
+  }
+  const sample = await sampleMessage(topics.otelcol);
+  log(`otelcol sample message: key ${sample.key} (${sample.keyBytes} bytes), value ${sample.valueBytes} bytes`);
+
+  const cols = ["spans/s", "p50 ms", "p99 ms", "CPU µs/span", "peak RSS MiB", "errors"];
+  const perRound = [];
+  for (const clients of levels) {
+    for (let round = 1; round <= rounds; round++) {
+      const a = rows.find((r) => r.collector === "ragmeter" && r.clients === clients && r.round === round);
+      const b = rows.find((r) => r.collector === "otelcol" && r.clients === clients && r.round === round);
+      perRound.push({ clients, round, ...Object.fromEntries(cols.flatMap((c) => [[`ragmeter ${c}`, a[c]], [`otelcol ${c}`, b[c]]])), "spans/s ratio": ratio(a["spans/s"], b["spans/s"]) });
+    }
+  }
+  process.stdout.write("\nPer round (ragmeter / otelcol):\n");
+  console.table(perRound.map((r) => ({ clients: r.clients, round: r.round, ...Object.fromEntries(cols.map((c) => [c, `${r[`ragmeter ${c}`]} / ${r[`otelcol ${c}`]}`])), ratio: r["spans/s ratio"] })));
+
+  const medians = levels.map((clients) => {
+    const m = (name, c) => round2(median(rows.filter((r) => r.collector === name && r.clients === clients).map((r) => r[c])));
+    const ratios = perRound.filter((r) => r.clients === clients).map((r) => r["spans/s ratio"]);
+    return {
+      clients,
+      ...Object.fromEntries(cols.flatMap((c) => [[`ragmeter ${c}`, m("ragmeter", c)], [`otelcol ${c}`, m("otelcol", c)]])),
+      "spans/s ratio": median(ratios),
+      "p99 ratio": ratio(m("ragmeter", "p99 ms"), m("otelcol", "p99 ms")),
+      "CPU/span ratio": ratio(m("ragmeter", "CPU µs/span"), m("otelcol", "CPU µs/span")),
+      "peak RSS ratio": ratio(m("ragmeter", "peak RSS MiB"), m("otelcol", "peak RSS MiB")),
+    };
+  });
+  const md = [
+    `Medians of ${rounds} alternating rounds of ${duration} s per client count (ratio = ragmeter / otelcol; spans/s ratio = median of per-round ratios)`,
+    "",
+    "| clients | spans/s ragmeter | spans/s otelcol | ratio | p50 ms r / o | p99 ms r / o (ratio) | CPU µs/span r / o (ratio) | peak RSS MiB r / o (ratio) | errors r / o |",
+    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...medians.map(
+      (m) =>
+        `| ${m.clients} | ${m["ragmeter spans/s"]} | ${m["otelcol spans/s"]} | ${m["spans/s ratio"].toFixed(2)} | ${m["ragmeter p50 ms"]} / ${m["otelcol p50 ms"]} | ${m["ragmeter p99 ms"]} / ${m["otelcol p99 ms"]} (${m["p99 ratio"]}) | ${m["ragmeter CPU µs/span"]} / ${m["otelcol CPU µs/span"]} (${m["CPU/span ratio"]}) | ${m["ragmeter peak RSS MiB"]} / ${m["otelcol peak RSS MiB"]} (${m["peak RSS ratio"]}) | ${m["ragmeter errors"]} / ${m["otelcol errors"]} |`,
+    ),
+    "",
+    `Kafka messages (one per trace): ragmeter ${delivered.ragmeter.messages} (${delivered.ragmeter.expected}..${delivered.ragmeter.atMost} expected), otelcol ${delivered.otelcol.messages} (${delivered.otelcol.expected}..${delivered.otelcol.atMost}).`,
+  ].join("\n");
+  process.stdout.write(`\n${md}\n\n`);
+  process.stdout.write(JSON.stringify({ bench: "peer", spansPerRequest: SPANS_PER_REQUEST, durationSeconds: duration, rounds, rows, medians, delivered }) + "\n");
+} catch (e) {
+  exitCode = 2;
+  process.stderr.write(`[peer] ${e instanceof OtelcolScriptError ? e.message : e.stack}\n`);
+} finally {
+  await cleanup();
+}
+process.exitCode = exitCode;
+
+async function sampleMessage(topic) {
+  const consumer = new kafkajs.Kafka(kafkaOpts).consumer({ groupId: `ragmeter-bench-peer-${runId}` });
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic, fromBeginning: true });
+    return await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no message on ${topic} within 15 s`)), 15_000);
+      consumer.run({
+        eachMessage: async ({ message }) => {
+          clearTimeout(timer);
+          resolve({ key: message.key?.toString("latin1").slice(0, 64), keyBytes: message.key?.length ?? 0, valueBytes: message.value?.length ?? 0 });
+        },
+      });
+    });
+  } finally {
+    await consumer.disconnect();
+    await admin.deleteGroups([`ragmeter-bench-peer-${runId}`]).catch(() => {});
+  }
+}
