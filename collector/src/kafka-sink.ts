@@ -9,12 +9,9 @@ import type { CollectorConfig } from "./config.js";
 import { KafkaUnavailableError } from "./errors.js";
 import type { Logger } from "./logger.js";
 import type { TraceRecord } from "./batching.js";
-import type { Signal } from "./otlp/codec.js";
+import { recordHeaders, type Signal } from "@ragmeter/otlp";
 
 const { Kafka, CompressionTypes, Partitioners, logLevel: KafkaLogLevel } = kafkajs;
-
-/** Header naming the signal of a record: `traces` or `logs` (design §6). */
-export const SIGNAL_HEADER = "ragmeter-signal";
 
 /** Where the collector's records go. Implementations must not resolve before the data is durable. */
 export interface RecordSink {
@@ -191,7 +188,7 @@ export function createKafkaSink(config: CollectorConfig, logger: Logger): Record
       if (Date.now() - lastFailure < config.kafkaBackoffMs) {
         throw new KafkaUnavailableError("Kafka is unavailable (recent failure); retry later");
       }
-      const allHeaders = { ...headers, [SIGNAL_HEADER]: signal };
+      const allHeaders = recordHeaders(signal, headers);
       let headerBytes = 0;
       for (const [k, v] of Object.entries(allHeaders)) headerBytes += k.length + v.length + 8;
       let timer: NodeJS.Timeout | undefined;

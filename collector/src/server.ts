@@ -11,8 +11,10 @@ import { batchLogs, batchTraces, countLogRecords, countSpans, type Batch } from 
 import type { CollectorConfig } from "./config.js";
 import {
   CollectorError,
+  fromOtlpError,
   KafkaUnavailableError,
   OtlpDecodeError,
+  OtlpError,
   OverloadedError,
   PayloadTooLargeError,
   UnauthorizedError,
@@ -28,8 +30,8 @@ import {
   encodeExportResponse,
   encodingOf,
   type Signal,
-} from "./otlp/codec.js";
-import type { OtlpEncoding } from "./otlp/model.js";
+  type OtlpEncoding,
+} from "@ragmeter/otlp";
 
 const gunzipAsync = promisify(gunzip);
 const inflateAsync = promisify(inflate);
@@ -143,6 +145,7 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
 
   const toCollectorError = (err: unknown): CollectorError => {
     if (err instanceof CollectorError) return err;
+    if (err instanceof OtlpError) return fromOtlpError(err);
     const e = err as { statusCode?: number; code?: string; message?: string };
     if (e.code === "FST_ERR_CTP_BODY_TOO_LARGE") return new PayloadTooLargeError(`request body is over the limit of ${config.bodyLimitBytes} bytes`);
     if (typeof e.statusCode === "number" && e.statusCode >= 400 && e.statusCode < 500) {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectorConfigSchema } from "../../collector/src/config.js";
 import { startCollector } from "../../collector/src/server.js";
-import { decodeTraceRequest, encodeTraceRequest } from "../../collector/src/otlp/codec.js";
+import { decodeTraceRequest, encodeTraceRequest } from "../../otlp/src/codec.js";
 import type { Logger } from "../../collector/src/logger.js";
 import { startKafka, stopKafka } from "../../scripts/kafka/kafka.mjs";
 import { hex, makeRequest, makeSpan, spansOf } from "../unit/collector-fixtures.js";

@@ -3,7 +3,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRagInstrumentation, withIncomingContext } from '../../instrumentation/src/index.js';
-import { decodeTraceRequest } from '../../collector/src/index.js';
+import { decodeTraceRequest } from '../../otlp/src/index.js';
 import {
   decodeJsonTraces,
   decodeProtobufTraces,
