@@ -9,7 +9,7 @@ import {
   decodeProtobufTraces,
   extractInteraction,
   fromCollectorRequest,
-} from './instrumentation-otlp-decode.js';
+} from '../helpers/otlp-decode.js';
 import { ITEMS, installContextAndPropagators } from './instrumentation-setup.js';
 
 // Spans serialised exactly as the OTLP exporters do (otlp-transformer), then decoded from
