@@ -7,7 +7,7 @@ import kafkajs from "kafkajs";
 import type { Admin, Kafka as KafkaClient, LogEntry, Message, Producer } from "kafkajs";
 import type { CollectorConfig } from "./config.js";
 import { KafkaUnavailableError } from "./errors.js";
-import type { Logger } from "./logger.js";
+import type { PinoLogger } from "./logger.js";
 import type { TraceRecord } from "./batching.js";
 import { recordHeaders, type Signal } from "@ragmeter/otlp";
 
@@ -45,13 +45,13 @@ function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
 
-function toKafkaLog(logger: Logger) {
+function toKafkaLog(logger: PinoLogger) {
   return () =>
     ({ level, log }: LogEntry): void => {
       const { message, ...rest } = log;
       const fields: Record<string, unknown> = { kafka: true, ...rest };
-      if (level === KafkaLogLevel.ERROR || level === KafkaLogLevel.WARN) logger.warn(`kafkajs: ${message}`, fields);
-      else if (level === KafkaLogLevel.INFO) logger.debug(`kafkajs: ${message}`, fields);
+      if (level === KafkaLogLevel.ERROR || level === KafkaLogLevel.WARN) logger.warn(fields, `kafkajs: ${message}`);
+      else if (level === KafkaLogLevel.INFO) logger.debug(fields, `kafkajs: ${message}`);
     };
 }
 
@@ -59,7 +59,7 @@ function toKafkaLog(logger: Logger) {
  * Creates the Kafka sink for `config` (brokers, topic, idempotent, timeouts). Connects lazily on
  * the first send or readiness check.
  */
-export function createKafkaSink(config: CollectorConfig, logger: Logger): RecordSink {
+export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): RecordSink {
   const kafka: KafkaClient = new Kafka({
     clientId: config.clientId,
     brokers: config.brokers,
@@ -94,7 +94,7 @@ export function createKafkaSink(config: CollectorConfig, logger: Logger): Record
   const retire = (s: ProducerSlot): void => {
     if (s.retired || s.pending > 0) return;
     s.retired = true;
-    s.producer.disconnect().catch((err: unknown) => logger.debug("producer disconnect failed", { err }));
+    s.producer.disconnect().catch((err: unknown) => logger.debug({ err }, "producer disconnect failed"));
   };
 
   const acquire = (): ProducerSlot => {
@@ -128,7 +128,7 @@ export function createKafkaSink(config: CollectorConfig, logger: Logger): Record
     s.failed = true;
     lastFailure = Date.now();
     readyCache = undefined;
-    logger.warn("Kafka send failed", { error: err instanceof Error ? err.message : String(err) });
+    logger.warn({ error: err instanceof Error ? err.message : String(err) }, "Kafka send failed");
   };
 
   const pump = (): void => {
@@ -232,7 +232,7 @@ export function createKafkaSink(config: CollectorConfig, logger: Logger): Record
         );
         value = true;
       } catch (err) {
-        logger.debug("readiness check failed", { error: err instanceof Error ? err.message : String(err) });
+        logger.debug({ error: err instanceof Error ? err.message : String(err) }, "readiness check failed");
         const a = admin;
         admin = undefined;
         adminConnected = undefined;
