@@ -24,6 +24,7 @@ const args = [
   "--target", "static-module",
   "--wrap", "esm",
   "--dependency", "protobufjs/minimal.js",
+  "--root", "ragmeter_otlp", // own protobuf.roots entry: never shares "default" with other generated code
   "--path", protoDir,
   "--no-create", "--no-verify", "--no-convert", "--no-delimited", "--no-service", "--no-typeurl",
   "--dts",
