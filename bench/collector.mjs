@@ -36,7 +36,7 @@ if (!existsSync(mainJs)) {
   process.exit(2);
 }
 
-const { codec } = await import(join(root, "collector", "dist", "index.js")).then((m) => ({ codec: m }));
+const { codec } = await import(join(root, "otlp", "dist", "index.js")).then((m) => ({ codec: m }));
 
 function span(traceId, parentSpanId, i) {
   return {
