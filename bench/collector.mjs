@@ -36,7 +36,7 @@ if (!existsSync(mainJs)) {
   process.exit(2);
 }
 
-const { codec } = await import(join(root, "collector", "dist", "index.js")).then((m) => ({ codec: m }));
+const { codec } = await import(join(root, "otlp", "dist", "index.js")).then((m) => ({ codec: m }));
 
 function span(traceId, parentSpanId, i) {
   return {
@@ -115,11 +115,12 @@ function startCollectorProcess(topic, idempotent) {
     let buf = "";
     const onData = (d) => {
       buf += d.toString();
-      const m = /"msg":"collector listening","url":"([^"]+)"/.exec(buf);
-      if (m) {
+      const line = buf.split("\n").find((l) => l.includes('"collector listening"'));
+      const url = line === undefined ? undefined : JSON.parse(line).url;
+      if (url) {
         child.stderr.off("data", onData);
         child.stderr.resume();
-        resolve({ child, url: m[1] });
+        resolve({ child, url });
       }
     };
     child.stderr.on("data", onData);

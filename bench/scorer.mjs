@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import kafkajs from "kafkajs";
-import { encodeTraceRequest } from "../collector/dist/index.js";
+import { encodeTraceRequest } from "../otlp/dist/index.js";
 import { openStore } from "../scorer/dist/store/client.js";
 import { createHeuristicJudge } from "../scorer/dist/judges/heuristic.js";
 import { createLlmJudge } from "../scorer/dist/judges/llm.js";

@@ -4,8 +4,8 @@
  * A trace that encodes bigger than the message limit is split over several records with the same
  * key; an item that is too big even alone is rejected (never truncated).
  */
-import { encodeLogsRequestProtobuf, encodeTraceRequestProtobuf } from "./otlp/protobuf.js";
-import type { LogRecord, LogsRequest, ResourceLogs, ResourceSpans, ScopeLogs, ScopeSpans, Span, TraceRequest } from "./otlp/model.js";
+import { encodeLogsRequestProtobuf, encodeTraceRequestProtobuf, recordKey } from "@ragmeter/otlp";
+import type { LogRecord, LogsRequest, ResourceLogs, ResourceSpans, ScopeLogs, ScopeSpans, Span, TraceRequest } from "@ragmeter/otlp";
 
 /** One Kafka record to produce. `key` is the trace id (null for log records without one). */
 export interface TraceRecord {
@@ -75,7 +75,7 @@ function batch<Req, R, S, I>(shape: Shape<Req, R, S, I>, req: Req, maxBytes: num
   for (const [id, flat] of group(shape, req)) {
     const out = { values: [] as { value: Uint8Array; items: number }[], errors };
     split(shape, flat, maxBytes, out);
-    for (const v of out.values) records.push({ key: id === "" ? null : id, value: v.value, items: v.items });
+    for (const v of out.values) records.push({ key: recordKey(id), value: v.value, items: v.items });
   }
   return { records, rejected: errors.length, errors };
 }

@@ -1,16 +1,20 @@
 /**
- * `ragmeter collector`: start the collector from flags and environment, stop on SIGTERM/SIGINT.
+ * `ragmeter collector`: one commander definition, registered by the `ragmeter` CLI and by the
+ * stand-alone entry point (`collector/dist/main.js`). Starts the collector from flags and
+ * environment and stops it gracefully on SIGTERM/SIGINT.
  */
+import type { Command } from "commander";
 import { loadCollectorConfig, type CollectorFlags } from "./config.js";
-import { createJsonLogger, type Logger } from "./logger.js";
+import { createLogger, pinoOf, type Logger, type PinoLogger } from "./logger.js";
 import { startCollector, type RunningCollector } from "./server.js";
+import { untilShutdown } from "./shutdown.js";
 
 /** Options of {@link runCollectorCommand}, mainly for tests. */
 export interface CollectorCommandOptions {
   /** Environment to read (default process.env). */
   env?: Record<string, string | undefined>;
-  /** Logger (default: JSON lines on stderr at the configured level). */
-  logger?: Logger;
+  /** Logger (default: pino, JSON lines on stderr at the configured level). */
+  logger?: Logger | PinoLogger;
   /** Called once the collector listens. */
   onListening?: (collector: RunningCollector) => void;
   /** Stops the collector when aborted (in addition to SIGTERM and SIGINT). */
@@ -24,23 +28,39 @@ export interface CollectorCommandOptions {
  */
 export async function runCollectorCommand(flags: CollectorFlags = {}, options: CollectorCommandOptions = {}): Promise<void> {
   const config = loadCollectorConfig(options.env ?? process.env, flags);
-  const logger = options.logger ?? createJsonLogger(process.stderr, config.logLevel);
+  const logger = options.logger ? pinoOf(options.logger) : createLogger({ level: config.logLevel });
   const collector = await startCollector(config, { logger });
   options.onListening?.(collector);
-  await new Promise<void>((resolve, reject) => {
-    const stop = (why: string): void => {
-      process.off("SIGTERM", onTerm);
-      process.off("SIGINT", onInt);
-      options.signal?.removeEventListener("abort", onAbort);
-      logger.info("shutting down", { reason: why });
-      collector.close().then(resolve, reject);
-    };
-    const onTerm = (): void => stop("SIGTERM");
-    const onInt = (): void => stop("SIGINT");
-    const onAbort = (): void => stop("abort");
-    process.once("SIGTERM", onTerm);
-    process.once("SIGINT", onInt);
-    if (options.signal?.aborted) stop("abort");
-    else options.signal?.addEventListener("abort", onAbort, { once: true });
-  });
+  const why = await untilShutdown(options.signal);
+  logger.info({ reason: why }, "shutting down");
+  await collector.close();
+}
+
+/** Flags of `ragmeter collector` as commander parses them. */
+interface CommandFlags {
+  port?: string;
+  host?: string;
+  brokers?: string;
+  topic?: string;
+}
+
+/**
+ * Registers `collector` on `program`: flags `--port`, `--host`, `--brokers`, `--topic` (each wins
+ * over its environment variable; validated by the collector configuration schema).
+ * @param onDone called after the collector has shut down (the CLI records its exit code)
+ */
+export function registerCollectorCommand(program: Command, options: Omit<CollectorCommandOptions, "onListening"> & { onDone?: () => void } = {}): Command {
+  const { onDone, ...run } = options;
+  return program
+    .command("collector")
+    .description("OTLP/HTTP receiver (POST /v1/traces, /v1/logs) that forwards one Kafka message per trace")
+    .option("--port <n>", "listen port (env RAGMETER_COLLECTOR_PORT, default 4318)")
+    .option("--host <addr>", "listen address (env RAGMETER_COLLECTOR_HOST, default 0.0.0.0)")
+    .option("--brokers <list>", "Kafka bootstrap servers host:port,… (env KAFKA_BROKERS, default 127.0.0.1:9092)")
+    .option("--topic <name>", "topic (env RAGMETER_TOPIC, default ragmeter.spans)")
+    .action(async (o: CommandFlags) => {
+      const flags = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as CollectorFlags;
+      await runCollectorCommand(flags, run);
+      onDone?.();
+    });
 }

@@ -2,6 +2,7 @@
  * Collector configuration: one zod schema, read once from flags, then environment, then defaults.
  */
 import { z } from "zod";
+import { brokerListSchema, kafkaEnvSchema } from "@ragmeter/otlp";
 import { CollectorConfigError } from "./errors.js";
 
 const MiB = 1024 * 1024;
@@ -25,13 +26,9 @@ export const collectorConfigSchema = z.object({
   /** OTLP/HTTP port (0 = any free port). Env RAGMETER_COLLECTOR_PORT, default 4318. */
   port: z.coerce.number().int().min(0).max(65535).default(4318),
   /** Kafka bootstrap servers, host:port. Env KAFKA_BROKERS (comma-separated), default 127.0.0.1:9092. */
-  brokers: z
-    .union([z.string(), z.array(z.string())])
-    .transform((v) => (Array.isArray(v) ? v : v.split(",")).map((s) => s.trim()).filter((s) => s !== ""))
-    .pipe(z.array(z.string().regex(/^[^\s:]+:\d{1,5}$/, "must be host:port")).min(1, "needs at least one host:port"))
-    .default(["127.0.0.1:9092"]),
+  brokers: brokerListSchema.default(["127.0.0.1:9092"]),
   /** Topic for spans and log events. Env RAGMETER_TOPIC, default ragmeter.spans. */
-  topic: z.string().min(1).default("ragmeter.spans"),
+  topic: kafkaEnvSchema.shape.RAGMETER_TOPIC,
   /** Bearer token required on /v1/*, when set. Env RAGMETER_COLLECTOR_TOKEN. */
   token: z.string().min(1).optional(),
   /** Largest request body, compressed and decompressed, in bytes (413 above). Env RAGMETER_COLLECTOR_BODY_LIMIT_BYTES, default 16 MiB. */

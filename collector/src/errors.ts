@@ -1,3 +1,7 @@
+import { UnsupportedMediaTypeError, type OtlpError } from "@ragmeter/otlp";
+
+export { OtlpDecodeError, UnsupportedMediaTypeError, OtlpError } from "@ragmeter/otlp";
+
 /**
  * Typed errors of the collector. Each carries the HTTP status it maps to and whether the client
  * may retry the same request later (`retriable`).
@@ -15,21 +19,12 @@ export class CollectorError extends Error {
   }
 }
 
-/** The body cannot be decoded as OTLP, or no item in it is valid (400). `field` names the culprit. */
-export class OtlpDecodeError extends CollectorError {
-  /** Path of the offending field, e.g. `resourceSpans[0].scopeSpans[0].spans[1].traceId`, or "body". */
-  readonly field: string;
-  constructor(field: string, detail: string, options?: { cause?: unknown }) {
-    super(`${field}: ${detail}`, 400, false, options);
-    this.field = field;
-  }
-}
-
-/** Content type or content encoding the collector does not accept (415). */
-export class UnsupportedMediaTypeError extends CollectorError {
-  constructor(message: string) {
-    super(message, 415, false);
-  }
+/**
+ * The HTTP answer to an error of the OTLP codecs (@ragmeter/otlp): 400 for a body that cannot be
+ * decoded (or whose items are all invalid), 415 for a content type or encoding it does not read.
+ */
+export function fromOtlpError(err: OtlpError): CollectorError {
+  return new CollectorError(err.message, err instanceof UnsupportedMediaTypeError ? 415 : 400, false, { cause: err });
 }
 
 /** Body over the configured limit, compressed or after decompression (413). */

@@ -7,14 +7,11 @@ import kafkajs from "kafkajs";
 import type { Admin, Kafka as KafkaClient, LogEntry, Message, Producer } from "kafkajs";
 import type { CollectorConfig } from "./config.js";
 import { KafkaUnavailableError } from "./errors.js";
-import type { Logger } from "./logger.js";
+import type { PinoLogger } from "./logger.js";
 import type { TraceRecord } from "./batching.js";
-import type { Signal } from "./otlp/codec.js";
+import { recordHeaders, type Signal } from "@ragmeter/otlp";
 
 const { Kafka, CompressionTypes, Partitioners, logLevel: KafkaLogLevel } = kafkajs;
-
-/** Header naming the signal of a record: `traces` or `logs` (design §6). */
-export const SIGNAL_HEADER = "ragmeter-signal";
 
 /** Where the collector's records go. Implementations must not resolve before the data is durable. */
 export interface RecordSink {
@@ -48,13 +45,13 @@ function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
 
-function toKafkaLog(logger: Logger) {
+function toKafkaLog(logger: PinoLogger) {
   return () =>
     ({ level, log }: LogEntry): void => {
       const { message, ...rest } = log;
       const fields: Record<string, unknown> = { kafka: true, ...rest };
-      if (level === KafkaLogLevel.ERROR || level === KafkaLogLevel.WARN) logger.warn(`kafkajs: ${message}`, fields);
-      else if (level === KafkaLogLevel.INFO) logger.debug(`kafkajs: ${message}`, fields);
+      if (level === KafkaLogLevel.ERROR || level === KafkaLogLevel.WARN) logger.warn(fields, `kafkajs: ${message}`);
+      else if (level === KafkaLogLevel.INFO) logger.debug(fields, `kafkajs: ${message}`);
     };
 }
 
@@ -62,7 +59,7 @@ function toKafkaLog(logger: Logger) {
  * Creates the Kafka sink for `config` (brokers, topic, idempotent, timeouts). Connects lazily on
  * the first send or readiness check.
  */
-export function createKafkaSink(config: CollectorConfig, logger: Logger): RecordSink {
+export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): RecordSink {
   const kafka: KafkaClient = new Kafka({
     clientId: config.clientId,
     brokers: config.brokers,
@@ -97,7 +94,7 @@ export function createKafkaSink(config: CollectorConfig, logger: Logger): Record
   const retire = (s: ProducerSlot): void => {
     if (s.retired || s.pending > 0) return;
     s.retired = true;
-    s.producer.disconnect().catch((err: unknown) => logger.debug("producer disconnect failed", { err }));
+    s.producer.disconnect().catch((err: unknown) => logger.debug({ err }, "producer disconnect failed"));
   };
 
   const acquire = (): ProducerSlot => {
@@ -131,7 +128,7 @@ export function createKafkaSink(config: CollectorConfig, logger: Logger): Record
     s.failed = true;
     lastFailure = Date.now();
     readyCache = undefined;
-    logger.warn("Kafka send failed", { error: err instanceof Error ? err.message : String(err) });
+    logger.warn({ error: err instanceof Error ? err.message : String(err) }, "Kafka send failed");
   };
 
   const pump = (): void => {
@@ -191,7 +188,7 @@ export function createKafkaSink(config: CollectorConfig, logger: Logger): Record
       if (Date.now() - lastFailure < config.kafkaBackoffMs) {
         throw new KafkaUnavailableError("Kafka is unavailable (recent failure); retry later");
       }
-      const allHeaders = { ...headers, [SIGNAL_HEADER]: signal };
+      const allHeaders = recordHeaders(signal, headers);
       let headerBytes = 0;
       for (const [k, v] of Object.entries(allHeaders)) headerBytes += k.length + v.length + 8;
       let timer: NodeJS.Timeout | undefined;
@@ -235,7 +232,7 @@ export function createKafkaSink(config: CollectorConfig, logger: Logger): Record
         );
         value = true;
       } catch (err) {
-        logger.debug("readiness check failed", { error: err instanceof Error ? err.message : String(err) });
+        logger.debug({ error: err instanceof Error ? err.message : String(err) }, "readiness check failed");
         const a = admin;
         admin = undefined;
         adminConnected = undefined;

@@ -1,25 +1,19 @@
 /**
  * Stand-alone entry point: `node collector/dist/main.js [--port N] [--host H] [--brokers a:9092,b:9092] [--topic T]`.
- * Same as `ragmeter collector`; used by the benchmark and containers.
+ * Same command as `ragmeter collector` (one commander definition, ./command.ts); used by the
+ * benchmark and containers.
  */
-import { parseArgs } from "node:util";
-import { runCollectorCommand } from "./command.js";
+import { Command } from "commander";
+import { registerCollectorCommand } from "./command.js";
 
-const { values } = parseArgs({
-  options: {
-    port: { type: "string" },
-    host: { type: "string" },
-    brokers: { type: "string" },
-    topic: { type: "string" },
-  },
-});
+const program = new Command("ragmeter").exitOverride();
+registerCollectorCommand(program);
 
-runCollectorCommand({
-  ...(values.port !== undefined ? { port: values.port } : {}),
-  ...(values.host !== undefined ? { host: values.host } : {}),
-  ...(values.brokers !== undefined ? { brokers: values.brokers } : {}),
-  ...(values.topic !== undefined ? { topic: values.topic } : {}),
-}).catch((err: unknown) => {
+program.parseAsync(["collector", ...process.argv.slice(2)], { from: "user" }).catch((err: unknown) => {
+  if ((err as { code?: string }).code?.startsWith("commander.")) {
+    process.exitCode = (err as { exitCode?: number }).exitCode === 0 ? 0 : 2; // usage error (commander printed it)
+    return;
+  }
   process.stderr.write(`ragmeter collector: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exitCode = 2; // configuration or infrastructure error (design §5 exit codes)
 });

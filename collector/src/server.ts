@@ -5,21 +5,23 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 import { gunzip, inflate } from "node:zlib";
-import Fastify from "fastify";
+import Fastify, { LogController } from "fastify";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { batchLogs, batchTraces, countLogRecords, countSpans, type Batch } from "./batching.js";
 import type { CollectorConfig } from "./config.js";
 import {
   CollectorError,
+  fromOtlpError,
   KafkaUnavailableError,
   OtlpDecodeError,
+  OtlpError,
   OverloadedError,
   PayloadTooLargeError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
 } from "./errors.js";
 import { createKafkaSink, type RecordSink } from "./kafka-sink.js";
-import { silentLogger, type Logger } from "./logger.js";
+import { pinoOf, silentLogger, type Logger, type PinoLogger } from "./logger.js";
 import {
   CONTENT_TYPES,
   decodeLogsRequest,
@@ -28,8 +30,8 @@ import {
   encodeExportResponse,
   encodingOf,
   type Signal,
-} from "./otlp/codec.js";
-import type { OtlpEncoding } from "./otlp/model.js";
+  type OtlpEncoding,
+} from "@ragmeter/otlp";
 
 const gunzipAsync = promisify(gunzip);
 const inflateAsync = promisify(inflate);
@@ -37,7 +39,7 @@ const inflateAsync = promisify(inflate);
 /** Injected dependencies; everything has a default. */
 export interface CollectorDeps {
   /** Structured logger (default: silent). */
-  logger?: Logger;
+  logger?: Logger | PinoLogger;
   /** Record sink (default: a kafkajs producer built from the config). An injected sink is not closed by `close()`. */
   sink?: RecordSink;
 }
@@ -88,7 +90,7 @@ const TRACE_CONTEXT_HEADERS = ["traceparent", "tracestate", "baggage"] as const;
  * @returns the URL and a `close()` for graceful shutdown
  */
 export async function startCollector(config: CollectorConfig, deps: CollectorDeps = {}): Promise<RunningCollector> {
-  const logger = deps.logger ?? silentLogger;
+  const logger = deps.logger ? pinoOf(deps.logger) : silentLogger();
   const ownSink = deps.sink === undefined;
   const sink = deps.sink ?? createKafkaSink(config, logger);
   const expectedToken = config.token === undefined ? undefined : digest(`Bearer ${config.token}`);
@@ -97,7 +99,8 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
   let closing = false;
 
   const app = Fastify({
-    logger: false,
+    loggerInstance: logger,
+    logController: new LogController({ disableRequestLogging: true }), // no per-request lines on the hot path
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: true,
     forceCloseConnections: "idle",
@@ -143,12 +146,13 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
 
   const toCollectorError = (err: unknown): CollectorError => {
     if (err instanceof CollectorError) return err;
+    if (err instanceof OtlpError) return fromOtlpError(err);
     const e = err as { statusCode?: number; code?: string; message?: string };
     if (e.code === "FST_ERR_CTP_BODY_TOO_LARGE") return new PayloadTooLargeError(`request body is over the limit of ${config.bodyLimitBytes} bytes`);
     if (typeof e.statusCode === "number" && e.statusCode >= 400 && e.statusCode < 500) {
       return new CollectorError(e.message ?? "bad request", e.statusCode, false);
     }
-    logger.error("unexpected error", { error: e.message ?? String(err) });
+    logger.error({ error: e.message ?? String(err) }, "unexpected error");
     return new CollectorError("internal error", 500, true);
   };
 
@@ -234,14 +238,14 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
       stats.records += batch.records.length;
       stats.acceptedItems += total - rejected;
       stats.rejectedItems += rejected;
-      if (rejected > 0) logger.info("partial success", { signal, rejected, first: errors[0] });
+      if (rejected > 0) logger.info({ signal, rejected, first: errors[0] }, "partial success");
       return reply
         .code(200)
         .header("content-type", CONTENT_TYPES[encoding])
         .send(Buffer.from(encodeExportResponse(signal, encoding, rejected, rejected > 0 ? summarise(errors) : "")));
     } catch (err) {
       const ce = toCollectorError(err);
-      if (ce.status < 500) logger.debug("request refused", { status: ce.status, error: ce.message });
+      if (ce.status < 500) logger.debug({ status: ce.status, error: ce.message }, "request refused");
       return sendError(reply, encoding, ce);
     } finally {
       release(req);
@@ -261,7 +265,7 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
   const url = new URL(address);
   if (url.hostname === "0.0.0.0" || url.hostname === "[::]") url.hostname = "127.0.0.1";
   const base = url.origin;
-  logger.info("collector listening", { url: base, topic: config.topic, brokers: config.brokers, idempotent: config.idempotent });
+  logger.info({ url: base, topic: config.topic, brokers: config.brokers, idempotent: config.idempotent }, "collector listening");
 
   let closed: Promise<void> | undefined;
   return {
@@ -282,7 +286,7 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
           }),
         ]).finally(() => clearTimeout(timer));
         if (ownSink) await sink.close();
-        logger.info("collector closed", { ...stats });
+        logger.info({ ...stats }, "collector closed");
       })();
       return closed;
     },

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { encodeTraceRequest, type KeyValue, type Span, type TraceRequest } from "../../collector/src/index.js";
+import { encodeTraceRequest, type KeyValue, type Span, type TraceRequest } from "../../otlp/src/index.js";
 
 const s = (key: string, v: string): KeyValue => ({ key, value: { stringValue: v } });
 const i = (key: string, v: number): KeyValue => ({ key, value: { intValue: BigInt(v) } });

@@ -1,4 +1,5 @@
 import type { Producer } from "kafkajs";
+import { SIGNAL_HEADER } from "../../otlp/src/index.js";
 import type { Store } from "../../scorer/src/store/client.js";
 
 /** Sleeps `ms` milliseconds. */
@@ -13,7 +14,7 @@ export const DOCS = [
 /** Produces one record as the collector writes it (key = trace id, header ragmeter-signal). */
 export function sender(producer: Producer) {
   return (topic: string, key: string, value: Uint8Array | Buffer, signal = "traces") =>
-    producer.send({ topic, acks: -1, messages: [{ key, value: Buffer.from(value), headers: { "ragmeter-signal": signal } }] });
+    producer.send({ topic, acks: -1, messages: [{ key, value: Buffer.from(value), headers: { [SIGNAL_HEADER]: signal } }] });
 }
 
 /** Runs `query` with `DB.` replaced by the store's database; returns the rows. */

@@ -9,8 +9,8 @@ import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trac
 import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { collectorConfigSchema, type CollectorConfig } from "../../collector/src/config.js";
 import { startCollector, type RunningCollector } from "../../collector/src/server.js";
-import { decodeErrorStatus, decodeExportResponse, decodeLogsRequest, decodeTraceRequest, encodeLogsRequest, encodeTraceRequest } from "../../collector/src/otlp/codec.js";
-import type { LogsRequest, Span } from "../../collector/src/otlp/model.js";
+import { decodeErrorStatus, decodeExportResponse, decodeLogsRequest, decodeTraceRequest, encodeLogsRequest, encodeTraceRequest } from "../../otlp/src/codec.js";
+import type { LogsRequest, Span } from "../../otlp/src/model.js";
 import { hex, makeRequest, makeSpan, spansOf } from "../unit/collector-fixtures.js";
 import { BROKER, consume, createTopic, ensureBroker, post, type Consumed } from "./collector-kafka-helpers.js";
 

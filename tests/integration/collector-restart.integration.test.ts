@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectorConfigSchema } from "../../collector/src/config.js";
 import { startCollector } from "../../collector/src/server.js";
-import { decodeTraceRequest, encodeTraceRequest } from "../../collector/src/otlp/codec.js";
-import type { Logger } from "../../collector/src/logger.js";
+import { decodeTraceRequest, encodeTraceRequest } from "../../otlp/src/codec.js";
+import { createLogger } from "../../collector/src/logger.js";
 import { startKafka, stopKafka } from "../../scripts/kafka/kafka.mjs";
 import { hex, makeRequest, makeSpan, spansOf } from "../unit/collector-fixtures.js";
 import { consume, createTopic, post } from "./collector-kafka-helpers.js";
@@ -28,7 +28,7 @@ describe.each([false, true])("broker restart under load (idempotent producer: %s
   it("answers 503 while Kafka is down, recovers after, and loses no acknowledged span", async () => {
     const { topic, drop } = await createTopic(3, BROKERS);
     const warnings: string[] = [];
-    const logger: Logger = { debug: () => {}, info: () => {}, warn: (m, f) => warnings.push(`${m} ${JSON.stringify(f ?? {})}`), error: (m, f) => warnings.push(`${m} ${JSON.stringify(f ?? {})}`) };
+    const logger = createLogger({ level: "warn", destination: { write: (line: string) => void warnings.push(line) } });
     const collector = await startCollector(
       collectorConfigSchema.parse({ host: "127.0.0.1", port: 0, brokers: [BROKERS], topic, sendTimeoutMs: 3_000, kafkaBackoffMs: 300, idempotent }),
       { logger },

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeLogsRequest, decodeTraceRequest } from "../../collector/src/index.js";
+import { decodeLogsRequest, decodeTraceRequest } from "../../otlp/src/index.js";
 import { extractInteraction, type Interaction } from "../../scorer/src/extract/interaction.js";
 import { logsOf, spansOf, type StoredLog, type StoredSpan } from "../../scorer/src/extract/spans.js";
 import { startChatServer, startOtlpReceiver } from "../conventions/servers.js";

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeProtobufTraces, extractInteraction, type DecodedSpan } from '../unit/instrumentation-otlp-decode.js';
+import { decodeProtobufTraces, extractInteraction, type DecodedSpan } from '../helpers/otlp-decode.js';
 
 // startTracing() end to end: the built package in a child process exports over real
 // OTLP/HTTP protobuf to a local receiver, honouring OTEL_* variables, and flushes on SIGTERM.

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { decodeLogsRequest, decodeTraceRequest, encodeLogsRequest, encodeTraceRequest } from "../../collector/src/otlp/codec.js";
-import { parseJsonExact, quoteLongIntegers } from "../../collector/src/otlp/json.js";
-import { OtlpDecodeError, UnsupportedMediaTypeError } from "../../collector/src/errors.js";
+import { decodeLogsRequest, decodeTraceRequest, encodeLogsRequest, encodeTraceRequest } from "../../otlp/src/codec.js";
+import { parseJsonExact, quoteLongIntegers } from "../../otlp/src/json.js";
+import { OtlpDecodeError, UnsupportedMediaTypeError } from "../../otlp/src/errors.js";
 import { batchTraces } from "../../collector/src/batching.js";
-import type { LogsRequest } from "../../collector/src/otlp/model.js";
+import type { LogsRequest } from "../../otlp/src/model.js";
 import { hex, makeRequest, makeSpan, spansOf } from "./collector-fixtures.js";
 
 const PB = "application/x-protobuf";

@@ -1,6 +1,6 @@
 // Shared fixtures for the collector tests (unit and integration).
 import { randomBytes } from "node:crypto";
-import type { KeyValue, Span, TraceRequest } from "../../collector/src/otlp/model.js";
+import type { KeyValue, Span, TraceRequest } from "../../otlp/src/model.js";
 
 export const hex = (bytes: number): string => randomBytes(bytes).toString("hex");
 

@@ -11,7 +11,7 @@ import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trac
 import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { LoggerProvider, BatchLogRecordProcessor } from "@opentelemetry/sdk-logs";
 import { OTLPLogExporter } from "@opentelemetry/exporter-logs-otlp-proto";
-import { decodeLogsRequest, decodeTraceRequest } from "../../collector/src/otlp/codec.js";
+import { decodeLogsRequest, decodeTraceRequest } from "../../otlp/src/codec.js";
 
 interface Captured {
   path: string;

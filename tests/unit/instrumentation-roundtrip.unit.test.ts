@@ -3,13 +3,13 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRagInstrumentation, withIncomingContext } from '../../instrumentation/src/index.js';
-import { decodeTraceRequest } from '../../collector/src/index.js';
+import { decodeTraceRequest } from '../../otlp/src/index.js';
 import {
   decodeJsonTraces,
   decodeProtobufTraces,
   extractInteraction,
   fromCollectorRequest,
-} from './instrumentation-otlp-decode.js';
+} from '../helpers/otlp-decode.js';
 import { ITEMS, installContextAndPropagators } from './instrumentation-setup.js';
 
 // Spans serialised exactly as the OTLP exporters do (otlp-transformer), then decoded from

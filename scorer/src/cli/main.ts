@@ -1,4 +1,4 @@
-import { CollectorConfigError, runCollectorCommand } from "@ragmeter/collector";
+import { CollectorConfigError, registerCollectorCommand } from "@ragmeter/collector";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { GoldenSetError } from "@ragmeter/golden";
 import { GateSyntaxError } from "../compare/gate.js";
@@ -155,18 +155,7 @@ export function buildCli(io: Io, result: { code: number }): Command {
     .action(async (o: { out: string; png?: boolean; home?: string; goldenSet?: string }) => {
       result.code = await reportCommand(io, o);
     });
-  program
-    .command("collector")
-    .description("OTLP/HTTP receiver (POST /v1/traces, /v1/logs) that forwards one Kafka message per trace")
-    .option("--port <n>", "listen port (env RAGMETER_COLLECTOR_PORT, default 4318)", intArg(0, 65535))
-    .option("--host <addr>", "listen address (env RAGMETER_COLLECTOR_HOST, default 0.0.0.0)")
-    .option("--brokers <list>", "Kafka bootstrap servers host:port,… (env KAFKA_BROKERS, default 127.0.0.1:9092)")
-    .option("--topic <name>", "topic (env RAGMETER_TOPIC, default ragmeter.spans)")
-    .action(async (o: { port?: number; host?: string; brokers?: string; topic?: string }) => {
-      const flags = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
-      await runCollectorCommand(flags, { env: io.env });
-      result.code = EXIT.done;
-    });
+  registerCollectorCommand(program, { env: io.env, onDone: () => void (result.code = EXIT.done) });
   registerCalibrateCommand(program, io, result, () => new Option("--home <dir>", "local state and embedded store (env RAGMETER_HOME, default ./.ragmeter)"));
   program
     .command("replay")

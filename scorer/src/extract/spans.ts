@@ -1,4 +1,4 @@
-import type { AnyValue, KeyValue, LogsRequest, TraceRequest } from "@ragmeter/collector";
+import type { AnyValue, KeyValue, LogsRequest, TraceRequest } from "@ragmeter/otlp";
 
 /** A plain attribute value: 64-bit integers become numbers when exact, else decimal strings. */
 export type AttrValue = string | number | boolean | null | AttrValue[] | { [key: string]: AttrValue };

@@ -1,3 +1,4 @@
+import { kafkaEnvSchema } from "@ragmeter/otlp";
 import { z } from "zod";
 import { ConfigError } from "../config.js";
 
@@ -5,13 +6,7 @@ import { ConfigError } from "../config.js";
  * Environment of the streaming scorer (design §10): Kafka, quiet window, live sampling. Validated
  * once; flags win over these.
  */
-export const streamEnvSchema = z.object({
-  KAFKA_BROKERS: z
-    .string()
-    .transform((v) => v.split(",").map((s) => s.trim()).filter((s) => s.length > 0))
-    .pipe(z.array(z.string().regex(/^[^\s:]+:\d{1,5}$/u, "must be host:port")).min(1))
-    .optional(),
-  RAGMETER_TOPIC: z.string().min(1).default("ragmeter.spans"),
+export const streamEnvSchema = kafkaEnvSchema.extend({
   RAGMETER_QUIET_MS: z.coerce.number().int().min(0).default(5000),
   RAGMETER_LIVE_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(1),
   RAGMETER_SCORER_GROUP: z.string().min(1).default("ragmeter-scorer"),

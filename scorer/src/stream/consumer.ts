@@ -1,6 +1,7 @@
 import kafkajs, { type Admin, type Consumer, type Producer } from "kafkajs";
+import { deadLetterHeaders, deadLetterTopic } from "@ragmeter/otlp";
 import type { Store } from "../store/client.js";
-import { decodeRecord, signalOf, UndecodableMessageError, writeRecords, type DecodedRecord } from "./ingest.js";
+import { decodeMessage, UndecodableMessageError, writeRecords, type DecodedRecord } from "./ingest.js";
 import { retryUntil } from "./retry.js";
 import type { IngestionStats } from "./stats.js";
 
@@ -10,8 +11,8 @@ const { Kafka, logLevel } = kafkajs;
 export interface ConsumerSettings {
   readonly brokers: readonly string[];
   readonly topic: string;
-  /** Dead-letter topic (default `<topic>.dlq`). */
-  readonly dlqTopic: string;
+  /** Dead-letter topic (default `<topic>.dlq`, the record contract's {@link deadLetterTopic}). */
+  readonly dlqTopic?: string;
   /** Consumer group (design: `ragmeter-scorer`). */
   readonly groupId: string;
   readonly clientId: string;
@@ -83,11 +84,8 @@ export async function startSpanConsumer(store: Store, settings: ConsumerSettings
       const decoded: DecodedRecord[] = [];
       const dead: { value: Buffer | null; key: Buffer | null; error: string; offset: string }[] = [];
       for (const m of batch.messages) {
-        const signal = signalOf(m.headers?.["ragmeter-signal"]?.toString());
         try {
-          if (signal === null) throw new UndecodableMessageError(`unknown ragmeter-signal header "${m.headers?.["ragmeter-signal"]?.toString()}"`);
-          if (!m.value) throw new UndecodableMessageError("empty message value");
-          decoded.push(decodeRecord(signal, m.value));
+          decoded.push(decodeMessage(m.headers, m.value));
         } catch (err) {
           if (!(err instanceof UndecodableMessageError)) throw err;
           dead.push({ value: m.value, key: m.key, error: err.message, offset: m.offset });
@@ -107,9 +105,9 @@ export async function startSpanConsumer(store: Store, settings: ConsumerSettings
         await retryUntil(
           () =>
             producer.send({
-              topic: settings.dlqTopic,
+              topic: settings.dlqTopic ?? deadLetterTopic(settings.topic),
               acks: -1,
-              messages: dead.map((d) => ({ key: d.key, value: d.value, headers: { "ragmeter-error": d.error, "ragmeter-source": `${batch.topic}/${batch.partition}/${d.offset}` } })),
+              messages: dead.map((d) => ({ key: d.key, value: d.value, headers: deadLetterHeaders(d.error, { topic: batch.topic, partition: batch.partition, offset: d.offset }) })),
             }),
           keepGoing,
           (err, attempt) => log.warn("dead-letter send failed; retrying", { attempt, error: (err as Error).message }),

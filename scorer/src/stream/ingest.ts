@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { decodeLogsRequest, decodeTraceRequest, type Signal } from "@ragmeter/collector";
+import { decodeRecord as decodeKafkaRecord, RecordDecodeError, recordHeaders, type Signal } from "@ragmeter/otlp";
 import { logsOf, spansOf, type StoredLog, type StoredSpan } from "../extract/spans.js";
 import type { Store } from "../store/client.js";
 import { saveLogs, saveSpans, type SpanOrigin } from "../store/spans.js";
@@ -17,7 +17,6 @@ export interface IngestResult {
   readonly traceIds: readonly string[];
 }
 
-const PROTOBUF = "application/x-protobuf";
 const sha = (s: string): string => createHash("sha256").update(s).digest("hex").slice(0, 32);
 
 /** What one record carried. */
@@ -27,17 +26,28 @@ export interface DecodedRecord {
 }
 
 /**
- * Decodes one record produced by the collector: an OTLP protobuf `ExportTraceServiceRequest` or,
- * with signal `logs`, an `ExportLogsServiceRequest`.
+ * Decodes one Kafka message as the collector writes it (the record contract of @ragmeter/otlp:
+ * header `ragmeter-signal`, value an OTLP protobuf `ExportTraceServiceRequest` or
+ * `ExportLogsServiceRequest`).
+ * @throws UndecodableMessageError when the message does not follow the contract.
+ */
+export function decodeMessage(headers: Parameters<typeof decodeKafkaRecord>[0], value: Uint8Array | null | undefined): DecodedRecord {
+  let r: ReturnType<typeof decodeKafkaRecord>;
+  try {
+    r = decodeKafkaRecord(headers, value);
+  } catch (err) {
+    if (err instanceof RecordDecodeError) throw new UndecodableMessageError(err.message);
+    throw err;
+  }
+  return r.signal === "logs" ? { spans: [], logs: logsOf(r.request, sha) } : { spans: spansOf(r.request), logs: [] };
+}
+
+/**
+ * Decodes one record of `signal` handed over in-process (see {@link decodeMessage}).
  * @throws UndecodableMessageError when the value is not a valid OTLP request.
  */
 export function decodeRecord(signal: Signal, value: Uint8Array): DecodedRecord {
-  try {
-    if (signal === "logs") return { spans: [], logs: logsOf(decodeLogsRequest(value, PROTOBUF).request, sha) };
-    return { spans: spansOf(decodeTraceRequest(value, PROTOBUF).request), logs: [] };
-  } catch (err) {
-    throw new UndecodableMessageError(`${signal} record: ${(err as Error).message}`);
-  }
+  return decodeMessage(recordHeaders(signal), value);
 }
 
 /**
@@ -51,11 +61,4 @@ export async function writeRecords(store: Store, records: readonly DecodedRecord
   await saveLogs(store, logs, receivedAt);
   const traceIds = [...new Set([...spans.map((x) => x.trace_id), ...logs.map((x) => x.trace_id)])];
   return { spans: spans.length, logs: logs.length, traceIds };
-}
-
-/** Signal of a record from its `ragmeter-signal` header (default `traces`). */
-export function signalOf(header: string | undefined): Signal | null {
-  if (header === undefined || header === "traces") return "traces";
-  if (header === "logs") return "logs";
-  return null;
 }

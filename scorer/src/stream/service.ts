@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
-import type { RecordSink, Signal, TraceRecord } from "@ragmeter/collector";
+import type { RecordSink, TraceRecord } from "@ragmeter/collector";
+import { deadLetterTopic, type Signal } from "@ragmeter/otlp";
 import type { Store } from "../store/client.js";
 import { startSpanConsumer, type ConsumerLogger, type ConsumerSettings, type SpanConsumer } from "./consumer.js";
 import { decodeRecord, writeRecords } from "./ingest.js";
@@ -59,7 +60,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
       {
         brokers: o.stream.brokers,
         topic: o.stream.topic,
-        dlqTopic: `${o.stream.topic}.dlq`,
+        dlqTopic: deadLetterTopic(o.stream.topic),
         groupId: o.stream.groupId,
         clientId: "ragmeter-scorer",
         sessionTimeoutMs: o.stream.sessionTimeoutMs,

@@ -1,63 +1,10 @@
-// Test helper: decodes OTLP/HTTP trace bodies (protobuf and JSON) into plain spans.
-// Written from opentelemetry-proto (common/v1, resource/v1, trace/v1, collector/trace/v1);
-// field names and numbers are the protocol's. Used until the collector exports its decoder.
-import protobuf from 'protobufjs';
+// Test helper: decodes OTLP/HTTP trace bodies (protobuf and JSON) into plain spans, independently
+// of @ragmeter/otlp's codecs: protobuf bodies are read with the message classes generated from the
+// official opentelemetry-proto files (otlp/generated/, see otlp/proto/README.md), JSON bodies with
+// JSON.parse.
+import { opentelemetry } from '../../otlp/generated/otlp.js';
 
-type Field = { type: string; id: number; rule?: 'repeated' };
-const f = (type: string, id: number): Field => ({ type, id });
-const rep = (type: string, id: number): Field => ({ type, id, rule: 'repeated' });
-
-const root = protobuf.Root.fromJSON({
-  nested: {
-    otlp: {
-      nested: {
-        AnyValue: {
-          oneofs: {
-            value: { oneof: ['stringValue', 'boolValue', 'intValue', 'doubleValue', 'arrayValue', 'kvlistValue', 'bytesValue'] },
-          },
-          fields: {
-            stringValue: f('string', 1),
-            boolValue: f('bool', 2),
-            intValue: f('int64', 3),
-            doubleValue: f('double', 4),
-            arrayValue: f('ArrayValue', 5),
-            kvlistValue: f('KeyValueList', 6),
-            bytesValue: f('bytes', 7),
-          },
-        },
-        ArrayValue: { fields: { values: rep('AnyValue', 1) } },
-        KeyValueList: { fields: { values: rep('KeyValue', 1) } },
-        KeyValue: { fields: { key: f('string', 1), value: f('AnyValue', 2) } },
-        InstrumentationScope: { fields: { name: f('string', 1), version: f('string', 2), attributes: rep('KeyValue', 3) } },
-        Resource: { fields: { attributes: rep('KeyValue', 1), droppedAttributesCount: f('uint32', 2) } },
-        Status: { fields: { message: f('string', 2), code: f('int32', 3) } },
-        Event: { fields: { timeUnixNano: f('fixed64', 1), name: f('string', 2), attributes: rep('KeyValue', 3) } },
-        Link: { fields: { traceId: f('bytes', 1), spanId: f('bytes', 2), traceState: f('string', 3), attributes: rep('KeyValue', 4) } },
-        Span: {
-          fields: {
-            traceId: f('bytes', 1),
-            spanId: f('bytes', 2),
-            traceState: f('string', 3),
-            parentSpanId: f('bytes', 4),
-            name: f('string', 5),
-            kind: f('int32', 6),
-            startTimeUnixNano: f('fixed64', 7),
-            endTimeUnixNano: f('fixed64', 8),
-            attributes: rep('KeyValue', 9),
-            events: rep('Event', 11),
-            links: rep('Link', 13),
-            status: f('Status', 15),
-            flags: f('fixed32', 16),
-          },
-        },
-        ScopeSpans: { fields: { scope: f('InstrumentationScope', 1), spans: rep('Span', 2), schemaUrl: f('string', 3) } },
-        ResourceSpans: { fields: { resource: f('Resource', 1), scopeSpans: rep('ScopeSpans', 2), schemaUrl: f('string', 3) } },
-        ExportTraceServiceRequest: { fields: { resourceSpans: rep('ResourceSpans', 1) } },
-      },
-    },
-  },
-});
-const ExportTraceServiceRequest = root.lookupType('otlp.ExportTraceServiceRequest');
+const ExportTraceServiceRequest = opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 
 /** A span as the scorer needs it: ids in lower-case hex, attributes as plain values. */
 export interface DecodedSpan {
@@ -72,14 +19,17 @@ export interface DecodedSpan {
 
 type Json = Record<string, unknown>;
 
+// Own properties only: generated messages carry defaults (null for oneof members) on their prototype.
+const has = (v: Json, k: string): boolean => Object.prototype.hasOwnProperty.call(v, k) && v[k] !== null;
+
 function anyValue(v: Json | undefined): unknown {
   if (v === undefined || v === null) return undefined;
-  if ('stringValue' in v) return v['stringValue'];
-  if ('boolValue' in v) return v['boolValue'];
-  if ('intValue' in v) return Number(v['intValue']);
-  if ('doubleValue' in v) return Number(v['doubleValue']);
-  if ('arrayValue' in v) return (((v['arrayValue'] as Json)['values'] as Json[] | undefined) ?? []).map(anyValue);
-  if ('kvlistValue' in v) return attributes(((v['kvlistValue'] as Json)['values'] as Json[] | undefined) ?? []);
+  if (has(v, 'stringValue')) return v['stringValue'];
+  if (has(v, 'boolValue')) return v['boolValue'];
+  if (has(v, 'intValue')) return Number(String(v['intValue']));
+  if (has(v, 'doubleValue')) return Number(v['doubleValue']);
+  if (has(v, 'arrayValue')) return (((v['arrayValue'] as Json)['values'] as Json[] | undefined) ?? []).map(anyValue);
+  if (has(v, 'kvlistValue')) return attributes(((v['kvlistValue'] as Json)['values'] as Json[] | undefined) ?? []);
   return undefined;
 }
 
@@ -92,7 +42,7 @@ function attributes(list: Json[] | undefined): Record<string, unknown> {
 function hex(v: unknown): string {
   if (v === undefined || v === null || v === '') return '';
   if (typeof v === 'string') return v.toLowerCase(); // OTLP/JSON: ids are hex strings
-  return Buffer.from(v as Uint8Array).toString('hex');
+  return Buffer.from(v as Uint8Array).toString('hex'); // protobuf: bytes (empty for an absent parent)
 }
 
 function flatten(request: Json): DecodedSpan[] {
@@ -118,9 +68,7 @@ function flatten(request: Json): DecodedSpan[] {
 
 /** Decodes an `application/x-protobuf` ExportTraceServiceRequest body. */
 export function decodeProtobufTraces(body: Uint8Array): DecodedSpan[] {
-  const message = ExportTraceServiceRequest.decode(body);
-  const plain = ExportTraceServiceRequest.toObject(message, { longs: String });
-  return flatten(plain as Json);
+  return flatten(ExportTraceServiceRequest.decode(body) as unknown as Json);
 }
 
 /** Decodes an `application/json` (OTLP/JSON) ExportTraceServiceRequest body. */

@@ -6,7 +6,7 @@
  * (never through a float), so `9007199254740993` stays exact.
  */
 import { z } from "zod";
-import { OtlpDecodeError } from "../errors.js";
+import { OtlpDecodeError } from "./errors.js";
 import { checkHexId } from "./ids.js";
 import { INT64_MAX, INT64_MIN, UINT64_MAX } from "./int64.js";
 import type { AnyValue, Decoded, KeyValue, LogRecord, LogsRequest, Span, TraceRequest } from "./model.js";

@@ -1,12 +1,13 @@
 /**
  * Public OTLP codec: decode a body by content type, encode requests and responses.
  */
-import { OtlpDecodeError, UnsupportedMediaTypeError } from "../errors.js";
+import { OtlpDecodeError, UnsupportedMediaTypeError } from "./errors.js";
 import { decodeLogsRequestJson, decodeTraceRequestJson, encodeLogsRequestJson, encodeTraceRequestJson } from "./json.js";
 import type { Decoded, LogsRequest, OtlpEncoding, TraceRequest } from "./model.js";
 import { decodeLogsRequestProtobuf, decodeTraceRequestProtobuf, encodeLogsRequestProtobuf, encodeTraceRequestProtobuf } from "./protobuf.js";
-import { pb } from "./schema.js";
+import { pb } from "./proto.js";
 import { bigIntToBits } from "./int64.js";
+import type { Signal } from "./kafka-record.js";
 
 /** Content type the collector answers with for each encoding. */
 export const CONTENT_TYPES: Record<OtlpEncoding, string> = {
@@ -66,8 +67,6 @@ export function encodeLogsRequest(req: LogsRequest, encoding: OtlpEncoding = "pr
   return encoding === "protobuf" ? encodeLogsRequestProtobuf(req) : Buffer.from(encodeLogsRequestJson(req), "utf8");
 }
 
-/** The signal an export request carries. */
-export type Signal = "traces" | "logs";
 
 /**
  * Encodes an export response: empty on full success, `partialSuccess` with the rejected count and

@@ -2,8 +2,7 @@
  * OTLP protobuf ⇄ model. Decoding validates ids and returns rejected items separately;
  * encoding writes only non-default fields (proto3 semantics) so messages stay compact.
  */
-import protobuf from "protobufjs";
-import { OtlpDecodeError } from "../errors.js";
+import { OtlpDecodeError } from "./errors.js";
 import { checkBinaryId, hexToBytes, isAllZero, bytesToHex } from "./ids.js";
 import { bigIntToBits, longToBigInt, type LongLike } from "./int64.js";
 import type {
@@ -20,9 +19,10 @@ import type {
   Span,
   TraceRequest,
 } from "./model.js";
-import { pb } from "./schema.js";
+import { pb } from "./proto.js";
 
-// Shapes protobufjs produces for our schema (the decoder guarantees the field types).
+// Shapes the generated static decoder produces (proto/README.md): scalars and bytes read through
+// prototype defaults when absent, repeated fields are arrays, absent messages are null.
 interface PbAnyValue {
   stringValue?: string;
   boolValue?: boolean;
@@ -115,9 +115,9 @@ interface PbLogsRequest {
 
 const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
-function decodeRaw<T>(type: protobuf.Type, body: Uint8Array, what: string): T {
+function decodeRaw<T>(type: { decode(body: Uint8Array): object }, body: Uint8Array, what: string): T {
   try {
-    // protobufjs returns a Message whose fields follow the schema in schema.ts.
+    // The generated decoder returns a message of the shape declared above.
     return type.decode(body) as unknown as T;
   } catch (err) {
     throw new OtlpDecodeError("body", `malformed protobuf ${what}: ${(err as Error).message}`, { cause: err });
@@ -404,7 +404,7 @@ export function encodeTraceRequestProtobuf(req: TraceRequest): Uint8Array {
       return o;
     }),
   };
-  return pb.ExportTraceServiceRequest.encode(msg).finish();
+  return pb.ExportTraceServiceRequest.encode(msg as never).finish();
 }
 
 /** Encodes a logs request as a protobuf `ExportLogsServiceRequest`. */
@@ -420,5 +420,5 @@ export function encodeLogsRequestProtobuf(req: LogsRequest): Uint8Array {
       return o;
     }),
   };
-  return pb.ExportLogsServiceRequest.encode(msg).finish();
+  return pb.ExportLogsServiceRequest.encode(msg as never).finish();
 }
