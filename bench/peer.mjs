@@ -54,7 +54,7 @@ const log = (msg) => process.stderr.write(`[peer] ${msg}\n`);
 
 const mainJs = join(root, "collector", "dist", "main.js");
 if (!existsSync(mainJs)) usage("collector/dist/main.js is missing: run `npm run build` first");
-const codec = await import(join(root, "collector", "dist", "index.js"));
+const codec = await import(join(root, "otlp", "dist", "index.js"));
 
 // ---- bodies: the same 256 requests of 10 traces × 10 spans as bench/collector.mjs ----
 const TRACES_PER_REQUEST = 10;
