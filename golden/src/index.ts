@@ -2,5 +2,4 @@ export { goldenItemSchema, type GoldenItem, type GoldenItemInput, type GoldenSet
 export { loadGoldenSet, parseGoldenSet, goldenSetHash, type LoadGoldenOptions } from "./loader.js";
 export { GoldenSetError } from "./errors.js";
 export { normalizeText, wordSegments, sentences, numbersIn, canonicalNumber, hasCjk, defaultWordSegmenter, wordLikeSegments, type WordSegment } from "./text.js";
-export { SAMPLE_CORPUS_DIR, SAMPLE_GOLDEN_FILE } from "./sample/paths.js";
 export { STOP_WORDS } from "./stopwords.js";

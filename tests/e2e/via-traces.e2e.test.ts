@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SAMPLE_GOLDEN_FILE } from "../../golden/src/index.js";
+import { SAMPLE_GOLDEN_FILE } from "../../examples/sample-rag/src/index.js";
 import { cli } from "../helpers/cli.js";
 import { startSampleServeChild } from "../helpers/sampleServe.js";
 import { BROKER, createTopic, ensureBroker } from "../integration/collector-kafka-helpers.js";
