@@ -4,5 +4,4 @@ export { matchMode, isAnswerable, countMatchModes, MATCH_MODES, type MatchMode }
 export { CSV_COLUMNS } from "./csv.js";
 export { GoldenSetError } from "./errors.js";
 export { normalizeText, wordSegments, sentences, numbersIn, canonicalNumber, hasCjk, defaultWordSegmenter, wordLikeSegments, type WordSegment } from "./text.js";
-export { SAMPLE_CORPUS_DIR, SAMPLE_GOLDEN_FILE } from "./sample/paths.js";
 export { STOP_WORDS } from "./stopwords.js";

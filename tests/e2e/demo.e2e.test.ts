@@ -3,8 +3,8 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadGoldenSet, SAMPLE_GOLDEN_FILE } from "../../golden/src/index.js";
-import { createSamplePipeline } from "../../golden/src/sample/index.js";
+import { loadGoldenSet } from "../../golden/src/index.js";
+import { createSamplePipeline, SAMPLE_GOLDEN_FILE } from "../../examples/sample-rag/src/index.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const demo = (home: string) => {

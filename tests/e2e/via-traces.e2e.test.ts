@@ -5,10 +5,10 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SAMPLE_GOLDEN_FILE } from "../../golden/src/index.js";
+import { SAMPLE_GOLDEN_FILE } from "../../examples/sample-rag/src/index.js";
 import { cli } from "../helpers/cli.js";
 import { startSampleServeChild } from "../helpers/sampleServe.js";
-import { BROKER, createTopic, ensureBroker } from "../integration/collector-kafka-helpers.js";
+import { BROKER, createTopic, ensureBroker } from "../helpers/collector-kafka-helpers.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const freePort = (): Promise<number> =>

@@ -11,8 +11,8 @@ import { collectorConfigSchema, type CollectorConfig } from "../../collector/src
 import { startCollector, type RunningCollector } from "../../collector/src/server.js";
 import { decodeErrorStatus, decodeExportResponse, decodeLogsRequest, decodeTraceRequest, encodeLogsRequest, encodeTraceRequest } from "../../otlp/src/codec.js";
 import type { LogsRequest, Span } from "../../otlp/src/model.js";
-import { hex, makeRequest, makeSpan, spansOf } from "../unit/collector-fixtures.js";
-import { BROKER, consume, createTopic, ensureBroker, post, type Consumed } from "./collector-kafka-helpers.js";
+import { hex, makeRequest, makeSpan, spansOf } from "../helpers/collector-fixtures.js";
+import { BROKER, consume, createTopic, ensureBroker, post, type Consumed } from "../helpers/collector-kafka-helpers.js";
 
 const PB = { "content-type": "application/x-protobuf" };
 const JS = { "content-type": "application/json" };

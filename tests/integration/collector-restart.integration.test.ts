@@ -7,8 +7,8 @@ import { startCollector } from "../../collector/src/server.js";
 import { decodeTraceRequest, encodeTraceRequest } from "../../otlp/src/codec.js";
 import { createLogger } from "../../collector/src/logger.js";
 import { startKafka, stopKafka } from "../../scripts/kafka/kafka.mjs";
-import { hex, makeRequest, makeSpan, spansOf } from "../unit/collector-fixtures.js";
-import { consume, createTopic, post } from "./collector-kafka-helpers.js";
+import { hex, makeRequest, makeSpan, spansOf } from "../helpers/collector-fixtures.js";
+import { consume, createTopic, post } from "../helpers/collector-kafka-helpers.js";
 
 const PORT = process.env["RAGMETER_TEST_RESTART_KAFKA_PORT"] ?? "19092";
 const BROKERS = `127.0.0.1:${PORT}`;

@@ -10,7 +10,7 @@ import { decodeProtobufTraces, extractInteraction, type DecodedSpan } from '../h
 // OTLP/HTTP protobuf to a local receiver, honouring OTEL_* variables, and flushes on SIGTERM.
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const child = fileURLToPath(new URL('./instrumentation-tracing-child.mjs', import.meta.url));
+const child = fileURLToPath(new URL('../helpers/instrumentation-tracing-child.mjs', import.meta.url));
 
 interface Received {
   path: string;

@@ -26,7 +26,7 @@ describe("npm run sample:serve with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
   it("exports a retrieval and a generation span per question over OTLP/HTTP protobuf, carrying the caller's trace and golden id", async () => {
     const bodies: Buffer[] = [];
     const endpoint = await startReceiver(bodies);
-    const child = spawn(process.execPath, [path.join(root, "golden/dist/sample/serve.js")], {
+    const child = spawn(process.execPath, [path.join(root, "examples/sample-rag/dist/serve.js")], {
       env: { ...process.env, PORT: "0", OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true", OTEL_BSP_SCHEDULE_DELAY: "100" },
       stdio: ["ignore", "pipe", "inherit"],
     });

@@ -8,7 +8,7 @@ import { openStore, type Store } from "../../scorer/src/store/client.js";
 import { migrate } from "../../scorer/src/store/migrations.js";
 import { createHeuristicJudge } from "../../scorer/src/judges/heuristic.js";
 import { startScorerService, type ScorerService } from "../../scorer/src/stream/service.js";
-import { BROKER, createTopic, ensureBroker, kafkaClient } from "./collector-kafka-helpers.js";
+import { BROKER, createTopic, ensureBroker, kafkaClient } from "../helpers/collector-kafka-helpers.js";
 import { protobufOf, ragSpans, traceId, traceRequest } from "../helpers/ragTrace.js";
 import { DOCS as docs, rows, sender, sleep, waitFor } from "../helpers/streaming.js";
 

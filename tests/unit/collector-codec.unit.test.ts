@@ -4,7 +4,7 @@ import { parseJsonExact, quoteLongIntegers } from "../../otlp/src/json.js";
 import { OtlpDecodeError, UnsupportedMediaTypeError } from "../../otlp/src/errors.js";
 import { batchTraces } from "../../collector/src/batching.js";
 import type { LogsRequest } from "../../otlp/src/model.js";
-import { hex, makeRequest, makeSpan, spansOf } from "./collector-fixtures.js";
+import { hex, makeRequest, makeSpan, spansOf } from "../helpers/collector-fixtures.js";
 
 const PB = "application/x-protobuf";
 const JSON_CT = "application/json; charset=utf-8";

@@ -14,10 +14,9 @@ import {
   matchMode,
   normalizeText,
   parseGoldenSet,
-  SAMPLE_CORPUS_DIR,
-  SAMPLE_GOLDEN_FILE,
   type GoldenItem,
 } from "../../golden/src/index.js";
+import { SAMPLE_CORPUS_DIR, SAMPLE_GOLDEN_FILE } from "../../examples/sample-rag/src/index.js";
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "golden");
 const JSONL = path.join(FIXTURES, "forms.jsonl");

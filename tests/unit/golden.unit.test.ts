@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { GoldenSetError, loadGoldenSet, normalizeText, parseGoldenSet, SAMPLE_CORPUS_DIR, SAMPLE_GOLDEN_FILE } from "../../golden/src/index.js";
+import { GoldenSetError, loadGoldenSet, normalizeText, parseGoldenSet } from "../../golden/src/index.js";
+import { SAMPLE_CORPUS_DIR, SAMPLE_GOLDEN_FILE } from "../../examples/sample-rag/src/index.js";
 
 describe("golden-set loader (design §7)", () => {
   it("names file, line and field of a bad line", async () => {

@@ -10,7 +10,7 @@ import {
   extractInteraction,
   fromCollectorRequest,
 } from '../helpers/otlp-decode.js';
-import { ITEMS, installContextAndPropagators } from './instrumentation-setup.js';
+import { ITEMS, installContextAndPropagators } from '../helpers/instrumentation-setup.js';
 
 // Spans serialised exactly as the OTLP exporters do (otlp-transformer), then decoded from
 // the bytes by the collector's own decoder (decodeTraceRequest) and, independently, by a

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSamplePipeline, type SamplePipelineHooks } from '../../golden/src/sample/pipeline.js';
+import { createSamplePipeline, type SamplePipelineHooks } from '../../examples/sample-rag/src/pipeline.js';
 import { createRagInstrumentation } from '../../instrumentation/src/index.js';
-import { installContextAndPropagators, memoryTracing, spanNamed } from './instrumentation-setup.js';
+import { installContextAndPropagators, memoryTracing, spanNamed } from '../helpers/instrumentation-setup.js';
 
 // The bundled sample pipeline wrapped with the package through its `hooks` (how
-// golden/src/sample/serve.ts is meant to plug it in): one retrieval and one generation
+// examples/sample-rag/src/serve.ts is meant to plug it in): one retrieval and one generation
 // span per question, the extractive answer included.
 
 const { exporter, provider, tracer } = memoryTracing();

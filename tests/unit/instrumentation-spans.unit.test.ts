@@ -8,7 +8,7 @@ import {
   withIncomingContext,
   type RetrievedItem,
 } from '../../instrumentation/src/index.js';
-import { ITEMS, installContextAndPropagators, memoryTracing, spanNamed, spyDiag } from './instrumentation-setup.js';
+import { ITEMS, installContextAndPropagators, memoryTracing, spanNamed, spyDiag } from '../helpers/instrumentation-setup.js';
 
 const { exporter, provider, tracer } = memoryTracing();
 let uninstall: () => void;

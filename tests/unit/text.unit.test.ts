@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { SAMPLE_CORPUS_DIR, SAMPLE_GOLDEN_FILE, sentences, wordLikeSegments, wordSegments } from "../../golden/src/index.js";
+import { sentences, wordLikeSegments, wordSegments } from "../../golden/src/index.js";
+import { SAMPLE_CORPUS_DIR, SAMPLE_GOLDEN_FILE } from "../../examples/sample-rag/src/index.js";
 
 const icu = new Intl.Segmenter(undefined, { granularity: "word" });
 const icuWords = (t: string): string[] => [...icu.segment(t)].filter((s) => s.isWordLike).map((s) => s.segment);

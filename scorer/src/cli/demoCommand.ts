@@ -1,6 +1,6 @@
 import OpenAI from "openai";
-import { loadGoldenSet, SAMPLE_CORPUS_DIR, SAMPLE_GOLDEN_FILE } from "@ragmeter/golden";
-import { createSamplePipeline, type SamplePipeline } from "@ragmeter/golden/sample";
+import { loadGoldenSet } from "@ragmeter/golden";
+import { createSamplePipeline, SAMPLE_CORPUS_DIR, SAMPLE_GOLDEN_FILE, type SamplePipeline } from "@ragmeter/sample-rag";
 import type { Target } from "../eval/target.js";
 import { evaluateAndReport, EXIT, type JudgeRunFlags } from "./evalCommand.js";
 import { judgeFor, withStore, type Io } from "./context.js";

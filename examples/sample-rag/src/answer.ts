@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import { STOP_WORDS } from "../stopwords.js";
-import { sentences, wordSegments } from "../text.js";
+import { sentences, STOP_WORDS, wordSegments } from "@ragmeter/golden";
 import type { RetrievedChunk } from "./retriever.js";
 
 /** The sentence the sample pipeline answers with when nothing retrieved matches the question. */
