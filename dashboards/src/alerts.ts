@@ -14,6 +14,8 @@
  * generated as `clickhouse/ragmeter-custom-settings.xml` and mounted by docker-compose; built in on
  * ClickHouse Cloud). The dashboards keep the plain datasource, so they never depend on that.
  *
+ * Annotations use `.Labels` / `.Values` (not `$labels`): Grafana expands `$…` in a rule's string fields.
+ *
  * Every rule's query returns only the rows that breach their bound (one alert instance per row,
  * labelled by its string columns), with the measured amount in `value`; the rule's condition is
  * reduce (last) → threshold `> 0`, and "no rows" is normal (noDataState OK).
@@ -168,8 +170,8 @@ export interface AlertSpec {
 
 const H = 3600;
 const A = ALERT_SETTINGS;
-const versionText = (m: string, v: string) => `Mean ${m} of pipeline version {{ $labels.pipeline_version }} (source {{ $labels.source }}) is {{ $values.B }} below version {{ $labels.previous_version }}, more than ${v} allows.`;
-const windowText = (m: string, v: string) => `Mean ${m} of pipeline version {{ $labels.pipeline_version }} (source {{ $labels.source }}) in the last hour is {{ $values.B }} below the 24 hours before, more than ${v} allows.`;
+const versionText = (m: string, v: string) => `Mean ${m} of pipeline version {{ .Labels.pipeline_version }} (source {{ .Labels.source }}) is {{ .Values.B.Value }} below version {{ .Labels.previous_version }}, more than ${v} allows.`;
+const windowText = (m: string, v: string) => `Mean ${m} of pipeline version {{ .Labels.pipeline_version }} (source {{ .Labels.source }}) in the last hour is {{ .Values.B.Value }} below the 24 hours before, more than ${v} allows.`;
 
 /** Every alert rule; the SQL of each is `ALERT_SQL[id]`. */
 export const ALERTS: readonly AlertSpec[] = [
@@ -179,10 +181,10 @@ export const ALERTS: readonly AlertSpec[] = [
   { id: "grounding_drop_window", title: "ragmeter: grounding dropped in the last hour against the 24 h before", range: 25 * H, for: "10m", severity: "warning", dashboard: "ragmeter-grounding", settings: [A.groundingDrop, A.minQuestions], summary: "grounding dropped in the last hour", description: windowText("grounding", A.groundingDrop.env) },
   { id: "relevance_drop_window", title: "ragmeter: relevance dropped in the last hour against the 24 h before", range: 25 * H, for: "10m", severity: "warning", dashboard: "ragmeter-relevance", settings: [A.relevanceDrop, A.minQuestions], summary: "relevance dropped in the last hour", description: windowText("relevance (0–4)", A.relevanceDrop.env) },
   { id: "recall_drop_window", title: "ragmeter: recall@k dropped in the last hour against the 24 h before", range: 25 * H, for: "10m", severity: "warning", dashboard: "ragmeter-retrieval", settings: [A.recallDrop, A.recallK, A.minQuestions], summary: "recall@k dropped in the last hour", description: windowText(`recall@k (k = ${A.recallK.env})`, A.recallDrop.env) },
-  { id: "content_missing_share", title: "ragmeter: traces without captured content", range: H, for: "15m", severity: "warning", dashboard: "ragmeter-judges", settings: [A.contentMissingShare, A.contentMissingMinTraces], summary: "most traces arrive without content", description: "{{ $values.B }} of the traces of service {{ $labels.service }} (source {{ $labels.source }}) scored in the last hour are content_missing (more than RAGMETER_ALERT_CONTENT_MISSING_SHARE): set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true in that service." },
-  { id: "judge_tokens_per_hour", title: "ragmeter: judge tokens per hour above the budget", range: H, for: "0s", severity: "warning", dashboard: "ragmeter-judges", settings: [A.judgeTokensPerHour], summary: "judge token budget exceeded", description: "LLM judges used {{ $values.B }} tokens (in + out) in the last hour, more than RAGMETER_ALERT_JUDGE_TOKENS_PER_HOUR. (Tokens, not USD: the tables have no price column.)" },
-  { id: "dlq_count", title: "ragmeter: messages dead-lettered", range: 15 * 60, for: "0s", severity: "critical", dashboard: "ragmeter-ingestion", settings: [A.dlqCount], summary: "scorers dead-lettered messages", description: "{{ $values.B }} messages went to the dead-letter topic in the last 15 minutes (more than RAGMETER_ALERT_DLQ_COUNT); their error is in the ragmeter-error header." },
-  { id: "consumer_lag", title: "ragmeter: scorer consumer lag", range: 10 * 60, for: "5m", severity: "warning", dashboard: "ragmeter-ingestion", settings: [A.consumerLag], summary: "a scorer falls behind", description: "Scorer {{ $labels.scorer_id }} is {{ $values.B }} messages behind (latest minute of the last 10), more than RAGMETER_ALERT_CONSUMER_LAG." },
+  { id: "content_missing_share", title: "ragmeter: traces without captured content", range: H, for: "15m", severity: "warning", dashboard: "ragmeter-judges", settings: [A.contentMissingShare, A.contentMissingMinTraces], summary: "most traces arrive without content", description: "{{ .Values.B.Value }} of the traces of service {{ .Labels.service }} (source {{ .Labels.source }}) scored in the last hour are content_missing (more than RAGMETER_ALERT_CONTENT_MISSING_SHARE): set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true in that service." },
+  { id: "judge_tokens_per_hour", title: "ragmeter: judge tokens per hour above the budget", range: H, for: "0s", severity: "warning", dashboard: "ragmeter-judges", settings: [A.judgeTokensPerHour], summary: "judge token budget exceeded", description: "LLM judges used {{ .Values.B.Value }} tokens (in + out) in the last hour, more than RAGMETER_ALERT_JUDGE_TOKENS_PER_HOUR. (Tokens, not USD: the tables have no price column.)" },
+  { id: "dlq_count", title: "ragmeter: messages dead-lettered", range: 15 * 60, for: "0s", severity: "critical", dashboard: "ragmeter-ingestion", settings: [A.dlqCount], summary: "scorers dead-lettered messages", description: "{{ .Values.B.Value }} messages went to the dead-letter topic in the last 15 minutes (more than RAGMETER_ALERT_DLQ_COUNT); their error is in the ragmeter-error header." },
+  { id: "consumer_lag", title: "ragmeter: scorer consumer lag", range: 10 * 60, for: "5m", severity: "warning", dashboard: "ragmeter-ingestion", settings: [A.consumerLag], summary: "a scorer falls behind", description: "Scorer {{ .Labels.scorer_id }} is {{ .Values.B.Value }} messages behind (latest minute of the last 10), more than RAGMETER_ALERT_CONSUMER_LAG." },
 ];
 
 /** Names of the provisioned alerting objects. */

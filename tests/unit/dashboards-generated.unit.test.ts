@@ -100,6 +100,9 @@ describe("generated alerting provisioning", () => {
       const read = [...String(a.model["rawSql"]).matchAll(/getSetting\('(\w+)'\)/gu)].map((m) => m[1]);
       expect(read.sort()).toEqual([...new Set(spec.settings.map((x) => x.setting))].sort());
       for (const x of spec.settings) expect(r.annotations["thresholds"]).toContain(x.env);
+      // Grafana expands $… in titles, labels and annotations: templates use .Labels / .Values
+      expect(JSON.stringify([r.title, r.labels, r.annotations])).not.toContain("$");
+      expect(r.annotations["description"]).toContain(".Values.B.Value");
       // Grafana keeps query models raw (no env expansion), so a model must not rely on ${VAR}
       expect(JSON.stringify(r.data)).not.toMatch(/\$\{[A-Z]/u);
     }
