@@ -51,7 +51,7 @@ export const ALERT_SETTINGS = {
   consumerLag: s("RAGMETER_ALERT_CONSUMER_LAG", 10_000, "largest allowed consumer lag of one scorer, messages"),
 } as const satisfies Record<string, AlertSetting>;
 
-/** Environment variables of the contact point. */
+/** Environment variable of the webhook contact point's URL. */
 export const ALERT_WEBHOOK_ENV = "RAGMETER_ALERT_WEBHOOK_URL";
 
 /** Every environment variable the alerting provisioning reads (the webhook URL, then the thresholds). */
@@ -65,7 +65,11 @@ function th(x: AlertSetting): string {
 /** The recall metric name for the configured k. */
 const RECALL_METRIC = `concat('recall@', toString(toUInt32(${th(ALERT_SETTINGS.recallK)})))`;
 
-/** Per-question means (repeats averaged) of `ok` scores of one metric, per source and pipeline version. */
+/**
+ * Per source, each pipeline version's mean (over questions, repeats averaged, `ok` scores only)
+ * against the version first seen just before it; only versions still scored in the range
+ * ([now − 24 h, now]) with enough questions on both sides.
+ */
 function versionDrop(metric: string, bound: AlertSetting): string {
   return `WITH ${th(bound)} AS bound, ${th(ALERT_SETTINGS.minQuestions)} AS min_questions
 SELECT source, pipeline_version, previous_version, previous_mean - mean AS value
@@ -93,7 +97,7 @@ WHERE position > 1 AND last_scored >= $__fromTime
 ORDER BY source, pipeline_version`;
 }
 
-/** Mean of the last hour against the rest of the range (the 24 h before), per source and pipeline version. */
+/** Mean of the last hour against the rest of the range (the 24 h before), per source and pipeline version (questions, repeats averaged, `ok` only). */
 function windowDrop(metric: string, bound: AlertSetting): string {
   return `WITH ${th(bound)} AS bound, ${th(ALERT_SETTINGS.minQuestions)} AS min_questions, $__toTime - INTERVAL 1 HOUR AS split
 SELECT source, pipeline_version, avgIf(v, recent = 0) - avgIf(v, recent = 1) AS value
