@@ -1,11 +1,13 @@
 /**
- * Renders every provisioning file (dashboards JSON, datasource and provider YAML) and, when run as
+ * Renders every provisioning file (dashboards JSON, datasource, provider and alerting YAML, the
+ * ClickHouse custom-settings config the alert thresholds need) and, when run as
  * a script (`npm run dashboards:build`), writes them under `dashboards/`.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { DASHBOARDS, buildDashboard } from "./dashboards.js";
+import { alertsYaml, clickhouseCustomSettingsXml } from "./alerts.js";
 import { datasourceYaml, providerYaml } from "./provisioning.js";
 
 /** The generated files: path relative to `dashboards/` → content. */
@@ -14,6 +16,8 @@ export function renderAll(): Map<string, string> {
   for (const spec of DASHBOARDS) files.set(`json/${spec.uid}.json`, `${JSON.stringify(buildDashboard(spec), null, 2)}\n`);
   files.set("provisioning/datasources/clickhouse.yaml", datasourceYaml());
   files.set("provisioning/dashboards/ragmeter.yaml", providerYaml());
+  files.set("provisioning/alerting/ragmeter-alerts.yaml", alertsYaml());
+  files.set("clickhouse/ragmeter-custom-settings.xml", clickhouseCustomSettingsXml());
   return files;
 }
 

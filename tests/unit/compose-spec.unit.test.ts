@@ -7,7 +7,7 @@ import Ajv2019 from "ajv/dist/2019.js";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { COLLECTOR_ENV, collectorConfigSchema } from "../../collector/src/config.js";
-import { DATASOURCE_ENV, GRAFANA_DASHBOARDS_PATH, GRAFANA_PROVISIONING_PATH } from "../../dashboards/src/index.js";
+import { ALERT_ENV, ALERT_SETTINGS, ALERT_WEBHOOK_ENV, CLICKHOUSE_CUSTOM_SETTINGS_PATH, DATASOURCE_ENV, GRAFANA_DASHBOARDS_PATH, GRAFANA_PROVISIONING_PATH } from "../../dashboards/src/index.js";
 import { envSchema } from "../../scorer/src/config.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -147,6 +147,29 @@ describe("docker-compose.yml", () => {
     expect(g.environment?.["CLICKHOUSE_HTTP_PORT"]).toBe(8123);
     expect(g.environment?.["CLICKHOUSE_DATABASE"]).toBe(svc("scorer").environment?.["CLICKHOUSE_DATABASE"]);
     expect(String(g.environment?.["GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH"])).toBe(`${GRAFANA_DASHBOARDS_PATH}/ragmeter-overview.json`);
+  });
+
+  it("Grafana alerting: the alerting folder is under the provisioning mount, every RAGMETER_ALERT_* variable set with its default, ClickHouse accepts the SQL_ settings", () => {
+    const g = svc("grafana");
+    // ./dashboards/provisioning is mounted whole, so provisioning/alerting is Grafana's alerting folder
+    const mount = (g.volumes ?? []).find((v) => v.endsWith(`:${GRAFANA_PROVISIONING_PATH}:ro`));
+    expect(mount).toBe(`./dashboards/provisioning:${GRAFANA_PROVISIONING_PATH}:ro`);
+    expect(existsSync(path.join(root, "dashboards/provisioning/alerting/ragmeter-alerts.yaml"))).toBe(true);
+    const alertsYaml = readFileSync(path.join(root, "dashboards/provisioning/alerting/ragmeter-alerts.yaml"), "utf8");
+    const dsYaml = readFileSync(path.join(root, "dashboards/provisioning/datasources/clickhouse.yaml"), "utf8");
+    expect(alertsYaml).toContain(`\${${ALERT_WEBHOOK_ENV}}`);
+    for (const v of ALERT_ENV) {
+      expect(alertsYaml + dsYaml, `${v} is read by a provisioning file`).toContain(`\${${v}}`);
+      expect(g.environment, `grafana sets ${v}`).toHaveProperty(v);
+    }
+    // defaults in the compose file are the code's defaults
+    for (const x of Object.values(ALERT_SETTINGS)) expect(String(g.environment?.[x.env])).toBe(`\${${x.env}:-${x.default}}`);
+    expect(String(g.environment?.[ALERT_WEBHOOK_ENV])).toMatch(/^\$\{RAGMETER_ALERT_WEBHOOK_URL:-http:\/\/\S+\}$/u);
+    // documented in design §12 (knownEnv reads §10 and §12)
+    const known = knownEnv();
+    expect(ALERT_ENV.filter((v) => !known.has(v))).toEqual([]);
+    expect(svc("clickhouse").volumes).toContain(`./dashboards/clickhouse/ragmeter-custom-settings.xml:${CLICKHOUSE_CUSTOM_SETTINGS_PATH}:ro`);
+    expect(existsSync(path.join(root, "dashboards/clickhouse/ragmeter-custom-settings.xml"))).toBe(true);
   });
 
   it("start order: health checks and depends_on conditions", () => {

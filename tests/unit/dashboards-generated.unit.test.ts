@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { DASHBOARDS, DATASOURCE, PANEL_SQL, renderAll } from "../../dashboards/src/index.js";
+import { ALERTS, ALERT_DATASOURCE, ALERT_ENV, ALERT_SETTINGS, ALERT_SQL, DASHBOARDS, DATASOURCE, PANEL_SQL, renderAll } from "../../dashboards/src/index.js";
 import { applyConditionalAll, applyMacros, applyVariables } from "../../dashboards/src/macros.js";
 
 const root = path.resolve(import.meta.dirname, "../../dashboards");
@@ -49,6 +49,79 @@ describe("generated Grafana provisioning", () => {
     expect(d.secureJsonData["password"]).toBe("${CLICKHOUSE_PASSWORD}");
     const pv = parse(readFileSync(path.join(root, "provisioning/dashboards/ragmeter.yaml"), "utf8")) as { providers: { type: string; options: { path: string } }[] };
     expect(pv.providers[0]!.options.path).toBe("/var/lib/grafana/dashboards/ragmeter");
+  });
+});
+
+interface ProvisionedRule {
+  uid: string;
+  title: string;
+  condition: string;
+  for: string;
+  noDataState: string;
+  execErrState: string;
+  dashboardUid: string;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  data: { refId: string; datasourceUid: string; relativeTimeRange?: { from: number; to: number }; model: Record<string, unknown> }[];
+}
+
+describe("generated alerting provisioning", () => {
+  const doc = parse(readFileSync(path.join(root, "provisioning/alerting/ragmeter-alerts.yaml"), "utf8")) as {
+    apiVersion: number;
+    groups: { orgId: number; name: string; folder: string; interval: string; rules: ProvisionedRule[] }[];
+    contactPoints: { orgId: number; name: string; receivers: { uid: string; type: string; settings: Record<string, string> }[] }[];
+    policies: { orgId: number; receiver: string }[];
+  };
+
+  it("is Grafana's file-provisioning format: one group of rules, A (SQL) → B (reduce) → C (threshold > 0)", () => {
+    expect(doc.apiVersion).toBe(1);
+    expect(doc.groups).toHaveLength(1);
+    const g = doc.groups[0]!;
+    expect(g).toMatchObject({ orgId: 1, name: "ragmeter", folder: "ragmeter", interval: "1m" });
+    expect(g.rules.map((r) => r.uid)).toEqual(ALERTS.map((a) => `ragmeter-${a.id.replace(/_/gu, "-")}`));
+    expect(new Set(g.rules.map((r) => r.uid)).size).toBe(g.rules.length);
+    const dashboards = new Set(DASHBOARDS.map((d) => d.uid));
+    for (const [i, r] of g.rules.entries()) {
+      const spec = ALERTS[i]!;
+      expect(r.uid.length).toBeLessThanOrEqual(40); // Grafana's limit on rule uids
+      expect(r.condition).toBe("C");
+      expect(r.noDataState).toBe("OK");
+      expect(r.execErrState).toBe("Error");
+      expect(dashboards.has(r.dashboardUid)).toBe(true);
+      expect(r.labels["severity"]).toMatch(/^(warning|critical)$/u);
+      expect(r.data.map((d) => d.refId)).toEqual(["A", "B", "C"]);
+      const [a, b, c] = r.data as [ProvisionedRule["data"][number], ProvisionedRule["data"][number], ProvisionedRule["data"][number]];
+      expect(a.datasourceUid).toBe(ALERT_DATASOURCE.uid);
+      expect(a.relativeTimeRange).toEqual({ from: spec.range, to: 0 });
+      expect(a.model).toMatchObject({ refId: "A", datasource: ALERT_DATASOURCE, editorType: "sql", queryType: "table", format: 1, rawSql: ALERT_SQL[spec.id] });
+      expect(b).toMatchObject({ datasourceUid: "__expr__", model: { type: "reduce", expression: "A", reducer: "last" } });
+      expect(c).toMatchObject({ datasourceUid: "__expr__", model: { type: "threshold", expression: "B", conditions: [{ evaluator: { type: "gt", params: [0] } }] } });
+      // every threshold the SQL reads is a named setting with its default, and listed in the annotations
+      const read = [...String(a.model["rawSql"]).matchAll(/getSetting\('(\w+)'\)/gu)].map((m) => m[1]);
+      expect(read.sort()).toEqual([...new Set(spec.settings.map((x) => x.setting))].sort());
+      for (const x of spec.settings) expect(r.annotations["thresholds"]).toContain(x.env);
+      // Grafana expands $… in titles, labels and annotations: templates use .Labels / .Values
+      expect(JSON.stringify([r.title, r.labels, r.annotations])).not.toContain("$");
+      expect(r.annotations["description"]).toContain(".Values.B.Value");
+      // Grafana keeps query models raw (no env expansion), so a model must not rely on ${VAR}
+      expect(JSON.stringify(r.data)).not.toMatch(/\$\{[A-Z]/u);
+    }
+  });
+
+  it("webhook contact point from the environment, and the policy routes to it", () => {
+    expect(doc.contactPoints).toEqual([{ orgId: 1, name: "ragmeter-webhook", receivers: [expect.objectContaining({ uid: "ragmeter-webhook", type: "webhook", settings: { url: "${RAGMETER_ALERT_WEBHOOK_URL}", httpMethod: "POST" } })] }]);
+    expect(doc.policies[0]).toMatchObject({ orgId: 1, receiver: "ragmeter-webhook" });
+  });
+
+  it("the alerting datasource sends every threshold as a custom setting from its RAGMETER_ALERT_* variable", () => {
+    const ds = parse(readFileSync(path.join(root, "provisioning/datasources/clickhouse.yaml"), "utf8")) as { datasources: { uid: string; isDefault: boolean; jsonData: { customSettings?: { setting: string; value: string }[] } }[] };
+    expect(ds.datasources.map((d) => d.uid)).toEqual([DATASOURCE.uid, ALERT_DATASOURCE.uid]);
+    expect(ds.datasources[0]!.jsonData.customSettings).toBeUndefined();
+    expect(ds.datasources[1]!.isDefault).toBe(false);
+    expect(ds.datasources[1]!.jsonData.customSettings).toEqual(Object.values(ALERT_SETTINGS).map((x) => ({ setting: x.setting, value: `\${${x.env}}` })));
+    for (const x of Object.values(ALERT_SETTINGS)) expect(x.setting).toMatch(/^SQL_ragmeter_alert_[a-z_]+$/u);
+    expect(ALERT_ENV).toHaveLength(Object.keys(ALERT_SETTINGS).length + 1);
+    expect(readFileSync(path.join(root, "clickhouse/ragmeter-custom-settings.xml"), "utf8")).toContain("<custom_settings_prefixes>SQL_</custom_settings_prefixes>");
   });
 });
 

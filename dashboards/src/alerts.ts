@@ -1,0 +1,277 @@
+/**
+ * Grafana alert rules, contact point and notification policy, provisioned as a file
+ * (`provisioning/alerting/ragmeter-alerts.yaml`, Grafana's file-provisioning format, `apiVersion: 1`).
+ *
+ * Thresholds come from the environment of the Grafana container, but not through the rule file:
+ * Grafana expands `$VAR` / `${VAR}` in the string fields of a provisioned rule (title, labels,
+ * annotations …) and in contact points, never inside a query or expression model (it keeps the
+ * model raw so SQL macros such as `$__timeFilter` survive). So each threshold travels as a
+ * ClickHouse custom setting: the alerting datasource (`provisioning.ts`, `alertDatasource`) sets
+ * `customSettings` `SQL_ragmeter_alert_* = ${RAGMETER_ALERT_*}` (datasource files are expanded), the
+ * plugin sends them with every query, and the rule SQL reads them with `getSetting(...)`, falling back
+ * to the default below when the variable is empty. A ClickHouse server accepts settings named
+ * `SQL_*` once its config declares the prefix (`<custom_settings_prefixes>SQL_</custom_settings_prefixes>`,
+ * generated as `clickhouse/ragmeter-custom-settings.xml` and mounted by docker-compose; built in on
+ * ClickHouse Cloud). The dashboards keep the plain datasource, so they never depend on that.
+ *
+ * Annotations use `.Labels` / `.Values` (not `$labels`): Grafana expands `$…` in a rule's string fields.
+ *
+ * Every rule's query returns only the rows that breach their bound (one alert instance per row,
+ * labelled by its string columns), with the measured amount in `value`; the rule's condition is
+ * reduce (last) → threshold `> 0`, and "no rows" is normal (noDataState OK).
+ */
+import { stringify } from "yaml";
+import { DATASOURCE } from "./dashboards.js";
+import { applyMacros } from "./macros.js";
+
+/** The provisioned datasource the alert rules query (same server, plus the thresholds as settings). */
+export const ALERT_DATASOURCE = { type: DATASOURCE.type, uid: "ragmeter-clickhouse-alerts" } as const;
+
+/** One threshold: the environment variable, the ClickHouse custom setting it becomes, its default. */
+export interface AlertSetting {
+  readonly env: string;
+  readonly setting: string;
+  readonly default: number;
+  readonly meaning: string;
+}
+
+const s = (env: string, def: number, meaning: string): AlertSetting => ({ env, setting: `SQL_${env.toLowerCase()}`, default: def, meaning });
+
+/** Every threshold of the alert rules (design §12). */
+export const ALERT_SETTINGS = {
+  groundingDrop: s("RAGMETER_ALERT_GROUNDING_DROP", 0.05, "largest allowed drop of mean grounding (0–1)"),
+  relevanceDrop: s("RAGMETER_ALERT_RELEVANCE_DROP", 0.3, "largest allowed drop of mean relevance (0–4)"),
+  recallDrop: s("RAGMETER_ALERT_RECALL_DROP", 0.05, "largest allowed drop of mean recall@k (0–1)"),
+  recallK: s("RAGMETER_ALERT_RECALL_K", 5, "k of the recall@k rules"),
+  minQuestions: s("RAGMETER_ALERT_MIN_QUESTIONS", 10, "questions (traces) each side of a comparison needs before a drop rule fires"),
+  contentMissingShare: s("RAGMETER_ALERT_CONTENT_MISSING_SHARE", 0.2, "largest allowed share of traces scored content_missing in the last hour"),
+  contentMissingMinTraces: s("RAGMETER_ALERT_CONTENT_MISSING_MIN_TRACES", 20, "traces scored in the last hour before the content_missing rule fires"),
+  judgeTokensPerHour: s("RAGMETER_ALERT_JUDGE_TOKENS_PER_HOUR", 2_000_000, "judge token budget (in + out) per hour"),
+  dlqCount: s("RAGMETER_ALERT_DLQ_COUNT", 0, "dead-lettered messages allowed in 15 minutes"),
+  consumerLag: s("RAGMETER_ALERT_CONSUMER_LAG", 10_000, "largest allowed consumer lag of one scorer, messages"),
+} as const satisfies Record<string, AlertSetting>;
+
+/** Environment variable of the webhook contact point's URL. */
+export const ALERT_WEBHOOK_ENV = "RAGMETER_ALERT_WEBHOOK_URL";
+
+/** Every environment variable the alerting provisioning reads (the webhook URL, then the thresholds). */
+export const ALERT_ENV: readonly string[] = [ALERT_WEBHOOK_ENV, ...Object.values(ALERT_SETTINGS).map((x) => x.env)];
+
+/** SQL reading a threshold: the datasource's custom setting, or the default when it is empty. */
+function th(x: AlertSetting): string {
+  return `ifNull(toFloat64OrNull(toString(getSetting('${x.setting}'))), ${x.default})`;
+}
+
+/** The recall metric name for the configured k. */
+const RECALL_METRIC = `concat('recall@', toString(toUInt32(${th(ALERT_SETTINGS.recallK)})))`;
+
+/**
+ * Per source, each pipeline version's mean (over questions, repeats averaged, `ok` scores only)
+ * against the version first seen just before it; only versions still scored in the range
+ * ([now − 24 h, now]) with enough questions on both sides.
+ */
+function versionDrop(metric: string, bound: AlertSetting): string {
+  return `WITH ${th(bound)} AS bound, ${th(ALERT_SETTINGS.minQuestions)} AS min_questions
+SELECT source, pipeline_version, previous_version, previous_mean - mean AS value
+FROM (
+  SELECT source, pipeline_version, mean, questions, last_scored,
+    row_number() OVER w AS position,
+    lagInFrame(pipeline_version) OVER w AS previous_version,
+    lagInFrame(mean) OVER w AS previous_mean,
+    lagInFrame(questions) OVER w AS previous_questions
+  FROM (
+    SELECT source, pipeline_version, avg(v) AS mean, count() AS questions, min(first_at) AS first_seen, max(last_at) AS last_scored
+    FROM (
+      SELECT source, pipeline_version, run_id, trace_id, avg(value) AS v, min(created_at) AS first_at, max(created_at) AS last_at
+      FROM scores FINAL
+      WHERE metric = ${metric} AND status = 'ok' AND created_at <= $__toTime
+      GROUP BY source, pipeline_version, run_id, trace_id
+    )
+    GROUP BY source, pipeline_version
+  )
+  WINDOW w AS (PARTITION BY source ORDER BY first_seen, pipeline_version ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+)
+WHERE position > 1 AND last_scored >= $__fromTime
+  AND questions >= min_questions AND previous_questions >= min_questions
+  AND previous_mean - mean > bound
+ORDER BY source, pipeline_version`;
+}
+
+/** Mean of the last hour against the rest of the range (the 24 h before), per source and pipeline version (questions, repeats averaged, `ok` only). */
+function windowDrop(metric: string, bound: AlertSetting): string {
+  return `WITH ${th(bound)} AS bound, ${th(ALERT_SETTINGS.minQuestions)} AS min_questions, $__toTime - INTERVAL 1 HOUR AS split
+SELECT source, pipeline_version, avgIf(v, recent = 0) - avgIf(v, recent = 1) AS value
+FROM (
+  SELECT source, pipeline_version, run_id, trace_id, created_at > split AS recent, avg(value) AS v
+  FROM scores FINAL
+  WHERE metric = ${metric} AND status = 'ok' AND $__timeFilter(created_at)
+  GROUP BY source, pipeline_version, run_id, trace_id, recent
+)
+GROUP BY source, pipeline_version
+HAVING countIf(recent = 1) >= min_questions AND countIf(recent = 0) >= min_questions AND value > bound
+ORDER BY source, pipeline_version`;
+}
+
+/** The SQL of every rule (macros `$__timeFilter`, `$__fromTime`, `$__toTime` expanded by the plugin). */
+export const ALERT_SQL = {
+  grounding_drop_version: versionDrop("'grounding'", ALERT_SETTINGS.groundingDrop),
+  relevance_drop_version: versionDrop("'relevance'", ALERT_SETTINGS.relevanceDrop),
+  recall_drop_version: versionDrop(RECALL_METRIC, ALERT_SETTINGS.recallDrop),
+  grounding_drop_window: windowDrop("'grounding'", ALERT_SETTINGS.groundingDrop),
+  relevance_drop_window: windowDrop("'relevance'", ALERT_SETTINGS.relevanceDrop),
+  recall_drop_window: windowDrop(RECALL_METRIC, ALERT_SETTINGS.recallDrop),
+
+  // relevance is scored (or given a status) for every trace, so its rows count the traces
+  content_missing_share: `WITH ${th(ALERT_SETTINGS.contentMissingShare)} AS bound, ${th(ALERT_SETTINGS.contentMissingMinTraces)} AS min_traces
+SELECT s.source AS source, i.service_name AS service, uniqExactIf(s.trace_id, s.status = 'content_missing') / uniqExact(s.trace_id) AS value
+FROM scores AS s FINAL
+LEFT JOIN (SELECT trace_id, service_name FROM interactions FINAL) AS i ON i.trace_id = s.trace_id
+WHERE s.metric = 'relevance' AND $__timeFilter(s.created_at)
+GROUP BY source, service
+HAVING uniqExact(s.trace_id) >= min_traces AND value > bound
+ORDER BY source, service`,
+
+  // no price column in the tables (prices live in the RAGMETER_PRICES file, cost only in runs.summary): tokens
+  judge_tokens_per_hour: `WITH ${th(ALERT_SETTINGS.judgeTokensPerHour)} AS budget
+SELECT sum(judge_input_tokens + judge_output_tokens) AS value
+FROM scores FINAL
+WHERE judge_kind = 'llm' AND $__timeFilter(created_at)
+HAVING value > budget`,
+
+  dlq_count: `WITH ${th(ALERT_SETTINGS.dlqCount)} AS bound
+SELECT sum(dlq_count) AS value
+FROM ingestion_stats FINAL
+WHERE $__timeFilter(minute)
+HAVING value > bound`,
+
+  consumer_lag: `WITH ${th(ALERT_SETTINGS.consumerLag)} AS bound
+SELECT scorer_id, argMax(consumer_lag, minute) AS value
+FROM ingestion_stats FINAL
+WHERE $__timeFilter(minute)
+GROUP BY scorer_id
+HAVING value > bound
+ORDER BY scorer_id`,
+} as const;
+
+/** Rule id. */
+export type AlertId = keyof typeof ALERT_SQL;
+
+/** One alert rule. */
+export interface AlertSpec {
+  readonly id: AlertId;
+  readonly title: string;
+  /** Seconds before now the query's range starts (`relativeTimeRange.from`). */
+  readonly range: number;
+  readonly for: string;
+  readonly severity: "warning" | "critical";
+  readonly summary: string;
+  readonly description: string;
+  /** Dashboard the alert links to. */
+  readonly dashboard: string;
+  /** The threshold settings the SQL reads. */
+  readonly settings: readonly AlertSetting[];
+}
+
+const H = 3600;
+const A = ALERT_SETTINGS;
+const versionText = (m: string, v: string) => `Mean ${m} of pipeline version {{ .Labels.pipeline_version }} (source {{ .Labels.source }}) is {{ .Values.B.Value }} below version {{ .Labels.previous_version }}, more than ${v} allows.`;
+const windowText = (m: string, v: string) => `Mean ${m} of pipeline version {{ .Labels.pipeline_version }} (source {{ .Labels.source }}) in the last hour is {{ .Values.B.Value }} below the 24 hours before, more than ${v} allows.`;
+
+/** Every alert rule; the SQL of each is `ALERT_SQL[id]`. */
+export const ALERTS: readonly AlertSpec[] = [
+  { id: "grounding_drop_version", title: "ragmeter: grounding dropped against the previous pipeline version", range: 24 * H, for: "0s", severity: "critical", dashboard: "ragmeter-grounding", settings: [A.groundingDrop, A.minQuestions], summary: "grounding dropped for a new pipeline version", description: versionText("grounding", A.groundingDrop.env) },
+  { id: "relevance_drop_version", title: "ragmeter: relevance dropped against the previous pipeline version", range: 24 * H, for: "0s", severity: "critical", dashboard: "ragmeter-relevance", settings: [A.relevanceDrop, A.minQuestions], summary: "relevance dropped for a new pipeline version", description: versionText("relevance (0–4)", A.relevanceDrop.env) },
+  { id: "recall_drop_version", title: "ragmeter: recall@k dropped against the previous pipeline version", range: 24 * H, for: "0s", severity: "critical", dashboard: "ragmeter-retrieval", settings: [A.recallDrop, A.recallK, A.minQuestions], summary: "recall@k dropped for a new pipeline version", description: versionText(`recall@k (k = ${A.recallK.env})`, A.recallDrop.env) },
+  { id: "grounding_drop_window", title: "ragmeter: grounding dropped in the last hour against the 24 h before", range: 25 * H, for: "10m", severity: "warning", dashboard: "ragmeter-grounding", settings: [A.groundingDrop, A.minQuestions], summary: "grounding dropped in the last hour", description: windowText("grounding", A.groundingDrop.env) },
+  { id: "relevance_drop_window", title: "ragmeter: relevance dropped in the last hour against the 24 h before", range: 25 * H, for: "10m", severity: "warning", dashboard: "ragmeter-relevance", settings: [A.relevanceDrop, A.minQuestions], summary: "relevance dropped in the last hour", description: windowText("relevance (0–4)", A.relevanceDrop.env) },
+  { id: "recall_drop_window", title: "ragmeter: recall@k dropped in the last hour against the 24 h before", range: 25 * H, for: "10m", severity: "warning", dashboard: "ragmeter-retrieval", settings: [A.recallDrop, A.recallK, A.minQuestions], summary: "recall@k dropped in the last hour", description: windowText(`recall@k (k = ${A.recallK.env})`, A.recallDrop.env) },
+  { id: "content_missing_share", title: "ragmeter: traces without captured content", range: H, for: "15m", severity: "warning", dashboard: "ragmeter-judges", settings: [A.contentMissingShare, A.contentMissingMinTraces], summary: "most traces arrive without content", description: "{{ .Values.B.Value }} of the traces of service {{ .Labels.service }} (source {{ .Labels.source }}) scored in the last hour are content_missing (more than RAGMETER_ALERT_CONTENT_MISSING_SHARE): set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true in that service." },
+  { id: "judge_tokens_per_hour", title: "ragmeter: judge tokens per hour above the budget", range: H, for: "0s", severity: "warning", dashboard: "ragmeter-judges", settings: [A.judgeTokensPerHour], summary: "judge token budget exceeded", description: "LLM judges used {{ .Values.B.Value }} tokens (in + out) in the last hour, more than RAGMETER_ALERT_JUDGE_TOKENS_PER_HOUR. (Tokens, not USD: the tables have no price column.)" },
+  { id: "dlq_count", title: "ragmeter: messages dead-lettered", range: 15 * 60, for: "0s", severity: "critical", dashboard: "ragmeter-ingestion", settings: [A.dlqCount], summary: "scorers dead-lettered messages", description: "{{ .Values.B.Value }} messages went to the dead-letter topic in the last 15 minutes (more than RAGMETER_ALERT_DLQ_COUNT); their error is in the ragmeter-error header." },
+  { id: "consumer_lag", title: "ragmeter: scorer consumer lag", range: 10 * 60, for: "5m", severity: "warning", dashboard: "ragmeter-ingestion", settings: [A.consumerLag], summary: "a scorer falls behind", description: "Scorer {{ .Labels.scorer_id }} is {{ .Values.B.Value }} messages behind (latest minute of the last 10), more than RAGMETER_ALERT_CONSUMER_LAG." },
+];
+
+/** Names of the provisioned alerting objects. */
+export const ALERTING = { folder: "ragmeter", group: "ragmeter", interval: "1m", contactPoint: "ragmeter-webhook" } as const;
+
+/** Grafana's model of one rule (what the provisioning file holds). */
+function rule(spec: AlertSpec): Record<string, unknown> {
+  const expr = { type: "__expr__", uid: "__expr__" };
+  return {
+    uid: `ragmeter-${spec.id.replace(/_/gu, "-")}`,
+    title: spec.title,
+    condition: "C",
+    data: [
+      {
+        refId: "A",
+        relativeTimeRange: { from: spec.range, to: 0 },
+        datasourceUid: ALERT_DATASOURCE.uid,
+        model: { refId: "A", datasource: { ...ALERT_DATASOURCE }, editorType: "sql", queryType: "table", format: 1, rawSql: ALERT_SQL[spec.id], intervalMs: 60_000, maxDataPoints: 43_200 },
+      },
+      { refId: "B", datasourceUid: "__expr__", model: { refId: "B", datasource: expr, type: "reduce", expression: "A", reducer: "last", settings: { mode: "dropNN" } } },
+      { refId: "C", datasourceUid: "__expr__", model: { refId: "C", datasource: expr, type: "threshold", expression: "B", conditions: [{ evaluator: { type: "gt", params: [0] } }] } },
+    ],
+    dashboardUid: spec.dashboard,
+    noDataState: "OK",
+    execErrState: "Error",
+    for: spec.for,
+    annotations: { summary: spec.summary, description: spec.description, thresholds: spec.settings.map((x) => `${x.env} (default ${x.default})`).join(", ") },
+    labels: { ragmeter: "true", severity: spec.severity },
+    isPaused: false,
+  };
+}
+
+/** `provisioning/alerting/ragmeter-alerts.yaml`: rules, the webhook contact point, the policy. */
+export function alertsYaml(): string {
+  const doc = {
+    apiVersion: 1,
+    groups: [{ orgId: 1, name: ALERTING.group, folder: ALERTING.folder, interval: ALERTING.interval, rules: ALERTS.map(rule) }],
+    contactPoints: [
+      {
+        orgId: 1,
+        name: ALERTING.contactPoint,
+        receivers: [{ uid: ALERTING.contactPoint, type: "webhook", disableResolveMessage: false, settings: { url: `\${${ALERT_WEBHOOK_ENV}}`, httpMethod: "POST" } }],
+      },
+    ],
+    policies: [{ orgId: 1, receiver: ALERTING.contactPoint, group_by: ["grafana_folder", "alertname"], group_wait: "30s", group_interval: "5m", repeat_interval: "4h" }],
+  };
+  return `# Generated by \`npm run dashboards:build\` (dashboards/src/alerts.ts); do not edit.
+# Thresholds: ClickHouse custom settings of the alerting datasource (provisioning/datasources/clickhouse.yaml),
+# from RAGMETER_ALERT_* in Grafana's environment; webhook URL: ${ALERT_WEBHOOK_ENV}.
+${stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false })}`;
+}
+
+/** `clickhouse/ragmeter-custom-settings.xml`: lets the server accept the `SQL_*` settings the alert rules read. */
+export function clickhouseCustomSettingsXml(): string {
+  return `<!-- Generated by \`npm run dashboards:build\` (dashboards/src/alerts.ts); do not edit.
+     Mounted into /etc/clickhouse-server/config.d/ by docker-compose: ClickHouse accepts the custom
+     settings SQL_ragmeter_alert_* that the alerting datasource sends (Grafana alert thresholds). -->
+<clickhouse>
+    <custom_settings_prefixes>SQL_</custom_settings_prefixes>
+</clickhouse>
+`;
+}
+
+/** What the engine receives for a rule's SQL: the plugin's macros and the datasource's settings. */
+export interface AlertQueryContext {
+  /** Evaluation time, ms since the epoch; the range starts `spec.range` seconds before. */
+  readonly now: number;
+  readonly range: number;
+  /** Custom settings as the datasource sends them (strings; "" when the variable is unset). */
+  readonly settings: Readonly<Record<string, string>>;
+}
+
+/**
+ * The SQL ClickHouse runs for a rule: each `getSetting('SQL_…')` replaced by the string the server
+ * would return for the datasource's custom setting (tests only: the embedded engine has no custom
+ * settings prefix), then the plugin's macros over [now − range, now].
+ * @throws Error naming a setting the context does not give.
+ */
+export function expandAlertSql(sql: string, ctx: AlertQueryContext): string {
+  const withSettings = sql.replace(/getSetting\('(\w+)'\)/gu, (_, name: string) => {
+    const v = ctx.settings[name];
+    if (v === undefined) throw new Error(`setting ${name} is not given`);
+    return `'${v.replace(/\\/gu, "\\\\").replace(/'/gu, "\\'")}'`;
+  });
+  return applyMacros(withSettings, { from: ctx.now - ctx.range * 1000, to: ctx.now, intervalMs: 60_000 });
+}
