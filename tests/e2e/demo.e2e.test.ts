@@ -74,5 +74,5 @@ describe("npm run demo (bundled sample, heuristic judges, embedded store)", () =
     }
     expect(answerable).toBe(112);
     expect(list[1]?.metrics["recall@5"]).toBe(hits / answerable);
-  });
+  }, 300_000); // two full demo runs: ~40 s on an idle 2-core machine, far more when it is shared
 });

@@ -22,7 +22,19 @@ export async function createTopic(partitions = 3, brokers = BROKER): Promise<{ t
   const admin: Admin = kafkaClient(brokers).admin();
   await admin.connect();
   const topic = `ragmeter.test.collector.${randomUUID()}`;
-  await admin.createTopics({ topics: [{ topic, numPartitions: partitions, replicationFactor: 1 }], waitForLeaders: true });
+  await admin.createTopics({ topics: [{ topic, numPartitions: partitions, replicationFactor: 1 }], waitForLeaders: false });
+  // A broker that has just started (or is loaded) can answer "does not host this topic-partition"
+  // for a while after the topic exists: wait, bounded, until every partition has a leader.
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const ready = await admin
+      .fetchTopicMetadata({ topics: [topic] })
+      .then((m) => m.topics[0]?.partitions.length === partitions && m.topics[0].partitions.every((p) => p.leader >= 0))
+      .catch(() => false);
+    if (ready) break;
+    if (Date.now() > deadline) throw new Error(`topic ${topic}: partitions without a leader after 60 s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
   return {
     topic,
     drop: async () => {
