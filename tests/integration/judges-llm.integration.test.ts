@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createLlmJudge, type LlmJudgeOptions } from "../../scorer/src/judges/llm.js";
+import { createLlmJudge, type LlmJudgeOptions } from "../../scorer/src/judges/llm/llmJudge.js";
 import { CLAIMS_PROMPT, claimsUserMessage, VERIFY_PROMPT, verifyUserMessage } from "../../scorer/src/judges/prompts.js";
-import { countTokens } from "../../scorer/src/judges/tokens.js";
+import { countTokens } from "../../scorer/src/judges/llm/tokens.js";
 import { startFakeOpenAI } from "../helpers/openaiServer.js";
 
 // The LLM judges through the real `openai` client against the local OpenAI-compatible server

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { combineRepeats, lengthBias, repeatVariance } from "../../scorer/src/judges/analysis.js";
-import { backoffDelay, retryAfterMs, withRetry } from "../../scorer/src/judges/retry.js";
+import { backoffDelay, retryAfterMs, withRetry } from "../../scorer/src/judges/llm/retry.js";
 import { JudgeCallError } from "../../scorer/src/judges/errors.js";
-import { createRateLimiter } from "../../scorer/src/judges/limiter.js";
-import { costUsd, priceOf } from "../../scorer/src/judges/cost.js";
-import { judgeCacheKey } from "../../scorer/src/judges/cache.js";
-import { countTokens, splitByTokens } from "../../scorer/src/judges/tokens.js";
+import { createRateLimiter } from "../../scorer/src/judges/llm/limiter.js";
+import { costUsd, priceOf } from "../../scorer/src/judges/session/cost.js";
+import { judgeCacheKey } from "../../scorer/src/judges/session/cache.js";
+import { countTokens, splitByTokens } from "../../scorer/src/judges/llm/tokens.js";
 
 const ok = (value: number) => ({ status: "ok", value });
 

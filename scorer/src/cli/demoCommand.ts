@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import { loadGoldenSet, SAMPLE_CORPUS_DIR, SAMPLE_GOLDEN_FILE } from "@ragmeter/golden";
 import { createSamplePipeline, type SamplePipeline } from "@ragmeter/golden/sample";
-import type { Target } from "../eval/target.js";
+import type { Target } from "../runs/target.js";
 import { evaluateAndReport, EXIT, type JudgeRunFlags } from "./evalCommand.js";
 import { judgeFor, withStore, type Io } from "./context.js";
 

@@ -1,8 +1,8 @@
 import { writeFile } from "node:fs/promises";
 import { stringify } from "csv-stringify/sync";
-import { compareRuns, formatComparison } from "../compare/compare.js";
-import { evaluateGate, parseGate } from "../compare/gate.js";
-import { fmtValue } from "../eval/format.js";
+import { compareRuns, formatComparison } from "../runs/compare.js";
+import { evaluateGate, parseGate } from "../runs/gate.js";
+import { fmtValue } from "./format/text.js";
 import { getRun, listRuns, type RunRecord } from "../store/runs.js";
 import { assertWritable, EXIT } from "./evalCommand.js";
 import { withStore, type Io } from "./context.js";

@@ -1,10 +1,10 @@
 import { CollectorConfigError, runCollectorCommand } from "@ragmeter/collector";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { GoldenSetError } from "@ragmeter/golden";
-import { GateSyntaxError } from "../compare/gate.js";
+import { GateSyntaxError } from "../runs/gate.js";
 import { ConfigError } from "../config.js";
 import { StoreError } from "../store/errors.js";
-import { DEFAULT_SEED, BOOTSTRAP_RESAMPLES } from "../stats/bootstrap.js";
+import { DEFAULT_SEED, BOOTSTRAP_RESAMPLES } from "../runs/bootstrap.js";
 import { demoCommand } from "./demoCommand.js";
 import { evalCommand, EXIT, UsageError } from "./evalCommand.js";
 import { compareCommand, exportCommand, runsCommand } from "./historyCommands.js";
@@ -12,11 +12,11 @@ import { reportCommand } from "./reportCommand.js";
 import { processIo, type Io } from "./context.js";
 import { scorerCommand, serveCommand } from "./streamCommands.js";
 import { replayCommand } from "./replayCommand.js";
-import { NothingToReplayError } from "../replay/run.js";
-import { ReplaySpecError } from "../replay/select.js";
+import { NothingToReplayError } from "../runs/replay/replay.js";
+import { ReplaySpecError } from "../runs/replay/select.js";
 import { registerCalibrateCommand } from "./calibrateCommand.js";
 import { JudgeConfigError } from "../judges/errors.js";
-import { CalibrationError } from "../calibrate/errors.js";
+import { CalibrationError } from "../runs/calibrate/errors.js";
 
 function usd(v: string): number {
   const r = Number(v);

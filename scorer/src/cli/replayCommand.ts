@@ -1,8 +1,8 @@
 import { writeFile } from "node:fs/promises";
-import { fmtDelta, fmtValue } from "../eval/format.js";
-import { httpTarget } from "../eval/target.js";
-import { runReplay, type ReplayOutcome } from "../replay/run.js";
-import { parseReplaySource } from "../replay/select.js";
+import { fmtDelta, fmtValue } from "./format/text.js";
+import { httpTarget } from "../runs/target.js";
+import { runReplay, type ReplayOutcome } from "../runs/replay/replay.js";
+import { parseReplaySource } from "../runs/replay/select.js";
 import { assertWritable, EXIT } from "./evalCommand.js";
 import { createProgress } from "./progress.js";
 import { judgeFor, withStore, type Io } from "./context.js";

@@ -1,9 +1,9 @@
 import { assertWritable } from "./evalCommand.js";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { BrowserMissingError, screenshotTrend } from "../report/browser.js";
-import { loadReportData } from "../report/data.js";
-import { chartJsSource, renderReportHtml } from "../report/html.js";
+import { BrowserMissingError, screenshotTrend } from "./format/browser.js";
+import { loadReportData } from "../runs/reportData.js";
+import { chartJsSource, renderReportHtml } from "./format/html.js";
 import { EXIT } from "./evalCommand.js";
 import { withStore, type Io } from "./context.js";
 

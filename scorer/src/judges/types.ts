@@ -1,4 +1,4 @@
-import type { Status } from "../status.js";
+import type { Status } from "../domain/status.js";
 
 /** Claim verdicts (design §5). */
 export type Verdict = "SUPPORTED" | "CONTRADICTED" | "UNSUPPORTED";

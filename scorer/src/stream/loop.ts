@@ -1,5 +1,5 @@
 import pLimit from "p-limit";
-import { judgePromptVersion, resultRows } from "../eval/runner.js";
+import { judgePromptVersion, resultRows } from "../runs/eval.js";
 import type { Judge } from "../judges/types.js";
 import type { Store } from "../store/client.js";
 import { goldenItemsFor } from "../store/golden.js";
@@ -7,7 +7,7 @@ import { saveResults, type ClaimInsert, type InteractionInsert, type ScoreInsert
 import type { RunRecord } from "../store/runs.js";
 import { loadTraces, settledTraces } from "../store/spans.js";
 import { extractInteraction } from "../extract/interaction.js";
-import { scoreTrace, type ScoredTrace } from "./score.js";
+import { scoreTrace, type ScoredTrace } from "../scoring/trace.js";
 
 /** Metrics that never apply to live traffic (no golden item). */
 const LIVE_NEVER_APPLICABLE = (metric: string): boolean => metric.startsWith("recall@") || metric === "mrr" || metric === "key_facts" || metric === "abstention" || metric === "reference_facts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { Store } from "../store/client.js";
-import type { RetrievedItem } from "../metrics/recall.js";
+import type { Store } from "../../store/client.js";
+import type { RetrievedItem } from "../../domain/metrics/recall.js";
 
 /** What `--from` selects: one run, or a filter over captured interactions. */
 export type ReplaySource =

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { sentences, STOP_WORDS, wordSegments, type WordSegment } from "@ragmeter/golden";
-import { isAbstention } from "../metrics/abstention.js";
-import type { ClaimVerdict, GroundingInput, GroundingJudgment, Judge, RelevanceInput, RelevanceJudgment, Verdict } from "./types.js";
+import { isAbstention } from "../../domain/metrics/abstention.js";
+import type { ClaimVerdict, GroundingInput, GroundingJudgment, Judge, RelevanceInput, RelevanceJudgment, Verdict } from "../types.js";
 
 /** A claim is SUPPORTED when one chunk covers at least this share of its content tokens (and every number). */
 export const SUPPORT_COVERAGE = 0.7;

@@ -1,20 +1,20 @@
 import { createHash } from "node:crypto";
 import type { GoldenItem } from "@ragmeter/golden";
 import pLimit from "p-limit";
-import { storeJudgeCache } from "../judges/cache.js";
-import type { PriceTable } from "../judges/cost.js";
-import { createJudgeSession } from "../judges/session.js";
-import type { Judge } from "../judges/types.js";
+import { storeJudgeCache } from "../../judges/session/cache.js";
+import type { PriceTable } from "../../judges/session/cost.js";
+import { createJudgeSession } from "../../judges/session/session.js";
+import type { Judge } from "../../judges/types.js";
 
-import { pairedDelta, type PairedDelta } from "../eval/paired.js";
-import { scoreQuestion, type QuestionResult } from "../eval/question.js";
-import { completeRun, resultRows, runMetricValues, startRun, type EvalOutcome } from "../eval/runner.js";
-import type { Target } from "../eval/target.js";
-import { baggage, newTraceIds, traceparent } from "../eval/trace.js";
-import { none, type Scored } from "../status.js";
-import type { Store } from "../store/client.js";
-import { goldenItemsFor } from "../store/golden.js";
-import { saveResults } from "../store/results.js";
+import { pairedDelta, type PairedDelta } from "../paired.js";
+import { scoreQuestion, type QuestionResult } from "../../scoring/question.js";
+import { completeRun, resultRows, runMetricValues, startRun, type EvalOutcome } from "../eval.js";
+import type { Target } from "../target.js";
+import { baggage, newTraceIds, traceparent } from "../traceContext.js";
+import { none, type Scored } from "../../domain/status.js";
+import type { Store } from "../../store/client.js";
+import { goldenItemsFor } from "../../store/golden.js";
+import { saveResults } from "../../store/results.js";
 import { distinct, jaccard, rankBiasedOverlap } from "./overlap.js";
 import { selectInteractions, type CapturedInteraction, type ReplaySource } from "./select.js";
 

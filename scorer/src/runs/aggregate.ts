@@ -1,5 +1,5 @@
-import type { Status } from "../status.js";
-import type { QuestionResult } from "./question.js";
+import type { Status } from "../domain/status.js";
+import type { QuestionResult } from "../scoring/question.js";
 
 /** One metric's value and status for one question. */
 export interface MetricValue {

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { pairedDelta } from "../eval/paired.js";
-import { storedQuestionMetrics } from "../eval/runner.js";
-import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "../stats/bootstrap.js";
+import { pairedDelta } from "./paired.js";
+import { storedQuestionMetrics } from "./eval.js";
+import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "./bootstrap.js";
 import type { Store } from "../store/client.js";
 import { utcTime } from "../store/rows.js";
 import { listRuns, previousRun, type RunRecord } from "../store/runs.js";

@@ -1,8 +1,8 @@
-import type { Status } from "../status.js";
+import type { Status } from "../../domain/status.js";
 import { judgeCacheKey, type JudgeCache } from "./cache.js";
 import { costUsd, priceOf, type Price, type PriceTable } from "./cost.js";
-import { JudgeConfigError } from "./errors.js";
-import type { GroundingJudgment, Judge, JudgeCallCost, ReferenceJudgment, RelevanceJudgment } from "./types.js";
+import { JudgeConfigError } from "../errors.js";
+import type { GroundingJudgment, Judge, JudgeCallCost, ReferenceJudgment, RelevanceJudgment } from "../types.js";
 
 /** Options of {@link createJudgeSession}. */
 export interface JudgeSessionOptions {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { pairedDelta, type PairedDelta } from "../eval/paired.js";
-import { fmtDelta, fmtValue } from "../eval/format.js";
-import { storedQuestionMetrics } from "../eval/runner.js";
+import { pairedDelta, type PairedDelta } from "./paired.js";
+import { fmtDelta, fmtValue } from "../cli/format/text.js";
+import { storedQuestionMetrics } from "./eval.js";
 import type { Store } from "../store/client.js";
 import { type RunRecord } from "../store/runs.js";
 

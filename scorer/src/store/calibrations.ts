@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import type { Store } from "../store/client.js";
-import { utcTime } from "../store/rows.js";
+import type { Store } from "./client.js";
+import { utcTime } from "./rows.js";
 
 /** One row of `calibrations` (migration 2). */
 export interface CalibrationRecord {

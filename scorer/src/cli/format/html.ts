@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import type { ReportData, ReportRun } from "./data.js";
+import type { ReportData, ReportRun } from "../../runs/reportData.js";
 
 /** Chart ids in the page (`window.ragmeterCharts[id]` is the Chart.js instance). */
 export const CHART_IDS = ["trend", "versions", "retrieval", "claims"] as const;

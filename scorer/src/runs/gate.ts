@@ -1,4 +1,4 @@
-import type { PairedDelta } from "../eval/paired.js";
+import type { PairedDelta } from "./paired.js";
 
 /** One gate rule: fail when `metric`'s paired delta is below `threshold` and its interval excludes 0. */
 export interface GateRule {

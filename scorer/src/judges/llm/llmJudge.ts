@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import { z } from "zod";
-import type { Status } from "../status.js";
-import { JudgeCallError } from "./errors.js";
+import type { Status } from "../../domain/status.js";
+import { JudgeCallError } from "../errors.js";
 import { createRateLimiter, type RateLimiter } from "./limiter.js";
 import { extractJson } from "./parse.js";
 import {
@@ -16,10 +16,10 @@ import {
   relevanceUserMessage,
   VERIFY_PROMPT,
   verifyUserMessage,
-} from "./prompts.js";
+} from "../prompts.js";
 import { withRetry, type RetryPolicy } from "./retry.js";
 import { countTokens, splitByTokens } from "./tokens.js";
-import type { ClaimVerdict, GroundingInput, GroundingJudgment, Judge, JudgeChunk, ReferenceInput, ReferenceJudgment, RelevanceInput, RelevanceJudgment, Verdict } from "./types.js";
+import type { ClaimVerdict, GroundingInput, GroundingJudgment, Judge, JudgeChunk, ReferenceInput, ReferenceJudgment, RelevanceInput, RelevanceJudgment, Verdict } from "../types.js";
 
 const verdictSchema = z.object({
   verdict: z.enum(["SUPPORTED", "CONTRADICTED", "UNSUPPORTED"]),

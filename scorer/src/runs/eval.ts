@@ -3,19 +3,19 @@ import type { GoldenItem, GoldenSet } from "@ragmeter/golden";
 import pLimit from "p-limit";
 import type { Judge, JudgeCallCost } from "../judges/types.js";
 import { lengthBias, repeatVariance, type JudgedValue, type LengthBias, type RepeatVariance } from "../judges/analysis.js";
-import { storeJudgeCache } from "../judges/cache.js";
-import type { PriceTable } from "../judges/cost.js";
-import { createJudgeSession, type JudgeStats } from "../judges/session.js";
-import { lastCalibration, type CalibrationRecord } from "../calibrate/store.js";
+import { storeJudgeCache } from "../judges/session/cache.js";
+import type { PriceTable } from "../judges/session/cost.js";
+import { createJudgeSession, type JudgeStats } from "../judges/session/session.js";
+import { lastCalibration, type CalibrationRecord } from "../store/calibrations.js";
 import type { Store } from "../store/client.js";
 import { saveGoldenSet } from "../store/golden.js";
 import { saveResults, runScores, type ClaimInsert, type InteractionInsert, type ScoreInsert } from "../store/results.js";
 import { getRun, previousRun, saveRun, type RunRecord } from "../store/runs.js";
-import { aggregate, metricNames, metricValues, type Aggregate, type MetricValue } from "./metrics.js";
+import { aggregate, metricNames, metricValues, type Aggregate, type MetricValue } from "./aggregate.js";
 import { pairedDelta, type PairedDelta } from "./paired.js";
-import { scoreQuestion, type QuestionResult } from "./question.js";
+import { scoreQuestion, type QuestionResult } from "../scoring/question.js";
 import type { Target } from "./target.js";
-import { baggage, newTraceIds, traceparent } from "./trace.js";
+import { baggage, newTraceIds, traceparent } from "./traceContext.js";
 
 /** Options of {@link runEval}. */
 export interface EvalOptions {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import type { Store } from "../store/client.js";
-import { getRun } from "../store/runs.js";
+import type { Store } from "../../store/client.js";
+import { getRun } from "../../store/runs.js";
 import { CalibrationError } from "./errors.js";
 import { CALIBRATION_FORMAT, REVIEW_INSTRUCTIONS, type CalibrationFile } from "./file.js";
 

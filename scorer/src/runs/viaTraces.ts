@@ -1,15 +1,15 @@
 import type { GoldenItem } from "@ragmeter/golden";
 import { loadCollectorConfig, startCollector, type Logger, type RunningCollector } from "@ragmeter/collector";
 import pLimit from "p-limit";
-import { storeJudgeCache } from "../judges/cache.js";
-import { createJudgeSession } from "../judges/session.js";
+import { storeJudgeCache } from "../judges/session/cache.js";
+import { createJudgeSession } from "../judges/session/session.js";
 import { saveGoldenSet } from "../store/golden.js";
 import { saveResults } from "../store/results.js";
 import { startScorerService } from "../stream/service.js";
-import type { ScoredTrace } from "../stream/score.js";
-import { failedQuestion, type QuestionResult } from "./question.js";
-import { completeRun, resultRows, startRun, type EvalOptions, type EvalOutcome } from "./runner.js";
-import { baggage, newTraceIds, traceparent } from "./trace.js";
+import type { ScoredTrace } from "../scoring/trace.js";
+import { failedQuestion, type QuestionResult } from "../scoring/question.js";
+import { completeRun, resultRows, startRun, type EvalOptions, type EvalOutcome } from "./eval.js";
+import { baggage, newTraceIds, traceparent } from "./traceContext.js";
 
 /** Options of {@link runEvalViaTraces}: those of a direct eval plus where the spans come from. */
 export interface ViaTracesOptions extends EvalOptions {

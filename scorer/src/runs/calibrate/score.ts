@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
-import type { Store } from "../store/client.js";
+import type { Store } from "../../store/client.js";
 import { CalibrationError } from "./errors.js";
 import { calibrationFileSchema, type CalibrationFile } from "./file.js";
 import { cohenKappa, quadraticWeightedKappa, type Agreement } from "./kappa.js";
-import { newCalibrationId, saveCalibration, type CalibrationRecord } from "./store.js";
+import { newCalibrationId, saveCalibration, type CalibrationRecord } from "../../store/calibrations.js";
 
 /** Agreement below this share prints a warning (issue 5). */
 export const AGREEMENT_WARNING = 0.85;

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Store } from "../store/client.js";
+import type { Store } from "../../store/client.js";
 
 /** A judge cache: judgment JSON by key. Injected into the judge session, so tests may pass their own. */
 export interface JudgeCache {

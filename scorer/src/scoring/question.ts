@@ -1,12 +1,12 @@
 import type { GoldenItem } from "@ragmeter/golden";
-import { isAbstention } from "../metrics/abstention.js";
-import { keyFactsScore } from "../metrics/keyFacts.js";
-import { recallAtK, type RetrievedItem } from "../metrics/recall.js";
-import { none, ok, type Scored, type Status } from "../status.js";
+import { isAbstention } from "../domain/metrics/abstention.js";
+import { keyFactsScore } from "../domain/metrics/keyFacts.js";
+import { recallAtK, type RetrievedItem } from "../domain/metrics/recall.js";
+import { none, ok, type Scored, type Status } from "../domain/status.js";
 import type { ClaimVerdict, GroundingJudgment, Judge, ReferenceJudgment, RelevanceJudgment } from "../judges/types.js";
 import { combineRepeats } from "../judges/analysis.js";
-import { heuristicClaims } from "../judges/heuristic.js";
-import type { TargetResult } from "./target.js";
+import { heuristicClaims } from "../judges/heuristic/heuristicJudge.js";
+import type { TargetResult } from "../runs/target.js";
 
 /** Everything measured for one golden question. */
 export interface QuestionResult {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { RetrievedItem } from "../metrics/recall.js";
+import type { RetrievedItem } from "../domain/metrics/recall.js";
 
 /** A reply of a target (contract of `ragmeter eval`): the answer and the contexts in rank order. */
 export interface TargetReply {

@@ -1,5 +1,5 @@
 import { APIConnectionTimeoutError, APIError } from "openai";
-import { JudgeCallError } from "./errors.js";
+import { JudgeCallError } from "../errors.js";
 
 /** Backoff settings of {@link withRetry}. */
 export interface RetryPolicy {

@@ -1,7 +1,7 @@
-import type { Aggregate } from "./metrics.js";
-import type { PairedDelta } from "./paired.js";
-import type { EvalOutcome } from "./runner.js";
-import { LENGTH_BIAS_FLAG } from "../judges/analysis.js";
+import type { Aggregate } from "../../runs/aggregate.js";
+import type { PairedDelta } from "../../runs/paired.js";
+import type { EvalOutcome } from "../../runs/eval.js";
+import { LENGTH_BIAS_FLAG } from "../../judges/analysis.js";
 
 /** Display of a metric value: relevance as `x.x/4`, others with two decimals; `—` for null. */
 export function fmtValue(metric: string, v: number | null): string {

@@ -3,8 +3,8 @@ import type { GoldenItem } from "@ragmeter/golden";
 import { extractInteraction, retrievedItems, type Interaction } from "../extract/interaction.js";
 import type { StoredLog, StoredSpan } from "../extract/spans.js";
 import type { Judge } from "../judges/types.js";
-import { scoreQuestion, type QuestionResult } from "../eval/question.js";
-import { none, type Scored, type Status } from "../status.js";
+import { scoreQuestion, type QuestionResult } from "./question.js";
+import { none, type Scored, type Status } from "../domain/status.js";
 
 /** Options of {@link scoreTrace}. */
 export interface ScoreTraceOptions {
