@@ -1,3 +1,4 @@
+import { displayRank, metricNames } from "../domain/metricTable.js";
 import { writeFile } from "node:fs/promises";
 import { stringify } from "csv-stringify/sync";
 import { compareRuns, formatComparison } from "../runs/compare.js";
@@ -64,7 +65,7 @@ export async function compareCommand(io: Io, runA: string, runB: string, flags: 
       io.err(`unknown run id: ${!a ? runA : runB} (see \`ragmeter runs\`)`);
       return EXIT.usage;
     }
-    const known = [...new Set([...a.ks, ...b.ks])].map((k) => `recall@${k}`).concat(["mrr", "grounding", "relevance", "key_facts", "abstention", "reference_facts"]);
+    const known = metricNames([...new Set([...a.ks, ...b.ks])]);
     const rules = flags.failOn !== undefined ? parseGate(flags.failOn, known) : [];
     const c = await compareRuns(store, a, b, { seed: flags.seed, resamples: flags.resamples });
     const gate = evaluateGate(rules, c.deltas);
@@ -108,13 +109,12 @@ export async function exportCommand(io: Io, flags: { csv?: boolean; out?: string
   return withStore(io, flags, async (store) => {
     const runs = (await listRuns(store)).filter((r) => r.status === "completed");
     // Display order: recall@k by k, then MRR, the judged metrics, key facts, abstention.
-    const rank = (m: string): number => (m.startsWith("recall@") ? Number(m.slice(7)) : 1000 + ["mrr", "grounding", "relevance", "reference_facts", "key_facts", "abstention"].indexOf(m));
-    const metricNames = [...new Set(runs.flatMap((r) => Object.keys(runMetrics(r))))].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+    const names = [...new Set(runs.flatMap((r) => Object.keys(runMetrics(r))))].sort((a, b) => displayRank(a) - displayRank(b) || a.localeCompare(b));
     const rows = runs.map((r) => {
       const m = runMetrics(r);
-      return [r.started_at, r.run_id, r.pipeline_version, r.golden_set_hash, r.golden_set_path, r.judge_kind, r.judge_model, r.judge_prompt_version, ...metricNames.map((n) => m[n] ?? "")];
+      return [r.started_at, r.run_id, r.pipeline_version, r.golden_set_hash, r.golden_set_path, r.judge_kind, r.judge_model, r.judge_prompt_version, ...names.map((n) => m[n] ?? "")];
     });
-    const csv = stringify([["started_at", "run_id", "pipeline_version", "golden_set_sha256", "golden_set_path", "judge_kind", "judge_model", "judge_prompt_version", ...metricNames], ...rows]);
+    const csv = stringify([["started_at", "run_id", "pipeline_version", "golden_set_sha256", "golden_set_path", "judge_kind", "judge_model", "judge_prompt_version", ...names], ...rows]);
     if (flags.out) {
       await writeFile(flags.out, csv);
       io.err(`wrote ${runs.length} runs to ${flags.out}`);

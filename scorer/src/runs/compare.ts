@@ -1,3 +1,4 @@
+import { metricNames } from "../domain/metricTable.js";
 import { randomUUID } from "node:crypto";
 import { pairedDelta, type PairedDelta } from "./paired.js";
 import { fmtDelta, fmtValue } from "../cli/format/text.js";
@@ -26,7 +27,7 @@ export async function compareRuns(store: Store, a: RunRecord, b: RunRecord, opti
   const mb = await storedQuestionMetrics(store, b.run_id);
   const ks = [...new Set([...a.ks, ...b.ks])].sort((x, y) => x - y);
   const referenceScored = [...ma.values(), ...mb.values()].some((m) => m.get("reference_facts")?.status === "ok");
-  const names = [...ks.map((k) => `recall@${k}`), "mrr", "grounding", "relevance", "key_facts", "abstention", ...(referenceScored ? ["reference_facts"] : [])];
+  const names = metricNames(ks, { referenceJudge: referenceScored });
   const deltas = names.map((m) => pairedDelta(m, ma, mb, { seed: options.seed, resamples: options.resamples }));
   const warnings: string[] = [];
   if (a.golden_set_hash !== b.golden_set_hash) warnings.push("the runs use different golden sets: only questions with the same id are paired");

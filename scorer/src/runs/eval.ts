@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { GoldenItem, GoldenSet } from "@ragmeter/golden";
 import pLimit from "p-limit";
 import type { Judge, JudgeCallCost } from "../judges/types.js";
-import { lengthBias, repeatVariance, type JudgedValue, type LengthBias, type RepeatVariance } from "../judges/analysis.js";
+import { lengthBias, repeatVariance, type LengthBias, type RepeatVariance } from "../judges/analysis.js";
 import { storeJudgeCache } from "../judges/session/cache.js";
 import type { PriceTable } from "../judges/session/cost.js";
 import { createJudgeSession, type JudgeStats } from "../judges/session/session.js";
@@ -11,7 +11,8 @@ import type { Store } from "../store/client.js";
 import { saveGoldenSet } from "../store/golden.js";
 import { saveResults, runScores, type ClaimInsert, type InteractionInsert, type ScoreInsert } from "../store/results.js";
 import { getRun, previousRun, saveRun, type RunRecord } from "../store/runs.js";
-import { aggregate, metricNames, metricValues, type Aggregate, type MetricValue } from "./aggregate.js";
+import { JUDGED_METRICS, metricNames, metricTable, metricValues, type JudgeName, type MetricValue } from "../domain/metricTable.js";
+import { aggregate, type Aggregate } from "./aggregate.js";
 import { pairedDelta, type PairedDelta } from "./paired.js";
 import { scoreQuestion, type QuestionResult } from "../scoring/question.js";
 import type { Target } from "./target.js";
@@ -55,19 +56,14 @@ export interface JudgeRunReport {
   readonly calibration: CalibrationRecord | null;
 }
 
-/** Judged metrics (stored per repeat). */
-export const JUDGED_METRICS = ["grounding", "relevance", "reference_facts"] as const;
-
-/** Per-question metric values of a run: {@link metricValues} plus the reference-based judge. */
+/** Per-question metric values of a run: every metric of the table (design §5). */
 export function runMetricValues(q: QuestionResult, ks: readonly number[]): Map<string, MetricValue> {
-  const m = metricValues(q, ks);
-  m.set("reference_facts", { value: q.reference_facts.value, status: q.reference_facts.status });
-  return m;
+  return metricValues(q, ks);
 }
 
-/** Metric names of a run in display order: {@link metricNames} plus `reference_facts` when the judge has a reference-based judge (LLM). */
+/** Metric names of a run in stored order: `reference_facts` only when the judge has a reference-based judge (LLM). */
 export function runMetricNames(ks: readonly number[], judge: Judge): string[] {
-  return judge.referenceFacts ? [...metricNames(ks), "reference_facts"] : metricNames(ks);
+  return metricNames(ks, { referenceJudge: judge.referenceFacts !== undefined });
 }
 
 /** The outcome of one evaluation run. */
@@ -103,9 +99,9 @@ export function judgePromptVersion(judge: Judge): string {
 /** Score rows, claims and the interaction of one question result. */
 export function resultRows(run: Pick<RunRecord, "run_id" | "pipeline_version" | "source">, q: QuestionResult, judge: Judge, ks: readonly number[]): { scores: ScoreInsert[]; claims: ClaimInsert[]; interaction: InteractionInsert } {
   const scores: ScoreInsert[] = [];
-  const promptOf = (metric: string): string => (metric === "grounding" ? judge.promptVersion.grounding : metric === "relevance" ? judge.promptVersion.relevance : (judge.promptVersion.reference_facts ?? ""));
+  const promptOf = (j: JudgeName | null): string => (j === null ? "" : (judge.promptVersion[j] ?? ""));
   // Rows are object literals of one shape (no spread): this runs for every metric of every trace.
-  const row = (metric: string, repeat_index: number, value: number | null, status: string, reason: string, judged: boolean, j: JudgeCallCost | null): ScoreInsert => ({
+  const row = (metric: string, repeat_index: number, value: number | null, status: string, reason: string, judgeName: JudgeName | null, j: JudgeCallCost | null): ScoreInsert => ({
     run_id: run.run_id,
     trace_id: q.trace_id,
     golden_id: q.golden_id,
@@ -113,9 +109,9 @@ export function resultRows(run: Pick<RunRecord, "run_id" | "pipeline_version" | 
     value,
     status,
     reason,
-    judge_kind: judged ? judge.kind : "mechanical",
-    judge_model: judged ? judge.model : "",
-    judge_prompt_version: judged ? promptOf(metric) : "",
+    judge_kind: judgeName !== null ? judge.kind : "mechanical",
+    judge_model: judgeName !== null ? judge.model : "",
+    judge_prompt_version: promptOf(judgeName),
     repeat_index,
     pipeline_version: run.pipeline_version,
     source: run.source,
@@ -123,19 +119,18 @@ export function resultRows(run: Pick<RunRecord, "run_id" | "pipeline_version" | 
     judge_output_tokens: j?.output_tokens ?? 0,
     latency_ms: j?.latency_ms ?? 0,
   });
-  for (const [metric, v] of runMetricValues(q, ks)) {
-    const judged = (JUDGED_METRICS as readonly string[]).includes(metric);
-    if (judged && q.repeats.length > 0) {
+  for (const def of metricTable(ks)) {
+    if (def.repeat && q.repeats.length > 0) {
       // One row per repeat (repeat_index); comparisons average them per question (store/results.ts runScores).
+      const pick = def.repeat;
       q.repeats.forEach((r, repeat_index) => {
-        const j = metric === "grounding" ? r.grounding : metric === "relevance" ? r.relevance : r.reference_facts;
-        scores.push(row(metric, repeat_index, j.value, j.status, j.reason ?? "", true, j));
+        const j = pick(r);
+        scores.push(row(def.name, repeat_index, j.value, j.status, j.reason ?? "", def.judge, j));
       });
       continue;
     }
-    const j = metric === "grounding" ? q.grounding : metric === "relevance" ? q.relevance : metric === "reference_facts" ? q.reference_facts : null;
-    const reason = (j?.reason ?? (metric === "key_facts" ? q.key_facts.reason : metric === "abstention" ? q.abstention.reason : "")) ?? "";
-    scores.push(row(metric, 0, v.value, v.status, reason, judged, j));
+    const v = def.value(q);
+    scores.push(row(def.name, 0, v.value, v.status, def.reason(q), def.judge, def.judgment?.(q) ?? null));
   }
   const claims: ClaimInsert[] = (q.repeats.length > 0 ? q.repeats : [{ grounding: q.grounding }]).flatMap((r, repeat_index) => r.grounding.claims.map((c) => ({
     run_id: run.run_id,
@@ -371,12 +366,10 @@ export function questionFailures(results: readonly QuestionResult[]): QuestionFa
 
 /** Builds the judge report of a run: stats, length bias per judged metric, variance over repeats, last calibration. */
 async function judgeRunReport(store: Store, run: RunRecord, results: readonly QuestionResult[], stats: JudgeStats, repeat: number, cache: boolean): Promise<JudgeRunReport> {
-  const pick = (r: QuestionResult["repeats"][number], m: (typeof JUDGED_METRICS)[number]): JudgedValue => (m === "grounding" ? r.grounding : m === "relevance" ? r.relevance : r.reference_facts);
-  const one = (q: QuestionResult, m: (typeof JUDGED_METRICS)[number]): JudgedValue => (m === "grounding" ? q.grounding : m === "relevance" ? q.relevance : q.reference_facts);
-  const length_bias = JUDGED_METRICS.map((m) => lengthBias(m, results.map((q) => ({ answer: q.answer, score: one(q, m) })))).filter((b) => b.n > 0);
+  const length_bias = JUDGED_METRICS.map((m) => lengthBias(m.name, results.map((q) => ({ answer: q.answer, score: m.judgment(q) })))).filter((b) => b.n > 0);
   const variance =
     repeat > 1
-      ? JUDGED_METRICS.map((m) => repeatVariance(m, new Map(results.filter((q) => q.repeats.length > 0).map((q) => [q.golden_id, q.repeats.map((r) => pick(r, m))] as const)))).filter((v) => v.n > 0)
+      ? JUDGED_METRICS.map((m) => repeatVariance(m.name, new Map(results.filter((q) => q.repeats.length > 0).map((q) => [q.golden_id, q.repeats.map((r) => m.repeat(r))] as const)))).filter((v) => v.n > 0)
       : [];
   const calibration = await lastCalibration(store, { judge_kind: run.judge_kind, judge_model: run.judge_model, judge_prompt_version: run.judge_prompt_version });
   return { stats, repeat, cache, length_bias, variance, calibration };

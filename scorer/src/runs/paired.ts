@@ -1,5 +1,5 @@
 import { bootstrapMeanInterval, type BootstrapInterval } from "./bootstrap.js";
-import type { MetricValue } from "./aggregate.js";
+import type { MetricValue } from "../domain/metricTable.js";
 
 /** Paired comparison of one metric between two runs (design §5). */
 export interface PairedDelta {

@@ -1,3 +1,4 @@
+import { metricNames } from "../domain/metricTable.js";
 import { z } from "zod";
 import { pairedDelta } from "./paired.js";
 import { storedQuestionMetrics } from "./eval.js";
@@ -142,7 +143,9 @@ export async function loadReportData(store: Store, options: ReportOptions = {}):
       format: "JSONEachRow",
     });
     const rows = (await stored.json<unknown>()).map((x) => comparisonSchema.parse(x));
-    const order = (m: string) => (m.startsWith("recall@") ? Number(m.slice(7)) : 1000 + ["mrr", "grounding", "relevance", "key_facts", "abstention"].indexOf(m));
+    // The report's own comparison leaves out reference_facts (stored ones may have it: ranked after recall@k, as before).
+    const reportNames = metricNames([], { referenceJudge: false });
+    const order = (m: string) => (m.startsWith("recall@") ? Number(m.slice(7)) : 1000 + reportNames.indexOf(m));
     if (rows.length > 0) {
       comparison = {
         last: ref(last),
@@ -155,7 +158,7 @@ export async function loadReportData(store: Store, options: ReportOptions = {}):
     } else {
       const a = perQuestion.get(prev.run_id) ?? (await storedQuestionMetrics(store, prev.run_id));
       const b = perQuestion.get(last.run_id)!;
-      const names = [...new Set([...prev.ks, ...last.ks])].sort((x, y) => x - y).map((k) => `recall@${k}`).concat(["mrr", "grounding", "relevance", "key_facts", "abstention"]);
+      const names = metricNames([...new Set([...prev.ks, ...last.ks])].sort((x, y) => x - y), { referenceJudge: false });
       comparison = {
         last: ref(last),
         previous: ref(prev),

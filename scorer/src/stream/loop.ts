@@ -1,3 +1,4 @@
+import { liveNeverApplicable } from "../domain/metricTable.js";
 import pLimit from "p-limit";
 import { judgePromptVersion, resultRows } from "../runs/eval.js";
 import type { Judge } from "../judges/types.js";
@@ -9,8 +10,6 @@ import { loadTraces, settledTraces } from "../store/spans.js";
 import { extractInteraction } from "../extract/interaction.js";
 import { scoreTrace, type ScoredTrace } from "../scoring/trace.js";
 
-/** Metrics that never apply to live traffic (no golden item). */
-const LIVE_NEVER_APPLICABLE = (metric: string): boolean => metric.startsWith("recall@") || metric === "mrr" || metric === "key_facts" || metric === "abstention" || metric === "reference_facts";
 
 /** Settings of the scoring loop. */
 export interface ScoringSettings {
@@ -91,7 +90,7 @@ export async function scoreTraces(store: Store, settings: ScoringSettings, trace
     });
     // Live traffic has no golden item: recall@k, MRR, key facts and abstention can never apply to it,
     // so their `not_applicable` rows are not written (8 of the 10 rows of a live trace otherwise).
-    batch.scores.push(...(s.interaction.source === "live" ? rows.scores.filter((r) => !(r.status === "not_applicable" && LIVE_NEVER_APPLICABLE(r.metric))) : rows.scores));
+    batch.scores.push(...(s.interaction.source === "live" ? rows.scores.filter((r) => !(r.status === "not_applicable" && liveNeverApplicable(r.metric))) : rows.scores));
     batch.claims.push(...rows.claims);
   }
   await saveResults(store, batch);

@@ -8,7 +8,7 @@ import type { Judge } from "../../judges/types.js";
 
 import { pairedDelta, type PairedDelta } from "../paired.js";
 import { scoreQuestion, type QuestionResult } from "../../scoring/question.js";
-import { completeRun, resultRows, runMetricValues, startRun, type EvalOutcome } from "../eval.js";
+import { completeRun, resultRows, runMetricNames, runMetricValues, startRun, type EvalOutcome } from "../eval.js";
 import type { Target } from "../target.js";
 import { baggage, newTraceIds, traceparent } from "../traceContext.js";
 import { none, type Scored } from "../../domain/status.js";
@@ -107,7 +107,8 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
   const outcome = await completeRun({ store: o.store, run, results: pairs.map((p) => p.replayed), ks: o.ks, judge, stats: session.stats(), repeat: 1, useCache: o.cache ?? true, warnings: [], now: Date.now });
   const a = new Map(pairs.map((p) => [p.c.trace_id, runMetricValues(p.original, o.ks)] as const));
   const b = new Map(pairs.map((p) => [p.c.trace_id, runMetricValues(p.replayed, o.ks)] as const));
-  const metrics = [...o.ks.map((k) => `recall@${k}`), "mrr", "grounding", "relevance", "key_facts"];
+  // Every metric of the table (before the table, replay forgot abstention and reference_facts).
+  const metrics = runMetricNames(o.ks, judge);
   const deltas = metrics.map((m) => pairedDelta(m, a, b, { resamples: 10_000 }));
   const docs = (xs: readonly { document_id: string }[]): string[] => distinct(xs.map((x) => x.document_id));
   const overlap = pairs
