@@ -14,7 +14,8 @@ import { getRun, previousRun, saveRun, type RunRecord } from "../store/runs.js";
 import { JUDGED_METRICS, metricNames, metricTable, metricValues, type JudgeName, type MetricValue } from "../domain/metricTable.js";
 import { aggregate, type Aggregate } from "./aggregate.js";
 import { pairedDelta, type PairedDelta } from "./paired.js";
-import { scoreQuestion, type QuestionResult } from "../scoring/question.js";
+import type { QuestionResult } from "../domain/result.js";
+import { scoreTargetResult } from "./answers.js";
 import type { Target } from "./target.js";
 import { baggage, newTraceIds, traceparent } from "./traceContext.js";
 
@@ -211,7 +212,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
         if (res.ok && judge.kind === "llm" && res.reply.model === judge.model) {
           warnings.add(`the judge model "${judge.model}" is also the generator model: self-preference bias is likely`);
         }
-        const q = await scoreQuestion(item, ids.traceId, res, judge, ks, { repeat });
+        const q = await scoreTargetResult(item, ids.traceId, res, judge, ks, { repeat });
         const rows = resultRows(run, q, judge, ks);
         writes = writes.then(() => saveResults(store, { interactions: [rows.interaction], scores: rows.scores, claims: rows.claims }));
         await writes;

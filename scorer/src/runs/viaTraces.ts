@@ -7,7 +7,8 @@ import { saveGoldenSet } from "../store/golden.js";
 import { saveResults } from "../store/results.js";
 import { startScorerService } from "../stream/service.js";
 import type { ScoredTrace } from "../scoring/trace.js";
-import { failedQuestion, type QuestionResult } from "../scoring/question.js";
+import type { QuestionResult } from "../domain/result.js";
+import { failedQuestion } from "../scoring/score.js";
 import { completeRun, resultRows, startRun, type EvalOptions, type EvalOutcome } from "./eval.js";
 import { baggage, newTraceIds, traceparent } from "./traceContext.js";
 

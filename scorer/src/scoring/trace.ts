@@ -3,7 +3,8 @@ import type { GoldenItem } from "@ragmeter/golden";
 import { extractInteraction, retrievedItems, type Interaction } from "../extract/interaction.js";
 import type { StoredLog, StoredSpan } from "../extract/spans.js";
 import type { Judge } from "../judges/types.js";
-import { scoreQuestion, type QuestionResult } from "./question.js";
+import { keyFactsScore } from "../domain/metrics/keyFacts.js";
+import { referenceNotApplicable, scoreInteraction, type QuestionResult, type Subject } from "./score.js";
 import { none, type Scored, type Status } from "../domain/status.js";
 
 /** Options of {@link scoreTrace}. */
@@ -47,8 +48,39 @@ function withStatus(r: QuestionResult, status: Status, reason: string, which: { 
 }
 
 /**
- * Scores one settled trace (design §4–§6): builds its interaction and scores it as a golden
- * question would be (same code as `eval`), with the streaming statuses:
+ * The result of a trace that cannot be scored as it stands (no retrieval or generation span, or its
+ * content not captured): no judge is called; each metric carries `status` where it applies.
+ */
+function unscoredTrace(subject: Subject, model: string | null, golden: GoldenItem | null, judge: Judge, status: Exclude<Status, "ok">, reason: string, which: { readonly recall: boolean; readonly keyFacts: boolean; readonly abstention: Scored }): QuestionResult {
+  const cost = { input_tokens: 0, output_tokens: 0, latency_ms: 0 };
+  const reference = referenceNotApplicable(golden, judge);
+  return {
+    ...subject,
+    status: "ok",
+    reason: "",
+    // Stored as before the scoring core: an unscored trace keeps an empty answer and no retrieved items.
+    answer: "",
+    contexts: [],
+    generator_model: model,
+    recall: null,
+    recall_status: which.recall ? status : "not_applicable",
+    hit_rank: null,
+    reciprocal_rank: null,
+    grounding: { status, value: null, claims: [], reason, ...cost },
+    relevance: { status, value: null, reason, ...cost },
+    reference_facts: reference ?? { status, value: null, reason, facts: [], ...cost },
+    repeats: [],
+    key_facts: which.keyFacts ? none(status, reason) : keyFactsScore("", golden?.key_facts ?? null),
+    abstained: null,
+    abstention: which.abstention,
+  };
+}
+
+const LIVE = "live traffic: no golden item";
+
+/**
+ * Scores one settled trace (design §4–§6): builds its interaction and scores it with the scoring
+ * core (same code as `eval`), with the streaming statuses:
  * - no retrieval or no generation span → every metric `not_applicable` (a generation is never
  *   scored without its retrieval);
  * - content not captured → `content_missing`;
@@ -58,47 +90,25 @@ function withStatus(r: QuestionResult, status: Status, reason: string, which: { 
  */
 export async function scoreTrace(traceId: string, spans: readonly StoredSpan[], logs: readonly StoredLog[], options: ScoreTraceOptions, extracted?: Interaction): Promise<ScoredTrace> {
   const interaction = extracted ?? extractInteraction(traceId, spans, logs);
-  const live = options.golden === null;
-  const item: GoldenItem = options.golden ?? {
-    id: interaction.golden_id ?? "",
-    question: interaction.question ?? "",
-    expected_source: null,
-    expected_substring: null,
-    reference_answer: null,
-    key_facts: null,
-    tags: [],
-  };
+  const golden = options.golden;
+  const live = golden === null;
+  const subject: Subject = { trace_id: traceId, golden_id: golden?.id ?? interaction.golden_id ?? "", tags: golden?.tags ?? [], question: interaction.question ?? "", latency_ms: 0 };
   const items = retrievedItems(interaction);
   const ready = interaction.retrieved !== null && interaction.has_generation;
   const captured = items !== null && interaction.question !== null && interaction.answer !== null;
-  const judged = !live || options.judge.kind === "heuristic" || sampled(traceId, options.liveSampleRate);
-  const scoringJudge: Judge = judged
-    ? options.judge
-    : {
-        ...options.judge,
-        grounding: async () => ({ status: "not_sampled", value: null, claims: [], reason: "live trace outside the judge sampling rate", input_tokens: 0, output_tokens: 0, latency_ms: 0 }),
-        relevance: async () => ({ status: "not_sampled", value: null, reason: "live trace outside the judge sampling rate", input_tokens: 0, output_tokens: 0, latency_ms: 0 }),
-      };
-  let result = await scoreQuestion(
-    item,
-    traceId,
-    ready && captured
-      ? { ok: true, latency_ms: 0, reply: { answer: interaction.answer as string, contexts: items, model: interaction.generator_model, pipeline_version: interaction.pipeline_version } }
-      : { ok: true, latency_ms: 0, reply: { answer: "", contexts: [], model: interaction.generator_model, pipeline_version: interaction.pipeline_version } },
-    scoringJudge,
-    options.ks,
-  );
-  if (live) result = { ...result, abstention: none("not_applicable", "live traffic: no golden item") as Scored };
+  let result: QuestionResult;
   if (!ready) {
     const why = interaction.retrieved === null ? "no retrieval span in the trace" : "no generation span in the trace";
-    result = withStatus(result, "not_applicable", why, { grounding: true, relevance: true, recall: true, keyFacts: true });
-    result = { ...result, abstained: null, abstention: none("not_applicable", why) as Scored };
+    result = unscoredTrace(subject, interaction.generator_model, golden, options.judge, "not_applicable", why, { recall: true, keyFacts: true, abstention: none("not_applicable", why) as Scored });
   } else if (!captured) {
     const why = "content not captured (set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true)";
-    result = withStatus(result, "content_missing", why, { grounding: true, relevance: true, recall: !live, keyFacts: !live });
-    result = { ...result, abstained: null, abstention: live ? result.abstention : (none("content_missing", why) as Scored) };
-  } else if (interaction.truncated) {
-    result = withStatus(result, "context_incomplete", "the instrumentation capped some content", { grounding: true, recall: !live });
+    result = unscoredTrace(subject, interaction.generator_model, golden, options.judge, "content_missing", why, { recall: !live, keyFacts: !live, abstention: (live ? none("not_applicable", LIVE) : none("content_missing", why)) as Scored });
+  } else {
+    const sampledIn = !live || options.judge.kind === "heuristic" || sampled(traceId, options.liveSampleRate);
+    // The golden item's question (what the judge is asked about), when there is one.
+    const asked = { ...subject, question: golden?.question ?? subject.question };
+    result = await scoreInteraction(asked, { answer: interaction.answer as string, contexts: items, model: interaction.generator_model }, golden, { judge: options.judge, ks: options.ks, sampled: sampledIn, noGoldenReason: LIVE });
+    if (interaction.truncated) result = withStatus(result, "context_incomplete", "the instrumentation capped some content", { grounding: true, recall: !live });
   }
   return { interaction, result: { ...result, question: interaction.question ?? "" } };
 }

@@ -7,7 +7,9 @@ import { createJudgeSession } from "../../judges/session/session.js";
 import type { Judge } from "../../judges/types.js";
 
 import { pairedDelta, type PairedDelta } from "../paired.js";
-import { scoreQuestion, type QuestionResult } from "../../scoring/question.js";
+import type { QuestionResult } from "../../domain/result.js";
+import { scoreInteraction, type Expectations } from "../../scoring/score.js";
+import { scoreTargetResult } from "../answers.js";
 import { completeRun, resultRows, runMetricNames, runMetricValues, startRun, type EvalOutcome } from "../eval.js";
 import type { Target } from "../target.js";
 import { baggage, newTraceIds, traceparent } from "../traceContext.js";
@@ -17,6 +19,8 @@ import { goldenItemsFor } from "../../store/golden.js";
 import { saveResults } from "../../store/results.js";
 import { distinct, jaccard, rankBiasedOverlap } from "./overlap.js";
 import { selectInteractions, type CapturedInteraction, type ReplaySource } from "./select.js";
+
+const LIVE = "captured live traffic: no golden item";
 
 /** Options of {@link runReplay}. */
 export interface ReplayOptions {
@@ -74,12 +78,13 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
     o.store,
     captured.filter((c) => c.golden_id !== "").map((c) => ({ run_id: c.run_id, golden_id: c.golden_id })),
   );
-  const itemOf = (c: CapturedInteraction): { item: GoldenItem; live: boolean } => {
+  // The replayed question is filed under the original trace id; a captured golden question keeps its item's expectations.
+  const itemOf = (c: CapturedInteraction): { item: GoldenItem; expect: Expectations; live: boolean } => {
     const g = c.golden_id !== "" ? golden.get(`${c.run_id}\u0000${c.golden_id}`) : undefined;
-    if (g) return { item: { ...g, id: c.trace_id, tags: [...g.tags, `golden:${g.id}`] }, live: false };
-    return { item: { id: c.trace_id, question: c.question, expected_source: null, expected_substring: null, reference_answer: null, key_facts: null, tags: c.service_name ? [`service:${c.service_name}`] : [] }, live: true };
+    if (g) return { item: { ...g, id: c.trace_id, tags: [...g.tags, `golden:${g.id}`] }, expect: g, live: false };
+    return { item: { id: c.trace_id, question: c.question, expected_source: null, expected_substring: null, reference_answer: null, key_facts: null, tags: c.service_name ? [`service:${c.service_name}`] : [] }, expect: null, live: true };
   };
-  const adjust = (q: QuestionResult, live: boolean): QuestionResult => (live ? { ...q, abstention: none("not_applicable", "captured live traffic: no golden item") as Scored } : q);
+  const adjust = (q: QuestionResult, live: boolean): QuestionResult => (live ? { ...q, abstention: none("not_applicable", LIVE) as Scored } : q);
 
   const session = createJudgeSession(o.judge, { cache: (o.cache ?? true) ? storeJudgeCache(o.store) : null, prices: o.prices ?? null, maxCostUsd: null });
   const judge = session.judge;
@@ -91,11 +96,13 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
   const pairs = await Promise.all(
     captured.map((c) =>
       limit(async () => {
-        const { item, live } = itemOf(c);
-        const original = adjust(await scoreQuestion(item, c.trace_id, { ok: true, latency_ms: 0, reply: { answer: c.answer, contexts: c.retrieved, model: null, pipeline_version: c.pipeline_version } }, judge, o.ks), live);
+        const { item, expect, live } = itemOf(c);
+        const subject = { trace_id: c.trace_id, golden_id: item.id, tags: item.tags, question: item.question, latency_ms: 0 };
+        const original = await scoreInteraction(subject, { answer: c.answer, contexts: c.retrieved, model: null }, expect, { judge, ks: o.ks, noGoldenReason: LIVE });
         const ids = newTraceIds();
         const res = await o.target.ask(c.question, { traceparent: traceparent(ids), baggage: baggage(run.run_id, c.trace_id, o.pipelineVersion) });
-        const replayed = adjust(await scoreQuestion(item, ids.traceId, res, judge, o.ks), live);
+        // A failed call of captured live traffic keeps abstention not_applicable (there is no golden item).
+        const replayed = adjust(await scoreTargetResult(item, ids.traceId, res, judge, o.ks, { expect, noGoldenReason: LIVE }), live);
         const rows = resultRows(run, replayed, judge, o.ks);
         await saveResults(o.store, { interactions: [rows.interaction], scores: rows.scores, claims: rows.claims });
         done++;
