@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { GoldenItem, GoldenSet } from "@ragmeter/golden";
 import pLimit from "p-limit";
-import type { Judge, JudgeCallCost } from "../judges/types.js";
+import { judgePromptVersion } from "../judges/promptVersion.js";
+import type { Judge } from "../judges/types.js";
 import { lengthBias, repeatVariance, type LengthBias, type RepeatVariance } from "../judges/analysis.js";
 import { storeJudgeCache } from "../judges/session/cache.js";
 import type { PriceTable } from "../judges/session/cost.js";
@@ -9,12 +10,13 @@ import { createJudgeSession, type JudgeStats } from "../judges/session/session.j
 import { lastCalibration, type CalibrationRecord } from "../store/calibrations.js";
 import type { Store } from "../store/client.js";
 import { saveGoldenSet } from "../store/golden.js";
-import { saveResults, runScores, type ClaimInsert, type InteractionInsert, type ScoreInsert } from "../store/results.js";
+import { saveResults, runScores } from "../store/results.js";
 import { getRun, previousRun, saveRun, type RunRecord } from "../store/runs.js";
-import { JUDGED_METRICS, metricNames, metricTable, metricValues, type JudgeName, type MetricValue } from "../domain/metricTable.js";
+import { JUDGED_METRICS, metricNames, metricValues, type MetricValue } from "../domain/metricTable.js";
 import { aggregate, type Aggregate } from "./aggregate.js";
 import { pairedDelta, type PairedDelta } from "./paired.js";
 import type { QuestionResult } from "../domain/result.js";
+import { resultRows } from "../scoring/rows.js";
 import { scoreTargetResult } from "./answers.js";
 import type { Target } from "./target.js";
 import { baggage, newTraceIds, traceparent } from "./traceContext.js";
@@ -89,83 +91,6 @@ export interface EvalOutcome {
 export function newRunId(now: number): string {
   const t = new Date(now).toISOString().replace(/[-:]/gu, "").replace(/\.\d+Z$/u, "");
   return `r-${t}-${randomBytes(3).toString("hex")}`;
-}
-
-/** Combined prompt version of a judge, recorded on the run (compatibility key of "previous run"). */
-export function judgePromptVersion(judge: Judge): string {
-  const { grounding, relevance } = judge.promptVersion;
-  return grounding === relevance ? grounding : `${grounding}+${relevance}`;
-}
-
-/** Score rows, claims and the interaction of one question result. */
-export function resultRows(run: Pick<RunRecord, "run_id" | "pipeline_version" | "source">, q: QuestionResult, judge: Judge, ks: readonly number[]): { scores: ScoreInsert[]; claims: ClaimInsert[]; interaction: InteractionInsert } {
-  const scores: ScoreInsert[] = [];
-  const promptOf = (j: JudgeName | null): string => (j === null ? "" : (judge.promptVersion[j] ?? ""));
-  // Rows are object literals of one shape (no spread): this runs for every metric of every trace.
-  const row = (metric: string, repeat_index: number, value: number | null, status: string, reason: string, judgeName: JudgeName | null, j: JudgeCallCost | null): ScoreInsert => ({
-    run_id: run.run_id,
-    trace_id: q.trace_id,
-    golden_id: q.golden_id,
-    metric,
-    value,
-    status,
-    reason,
-    judge_kind: judgeName !== null ? judge.kind : "mechanical",
-    judge_model: judgeName !== null ? judge.model : "",
-    judge_prompt_version: promptOf(judgeName),
-    repeat_index,
-    pipeline_version: run.pipeline_version,
-    source: run.source,
-    judge_input_tokens: j?.input_tokens ?? 0,
-    judge_output_tokens: j?.output_tokens ?? 0,
-    latency_ms: j?.latency_ms ?? 0,
-  });
-  for (const def of metricTable(ks)) {
-    if (def.repeat && q.repeats.length > 0) {
-      // One row per repeat (repeat_index); comparisons average them per question (store/results.ts runScores).
-      const pick = def.repeat;
-      q.repeats.forEach((r, repeat_index) => {
-        const j = pick(r);
-        scores.push(row(def.name, repeat_index, j.value, j.status, j.reason ?? "", def.judge, j));
-      });
-      continue;
-    }
-    const v = def.value(q);
-    scores.push(row(def.name, 0, v.value, v.status, def.reason(q), def.judge, def.judgment?.(q) ?? null));
-  }
-  const claims: ClaimInsert[] = (q.repeats.length > 0 ? q.repeats : [{ grounding: q.grounding }]).flatMap((r, repeat_index) => r.grounding.claims.map((c) => ({
-    run_id: run.run_id,
-    trace_id: q.trace_id,
-    golden_id: q.golden_id,
-    judge_prompt_version: judge.promptVersion.grounding,
-    repeat_index,
-    claim_index: c.index,
-    claim: c.text,
-    verdict: c.verdict,
-    chunk_ids: c.chunk_ids,
-    judge_model: judge.model,
-    pipeline_version: run.pipeline_version,
-  })));
-  const interaction: InteractionInsert = {
-    trace_id: q.trace_id,
-    run_id: run.run_id,
-    golden_id: q.golden_id,
-    source: run.source,
-    service_name: "",
-    deployment_environment: "",
-    pipeline_version: run.pipeline_version,
-    question: q.question,
-    answer: q.answer,
-    retrieved: q.contexts.map((c, i) => ({ ...c, rank: i + 1 })),
-    generator_model: q.generator_model,
-    input_tokens: null,
-    output_tokens: null,
-    abstained: q.abstained,
-    status: q.status,
-    reason: q.reason,
-    latency_ms: q.latency_ms,
-  };
-  return { scores, claims, interaction };
 }
 
 /** Per-question metric maps of a stored run, keyed by golden id (repeats averaged). */

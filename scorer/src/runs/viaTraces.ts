@@ -7,9 +7,10 @@ import { saveGoldenSet } from "../store/golden.js";
 import { saveResults } from "../store/results.js";
 import { startScorerService } from "../stream/service.js";
 import type { ScoredTrace } from "../scoring/trace.js";
+import { resultRows } from "../scoring/rows.js";
 import type { QuestionResult } from "../domain/result.js";
 import { failedQuestion } from "../scoring/score.js";
-import { completeRun, resultRows, startRun, type EvalOptions, type EvalOutcome } from "./eval.js";
+import { completeRun, startRun, type EvalOptions, type EvalOutcome } from "./eval.js";
 import { baggage, newTraceIds, traceparent } from "./traceContext.js";
 
 /** Options of {@link runEvalViaTraces}: those of a direct eval plus where the spans come from. */

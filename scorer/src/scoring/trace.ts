@@ -3,7 +3,9 @@ import type { GoldenItem } from "@ragmeter/golden";
 import { extractInteraction, retrievedItems, type Interaction } from "../extract/interaction.js";
 import type { StoredLog, StoredSpan } from "../extract/spans.js";
 import type { Judge } from "../judges/types.js";
+import { liveNeverApplicable } from "../domain/metricTable.js";
 import { keyFactsScore } from "../domain/metrics/keyFacts.js";
+import { resultRows, type ResultRows } from "./rows.js";
 import { referenceNotApplicable, scoreInteraction, type QuestionResult, type Subject } from "./score.js";
 import { none, type Scored, type Status } from "../domain/status.js";
 
@@ -111,4 +113,24 @@ export async function scoreTrace(traceId: string, spans: readonly StoredSpan[], 
     if (interaction.truncated) result = withStatus(result, "context_incomplete", "the instrumentation capped some content", { grounding: true, recall: !live });
   }
   return { interaction, result: { ...result, question: interaction.question ?? "" } };
+}
+
+/**
+ * The rows of a scored trace: filed under its run (`live` for live traffic) with what its spans say
+ * (service, environment, tokens) and the prompt version it was scored under. Live traffic has no
+ * golden item: the metrics that can never apply to it (the table's `live: false`) store no
+ * `not_applicable` row (8 of the 10 rows of a live trace otherwise).
+ */
+export function traceRows(s: ScoredTrace, judge: Judge, ks: readonly number[], promptVersion: string): ResultRows {
+  const i = s.interaction;
+  const rows = resultRows({ run_id: i.run_id ?? "live", pipeline_version: i.pipeline_version ?? "", source: i.source }, s.result, judge, ks, {
+    service_name: i.service_name,
+    deployment_environment: i.deployment_environment,
+    input_tokens: i.input_tokens,
+    output_tokens: i.output_tokens,
+    latency_ms: null,
+    judge_prompt_version: promptVersion,
+  });
+  if (i.source !== "live") return rows;
+  return { ...rows, scores: rows.scores.filter((r) => !(r.status === "not_applicable" && liveNeverApplicable(r.metric))) };
 }

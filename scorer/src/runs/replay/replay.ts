@@ -7,10 +7,11 @@ import { createJudgeSession } from "../../judges/session/session.js";
 import type { Judge } from "../../judges/types.js";
 
 import { pairedDelta, type PairedDelta } from "../paired.js";
+import { resultRows } from "../../scoring/rows.js";
 import type { QuestionResult } from "../../domain/result.js";
 import { scoreInteraction, type Expectations } from "../../scoring/score.js";
 import { scoreTargetResult } from "../answers.js";
-import { completeRun, resultRows, runMetricNames, runMetricValues, startRun, type EvalOutcome } from "../eval.js";
+import { completeRun, runMetricNames, runMetricValues, startRun, type EvalOutcome } from "../eval.js";
 import type { Target } from "../target.js";
 import { baggage, newTraceIds, traceparent } from "../traceContext.js";
 import { none, type Scored } from "../../domain/status.js";
