@@ -1,7 +1,8 @@
 import { displayRank, metricNames } from "../domain/metricTable.js";
 import { writeFile } from "node:fs/promises";
 import { stringify } from "csv-stringify/sync";
-import { compareRuns, formatComparison } from "../runs/compare.js";
+import { compareRuns } from "../runs/compare.js";
+import { formatComparison } from "./format/compare.js";
 import { evaluateGate, parseGate } from "../runs/gate.js";
 import { fmtValue } from "./format/text.js";
 import { getRun, listRuns, type RunRecord } from "../store/runs.js";

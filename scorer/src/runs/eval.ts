@@ -4,7 +4,7 @@ import pLimit from "p-limit";
 import { judgePromptVersion } from "../judges/promptVersion.js";
 import type { Judge } from "../judges/types.js";
 import { lengthBias, repeatVariance, type LengthBias, type RepeatVariance } from "../judges/analysis.js";
-import { storeJudgeCache } from "../judges/session/cache.js";
+import { storeJudgeCache } from "../store/judgeCache.js";
 import type { PriceTable } from "../judges/session/cost.js";
 import { createJudgeSession, type JudgeStats } from "../judges/session/session.js";
 import { lastCalibration, type CalibrationRecord } from "../store/calibrations.js";

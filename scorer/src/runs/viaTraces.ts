@@ -1,7 +1,7 @@
 import type { GoldenItem } from "@ragmeter/golden";
 import { loadCollectorConfig, startCollector, type Logger, type RunningCollector } from "@ragmeter/collector";
 import pLimit from "p-limit";
-import { storeJudgeCache } from "../judges/session/cache.js";
+import { storeJudgeCache } from "../store/judgeCache.js";
 import { createJudgeSession } from "../judges/session/session.js";
 import { saveGoldenSet } from "../store/golden.js";
 import { saveResults } from "../store/results.js";

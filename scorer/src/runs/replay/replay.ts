@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { GoldenItem } from "@ragmeter/golden";
 import pLimit from "p-limit";
-import { storeJudgeCache } from "../../judges/session/cache.js";
+import { storeJudgeCache } from "../../store/judgeCache.js";
 import type { PriceTable } from "../../judges/session/cost.js";
 import { createJudgeSession } from "../../judges/session/session.js";
 import type { Judge } from "../../judges/types.js";
