@@ -1,7 +1,7 @@
 import { metricNames } from "../domain/metricTable.js";
 import { randomUUID } from "node:crypto";
 import { pairedDelta, type PairedDelta } from "./paired.js";
-import { storedQuestionMetrics } from "./eval.js";
+import { storedQuestionMetrics } from "./summary.js";
 import type { Store } from "../store/client.js";
 import { type RunRecord } from "../store/runs.js";
 

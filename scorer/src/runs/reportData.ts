@@ -1,7 +1,7 @@
 import { metricNames } from "../domain/metricTable.js";
 import { z } from "zod";
 import { pairedDelta } from "./paired.js";
-import { storedQuestionMetrics } from "./eval.js";
+import { storedQuestionMetrics } from "./summary.js";
 import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "./bootstrap.js";
 import type { Store } from "../store/client.js";
 import { utcTime } from "../store/rows.js";

@@ -1,17 +1,13 @@
 import type { GoldenItem } from "@ragmeter/golden";
 import { loadCollectorConfig, startCollector, type Logger, type RunningCollector } from "@ragmeter/collector";
 import pLimit from "p-limit";
-import { storeJudgeCache } from "../store/judgeCache.js";
-import { createJudgeSession } from "../judges/session/session.js";
-import { saveGoldenSet } from "../store/golden.js";
-import { saveResults } from "../store/results.js";
 import { startScorerService } from "../stream/service.js";
 import type { ScoredTrace } from "../scoring/trace.js";
-import { resultRows } from "../scoring/rows.js";
 import type { QuestionResult } from "../domain/result.js";
 import { failedQuestion } from "../scoring/score.js";
-import { completeRun, startRun, type EvalOptions, type EvalOutcome } from "./eval.js";
-import { baggage, newTraceIds, traceparent } from "./traceContext.js";
+import type { EvalOptions } from "./eval.js";
+import { askTarget, startRecorder } from "./recorder.js";
+import type { EvalOutcome } from "./summary.js";
 
 /** Options of {@link runEvalViaTraces}: those of a direct eval plus where the spans come from. */
 export interface ViaTracesOptions extends EvalOptions {
@@ -43,11 +39,20 @@ export async function runEvalViaTraces(o: ViaTracesOptions): Promise<EvalOutcome
   const { golden, store, ks } = o;
   const repeat = 1;
   const useCache = o.cache ?? true;
-  const session = createJudgeSession(o.judge, { cache: useCache ? storeJudgeCache(store) : null, prices: o.prices ?? null, maxCostUsd: o.maxCostUsd ?? null });
-  const judge = session.judge;
   const now = o.now ?? Date.now;
-  await saveGoldenSet(store, golden);
-  const run = await startRun(store, { source: "golden", pipelineVersion: o.pipelineVersion, goldenSetHash: golden.sha256, goldenSetPath: golden.path, judge, ks, target: `${o.target.description} (via traces)`, startedAt: now() });
+  // The answer source of this run is the target's own spans: the stream service writes the scored
+  // rows of each trace; the recorder writes those of questions without spans.
+  const recorder = await startRecorder({
+    store,
+    judge: o.judge,
+    ks,
+    cache: useCache,
+    prices: o.prices ?? null,
+    maxCostUsd: o.maxCostUsd ?? null,
+    golden,
+    run: { source: "golden", pipelineVersion: o.pipelineVersion, goldenSetHash: golden.sha256, goldenSetPath: golden.path, target: `${o.target.description} (via traces)`, startedAt: now() },
+  });
+  const { run, judge } = recorder;
 
   const byTrace = new Map<string, QuestionResult>();
   const waiting = new Map<string, { item: GoldenItem; answeredAt: number }>();
@@ -92,13 +97,12 @@ export async function runEvalViaTraces(o: ViaTracesOptions): Promise<EvalOutcome
     await Promise.all(
       golden.items.map((item) =>
         limit(async () => {
-          const ids = newTraceIds();
-          sent.push({ item, traceId: ids.traceId });
-          const res = await o.target.ask(item.question, { traceparent: traceparent(ids), baggage: baggage(run.run_id, item.id, o.pipelineVersion) });
+          const { traceId, result: res } = await askTarget(o.target, run, item.id, item.question);
+          sent.push({ item, traceId });
           if (!res.ok) {
-            failed.set(ids.traceId, failedQuestion(item, ids.traceId, "target_error", res.reason, res.latency_ms));
+            failed.set(traceId, failedQuestion(item, traceId, "target_error", res.reason, res.latency_ms));
             done++;
-          } else waiting.set(ids.traceId, { item, answeredAt: Date.now() });
+          } else waiting.set(traceId, { item, answeredAt: Date.now() });
           progress();
         }),
       ),
@@ -118,16 +122,13 @@ export async function runEvalViaTraces(o: ViaTracesOptions): Promise<EvalOutcome
       return failedQuestion(item, traceId, "trace_timeout", `no spans of trace ${traceId} arrived within ${o.traceTimeoutMs} ms of the answer`, 0);
     });
     // Failed and timed-out questions are stored too, so the run's stored metrics match the summary.
-    const unscored = results.filter((q) => q.status !== "ok");
-    if (unscored.length > 0) {
-      const rows = unscored.map((q) => resultRows(run, q, judge, ks));
-      await saveResults(store, { interactions: rows.map((r) => r.interaction), scores: rows.flatMap((r) => r.scores), claims: rows.flatMap((r) => r.claims) });
-    }
+    for (const q of results) if (q.status !== "ok") await recorder.record(q);
     const order = new Map(golden.items.map((it, i) => [it.id, i] as const));
     results.sort((a, b) => (order.get(a.golden_id) ?? 0) - (order.get(b.golden_id) ?? 0));
-    return await completeRun({ store, run, results, ks, judge, stats: session.stats(), repeat, useCache, warnings: [...warnings], now });
+    return await recorder.complete({ results, repeat, useCache, warnings: [...warnings], now });
   } finally {
     if (receiver) await receiver.close();
     await service.stop();
+    await recorder.close().catch(() => undefined);
   }
 }

@@ -1,4 +1,4 @@
-import type { EvalOutcome } from "../../runs/eval.js";
+import type { EvalOutcome } from "../../runs/summary.js";
 
 /** The `--json OUT` document of `ragmeter eval` (values unrounded). */
 export interface EvalJson {

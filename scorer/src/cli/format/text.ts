@@ -1,6 +1,6 @@
 import type { Aggregate } from "../../runs/aggregate.js";
 import type { PairedDelta } from "../../runs/paired.js";
-import type { EvalOutcome } from "../../runs/eval.js";
+import type { EvalOutcome } from "../../runs/summary.js";
 import { LENGTH_BIAS_FLAG } from "../../judges/analysis.js";
 
 /** Display of a metric value: relevance as `x.x/4`, others with two decimals; `—` for null. */

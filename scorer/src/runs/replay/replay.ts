@@ -1,23 +1,18 @@
 import { createHash } from "node:crypto";
 import type { GoldenItem } from "@ragmeter/golden";
 import pLimit from "p-limit";
-import { storeJudgeCache } from "../../store/judgeCache.js";
 import type { PriceTable } from "../../judges/session/cost.js";
-import { createJudgeSession } from "../../judges/session/session.js";
 import type { Judge } from "../../judges/types.js";
-
 import { pairedDelta, type PairedDelta } from "../paired.js";
-import { resultRows } from "../../scoring/rows.js";
 import type { QuestionResult } from "../../domain/result.js";
 import { scoreInteraction, type Expectations } from "../../scoring/score.js";
 import { scoreTargetResult } from "../answers.js";
-import { completeRun, runMetricNames, runMetricValues, startRun, type EvalOutcome } from "../eval.js";
+import { askTarget, startRecorder } from "../recorder.js";
+import { runMetricNames, runMetricValues, type EvalOutcome } from "../summary.js";
 import type { Target } from "../target.js";
-import { baggage, newTraceIds, traceparent } from "../traceContext.js";
 import { none, type Scored } from "../../domain/status.js";
 import type { Store } from "../../store/client.js";
 import { goldenItemsFor } from "../../store/golden.js";
-import { saveResults } from "../../store/results.js";
 import { distinct, jaccard, rankBiasedOverlap } from "./overlap.js";
 import { selectInteractions, type CapturedInteraction, type ReplaySource } from "./select.js";
 
@@ -87,32 +82,46 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
   };
   const adjust = (q: QuestionResult, live: boolean): QuestionResult => (live ? { ...q, abstention: none("not_applicable", LIVE) as Scored } : q);
 
-  const session = createJudgeSession(o.judge, { cache: (o.cache ?? true) ? storeJudgeCache(o.store) : null, prices: o.prices ?? null, maxCostUsd: null });
-  const judge = session.judge;
   const selectionHash = createHash("sha256").update(captured.map((c) => c.trace_id).join("\n")).digest("hex");
-  const run = await startRun(o.store, { source: "replay", pipelineVersion: o.pipelineVersion, goldenSetHash: `replay-${selectionHash}`, goldenSetPath: `replay --from ${o.fromSpec}`, judge, ks: o.ks, target: o.target.description, startedAt: Date.now() });
+  const useCache = o.cache ?? true;
+  const recorder = await startRecorder({
+    store: o.store,
+    judge: o.judge,
+    ks: o.ks,
+    cache: useCache,
+    prices: o.prices ?? null,
+    maxCostUsd: null,
+    golden: null,
+    run: { source: "replay", pipelineVersion: o.pipelineVersion, goldenSetHash: `replay-${selectionHash}`, goldenSetPath: `replay --from ${o.fromSpec}`, target: o.target.description, startedAt: Date.now() },
+  });
+  const { run, judge } = recorder;
 
-  const limit = pLimit(Math.max(1, o.concurrency));
-  let done = 0;
-  const pairs = await Promise.all(
-    captured.map((c) =>
-      limit(async () => {
-        const { item, expect, live } = itemOf(c);
-        const subject = { trace_id: c.trace_id, golden_id: item.id, tags: item.tags, question: item.question, latency_ms: 0 };
-        const original = await scoreInteraction(subject, { answer: c.answer, contexts: c.retrieved, model: null }, expect, { judge, ks: o.ks, noGoldenReason: LIVE });
-        const ids = newTraceIds();
-        const res = await o.target.ask(c.question, { traceparent: traceparent(ids), baggage: baggage(run.run_id, c.trace_id, o.pipelineVersion) });
-        // A failed call of captured live traffic keeps abstention not_applicable (there is no golden item).
-        const replayed = adjust(await scoreTargetResult(item, ids.traceId, res, judge, o.ks, { expect, noGoldenReason: LIVE }), live);
-        const rows = resultRows(run, replayed, judge, o.ks);
-        await saveResults(o.store, { interactions: [rows.interaction], scores: rows.scores, claims: rows.claims });
-        done++;
-        o.onProgress?.(done, captured.length);
-        return { c, original, replayed };
-      }),
-    ),
-  );
-  const outcome = await completeRun({ store: o.store, run, results: pairs.map((p) => p.replayed), ks: o.ks, judge, stats: session.stats(), repeat: 1, useCache: o.cache ?? true, warnings: [], now: Date.now });
+  let outcome: EvalOutcome;
+  let pairs: { c: CapturedInteraction; original: QuestionResult; replayed: QuestionResult }[];
+  try {
+    const limit = pLimit(Math.max(1, o.concurrency));
+    let done = 0;
+    pairs = await Promise.all(
+      captured.map((c) =>
+        limit(async () => {
+          const { item, expect, live } = itemOf(c);
+          const subject = { trace_id: c.trace_id, golden_id: item.id, tags: item.tags, question: item.question, latency_ms: 0 };
+          // The original side: its stored answer and retrieved items, scored by the same judge.
+          const original = await scoreInteraction(subject, { answer: c.answer, contexts: c.retrieved, model: null }, expect, { judge, ks: o.ks, noGoldenReason: LIVE });
+          const { traceId, result: res } = await askTarget(o.target, run, c.trace_id, c.question);
+          // A failed call of captured live traffic keeps abstention not_applicable (there is no golden item).
+          const replayed = adjust(await scoreTargetResult(item, traceId, res, judge, o.ks, { expect, noGoldenReason: LIVE }), live);
+          await recorder.record(replayed);
+          done++;
+          o.onProgress?.(done, captured.length);
+          return { c, original, replayed };
+        }),
+      ),
+    );
+    outcome = await recorder.complete({ results: pairs.map((p) => p.replayed), repeat: 1, useCache, warnings: [], now: Date.now });
+  } finally {
+    await recorder.close().catch(() => undefined);
+  }
   const a = new Map(pairs.map((p) => [p.c.trace_id, runMetricValues(p.original, o.ks)] as const));
   const b = new Map(pairs.map((p) => [p.c.trace_id, runMetricValues(p.replayed, o.ks)] as const));
   // Every metric of the table (before the table, replay forgot abstention and reference_facts).
