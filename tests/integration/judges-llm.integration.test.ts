@@ -16,7 +16,7 @@ afterEach(async () => {
 async function judgeWith(script: Parameters<typeof startFakeOpenAI>[0], opts: Partial<LlmJudgeOptions> = {}) {
   const server = await startFakeOpenAI(script);
   closers.push(server.close);
-  return { server, judge: createLlmJudge({ baseURL: server.baseURL, apiKey: "test", model: "judge-1", timeoutMs: 5_000, maxRetries: 2, backoff: { baseMs: 10 }, ...opts }) };
+  return { server, judge: createLlmJudge({ baseURL: server.baseURL, apiKey: "test", model: "judge-1", timeoutMs: 5_000, maxRetries: 2, ...opts }) };
 }
 const G1 = JSON.stringify({ claims: ["Port 5432."], verdicts: [{ verdict: "SUPPORTED", chunk_ids: ["c1"] }] });
 const chunks = [{ id: "c1", text: "Managed PostgreSQL listens on port 5432." }];

@@ -1,5 +1,5 @@
 import pLimit from "p-limit";
-import { sleep as defaultSleep } from "./retry.js";
+const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Bounds the judge calls of one judge instance: at most `concurrency` in flight, at most `rpm` started per minute. */
 export interface RateLimiter {

@@ -17,7 +17,7 @@ import {
   VERIFY_PROMPT,
   verifyUserMessage,
 } from "../prompts.js";
-import { withRetry, type RetryPolicy } from "./retry.js";
+import { toJudgeCallError } from "./callError.js";
 import { countTokens, splitByTokens } from "./tokens.js";
 import type { ClaimVerdict, GroundingInput, GroundingJudgment, Judge, JudgeChunk, ReferenceInput, ReferenceJudgment, RelevanceInput, RelevanceJudgment, Verdict } from "../types.js";
 
@@ -60,10 +60,11 @@ export interface LlmJudgeOptions {
   readonly model: string;
   /** Per-call timeout, ms (default 60,000); a timed-out call is retried like a 5xx. */
   readonly timeoutMs?: number;
-  /** Retries of a retriable HTTP failure (408, 409, 429, 5xx, timeout, connection), default 3. 429 honours Retry-After. */
+  /**
+   * Retries of a retriable HTTP failure (408, 409, 429, 5xx, timeout, connection), default 3: the
+   * `openai` client's own retries (exponential backoff with jitter; `retry-after-ms`/`Retry-After` honoured).
+   */
   readonly maxRetries?: number;
-  /** Backoff tuning and test hooks of the retry helper (exponential with full jitter). */
-  readonly backoff?: Omit<RetryPolicy, "retries">;
   /** Attempts when a reply cannot be parsed or validated (default 2). */
   readonly maxParseAttempts?: number;
   /**
@@ -97,10 +98,9 @@ type Call<T> = { ok: true; value: T } | { ok: false; reason: string };
  * claims with an empty part cannot fit, `context_too_long`. Never throws for one item.
  */
 export function createLlmJudge(options: LlmJudgeOptions): Judge {
-  const client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey ?? "none", timeout: options.timeoutMs ?? 60_000, maxRetries: 0 });
+  const client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey ?? "none", timeout: options.timeoutMs ?? 60_000, maxRetries: options.maxRetries ?? 3 });
   const attempts = options.maxParseAttempts ?? 2;
   const window = options.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
-  const policy: RetryPolicy = { ...(options.backoff ?? {}), retries: options.maxRetries ?? 3 };
   const limiter: RateLimiter = createRateLimiter({ concurrency: options.concurrency ?? 8, rpm: options.rpm ?? null });
   let structured = options.structuredOutput ?? true;
 
@@ -114,8 +114,16 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
       ],
       ...(withFormat ? { response_format: { type: "json_schema" as const, json_schema: { name, strict: true, schema: z.toJSONSchema(schema) as Record<string, unknown> } } } : {}),
     };
-    tally.calls++;
-    const res = await limiter.schedule(() => client.chat.completions.create(body));
+    // Every HTTP request of the call, the client's retries included, is counted.
+    const counted = client.withOptions({
+      fetch: (url, init) => {
+        tally.calls++;
+        return fetch(url, init);
+      },
+    });
+    const res = await limiter.schedule(() => counted.chat.completions.create(body)).catch((err: unknown) => {
+      throw toJudgeCallError(err);
+    });
     tally.input_tokens += res.usage?.prompt_tokens ?? 0;
     tally.output_tokens += res.usage?.completion_tokens ?? 0;
     return res.choices[0]?.message.content ?? "";
@@ -125,11 +133,11 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
   async function send(system: string, user: string, name: string, schema: z.ZodType, tally: Tally): Promise<string> {
     const withFormat = structured;
     try {
-      return await withRetry(() => once(system, user, name, schema, withFormat, tally), policy);
+      return await once(system, user, name, schema, withFormat, tally);
     } catch (err) {
       if (!withFormat || !(err instanceof JudgeCallError) || err.status !== 400) throw err;
       structured = false;
-      return withRetry(() => once(system, user, name, schema, false, tally), policy);
+      return once(system, user, name, schema, false, tally);
     }
   }
 
