@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { combineRepeats, lengthBias, repeatVariance } from "../../scorer/src/judges/analysis.js";
 import { APIConnectionTimeoutError, APIError } from "openai";
 import { retryAfterMs, toJudgeCallError } from "../../scorer/src/judges/llm/callError.js";
@@ -66,13 +66,17 @@ describe("call errors, rate limit, prices, cache key, tokens", () => {
     expect(toJudgeCallError(new APIConnectionTimeoutError()).retriable).toBe(true);
   });
   it("requests-per-minute limit over a sliding window (fake clock)", async () => {
-    let t = 0;
-    const slept: number[] = [];
-    const lim = createRateLimiter({ concurrency: 4, rpm: 2, now: () => t, sleep: async (ms) => { slept.push(ms); t += ms; } });
-    const started: number[] = [];
-    await Promise.all([1, 2, 3].map(() => lim.schedule(async () => void started.push(t))));
-    expect(started).toEqual([0, 0, 60_000]);
-    expect(slept).toEqual([60_000]);
+    vi.useFakeTimers({ now: 0 });
+    try {
+      const lim = createRateLimiter({ concurrency: 4, rpm: 2 });
+      const started: number[] = [];
+      const all = Promise.all([1, 2, 3].map(() => lim.schedule(async () => void started.push(Date.now()))));
+      await vi.advanceTimersByTimeAsync(60_000);
+      await all;
+      expect(started).toEqual([0, 0, 60_000]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
   it("prices: cost of 400 input + 80 output tokens at $2 / $10 per 1M = $0.0016", () => {
     const prices = { "judge-1": { input_per_1m: 2, output_per_1m: 10 } };
