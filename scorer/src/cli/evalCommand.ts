@@ -7,7 +7,7 @@ import { formatSummary } from "./format/text.js";
 import { runEval } from "../runs/eval.js";
 import type { EvalOutcome } from "../runs/summary.js";
 import { runEvalViaTraces, type ViaTracesOptions } from "../runs/viaTraces.js";
-import { createJsonLogger } from "@ragmeter/collector";
+import { createLogger } from "./logger.js";
 import { loadStreamConfig } from "../stream/config.js";
 import { httpTarget, type Target } from "../runs/target.js";
 import type { Store } from "../store/client.js";
@@ -122,7 +122,7 @@ export async function evaluateAndReport(
           spans: via.spans,
           quietMs: via.quietMs,
           traceTimeoutMs: via.traceTimeoutMs,
-          log: createJsonLogger(process.stderr, "warn", "eval"),
+          log: createLogger(process.stderr, "warn", "eval"),
           ...(via.onReceiver ? { onReceiver: via.onReceiver } : {}),
         })
       : await runEval(common);

@@ -1,4 +1,5 @@
-import { createJsonLogger, loadCollectorConfig, startCollector, type RunningCollector } from "@ragmeter/collector";
+import { loadCollectorConfig, startCollector, type RunningCollector } from "@ragmeter/collector";
+import { createLogger } from "./logger.js";
 import { loadStreamConfig } from "../stream/config.js";
 import { startScorerService, type ScorerService } from "../stream/service.js";
 import { EXIT } from "./evalCommand.js";
@@ -37,7 +38,7 @@ export interface StreamFlags {
 export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSignal): Promise<number> {
   const stream = loadStreamConfig(io.env, { ...(flags.brokers !== undefined ? { brokers: flags.brokers } : {}), ...(flags.quietMs !== undefined ? { quietMs: flags.quietMs } : {}) });
   const brokers = stream.brokers ?? ["127.0.0.1:9092"];
-  const log = createJsonLogger(process.stderr, "info", "scorer");
+  const log = createLogger(process.stderr, "info", "scorer");
   return withStore(io, flags, async (store, config) => {
     const service = await startScorerService({
       store,
@@ -66,7 +67,7 @@ export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSig
     ...(flags.host !== undefined ? { host: flags.host } : {}),
     ...(stream.brokers !== null ? { brokers: [...stream.brokers] } : {}),
   });
-  const log = createJsonLogger(process.stderr, collectorConfig.logLevel, "serve");
+  const log = createLogger(process.stderr, collectorConfig.logLevel, "serve");
   return withStore(io, flags, async (store, config) => {
     const useKafka = stream.brokers !== null;
     const service: ScorerService = await startScorerService({
