@@ -29,6 +29,8 @@ export interface MetricDef {
   readonly judge: JudgeName | null;
   /** Only in runs whose judge has a reference-based judge (LLM). */
   readonly needsReferenceJudge: boolean;
+  /** Largest value: 1 for shares, 4 for relevance (0–4). */
+  readonly max?: number;
   /** Value and status of the metric for one question. */
   value(q: QuestionResult): MetricValue;
   /** Why the value is what it is (stored as `reason`). */
@@ -84,7 +86,7 @@ const MRR: MetricDef = {
 };
 
 const GROUNDING = judged("grounding", (r) => r.grounding, false);
-const RELEVANCE = judged("relevance", (r) => r.relevance, false);
+const RELEVANCE: JudgedMetricDef = { ...judged("relevance", (r) => r.relevance, false), max: 4 };
 const REFERENCE_FACTS = judged("reference_facts", (r) => r.reference_facts, true);
 
 const KEY_FACTS: MetricDef = {
@@ -155,4 +157,9 @@ export function displayRank(metric: string): number {
   const order = (["retrieval", "judged", "answer"] as const).flatMap((kind) => metricTable([]).filter((m) => m.kind === kind).map((m) => m.name));
   const i = order.indexOf(metric);
   return i < 0 ? Number.MAX_SAFE_INTEGER : 1000 + i;
+}
+
+/** Largest value of a metric (4 for relevance, else 1: shares and 0/1 values). */
+export function metricMax(metric: string): number {
+  return metricTable([]).find((m) => m.name === metric)?.max ?? 1;
 }

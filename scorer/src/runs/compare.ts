@@ -1,4 +1,4 @@
-import { metricNames } from "../domain/metricTable.js";
+import { metricNames, metricTable } from "../domain/metricTable.js";
 import { randomUUID } from "node:crypto";
 import { pairedDelta, type PairedDelta } from "./paired.js";
 import { storedQuestionMetrics } from "./summary.js";
@@ -25,7 +25,9 @@ export async function compareRuns(store: Store, a: RunRecord, b: RunRecord, opti
   const ma = await storedQuestionMetrics(store, a.run_id);
   const mb = await storedQuestionMetrics(store, b.run_id);
   const ks = [...new Set([...a.ks, ...b.ks])].sort((x, y) => x - y);
-  const referenceScored = [...ma.values(), ...mb.values()].some((m) => m.get("reference_facts")?.status === "ok");
+  // Metrics that only a reference-based judge produces are compared when either run scored them.
+  const referenceOnly = metricTable(ks).filter((d) => d.needsReferenceJudge);
+  const referenceScored = [...ma.values(), ...mb.values()].some((m) => referenceOnly.some((d) => m.get(d.name)?.status === "ok"));
   const names = metricNames(ks, { referenceJudge: referenceScored });
   const deltas = names.map((m) => pairedDelta(m, ma, mb, { seed: options.seed, resamples: options.resamples }));
   const warnings: string[] = [];

@@ -1,3 +1,4 @@
+import { metricMax } from "../../domain/metricTable.js";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -18,10 +19,10 @@ export function chartJsSource(): string {
 
 const esc = (s: string): string => s.replace(/[&<>"']/gu, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 const pct = (v: number | null | undefined): string => (v === null || v === undefined ? "—" : `${(v * 100).toFixed(1)}%`);
-const fmt = (metric: string, v: number | null | undefined): string => (v === null || v === undefined ? "—" : metric === "relevance" ? v.toFixed(2) : pct(v));
+const fmt = (metric: string, v: number | null | undefined): string => (v === null || v === undefined ? "—" : metricMax(metric) !== 1 ? v.toFixed(2) : pct(v));
 const fmtDelta = (metric: string, v: number | null | undefined): string => {
   if (v === null || v === undefined) return "—";
-  const s = metric === "relevance" ? v.toFixed(2) : `${(v * 100).toFixed(1)} pt`;
+  const s = metricMax(metric) !== 1 ? v.toFixed(2) : `${(v * 100).toFixed(1)} pt`;
   return v > 0 ? `+${s}` : s;
 };
 

@@ -1,3 +1,4 @@
+import { metricMax } from "../../domain/metricTable.js";
 import type { Aggregate } from "../../runs/aggregate.js";
 import type { PairedDelta } from "../../runs/paired.js";
 import type { EvalOutcome } from "../../runs/summary.js";
@@ -6,13 +7,14 @@ import { LENGTH_BIAS_FLAG } from "../../judges/analysis.js";
 /** Display of a metric value: relevance as `x.x/4`, others with two decimals; `—` for null. */
 export function fmtValue(metric: string, v: number | null): string {
   if (v === null) return "—";
-  return metric === "relevance" ? `${v.toFixed(1)}/4` : v.toFixed(2);
+  const max = metricMax(metric);
+  return max !== 1 ? `${v.toFixed(1)}/${max}` : v.toFixed(2);
 }
 
 /** Signed delta with the metric's precision. */
 export function fmtDelta(metric: string, d: number | null): string {
   if (d === null) return "—";
-  const s = metric === "relevance" ? d.toFixed(1) : d.toFixed(2);
+  const s = metricMax(metric) !== 1 ? d.toFixed(1) : d.toFixed(2);
   return d >= 0 && !s.startsWith("-") ? `+${s}` : s;
 }
 
