@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { pairedDelta, type PairedDelta } from "./paired.js";
 import { storedQuestionMetrics } from "./summary.js";
 import type { Store } from "../store/client.js";
+import { saveComparison } from "../store/comparisons.js";
 import { type RunRecord } from "../store/runs.js";
 
 /** Result of comparing two stored runs. */
@@ -36,26 +37,13 @@ export async function compareRuns(store: Store, a: RunRecord, b: RunRecord, opti
     warnings.push(`the runs use different judges (${a.judge_kind} ${a.judge_model} ${a.judge_prompt_version} vs ${b.judge_kind} ${b.judge_model} ${b.judge_prompt_version}): judge changes are mixed into the deltas`);
   }
   const comparison_id = randomUUID();
-  const version = store.nextVersion();
-  await store.client.insert({
-    table: `${store.database}.comparisons`,
-    values: deltas.map((d) => ({
-      comparison_id,
-      run_a: a.run_id,
-      run_b: b.run_id,
-      metric: d.metric,
-      n: d.n,
-      mean_a: d.mean_a,
-      mean_b: d.mean_b,
-      delta: d.delta,
-      ci_lower: d.interval?.lower ?? null,
-      ci_upper: d.interval?.upper ?? null,
-      seed: options.seed,
-      resamples: options.resamples,
-      created_at: Date.now(),
-      version,
-    })),
-    format: "JSONEachRow",
+  await saveComparison(store, {
+    comparison_id,
+    run_a: a.run_id,
+    run_b: b.run_id,
+    seed: options.seed,
+    resamples: options.resamples,
+    deltas: deltas.map((d) => ({ metric: d.metric, n: d.n, mean_a: d.mean_a, mean_b: d.mean_b, delta: d.delta, ci_lower: d.interval?.lower ?? null, ci_upper: d.interval?.upper ?? null })),
   });
   return { comparison_id, a, b, deltas, seed: options.seed, resamples: options.resamples, warnings };
 }
