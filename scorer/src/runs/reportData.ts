@@ -1,10 +1,9 @@
 import { metricNames } from "../domain/metricTable.js";
-import { z } from "zod";
 import { pairedDelta } from "./paired.js";
 import { storedQuestionMetrics } from "./summary.js";
 import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "./bootstrap.js";
 import type { Store } from "../store/client.js";
-import { utcTime } from "../store/rows.js";
+import { claimCountsByRun, goldenQuestionsOfRun, latestComparison, recentBadClaims } from "../store/report.js";
 import { listRuns, previousRun, type RunRecord } from "../store/runs.js";
 
 /** Mean of the `ok` per-question values of one metric in one run, with how many questions. */
@@ -82,10 +81,6 @@ export interface ReportOptions {
 }
 
 const ref = (r: RunRecord): ReportRunRef => ({ run_id: r.run_id, pipeline_version: r.pipeline_version, started_at: r.started_at });
-const num = z.union([z.number(), z.string()]).transform(Number);
-const claimCountSchema = z.object({ run_id: z.string(), verdict: z.string(), n: num });
-const badClaimSchema = z.object({ time: utcTime, verdict: z.string(), claim: z.string(), question: z.string(), pipeline_version: z.string(), trace_id: z.string(), golden_id: z.string() });
-const comparisonSchema = z.object({ comparison_id: z.string(), run_a: z.string(), metric: z.string(), n: num, mean_a: z.number().nullable(), mean_b: z.number().nullable(), delta: z.number().nullable(), ci_lower: z.number().nullable(), ci_upper: z.number().nullable(), seed: num, resamples: num });
 
 /**
  * Reads the report's content from the store (every table read with FINAL): per-run metric means of
@@ -95,7 +90,6 @@ const comparisonSchema = z.object({ comparison_id: z.string(), run_a: z.string()
  * @throws the client's error when the store cannot be read.
  */
 export async function loadReportData(store: Store, options: ReportOptions = {}): Promise<ReportData> {
-  const db = store.database;
   const all = (await listRuns(store)).filter((r) => r.status === "completed");
   const goldenSet = options.goldenSet ?? all.find((r) => r.source === "golden")?.golden_set_hash ?? all[0]?.golden_set_hash ?? "";
   const completed = all
@@ -107,12 +101,7 @@ export async function loadReportData(store: Store, options: ReportOptions = {}):
 
   const claimCounts = new Map<string, Record<string, number>>();
   if (completed.length > 0) {
-    const rs = await store.client.query({
-      query: `SELECT run_id, verdict, count() AS n FROM ${db}.claims FINAL WHERE run_id IN {ids:Array(String)} GROUP BY run_id, verdict ORDER BY run_id, verdict`,
-      query_params: { ids: completed.map((r) => r.run_id) },
-      format: "JSONEachRow",
-    });
-    for (const row of (await rs.json<unknown>()).map((x) => claimCountSchema.parse(x))) claimCounts.set(row.run_id, { ...(claimCounts.get(row.run_id) ?? {}), [row.verdict]: row.n });
+    for (const row of await claimCountsByRun(store, completed.map((r) => r.run_id))) claimCounts.set(row.run_id, { ...(claimCounts.get(row.run_id) ?? {}), [row.verdict]: row.n });
   }
 
   const ks = [...new Set(completed.flatMap((r) => r.ks))].sort((a, b) => a - b);
@@ -134,15 +123,7 @@ export async function loadReportData(store: Store, options: ReportOptions = {}):
   if (!last) comparison = { last: null, previous: null, why: "no completed run in the store" };
   else if (!prev) comparison = { last: ref(last), previous: null, why: "no earlier completed run on the same golden set with the same judge kind, model and prompt version" };
   else {
-    const stored = await store.client.query({
-      query: `SELECT comparison_id, run_a, metric, n, mean_a, mean_b, delta, ci_lower, ci_upper, seed, resamples FROM ${db}.comparisons FINAL
-        WHERE run_b = {b:String} AND run_a = {a:String}
-          AND comparison_id = (SELECT argMax(comparison_id, created_at) FROM ${db}.comparisons FINAL WHERE run_b = {b:String} AND run_a = {a:String})
-        ORDER BY metric`,
-      query_params: { a: prev.run_id, b: last.run_id },
-      format: "JSONEachRow",
-    });
-    const rows = (await stored.json<unknown>()).map((x) => comparisonSchema.parse(x));
+    const rows = await latestComparison(store, prev.run_id, last.run_id);
     // The report's own comparison leaves out reference_facts (stored ones may have it: ranked after recall@k, as before).
     const reportNames = metricNames([], { referenceJudge: false });
     const order = (m: string) => (m.startsWith("recall@") ? Number(m.slice(7)) : 1000 + reportNames.indexOf(m));
@@ -175,30 +156,11 @@ export async function loadReportData(store: Store, options: ReportOptions = {}):
     const b = perQuestion.get(last.run_id)!;
     const lost = [...b.entries()].filter(([id, m]) => m.get(`recall@${headline_k}`)?.value === 0 && a.get(id)?.get(`recall@${headline_k}`)?.value === 1).map(([id]) => id).sort();
     if (lost.length > 0) {
-      const rs = await store.client.query({
-        query: `SELECT s.golden_id AS golden_id, any(s.trace_id) AS trace_id, any(g.question) AS question
-          FROM ${db}.scores AS s FINAL
-          LEFT JOIN (SELECT golden_id, question FROM ${db}.golden_items FINAL WHERE golden_set_hash = {hash:String}) AS g ON g.golden_id = s.golden_id
-          WHERE s.run_id = {run:String} AND s.golden_id IN {ids:Array(String)}
-          GROUP BY s.golden_id ORDER BY s.golden_id`,
-        query_params: { hash: last.golden_set_hash, run: last.run_id, ids: lost },
-        format: "JSONEachRow",
-      });
-      lost_hit = (await rs.json<unknown>()).map((x) => z.object({ golden_id: z.string(), trace_id: z.string(), question: z.string() }).parse(x));
+      lost_hit = await goldenQuestionsOfRun(store, last.golden_set_hash, last.run_id, lost);
     }
   }
 
-  const bad = await store.client.query({
-    query: `SELECT toString(c.created_at) AS time, c.verdict AS verdict, c.claim AS claim, ifNull(i.question, '') AS question, c.pipeline_version AS pipeline_version, c.trace_id AS trace_id, c.golden_id AS golden_id
-      FROM ${db}.claims AS c FINAL
-      LEFT JOIN (SELECT trace_id, question FROM ${db}.interactions FINAL) AS i ON i.trace_id = c.trace_id
-      WHERE c.verdict IN ('UNSUPPORTED', 'CONTRADICTED')
-      ORDER BY c.created_at DESC, c.trace_id, c.claim_index
-      LIMIT {limit:UInt32}`,
-    query_params: { limit: options.maxClaims ?? 30 },
-    format: "JSONEachRow",
-  });
-  const bad_claims = (await bad.json<unknown>()).map((x) => badClaimSchema.parse(x));
+  const bad_claims = await recentBadClaims(store, options.maxClaims ?? 30);
 
   return { generated_at: new Date((options.now ?? Date.now)()).toISOString(), location: store.location, runs, ks, headline_k, comparison, lost_hit, bad_claims };
 }
