@@ -1,3 +1,6 @@
+import type { Command } from "commander";
+import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "../runs/bootstrap.js";
+import { intArg, type CommandContext } from "./args.js";
 import { displayRank, metricNames } from "../domain/metricTable.js";
 import { writeFile } from "node:fs/promises";
 import { stringify } from "csv-stringify/sync";
@@ -122,4 +125,41 @@ export async function exportCommand(io: Io, flags: { csv?: boolean; out?: string
     } else io.out(csv.trimEnd());
     return EXIT.done;
   });
+}
+
+/** Registers `ragmeter runs`, `compare` and `export`. */
+export function registerHistoryCommands(program: Command, ctx: CommandContext): void {
+  const { io, result, home } = ctx;
+  program
+    .command("runs")
+    .description("list the run history, newest first")
+    .option("--json", "print a JSON array")
+    .addOption(home())
+    .action(async (o: { json?: boolean; home?: string }) => {
+      result.code = await runsCommand(io, o);
+    });
+
+  program
+    .command("compare")
+    .description("paired deltas per metric between two runs, with 95% bootstrap intervals; --fail-on gates CI")
+    .argument("<run_a>", "baseline run id")
+    .argument("<run_b>", "candidate run id")
+    .option("--fail-on <rules>", 'gate, e.g. "grounding<-0.03,recall@5<-0.05"')
+    .option("--seed <n>", "bootstrap seed", intArg(0, 2 ** 31 - 1), DEFAULT_SEED)
+    .option("--resamples <n>", "bootstrap resamples", intArg(100, 1_000_000), BOOTSTRAP_RESAMPLES)
+    .option("--json", "print JSON")
+    .addOption(home())
+    .action(async (a: string, b: string, o: { failOn?: string; seed: number; resamples: number; json?: boolean; home?: string }) => {
+      result.code = await compareCommand(io, a, b, o);
+    });
+
+  program
+    .command("export")
+    .description("write the run history (date, pipeline version, golden set, judge, metrics)")
+    .option("--csv", "CSV format")
+    .option("--out <file>", "write to a file instead of stdout")
+    .addOption(home())
+    .action(async (o: { csv?: boolean; out?: string; home?: string }) => {
+      result.code = await exportCommand(io, o);
+    });
 }

@@ -1,3 +1,5 @@
+import type { Command } from "commander";
+import { intArg, kList, type CommandContext } from "./args.js";
 import { loadCollectorConfig, startCollector, type RunningCollector } from "@ragmeter/collector";
 import { createLogger } from "./logger.js";
 import { loadStreamConfig } from "../stream/config.js";
@@ -91,4 +93,31 @@ export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSig
     }
     return EXIT.done;
   });
+}
+
+/** Registers `ragmeter scorer` and `serve`. */
+export function registerStreamCommands(program: Command, ctx: CommandContext): void {
+  const { io, result, home } = ctx;
+  program
+    .command("scorer")
+    .description("consume ragmeter.spans (group ragmeter-scorer), store spans, score settled traces into ClickHouse")
+    .option("--brokers <list>", "Kafka bootstrap servers (env KAFKA_BROKERS, default 127.0.0.1:9092)")
+    .option("--quiet-ms <ms>", "quiet window after a trace's last span (env RAGMETER_QUIET_MS, default 5000)", intArg(0))
+    .option("--k <list>", "k values of recall@k", kList, [1, 3, 5, 10])
+    .addOption(home())
+    .action(async (o: { brokers?: string; quietMs?: number; k: number[]; home?: string }) => {
+      result.code = await scorerCommand(io, o);
+    });
+
+  program
+    .command("serve")
+    .description("collector + scorer in one process on the embedded store (Kafka only when KAFKA_BROKERS is set)")
+    .option("--port <n>", "OTLP/HTTP port (env RAGMETER_COLLECTOR_PORT, default 4318)", intArg(0, 65535))
+    .option("--host <addr>", "listen address (env RAGMETER_COLLECTOR_HOST, default 0.0.0.0)")
+    .option("--quiet-ms <ms>", "quiet window after a trace's last span (env RAGMETER_QUIET_MS, default 5000)", intArg(0))
+    .option("--k <list>", "k values of recall@k", kList, [1, 3, 5, 10])
+    .addOption(home())
+    .action(async (o: { port?: number; host?: string; quietMs?: number; k: number[]; home?: string }) => {
+      result.code = await serveCommand(io, o);
+    });
 }
