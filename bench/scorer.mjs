@@ -15,8 +15,8 @@ import { parseArgs } from "node:util";
 import kafkajs from "kafkajs";
 import { encodeTraceRequest } from "../otlp/dist/index.js";
 import { openStore } from "../scorer/dist/store/client.js";
-import { createHeuristicJudge } from "../scorer/dist/judges/heuristic.js";
-import { createLlmJudge } from "../scorer/dist/judges/llm.js";
+import { createHeuristicJudge } from "../scorer/dist/judges/heuristic/heuristicJudge.js";
+import { createLlmJudge } from "../scorer/dist/judges/llm/llmJudge.js";
 import { startScorerService } from "../scorer/dist/stream/service.js";
 import { startKafka } from "../scripts/kafka/kafka.mjs";
 

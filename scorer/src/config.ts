@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { priceTableSchema, type PriceTable } from "./judges/cost.js";
+import { priceTableSchema, type PriceTable } from "./judges/session/cost.js";
 import type { StoreTarget } from "./store/client.js";
 
 /** A configuration error: names the variable or flag and what to set (exit code 2). */

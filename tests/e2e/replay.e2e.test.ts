@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli } from "../helpers/cli.js";
 import { startSampleServeChild } from "../helpers/sampleServe.js";
-import { jaccard, rankBiasedOverlap } from "../../scorer/src/replay/overlap.js";
+import { jaccard, rankBiasedOverlap } from "../../scorer/src/runs/replay/overlap.js";
 
 let home: string;
 let v2: Awaited<ReturnType<typeof startSampleServeChild>>;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createLlmJudge, type LlmJudgeOptions } from "../../scorer/src/judges/llm.js";
+import { createLlmJudge, type LlmJudgeOptions } from "../../scorer/src/judges/llm/llmJudge.js";
 import { CLAIMS_PROMPT, claimsUserMessage, VERIFY_PROMPT, verifyUserMessage } from "../../scorer/src/judges/prompts.js";
-import { countTokens } from "../../scorer/src/judges/tokens.js";
+import { countTokens } from "../../scorer/src/judges/llm/tokens.js";
 import { startFakeOpenAI } from "../helpers/openaiServer.js";
 
 // The LLM judges through the real `openai` client against the local OpenAI-compatible server
@@ -16,7 +16,7 @@ afterEach(async () => {
 async function judgeWith(script: Parameters<typeof startFakeOpenAI>[0], opts: Partial<LlmJudgeOptions> = {}) {
   const server = await startFakeOpenAI(script);
   closers.push(server.close);
-  return { server, judge: createLlmJudge({ baseURL: server.baseURL, apiKey: "test", model: "judge-1", timeoutMs: 5_000, maxRetries: 2, backoff: { baseMs: 10 }, ...opts }) };
+  return { server, judge: createLlmJudge({ baseURL: server.baseURL, apiKey: "test", model: "judge-1", timeoutMs: 5_000, maxRetries: 2, ...opts }) };
 }
 const G1 = JSON.stringify({ claims: ["Port 5432."], verdicts: [{ verdict: "SUPPORTED", chunk_ids: ["c1"] }] });
 const chunks = [{ id: "c1", text: "Managed PostgreSQL listens on port 5432." }];

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseGoldenSet } from "@ragmeter/golden";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLlmJudge } from "../../scorer/src/judges/llm.js";
-import { runEval } from "../../scorer/src/eval/runner.js";
-import type { Target } from "../../scorer/src/eval/target.js";
+import { createLlmJudge } from "../../scorer/src/judges/llm/llmJudge.js";
+import { runEval } from "../../scorer/src/runs/eval.js";
+import type { Target } from "../../scorer/src/runs/target.js";
 import { openStore } from "../../scorer/src/store/client.js";
 import { startFakeOpenAI, type ScriptedReply } from "../helpers/openaiServer.js";
 

@@ -7,7 +7,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../scorer/src/cli/main.js";
 import type { Io } from "../../scorer/src/cli/context.js";
-import { withReportPage } from "../../scorer/src/report/browser.js";
+import { withReportPage } from "../../scorer/src/cli/format/browser.js";
 import { openStore } from "../../scorer/src/store/client.js";
 
 const outDir = path.resolve(import.meta.dirname, "../../test-output");

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Producer } from "kafkajs";
 import { openStore, type Store } from "../../scorer/src/store/client.js";
 import { migrate } from "../../scorer/src/store/migrations.js";
-import { createHeuristicJudge } from "../../scorer/src/judges/heuristic.js";
+import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 import { startScorerService, type ScorerService } from "../../scorer/src/stream/service.js";
 import { BROKER, createTopic, ensureBroker, kafkaClient } from "../helpers/collector-kafka-helpers.js";
 import { protobufOf, ragSpans, traceId, traceRequest } from "../helpers/ragTrace.js";

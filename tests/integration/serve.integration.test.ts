@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { serveCommand } from "../../scorer/src/cli/streamCommands.js";
-import { createHeuristicJudge } from "../../scorer/src/judges/heuristic.js";
+import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 import { openStore } from "../../scorer/src/store/client.js";
 import { startSampleServeChild } from "../helpers/sampleServe.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bootstrapMeanInterval } from "../../scorer/src/stats/bootstrap.js";
+import { bootstrapMeanInterval } from "../../scorer/src/runs/bootstrap.js";
 
 /** Exact bootstrap distribution by enumerating all n^n equally likely resamples. */
 function exactPercentiles(values: number[], lo: number, hi: number): [number, number] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createHeuristicJudge, heuristicClaims, heuristicVerdict } from "../../scorer/src/judges/heuristic.js";
-import { isAbstention } from "../../scorer/src/metrics/abstention.js";
+import { createHeuristicJudge, heuristicClaims, heuristicVerdict } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
+import { isAbstention } from "../../scorer/src/domain/metrics/abstention.js";
 
 const judge = createHeuristicJudge();
 

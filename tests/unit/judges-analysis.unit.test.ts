@@ -1,11 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { combineRepeats, lengthBias, repeatVariance } from "../../scorer/src/judges/analysis.js";
-import { backoffDelay, retryAfterMs, withRetry } from "../../scorer/src/judges/retry.js";
-import { JudgeCallError } from "../../scorer/src/judges/errors.js";
-import { createRateLimiter } from "../../scorer/src/judges/limiter.js";
-import { costUsd, priceOf } from "../../scorer/src/judges/cost.js";
-import { judgeCacheKey } from "../../scorer/src/judges/cache.js";
-import { countTokens, splitByTokens } from "../../scorer/src/judges/tokens.js";
+import { APIConnectionTimeoutError, APIError } from "openai";
+import { retryAfterMs, toJudgeCallError } from "../../scorer/src/judges/llm/callError.js";
+import { createRateLimiter } from "../../scorer/src/judges/llm/limiter.js";
+import { costUsd, priceOf } from "../../scorer/src/judges/session/cost.js";
+import { judgeCacheKey } from "../../scorer/src/judges/session/cache.js";
+import { countTokens, splitByTokens } from "../../scorer/src/judges/llm/tokens.js";
 
 const ok = (value: number) => ({ status: "ok", value });
 
@@ -49,7 +49,7 @@ describe("length bias", () => {
   });
 });
 
-describe("retry, backoff, rate limit, prices, cache key, tokens", () => {
+describe("call errors, rate limit, prices, cache key, tokens", () => {
   const headers = (h: Record<string, string>) => ({ get: (n: string) => h[n] ?? null });
   it("Retry-After in seconds, as an HTTP date, and retry-after-ms", () => {
     expect(retryAfterMs(headers({ "retry-after": "2" }))).toBe(2000);
@@ -57,32 +57,26 @@ describe("retry, backoff, rate limit, prices, cache key, tokens", () => {
     expect(retryAfterMs(headers({ "retry-after": new Date(10_000 + 3000).toUTCString() }), 10_000)).toBe(3000);
     expect(retryAfterMs(headers({}))).toBeNull();
   });
-  it("full-jitter exponential backoff, and Retry-After wins", () => {
-    const err = new JudgeCallError("x", 503, true, null);
-    expect(backoffDelay(0, err, { retries: 3, baseMs: 100, random: () => 0.5 })).toBe(50);
-    expect(backoffDelay(3, err, { retries: 3, baseMs: 100, random: () => 0.5 })).toBe(400);
-    expect(backoffDelay(20, err, { retries: 3, baseMs: 100, maxMs: 1000, random: () => 0.999 })).toBe(999);
-    expect(backoffDelay(0, new JudgeCallError("x", 429, true, 2000), { retries: 3 })).toBe(2000);
-  });
-  it("withRetry retries retriable errors only, at most `retries` times", async () => {
-    const waits: number[] = [];
-    let n = 0;
-    const p = { retries: 2, baseMs: 100, random: () => 1 - Number.EPSILON, sleep: async (ms: number) => void waits.push(ms) };
-    await expect(withRetry(async () => { n++; throw new JudgeCallError("busy", 503, true, null); }, p)).rejects.toThrow("busy");
-    expect(n).toBe(3);
-    expect(waits).toEqual([99, 199]);
-    n = 0;
-    await expect(withRetry(async () => { n++; throw new JudgeCallError("bad", 401, false, null); }, p)).rejects.toThrow("bad");
-    expect(n).toBe(1);
+  it("classifies the client's errors (after its own retries): 408/409/429/5xx and timeouts retriable, other 4xx not", () => {
+    const err = (status: number, h: Record<string, string> = {}) => toJudgeCallError(APIError.generate(status, { message: "m" }, "m", new Headers(h)));
+    expect(err(503)).toMatchObject({ status: 503, retriable: true, retryAfterMs: null });
+    expect(err(429, { "retry-after": "2" })).toMatchObject({ status: 429, retriable: true, retryAfterMs: 2000 });
+    expect(err(409).retriable).toBe(true);
+    expect(err(401)).toMatchObject({ status: 401, retriable: false });
+    expect(toJudgeCallError(new APIConnectionTimeoutError()).retriable).toBe(true);
   });
   it("requests-per-minute limit over a sliding window (fake clock)", async () => {
-    let t = 0;
-    const slept: number[] = [];
-    const lim = createRateLimiter({ concurrency: 4, rpm: 2, now: () => t, sleep: async (ms) => { slept.push(ms); t += ms; } });
-    const started: number[] = [];
-    await Promise.all([1, 2, 3].map(() => lim.schedule(async () => void started.push(t))));
-    expect(started).toEqual([0, 0, 60_000]);
-    expect(slept).toEqual([60_000]);
+    vi.useFakeTimers({ now: 0 });
+    try {
+      const lim = createRateLimiter({ concurrency: 4, rpm: 2 });
+      const started: number[] = [];
+      const all = Promise.all([1, 2, 3].map(() => lim.schedule(async () => void started.push(Date.now()))));
+      await vi.advanceTimersByTimeAsync(60_000);
+      await all;
+      expect(started).toEqual([0, 0, 60_000]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
   it("prices: cost of 400 input + 80 output tokens at $2 / $10 per 1M = $0.0016", () => {
     const prices = { "judge-1": { input_per_1m: 2, output_per_1m: 10 } };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createHeuristicJudge, heuristicClaims, heuristicRelevance, heuristicVerdict } from "../../scorer/src/judges/heuristic.js";
-import { isAbstention } from "../../scorer/src/metrics/abstention.js";
+import { createHeuristicJudge, heuristicClaims, heuristicRelevance, heuristicVerdict } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
+import { isAbstention } from "../../scorer/src/domain/metrics/abstention.js";
 
 // Cyrillic and CJK text through the heuristic judges (design §5). The English cases (port 5433 vs
 // 5432, an invented number) live in heuristic.unit.test.ts.

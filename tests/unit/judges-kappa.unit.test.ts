@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { CALIBRATION_FORMAT, type CalibrationFile } from "../../scorer/src/calibrate/file.js";
-import { cohenKappa, quadraticWeightedKappa } from "../../scorer/src/calibrate/kappa.js";
-import { scoreCalibration } from "../../scorer/src/calibrate/score.js";
+import { CALIBRATION_FORMAT, type CalibrationFile } from "../../scorer/src/runs/calibrate/file.js";
+import { cohenKappa, quadraticWeightedKappa } from "../../scorer/src/runs/calibrate/kappa.js";
+import { scoreCalibration } from "../../scorer/src/runs/calibrate/score.js";
 
 type V = "SUPPORTED" | "CONTRADICTED" | "UNSUPPORTED";
 // 10 claims, [judge, person]:

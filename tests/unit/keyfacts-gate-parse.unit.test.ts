@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { evaluateGate, GateSyntaxError, parseGate } from "../../scorer/src/compare/gate.js";
-import { extractJson } from "../../scorer/src/judges/parse.js";
-import { keyFactsScore } from "../../scorer/src/metrics/keyFacts.js";
-import type { PairedDelta } from "../../scorer/src/eval/paired.js";
+import { evaluateGate, GateSyntaxError, parseGate } from "../../scorer/src/runs/gate.js";
+import { extractJson } from "../../scorer/src/judges/llm/parse.js";
+import { keyFactsScore } from "../../scorer/src/domain/metrics/keyFacts.js";
+import type { PairedDelta } from "../../scorer/src/runs/paired.js";
 
 describe("key facts (design §5)", () => {
   it("share of facts found by normalised substring or number", () => {

@@ -2,8 +2,8 @@ import { assertWritable } from "./evalCommand.js";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Command, InvalidArgumentError, type Option } from "commander";
-import { sampleForCalibration } from "../calibrate/sample.js";
-import { scoreCalibrationFile } from "../calibrate/score.js";
+import { sampleForCalibration } from "../runs/calibrate/sample.js";
+import { scoreCalibrationFile } from "../runs/calibrate/score.js";
 import { withStore, type Io } from "./context.js";
 import { EXIT } from "./evalCommand.js";
 

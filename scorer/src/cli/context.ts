@@ -1,6 +1,6 @@
 import { loadConfig, type Config } from "../config.js";
-import { createHeuristicJudge } from "../judges/heuristic.js";
-import { createLlmJudge } from "../judges/llm.js";
+import { createHeuristicJudge } from "../judges/heuristic/heuristicJudge.js";
+import { createLlmJudge } from "../judges/llm/llmJudge.js";
 import type { Judge } from "../judges/types.js";
 import { openStore, type Store } from "../store/client.js";
 

@@ -1,7 +1,9 @@
+import type { Command } from "commander";
+import { intArg, judgeOptions, type CommandContext } from "./args.js";
 import OpenAI from "openai";
 import { loadGoldenSet } from "@ragmeter/golden";
 import { createSamplePipeline, SAMPLE_CORPUS_DIR, SAMPLE_GOLDEN_FILE, type SamplePipeline } from "@ragmeter/sample-rag";
-import type { Target } from "../eval/target.js";
+import type { Target } from "../runs/target.js";
 import { evaluateAndReport, EXIT, type JudgeRunFlags } from "./evalCommand.js";
 import { judgeFor, withStore, type Io } from "./context.js";
 
@@ -38,4 +40,17 @@ export async function demoCommand(io: Io, flags: { home?: string; concurrency: n
     }
     return EXIT.done;
   });
+}
+
+/** Registers `ragmeter demo`. */
+export function registerDemoCommand(program: Command, ctx: CommandContext): void {
+  const { io, result, home } = ctx;
+  judgeOptions(program
+    .command("demo"))
+    .description("evaluate sample pipeline v1 then v2 on the bundled golden set (in process, no server)")
+    .option("--concurrency <n>", "questions in flight at once", intArg(1, 256), 4)
+    .addOption(home())
+    .action(async (o: { concurrency: number; home?: string; cache: boolean; repeat: number; maxCost?: number }) => {
+      result.code = await demoCommand(io, o);
+    });
 }

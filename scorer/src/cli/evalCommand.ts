@@ -1,17 +1,20 @@
+import type { Command } from "commander";
+import { httpUrl, intArg, judgeOptions, kList, nonEmpty, rate, type CommandContext } from "./args.js";
 import { constants } from "node:fs";
 import { access, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { loadGoldenSet, type GoldenSet } from "@ragmeter/golden";
-import { evalJson } from "../eval/report.js";
-import { formatSummary } from "../eval/format.js";
-import { runEval, type EvalOutcome } from "../eval/runner.js";
-import { runEvalViaTraces, type ViaTracesOptions } from "../eval/viaTraces.js";
-import { createJsonLogger } from "@ragmeter/collector";
+import { evalJson } from "./format/json.js";
+import { formatSummary } from "./format/text.js";
+import { runEval } from "../runs/eval.js";
+import type { EvalOutcome } from "../runs/summary.js";
+import { runEvalViaTraces, type ViaTracesOptions } from "../runs/viaTraces.js";
+import { createJsonLogger as createLogger } from "@ragmeter/collector";
 import { loadStreamConfig } from "../stream/config.js";
-import { httpTarget, type Target } from "../eval/target.js";
+import { httpTarget, type Target } from "../runs/target.js";
 import type { Store } from "../store/client.js";
 import type { Judge } from "../judges/types.js";
-import type { PriceTable } from "../judges/cost.js";
+import type { PriceTable } from "../judges/session/cost.js";
 import { createProgress } from "./progress.js";
 import { judgeFor, withStore, type Io } from "./context.js";
 
@@ -121,7 +124,7 @@ export async function evaluateAndReport(
           spans: via.spans,
           quietMs: via.quietMs,
           traceTimeoutMs: via.traceTimeoutMs,
-          log: createJsonLogger(process.stderr, "warn", "eval"),
+          log: createLogger(process.stderr, "warn", "eval"),
           ...(via.onReceiver ? { onReceiver: via.onReceiver } : {}),
         })
       : await runEval(common);
@@ -183,4 +186,29 @@ export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
     if (outcome === null) return EXIT.usage;
     return evalExitCode(io, outcome, flags.maxErrorRate);
   });
+}
+
+/** Registers `ragmeter eval`. */
+export function registerEvalCommand(program: Command, ctx: CommandContext): void {
+  const { io, result, home } = ctx;
+  judgeOptions(program
+    .command("eval"))
+    .description("replay a golden set against an HTTP target, score it, store the run and print the summary")
+    .requiredOption("--golden <file>", "golden set (JSONL)")
+    .requiredOption("--target <url>", "target URL answering POST {question} with {answer, contexts}", httpUrl)
+    .requiredOption("--pipeline-version <v>", "pipeline version recorded on the run", nonEmpty)
+    .option("--corpus <dir>", "documents named by expected_source: resolves expected_lines and checks every expected substring")
+    .option("--k <list>", "k values of recall@k", kList, [1, 3, 5, 10])
+    .option("--json <out>", "write the JSON report to this file")
+    .option("--concurrency <n>", "questions in flight at once", intArg(1, 256), 4)
+    .option("--max-error-rate <r>", "exit 1 when the share of target errors exceeds r (0–1)", rate)
+    .option("--via-traces", "score from the target's own spans (OTLP to this process, or through the collector and Kafka when KAFKA_BROKERS is set)")
+    .option("--otlp-port <n>", "--via-traces without Kafka: OTLP/HTTP port this process listens on", intArg(0, 65535), 4318)
+    .option("--otlp-host <addr>", "--via-traces without Kafka: listen address", "0.0.0.0")
+    .option("--trace-timeout <ms>", "--via-traces: wait this long for a question's spans, then trace_timeout", intArg(100), 30_000)
+    .option("--quiet-ms <ms>", "--via-traces: quiet window after a trace's last span (env RAGMETER_QUIET_MS, default 5000)", intArg(0))
+    .addOption(home())
+    .action(async (o: { golden: string; target: string; pipelineVersion: string; k: number[]; json?: string; concurrency: number; maxErrorRate?: number; home?: string; cache: boolean; repeat: number; maxCost?: number; corpus?: string; viaTraces?: boolean; otlpPort: number; otlpHost: string; traceTimeout: number; quietMs?: number }) => {
+      result.code = await evalCommand(io, o);
+    });
 }

@@ -1,8 +1,13 @@
+import type { Command } from "commander";
+import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "../runs/bootstrap.js";
+import { intArg, type CommandContext } from "./args.js";
+import { displayRank, metricNames } from "../domain/metricTable.js";
 import { writeFile } from "node:fs/promises";
 import { stringify } from "csv-stringify/sync";
-import { compareRuns, formatComparison } from "../compare/compare.js";
-import { evaluateGate, parseGate } from "../compare/gate.js";
-import { fmtValue } from "../eval/format.js";
+import { compareRuns } from "../runs/compare.js";
+import { formatComparison } from "./format/compare.js";
+import { evaluateGate, parseGate } from "../runs/gate.js";
+import { fmtValue } from "./format/text.js";
 import { getRun, listRuns, type RunRecord } from "../store/runs.js";
 import { assertWritable, EXIT } from "./evalCommand.js";
 import { withStore, type Io } from "./context.js";
@@ -64,7 +69,7 @@ export async function compareCommand(io: Io, runA: string, runB: string, flags: 
       io.err(`unknown run id: ${!a ? runA : runB} (see \`ragmeter runs\`)`);
       return EXIT.usage;
     }
-    const known = [...new Set([...a.ks, ...b.ks])].map((k) => `recall@${k}`).concat(["mrr", "grounding", "relevance", "key_facts", "abstention", "reference_facts"]);
+    const known = metricNames([...new Set([...a.ks, ...b.ks])]);
     const rules = flags.failOn !== undefined ? parseGate(flags.failOn, known) : [];
     const c = await compareRuns(store, a, b, { seed: flags.seed, resamples: flags.resamples });
     const gate = evaluateGate(rules, c.deltas);
@@ -108,17 +113,53 @@ export async function exportCommand(io: Io, flags: { csv?: boolean; out?: string
   return withStore(io, flags, async (store) => {
     const runs = (await listRuns(store)).filter((r) => r.status === "completed");
     // Display order: recall@k by k, then MRR, the judged metrics, key facts, abstention.
-    const rank = (m: string): number => (m.startsWith("recall@") ? Number(m.slice(7)) : 1000 + ["mrr", "grounding", "relevance", "reference_facts", "key_facts", "abstention"].indexOf(m));
-    const metricNames = [...new Set(runs.flatMap((r) => Object.keys(runMetrics(r))))].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+    const names = [...new Set(runs.flatMap((r) => Object.keys(runMetrics(r))))].sort((a, b) => displayRank(a) - displayRank(b) || a.localeCompare(b));
     const rows = runs.map((r) => {
       const m = runMetrics(r);
-      return [r.started_at, r.run_id, r.pipeline_version, r.golden_set_hash, r.golden_set_path, r.judge_kind, r.judge_model, r.judge_prompt_version, ...metricNames.map((n) => m[n] ?? "")];
+      return [r.started_at, r.run_id, r.pipeline_version, r.golden_set_hash, r.golden_set_path, r.judge_kind, r.judge_model, r.judge_prompt_version, ...names.map((n) => m[n] ?? "")];
     });
-    const csv = stringify([["started_at", "run_id", "pipeline_version", "golden_set_sha256", "golden_set_path", "judge_kind", "judge_model", "judge_prompt_version", ...metricNames], ...rows]);
+    const csv = stringify([["started_at", "run_id", "pipeline_version", "golden_set_sha256", "golden_set_path", "judge_kind", "judge_model", "judge_prompt_version", ...names], ...rows]);
     if (flags.out) {
       await writeFile(flags.out, csv);
       io.err(`wrote ${runs.length} runs to ${flags.out}`);
     } else io.out(csv.trimEnd());
     return EXIT.done;
   });
+}
+
+/** Registers `ragmeter runs`, `compare` and `export`. */
+export function registerHistoryCommands(program: Command, ctx: CommandContext): void {
+  const { io, result, home } = ctx;
+  program
+    .command("runs")
+    .description("list the run history, newest first")
+    .option("--json", "print a JSON array")
+    .addOption(home())
+    .action(async (o: { json?: boolean; home?: string }) => {
+      result.code = await runsCommand(io, o);
+    });
+
+  program
+    .command("compare")
+    .description("paired deltas per metric between two runs, with 95% bootstrap intervals; --fail-on gates CI")
+    .argument("<run_a>", "baseline run id")
+    .argument("<run_b>", "candidate run id")
+    .option("--fail-on <rules>", 'gate, e.g. "grounding<-0.03,recall@5<-0.05"')
+    .option("--seed <n>", "bootstrap seed", intArg(0, 2 ** 31 - 1), DEFAULT_SEED)
+    .option("--resamples <n>", "bootstrap resamples", intArg(100, 1_000_000), BOOTSTRAP_RESAMPLES)
+    .option("--json", "print JSON")
+    .addOption(home())
+    .action(async (a: string, b: string, o: { failOn?: string; seed: number; resamples: number; json?: boolean; home?: string }) => {
+      result.code = await compareCommand(io, a, b, o);
+    });
+
+  program
+    .command("export")
+    .description("write the run history (date, pipeline version, golden set, judge, metrics)")
+    .option("--csv", "CSV format")
+    .option("--out <file>", "write to a file instead of stdout")
+    .addOption(home())
+    .action(async (o: { csv?: boolean; out?: string; home?: string }) => {
+      result.code = await exportCommand(io, o);
+    });
 }

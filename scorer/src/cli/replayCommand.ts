@@ -1,8 +1,10 @@
+import type { Command } from "commander";
+import { httpUrl, intArg, kList, nonEmpty, type CommandContext } from "./args.js";
 import { writeFile } from "node:fs/promises";
-import { fmtDelta, fmtValue } from "../eval/format.js";
-import { httpTarget } from "../eval/target.js";
-import { runReplay, type ReplayOutcome } from "../replay/run.js";
-import { parseReplaySource } from "../replay/select.js";
+import { fmtDelta, fmtValue } from "./format/text.js";
+import { httpTarget } from "../runs/target.js";
+import { runReplay, type ReplayOutcome } from "../runs/replay/replay.js";
+import { parseReplaySource } from "../runs/replay/select.js";
 import { assertWritable, EXIT } from "./evalCommand.js";
 import { createProgress } from "./progress.js";
 import { judgeFor, withStore, type Io } from "./context.js";
@@ -103,4 +105,24 @@ export async function replayCommand(io: Io, flags: ReplayFlags): Promise<number>
     }
     return EXIT.done;
   });
+}
+
+/** Registers `ragmeter replay`. */
+export function registerReplayCommand(program: Command, ctx: CommandContext): void {
+  const { io, result, home } = ctx;
+  program
+    .command("replay")
+    .description("send the questions of captured interactions to a new pipeline version; score both sides; paired deltas and retrieval overlap")
+    .requiredOption("--from <run|filter>", 'a run id, or filters like "since=24h,service=rag-api,pipeline=v7,source=live"')
+    .requiredOption("--target <url>", "the new version's target URL (POST {question} → {answer, contexts})", httpUrl)
+    .requiredOption("--pipeline-version <v>", "pipeline version of the new side", nonEmpty)
+    .option("--sample <n>", "replay at most n interactions (deterministic subset)", intArg(1))
+    .option("--concurrency <n>", "questions in flight at once", intArg(1, 256), 4)
+    .option("--k <list>", "k values of recall@k", kList, [1, 3, 5, 10])
+    .option("--json <out>", "write the replay report as JSON")
+    .option("--no-cache", "do not use the judge cache")
+    .addOption(home())
+    .action(async (o: { from: string; target: string; pipelineVersion: string; sample?: number; concurrency: number; k: number[]; json?: string; cache: boolean; home?: string }) => {
+      result.code = await replayCommand(io, o);
+    });
 }

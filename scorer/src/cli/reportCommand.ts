@@ -1,9 +1,11 @@
+import type { Command } from "commander";
+import { type CommandContext } from "./args.js";
 import { assertWritable } from "./evalCommand.js";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { BrowserMissingError, screenshotTrend } from "../report/browser.js";
-import { loadReportData } from "../report/data.js";
-import { chartJsSource, renderReportHtml } from "../report/html.js";
+import { BrowserMissingError, screenshotTrend } from "./format/browser.js";
+import { loadReportData } from "../runs/reportData.js";
+import { chartJsSource, renderReportHtml } from "./format/html.js";
 import { EXIT } from "./evalCommand.js";
 import { withStore, type Io } from "./context.js";
 
@@ -42,4 +44,19 @@ export async function reportCommand(io: Io, flags: { out?: string; png?: boolean
     io.err(`wrote ${shown(io.cwd, png)}`);
   }
   return EXIT.done;
+}
+
+/** Registers `ragmeter report`. */
+export function registerReportCommand(program: Command, ctx: CommandContext): void {
+  const { io, result, home } = ctx;
+  program
+    .command("report")
+    .description("write a self-contained HTML report (trends, last vs previous, lost hits, bad claims); --png also the trend chart")
+    .option("--out <file>", "HTML file to write", "report.html")
+    .option("--png", "also write the trend chart as <out>.png (headless Chromium)")
+    .option("--golden-set <sha256>", "golden set to report on (SHA-256 or a prefix; default: that of the latest golden run)")
+    .addOption(home())
+    .action(async (o: { out: string; png?: boolean; home?: string; goldenSet?: string }) => {
+      result.code = await reportCommand(io, o);
+    });
 }

@@ -1,4 +1,7 @@
-import { createJsonLogger, loadCollectorConfig, startCollector, type RunningCollector } from "@ragmeter/collector";
+import type { Command } from "commander";
+import { intArg, kList, type CommandContext } from "./args.js";
+import { loadCollectorConfig, startCollector, type RunningCollector } from "@ragmeter/collector";
+import { createJsonLogger as createLogger } from "@ragmeter/collector";
 import { loadStreamConfig } from "../stream/config.js";
 import { startScorerService, type ScorerService } from "../stream/service.js";
 import { EXIT } from "./evalCommand.js";
@@ -37,7 +40,7 @@ export interface StreamFlags {
 export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSignal): Promise<number> {
   const stream = loadStreamConfig(io.env, { ...(flags.brokers !== undefined ? { brokers: flags.brokers } : {}), ...(flags.quietMs !== undefined ? { quietMs: flags.quietMs } : {}) });
   const brokers = stream.brokers ?? ["127.0.0.1:9092"];
-  const log = createJsonLogger(process.stderr, "info", "scorer");
+  const log = createLogger(process.stderr, "info", "scorer");
   return withStore(io, flags, async (store, config) => {
     const service = await startScorerService({
       store,
@@ -66,7 +69,7 @@ export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSig
     ...(flags.host !== undefined ? { host: flags.host } : {}),
     ...(stream.brokers !== null ? { brokers: [...stream.brokers] } : {}),
   });
-  const log = createJsonLogger(process.stderr, collectorConfig.logLevel, "serve");
+  const log = createLogger(process.stderr, collectorConfig.logLevel, "serve");
   return withStore(io, flags, async (store, config) => {
     const useKafka = stream.brokers !== null;
     const service: ScorerService = await startScorerService({
@@ -90,4 +93,31 @@ export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSig
     }
     return EXIT.done;
   });
+}
+
+/** Registers `ragmeter scorer` and `serve`. */
+export function registerStreamCommands(program: Command, ctx: CommandContext): void {
+  const { io, result, home } = ctx;
+  program
+    .command("scorer")
+    .description("consume ragmeter.spans (group ragmeter-scorer), store spans, score settled traces into ClickHouse")
+    .option("--brokers <list>", "Kafka bootstrap servers (env KAFKA_BROKERS, default 127.0.0.1:9092)")
+    .option("--quiet-ms <ms>", "quiet window after a trace's last span (env RAGMETER_QUIET_MS, default 5000)", intArg(0))
+    .option("--k <list>", "k values of recall@k", kList, [1, 3, 5, 10])
+    .addOption(home())
+    .action(async (o: { brokers?: string; quietMs?: number; k: number[]; home?: string }) => {
+      result.code = await scorerCommand(io, o);
+    });
+
+  program
+    .command("serve")
+    .description("collector + scorer in one process on the embedded store (Kafka only when KAFKA_BROKERS is set)")
+    .option("--port <n>", "OTLP/HTTP port (env RAGMETER_COLLECTOR_PORT, default 4318)", intArg(0, 65535))
+    .option("--host <addr>", "listen address (env RAGMETER_COLLECTOR_HOST, default 0.0.0.0)")
+    .option("--quiet-ms <ms>", "quiet window after a trace's last span (env RAGMETER_QUIET_MS, default 5000)", intArg(0))
+    .option("--k <list>", "k values of recall@k", kList, [1, 3, 5, 10])
+    .addOption(home())
+    .action(async (o: { port?: number; host?: string; quietMs?: number; k: number[]; home?: string }) => {
+      result.code = await serveCommand(io, o);
+    });
 }

@@ -1,4 +1,4 @@
-import type { RetrievedItem } from "../metrics/recall.js";
+import type { RetrievedItem } from "../domain/metrics/recall.js";
 import type { AttrValue, StoredLog, StoredSpan } from "./spans.js";
 import { documentOf, documentsOf, indexed, jsonValue, lastMessageText, messageText, num, record, str, type RawDocument } from "./values.js";
 

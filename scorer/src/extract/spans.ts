@@ -1,39 +1,9 @@
 import type { AnyValue, KeyValue, LogsRequest, TraceRequest } from "@ragmeter/otlp";
 
-/** A plain attribute value: 64-bit integers become numbers when exact, else decimal strings. */
-export type AttrValue = string | number | boolean | null | AttrValue[] | { [key: string]: AttrValue };
+import type { AttrValue, Attrs, StoredLog, StoredSpan } from "../domain/spans.js";
 
-/** Attributes as a plain object. */
-export type Attrs = Record<string, AttrValue>;
-
-/** A span as the scorer stores and reads it (table `spans`). Times are Unix nanoseconds as decimal strings. */
-export interface StoredSpan {
-  readonly trace_id: string;
-  readonly span_id: string;
-  readonly parent_span_id: string;
-  readonly name: string;
-  readonly kind: number;
-  readonly start_time_unix_nano: string;
-  readonly end_time_unix_nano: string;
-  readonly status_code: number;
-  readonly attributes: Attrs;
-  readonly resource_attributes: Attrs;
-  readonly scope_name: string;
-  readonly events: readonly { name: string; time_unix_nano: string; attributes: Attrs }[];
-  readonly service_name: string;
-}
-
-/** An OTLP log record as the scorer stores it (table `logs`), e.g. a GenAI content event. */
-export interface StoredLog {
-  readonly trace_id: string;
-  readonly span_id: string;
-  /** Content hash of the record: a re-sent record maps to the same key. */
-  readonly record_id: string;
-  readonly event_name: string;
-  readonly time_unix_nano: string;
-  readonly body: AttrValue;
-  readonly attributes: Attrs;
-}
+// The stored span and log shapes are domain types (the store reads and writes them); re-exported here.
+export type { AttrValue, Attrs, StoredLog, StoredSpan } from "../domain/spans.js";
 
 /** Converts an OTLP AnyValue to a plain value (bytes become base64). */
 export function plainValue(v: AnyValue | undefined): AttrValue {

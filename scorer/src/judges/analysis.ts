@@ -1,5 +1,5 @@
 import { mean, sampleRankCorrelation, sampleVariance } from "simple-statistics";
-import type { Status } from "../status.js";
+import type { Status } from "../domain/status.js";
 
 /** One judged value (a score row's value and status). */
 export interface JudgedValue {

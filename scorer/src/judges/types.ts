@@ -1,15 +1,7 @@
-import type { Status } from "../status.js";
+import type { GroundingJudgment, ReferenceJudgment, RelevanceJudgment } from "../domain/judgments.js";
 
-/** Claim verdicts (design §5). */
-export type Verdict = "SUPPORTED" | "CONTRADICTED" | "UNSUPPORTED";
-
-/** One atomic claim of an answer with its verdict and the chunk ids it rests on. */
-export interface ClaimVerdict {
-  readonly index: number;
-  readonly text: string;
-  readonly verdict: Verdict;
-  readonly chunk_ids: readonly string[];
-}
+// The judgments are domain types (scores and results are built from them); re-exported for the judges.
+export type { ClaimVerdict, GroundingJudgment, JudgeCallCost, ReferenceFact, ReferenceJudgment, RelevanceJudgment, Verdict } from "../domain/judgments.js";
 
 /** A chunk given to a judge. */
 export interface JudgeChunk {
@@ -38,53 +30,6 @@ export interface ReferenceInput {
   readonly answer: string;
   /** The golden item's `reference_answer`. */
   readonly reference: string;
-}
-
-/** Token usage and latency of the judge call(s) behind one score. */
-export interface JudgeCallCost {
-  /** Prompt tokens (0 for heuristic judges and cache hits). */
-  readonly input_tokens: number;
-  /** Completion tokens (0 for heuristic judges and cache hits). */
-  readonly output_tokens: number;
-  /** Wall time of the judge call(s), ms. */
-  readonly latency_ms: number;
-  /** HTTP requests sent to the judge endpoint for this score, retries included (0 or absent: none). */
-  readonly calls?: number;
-  /** True when the judgment came from the judge cache (no call made). */
-  readonly cached?: boolean;
-}
-
-/** A grounding judgment: score = SUPPORTED / claims when `status` is ok, else null. */
-export interface GroundingJudgment extends JudgeCallCost {
-  readonly status: Status;
-  readonly value: number | null;
-  readonly claims: readonly ClaimVerdict[];
-  readonly reason?: string;
-}
-
-/** A relevance judgment: an integer 0–4 when `status` is ok, else null. */
-export interface RelevanceJudgment extends JudgeCallCost {
-  readonly status: Status;
-  readonly value: number | null;
-  readonly reason?: string;
-}
-
-/** One fact of the reference answer and whether the answer states it. */
-export interface ReferenceFact {
-  readonly fact: string;
-  readonly stated: boolean;
-}
-
-/**
- * A reference-facts judgment: the share of the reference answer's facts the answer states when
- * `status` is ok; `no_claims` when the reference has no fact; `not_applicable` without a reference
- * answer or with heuristic judges.
- */
-export interface ReferenceJudgment extends JudgeCallCost {
-  readonly status: Status;
-  readonly value: number | null;
-  readonly facts: readonly ReferenceFact[];
-  readonly reason?: string;
 }
 
 /** A judge (LLM or heuristic), identified by kind, model and prompt version. */

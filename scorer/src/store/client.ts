@@ -3,7 +3,7 @@ import { createClient, type ClickHouseClient } from "@clickhouse/client";
 import { EmbeddedEngineMissingError } from "./errors.js";
 import { acquireStoreLock } from "./lock.js";
 import { migrate } from "./migrations.js";
-import { versionClock } from "./runs.js";
+import { versionClock } from "./clock.js";
 
 /** Where the store lives. */
 export type StoreTarget =

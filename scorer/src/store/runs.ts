@@ -43,19 +43,6 @@ export async function saveRun(store: Store, run: RunRecord): Promise<void> {
   });
 }
 
-/**
- * A generator of versions for ReplacingMergeTree rows: microseconds since the epoch, strictly
- * increasing for one store, so a later write of the same key wins. Each open store owns one.
- */
-export function versionClock(now: () => number = Date.now): () => number {
-  let last = 0;
-  return () => {
-    const v = Math.max(now() * 1000, last + 1);
-    last = v;
-    return v;
-  };
-}
-
 /** All runs, newest first. */
 export async function listRuns(store: Store): Promise<RunRecord[]> {
   const rs = await store.client.query({ query: `SELECT * EXCEPT version FROM ${store.database}.runs FINAL ORDER BY started_at DESC, run_id DESC`, format: "JSONEachRow" });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { StoredLog, StoredSpan } from "../extract/spans.js";
+import type { StoredLog, StoredSpan } from "../domain/spans.js";
 import type { Store } from "./client.js";
 import { utcTime } from "./rows.js";
 

@@ -1,16 +1,13 @@
 import pLimit from "p-limit";
-import { judgePromptVersion, resultRows } from "../eval/runner.js";
+import { judgePromptVersion } from "../judges/promptVersion.js";
 import type { Judge } from "../judges/types.js";
 import type { Store } from "../store/client.js";
 import { goldenItemsFor } from "../store/golden.js";
 import { saveResults, type ClaimInsert, type InteractionInsert, type ScoreInsert } from "../store/results.js";
-import type { RunRecord } from "../store/runs.js";
 import { loadTraces, settledTraces } from "../store/spans.js";
 import { extractInteraction } from "../extract/interaction.js";
-import { scoreTrace, type ScoredTrace } from "./score.js";
+import { scoreTrace, traceRows, type ScoredTrace } from "../scoring/trace.js";
 
-/** Metrics that never apply to live traffic (no golden item). */
-const LIVE_NEVER_APPLICABLE = (metric: string): boolean => metric.startsWith("recall@") || metric === "mrr" || metric === "key_facts" || metric === "abstention" || metric === "reference_facts";
 
 /** Settings of the scoring loop. */
 export interface ScoringSettings {
@@ -66,32 +63,9 @@ export async function scoreTraces(store: Store, settings: ScoringSettings, trace
   );
   const batch: { interactions: InteractionInsert[]; scores: ScoreInsert[]; claims: ClaimInsert[] } = { interactions: [], scores: [], claims: [] };
   for (const s of scored) {
-    const run = { run_id: s.interaction.run_id ?? "live", pipeline_version: s.interaction.pipeline_version ?? "", source: s.interaction.source } as RunRecord;
-    const rows = resultRows(run, s.result, settings.judge, settings.ks);
-    const r = rows.interaction;
-    batch.interactions.push({
-      trace_id: r.trace_id,
-      run_id: r.run_id,
-      golden_id: r.golden_id,
-      source: r.source,
-      service_name: s.interaction.service_name,
-      deployment_environment: s.interaction.deployment_environment,
-      pipeline_version: r.pipeline_version,
-      question: r.question,
-      answer: r.answer,
-      retrieved: r.retrieved,
-      generator_model: r.generator_model,
-      input_tokens: s.interaction.input_tokens,
-      output_tokens: s.interaction.output_tokens,
-      abstained: r.abstained,
-      status: r.status,
-      reason: r.reason,
-      latency_ms: null,
-      judge_prompt_version: promptVersion,
-    });
-    // Live traffic has no golden item: recall@k, MRR, key facts and abstention can never apply to it,
-    // so their `not_applicable` rows are not written (8 of the 10 rows of a live trace otherwise).
-    batch.scores.push(...(s.interaction.source === "live" ? rows.scores.filter((r) => !(r.status === "not_applicable" && LIVE_NEVER_APPLICABLE(r.metric))) : rows.scores));
+    const rows = traceRows(s, settings.judge, settings.ks, promptVersion);
+    batch.interactions.push(rows.interaction);
+    batch.scores.push(...rows.scores);
     batch.claims.push(...rows.claims);
   }
   await saveResults(store, batch);

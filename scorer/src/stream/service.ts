@@ -5,7 +5,7 @@ import type { Store } from "../store/client.js";
 import { startSpanConsumer, type ConsumerLogger, type ConsumerSettings, type SpanConsumer } from "./consumer.js";
 import { decodeRecord, writeRecords } from "./ingest.js";
 import { scoreSettledTraces, scoreTraces, type ScoringSettings } from "./loop.js";
-import type { ScoredTrace } from "./score.js";
+import type { ScoredTrace } from "../scoring/trace.js";
 import { IngestionStats } from "./stats.js";
 import type { StreamConfig } from "./config.js";
 

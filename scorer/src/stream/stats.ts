@@ -1,4 +1,5 @@
 import type { Store } from "../store/client.js";
+import { saveIngestionStats } from "../store/ingestionStats.js";
 
 /** Per-minute ingestion counters of one scorer instance (table `ingestion_stats`, for the dashboards). */
 export class IngestionStats {
@@ -48,20 +49,10 @@ export class IngestionStats {
    */
   async flush(store: Store, now: number): Promise<void> {
     if (this.#minutes.size === 0) return;
-    const version = store.nextVersion();
-    await store.client.insert({
-      table: `${store.database}.ingestion_stats`,
-      values: [...this.#minutes].map(([minute, b]) => ({
-        minute: Math.floor(minute / 1000),
-        scorer_id: this.#scorerId,
-        spans_received: b.spans,
-        traces_scored: b.scored,
-        consumer_lag: b.lag,
-        dlq_count: b.dlq,
-        version,
-      })),
-      format: "JSONEachRow",
-    });
+    await saveIngestionStats(
+      store,
+      [...this.#minutes].map(([minute, b]) => ({ minute: Math.floor(minute / 1000), scorer_id: this.#scorerId, spans_received: b.spans, traces_scored: b.scored, consumer_lag: b.lag, dlq_count: b.dlq })),
+    );
     const current = Math.floor(now / 60_000) * 60_000;
     for (const m of [...this.#minutes.keys()]) if (m < current) this.#minutes.delete(m);
   }

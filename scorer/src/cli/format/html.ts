@@ -1,0 +1,184 @@
+import { metricMax } from "../../domain/metricTable.js";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import type { ReportData, ReportRun } from "../../runs/reportData.js";
+
+/** Chart ids in the page (`window.ragmeterCharts[id]` is the Chart.js instance). */
+export const CHART_IDS = ["trend", "versions", "retrieval", "claims"] as const;
+
+/**
+ * Chart.js's UMD bundle as text, read from the installed package (it is not in the package's
+ * `exports`, so it is located next to the entry point `require.resolve` finds).
+ * @throws Error when chart.js is not installed.
+ */
+export function chartJsSource(): string {
+  const entry = createRequire(import.meta.url).resolve("chart.js");
+  return readFileSync(path.join(path.dirname(entry), "chart.umd.min.js"), "utf8");
+}
+
+const esc = (s: string): string => s.replace(/[&<>"']/gu, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+const pct = (v: number | null | undefined): string => (v === null || v === undefined ? "—" : `${(v * 100).toFixed(1)}%`);
+const fmt = (metric: string, v: number | null | undefined): string => (v === null || v === undefined ? "—" : metricMax(metric) !== 1 ? v.toFixed(2) : pct(v));
+const fmtDelta = (metric: string, v: number | null | undefined): string => {
+  if (v === null || v === undefined) return "—";
+  const s = metricMax(metric) !== 1 ? v.toFixed(2) : `${(v * 100).toFixed(1)} pt`;
+  return v > 0 ? `+${s}` : s;
+};
+
+/** Latest completed run of each pipeline version, in order of first appearance. */
+export function latestPerVersion(runs: readonly ReportRun[]): ReportRun[] {
+  const m = new Map<string, ReportRun>();
+  for (const r of runs) {
+    m.delete(r.pipeline_version);
+    m.set(r.pipeline_version, r);
+  }
+  return [...m.values()];
+}
+
+/** The chart configurations (Chart.js `{type, data, options}`) the page draws, by chart id. */
+export function chartConfigs(data: ReportData): Record<(typeof CHART_IDS)[number], unknown> {
+  const k = data.headline_k;
+  const label = (r: ReportRun) => `${r.pipeline_version} · ${r.started_at.slice(0, 16).replace("T", " ")}`;
+  const series = (runs: readonly ReportRun[], metric: string, scale = 1) => runs.map((r) => {
+    const v = r.metrics[metric]?.mean;
+    return v === undefined || v === null ? null : v / scale;
+  });
+  const colors: Record<string, string> = { recall: "#1f77b4", mrr: "#9467bd", grounding: "#2ca02c", relevance: "#ff7f0e", key_facts: "#8c564b", SUPPORTED: "#2ca02c", UNSUPPORTED: "#f0ad4e", CONTRADICTED: "#d62728" };
+  const line = (lbl: string, values: (number | null)[], color: string, axis = "y") => ({ label: lbl, data: values, borderColor: color, backgroundColor: color, yAxisID: axis, spanGaps: true, tension: 0, pointRadius: 4 });
+  const bar = (lbl: string, values: (number | null)[], color: string) => ({ label: lbl, data: values, backgroundColor: color });
+  const common = { animation: false, responsive: true, maintainAspectRatio: false, plugins: { legend: { position: "bottom" } } };
+  const versions = latestPerVersion(data.runs);
+  const retrievalColors = ["#aec7e8", "#6baed6", "#1f77b4", "#08306b"];
+  return {
+    trend: {
+      type: "line",
+      data: {
+        labels: data.runs.map(label),
+        datasets: [
+          line(`recall@${k}`, series(data.runs, `recall@${k}`), colors["recall"]!),
+          line("mrr", series(data.runs, "mrr"), colors["mrr"]!),
+          line("grounding", series(data.runs, "grounding"), colors["grounding"]!),
+          line("key facts", series(data.runs, "key_facts"), colors["key_facts"]!),
+          line("relevance (0–4, right axis)", series(data.runs, "relevance"), colors["relevance"]!, "y1"),
+        ],
+      },
+      options: { ...common, scales: { y: { min: 0, max: 1, title: { display: true, text: "share" } }, y1: { position: "right", min: 0, max: 4, grid: { drawOnChartArea: false }, title: { display: true, text: "relevance" } } } },
+    },
+    versions: {
+      type: "bar",
+      data: {
+        labels: versions.map((r) => r.pipeline_version),
+        datasets: [
+          bar(`recall@${k}`, series(versions, `recall@${k}`), colors["recall"]!),
+          bar("grounding", series(versions, "grounding"), colors["grounding"]!),
+          bar("key facts", series(versions, "key_facts"), colors["key_facts"]!),
+          bar("relevance ÷ 4", series(versions, "relevance", 4), colors["relevance"]!),
+        ],
+      },
+      options: { ...common, scales: { y: { min: 0, max: 1 } } },
+    },
+    retrieval: {
+      type: "bar",
+      data: {
+        labels: versions.map((r) => r.pipeline_version),
+        datasets: [...data.ks.map((kk, i) => bar(`recall@${kk}`, series(versions, `recall@${kk}`), retrievalColors[i % retrievalColors.length]!)), bar("mrr", series(versions, "mrr"), colors["mrr"]!)],
+      },
+      options: { ...common, scales: { y: { min: 0, max: 1 } } },
+    },
+    claims: {
+      type: "bar",
+      data: {
+        labels: data.runs.map(label),
+        datasets: ["SUPPORTED", "UNSUPPORTED", "CONTRADICTED"].map((v) => bar(v, data.runs.map((r) => r.claims[v] ?? 0), colors[v]!)),
+      },
+      options: { ...common, scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, title: { display: true, text: "claims" } } } },
+    },
+  };
+}
+
+function comparisonSection(data: ReportData): string {
+  const c = data.comparison;
+  if (c.previous === null) return `<p class="muted">No comparable previous run: ${esc(c.why)}.</p>`;
+  const rows = c.deltas
+    .map((d) => {
+      const sig = d.ci !== null && (d.ci[0] > 0 || d.ci[1] < 0);
+      const cls = d.delta === null ? "" : sig ? (d.delta < 0 ? "down" : "up") : "";
+      return `<tr class="${cls}"><td>${esc(d.metric)}</td><td>${fmt(d.metric, d.previous)}</td><td>${fmt(d.metric, d.last)}</td><td>${fmtDelta(d.metric, d.delta)}</td><td>${d.ci ? `[${fmtDelta(d.metric, d.ci[0])}, ${fmtDelta(d.metric, d.ci[1])}]` : "—"}</td><td>${d.n}</td><td>${sig ? "yes" : "no"}</td></tr>`;
+    })
+    .join("\n");
+  return `<p>Last run <code>${esc(c.last.run_id)}</code> (pipeline <b>${esc(c.last.pipeline_version)}</b>) against the previous comparable run <code>${esc(c.previous.run_id)}</code> (pipeline <b>${esc(c.previous.pipeline_version)}</b>): paired over the questions scored ok in both; 95% percentile-bootstrap interval, B = ${c.resamples}, seed ${c.seed} (${c.origin === "stored" ? "from the comparisons table" : "computed for this report; run <code>ragmeter compare</code> to store it"}).</p>
+<table id="comparison"><thead><tr><th>metric</th><th>previous</th><th>last</th><th>paired delta</th><th>95% interval</th><th>n</th><th>interval excludes 0</th></tr></thead><tbody>
+${rows}
+</tbody></table>`;
+}
+
+/**
+ * The self-contained HTML report: inline Chart.js (`chartJs`, the UMD bundle), the data as JSON, the
+ * four charts and the tables; a Content-Security-Policy forbids any network access. After drawing,
+ * the page sets `document.documentElement.dataset.chartsReady` to the number of charts drawn and
+ * exposes them as `window.ragmeterCharts`.
+ */
+export function renderReportHtml(data: ReportData, chartJs: string): string {
+  const json = JSON.stringify({ data, charts: chartConfigs(data) }).replace(/</gu, "\\u003c");
+  const runsRows = [...data.runs]
+    .reverse()
+    .map((r) => `<tr><td><code>${esc(r.run_id)}</code></td><td>${esc(r.started_at.slice(0, 19).replace("T", " "))}</td><td>${esc(r.pipeline_version)}</td><td>${esc(r.source)}</td><td>${fmt("r", r.metrics[`recall@${data.headline_k}`]?.mean)}</td><td>${fmt("mrr", r.metrics["mrr"]?.mean)}</td><td>${fmt("grounding", r.metrics["grounding"]?.mean)}</td><td>${fmt("relevance", r.metrics["relevance"]?.mean)}</td><td>${fmt("key_facts", r.metrics["key_facts"]?.mean)}</td></tr>`)
+    .join("\n");
+  const lost = data.lost_hit.length === 0 ? `<p class="muted">None.</p>` : `<table id="lost-hit"><thead><tr><th>golden id</th><th>question</th><th>trace id</th></tr></thead><tbody>${data.lost_hit.map((q) => `<tr><td>${esc(q.golden_id)}</td><td>${esc(q.question)}</td><td><code>${esc(q.trace_id)}</code></td></tr>`).join("\n")}</tbody></table>`;
+  const bad = data.bad_claims.length === 0 ? `<p class="muted">None.</p>` : `<table id="bad-claims"><thead><tr><th>time (UTC)</th><th>verdict</th><th>claim</th><th>question</th><th>pipeline</th><th>trace id</th></tr></thead><tbody>${data.bad_claims.map((c) => `<tr><td>${esc(c.time.slice(0, 19).replace("T", " "))}</td><td class="${c.verdict === "CONTRADICTED" ? "down" : "warn"}">${esc(c.verdict)}</td><td>${esc(c.claim)}</td><td>${esc(c.question)}</td><td>${esc(c.pipeline_version)}</td><td><code>${esc(c.trace_id)}</code></td></tr>`).join("\n")}</tbody></table>`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>ragmeter report</title>
+<style>
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 24px auto; max-width: 1200px; padding: 0 16px; color: #222; background: #fff; }
+h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 18px; margin: 28px 0 8px; border-bottom: 1px solid #ddd; padding-bottom: 4px; } h3 { font-size: 15px; margin: 18px 0 6px; }
+.muted { color: #777; } .chart { position: relative; height: 340px; } .grid { display: grid; grid-template-columns: 1fr 1fr; gap: 16px; }
+table { border-collapse: collapse; width: 100%; font-size: 13px; } th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #eee; vertical-align: top; } th { background: #f6f6f6; }
+tr.down td, td.down { color: #b00020; } tr.up td { color: #1b7a1b; } td.warn { color: #a06000; } code { font-size: 12px; }
+</style>
+</head>
+<body>
+<h1>ragmeter report</h1>
+<p class="muted">Generated ${esc(data.generated_at.slice(0, 19).replace("T", " "))} UTC from ${esc(data.location)} · ${data.runs.length} completed run(s)</p>
+<h2>Overview</h2>
+<h3>Trend per run (mean of ok scores)</h3>
+<div class="chart"><canvas id="chart-trend" aria-label="trend per run"></canvas></div>
+<h3>Per pipeline version (latest run of each)</h3>
+<div class="chart"><canvas id="chart-versions" aria-label="per pipeline version"></canvas></div>
+<h3>Last vs previous</h3>
+${comparisonSection(data)}
+<h3>Runs</h3>
+<table id="runs"><thead><tr><th>run</th><th>started (UTC)</th><th>pipeline</th><th>source</th><th>recall@${data.headline_k}</th><th>mrr</th><th>grounding</th><th>relevance</th><th>key facts</th></tr></thead><tbody>
+${runsRows}
+</tbody></table>
+<h2>Retrieval</h2>
+<div class="chart"><canvas id="chart-retrieval" aria-label="recall at k per version"></canvas></div>
+<h3>Questions that lost their hit (recall@${data.headline_k}: 1 in the previous run, 0 in the last)</h3>
+${lost}
+<h2>Grounding</h2>
+<div class="chart"><canvas id="chart-claims" aria-label="claims by verdict per run"></canvas></div>
+<h3>Recent UNSUPPORTED and CONTRADICTED claims</h3>
+${bad}
+<script>${chartJs.replace(/<\/script/giu, "<\\/script")}</script>
+<script type="application/json" id="ragmeter-data">${json}</script>
+<script>
+(function () {
+  var payload = JSON.parse(document.getElementById("ragmeter-data").textContent);
+  var charts = {};
+  ${JSON.stringify(CHART_IDS)}.forEach(function (id) {
+    var canvas = document.getElementById("chart-" + id);
+    if (canvas && typeof Chart !== "undefined") charts[id] = new Chart(canvas, payload.charts[id]);
+  });
+  window.ragmeterCharts = charts;
+  document.documentElement.dataset.chartsReady = String(Object.keys(charts).length);
+})();
+</script>
+</body>
+</html>
+`;
+}

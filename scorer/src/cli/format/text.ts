@@ -1,0 +1,134 @@
+import { metricMax } from "../../domain/metricTable.js";
+import type { Aggregate } from "../../runs/aggregate.js";
+import type { PairedDelta } from "../../runs/paired.js";
+import type { EvalOutcome } from "../../runs/summary.js";
+import { LENGTH_BIAS_FLAG } from "../../judges/analysis.js";
+
+/** Display of a metric value: relevance as `x.x/4`, others with two decimals; `—` for null. */
+export function fmtValue(metric: string, v: number | null): string {
+  if (v === null) return "—";
+  const max = metricMax(metric);
+  return max !== 1 ? `${v.toFixed(1)}/${max}` : v.toFixed(2);
+}
+
+/** Signed delta with the metric's precision. */
+export function fmtDelta(metric: string, d: number | null): string {
+  if (d === null) return "—";
+  const s = metricMax(metric) !== 1 ? d.toFixed(1) : d.toFixed(2);
+  return d >= 0 && !s.startsWith("-") ? `+${s}` : s;
+}
+
+const LABEL: Record<string, string> = { key_facts: "key facts", mrr: "MRR", reference_facts: "ref. facts" };
+
+function line(metric: string, value: number | null, n: number, delta: PairedDelta | null): string {
+  const label = (LABEL[metric] ?? metric).padEnd(12);
+  const v = fmtValue(metric, value).padEnd(5);
+  if (delta === null) return `${label} ${v} (n=${n})`;
+  if (delta.n === 0) return `${label} ${v} (n=${n}; no question scored ok in both this and the previous run)`;
+  return `${label} ${v} (was ${fmtValue(metric, delta.mean_a)}, ${fmtDelta(metric, delta.delta)}, n=${delta.n})`;
+}
+
+function tagTable(byTag: Readonly<Record<string, Aggregate>>, names: readonly string[]): string[] {
+  const cols = names.filter((n) => n === "recall@5" || n === "grounding" || n === "relevance" || n === "key_facts" || n === "abstention");
+  const head = `  ${"tag".padEnd(18)}${cols.map((c) => (LABEL[c] ?? c).padStart(11)).join("")}`;
+  const out = [head];
+  for (const [tag, a] of Object.entries(byTag)) {
+    out.push(`  ${tag.padEnd(18)}${cols.map((c) => `${fmtValue(c, a.metrics[c] ?? null)}${a.n[c] ? `·${a.n[c]}` : ""}`.padStart(11)).join("")}`);
+  }
+  return out;
+}
+
+/**
+ * The text summary of an evaluation run: metric lines with the paired delta against the previous
+ * run (design §5), breakdown by tag, the questions that moved most, counts by status, warnings and
+ * where the history is stored.
+ */
+export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): string {
+  const ks = o.run.ks;
+  const referenceJudged = o.results.some((q) => q.reference_facts.status !== "not_applicable" && q.reference_facts.status !== "target_error");
+  const names = [...ks.map((k) => `recall@${k}`), "mrr", "grounding", "relevance", "key_facts", ...(referenceJudged ? ["reference_facts"] : []), "abstention"];
+  const deltas = new Map(o.previous.run ? o.previous.deltas.map((d) => [d.metric, d] as const) : []);
+  const out: string[] = [];
+  out.push(`run ${o.run.run_id} · pipeline ${o.run.pipeline_version} · ${o.results.length} questions · judge ${o.run.judge_kind}${o.run.judge_kind === "llm" ? ` ${o.run.judge_model}` : ""} (prompt ${o.run.judge_prompt_version})`);
+  out.push(o.previous.run ? `compared with run ${o.previous.run.run_id} (pipeline ${o.previous.run.pipeline_version}), paired over questions scored ok in both` : `no comparable run: ${o.previous.why}`);
+  out.push("");
+  for (const m of names) out.push(line(m, o.aggregate.metrics[m] ?? null, o.aggregate.n[m] ?? 0, o.previous.run ? (deltas.get(m) ?? null) : null));
+  out.push("");
+  out.push("by tag (value·n)");
+  out.push(...tagTable(o.byTag, names));
+  if (o.previous.run) {
+    const moves: { id: string; metric: string; a: number; b: number; d: number }[] = [];
+    for (const m of ["recall@5", "grounding", "relevance", "key_facts"]) {
+      const d = deltas.get(m);
+      if (!d) continue;
+      for (const x of d.differences) if (x.delta !== 0) moves.push({ id: x.golden_id, metric: m, a: x.a, b: x.b, d: m === "relevance" ? x.delta / 4 : x.delta });
+    }
+    moves.sort((x, y) => Math.abs(y.d) - Math.abs(x.d) || x.id.localeCompare(y.id));
+    out.push("");
+    out.push(`moved most (vs previous run; ${moves.filter((m) => m.d < 0).length} question-metric pairs got worse, ${moves.filter((m) => m.d > 0).length} better)`);
+    if (moves.length === 0) out.push("  nothing moved");
+    // Regressions first (what a reviewer opens first), then improvements, each by size.
+    const shown = [...moves.filter((m) => m.d < 0).slice(0, top), ...moves.filter((m) => m.d > 0).slice(0, Math.max(1, Math.floor(top / 2)))];
+    for (const mv of shown) {
+      const q = o.results.find((r) => r.golden_id === mv.id);
+      out.push(`  ${mv.d < 0 ? "worse " : "better"} ${mv.id.padEnd(6)} ${(LABEL[mv.metric] ?? mv.metric).padEnd(10)} ${fmtValue(mv.metric, mv.a)} → ${fmtValue(mv.metric, mv.b)}  ${q ? JSON.stringify(q.question.slice(0, 60)) : ""}`);
+    }
+  }
+  out.push("");
+  out.push("counts by status");
+  for (const m of names) {
+    const c = o.aggregate.counts[m] ?? {};
+    out.push(`  ${(LABEL[m] ?? m).padEnd(12)} ${Object.entries(c).sort().map(([s, n]) => `${s} ${n}`).join(", ")}`);
+  }
+  const errs = o.failures;
+  if (errs.length > 0) out.push(`  not measured: ${errs.length} of ${o.results.length} questions`);
+  for (const q of errs.slice(0, 10)) out.push(`  ${q.golden_id}: ${q.status} — ${q.reason}`);
+  if (errs.length > 10) out.push(`  … and ${errs.length - 10} more`);
+  out.push("");
+  out.push(...formatJudgeReport(o));
+  for (const w of o.warnings) out.push(`warning: ${w}`);
+  out.push("");
+  out.push(`history: ${storeLocation}`);
+  return out.join("\n");
+}
+
+const int = (n: number) => n.toLocaleString("en-US");
+const usd = (x: number) => `$${x > 0 && x < 0.0001 ? x.toPrecision(2) : x.toFixed(4)}`;
+const pct = (x: number | null) => (x === null ? "—" : `${(x * 100).toFixed(1)}%`);
+const signed = (x: number | null) => (x === null ? "—" : `${x >= 0 ? "+" : ""}${x.toFixed(2)}`);
+
+/**
+ * The judge part of the summary: calls (cached, not sampled), tokens and cost, length bias,
+ * last calibration of the judge in use, and judge variance when the run repeated its judges.
+ */
+export function formatJudgeReport(o: EvalOutcome): string[] {
+  const r = o.judgeReport;
+  const s = r.stats;
+  const out: string[] = [];
+  if (o.run.judge_kind === "heuristic") {
+    out.push("judge: heuristic rules, no LLM calls, cost $0");
+  } else {
+    const cost = s.cost_usd === null ? `cost unknown (no price for "${o.run.judge_model}" in RAGMETER_PRICES)` : `cost ${usd(s.cost_usd)}${s.price ? ` (${o.run.judge_model}: $${s.price.input_per_1m}/$${s.price.output_per_1m} per 1M tokens in/out)` : ""}`;
+    out.push(`judge: ${int(s.calls)} calls, ${int(s.cached)} cached${r.cache ? "" : ` (cache off${r.repeat > 1 ? ": --repeat" : ""})`}, ${int(s.not_sampled)} not sampled · tokens in ${int(s.input_tokens)} / out ${int(s.output_tokens)} · ${cost}`);
+    if (s.max_cost_usd !== null) out.push(`  --max-cost ${usd(s.max_cost_usd)}${s.not_sampled > 0 ? ` reached: ${s.not_sampled} judgments not_sampled` : " not reached"}`);
+  }
+  if (r.length_bias.length > 0) {
+    const flagged = r.length_bias.some((b) => b.spearman !== null && Math.abs(b.spearman) >= LENGTH_BIAS_FLAG);
+    out.push(`length bias (Spearman ρ, answer length vs score): ${r.length_bias.map((b) => `${LABEL[b.metric] ?? b.metric} ${signed(b.spearman)} (n=${b.n})`).join(" · ")}${flagged ? ` — |ρ| ≥ ${LENGTH_BIAS_FLAG}: check that longer answers are really better` : ""}`);
+  }
+  const c = r.calibration;
+  if (c) {
+    out.push(
+      `calibration: last for this judge ${c.created_at.slice(0, 10)} (${c.calibration_id}, run ${c.source_run_id}): claims ${pct(c.claim_agreement)} agreement, κ ${c.claim_kappa === null ? "—" : c.claim_kappa.toFixed(2)} (n=${c.n_claims}); relevance ${pct(c.relevance_agreement)}, quadratic-weighted κ ${c.relevance_qwk === null ? "—" : c.relevance_qwk.toFixed(2)} (n=${c.n_relevance})`,
+    );
+  } else {
+    out.push(`calibration: none for this judge (${o.run.judge_kind === o.run.judge_model ? o.run.judge_kind : `${o.run.judge_kind} ${o.run.judge_model}`}, prompt ${o.run.judge_prompt_version}); run \`npx ragmeter calibrate sample --run ${o.run.run_id}\``);
+  }
+  if (r.variance.length > 0) {
+    out.push(`judge variance over ${r.repeat} repeats (sd pooled within questions; flipped = questions whose repeats disagree)`);
+    for (const v of r.variance) {
+      out.push(`  ${(LABEL[v.metric] ?? v.metric).padEnd(12)} mean ${v.mean === null ? "—" : fmtValue(v.metric, v.mean)}  sd ${v.sd === null ? "—" : v.sd.toFixed(2)}  flipped ${pct(v.flipped)} (${v.flipped_ids.length} of ${v.n})${v.flipped_ids.length > 0 ? `: ${v.flipped_ids.slice(0, 8).join(", ")}${v.flipped_ids.length > 8 ? ", …" : ""}` : ""}`);
+    }
+  }
+  return out;
+}

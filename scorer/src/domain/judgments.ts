@@ -1,0 +1,59 @@
+import type { Status } from "./status.js";
+
+/** Claim verdicts (design §5). */
+export type Verdict = "SUPPORTED" | "CONTRADICTED" | "UNSUPPORTED";
+
+/** One atomic claim of an answer with its verdict and the chunk ids it rests on. */
+export interface ClaimVerdict {
+  readonly index: number;
+  readonly text: string;
+  readonly verdict: Verdict;
+  readonly chunk_ids: readonly string[];
+}
+
+/** Token usage and latency of the judge call(s) behind one score. */
+export interface JudgeCallCost {
+  /** Prompt tokens (0 for heuristic judges and cache hits). */
+  readonly input_tokens: number;
+  /** Completion tokens (0 for heuristic judges and cache hits). */
+  readonly output_tokens: number;
+  /** Wall time of the judge call(s), ms. */
+  readonly latency_ms: number;
+  /** HTTP requests sent to the judge endpoint for this score, retries included (0 or absent: none). */
+  readonly calls?: number;
+  /** True when the judgment came from the judge cache (no call made). */
+  readonly cached?: boolean;
+}
+
+/** A grounding judgment: score = SUPPORTED / claims when `status` is ok, else null. */
+export interface GroundingJudgment extends JudgeCallCost {
+  readonly status: Status;
+  readonly value: number | null;
+  readonly claims: readonly ClaimVerdict[];
+  readonly reason?: string;
+}
+
+/** A relevance judgment: an integer 0–4 when `status` is ok, else null. */
+export interface RelevanceJudgment extends JudgeCallCost {
+  readonly status: Status;
+  readonly value: number | null;
+  readonly reason?: string;
+}
+
+/** One fact of the reference answer and whether the answer states it. */
+export interface ReferenceFact {
+  readonly fact: string;
+  readonly stated: boolean;
+}
+
+/**
+ * A reference-facts judgment: the share of the reference answer's facts the answer states when
+ * `status` is ok; `no_claims` when the reference has no fact; `not_applicable` without a reference
+ * answer or with heuristic judges.
+ */
+export interface ReferenceJudgment extends JudgeCallCost {
+  readonly status: Status;
+  readonly value: number | null;
+  readonly facts: readonly ReferenceFact[];
+  readonly reason?: string;
+}

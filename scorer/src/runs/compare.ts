@@ -1,0 +1,49 @@
+import { metricNames, metricTable } from "../domain/metricTable.js";
+import { randomUUID } from "node:crypto";
+import { pairedDelta, type PairedDelta } from "./paired.js";
+import { storedQuestionMetrics } from "./summary.js";
+import type { Store } from "../store/client.js";
+import { saveComparison } from "../store/comparisons.js";
+import { type RunRecord } from "../store/runs.js";
+
+/** Result of comparing two stored runs. */
+export interface Comparison {
+  readonly comparison_id: string;
+  readonly a: RunRecord;
+  readonly b: RunRecord;
+  readonly deltas: readonly PairedDelta[];
+  readonly seed: number;
+  readonly resamples: number;
+  /** Warnings, e.g. different golden sets or judges. */
+  readonly warnings: readonly string[];
+}
+
+/**
+ * Paired comparison of two runs per metric with a percentile-bootstrap 95% interval (design §5);
+ * repeats are averaged per question before pairing. Writes the result to `comparisons`.
+ */
+export async function compareRuns(store: Store, a: RunRecord, b: RunRecord, options: { seed: number; resamples: number }): Promise<Comparison> {
+  const ma = await storedQuestionMetrics(store, a.run_id);
+  const mb = await storedQuestionMetrics(store, b.run_id);
+  const ks = [...new Set([...a.ks, ...b.ks])].sort((x, y) => x - y);
+  // Metrics that only a reference-based judge produces are compared when either run scored them.
+  const referenceOnly = metricTable(ks).filter((d) => d.needsReferenceJudge);
+  const referenceScored = [...ma.values(), ...mb.values()].some((m) => referenceOnly.some((d) => m.get(d.name)?.status === "ok"));
+  const names = metricNames(ks, { referenceJudge: referenceScored });
+  const deltas = names.map((m) => pairedDelta(m, ma, mb, { seed: options.seed, resamples: options.resamples }));
+  const warnings: string[] = [];
+  if (a.golden_set_hash !== b.golden_set_hash) warnings.push("the runs use different golden sets: only questions with the same id are paired");
+  if (a.judge_kind !== b.judge_kind || a.judge_model !== b.judge_model || a.judge_prompt_version !== b.judge_prompt_version) {
+    warnings.push(`the runs use different judges (${a.judge_kind} ${a.judge_model} ${a.judge_prompt_version} vs ${b.judge_kind} ${b.judge_model} ${b.judge_prompt_version}): judge changes are mixed into the deltas`);
+  }
+  const comparison_id = randomUUID();
+  await saveComparison(store, {
+    comparison_id,
+    run_a: a.run_id,
+    run_b: b.run_id,
+    seed: options.seed,
+    resamples: options.resamples,
+    deltas: deltas.map((d) => ({ metric: d.metric, n: d.n, mean_a: d.mean_a, mean_b: d.mean_b, delta: d.delta, ci_lower: d.interval?.lower ?? null, ci_upper: d.interval?.upper ?? null })),
+  });
+  return { comparison_id, a, b, deltas, seed: options.seed, resamples: options.resamples, warnings };
+}

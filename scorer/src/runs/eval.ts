@@ -1,0 +1,88 @@
+import type { GoldenItem, GoldenSet } from "@ragmeter/golden";
+import pLimit from "p-limit";
+import type { PriceTable } from "../judges/session/cost.js";
+import type { Judge } from "../judges/types.js";
+import type { Store } from "../store/client.js";
+import { scoreTargetResult } from "./answers.js";
+import { askTarget, startRecorder } from "./recorder.js";
+import type { EvalOutcome } from "./summary.js";
+import type { Target } from "./target.js";
+
+export type { EvalOutcome } from "./summary.js";
+
+/** Options of {@link runEval}. */
+export interface EvalOptions {
+  readonly golden: GoldenSet;
+  readonly target: Target;
+  readonly pipelineVersion: string;
+  /** k values of recall@k, ascending (default 1, 3, 5, 10). */
+  readonly ks: readonly number[];
+  /** Questions in flight at once. */
+  readonly concurrency: number;
+  readonly judge: Judge;
+  readonly store: Store;
+  /** Called after each question (progress bar). */
+  readonly onProgress?: (done: number, total: number) => void;
+  /** Clock for run timestamps (tests); default `Date.now`. */
+  readonly now?: () => number;
+  /** Runs of each judge per question (`--repeat N`, default 1); N > 1 bypasses the judge cache. */
+  readonly repeat?: number;
+  /** Use the judge cache (LLM judges; default true; `--no-cache` sets false). */
+  readonly cache?: boolean;
+  /** Stop judging once the run's estimated judge cost reaches this (USD, `--max-cost`). */
+  readonly maxCostUsd?: number | null;
+  /** Price table (`RAGMETER_PRICES`) for the cost estimate. */
+  readonly prices?: PriceTable | null;
+}
+
+/**
+ * Replays a golden set against a target and scores it (design §2, golden replay): each question is
+ * sent with a fresh `traceparent` and a `baggage` of run id, golden id and pipeline version; a
+ * failed call is `target_error` for that question and the run goes on. The run recorder writes the
+ * results in batches as questions complete; the run row is marked completed with its summary at the
+ * end, and compared (paired) with the previous comparable run.
+ * @throws store errors (infrastructure); never for a single question's failure.
+ */
+export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
+  const { golden, store, ks } = options;
+  const repeat = Math.max(1, options.repeat ?? 1);
+  const useCache = (options.cache ?? true) && repeat === 1;
+  const now = options.now ?? Date.now;
+  const recorder = await startRecorder({
+    store,
+    judge: options.judge,
+    ks,
+    cache: useCache,
+    prices: options.prices ?? null,
+    maxCostUsd: options.maxCostUsd ?? null,
+    golden,
+    run: { source: "golden", pipelineVersion: options.pipelineVersion, goldenSetHash: golden.sha256, goldenSetPath: golden.path, target: options.target.description, startedAt: now() },
+  });
+  const { run, judge } = recorder;
+  try {
+    const warnings = new Set<string>();
+    const limit = pLimit(Math.max(1, options.concurrency));
+    let done = 0;
+    const results = await Promise.all(
+      golden.items.map((item: GoldenItem) =>
+        limit(async () => {
+          const { traceId, result: res } = await askTarget(options.target, run, item.id, item.question);
+          if (res.ok && res.reply.pipeline_version !== null && res.reply.pipeline_version !== options.pipelineVersion) {
+            warnings.add(`the target reports pipeline version "${res.reply.pipeline_version}"; recorded as "${options.pipelineVersion}" (--pipeline-version wins)`);
+          }
+          if (res.ok && judge.kind === "llm" && res.reply.model === judge.model) {
+            warnings.add(`the judge model "${judge.model}" is also the generator model: self-preference bias is likely`);
+          }
+          const q = await scoreTargetResult(item, traceId, res, judge, ks, { repeat });
+          await recorder.record(q);
+          done++;
+          options.onProgress?.(done, golden.items.length);
+          return q;
+        }),
+      ),
+    );
+    return await recorder.complete({ results, repeat, useCache, warnings: [...warnings], now });
+  } finally {
+    await recorder.close().catch(() => undefined);
+  }
+}

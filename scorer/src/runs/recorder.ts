@@ -1,0 +1,140 @@
+import type { GoldenSet } from "@ragmeter/golden";
+import type { QuestionResult } from "../domain/result.js";
+import type { ClaimInsert, InteractionInsert, ScoreInsert } from "../domain/rows.js";
+import type { PriceTable } from "../judges/session/cost.js";
+import { createJudgeSession, type JudgeSession } from "../judges/session/session.js";
+import type { Judge } from "../judges/types.js";
+import { resultRows } from "../scoring/rows.js";
+import type { Store } from "../store/client.js";
+import { saveGoldenSet } from "../store/golden.js";
+import { storeJudgeCache } from "../store/judgeCache.js";
+import { saveResults } from "../store/results.js";
+import type { RunRecord } from "../store/runs.js";
+import { completeRun, startRun, type EvalOutcome, type NewRun } from "./summary.js";
+import type { Target, TargetResult } from "./target.js";
+import { baggage, newTraceIds, traceparent } from "./traceContext.js";
+
+/** When buffered rows are written: at `maxRows` rows, or `intervalMs` after the first buffered row. */
+export interface FlushPolicy {
+  readonly maxRows: number;
+  readonly intervalMs: number;
+}
+
+/** Default flush policy: a few hundred rows per insert, never more than a second behind. */
+export const DEFAULT_FLUSH: FlushPolicy = { maxRows: 1000, intervalMs: 1000 };
+
+/** What a run's summary needs besides its results (see {@link RunRecorder.complete}). */
+export interface CompleteOptions {
+  readonly results: readonly QuestionResult[];
+  readonly repeat: number;
+  readonly useCache: boolean;
+  readonly warnings: readonly string[];
+  readonly now: () => number;
+}
+
+/**
+ * One run being recorded (eval, eval --via-traces, replay): its judge session, its row, and a
+ * buffer of result rows written in batches by size and interval (the model is langfuse's
+ * ClickhouseWriter), flushed on completion and on close.
+ */
+export interface RunRecorder {
+  readonly run: RunRecord;
+  /** The session's judge (cache, budget, meter): score with this one. */
+  readonly judge: Judge;
+  readonly session: JudgeSession;
+  /** Buffers the rows of one question result. @throws the error of an earlier background flush. */
+  record(q: QuestionResult): Promise<void>;
+  /** Writes the buffered rows now. */
+  flush(): Promise<void>;
+  /** Flushes, marks the run completed (or failed) with its summary and pairs it with the previous comparable run. */
+  complete(o: CompleteOptions): Promise<EvalOutcome>;
+  /** Flushes and stops the interval timer (shutdown, or a run that ends in an error). */
+  close(): Promise<void>;
+}
+
+/** Options of {@link startRecorder}. */
+export interface RecorderOptions {
+  readonly store: Store;
+  /** The judge to score with (wrapped in a session). */
+  readonly judge: Judge;
+  readonly ks: readonly number[];
+  /** The judge cache is used (`--no-cache` or `--repeat` > 1 turn it off). */
+  readonly cache: boolean;
+  readonly prices: PriceTable | null;
+  readonly maxCostUsd: number | null;
+  /** The golden set, saved before the run starts (none for replay). */
+  readonly golden: GoldenSet | null;
+  readonly run: Omit<NewRun, "judge" | "ks">;
+  readonly flush?: FlushPolicy;
+}
+
+/**
+ * Starts a run: a judge session, the golden set saved, the run row in state `running`, and a row
+ * buffer.
+ */
+export async function startRecorder(o: RecorderOptions): Promise<RunRecorder> {
+  const { store, ks } = o;
+  const session = createJudgeSession(o.judge, { cache: o.cache ? storeJudgeCache(store) : null, prices: o.prices, maxCostUsd: o.maxCostUsd });
+  const judge = session.judge;
+  if (o.golden) await saveGoldenSet(store, o.golden);
+  const run = await startRun(store, { ...o.run, judge, ks });
+  const policy = o.flush ?? DEFAULT_FLUSH;
+  let interactions: InteractionInsert[] = [];
+  let scores: ScoreInsert[] = [];
+  let claims: ClaimInsert[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let writing: Promise<void> = Promise.resolve();
+  let failure: unknown = null;
+
+  const size = (): number => interactions.length + scores.length + claims.length;
+  const flush = (): Promise<void> => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (size() > 0) {
+      const batch = { interactions, scores, claims };
+      interactions = [];
+      scores = [];
+      claims = [];
+      // Writes run one after another, in the order the rows were recorded.
+      writing = writing.then(() => saveResults(store, batch)).catch((err: unknown) => {
+        failure ??= err;
+      });
+    }
+    return writing.then(() => {
+      if (failure !== null) throw failure;
+    });
+  };
+
+  return {
+    run,
+    judge,
+    session,
+    async record(q) {
+      if (failure !== null) throw failure;
+      const rows = resultRows(run, q, judge, ks);
+      interactions.push(rows.interaction);
+      scores.push(...rows.scores);
+      claims.push(...rows.claims);
+      if (size() >= policy.maxRows) await flush();
+      else timer ??= setTimeout(() => void flush().catch(() => undefined), policy.intervalMs);
+    },
+    flush,
+    async complete(c) {
+      await flush();
+      return completeRun({ store, run, results: c.results, ks, judge, stats: session.stats(), repeat: c.repeat, useCache: c.useCache, warnings: c.warnings, now: c.now });
+    },
+    async close() {
+      await flush();
+    },
+  };
+}
+
+/**
+ * The target's reply as the answer source: asks `question` with a fresh `traceparent` and a
+ * `baggage` of run id, key (golden id, or the original trace id of a replay) and pipeline version.
+ */
+export async function askTarget(target: Target, run: RunRecord, key: string, question: string): Promise<{ readonly traceId: string; readonly result: TargetResult }> {
+  const ids = newTraceIds();
+  const result = await target.ask(question, { traceparent: traceparent(ids), baggage: baggage(run.run_id, key, run.pipeline_version) });
+  return { traceId: ids.traceId, result };
+}

@@ -1,0 +1,135 @@
+import { createHash } from "node:crypto";
+import type { GoldenItem } from "@ragmeter/golden";
+import pLimit from "p-limit";
+import type { PriceTable } from "../../judges/session/cost.js";
+import type { Judge } from "../../judges/types.js";
+import { pairedDelta, type PairedDelta } from "../paired.js";
+import type { QuestionResult } from "../../domain/result.js";
+import { scoreInteraction, type Expectations } from "../../scoring/score.js";
+import { scoreTargetResult } from "../answers.js";
+import { askTarget, startRecorder } from "../recorder.js";
+import { runMetricNames, runMetricValues, type EvalOutcome } from "../summary.js";
+import type { Target } from "../target.js";
+import { none, type Scored } from "../../domain/status.js";
+import type { Store } from "../../store/client.js";
+import { goldenItemsFor } from "../../store/golden.js";
+import { distinct, jaccard, rankBiasedOverlap } from "./overlap.js";
+import { selectInteractions, type CapturedInteraction, type ReplaySource } from "./select.js";
+
+const LIVE = "captured live traffic: no golden item";
+
+/** Options of {@link runReplay}. */
+export interface ReplayOptions {
+  readonly store: Store;
+  readonly judge: Judge;
+  readonly target: Target;
+  readonly pipelineVersion: string;
+  readonly from: ReplaySource;
+  /** The `--from` text, recorded on the run. */
+  readonly fromSpec: string;
+  readonly sample: number | null;
+  readonly concurrency: number;
+  readonly ks: readonly number[];
+  readonly cache?: boolean;
+  readonly prices?: PriceTable | null;
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+/** Retrieval overlap of one replayed question. */
+export interface QuestionOverlap {
+  readonly key: string;
+  readonly question: string;
+  /** Jaccard similarity of the two sets of retrieved document ids. */
+  readonly jaccard: number;
+  /** Rank-biased overlap (p = 0.9) of the two rankings of document ids. */
+  readonly rbo: number;
+}
+
+/** Outcome of a replay: the new run, both sides per question, paired deltas and overlap. */
+export interface ReplayOutcome {
+  readonly outcome: EvalOutcome;
+  readonly captured: readonly CapturedInteraction[];
+  /** The original side re-scored with the same judge, keyed like the new side (original trace id). */
+  readonly original: readonly QuestionResult[];
+  readonly deltas: readonly PairedDelta[];
+  readonly overlap: readonly QuestionOverlap[];
+}
+
+/** No interaction matched `--from` (exit 2). */
+export class NothingToReplayError extends Error {
+  override readonly name = "NothingToReplayError";
+}
+
+/**
+ * Trace replay (design §2): sends the questions of captured interactions to a new pipeline version,
+ * scores both sides with the same judge (the original from its stored answer and retrieved items,
+ * the new one from the target's reply), stores the new side as a `replay` run, and pairs the two
+ * per question (key: the original trace id) with the overlap of their retrieved documents.
+ * @throws NothingToReplayError when the selection is empty.
+ */
+export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
+  const captured = await selectInteractions(o.store, o.from, o.sample);
+  if (captured.length === 0) throw new NothingToReplayError(`nothing to replay: no scored interaction with a captured question and answer matches --from ${o.fromSpec}`);
+  const golden = await goldenItemsFor(
+    o.store,
+    captured.filter((c) => c.golden_id !== "").map((c) => ({ run_id: c.run_id, golden_id: c.golden_id })),
+  );
+  // The replayed question is filed under the original trace id; a captured golden question keeps its item's expectations.
+  const itemOf = (c: CapturedInteraction): { item: GoldenItem; expect: Expectations; live: boolean } => {
+    const g = c.golden_id !== "" ? golden.get(`${c.run_id}\u0000${c.golden_id}`) : undefined;
+    if (g) return { item: { ...g, id: c.trace_id, tags: [...g.tags, `golden:${g.id}`] }, expect: g, live: false };
+    return { item: { id: c.trace_id, question: c.question, expected_source: null, expected_substring: null, reference_answer: null, key_facts: null, tags: c.service_name ? [`service:${c.service_name}`] : [] }, expect: null, live: true };
+  };
+  const adjust = (q: QuestionResult, live: boolean): QuestionResult => (live ? { ...q, abstention: none("not_applicable", LIVE) as Scored } : q);
+
+  const selectionHash = createHash("sha256").update(captured.map((c) => c.trace_id).join("\n")).digest("hex");
+  const useCache = o.cache ?? true;
+  const recorder = await startRecorder({
+    store: o.store,
+    judge: o.judge,
+    ks: o.ks,
+    cache: useCache,
+    prices: o.prices ?? null,
+    maxCostUsd: null,
+    golden: null,
+    run: { source: "replay", pipelineVersion: o.pipelineVersion, goldenSetHash: `replay-${selectionHash}`, goldenSetPath: `replay --from ${o.fromSpec}`, target: o.target.description, startedAt: Date.now() },
+  });
+  const { run, judge } = recorder;
+
+  let outcome: EvalOutcome;
+  let pairs: { c: CapturedInteraction; original: QuestionResult; replayed: QuestionResult }[];
+  try {
+    const limit = pLimit(Math.max(1, o.concurrency));
+    let done = 0;
+    pairs = await Promise.all(
+      captured.map((c) =>
+        limit(async () => {
+          const { item, expect, live } = itemOf(c);
+          const subject = { trace_id: c.trace_id, golden_id: item.id, tags: item.tags, question: item.question, latency_ms: 0 };
+          // The original side: its stored answer and retrieved items, scored by the same judge.
+          const original = await scoreInteraction(subject, { answer: c.answer, contexts: c.retrieved, model: null }, expect, { judge, ks: o.ks, noGoldenReason: LIVE });
+          const { traceId, result: res } = await askTarget(o.target, run, c.trace_id, c.question);
+          // A failed call of captured live traffic keeps abstention not_applicable (there is no golden item).
+          const replayed = adjust(await scoreTargetResult(item, traceId, res, judge, o.ks, { expect, noGoldenReason: LIVE }), live);
+          await recorder.record(replayed);
+          done++;
+          o.onProgress?.(done, captured.length);
+          return { c, original, replayed };
+        }),
+      ),
+    );
+    outcome = await recorder.complete({ results: pairs.map((p) => p.replayed), repeat: 1, useCache, warnings: [], now: Date.now });
+  } finally {
+    await recorder.close().catch(() => undefined);
+  }
+  const a = new Map(pairs.map((p) => [p.c.trace_id, runMetricValues(p.original, o.ks)] as const));
+  const b = new Map(pairs.map((p) => [p.c.trace_id, runMetricValues(p.replayed, o.ks)] as const));
+  // Every metric of the table (before the table, replay forgot abstention and reference_facts).
+  const metrics = runMetricNames(o.ks, judge);
+  const deltas = metrics.map((m) => pairedDelta(m, a, b, { resamples: 10_000 }));
+  const docs = (xs: readonly { document_id: string }[]): string[] => distinct(xs.map((x) => x.document_id));
+  const overlap = pairs
+    .filter((p) => p.replayed.status === "ok")
+    .map((p) => ({ key: p.c.trace_id, question: p.c.question, jaccard: jaccard(docs(p.c.retrieved), docs(p.replayed.contexts)), rbo: rankBiasedOverlap(docs(p.c.retrieved), docs(p.replayed.contexts)) }));
+  return { outcome, captured, original: pairs.map((p) => p.original), deltas, overlap };
+}

@@ -1,0 +1,221 @@
+import { randomBytes } from "node:crypto";
+import { judgePromptVersion } from "../judges/promptVersion.js";
+import type { Judge } from "../judges/types.js";
+import { lengthBias, repeatVariance, type LengthBias, type RepeatVariance } from "../judges/analysis.js";
+import type { JudgeStats } from "../judges/session/session.js";
+import { lastCalibration, type CalibrationRecord } from "../store/calibrations.js";
+import type { Store } from "../store/client.js";
+import { runScores } from "../store/results.js";
+import { getRun, previousRun, saveRun, type RunRecord } from "../store/runs.js";
+import { JUDGED_METRICS, metricNames, metricValues, type MetricValue } from "../domain/metricTable.js";
+import { aggregate, type Aggregate } from "./aggregate.js";
+import { pairedDelta, type PairedDelta } from "./paired.js";
+import type { QuestionResult } from "../domain/result.js";
+
+/** What the run's judges did and how far they can be trusted: usage and cost, length bias, repeat variance, last calibration. */
+export interface JudgeRunReport {
+  readonly stats: JudgeStats;
+  readonly repeat: number;
+  readonly cache: boolean;
+  /** Spearman ρ of answer length vs each judge score. */
+  readonly length_bias: readonly LengthBias[];
+  /** Per-metric variance over repeats (empty when repeat = 1). */
+  readonly variance: readonly RepeatVariance[];
+  /** The last calibration of this judge (kind, model, prompt version), or null. */
+  readonly calibration: CalibrationRecord | null;
+}
+
+/** Per-question metric values of a run: every metric of the table (design §5). */
+export function runMetricValues(q: QuestionResult, ks: readonly number[]): Map<string, MetricValue> {
+  return metricValues(q, ks);
+}
+
+/** Metric names of a run in stored order: `reference_facts` only when the judge has a reference-based judge (LLM). */
+export function runMetricNames(ks: readonly number[], judge: Judge): string[] {
+  return metricNames(ks, { referenceJudge: judge.referenceFacts !== undefined });
+}
+
+/** The outcome of one evaluation run. */
+export interface EvalOutcome {
+  readonly run: RunRecord;
+  readonly results: readonly QuestionResult[];
+  readonly aggregate: Aggregate;
+  readonly byTag: Readonly<Record<string, Aggregate>>;
+  /** Paired deltas against the previous comparable run, or why there is none. */
+  readonly previous: { readonly run: RunRecord; readonly deltas: readonly PairedDelta[] } | { readonly run: null; readonly why: string };
+  /** Non-fatal findings (pipeline version mismatch, judge model equals generator model). */
+  readonly warnings: readonly string[];
+  /** Share of questions that could not be measured (0–1): see {@link questionFailures}. */
+  readonly errorRate: number;
+  /** The questions that could not be measured, with why. */
+  readonly failures: readonly QuestionFailure[];
+  /** Judge usage, cost, length bias, repeat variance and last calibration. */
+  readonly judgeReport: JudgeRunReport;
+}
+
+/** Run ids sort by time: `r-YYYYMMDDTHHMMSS-<6 hex>`. */
+export function newRunId(now: number): string {
+  const t = new Date(now).toISOString().replace(/[-:]/gu, "").replace(/\.\d+Z$/u, "");
+  return `r-${t}-${randomBytes(3).toString("hex")}`;
+}
+
+/** Per-question metric maps of a stored run, keyed by golden id (repeats averaged). */
+export async function storedQuestionMetrics(store: Store, runId: string): Promise<Map<string, Map<string, MetricValue>>> {
+  const out = new Map<string, Map<string, MetricValue>>();
+  for (const r of await runScores(store, runId)) {
+    let m = out.get(r.golden_id);
+    if (!m) out.set(r.golden_id, (m = new Map()));
+    m.set(r.metric, { value: r.value, status: r.status });
+  }
+  return out;
+}
+
+/** What a new run records about itself. */
+export interface NewRun {
+  readonly source: RunRecord["source"];
+  readonly pipelineVersion: string;
+  readonly goldenSetHash: string;
+  readonly goldenSetPath: string;
+  /** The judge the run scores with (its kind, model and prompt version are recorded). */
+  readonly judge: Judge;
+  readonly ks: readonly number[];
+  readonly target: string;
+  /** ms since the epoch. */
+  readonly startedAt: number;
+}
+
+/** Creates and stores the row of a run in state `running` (eval, eval --via-traces, replay). */
+export async function startRun(store: Store, n: NewRun): Promise<RunRecord> {
+  const run: RunRecord = {
+    run_id: newRunId(n.startedAt),
+    started_at: new Date(n.startedAt).toISOString(),
+    finished_at: null,
+    status: "running",
+    source: n.source,
+    pipeline_version: n.pipelineVersion,
+    golden_set_hash: n.goldenSetHash,
+    golden_set_path: n.goldenSetPath,
+    judge_kind: n.judge.kind,
+    judge_model: n.judge.model,
+    judge_prompt_version: judgePromptVersion(n.judge),
+    ks: [...n.ks],
+    target: n.target,
+    summary: "{}",
+  };
+  await saveRun(store, run);
+  return run;
+}
+
+/** What {@link completeRun} needs from the run that produced the results. */
+export interface CompleteRunInput {
+  readonly store: Store;
+  readonly run: RunRecord;
+  readonly results: readonly QuestionResult[];
+  readonly ks: readonly number[];
+  /** The judge the results were scored with (the session's judge). */
+  readonly judge: Judge;
+  readonly stats: JudgeStats;
+  readonly repeat: number;
+  readonly useCache: boolean;
+  readonly warnings: readonly string[];
+  readonly now: () => number;
+}
+
+/**
+ * Finishes a run whatever produced its results (direct replay or spans through the scorer):
+ * aggregates, breaks down by tag, builds the judge report, marks the run completed with its
+ * summary, and pairs it with the previous comparable run (design §5).
+ */
+export async function completeRun(input: CompleteRunInput): Promise<EvalOutcome> {
+  const { store, results, ks, judge, repeat, useCache } = input;
+  let run = input.run;
+  const now = input.now;
+  const warnings = input.warnings;
+  const names = runMetricNames(ks, judge);
+  const rows = results.map((q) => runMetricValues(q, ks));
+  const agg = aggregate(rows, names);
+  const byTag: Record<string, Aggregate> = {};
+  const tags = [...new Set(results.flatMap((q) => q.tags))].sort();
+  for (const tag of tags) byTag[tag] = aggregate(results.filter((q) => q.tags.includes(tag)).map((q) => runMetricValues(q, ks)), names);
+  const errors = results.filter((q) => q.status === "target_error").length;
+  const failures = questionFailures(results);
+  const judgeReport = await judgeRunReport(store, run, results, input.stats, repeat, useCache);
+  const finishedAt = now();
+  // A run in which no question could be scored is stored as failed: never a baseline for the next.
+  const nothingScored = results.length > 0 && failures.length === results.length;
+  run = {
+    ...run,
+    status: nothingScored ? "failed" : "completed",
+    finished_at: new Date(finishedAt).toISOString(),
+    summary: JSON.stringify({
+      metrics: agg.metrics,
+      n: agg.n,
+      counts: agg.counts,
+      questions: results.length,
+      target_errors: errors,
+      failed_questions: failures.length,
+      judge: {
+        calls: judgeReport.stats.calls,
+        cached: judgeReport.stats.cached,
+        not_sampled: judgeReport.stats.not_sampled,
+        input_tokens: judgeReport.stats.input_tokens,
+        output_tokens: judgeReport.stats.output_tokens,
+        cost_usd: judgeReport.stats.cost_usd,
+        max_cost_usd: judgeReport.stats.max_cost_usd,
+        repeat,
+        cache: useCache,
+        length_bias: judgeReport.length_bias,
+        variance: judgeReport.variance.map(({ flipped_ids: _f, ...v }) => v),
+        calibration_id: judgeReport.calibration?.calibration_id ?? null,
+      },
+    }),
+  };
+  await saveRun(store, run);
+  const stored = (await getRun(store, run.run_id)) ?? run;
+
+  const prev = await previousRun(store, stored);
+  let previous: EvalOutcome["previous"];
+  if (!prev) {
+    previous = { run: null, why: "no completed run on this golden set with the same judge kind, model and prompt version" };
+  } else {
+    const a = await storedQuestionMetrics(store, prev.run_id);
+    const b = new Map(results.map((q) => [q.golden_id, runMetricValues(q, ks)] as const));
+    previous = { run: prev, deltas: names.map((m) => pairedDelta(m, a, b)) };
+  }
+  return { run: stored, results, aggregate: agg, byTag, previous, warnings: [...warnings], errorRate: results.length === 0 ? 0 : failures.length / results.length, failures, judgeReport };
+}
+
+/** Why one question could not be measured. */
+export interface QuestionFailure {
+  readonly golden_id: string;
+  /** `target_error`, `trace_timeout`, or `judge_error` (every judged metric failed). */
+  readonly status: string;
+  readonly reason: string;
+}
+
+/**
+ * The questions that could not be measured: the target failed (`target_error`), the spans never
+ * arrived (`trace_timeout`), or the judge failed on every judged metric (`judge_error`). Their share
+ * is the error rate of `--max-error-rate`.
+ */
+export function questionFailures(results: readonly QuestionResult[]): QuestionFailure[] {
+  const out: QuestionFailure[] = [];
+  for (const q of results) {
+    if (q.status !== "ok") out.push({ golden_id: q.golden_id, status: q.status, reason: q.reason });
+    else if (q.grounding.status === "judge_error" && q.relevance.status === "judge_error") {
+      out.push({ golden_id: q.golden_id, status: "judge_error", reason: q.grounding.reason ?? q.relevance.reason ?? "judge failed" });
+    }
+  }
+  return out;
+}
+
+/** Builds the judge report of a run: stats, length bias per judged metric, variance over repeats, last calibration. */
+async function judgeRunReport(store: Store, run: RunRecord, results: readonly QuestionResult[], stats: JudgeStats, repeat: number, cache: boolean): Promise<JudgeRunReport> {
+  const length_bias = JUDGED_METRICS.map((m) => lengthBias(m.name, results.map((q) => ({ answer: q.answer, score: m.judgment(q) })))).filter((b) => b.n > 0);
+  const variance =
+    repeat > 1
+      ? JUDGED_METRICS.map((m) => repeatVariance(m.name, new Map(results.filter((q) => q.repeats.length > 0).map((q) => [q.golden_id, q.repeats.map((r) => m.repeat(r))] as const)))).filter((v) => v.n > 0)
+      : [];
+  const calibration = await lastCalibration(store, { judge_kind: run.judge_kind, judge_model: run.judge_model, judge_prompt_version: run.judge_prompt_version });
+  return { stats, repeat, cache, length_bias, variance, calibration };
+}

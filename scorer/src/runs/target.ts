@@ -1,0 +1,105 @@
+import { z } from "zod";
+import type { RetrievedItem } from "../domain/metrics/recall.js";
+
+/** A reply of a target (contract of `ragmeter eval`): the answer and the contexts in rank order. */
+export interface TargetReply {
+  readonly answer: string;
+  readonly contexts: readonly RetrievedItem[];
+  /** Generator model when the target reports it. */
+  readonly model: string | null;
+  /** Pipeline version when the target reports it (a mismatch with `--pipeline-version` is warned). */
+  readonly pipeline_version: string | null;
+}
+
+/** Result of asking a target: a reply, or the reason it failed (`target_error`). */
+export type TargetResult = { readonly ok: true; readonly reply: TargetReply; readonly latency_ms: number } | { readonly ok: false; readonly reason: string; readonly latency_ms: number };
+
+/** Trace context sent with each golden question (W3C `traceparent` and `baggage` headers). */
+export interface TraceHeaders {
+  readonly traceparent: string;
+  readonly baggage: string;
+}
+
+/** Something that answers questions: an HTTP target or an in-process pipeline. */
+export interface Target {
+  /** Printable description (URL or `in-process sample v1`). */
+  readonly description: string;
+  ask(question: string, headers: TraceHeaders): Promise<TargetResult>;
+}
+
+/** Target reply body schema: `{answer, contexts:[{id, document_id, text, score}]}`. */
+export const targetReplySchema = z.object({
+  answer: z.string(),
+  contexts: z.array(
+    z.object({
+      id: z.union([z.string(), z.number()]).transform(String),
+      document_id: z.union([z.string(), z.number()]).transform(String).optional(),
+      text: z.string(),
+      score: z.number().nullable().optional(),
+    }),
+  ),
+  model: z.string().optional(),
+  pipeline_version: z.string().optional(),
+});
+
+/** Validates a parsed target body into a {@link TargetReply}; returns the reason on failure. */
+export function parseTargetReply(body: unknown): { ok: true; reply: TargetReply } | { ok: false; reason: string } {
+  const parsed = targetReplySchema.safeParse(body);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0];
+    return { ok: false, reason: `reply field "${i?.path.join(".") || "(body)"}": ${i?.message ?? "invalid"}` };
+  }
+  const d = parsed.data;
+  return {
+    ok: true,
+    reply: {
+      answer: d.answer,
+      contexts: d.contexts.map((c) => ({ id: c.id, document_id: c.document_id ?? c.id, text: c.text, score: c.score ?? null })),
+      model: d.model ?? null,
+      pipeline_version: d.pipeline_version ?? null,
+    },
+  };
+}
+
+/**
+ * An HTTP target: `POST url` with JSON `{question}` and the trace headers. HTTP errors, timeouts,
+ * bodies that are not JSON or lack `answer`/`contexts` come back as `{ok: false, reason}`.
+ * @param timeoutMs per-request timeout, ms.
+ */
+export function httpTarget(url: string, timeoutMs: number): Target {
+  return {
+    description: url,
+    async ask(question, headers) {
+      const t0 = performance.now();
+      const elapsed = (): number => performance.now() - t0;
+      let res: Response;
+      try {
+        res = await fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json", traceparent: headers.traceparent, baggage: headers.baggage },
+          body: JSON.stringify({ question }),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (err) {
+        const e = err as Error;
+        const reason = e.name === "TimeoutError" ? `timeout after ${timeoutMs} ms` : `request failed: ${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ""}`;
+        return { ok: false, reason, latency_ms: elapsed() };
+      }
+      let text: string;
+      try {
+        text = await res.text();
+      } catch (err) {
+        return { ok: false, reason: `reading the body failed: ${(err as Error).message}`, latency_ms: elapsed() };
+      }
+      if (!res.ok) return { ok: false, reason: `HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ""}`, latency_ms: elapsed() };
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return { ok: false, reason: "reply is not JSON", latency_ms: elapsed() };
+      }
+      const r = parseTargetReply(body);
+      return r.ok ? { ok: true, reply: r.reply, latency_ms: elapsed() } : { ok: false, reason: r.reason, latency_ms: elapsed() };
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import type { GoldenItem } from "@ragmeter/golden";
+import { loadCollectorConfig, startCollector, type Logger, type RunningCollector } from "@ragmeter/collector";
+import pLimit from "p-limit";
+import { startScorerService } from "../stream/service.js";
+import type { ScoredTrace } from "../scoring/trace.js";
+import type { QuestionResult } from "../domain/result.js";
+import { failedQuestion } from "../scoring/score.js";
+import type { EvalOptions } from "./eval.js";
+import { askTarget, startRecorder } from "./recorder.js";
+import type { EvalOutcome } from "./summary.js";
+
+/** Options of {@link runEvalViaTraces}: those of a direct eval plus where the spans come from. */
+export interface ViaTracesOptions extends EvalOptions {
+  /**
+   * Where the target's spans arrive:
+   * - `otlp`: this process serves OTLP/HTTP on `port` (the target's `OTEL_EXPORTER_OTLP_ENDPOINT`)
+   *   and hands spans to its scorer in process (embedded mode);
+   * - `kafka`: the target exports to a `ragmeter collector`; this process consumes the topic
+   *   (from its latest offset, in a consumer group of its own) and scores.
+   */
+  readonly spans: { readonly kind: "otlp"; readonly port: number; readonly host: string } | { readonly kind: "kafka"; readonly brokers: readonly string[]; readonly topic: string };
+  /** Quiet window after a trace's last span, ms. */
+  readonly quietMs: number;
+  /** How long to wait for a question's spans after it was answered, ms; then `trace_timeout`. */
+  readonly traceTimeoutMs: number;
+  readonly log: Logger;
+  /** Called with the OTLP URL once the receiver listens (`otlp` mode). */
+  readonly onReceiver?: (url: string) => void;
+}
+
+/**
+ * Golden replay through the target's own spans (`eval --via-traces`, design §2): each question is
+ * sent with `traceparent` and `baggage`; the instrumented target's spans reach the scorer, which
+ * builds the interaction from them and scores it exactly as the direct mode scores a reply.
+ * Questions whose target call fails are `target_error`; those whose spans do not arrive within
+ * `traceTimeoutMs` are `trace_timeout`. Prints and stores the same summary as the direct mode.
+ */
+export async function runEvalViaTraces(o: ViaTracesOptions): Promise<EvalOutcome> {
+  const { golden, store, ks } = o;
+  const repeat = 1;
+  const useCache = o.cache ?? true;
+  const now = o.now ?? Date.now;
+  // The answer source of this run is the target's own spans: the stream service writes the scored
+  // rows of each trace; the recorder writes those of questions without spans.
+  const recorder = await startRecorder({
+    store,
+    judge: o.judge,
+    ks,
+    cache: useCache,
+    prices: o.prices ?? null,
+    maxCostUsd: o.maxCostUsd ?? null,
+    golden,
+    run: { source: "golden", pipelineVersion: o.pipelineVersion, goldenSetHash: golden.sha256, goldenSetPath: golden.path, target: `${o.target.description} (via traces)`, startedAt: now() },
+  });
+  const { run, judge } = recorder;
+
+  const byTrace = new Map<string, QuestionResult>();
+  const waiting = new Map<string, { item: GoldenItem; answeredAt: number }>();
+  const warnings = new Set<string>();
+  const service = await startScorerService({
+    store,
+    stream: {
+      brokers: o.spans.kind === "kafka" ? o.spans.brokers : null,
+      topic: o.spans.kind === "kafka" ? o.spans.topic : "ragmeter.spans",
+      quietMs: o.quietMs,
+      liveSampleRate: 1,
+      groupId: `ragmeter-eval-${run.run_id}`,
+      sessionTimeoutMs: 10_000,
+      concurrency: 8,
+    },
+    consume: o.spans.kind === "kafka",
+    consumer: { fromBeginning: false, maxWaitTimeMs: 250 },
+    log: o.log,
+    scoring: { judge, ks, quietMs: o.quietMs, liveSampleRate: 1, concurrency: 8, batchSize: 500 },
+    intervalMs: Math.min(250, Math.max(50, Math.floor(o.quietMs / 4))),
+    onScored: (scored: readonly ScoredTrace[]) => {
+      for (const s of scored) {
+        if (s.interaction.run_id !== run.run_id || !waiting.has(s.interaction.trace_id)) continue;
+        if (s.interaction.pipeline_version !== null && s.interaction.pipeline_version !== o.pipelineVersion) {
+          warnings.add(`the target's spans report pipeline version "${s.interaction.pipeline_version}"; recorded as "${o.pipelineVersion}" (--pipeline-version wins)`);
+        }
+        byTrace.set(s.interaction.trace_id, s.result);
+      }
+    },
+  });
+  let receiver: RunningCollector | null = null;
+  try {
+    if (o.spans.kind === "otlp") {
+      receiver = await startCollector(loadCollectorConfig({}, { port: o.spans.port, host: o.spans.host }), { logger: o.log, sink: service.sink });
+      o.onReceiver?.(receiver.url);
+    }
+    const failed = new Map<string, QuestionResult>();
+    const limit = pLimit(Math.max(1, o.concurrency));
+    const sent: { item: GoldenItem; traceId: string }[] = [];
+    let done = 0;
+    const progress = (): void => o.onProgress?.(Math.min(golden.items.length, done + byTrace.size), golden.items.length);
+    await Promise.all(
+      golden.items.map((item) =>
+        limit(async () => {
+          const { traceId, result: res } = await askTarget(o.target, run, item.id, item.question);
+          sent.push({ item, traceId });
+          if (!res.ok) {
+            failed.set(traceId, failedQuestion(item, traceId, "target_error", res.reason, res.latency_ms));
+            done++;
+          } else waiting.set(traceId, { item, answeredAt: Date.now() });
+          progress();
+        }),
+      ),
+    );
+    // Wait until every answered question's trace is scored, or its timeout passes.
+    for (;;) {
+      const pending = [...waiting.keys()].filter((t) => !byTrace.has(t));
+      progress();
+      if (pending.length === 0) break;
+      const latest = Math.max(...pending.map((t) => waiting.get(t)?.answeredAt ?? 0));
+      if (Date.now() - latest > o.traceTimeoutMs + o.quietMs) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const results: QuestionResult[] = sent.map(({ item, traceId }) => {
+      const r = failed.get(traceId) ?? byTrace.get(traceId);
+      if (r) return { ...r, tags: item.tags, question: item.question };
+      return failedQuestion(item, traceId, "trace_timeout", `no spans of trace ${traceId} arrived within ${o.traceTimeoutMs} ms of the answer`, 0);
+    });
+    // Failed and timed-out questions are stored too, so the run's stored metrics match the summary.
+    for (const q of results) if (q.status !== "ok") await recorder.record(q);
+    const order = new Map(golden.items.map((it, i) => [it.id, i] as const));
+    results.sort((a, b) => (order.get(a.golden_id) ?? 0) - (order.get(b.golden_id) ?? 0));
+    return await recorder.complete({ results, repeat, useCache, warnings: [...warnings], now });
+  } finally {
+    if (receiver) await receiver.close();
+    await service.stop();
+    await recorder.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,145 @@
+import type { GoldenItem } from "@ragmeter/golden";
+import type { JudgeRepeat, QuestionResult } from "../domain/result.js";
+import { isAbstention } from "../domain/metrics/abstention.js";
+import { keyFactsScore } from "../domain/metrics/keyFacts.js";
+import { recallAtK } from "../domain/metrics/recall.js";
+import { none, ok, type Status } from "../domain/status.js";
+import type { ClaimVerdict, GroundingJudgment, Judge, ReferenceJudgment, RelevanceJudgment } from "../judges/types.js";
+import { combineRepeats } from "../judges/analysis.js";
+import { heuristicClaims } from "../judges/heuristic/heuristicJudge.js";
+import type { RetrievedItem } from "../domain/metrics/recall.js";
+
+export type { JudgeRepeat, QuestionResult } from "../domain/result.js";
+
+const NO_COST = { input_tokens: 0, output_tokens: 0, latency_ms: 0 };
+
+/**
+ * The result of a question that could not be scored at all: every metric carries `status` (e.g.
+ * `target_error`, or `trace_timeout` when its spans never arrived) with a null value.
+ */
+export function failedQuestion(item: Pick<GoldenItem, "id" | "tags" | "question">, traceId: string, status: Exclude<Status, "ok">, reason: string, latencyMs: number): QuestionResult {
+  const err = none(status, reason);
+  return {
+    golden_id: item.id,
+    trace_id: traceId,
+    tags: item.tags,
+    question: item.question,
+    latency_ms: latencyMs,
+    status,
+    reason,
+    answer: null,
+    contexts: [],
+    generator_model: null,
+    recall: null,
+    recall_status: status,
+    hit_rank: null,
+    reciprocal_rank: null,
+    grounding: { status, value: null, claims: [] as ClaimVerdict[], reason, ...NO_COST },
+    relevance: { status, value: null, reason, ...NO_COST },
+    reference_facts: { status, value: null, facts: [], reason, ...NO_COST },
+    repeats: [],
+    key_facts: err,
+    abstained: null,
+    abstention: err,
+  };
+}
+
+/** Who is scored: the question and where its result is filed. */
+export interface Subject {
+  readonly trace_id: string;
+  /** The golden item's id (or the key the run files it under, e.g. the original trace id of a replay). */
+  readonly golden_id: string;
+  readonly tags: readonly string[];
+  readonly question: string;
+  /** Wall time of the call that produced the answer, ms (0 when unknown). */
+  readonly latency_ms: number;
+}
+
+/** What the RAG service answered: the answer text and the contexts it retrieved, in rank order. */
+export interface Answer {
+  readonly answer: string;
+  readonly contexts: readonly RetrievedItem[];
+  readonly model: string | null;
+}
+
+/** What a golden item expects of the answer; null for live traffic (no golden item). */
+export type Expectations = Pick<GoldenItem, "expected_source" | "expected_substring" | "reference_answer" | "key_facts"> | null;
+
+/** Options of {@link scoreInteraction}. */
+export interface ScoreOptions {
+  readonly judge: Judge;
+  /** k values of recall@k. */
+  readonly ks: readonly number[];
+  /** Runs of each judge (`--repeat N`, default 1). */
+  readonly repeat?: number;
+  /** False for live traffic outside the judge sampling rate: grounding and relevance are `not_sampled` (no judge call). */
+  readonly sampled?: boolean;
+  /** Why abstention does not apply without a golden item (live traffic). */
+  readonly noGoldenReason?: string;
+}
+
+const NOT_SAMPLED = "live trace outside the judge sampling rate";
+
+/**
+ * The reference-based judgment that applies without calling a judge: `not_applicable` without a
+ * reference answer or without a reference-based judge; null when the judge is to be called.
+ */
+export function referenceNotApplicable(expect: Expectations, judge: Judge): ReferenceJudgment | null {
+  const reference = expect?.reference_answer ?? null;
+  if (reference !== null && reference.trim() !== "" && judge.referenceFacts) return null;
+  return { status: "not_applicable", value: null, facts: [], reason: reference === null ? "no reference_answer" : "no reference-based judge (heuristic judges)", ...NO_COST };
+}
+
+/**
+ * The scoring core (design §5), used by eval, replay and the streaming scorer alike: one answer in,
+ * its scores out. recall@k and reciprocal rank (answerable golden items), grounding and relevance
+ * (judge), the reference-based judge (reference answer and an LLM judge), key facts, abstention.
+ */
+export async function scoreInteraction(subject: Subject, reply: Answer, expect: Expectations, options: ScoreOptions): Promise<QuestionResult> {
+  const { judge, ks } = options;
+  const answerable = expect !== null && expect.expected_source !== null;
+  let recall: Record<number, 0 | 1> | null = null;
+  let hitRank: number | null = null;
+  let rr: number | null = null;
+  if (answerable && expect.expected_substring !== null) {
+    const r = recallAtK(reply.contexts, { expected_source: expect.expected_source as string, expected_substring: expect.expected_substring }, ks);
+    recall = { ...r.recall };
+    hitRank = r.hitRank;
+    rr = r.reciprocalRank;
+  }
+  const chunks = reply.contexts.map((c) => ({ id: c.id, text: c.text }));
+  const question = subject.question;
+  const sampled = options.sampled ?? true;
+  const noReference = referenceNotApplicable(expect, judge);
+  const reference = expect?.reference_answer ?? "";
+  const repeats: JudgeRepeat[] = await Promise.all(
+    Array.from({ length: Math.max(1, options.repeat ?? 1) }, async (): Promise<JudgeRepeat> => {
+      const [g, r, f] = await Promise.all([
+        sampled ? judge.grounding({ question, answer: reply.answer, chunks }) : Promise.resolve<GroundingJudgment>({ status: "not_sampled", value: null, claims: [], reason: NOT_SAMPLED, ...NO_COST }),
+        sampled ? judge.relevance({ question, answer: reply.answer, answerable }) : Promise.resolve<RelevanceJudgment>({ status: "not_sampled", value: null, reason: NOT_SAMPLED, ...NO_COST }),
+        noReference === null && judge.referenceFacts ? judge.referenceFacts({ question, answer: reply.answer, reference }) : Promise.resolve(noReference as ReferenceJudgment),
+      ]);
+      return { grounding: g, relevance: r, reference_facts: f };
+    }),
+  );
+  const abstained = heuristicClaims(reply.answer).length === 0 && isAbstention(reply.answer);
+  return {
+    ...subject,
+    status: "ok",
+    reason: "",
+    answer: reply.answer,
+    contexts: reply.contexts.map((c) => ({ ...c })),
+    generator_model: reply.model,
+    recall,
+    recall_status: recall === null ? "not_applicable" : "ok",
+    hit_rank: hitRank,
+    reciprocal_rank: rr,
+    grounding: combineRepeats(repeats.map((x) => x.grounding)),
+    relevance: combineRepeats(repeats.map((x) => x.relevance)),
+    reference_facts: combineRepeats(repeats.map((x) => x.reference_facts)),
+    repeats,
+    key_facts: keyFactsScore(reply.answer, expect?.key_facts ?? null),
+    abstained,
+    abstention: expect === null ? none("not_applicable", options.noGoldenReason ?? "no golden item") : answerable ? none("not_applicable", "answerable question") : ok(abstained ? 1 : 0),
+  };
+}

@@ -1,0 +1,17 @@
+import type { Store } from "./client.js";
+
+/** One row of `ingestion_stats`: a scorer's counters of one minute (`minute` in Unix seconds). */
+export interface IngestionStatsRow {
+  readonly minute: number;
+  readonly scorer_id: string;
+  readonly spans_received: number;
+  readonly traces_scored: number;
+  readonly consumer_lag: number;
+  readonly dlq_count: number;
+}
+
+/** Writes minute counters (one version for the batch: the latest write of a minute wins after FINAL). */
+export async function saveIngestionStats(store: Store, rows: readonly IngestionStatsRow[]): Promise<void> {
+  const version = store.nextVersion();
+  await store.client.insert({ table: `${store.database}.ingestion_stats`, values: rows.map((r) => ({ ...r, version })), format: "JSONEachRow" });
+}
