@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// The repository's rules, run by `npm test` before the test tiers and on their own by `npm run rules`:
+//   lint+format  Biome over the whole tree (biome.json): formatting, lint
+//   dependencies dependency-cruiser (.dependency-cruiser.cjs): no cycles, layers import one way,
+//                no workspace internals from another workspace, test helpers only in tests/helpers
+// Prints one line per rule set and exits 1 when any failed; each violation names its rule.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const bin = (name) => path.join(root, "node_modules", ".bin", name);
+/** Folders the dependency rules read (those present). */
+const SOURCES = ["otlp", "collector", "instrumentation", "golden", "scorer", "dashboards", "examples", "tests", "bench", "scripts"];
+const checks = [
+  { name: "lint+format (biome)", cmd: bin("biome"), args: ["ci", "--reporter=summary", "."] },
+  {
+    name: "dependencies (dependency-cruiser)",
+    cmd: bin("depcruise"),
+    args: ["--config", ".dependency-cruiser.cjs", "--output-type", "err", ...SOURCES.filter((d) => existsSync(path.join(root, d)))],
+  },
+];
+
+
+/** Runs each rule set; returns `{passed, failed}` counts. */
+export function runRules() {
+  let passed = 0;
+  let failed = 0;
+  for (const c of checks) {
+    const r = spawnSync(c.cmd, c.args, { cwd: root, encoding: "utf8" });
+    const out = `${r.stdout ?? ""}${r.stderr ?? ""}`.trim();
+    if (r.status === 0) {
+      passed += 1;
+      console.log(`rules: ${c.name} passed`);
+    } else {
+      failed += 1;
+      console.log(out);
+      console.log(`rules: ${c.name} FAILED (fix the violations above; each names its rule)`);
+    }
+  }
+  return { passed, failed };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { failed } = runRules();
+  process.exit(failed === 0 ? 0 : 1);
+}
