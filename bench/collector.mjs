@@ -81,7 +81,14 @@ function body() {
     codec.encodeTraceRequest({
       resourceSpans: [
         {
-          resource: { attributes: [{ key: "service.name", value: { stringValue: "bench-rag" } }, { key: "deployment.environment.name", value: { stringValue: "bench" } }], droppedAttributesCount: 0, entityRefs: [] },
+          resource: {
+            attributes: [
+              { key: "service.name", value: { stringValue: "bench-rag" } },
+              { key: "deployment.environment.name", value: { stringValue: "bench" } },
+            ],
+            droppedAttributesCount: 0,
+            entityRefs: [],
+          },
           schemaUrl: "",
           scopeSpans: [{ scope: { name: "ragmeter-bench", version: "1", attributes: [], droppedAttributesCount: 0 }, schemaUrl: "", spans }],
         },
@@ -108,7 +115,15 @@ async function withTopic(fn) {
 
 function startCollectorProcess(topic, idempotent) {
   const child = spawn(process.execPath, [mainJs], {
-    env: { ...process.env, KAFKA_BROKERS: brokers, RAGMETER_TOPIC: topic, RAGMETER_COLLECTOR_HOST: "127.0.0.1", RAGMETER_COLLECTOR_PORT: "0", RAGMETER_KAFKA_IDEMPOTENT: String(idempotent), RAGMETER_LOG_LEVEL: "info" },
+    env: {
+      ...process.env,
+      KAFKA_BROKERS: brokers,
+      RAGMETER_TOPIC: topic,
+      RAGMETER_COLLECTOR_HOST: "127.0.0.1",
+      RAGMETER_COLLECTOR_PORT: "0",
+      RAGMETER_KAFKA_IDEMPOTENT: String(idempotent),
+      RAGMETER_LOG_LEVEL: "info",
+    },
     stdio: ["ignore", "ignore", "pipe"],
   });
   return new Promise((resolve, reject) => {
@@ -192,4 +207,4 @@ for (const idempotent of modes) {
   });
 }
 console.table(rows);
-process.stdout.write(JSON.stringify({ bench: "collector", spansPerRequest: SPANS_PER_REQUEST, durationSeconds: duration, rows }) + "\n");
+process.stdout.write(`${JSON.stringify({ bench: "collector", spansPerRequest: SPANS_PER_REQUEST, durationSeconds: duration, rows })}\n`);

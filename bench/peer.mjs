@@ -104,7 +104,14 @@ function body() {
     codec.encodeTraceRequest({
       resourceSpans: [
         {
-          resource: { attributes: [{ key: "service.name", value: { stringValue: "bench-rag" } }, { key: "deployment.environment.name", value: { stringValue: "bench" } }], droppedAttributesCount: 0, entityRefs: [] },
+          resource: {
+            attributes: [
+              { key: "service.name", value: { stringValue: "bench-rag" } },
+              { key: "deployment.environment.name", value: { stringValue: "bench" } },
+            ],
+            droppedAttributesCount: 0,
+            entityRefs: [],
+          },
           schemaUrl: "",
           scopeSpans: [{ scope: { name: "ragmeter-bench", version: "1", attributes: [], droppedAttributesCount: 0 }, schemaUrl: "", spans }],
         },
@@ -182,12 +189,22 @@ function freePort() {
 
 function startRagmeter(topic) {
   const child = spawn(process.execPath, [mainJs], {
-    env: { ...process.env, KAFKA_BROKERS: brokers.join(","), RAGMETER_TOPIC: topic, RAGMETER_COLLECTOR_HOST: "127.0.0.1", RAGMETER_COLLECTOR_PORT: "0", RAGMETER_LOG_LEVEL: "info" },
+    env: {
+      ...process.env,
+      KAFKA_BROKERS: brokers.join(","),
+      RAGMETER_TOPIC: topic,
+      RAGMETER_COLLECTOR_HOST: "127.0.0.1",
+      RAGMETER_COLLECTOR_PORT: "0",
+      RAGMETER_LOG_LEVEL: "info",
+    },
     stdio: ["ignore", "ignore", "pipe"],
   });
   return new Promise((resolve, reject) => {
     let buf = "";
-    const timer = setTimeout(() => (child.kill("SIGKILL"), reject(new Error(`ragmeter's collector did not listen within 30 s: ${buf}`))), 30_000);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`ragmeter's collector did not listen within 30 s: ${buf}`));
+    }, 30_000);
     const onData = (d) => {
       buf += d.toString();
       const m = /"msg":"collector listening","url":"([^"]+)"/.exec(buf);
@@ -199,12 +216,20 @@ function startRagmeter(topic) {
           name: "ragmeter",
           pid: child.pid,
           url: m[1],
-          stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.kill("SIGTERM")))),
+          stop: () =>
+            new Promise((r) => {
+              if (child.exitCode !== null) return r();
+              child.once("exit", r);
+              child.kill("SIGTERM");
+            }),
         });
       }
     };
     child.stderr.on("data", onData);
-    child.once("exit", (code) => (clearTimeout(timer), reject(new Error(`ragmeter's collector exited with ${code}: ${buf}`))));
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`ragmeter's collector exited with ${code}: ${buf}`));
+    });
   });
 }
 
@@ -339,7 +364,9 @@ try {
     const atMost = (accepted[name] + cutOff[name]) * TRACES_PER_REQUEST;
     const ok = messages >= expected && messages <= atMost;
     delivered[name] = { messages, expected, atMost, ok };
-    log(`${name}: ${messages} messages on ${topics[name]} for ${accepted[name]} accepted requests (${expected}..${atMost} expected) ${ok ? "ok" : messages < expected ? "MISSING" : "TOO MANY"}`);
+    log(
+      `${name}: ${messages} messages on ${topics[name]} for ${accepted[name]} accepted requests (${expected}..${atMost} expected) ${ok ? "ok" : messages < expected ? "MISSING" : "TOO MANY"}`,
+    );
     if (!ok) exitCode = 1;
   }
   const sample = await sampleMessage(topics.otelcol);
@@ -351,18 +378,40 @@ try {
     for (let round = 1; round <= rounds; round++) {
       const a = rows.find((r) => r.collector === "ragmeter" && r.clients === clients && r.round === round);
       const b = rows.find((r) => r.collector === "otelcol" && r.clients === clients && r.round === round);
-      perRound.push({ clients, round, ...Object.fromEntries(cols.flatMap((c) => [[`ragmeter ${c}`, a[c]], [`otelcol ${c}`, b[c]]])), "spans/s ratio": ratio(a["spans/s"], b["spans/s"]) });
+      perRound.push({
+        clients,
+        round,
+        ...Object.fromEntries(
+          cols.flatMap((c) => [
+            [`ragmeter ${c}`, a[c]],
+            [`otelcol ${c}`, b[c]],
+          ]),
+        ),
+        "spans/s ratio": ratio(a["spans/s"], b["spans/s"]),
+      });
     }
   }
   process.stdout.write("\nPer round (ragmeter / otelcol):\n");
-  console.table(perRound.map((r) => ({ clients: r.clients, round: r.round, ...Object.fromEntries(cols.map((c) => [c, `${r[`ragmeter ${c}`]} / ${r[`otelcol ${c}`]}`])), ratio: r["spans/s ratio"] })));
+  console.table(
+    perRound.map((r) => ({
+      clients: r.clients,
+      round: r.round,
+      ...Object.fromEntries(cols.map((c) => [c, `${r[`ragmeter ${c}`]} / ${r[`otelcol ${c}`]}`])),
+      ratio: r["spans/s ratio"],
+    })),
+  );
 
   const medians = levels.map((clients) => {
     const m = (name, c) => round2(median(rows.filter((r) => r.collector === name && r.clients === clients).map((r) => r[c])));
     const ratios = perRound.filter((r) => r.clients === clients).map((r) => r["spans/s ratio"]);
     return {
       clients,
-      ...Object.fromEntries(cols.flatMap((c) => [[`ragmeter ${c}`, m("ragmeter", c)], [`otelcol ${c}`, m("otelcol", c)]])),
+      ...Object.fromEntries(
+        cols.flatMap((c) => [
+          [`ragmeter ${c}`, m("ragmeter", c)],
+          [`otelcol ${c}`, m("otelcol", c)],
+        ]),
+      ),
       "spans/s ratio": median(ratios),
       "p99 ratio": ratio(m("ragmeter", "p99 ms"), m("otelcol", "p99 ms")),
       "CPU/span ratio": ratio(m("ragmeter", "CPU µs/span"), m("otelcol", "CPU µs/span")),
@@ -382,7 +431,7 @@ try {
     `Kafka messages (one per trace): ragmeter ${delivered.ragmeter.messages} (${delivered.ragmeter.expected}..${delivered.ragmeter.atMost} expected), otelcol ${delivered.otelcol.messages} (${delivered.otelcol.expected}..${delivered.otelcol.atMost}).`,
   ].join("\n");
   process.stdout.write(`\n${md}\n\n`);
-  process.stdout.write(JSON.stringify({ bench: "peer", spansPerRequest: SPANS_PER_REQUEST, durationSeconds: duration, rounds, rows, medians, delivered }) + "\n");
+  process.stdout.write(`${JSON.stringify({ bench: "peer", spansPerRequest: SPANS_PER_REQUEST, durationSeconds: duration, rounds, rows, medians, delivered })}\n`);
 } catch (e) {
   exitCode = 2;
   process.stderr.write(`[peer] ${e instanceof OtelcolScriptError ? e.message : e.stack}\n`);

@@ -7,7 +7,10 @@ import path from "node:path";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const wanted = process.argv.slice(2);
-const all = readdirSync(here).filter((f) => f.endsWith(".mjs") && f !== "run.mjs").map((f) => f.replace(/\.mjs$/u, "")).sort();
+const all = readdirSync(here)
+  .filter((f) => f.endsWith(".mjs") && f !== "run.mjs")
+  .map((f) => f.replace(/\.mjs$/u, ""))
+  .sort();
 let failed = 0;
 for (const name of wanted.length > 0 ? wanted : all) {
   console.log(`\n## bench ${name}`);

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { spawn } from "node:child_process";
 // Streaming scorer throughput (`npm run bench:scorer`): a topic pre-filled with N traces (retrieval +
 // generation span each, as the collector writes them) on the real local broker, consumed, stored,
 // settled, scored and written into the embedded ClickHouse engine.
@@ -7,16 +8,15 @@
 //      judge-bound efficiency = achieved judge calls/s ÷ (concurrency ÷ delay).
 // Usage: node bench/scorer.mjs [--traces 100000] [--llm-traces 3000] [--delay-ms 200] [--judge-concurrency 64]
 import { randomBytes, randomUUID } from "node:crypto";
-import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import kafkajs from "kafkajs";
 import { encodeTraceRequest } from "../otlp/dist/index.js";
-import { openStore } from "../scorer/dist/store/client.js";
 import { createHeuristicJudge } from "../scorer/dist/judges/heuristic/heuristicJudge.js";
 import { createLlmJudge } from "../scorer/dist/judges/llm/llmJudge.js";
+import { openStore } from "../scorer/dist/store/client.js";
 import { startScorerService } from "../scorer/dist/stream/service.js";
 import { startKafka } from "../scripts/kafka/kafka.mjs";
 
@@ -35,23 +35,69 @@ const JUDGE_C = Number(args["judge-concurrency"]);
 const BROKER = process.env.KAFKA_BROKERS ?? "127.0.0.1:9092";
 const { Kafka, logLevel } = kafkajs;
 const kafka = new Kafka({ clientId: "bench-scorer", brokers: BROKER.split(","), logLevel: logLevel.NOTHING });
-const silent = { info() {}, warn() {}, error(m, f) { console.error(m, f); } };
+const silent = {
+  info() {},
+  warn() {},
+  error(m, f) {
+    console.error(m, f);
+  },
+};
 
 const kv = (key, v) => ({ key, value: typeof v === "number" ? { intValue: BigInt(v) } : { stringValue: v } });
 function traceBytes(i) {
   const traceId = randomBytes(16).toString("hex");
   const span = (name, attributes, start) => ({
-    traceId, spanId: randomBytes(8).toString("hex"), traceState: "", parentSpanId: "", flags: 1, name, kind: 1,
-    startTimeUnixNano: start, endTimeUnixNano: start + 1_000_000n, attributes, droppedAttributesCount: 0,
-    events: [], droppedEventsCount: 0, links: [], droppedLinksCount: 0, status: { code: 0, message: "" },
+    traceId,
+    spanId: randomBytes(8).toString("hex"),
+    traceState: "",
+    parentSpanId: "",
+    flags: 1,
+    name,
+    kind: 1,
+    startTimeUnixNano: start,
+    endTimeUnixNano: start + 1_000_000n,
+    attributes,
+    droppedAttributesCount: 0,
+    events: [],
+    droppedEventsCount: 0,
+    links: [],
+    droppedLinksCount: 0,
+    status: { code: 0, message: "" },
   });
-  const docs = Array.from({ length: 5 }, (_, d) => ({ id: `doc-${(i + d) % 500}.md#${d + 1}`, document_id: `doc-${(i + d) % 500}.md`, score: 5 - d, content: `Plan ${i % 7} includes ${d + 2} vCPUs and ${(d + 1) * 4} GB of memory; backups are kept for ${7 + d} days.` }));
+  const docs = Array.from({ length: 5 }, (_, d) => ({
+    id: `doc-${(i + d) % 500}.md#${d + 1}`,
+    document_id: `doc-${(i + d) % 500}.md`,
+    score: 5 - d,
+    content: `Plan ${i % 7} includes ${d + 2} vCPUs and ${(d + 1) * 4} GB of memory; backups are kept for ${7 + d} days.`,
+  }));
   const q = `How many vCPUs does plan ${i % 7} include?`;
   const spans = [
-    span("retrieval kb", [kv("gen_ai.operation.name", "retrieval"), kv("gen_ai.retrieval.query.text", q), kv("gen_ai.retrieval.documents", JSON.stringify(docs))], 1_764_460_800_000_000_000n),
-    span("chat gen", [kv("gen_ai.operation.name", "chat"), kv("gen_ai.request.model", "gen-1"), kv("gen_ai.usage.input_tokens", 420), kv("gen_ai.usage.output_tokens", 24), kv("gen_ai.output.messages", JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: `Plan ${i % 7} includes 2 vCPUs and 4 GB of memory.` }] }]))], 1_764_460_800_010_000_000n),
+    span(
+      "retrieval kb",
+      [kv("gen_ai.operation.name", "retrieval"), kv("gen_ai.retrieval.query.text", q), kv("gen_ai.retrieval.documents", JSON.stringify(docs))],
+      1_764_460_800_000_000_000n,
+    ),
+    span(
+      "chat gen",
+      [
+        kv("gen_ai.operation.name", "chat"),
+        kv("gen_ai.request.model", "gen-1"),
+        kv("gen_ai.usage.input_tokens", 420),
+        kv("gen_ai.usage.output_tokens", 24),
+        kv("gen_ai.output.messages", JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: `Plan ${i % 7} includes 2 vCPUs and 4 GB of memory.` }] }])),
+      ],
+      1_764_460_800_010_000_000n,
+    ),
   ];
-  const req = { resourceSpans: [{ resource: { attributes: [kv("service.name", "bench")], droppedAttributesCount: 0, entityRefs: [] }, scopeSpans: [{ scope: { name: "bench", version: "1", attributes: [], droppedAttributesCount: 0 }, spans, schemaUrl: "" }], schemaUrl: "" }] };
+  const req = {
+    resourceSpans: [
+      {
+        resource: { attributes: [kv("service.name", "bench")], droppedAttributesCount: 0, entityRefs: [] },
+        scopeSpans: [{ scope: { name: "bench", version: "1", attributes: [], droppedAttributesCount: 0 }, spans, schemaUrl: "" }],
+        schemaUrl: "",
+      },
+    ],
+  };
   return { key: traceId, value: Buffer.from(encodeTraceRequest(req, "protobuf")) };
 }
 
@@ -124,7 +170,9 @@ async function runOnce(label, n, judge, judgeConcurrency) {
 
 /** The fake judge runs in a child process (bench/lib/judge-server.mjs), as a real endpoint would. */
 async function fakeJudgeServer(delayMs) {
-  const child = spawn(process.execPath, [path.join(path.dirname(new URL(import.meta.url).pathname), "lib", "judge-server.mjs"), String(delayMs)], { stdio: ["ignore", "pipe", "inherit", "ipc"] });
+  const child = spawn(process.execPath, [path.join(path.dirname(new URL(import.meta.url).pathname), "lib", "judge-server.mjs"), String(delayMs)], {
+    stdio: ["ignore", "pipe", "inherit", "ipc"],
+  });
   const url = await new Promise((resolve) => child.stdout.once("data", (d) => resolve(String(d).trim())));
   const report = () =>
     new Promise((resolve) => {
@@ -137,8 +185,12 @@ async function fakeJudgeServer(delayMs) {
 await startKafka({ log: () => {} });
 console.log(`scorer benchmark on ${BROKER}; embedded ClickHouse; 2 spans per trace; quiet window 1000 ms`);
 const h = await runOnce("heuristic", N, createHeuristicJudge(), 8);
-console.log(`heuristic: ${h.n} traces pre-filled in ${h.fillSeconds.toFixed(1)} s; all spans stored after ${h.storeSeconds?.toFixed(1)} s (${Math.round((2 * h.n) / (h.storeSeconds ?? h.total))} spans/s)`);
-console.log(`heuristic: ${h.scored} traces stored, settled, scored and written in ${h.total.toFixed(1)} s → ${Math.round(h.scored / h.total)} traces/s end to end (scoring phase ${Math.round(h.scored / h.scoring)} traces/s); peak RSS ${h.peakRssMiB} MiB`);
+console.log(
+  `heuristic: ${h.n} traces pre-filled in ${h.fillSeconds.toFixed(1)} s; all spans stored after ${h.storeSeconds?.toFixed(1)} s (${Math.round((2 * h.n) / (h.storeSeconds ?? h.total))} spans/s)`,
+);
+console.log(
+  `heuristic: ${h.scored} traces stored, settled, scored and written in ${h.total.toFixed(1)} s → ${Math.round(h.scored / h.total)} traces/s end to end (scoring phase ${Math.round(h.scored / h.scoring)} traces/s); peak RSS ${h.peakRssMiB} MiB`,
+);
 
 const fake = await fakeJudgeServer(DELAY);
 const judge = createLlmJudge({ baseURL: fake.url, model: "bench-judge", concurrency: JUDGE_C, timeoutMs: 30_000 });
@@ -147,5 +199,7 @@ const { calls, seconds: judging } = await fake.report();
 fake.close();
 const ideal = JUDGE_C / (DELAY / 1000);
 const achieved = calls / judging;
-console.log(`llm judge (${DELAY} ms per call, concurrency ${JUDGE_C}): ${l.scored} traces, ${calls} judge calls from the first call to the last answer in ${judging.toFixed(1)} s → ${Math.round(achieved)} calls/s of an ideal ${Math.round(ideal)} (concurrency ÷ delay) → judge-bound efficiency ${(achieved / ideal).toFixed(2)}; ${Math.round(l.scored / l.total)} traces/s end to end`);
+console.log(
+  `llm judge (${DELAY} ms per call, concurrency ${JUDGE_C}): ${l.scored} traces, ${calls} judge calls from the first call to the last answer in ${judging.toFixed(1)} s → ${Math.round(achieved)} calls/s of an ideal ${Math.round(ideal)} (concurrency ÷ delay) → judge-bound efficiency ${(achieved / ideal).toFixed(2)}; ${Math.round(l.scored / l.total)} traces/s end to end`,
+);
 process.exit(0);

@@ -21,7 +21,6 @@ const checks = [
   },
 ];
 
-
 /** Runs each rule set; returns `{passed, failed}` counts. */
 export function runRules() {
   let passed = 0;

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // The test command (`npm test`): builds, starts what the tests need, runs unit tests in parallel and
 // integration/e2e tests one file at a time, then prints one closing line "N passed, N failed".
+// The repository's rules (scripts/rules.mjs: Biome lint+format, dependency-cruiser) run first and
+// count as one test each.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { runRules } from "./rules.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const outDir = path.join(root, "test-output");
@@ -25,10 +28,11 @@ const tiers = [
   { name: "unit", args: ["tests/unit"] },
   { name: "integration", args: ["tests/integration", "tests/e2e", "--no-file-parallelism", "--maxWorkers=1"] },
 ];
-let passed = 0;
-let failed = 0;
+const rules = runRules();
+let passed = rules.passed;
+let failed = rules.failed;
 let skipped = 0;
-let status = 0;
+let status = rules.failed === 0 ? 0 : 1;
 for (const t of tiers) {
   const report = path.join(outDir, `vitest-${t.name}.json`);
   const r = run("npx", ["vitest", "run", ...t.args, "--passWithNoTests", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`]);

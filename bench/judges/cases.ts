@@ -81,7 +81,9 @@ export const judgeCaseSchema = z
   .superRefine((c, ctx) => {
     if (c.id !== `${c.language}-${c.category}-${c.id.slice(-2)}`) ctx.addIssue({ code: "custom", message: `id ${c.id} does not start with ${c.language}-${c.category}-` });
     if ((c.category === "paraphrase") !== (c.paraphrase !== undefined)) ctx.addIssue({ code: "custom", message: "`paraphrase` kinds are given exactly for paraphrase cases" });
-    if (c.claims.length === 0 ? c.expected_grounding !== null || c.expected_grounding_status !== "no_claims" : c.expected_grounding === null || c.expected_grounding_status !== "ok") {
+    if (
+      c.claims.length === 0 ? c.expected_grounding !== null || c.expected_grounding_status !== "no_claims" : c.expected_grounding === null || c.expected_grounding_status !== "ok"
+    ) {
       ctx.addIssue({ code: "custom", message: "zero claims ⇔ expected_grounding null with status no_claims (design §5); otherwise a number with status ok" });
     }
   });

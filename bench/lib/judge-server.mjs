@@ -18,7 +18,16 @@ const server = createServer((req, res) => {
     const content = relevance ? '{"score": 3, "reason": "addresses it"}' : '{"claims": ["Plan includes 2 vCPUs."], "verdicts": [{"verdict": "SUPPORTED", "chunk_ids": []}]}';
     setTimeout(() => {
       last = performance.now();
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id: "x", object: "chat.completion", created: 0, model: body.model, choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content } }], usage: { prompt_tokens: 500, completion_tokens: 30, total_tokens: 530 } }));
+      res.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          id: "x",
+          object: "chat.completion",
+          created: 0,
+          model: body.model,
+          choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content } }],
+          usage: { prompt_tokens: 500, completion_tokens: 30, total_tokens: 530 },
+        }),
+      );
     }, delayMs);
   });
 });

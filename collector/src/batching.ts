@@ -4,8 +4,9 @@
  * A trace that encodes bigger than the message limit is split over several records with the same
  * key; an item that is too big even alone is rejected (never truncated).
  */
-import { encodeLogsRequestProtobuf, encodeTraceRequestProtobuf, recordKey } from "@ragmeter/otlp";
+
 import type { LogRecord, LogsRequest, ResourceLogs, ResourceSpans, ScopeLogs, ScopeSpans, Span, TraceRequest } from "@ragmeter/otlp";
+import { encodeLogsRequestProtobuf, encodeTraceRequestProtobuf, recordKey } from "@ragmeter/otlp";
 
 /** One Kafka record to produce. `key` is the trace id (null for log records without one). */
 export interface TraceRecord {
@@ -46,7 +47,10 @@ function group<Req, R, S, I>(shape: Shape<Req, R, S, I>, req: Req): Map<string, 
       for (const item of shape.items(s)) {
         const id = shape.traceId(item);
         let list = byTrace.get(id);
-        if (!list) byTrace.set(id, (list = []));
+        if (!list) {
+          list = [];
+          byTrace.set(id, list);
+        }
         list.push({ r, s, item });
       }
     }

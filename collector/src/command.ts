@@ -4,9 +4,9 @@
  * environment and stops it gracefully on SIGTERM/SIGINT.
  */
 import type { Command } from "commander";
-import { loadCollectorConfig, type CollectorFlags } from "./config.js";
-import { createLogger, pinoOf, type Logger, type PinoLogger } from "./logger.js";
-import { startCollector, type RunningCollector } from "./server.js";
+import { type CollectorFlags, loadCollectorConfig } from "./config.js";
+import { createLogger, type Logger, type PinoLogger, pinoOf } from "./logger.js";
+import { type RunningCollector, startCollector } from "./server.js";
 import { untilShutdown } from "./shutdown.js";
 
 /** Options of {@link runCollectorCommand}, mainly for tests. */

@@ -1,8 +1,9 @@
 /**
  * Collector configuration: one zod schema, read once from flags, then environment, then defaults.
  */
-import { z } from "zod";
+
 import { brokerListSchema, kafkaEnvSchema } from "@ragmeter/otlp";
+import { z } from "zod";
 import { CollectorConfigError } from "./errors.js";
 
 const MiB = 1024 * 1024;
@@ -101,7 +102,7 @@ export function loadCollectorConfig(env: Record<string, string | undefined> = pr
   for (const [key, v] of Object.entries(flags)) {
     if (v !== undefined) {
       raw[key] = v;
-      source[key] = `flag --${key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase())}`;
+      source[key] = `flag --${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
     }
   }
   const r = collectorConfigSchema.safeParse(raw);

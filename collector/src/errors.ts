@@ -1,6 +1,6 @@
-import { UnsupportedMediaTypeError, type OtlpError } from "@ragmeter/otlp";
+import { type OtlpError, UnsupportedMediaTypeError } from "@ragmeter/otlp";
 
-export { OtlpDecodeError, UnsupportedMediaTypeError, OtlpError } from "@ragmeter/otlp";
+export { OtlpDecodeError, OtlpError, UnsupportedMediaTypeError } from "@ragmeter/otlp";
 
 /**
  * Typed errors of the collector. Each carries the HTTP status it maps to and whether the client

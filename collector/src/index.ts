@@ -1,18 +1,19 @@
 /**
  * @ragmeter/collector — OTLP/HTTP receiver that forwards one Kafka record per trace.
  */
-export { startCollector, type CollectorDeps, type CollectorStats, type RunningCollector } from "./server.js";
-export { runCollectorCommand, registerCollectorCommand, type CollectorCommandOptions } from "./command.js";
-export { untilShutdown } from "./shutdown.js";
-export { collectorConfigSchema, loadCollectorConfig, COLLECTOR_ENV, type CollectorConfig, type CollectorFlags } from "./config.js";
-export { createKafkaSink, type RecordSink } from "./kafka-sink.js";
-export { batchTraces, batchLogs, countSpans, countLogRecords, type Batch, type TraceRecord } from "./batching.js";
-export { createLogger, createJsonLogger, messageLogger, silentLogger, type Logger, type PinoLogger, type LoggerOptions, type LogLevel } from "./logger.js";
+
+export { type Batch, batchLogs, batchTraces, countLogRecords, countSpans, type TraceRecord } from "./batching.js";
+export { type CollectorCommandOptions, registerCollectorCommand, runCollectorCommand } from "./command.js";
+export { COLLECTOR_ENV, type CollectorConfig, type CollectorFlags, collectorConfigSchema, loadCollectorConfig } from "./config.js";
 export {
-  CollectorError,
   CollectorConfigError,
+  CollectorError,
+  KafkaUnavailableError,
+  OverloadedError,
   PayloadTooLargeError,
   UnauthorizedError,
-  OverloadedError,
-  KafkaUnavailableError,
 } from "./errors.js";
+export { createKafkaSink, type RecordSink } from "./kafka-sink.js";
+export { createJsonLogger, createLogger, type Logger, type LoggerOptions, type LogLevel, messageLogger, type PinoLogger, silentLogger } from "./logger.js";
+export { type CollectorDeps, type CollectorStats, type RunningCollector, startCollector } from "./server.js";
+export { untilShutdown } from "./shutdown.js";

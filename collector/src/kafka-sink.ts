@@ -3,13 +3,14 @@
  * replaces the producer after a failure, fails fast for a short back-off while Kafka is down, and
  * answers readiness through an admin client.
  */
-import kafkajs from "kafkajs";
+
+import { recordHeaders, type Signal } from "@ragmeter/otlp";
 import type { Admin, Kafka as KafkaClient, LogEntry, Message, Producer } from "kafkajs";
+import kafkajs from "kafkajs";
+import type { TraceRecord } from "./batching.js";
 import type { CollectorConfig } from "./config.js";
 import { KafkaUnavailableError } from "./errors.js";
 import type { PinoLogger } from "./logger.js";
-import type { TraceRecord } from "./batching.js";
-import { recordHeaders, type Signal } from "@ragmeter/otlp";
 
 const { Kafka, CompressionTypes, Partitioners, logLevel: KafkaLogLevel } = kafkajs;
 

@@ -2,7 +2,7 @@
  * Logging of the collector: one pino instance per process (or per collector in tests), created by
  * the entry point and passed down; fastify logs through the same instance (`loggerInstance`).
  */
-import { pino, type DestinationStream, type Logger as PinoLogger } from "pino";
+import { type DestinationStream, type Logger as PinoLogger, pino } from "pino";
 
 /** A pino logger. */
 export type { PinoLogger };

@@ -5,9 +5,10 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 import { gunzip, inflate } from "node:zlib";
-import Fastify, { LogController } from "fastify";
+import { CONTENT_TYPES, decodeLogsRequest, decodeTraceRequest, encodeErrorStatus, encodeExportResponse, encodingOf, type OtlpEncoding, type Signal } from "@ragmeter/otlp";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { batchLogs, batchTraces, countLogRecords, countSpans, type Batch } from "./batching.js";
+import Fastify, { LogController } from "fastify";
+import { type Batch, batchLogs, batchTraces, countLogRecords, countSpans } from "./batching.js";
 import type { CollectorConfig } from "./config.js";
 import {
   CollectorError,
@@ -21,17 +22,7 @@ import {
   UnsupportedMediaTypeError,
 } from "./errors.js";
 import { createKafkaSink, type RecordSink } from "./kafka-sink.js";
-import { pinoOf, silentLogger, type Logger, type PinoLogger } from "./logger.js";
-import {
-  CONTENT_TYPES,
-  decodeLogsRequest,
-  decodeTraceRequest,
-  encodeErrorStatus,
-  encodeExportResponse,
-  encodingOf,
-  type Signal,
-  type OtlpEncoding,
-} from "@ragmeter/otlp";
+import { type Logger, type PinoLogger, pinoOf, silentLogger } from "./logger.js";
 
 const gunzipAsync = promisify(gunzip);
 const inflateAsync = promisify(inflate);
@@ -118,7 +109,10 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
 
   const reserve = (req: FastifyRequest, bytes: number): void => {
     let st = states.get(req);
-    if (!st) states.set(req, (st = { reserved: 0, released: false }));
+    if (!st) {
+      st = { reserved: 0, released: false };
+      states.set(req, st);
+    }
     if (stats.inflightBytes + bytes > config.maxInflightBytes && stats.inflightBytes > 0) {
       if (sink.degraded()) throw new KafkaUnavailableError("Kafka is unavailable and the collector's in-flight budget is used up");
       throw new OverloadedError(`the collector is busy (${stats.inflightBytes} bytes in flight, limit ${config.maxInflightBytes}); retry later`);

@@ -3,12 +3,13 @@
  * (Overview, Retrieval, Grounding, Relevance, Judges, Ingestion, Tags), all sharing the same
  * variables and linked to each other by the `ragmeter` tag.
  */
-import type { Builder, Dataquery } from "@grafana/grafana-foundation-sdk/cog";
+
 import * as barchart from "@grafana/grafana-foundation-sdk/barchart";
+import type { Builder, Dataquery } from "@grafana/grafana-foundation-sdk/cog";
 import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
 import * as table from "@grafana/grafana-foundation-sdk/table";
 import * as timeseries from "@grafana/grafana-foundation-sdk/timeseries";
-import { PANEL_SQL, VARIABLE_SQL, type PanelId } from "./sql.js";
+import { PANEL_SQL, type PanelId, VARIABLE_SQL } from "./sql.js";
 
 /** The provisioned datasource (see `provisioning.ts`). */
 export const DATASOURCE = { type: "grafana-clickhouse-datasource", uid: "ragmeter-clickhouse" } as const;
@@ -29,7 +30,15 @@ export interface ClickHouseQuery extends Dataquery {
 export class ClickHouseQueryBuilder implements Builder<Dataquery> {
   private readonly internal: ClickHouseQuery;
   constructor(rawSql: string, kind: "timeseries" | "table") {
-    this.internal = { refId: "A", datasource: { ...DATASOURCE }, editorType: "sql", queryType: kind, format: kind === "timeseries" ? 0 : 1, rawSql, _implementsDataqueryVariant() {} };
+    this.internal = {
+      refId: "A",
+      datasource: { ...DATASOURCE },
+      editorType: "sql",
+      queryType: kind,
+      format: kind === "timeseries" ? 0 : 1,
+      rawSql,
+      _implementsDataqueryVariant() {},
+    };
   }
   build(): ClickHouseQuery {
     return this.internal;
@@ -63,9 +72,21 @@ export const DASHBOARDS: readonly DashboardSpec[] = [
     title: "ragmeter / Overview",
     description: "recall@k, grounding, relevance and key facts over time and per pipeline version; last vs previous run with the paired delta.",
     panels: [
-      { id: "overview_trend", title: "Metrics over time (mean of ok scores)", description: "recall@${k}, grounding, key facts (0–1, left axis) and relevance (0–4, right axis); non-ok scores are counted elsewhere, never averaged as 0.", kind: "timeseries", width: 24 },
+      {
+        id: "overview_trend",
+        title: "Metrics over time (mean of ok scores)",
+        description: "recall@${k}, grounding, key facts (0–1, left axis) and relevance (0–4, right axis); non-ok scores are counted elsewhere, never averaged as 0.",
+        kind: "timeseries",
+        width: 24,
+      },
       { id: "overview_by_version", title: "Per pipeline version", description: "Means of ok scores, repeats averaged per question first.", kind: "table", width: 24 },
-      { id: "overview_last_vs_previous", title: "Last vs previous run: paired delta and 95% interval", description: "The latest stored comparison (ragmeter compare) whose candidate run is in the filters: paired over questions scored ok in both runs.", kind: "table", width: 24 },
+      {
+        id: "overview_last_vs_previous",
+        title: "Last vs previous run: paired delta and 95% interval",
+        description: "The latest stored comparison (ragmeter compare) whose candidate run is in the filters: paired over questions scored ok in both runs.",
+        kind: "table",
+        width: 24,
+      },
     ],
   },
   {
@@ -73,8 +94,20 @@ export const DASHBOARDS: readonly DashboardSpec[] = [
     title: "ragmeter / Retrieval",
     description: "recall@1/3/5/10 and MRR per pipeline version; questions that lost their hit.",
     panels: [
-      { id: "retrieval_by_version", title: "Recall@k and MRR per pipeline version", description: "Mean over answerable questions (unanswerable ones are not_applicable).", kind: "table", width: 24 },
-      { id: "retrieval_lost_hit", title: "Questions that lost their hit (recall@${k}: 1 → 0)", description: "Last completed run in the filters against the previous completed run on the same golden set.", kind: "table", width: 24 },
+      {
+        id: "retrieval_by_version",
+        title: "Recall@k and MRR per pipeline version",
+        description: "Mean over answerable questions (unanswerable ones are not_applicable).",
+        kind: "table",
+        width: 24,
+      },
+      {
+        id: "retrieval_lost_hit",
+        title: "Questions that lost their hit (recall@${k}: 1 → 0)",
+        description: "Last completed run in the filters against the previous completed run on the same golden set.",
+        kind: "table",
+        width: 24,
+      },
     ],
   },
   {
@@ -82,9 +115,23 @@ export const DASHBOARDS: readonly DashboardSpec[] = [
     title: "ragmeter / Grounding",
     description: "Claims by verdict over time; the most recent UNSUPPORTED and CONTRADICTED claims.",
     panels: [
-      { id: "grounding_verdicts", title: "Claims by verdict", description: "SUPPORTED, UNSUPPORTED, CONTRADICTED claims per interval.", kind: "timeseries", unit: "short", width: 12 },
+      {
+        id: "grounding_verdicts",
+        title: "Claims by verdict",
+        description: "SUPPORTED, UNSUPPORTED, CONTRADICTED claims per interval.",
+        kind: "timeseries",
+        unit: "short",
+        width: 12,
+      },
       { id: "grounding_by_version", title: "Claims by verdict per pipeline version", description: "Counts and the share SUPPORTED.", kind: "table", width: 12 },
-      { id: "grounding_recent_bad", title: "Recent UNSUPPORTED and CONTRADICTED claims", description: "With trace id, question and pipeline version; newest first (50).", kind: "table", width: 24, height: 12 },
+      {
+        id: "grounding_recent_bad",
+        title: "Recent UNSUPPORTED and CONTRADICTED claims",
+        description: "With trace id, question and pipeline version; newest first (50).",
+        kind: "table",
+        width: 24,
+        height: 12,
+      },
     ],
   },
   {
@@ -92,7 +139,14 @@ export const DASHBOARDS: readonly DashboardSpec[] = [
     title: "ragmeter / Relevance",
     description: "Distribution of the 0–4 relevance score per pipeline version; low-scoring questions.",
     panels: [
-      { id: "relevance_distribution", title: "Relevance 0–4 per pipeline version", description: "Questions per score (repeats averaged and rounded).", kind: "barchart", unit: "short", width: 12 },
+      {
+        id: "relevance_distribution",
+        title: "Relevance 0–4 per pipeline version",
+        description: "Questions per score (repeats averaged and rounded).",
+        kind: "barchart",
+        unit: "short",
+        width: 12,
+      },
       { id: "relevance_low", title: "Low-scoring questions (relevance ≤ 1)", description: "Lowest first, then newest (50).", kind: "table", width: 12 },
     ],
   },
@@ -101,9 +155,22 @@ export const DASHBOARDS: readonly DashboardSpec[] = [
     title: "ragmeter / Judges",
     description: "Judge calls, cached share, tokens, cost, results by status, latency; last calibration.",
     panels: [
-      { id: "judges_calls", title: "Judge calls", description: "Judged score rows (grounding, relevance) per interval by judge kind.", kind: "timeseries", unit: "short", width: 12 },
+      {
+        id: "judges_calls",
+        title: "Judge calls",
+        description: "Judged score rows (grounding, relevance) per interval by judge kind.",
+        kind: "timeseries",
+        unit: "short",
+        width: 12,
+      },
       { id: "judges_tokens", title: "Judge tokens", description: "Prompt (in) and completion (out) tokens per interval.", kind: "timeseries", unit: "short", width: 12 },
-      { id: "judges_runs", title: "Judge usage and cost per run", description: "From the run summary: LLM calls, cache hits (no call), cached share, tokens and estimated cost (USD, RAGMETER_PRICES; empty without a price table).", kind: "table", width: 24 },
+      {
+        id: "judges_runs",
+        title: "Judge usage and cost per run",
+        description: "From the run summary: LLM calls, cache hits (no call), cached share, tokens and estimated cost (USD, RAGMETER_PRICES; empty without a price table).",
+        kind: "table",
+        width: 24,
+      },
       { id: "judges_status", title: "Judge results by status", description: "ok, no_claims, judge_error, context_too_long, not_sampled … per metric.", kind: "table", width: 8 },
       { id: "judges_latency", title: "Judge latency", description: "p50 and p95 of LLM judge calls, ms.", kind: "timeseries", unit: "ms", width: 8 },
       { id: "judges_calibration", title: "Last calibration", description: "Agreement of the judge with human labels (ragmeter calibrate).", kind: "table", width: 8 },
@@ -114,7 +181,14 @@ export const DASHBOARDS: readonly DashboardSpec[] = [
     title: "ragmeter / Ingestion",
     description: "From ingestion_stats: spans received, traces scored, consumer lag, dead-letter count.",
     panels: [
-      { id: "ingestion_throughput", title: "Spans received, traces scored, dead-lettered", description: "Summed over scorers, per interval.", kind: "timeseries", unit: "short", width: 12 },
+      {
+        id: "ingestion_throughput",
+        title: "Spans received, traces scored, dead-lettered",
+        description: "Summed over scorers, per interval.",
+        kind: "timeseries",
+        unit: "short",
+        width: 12,
+      },
       { id: "ingestion_lag", title: "Consumer lag per scorer", description: "Largest lag reported in the interval, messages.", kind: "timeseries", unit: "short", width: 12 },
     ],
   },
@@ -122,7 +196,16 @@ export const DASHBOARDS: readonly DashboardSpec[] = [
     uid: "ragmeter-tags",
     title: "ragmeter / Tags",
     description: "Every metric by golden-set tag (typo, ambiguous, unanswerable, language, topic) and pipeline version.",
-    panels: [{ id: "tags_metrics", title: "Metrics by golden-set tag and pipeline version", description: "Means of ok scores per tag; a question counts under each of its tags.", kind: "table", width: 24, height: 14 }],
+    panels: [
+      {
+        id: "tags_metrics",
+        title: "Metrics by golden-set tag and pipeline version",
+        description: "Means of ok scores per tag; a question counts under each of its tags.",
+        kind: "table",
+        width: 24,
+        height: 14,
+      },
+    ],
   },
 ];
 
@@ -169,12 +252,14 @@ function panel(spec: PanelSpec): Builder<dashboard.Panel> {
       .pointSize(5)
       .unit(spec.unit ?? "percentunit");
     if (spec.id === "overview_trend") {
-      b.min(0).max(1).overrideByName("relevance", [
-        { id: "custom.axisPlacement", value: "right" },
-        { id: "unit", value: "short" },
-        { id: "min", value: 0 },
-        { id: "max", value: 4 },
-      ]);
+      b.min(0)
+        .max(1)
+        .overrideByName("relevance", [
+          { id: "custom.axisPlacement", value: "right" },
+          { id: "unit", value: "short" },
+          { id: "min", value: 0 },
+          { id: "max", value: 4 },
+        ]);
     }
     return b;
   }
@@ -196,7 +281,21 @@ function panel(spec: PanelSpec): Builder<dashboard.Panel> {
     .withTarget(new ClickHouseQueryBuilder(PANEL_SQL[spec.id], "table"))
     .height(height)
     .span(width);
-  for (const name of ["recall_at_k", "recall_at_1", "recall_at_3", "recall_at_5", "recall_at_10", "mrr", "grounding", "key_facts", "abstention", "supported_share", "cached_share", "claim_agreement", "relevance_agreement"]) {
+  for (const name of [
+    "recall_at_k",
+    "recall_at_1",
+    "recall_at_3",
+    "recall_at_5",
+    "recall_at_10",
+    "mrr",
+    "grounding",
+    "key_facts",
+    "abstention",
+    "supported_share",
+    "cached_share",
+    "claim_agreement",
+    "relevance_agreement",
+  ]) {
     t.overrideByName(name, [
       { id: "unit", value: "percentunit" },
       { id: "decimals", value: 1 },

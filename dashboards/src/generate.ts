@@ -6,8 +6,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { DASHBOARDS, buildDashboard } from "./dashboards.js";
 import { alertsYaml, clickhouseCustomSettingsXml } from "./alerts.js";
+import { buildDashboard, DASHBOARDS } from "./dashboards.js";
 import { datasourceYaml, providerYaml } from "./provisioning.js";
 
 /** The generated files: path relative to `dashboards/` → content. */

@@ -1,6 +1,21 @@
-export { DASHBOARDS, DATASOURCE, buildDashboard, ClickHouseQueryBuilder, type ClickHouseQuery, type DashboardSpec, type PanelSpec } from "./dashboards.js";
-export { PANEL_SQL, VARIABLE_SQL, VARIABLES, filters, runFilters, type PanelId } from "./sql.js";
-export { expandPanelSql, applyConditionalAll, applyVariables, applyMacros, type QueryContext, type VariableValue } from "./macros.js";
-export { datasourceYaml, providerYaml, DATASOURCE_ENV, GRAFANA_DASHBOARDS_PATH, GRAFANA_PROVISIONING_PATH, CLICKHOUSE_CUSTOM_SETTINGS_PATH } from "./provisioning.js";
-export { ALERTS, ALERT_SQL, ALERT_SETTINGS, ALERT_ENV, ALERT_WEBHOOK_ENV, ALERT_DATASOURCE, ALERTING, alertsYaml, clickhouseCustomSettingsXml, expandAlertSql, type AlertId, type AlertSpec, type AlertSetting, type AlertQueryContext } from "./alerts.js";
+export {
+  ALERT_DATASOURCE,
+  ALERT_ENV,
+  ALERT_SETTINGS,
+  ALERT_SQL,
+  ALERT_WEBHOOK_ENV,
+  ALERTING,
+  ALERTS,
+  type AlertId,
+  type AlertQueryContext,
+  type AlertSetting,
+  type AlertSpec,
+  alertsYaml,
+  clickhouseCustomSettingsXml,
+  expandAlertSql,
+} from "./alerts.js";
+export { buildDashboard, type ClickHouseQuery, ClickHouseQueryBuilder, DASHBOARDS, DATASOURCE, type DashboardSpec, type PanelSpec } from "./dashboards.js";
 export { renderAll, writeAll } from "./generate.js";
+export { applyConditionalAll, applyMacros, applyVariables, expandPanelSql, type QueryContext, type VariableValue } from "./macros.js";
+export { CLICKHOUSE_CUSTOM_SETTINGS_PATH, DATASOURCE_ENV, datasourceYaml, GRAFANA_DASHBOARDS_PATH, GRAFANA_PROVISIONING_PATH, providerYaml } from "./provisioning.js";
+export { filters, PANEL_SQL, type PanelId, runFilters, VARIABLE_SQL, VARIABLES } from "./sql.js";

@@ -66,7 +66,7 @@ export function applyConditionalAll(sql: string, variables: QueryContext["variab
   let at = out.lastIndexOf(macro);
   while (at !== -1) {
     const call = macroArgs(out, at + macro.length - 1);
-    if (!call || call.args.length !== 2) throw new Error(`$__conditionalAll at ${at} needs 2 arguments`);
+    if (call?.args.length !== 2) throw new Error(`$__conditionalAll at ${at} needs 2 arguments`);
     const [condition = "", ref = ""] = call.args;
     const name = /\$\{(\w+)\}|\$(\w+)/u.exec(ref.trim());
     const v = name ? variables[name[1] ?? name[2] ?? ""] : undefined;
@@ -116,7 +116,7 @@ export function applyMacros(sql: string, ctx: Pick<QueryContext, "from" | "to" |
     let at = out.indexOf(token);
     while (at !== -1) {
       const call = macroArgs(out, at + token.length - 1);
-      if (!call || call.args.length !== 1) throw new Error(`$__${name} expects 1 argument`);
+      if (call?.args.length !== 1) throw new Error(`$__${name} expects 1 argument`);
       out = out.slice(0, at) + f((call.args[0] ?? "").trim()) + out.slice(call.end);
       at = out.indexOf(token);
     }

@@ -49,7 +49,13 @@ export function readCsvRecords(text: string, file: string): RawGoldenRecord[] {
   const known = new Set<string>(CSV_COLUMNS);
   const unknown = header.filter((h) => !known.has(h));
   if (unknown.length > 0) {
-    throw new GoldenSetError(file, lineOf(0), null, `unknown column(s) ${unknown.map((u) => JSON.stringify(u)).join(", ")} in the header row (columns: ${CSV_COLUMNS.join(", ")})`, 1);
+    throw new GoldenSetError(
+      file,
+      lineOf(0),
+      null,
+      `unknown column(s) ${unknown.map((u) => JSON.stringify(u)).join(", ")} in the header row (columns: ${CSV_COLUMNS.join(", ")})`,
+      1,
+    );
   }
   const dup = header.find((h, i) => header.indexOf(h) !== i);
   if (dup !== undefined) throw new GoldenSetError(file, lineOf(0), dup, "column named twice in the header row", 1);

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { readCsvRecords, type RawGoldenRecord } from "./csv.js";
+import { type RawGoldenRecord, readCsvRecords } from "./csv.js";
 import { GoldenSetError } from "./errors.js";
-import { goldenItemSchema, type GoldenFormat, type GoldenItem, type GoldenSet } from "./schema.js";
+import { type GoldenFormat, type GoldenItem, type GoldenSet, goldenItemSchema } from "./schema.js";
 import { normalizeText } from "./text.js";
 
 /** Options of {@link loadGoldenSet}. */
@@ -64,7 +64,12 @@ export async function parseGoldenSet(text: string, file: string, options: LoadGo
     const id = it.id ?? deriveGoldenId(it.question);
     const prev = seen.get(id);
     if (prev !== undefined) {
-      throw fail("id", derived && prev.derived ? `duplicate id "${id}" derived from the question, which is the same as on ${prev.at} (give the items ids, or drop one)` : `duplicate id "${id}" (first on ${prev.at})`);
+      throw fail(
+        "id",
+        derived && prev.derived
+          ? `duplicate id "${id}" derived from the question, which is the same as on ${prev.at} (give the items ids, or drop one)`
+          : `duplicate id "${id}" (first on ${prev.at})`,
+      );
     }
     seen.set(id, { at: rec.row !== null ? `line ${lineNo}, row ${rec.row}` : `line ${lineNo}`, derived });
     if (derived) derivedIds++;
@@ -112,7 +117,10 @@ export async function parseGoldenSet(text: string, file: string, options: LoadGo
   }
   const notices: string[] = [];
   if (derivedIds > 0) notices.push(`${count(derivedIds, "item has", "items have")} no id: ids derived from the question text ("q-" + the first 12 hex digits of its SHA-256)`);
-  if (chunkIds > 0) notices.push(`${count(chunkIds, "item matches", "items match")} by expected_chunk_id: chunk ids change when the documents are re-chunked, and such items then never hit (expected_source + expected_substring survive re-chunking)`);
+  if (chunkIds > 0)
+    notices.push(
+      `${count(chunkIds, "item matches", "items match")} by expected_chunk_id: chunk ids change when the documents are re-chunked, and such items then never hit (expected_source + expected_substring survive re-chunking)`,
+    );
   return { path: file, format, sha256: goldenSetHash(items), items, notices };
 }
 

@@ -91,7 +91,8 @@ function wbClass(cp: number): "L" | "N" | "E" | "" {
   if (cp === 95) return "E";
   if (cp < 128) return "";
   // Cyrillic and Latin-1/Extended letters without a regular expression (the common non-ASCII case).
-  if ((cp >= 0x0410 && cp <= 0x044f) || cp === 0x0401 || cp === 0x0451 || (cp >= 0x00e0 && cp <= 0x00ff && cp !== 0x00f7) || (cp >= 0x00c0 && cp <= 0x00de && cp !== 0x00d7)) return "L";
+  if ((cp >= 0x0410 && cp <= 0x044f) || cp === 0x0401 || cp === 0x0451 || (cp >= 0x00e0 && cp <= 0x00ff && cp !== 0x00f7) || (cp >= 0x00c0 && cp <= 0x00de && cp !== 0x00d7))
+    return "L";
   const c = String.fromCodePoint(cp);
   return LETTER.test(c) ? "L" : DIGIT.test(c) ? "N" : "";
 }

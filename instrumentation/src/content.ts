@@ -1,5 +1,5 @@
-import { diag } from '@opentelemetry/api';
-import type { ContentKind, RedactHook } from './types.js';
+import { diag } from "@opentelemetry/api";
+import type { ContentKind, RedactHook } from "./types.js";
 
 /** Result of preparing one captured text: the text to export, or undefined to drop it. */
 export interface PreparedText {
@@ -32,18 +32,13 @@ export function capCodePoints(text: string, max: number): { text: string; trunca
  * Applies the redaction hook (errors reported through `diag`, content dropped) and
  * then the cap. Non-string input (a caller bug at run time) is dropped too.
  */
-export function prepareText(
-  text: unknown,
-  kind: ContentKind,
-  redact: RedactHook | undefined,
-  max: number,
-): PreparedText {
-  if (typeof text !== 'string') return { text: undefined, truncated: false };
+export function prepareText(text: unknown, kind: ContentKind, redact: RedactHook | undefined, max: number): PreparedText {
+  if (typeof text !== "string") return { text: undefined, truncated: false };
   let value = text;
   if (redact !== undefined) {
     try {
       const out: unknown = redact(text, kind);
-      if (typeof out !== 'string') {
+      if (typeof out !== "string") {
         diag.error(`@ragmeter/instrumentation: redact hook returned ${typeof out} for ${kind}; content dropped`);
         return { text: undefined, truncated: false };
       }
@@ -58,7 +53,7 @@ export function prepareText(
 
 /** `true` when an OTel boolean environment value is `true` (case-insensitive, trimmed). */
 export function envFlag(value: string | undefined): boolean {
-  return value !== undefined && value.trim().toLowerCase() === 'true';
+  return value !== undefined && value.trim().toLowerCase() === "true";
 }
 
 /**
@@ -66,9 +61,9 @@ export function envFlag(value: string | undefined): boolean {
  * percent-encoded per the OTel spec). Returns undefined when absent or malformed.
  */
 export function resourceAttributeFromEnv(raw: string | undefined, key: string): string | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  for (const pair of raw.split(',')) {
-    const eq = pair.indexOf('=');
+  if (raw === undefined || raw === "") return undefined;
+  for (const pair of raw.split(",")) {
+    const eq = pair.indexOf("=");
     if (eq < 0) continue;
     if (pair.slice(0, eq).trim() !== key) continue;
     const value = pair.slice(eq + 1).trim();

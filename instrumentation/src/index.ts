@@ -1,11 +1,11 @@
-export { createRagInstrumentation } from './instrumentation.js';
-export { extractIncomingContext, withIncomingContext, incomingHeadersGetter } from './propagation.js';
-export { capCodePoints } from './content.js';
-export * from './semconv.js';
+export { capCodePoints } from "./content.js";
+export { createRagInstrumentation } from "./instrumentation.js";
+export { extractIncomingContext, incomingHeadersGetter, withIncomingContext } from "./propagation.js";
+export * from "./semconv.js";
 export {
-  DEFAULT_MAX_CONTENT_LENGTH,
   type ChatMessage,
   type ContentKind,
+  DEFAULT_MAX_CONTENT_LENGTH,
   type GenerationRequest,
   type GenerationResult,
   type IncomingHeaders,
@@ -17,5 +17,5 @@ export {
   type RetrievedItem,
   type TokenUsage,
   type Traced,
-} from './types.js';
-export { PACKAGE_NAME, PACKAGE_VERSION } from './version.js';
+} from "./types.js";
+export { PACKAGE_NAME, PACKAGE_VERSION } from "./version.js";

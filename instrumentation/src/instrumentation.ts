@@ -1,18 +1,7 @@
-import {
-  context,
-  diag,
-  propagation,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-  type Attributes,
-  type Context,
-  type Span,
-  type Tracer,
-} from '@opentelemetry/api';
-import { envFlag, prepareText, resourceAttributeFromEnv } from './content.js';
-import type { DocumentEntry, InputMessageEntry, OutputMessageEntry, SpanState } from './internal-types.js';
-import { extractIncomingContext } from './propagation.js';
+import { type Attributes, type Context, context, diag, propagation, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
+import { envFlag, prepareText, resourceAttributeFromEnv } from "./content.js";
+import type { DocumentEntry, InputMessageEntry, OutputMessageEntry, SpanState } from "./internal-types.js";
+import { extractIncomingContext } from "./propagation.js";
 import {
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_DATA_SOURCE_ID,
@@ -54,17 +43,17 @@ import {
   OPENINFERENCE_SPAN_KIND_CHAIN,
   OPENINFERENCE_SPAN_KIND_LLM,
   OPENINFERENCE_SPAN_KIND_RETRIEVER,
-  RAGMETER_DOCUMENT_ID_KEY,
   oiDocumentContentKey,
   oiDocumentIdKey,
   oiDocumentMetadataKey,
   oiDocumentScoreKey,
   oiInputMessageKey,
   oiOutputMessageKey,
-} from './semconv.js';
+  RAGMETER_DOCUMENT_ID_KEY,
+} from "./semconv.js";
 import {
-  DEFAULT_MAX_CONTENT_LENGTH,
   type ChatMessage,
+  DEFAULT_MAX_CONTENT_LENGTH,
   type GenerationRequest,
   type GenerationResult,
   type InteractionOptions,
@@ -73,11 +62,11 @@ import {
   type RetrievalRequest,
   type RetrievedItem,
   type Traced,
-} from './types.js';
-import { PACKAGE_NAME, PACKAGE_VERSION } from './version.js';
+} from "./types.js";
+import { PACKAGE_NAME, PACKAGE_VERSION } from "./version.js";
 
-const TEXT_PLAIN = 'text/plain';
-const LOG_PREFIX = '@ragmeter/instrumentation:';
+const TEXT_PLAIN = "text/plain";
+const LOG_PREFIX = "@ragmeter/instrumentation:";
 
 /**
  * Creates the span helpers for the retrieval and generation steps of a RAG service.
@@ -96,28 +85,25 @@ const LOG_PREFIX = '@ragmeter/instrumentation:';
  * `diag` logger and never reach the caller.
  */
 export function createRagInstrumentation(options: RagInstrumentationOptions = {}): RagInstrumentation {
-  const tracer: Tracer =
-    options.tracer ?? (options.tracerProvider ?? trace.getTracerProvider()).getTracer(PACKAGE_NAME, PACKAGE_VERSION);
+  const tracer: Tracer = options.tracer ?? (options.tracerProvider ?? trace.getTracerProvider()).getTracer(PACKAGE_NAME, PACKAGE_VERSION);
   const captureContent = options.captureContent ?? envFlag(process.env[ENV_CAPTURE_MESSAGE_CONTENT]);
   const maxContentLength = options.maxContentLength ?? DEFAULT_MAX_CONTENT_LENGTH;
   const redact = options.redact;
   const openInference = options.openInference === true;
-  const ownPipelineVersion =
-    options.pipelineVersion ??
-    resourceAttributeFromEnv(process.env[ENV_OTEL_RESOURCE_ATTRIBUTES], ATTR_RAGMETER_PIPELINE_VERSION);
+  const ownPipelineVersion = options.pipelineVersion ?? resourceAttributeFromEnv(process.env[ENV_OTEL_RESOURCE_ATTRIBUTES], ATTR_RAGMETER_PIPELINE_VERSION);
 
   /** ragmeter extras from the option/environment and the context's baggage. */
   function ragmeterAttributes(ctx: Context, attributes: Attributes): void {
     const bag = propagation.getBaggage(ctx);
     const pipelineVersion = ownPipelineVersion ?? bag?.getEntry(BAGGAGE_RAGMETER_PIPELINE_VERSION)?.value;
-    if (pipelineVersion !== undefined && pipelineVersion !== '') {
+    if (pipelineVersion !== undefined && pipelineVersion !== "") {
       attributes[ATTR_RAGMETER_PIPELINE_VERSION] = pipelineVersion;
     }
     if (bag === undefined) return;
     const runId = bag.getEntry(BAGGAGE_RAGMETER_RUN_ID)?.value;
-    if (runId !== undefined && runId !== '') attributes[ATTR_RAGMETER_RUN_ID] = runId;
+    if (runId !== undefined && runId !== "") attributes[ATTR_RAGMETER_RUN_ID] = runId;
     const goldenId = bag.getEntry(BAGGAGE_RAGMETER_GOLDEN_ID)?.value;
-    if (goldenId !== undefined && goldenId !== '') attributes[ATTR_RAGMETER_GOLDEN_ID] = goldenId;
+    if (goldenId !== undefined && goldenId !== "") attributes[ATTR_RAGMETER_GOLDEN_ID] = goldenId;
   }
 
   /** Captures one text (redact + cap); updates the span state's truncation flag. */
@@ -159,18 +145,15 @@ export function createRagInstrumentation(options: RagInstrumentationOptions = {}
     });
   }
 
-  function traceRetrieval<T extends readonly RetrievedItem[]>(
-    request: string | RetrievalRequest,
-    fn: Traced<T>,
-  ): Promise<T> {
+  function traceRetrieval<T extends readonly RetrievedItem[]>(request: string | RetrievalRequest, fn: Traced<T>): Promise<T> {
     const state: SpanState = { truncated: false };
     const ctx = context.active();
     const attributes: Attributes = { [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_RETRIEVAL };
     let name = GEN_AI_OPERATION_NAME_VALUE_RETRIEVAL;
     safely(() => {
-      const req: RetrievalRequest = typeof request === 'string' ? { query: request } : request;
+      const req: RetrievalRequest = typeof request === "string" ? { query: request } : request;
       const dataSourceId = req.dataSourceId ?? options.dataSourceId;
-      if (dataSourceId !== undefined && dataSourceId !== '') {
+      if (dataSourceId !== undefined && dataSourceId !== "") {
         attributes[ATTR_GEN_AI_DATA_SOURCE_ID] = dataSourceId;
         name = `${GEN_AI_OPERATION_NAME_VALUE_RETRIEVAL} ${dataSourceId}`;
       }
@@ -180,7 +163,7 @@ export function createRagInstrumentation(options: RagInstrumentationOptions = {}
       ragmeterAttributes(ctx, attributes);
       if (openInference) attributes[ATTR_OPENINFERENCE_SPAN_KIND] = OPENINFERENCE_SPAN_KIND_RETRIEVER;
       if (captureContent) {
-        const query = capture(req.query, 'query', state);
+        const query = capture(req.query, "query", state);
         if (query !== undefined) {
           attributes[ATTR_GEN_AI_RETRIEVAL_QUERY_TEXT] = query;
           if (openInference) {
@@ -190,9 +173,7 @@ export function createRagInstrumentation(options: RagInstrumentationOptions = {}
         }
       }
     });
-    return run(name, SpanKind.INTERNAL, ctx, attributes, state, fn, (span, items) =>
-      recordDocuments(span, items, state),
-    );
+    return run(name, SpanKind.INTERNAL, ctx, attributes, state, fn, (span, items) => recordDocuments(span, items, state));
   }
 
   function recordDocuments(span: Span, items: readonly RetrievedItem[], state: SpanState): void {
@@ -204,16 +185,15 @@ export function createRagInstrumentation(options: RagInstrumentationOptions = {}
     const oi: Attributes = {};
     for (let i = 0; i < items.length; i++) {
       const item: RetrievedItem | undefined = items[i];
-      if (item === null || typeof item !== 'object') continue;
+      if (item === null || typeof item !== "object") continue;
       const id = String(item.id);
       const entry: DocumentEntry = { id };
       const documentId = item.document_id ?? item.documentId;
-      const distinctDocumentId =
-        documentId !== undefined && documentId !== null && String(documentId) !== id ? String(documentId) : undefined;
+      const distinctDocumentId = documentId !== undefined && documentId !== null && String(documentId) !== id ? String(documentId) : undefined;
       if (distinctDocumentId !== undefined) entry.document_id = distinctDocumentId;
       const score = item.score;
-      if (typeof score === 'number' && Number.isFinite(score)) entry.score = score;
-      const content = captureContent ? capture(item.text, 'document', state) : undefined;
+      if (typeof score === "number" && Number.isFinite(score)) entry.score = score;
+      const content = captureContent ? capture(item.text, "document", state) : undefined;
       if (content !== undefined) entry.content = content;
       entries.push(entry);
       if (openInference) {
@@ -235,7 +215,7 @@ export function createRagInstrumentation(options: RagInstrumentationOptions = {}
     const attributes: Attributes = { [ATTR_GEN_AI_OPERATION_NAME]: operation };
     let name: string = operation;
     safely(() => {
-      if (request.model !== undefined && request.model !== '') {
+      if (request.model !== undefined && request.model !== "") {
         attributes[ATTR_GEN_AI_REQUEST_MODEL] = request.model;
         name = `${operation} ${request.model}`;
       }
@@ -254,25 +234,24 @@ export function createRagInstrumentation(options: RagInstrumentationOptions = {}
 
   function recordInput(request: GenerationRequest, attributes: Attributes, state: SpanState): void {
     if (request.systemInstructions !== undefined) {
-      const system = capture(request.systemInstructions, 'system', state);
+      const system = capture(request.systemInstructions, "system", state);
       if (system !== undefined) {
-        attributes[ATTR_GEN_AI_SYSTEM_INSTRUCTIONS] = JSON.stringify([{ type: 'text', content: system }]);
+        attributes[ATTR_GEN_AI_SYSTEM_INSTRUCTIONS] = JSON.stringify([{ type: "text", content: system }]);
       }
     }
-    const messages: readonly ChatMessage[] =
-      request.messages ?? (request.question !== undefined ? [{ role: 'user', content: request.question }] : []);
+    const messages: readonly ChatMessage[] = request.messages ?? (request.question !== undefined ? [{ role: "user", content: request.question }] : []);
     if (messages.length === 0) return;
     const entries: InputMessageEntry[] = [];
     let lastUser: string | undefined;
     for (let i = 0; i < messages.length; i++) {
       const message = messages[i];
       if (message === undefined) continue;
-      const text = capture(message.content, message.role === 'system' ? 'system' : 'input', state);
-      entries.push({ role: message.role, parts: text === undefined ? [] : [{ type: 'text', content: text }] });
-      if (message.role === 'user' && text !== undefined) lastUser = text;
+      const text = capture(message.content, message.role === "system" ? "system" : "input", state);
+      entries.push({ role: message.role, parts: text === undefined ? [] : [{ type: "text", content: text }] });
+      if (message.role === "user" && text !== undefined) lastUser = text;
       if (openInference) {
-        attributes[oiInputMessageKey(i, 'role')] = message.role;
-        if (text !== undefined) attributes[oiInputMessageKey(i, 'content')] = text;
+        attributes[oiInputMessageKey(i, "role")] = message.role;
+        if (text !== undefined) attributes[oiInputMessageKey(i, "content")] = text;
       }
     }
     attributes[ATTR_GEN_AI_INPUT_MESSAGES] = JSON.stringify(entries);
@@ -283,13 +262,13 @@ export function createRagInstrumentation(options: RagInstrumentationOptions = {}
   }
 
   function recordOutput(span: Span, request: GenerationRequest, result: GenerationResult, state: SpanState): void {
-    if (result === null || typeof result !== 'object') {
+    if (result === null || typeof result !== "object") {
       diag.warn(`${LOG_PREFIX} generation function returned ${typeof result}, not an object; nothing recorded`);
       return;
     }
     const out: Attributes = {};
     const responseModel = result.model ?? request.model;
-    if (responseModel !== undefined && responseModel !== '') {
+    if (responseModel !== undefined && responseModel !== "") {
       out[ATTR_GEN_AI_RESPONSE_MODEL] = responseModel;
       if (openInference) out[ATTR_OI_LLM_MODEL_NAME] = responseModel;
     }
@@ -305,19 +284,19 @@ export function createRagInstrumentation(options: RagInstrumentationOptions = {}
       if (isCount(input) && isCount(output)) out[ATTR_OI_LLM_TOKEN_COUNT_TOTAL] = input + output;
     }
     if (captureContent) {
-      const answer = capture(result.answer, 'output', state);
+      const answer = capture(result.answer, "output", state);
       if (answer !== undefined) {
         const message: OutputMessageEntry = {
-          role: 'assistant',
-          parts: [{ type: 'text', content: answer }],
-          finish_reason: result.finishReason ?? 'stop',
+          role: "assistant",
+          parts: [{ type: "text", content: answer }],
+          finish_reason: result.finishReason ?? "stop",
         };
         out[ATTR_GEN_AI_OUTPUT_MESSAGES] = JSON.stringify([message]);
         if (openInference) {
           out[ATTR_OI_OUTPUT_VALUE] = answer;
           out[ATTR_OI_OUTPUT_MIME_TYPE] = TEXT_PLAIN;
-          out[oiOutputMessageKey(0, 'role')] = 'assistant';
-          out[oiOutputMessageKey(0, 'content')] = answer;
+          out[oiOutputMessageKey(0, "role")] = "assistant";
+          out[oiOutputMessageKey(0, "content")] = answer;
         }
       }
     }
@@ -334,7 +313,7 @@ export function createRagInstrumentation(options: RagInstrumentationOptions = {}
       if (openInference) attributes[ATTR_OPENINFERENCE_SPAN_KIND] = OPENINFERENCE_SPAN_KIND_CHAIN;
     });
     const kind = interaction.headers !== undefined ? SpanKind.SERVER : SpanKind.INTERNAL;
-    return run(interaction.name ?? 'rag.interaction', kind, ctx, attributes, state, fn, undefined);
+    return run(interaction.name ?? "rag.interaction", kind, ctx, attributes, state, fn, undefined);
   }
 
   return { captureContent, traceRetrieval, traceGeneration, traceInteraction };
@@ -342,7 +321,7 @@ export function createRagInstrumentation(options: RagInstrumentationOptions = {}
 
 /** OpenInference `document.metadata` JSON: the item's metadata plus `document_id`. */
 function documentMetadata(item: RetrievedItem, documentId: string | undefined): string | undefined {
-  const hasMetadata = item.metadata !== undefined && item.metadata !== null && typeof item.metadata === 'object';
+  const hasMetadata = item.metadata !== undefined && item.metadata !== null && typeof item.metadata === "object";
   if (!hasMetadata && documentId === undefined) return undefined;
   const metadata: Record<string, unknown> = hasMetadata ? { ...item.metadata } : {};
   if (documentId !== undefined) metadata[RAGMETER_DOCUMENT_ID_KEY] = documentId;
@@ -358,13 +337,13 @@ function recordError(span: Span, err: unknown, state: SpanState): void {
   const error = err instanceof Error ? err : undefined;
   span.recordException(error ?? String(err));
   span.setStatus({ code: SpanStatusCode.ERROR, message: error?.message ?? String(err) });
-  span.setAttribute(ATTR_ERROR_TYPE, error?.constructor?.name || '_OTHER');
+  span.setAttribute(ATTR_ERROR_TYPE, error?.constructor?.name || "_OTHER");
   if (state.truncated) span.setAttribute(ATTR_RAGMETER_CONTENT_TRUNCATED, true);
 }
 
 /** Non-negative safe integer (token counts, top-k). */
 function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 }
 
 /** Runs this package's own recording code; any error goes to diag, never to the caller. */

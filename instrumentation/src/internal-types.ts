@@ -14,7 +14,7 @@ export interface DocumentEntry {
 
 /** One text part of a GenAI message (`{type: "text", content}`). */
 export interface TextPart {
-  type: 'text';
+  type: "text";
   content: string;
 }
 
@@ -26,7 +26,7 @@ export interface InputMessageEntry {
 
 /** One entry of the `gen_ai.output.messages` JSON array. */
 export interface OutputMessageEntry {
-  role: 'assistant';
+  role: "assistant";
   parts: TextPart[];
   finish_reason: string;
 }

@@ -1,8 +1,8 @@
-import { context, propagation, type Context, type TextMapGetter } from '@opentelemetry/api';
-import type { IncomingHeaders } from './types.js';
+import { type Context, context, propagation, type TextMapGetter } from "@opentelemetry/api";
+import type { IncomingHeaders } from "./types.js";
 
 function hasGet(headers: IncomingHeaders): headers is { get(name: string): string | null } {
-  return typeof (headers as { get?: unknown }).get === 'function';
+  return typeof (headers as { get?: unknown }).get === "function";
 }
 
 /** TextMapGetter over Node `IncomingHttpHeaders`, plain records and WHATWG `Headers`. */
@@ -10,7 +10,7 @@ export const incomingHeadersGetter: TextMapGetter<IncomingHeaders> = {
   keys(carrier) {
     if (hasGet(carrier)) {
       const entries = (carrier as { keys?: () => Iterable<string> }).keys;
-      return typeof entries === 'function' ? [...entries.call(carrier)] : [];
+      return typeof entries === "function" ? [...entries.call(carrier)] : [];
     }
     return Object.keys(carrier);
   },
@@ -19,7 +19,7 @@ export const incomingHeadersGetter: TextMapGetter<IncomingHeaders> = {
     const record = carrier as Readonly<Record<string, string | readonly string[] | undefined>>;
     const value = record[key] ?? record[key.toLowerCase()];
     if (value === undefined) return undefined;
-    return typeof value === 'string' ? value : [...value];
+    return typeof value === "string" ? value : [...value];
   },
 };
 

@@ -6,13 +6,13 @@
  * `@opentelemetry/exporter-trace-otlp-proto`, all `optionalDependencies` of the
  * package). The main entry needs nothing but the `@opentelemetry/api` peer.
  */
-import { diag, type Attributes } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor, type BufferConfig, type SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { resourceAttributeFromEnv } from './content.js';
-import { ATTR_RAGMETER_PIPELINE_VERSION, ENV_OTEL_RESOURCE_ATTRIBUTES, ENV_OTEL_SERVICE_NAME } from './semconv.js';
+import { type Attributes, diag } from "@opentelemetry/api";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { NodeSDK } from "@opentelemetry/sdk-node";
+import { BatchSpanProcessor, type BufferConfig, type SpanExporter } from "@opentelemetry/sdk-trace-base";
+import { resourceAttributeFromEnv } from "./content.js";
+import { ATTR_RAGMETER_PIPELINE_VERSION, ENV_OTEL_RESOURCE_ATTRIBUTES, ENV_OTEL_SERVICE_NAME } from "./semconv.js";
 
 /** Options of {@link startTracing}. Every field is optional; `OTEL_*` variables apply as usual. */
 export interface StartTracingOptions {
@@ -71,9 +71,7 @@ export function startTracing(options: StartTracingOptions = {}): TracingHandle {
   if (options.pipelineVersion !== undefined) attributes[ATTR_RAGMETER_PIPELINE_VERSION] = options.pipelineVersion;
   // NodeSDK's `serviceName` overrides the environment, so it is passed only when the
   // environment names no service (precedence: environment, then this option, then default).
-  const envNamesService =
-    (process.env[ENV_OTEL_SERVICE_NAME] ?? '') !== '' ||
-    resourceAttributeFromEnv(process.env[ENV_OTEL_RESOURCE_ATTRIBUTES], 'service.name') !== undefined;
+  const envNamesService = (process.env[ENV_OTEL_SERVICE_NAME] ?? "") !== "" || resourceAttributeFromEnv(process.env[ENV_OTEL_RESOURCE_ATTRIBUTES], "service.name") !== undefined;
   const exporter = options.exporter ?? new OTLPTraceExporter();
   const sdk = new NodeSDK({
     // Detected resources (OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES, host, process) merge over this one.
@@ -84,7 +82,7 @@ export function startTracing(options: StartTracingOptions = {}): TracingHandle {
   sdk.start();
 
   const timeoutMs = options.shutdownTimeoutMs ?? 5000;
-  const signals = options.signals ?? ['SIGTERM'];
+  const signals = options.signals ?? ["SIGTERM"];
   let done: Promise<void> | undefined;
 
   const shutdown = (): Promise<void> => {
@@ -99,7 +97,7 @@ export function startTracing(options: StartTracingOptions = {}): TracingHandle {
       timer.unref();
     });
     const stop = sdk.shutdown().catch((err: unknown) => {
-      diag.error('@ragmeter/instrumentation: tracing shutdown failed', err);
+      diag.error("@ragmeter/instrumentation: tracing shutdown failed", err);
     });
     done = Promise.race([stop, timeout]).finally(() => clearTimeout(timer));
     return done;

@@ -1,12 +1,12 @@
-import type { Span, Tracer, TracerProvider } from '@opentelemetry/api';
+import type { Span, Tracer, TracerProvider } from "@opentelemetry/api";
 
 /** Which piece of content a redaction hook is looking at. */
 export type ContentKind =
-  | 'query' // the retrieval query / user question
-  | 'document' // the text of one retrieved chunk
-  | 'system' // system instructions given to the model
-  | 'input' // an input message (the question as sent to the model)
-  | 'output'; // the model's answer
+  | "query" // the retrieval query / user question
+  | "document" // the text of one retrieved chunk
+  | "system" // system instructions given to the model
+  | "input" // an input message (the question as sent to the model)
+  | "output"; // the model's answer
 
 /**
  * Redaction hook: receives one captured text and returns the text to export.
@@ -90,7 +90,7 @@ export interface RetrievalRequest {
 
 /** One chat message given to the model. */
 export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant' | 'tool' | (string & {});
+  role: "system" | "user" | "assistant" | "tool" | (string & {});
   content: string;
 }
 
@@ -107,7 +107,7 @@ export interface GenerationRequest {
   /** `gen_ai.provider.name`; default the option's `providerName`. */
   providerName?: string;
   /** `gen_ai.operation.name`; default `chat`. */
-  operationName?: 'chat' | 'text_completion' | 'generate_content';
+  operationName?: "chat" | "text_completion" | "generate_content";
   /** True when the model runs in this process (span kind INTERNAL instead of CLIENT). */
   inProcess?: boolean;
 }
@@ -144,10 +144,7 @@ export interface RagInstrumentation {
    * records the returned items in rank order. The items are returned unchanged.
    * If `fn` throws or rejects, the error is recorded on the span and rethrown.
    */
-  traceRetrieval<T extends readonly RetrievedItem[]>(
-    request: string | RetrievalRequest,
-    fn: Traced<T>,
-  ): Promise<T>;
+  traceRetrieval<T extends readonly RetrievedItem[]>(request: string | RetrievalRequest, fn: Traced<T>): Promise<T>;
   /**
    * Runs `fn` inside a generation span (`chat <model>`, kind CLIENT, or INTERNAL when
    * `inProcess`) and records models, token usage and, when capture is on, the messages.
@@ -175,6 +172,4 @@ export interface InteractionOptions {
  * Incoming headers as Node's `IncomingHttpHeaders` (lower-case keys), a plain
  * record, or a WHATWG `Headers`-like object with `get()`.
  */
-export type IncomingHeaders =
-  | Readonly<Record<string, string | readonly string[] | undefined>>
-  | { get(name: string): string | null };
+export type IncomingHeaders = Readonly<Record<string, string | readonly string[] | undefined>> | { get(name: string): string | null };

@@ -13,22 +13,29 @@ const outDir = path.resolve(process.argv[2] ?? path.join(root, "generated"));
 const protoDir = path.join(root, "proto");
 
 /** The messages the codecs use: the trace and logs export services and google.rpc.Status. */
-export const PROTO_FILES = [
-  "opentelemetry/proto/collector/trace/v1/trace_service.proto",
-  "opentelemetry/proto/collector/logs/v1/logs_service.proto",
-  "google/rpc/status.proto",
-];
+export const PROTO_FILES = ["opentelemetry/proto/collector/trace/v1/trace_service.proto", "opentelemetry/proto/collector/logs/v1/logs_service.proto", "google/rpc/status.proto"];
 
 await mkdir(outDir, { recursive: true });
 const args = [
-  "--target", "static-module",
-  "--wrap", "esm",
-  "--dependency", "protobufjs/minimal.js",
-  "--root", "ragmeter_otlp", // own protobuf.roots entry: never shares "default" with other generated code
-  "--path", protoDir,
-  "--no-create", "--no-verify", "--no-convert", "--no-delimited", "--no-service", "--no-typeurl",
+  "--target",
+  "static-module",
+  "--wrap",
+  "esm",
+  "--dependency",
+  "protobufjs/minimal.js",
+  "--root",
+  "ragmeter_otlp", // own protobuf.roots entry: never shares "default" with other generated code
+  "--path",
+  protoDir,
+  "--no-create",
+  "--no-verify",
+  "--no-convert",
+  "--no-delimited",
+  "--no-service",
+  "--no-typeurl",
   "--dts",
-  "--out", path.join(outDir, "otlp.js"),
+  "--out",
+  path.join(outDir, "otlp.js"),
   ...PROTO_FILES.map((f) => path.join(protoDir, f)),
 ];
 await new Promise((resolve, reject) => {

@@ -2,12 +2,12 @@
  * Public OTLP codec: decode a body by content type, encode requests and responses.
  */
 import { OtlpDecodeError, UnsupportedMediaTypeError } from "./errors.js";
-import { decodeLogsRequestJson, decodeTraceRequestJson, encodeLogsRequestJson, encodeTraceRequestJson } from "./json.js";
-import type { Decoded, LogsRequest, OtlpEncoding, TraceRequest } from "./model.js";
-import { decodeLogsRequestProtobuf, decodeTraceRequestProtobuf, encodeLogsRequestProtobuf, encodeTraceRequestProtobuf } from "./protobuf.js";
-import { pb } from "./proto.js";
 import { bigIntToBits } from "./int64.js";
+import { decodeLogsRequestJson, decodeTraceRequestJson, encodeLogsRequestJson, encodeTraceRequestJson } from "./json.js";
 import type { Signal } from "./kafka-record.js";
+import type { Decoded, LogsRequest, OtlpEncoding, TraceRequest } from "./model.js";
+import { pb } from "./proto.js";
+import { decodeLogsRequestProtobuf, decodeTraceRequestProtobuf, encodeLogsRequestProtobuf, encodeTraceRequestProtobuf } from "./protobuf.js";
 
 /** Content type the collector answers with for each encoding. */
 export const CONTENT_TYPES: Record<OtlpEncoding, string> = {
@@ -23,9 +23,7 @@ export function encodingOf(contentType: string | undefined): OtlpEncoding {
   const mime = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
   if (mime === "application/x-protobuf" || mime === "application/protobuf") return "protobuf";
   if (mime === "application/json") return "json";
-  throw new UnsupportedMediaTypeError(
-    `unsupported content type ${JSON.stringify(contentType ?? "")}: send application/x-protobuf or application/json`,
-  );
+  throw new UnsupportedMediaTypeError(`unsupported content type ${JSON.stringify(contentType ?? "")}: send application/x-protobuf or application/json`);
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -66,7 +64,6 @@ export function encodeTraceRequest(req: TraceRequest, encoding: OtlpEncoding = "
 export function encodeLogsRequest(req: LogsRequest, encoding: OtlpEncoding = "protobuf"): Uint8Array {
   return encoding === "protobuf" ? encodeLogsRequestProtobuf(req) : Buffer.from(encodeLogsRequestJson(req), "utf8");
 }
-
 
 /**
  * Encodes an export response: empty on full success, `partialSuccess` with the rejected count and

@@ -27,7 +27,7 @@ export function checkHexId(value: string, digits: number): { ok: true; hex: stri
     const looksBase64 = /^[A-Za-z0-9+/]+={0,2}$/.test(value) && !HEX.test(value);
     return {
       ok: false,
-      error: `must be ${digits} hex digits, got ${JSON.stringify(value.length > 48 ? value.slice(0, 48) + "…" : value)}${looksBase64 ? " (base64 is not accepted in OTLP/JSON)" : ""}`,
+      error: `must be ${digits} hex digits, got ${JSON.stringify(value.length > 48 ? `${value.slice(0, 48)}…` : value)}${looksBase64 ? " (base64 is not accepted in OTLP/JSON)" : ""}`,
     };
   }
   if (/^0+$/.test(value)) return { ok: false, error: "must not be all zeros" };

@@ -3,38 +3,38 @@
  * integers, and the Kafka record contract shared by the collector and the scorer.
  */
 export {
-  decodeTraceRequest,
-  decodeLogsRequest,
-  encodeTraceRequest,
-  encodeLogsRequest,
-  encodeExportResponse,
-  decodeExportResponse,
-  encodeErrorStatus,
-  decodeErrorStatus,
-  encodingOf,
   CONTENT_TYPES,
+  decodeErrorStatus,
+  decodeExportResponse,
+  decodeLogsRequest,
+  decodeTraceRequest,
+  encodeErrorStatus,
+  encodeExportResponse,
+  encodeLogsRequest,
+  encodeTraceRequest,
+  encodingOf,
 } from "./codec.js";
-export { decodeTraceRequestProtobuf, decodeLogsRequestProtobuf, encodeTraceRequestProtobuf, encodeLogsRequestProtobuf } from "./protobuf.js";
-export { decodeTraceRequestJson, decodeLogsRequestJson, encodeTraceRequestJson, encodeLogsRequestJson, parseJsonExact, quoteLongIntegers } from "./json.js";
-export { bytesToHex, hexToBytes, checkHexId, checkBinaryId, isAllZero } from "./ids.js";
-export { longToBigInt, bigIntToBits, INT64_MAX, INT64_MIN, UINT64_MAX, type LongLike } from "./int64.js";
+export { OtlpDecodeError, OtlpError, UnsupportedMediaTypeError } from "./errors.js";
+export { bytesToHex, checkBinaryId, checkHexId, hexToBytes, isAllZero } from "./ids.js";
+export { bigIntToBits, INT64_MAX, INT64_MIN, type LongLike, longToBigInt, UINT64_MAX } from "./int64.js";
+export { decodeLogsRequestJson, decodeTraceRequestJson, encodeLogsRequestJson, encodeTraceRequestJson, parseJsonExact, quoteLongIntegers } from "./json.js";
+export { brokerListSchema, DEFAULT_TOPIC, type KafkaEnv, kafkaEnvSchema, topicSchema } from "./kafka-config.js";
+export {
+  type DecodedRecord,
+  deadLetterHeaders,
+  deadLetterTopic,
+  decodeRecord,
+  ERROR_HEADER,
+  encodeRecordValue,
+  RecordDecodeError,
+  recordHeaders,
+  recordKey,
+  SIGNAL_HEADER,
+  SIGNALS,
+  type Signal,
+  SOURCE_HEADER,
+  signalOf,
+} from "./kafka-record.js";
 export type * from "./model.js";
 export { pb } from "./proto.js";
-export { OtlpError, OtlpDecodeError, UnsupportedMediaTypeError } from "./errors.js";
-export {
-  SIGNALS,
-  SIGNAL_HEADER,
-  ERROR_HEADER,
-  SOURCE_HEADER,
-  deadLetterTopic,
-  recordKey,
-  recordHeaders,
-  deadLetterHeaders,
-  signalOf,
-  encodeRecordValue,
-  decodeRecord,
-  RecordDecodeError,
-  type Signal,
-  type DecodedRecord,
-} from "./kafka-record.js";
-export { kafkaEnvSchema, brokerListSchema, topicSchema, DEFAULT_TOPIC, type KafkaEnv } from "./kafka-config.js";
+export { decodeLogsRequestProtobuf, decodeTraceRequestProtobuf, encodeLogsRequestProtobuf, encodeTraceRequestProtobuf } from "./protobuf.js";

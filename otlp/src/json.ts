@@ -48,7 +48,7 @@ export function quoteLongIntegers(s: string): string {
       const next = s.charCodeAt(j);
       const fractional = next === 46 || next === 101 || next === 69;
       if (!fractional && j - startDigits >= 16) {
-        out += s.slice(last, i) + '"' + s.slice(i, j) + '"';
+        out += `${s.slice(last, i)}"${s.slice(i, j)}"`;
         last = j;
       } else {
         while (j < n) {
@@ -91,22 +91,25 @@ function readInt64(v: unknown, min: bigint, max: bigint, what: string): bigint |
 }
 
 function int64(min: bigint, max: bigint, what: string) {
-  return z.unknown().optional().transform((v, ctx): bigint => {
-    if (v === null || v === undefined) return 0n;
-    const r = readInt64(v, min, max, what);
-    if (typeof r === "string") {
-      ctx.addIssue({ code: "custom", message: r });
-      return z.NEVER;
-    }
-    return r;
-  });
+  return z
+    .unknown()
+    .optional()
+    .transform((v, ctx): bigint => {
+      if (v === null || v === undefined) return 0n;
+      const r = readInt64(v, min, max, what);
+      if (typeof r === "string") {
+        ctx.addIssue({ code: "custom", message: r });
+        return z.NEVER;
+      }
+      return r;
+    });
 }
 
 function describe(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "an array";
   if (typeof v === "object") return "an object";
-  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + "…" : v)}`;
+  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
   return `${typeof v} ${String(v)}`;
 }
 
@@ -118,7 +121,10 @@ const uint32 = z
   .transform((v) => v ?? 0)
   .refine((v) => v <= 0xffffffff, "out of range for uint32");
 
-const str = z.string().nullish().transform((v) => v ?? "");
+const str = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? "");
 
 function enumNumber(names: readonly string[]) {
   return z
@@ -143,38 +149,51 @@ const SEVERITIES = [
 ] as const;
 
 function hexId(digits: number) {
-  return z.unknown().optional().transform((v, ctx): string => {
-    if (typeof v !== "string") {
-      ctx.addIssue({ code: "custom", message: `must be ${digits} hex digits, got ${describe(v)}` });
-      return z.NEVER;
-    }
-    const c = checkHexId(v, digits);
-    if (!c.ok) {
-      ctx.addIssue({ code: "custom", message: c.error });
-      return z.NEVER;
-    }
-    return c.hex;
-  });
+  return z
+    .unknown()
+    .optional()
+    .transform((v, ctx): string => {
+      if (typeof v !== "string") {
+        ctx.addIssue({ code: "custom", message: `must be ${digits} hex digits, got ${describe(v)}` });
+        return z.NEVER;
+      }
+      const c = checkHexId(v, digits);
+      if (!c.ok) {
+        ctx.addIssue({ code: "custom", message: c.error });
+        return z.NEVER;
+      }
+      return c.hex;
+    });
 }
 
 function optionalHexId(digits: number) {
-  return z.unknown().optional().transform((v, ctx): string => {
-    if (v === undefined || v === null || v === "") return "";
-    if (typeof v === "string" && v.length === digits && /^0+$/.test(v)) return "";
-    if (typeof v !== "string") {
-      ctx.addIssue({ code: "custom", message: `must be ${digits} hex digits or empty, got ${describe(v)}` });
-      return z.NEVER;
-    }
-    const c = checkHexId(v, digits);
-    if (!c.ok) {
-      ctx.addIssue({ code: "custom", message: c.error });
-      return z.NEVER;
-    }
-    return c.hex;
-  });
+  return z
+    .unknown()
+    .optional()
+    .transform((v, ctx): string => {
+      if (v === undefined || v === null || v === "") return "";
+      if (typeof v === "string" && v.length === digits && /^0+$/.test(v)) return "";
+      if (typeof v !== "string") {
+        ctx.addIssue({ code: "custom", message: `must be ${digits} hex digits or empty, got ${describe(v)}` });
+        return z.NEVER;
+      }
+      const c = checkHexId(v, digits);
+      if (!c.ok) {
+        ctx.addIssue({ code: "custom", message: c.error });
+        return z.NEVER;
+      }
+      return c.hex;
+    });
 }
 
-const double = z.union([z.number(), z.enum(["NaN", "Infinity", "-Infinity"]).transform(Number), z.string().regex(/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/).transform(Number)]);
+const double = z.union([
+  z.number(),
+  z.enum(["NaN", "Infinity", "-Infinity"]).transform(Number),
+  z
+    .string()
+    .regex(/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/)
+    .transform(Number),
+]);
 const base64 = z
   .string()
   .regex(/^[A-Za-z0-9+/_-]*={0,2}$/, "must be base64")
@@ -227,11 +246,12 @@ const anyValue: z.ZodType<AnyValue, unknown> = z.lazy(() =>
     }),
 );
 
-const keyValue: z.ZodType<KeyValue, unknown> = z.lazy(() =>
-  z.object({ key: z.string(), value: anyValue }).transform((kv) => ({ key: kv.key, value: kv.value })),
-);
+const keyValue: z.ZodType<KeyValue, unknown> = z.lazy(() => z.object({ key: z.string(), value: anyValue }).transform((kv) => ({ key: kv.key, value: kv.value })));
 
-const attributes = z.array(keyValue).nullish().transform((v) => v ?? []);
+const attributes = z
+  .array(keyValue)
+  .nullish()
+  .transform((v) => v ?? []);
 
 const resource = z
   .object({
@@ -242,8 +262,14 @@ const resource = z
         z.object({
           schemaUrl: str,
           type: str,
-          idKeys: z.array(z.string()).nullish().transform((v) => v ?? []),
-          descriptionKeys: z.array(z.string()).nullish().transform((v) => v ?? []),
+          idKeys: z
+            .array(z.string())
+            .nullish()
+            .transform((v) => v ?? []),
+          descriptionKeys: z
+            .array(z.string())
+            .nullish()
+            .transform((v) => v ?? []),
         }),
       )
       .nullish()
@@ -299,18 +325,39 @@ const logRecordSchema: z.ZodType<LogRecord, unknown> = z.object({
   eventName: str,
 });
 
-const items = z.array(z.unknown()).nullish().transform((v) => v ?? []);
+const items = z
+  .array(z.unknown())
+  .nullish()
+  .transform((v) => v ?? []);
 
 const traceRequestSchema = z.object({
   resourceSpans: z
-    .array(z.object({ resource, schemaUrl: str, scopeSpans: z.array(z.object({ scope, schemaUrl: str, spans: items })).nullish().transform((v) => v ?? []) }))
+    .array(
+      z.object({
+        resource,
+        schemaUrl: str,
+        scopeSpans: z
+          .array(z.object({ scope, schemaUrl: str, spans: items }))
+          .nullish()
+          .transform((v) => v ?? []),
+      }),
+    )
     .nullish()
     .transform((v) => v ?? []),
 });
 
 const logsRequestSchema = z.object({
   resourceLogs: z
-    .array(z.object({ resource, schemaUrl: str, scopeLogs: z.array(z.object({ scope, schemaUrl: str, logRecords: items })).nullish().transform((v) => v ?? []) }))
+    .array(
+      z.object({
+        resource,
+        schemaUrl: str,
+        scopeLogs: z
+          .array(z.object({ scope, schemaUrl: str, logRecords: items }))
+          .nullish()
+          .transform((v) => v ?? []),
+      }),
+    )
     .nullish()
     .transform((v) => v ?? []),
 });

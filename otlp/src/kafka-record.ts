@@ -5,9 +5,10 @@
  * `ragmeter-signal` = `traces` | `logs`. Records the scorer cannot decode go to `<topic>.dlq` with
  * headers `ragmeter-error` (why) and `ragmeter-source` (`topic/partition/offset`).
  */
-import { decodeLogsRequestProtobuf, decodeTraceRequestProtobuf, encodeLogsRequestProtobuf, encodeTraceRequestProtobuf } from "./protobuf.js";
-import type { Decoded, LogsRequest, TraceRequest } from "./model.js";
+
 import { OtlpError } from "./errors.js";
+import type { Decoded, LogsRequest, TraceRequest } from "./model.js";
+import { decodeLogsRequestProtobuf, decodeTraceRequestProtobuf, encodeLogsRequestProtobuf, encodeTraceRequestProtobuf } from "./protobuf.js";
 
 /** The signals a record carries. */
 export const SIGNALS = ["traces", "logs"] as const;

@@ -3,22 +3,9 @@
  * encoding writes only non-default fields (proto3 semantics) so messages stay compact.
  */
 import { OtlpDecodeError } from "./errors.js";
-import { checkBinaryId, hexToBytes, isAllZero, bytesToHex } from "./ids.js";
-import { bigIntToBits, longToBigInt, type LongLike } from "./int64.js";
-import type {
-  AnyValue,
-  Decoded,
-  EntityRef,
-  InstrumentationScope,
-  KeyValue,
-  LogRecord,
-  LogsRequest,
-  Resource,
-  ResourceLogs,
-  ResourceSpans,
-  Span,
-  TraceRequest,
-} from "./model.js";
+import { bytesToHex, checkBinaryId, hexToBytes, isAllZero } from "./ids.js";
+import { bigIntToBits, type LongLike, longToBigInt } from "./int64.js";
+import type { AnyValue, Decoded, EntityRef, InstrumentationScope, KeyValue, LogRecord, LogsRequest, Resource, ResourceLogs, ResourceSpans, Span, TraceRequest } from "./model.js";
 import { pb } from "./proto.js";
 
 // Shapes the generated static decoder produces (proto/README.md): scalars and bytes read through
@@ -113,7 +100,7 @@ interface PbLogsRequest {
   }[];
 }
 
-const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const has = (o: object, k: string): boolean => Object.hasOwn(o, k);
 
 function decodeRaw<T>(type: { decode(body: Uint8Array): object }, body: Uint8Array, what: string): T {
   try {
@@ -180,7 +167,14 @@ function spanFromPb(s: PbSpan, path: string): Checked<Span> {
     if (!lt.ok) return { ok: false, error: `${path}.links[${i}].traceId: ${lt.error}` };
     const ls = checkBinaryId(l.spanId, 8);
     if (!ls.ok) return { ok: false, error: `${path}.links[${i}].spanId: ${ls.error}` };
-    links.push({ traceId: lt.hex, spanId: ls.hex, traceState: l.traceState, attributes: attrsFromPb(l.attributes), droppedAttributesCount: l.droppedAttributesCount, flags: l.flags });
+    links.push({
+      traceId: lt.hex,
+      spanId: ls.hex,
+      traceState: l.traceState,
+      attributes: attrsFromPb(l.attributes),
+      droppedAttributesCount: l.droppedAttributesCount,
+      flags: l.flags,
+    });
   }
   return {
     ok: true,
@@ -395,11 +389,14 @@ function logToPb(l: LogRecord): PbOut {
 export function encodeTraceRequestProtobuf(req: TraceRequest): Uint8Array {
   const msg = {
     resourceSpans: req.resourceSpans.map((rs) => {
-      const o: PbOut = { resource: resourceToPb(rs.resource), scopeSpans: rs.scopeSpans.map((ss) => {
-        const so: PbOut = { scope: scopeToPb(ss.scope), spans: ss.spans.map(spanToPb) };
-        setIf(so, "schemaUrl", ss.schemaUrl);
-        return so;
-      }) };
+      const o: PbOut = {
+        resource: resourceToPb(rs.resource),
+        scopeSpans: rs.scopeSpans.map((ss) => {
+          const so: PbOut = { scope: scopeToPb(ss.scope), spans: ss.spans.map(spanToPb) };
+          setIf(so, "schemaUrl", ss.schemaUrl);
+          return so;
+        }),
+      };
       setIf(o, "schemaUrl", rs.schemaUrl);
       return o;
     }),
@@ -411,11 +408,14 @@ export function encodeTraceRequestProtobuf(req: TraceRequest): Uint8Array {
 export function encodeLogsRequestProtobuf(req: LogsRequest): Uint8Array {
   const msg = {
     resourceLogs: req.resourceLogs.map((rl) => {
-      const o: PbOut = { resource: resourceToPb(rl.resource), scopeLogs: rl.scopeLogs.map((sl) => {
-        const so: PbOut = { scope: scopeToPb(sl.scope), logRecords: sl.logRecords.map(logToPb) };
-        setIf(so, "schemaUrl", sl.schemaUrl);
-        return so;
-      }) };
+      const o: PbOut = {
+        resource: resourceToPb(rl.resource),
+        scopeLogs: rl.scopeLogs.map((sl) => {
+          const so: PbOut = { scope: scopeToPb(sl.scope), logRecords: sl.logRecords.map(logToPb) };
+          setIf(so, "schemaUrl", sl.schemaUrl);
+          return so;
+        }),
+      };
       setIf(o, "schemaUrl", rl.schemaUrl);
       return o;
     }),

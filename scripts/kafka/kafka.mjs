@@ -22,7 +22,7 @@
 // Exported functions (startKafka, stopKafka, kafkaStatus) are used by integration tests.
 
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -50,7 +50,8 @@ export function kafkaSettings(env = process.env) {
   const controllerPort = Number(env.RAGMETER_KAFKA_CONTROLLER_PORT || 9093);
   const partitions = Number(env.RAGMETER_TOPIC_PARTITIONS || 3);
   if (!Number.isInteger(port) || port <= 0) throw new KafkaScriptError(`RAGMETER_KAFKA_PORT must be a port number, got ${env.RAGMETER_KAFKA_PORT}`);
-  if (!Number.isInteger(controllerPort) || controllerPort <= 0) throw new KafkaScriptError(`RAGMETER_KAFKA_CONTROLLER_PORT must be a port number, got ${env.RAGMETER_KAFKA_CONTROLLER_PORT}`);
+  if (!Number.isInteger(controllerPort) || controllerPort <= 0)
+    throw new KafkaScriptError(`RAGMETER_KAFKA_CONTROLLER_PORT must be a port number, got ${env.RAGMETER_KAFKA_CONTROLLER_PORT}`);
   if (!Number.isInteger(partitions) || partitions < 1) throw new KafkaScriptError(`RAGMETER_TOPIC_PARTITIONS must be a positive integer, got ${env.RAGMETER_TOPIC_PARTITIONS}`);
   const topic = env.RAGMETER_TOPIC || "ragmeter.spans";
   return {
@@ -106,7 +107,7 @@ function pom(version) {
 `;
 }
 
-function libsDir(settings, version) {
+function _libsDir(settings, version) {
   return join(settings.base, `kafka-${version}`, "libs");
 }
 
@@ -119,18 +120,17 @@ function resolveVersion(settings, version, log) {
   writeFileSync(join(dir, "pom.xml"), pom(version));
   log(`resolving Apache Kafka ${version} jars from Maven Central into ${libs} …`);
   rmSync(libs, { recursive: true, force: true });
-  const r = spawnSync(
-    "mvn",
-    ["-q", "-B", "-f", join(dir, "pom.xml"), "dependency:copy-dependencies", `-DoutputDirectory=${libs}`, "-DincludeScope=runtime"],
-    { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const r = spawnSync("mvn", ["-q", "-B", "-f", join(dir, "pom.xml"), "dependency:copy-dependencies", `-DoutputDirectory=${libs}`, "-DincludeScope=runtime"], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   if (r.error) {
     throw new KafkaScriptError(`Maven (mvn) is required to fetch the Kafka jars from Maven Central: ${r.error.message}. Install it (e.g. apt-get install maven).`);
   }
   if (r.status !== 0 || !existsSync(join(libs, `kafka_2.13-${version}.jar`))) {
     return { error: `mvn could not resolve org.apache.kafka:kafka_2.13:${version}: ${(r.stdout + r.stderr).trim().split("\n").slice(-5).join(" | ")}` };
   }
-  writeFileSync(done, new Date().toISOString() + "\n");
+  writeFileSync(done, `${new Date().toISOString()}\n`);
   return libs;
 }
 
@@ -215,9 +215,19 @@ function alive(pid) {
 function portOpen(port, timeoutMs = 1000) {
   return new Promise((resolve) => {
     const s = createConnection({ host: "127.0.0.1", port });
-    const t = setTimeout(() => (s.destroy(), resolve(false)), timeoutMs);
-    s.once("connect", () => (clearTimeout(t), s.end(), resolve(true)));
-    s.once("error", () => (clearTimeout(t), resolve(false)));
+    const t = setTimeout(() => {
+      s.destroy();
+      resolve(false);
+    }, timeoutMs);
+    s.once("connect", () => {
+      clearTimeout(t);
+      s.end();
+      resolve(true);
+    });
+    s.once("error", () => {
+      clearTimeout(t);
+      resolve(false);
+    });
   });
 }
 
@@ -327,16 +337,15 @@ export async function startKafka(options = {}) {
       if (uuid.status !== 0 || !clusterId) throw new KafkaScriptError(`kafka.tools.StorageTool random-uuid failed: ${uuid.stderr}`);
       const fmt = spawnSync(javaBin(settings), [...javaOpts, "-cp", cp, "kafka.tools.StorageTool", "format", "-t", clusterId, "-c", props], { encoding: "utf8" });
       if (fmt.status !== 0) throw new KafkaScriptError(`formatting the Kafka storage failed: ${(fmt.stdout + fmt.stderr).trim()}`);
-      writeFileSync(versionFile, version + "\n");
+      writeFileSync(versionFile, `${version}\n`);
       log(`formatted storage in ${join(settings.stateDir, "data")} (cluster ${clusterId})`);
     }
     const logPath = join(settings.stateDir, "broker.log");
     const out = openSync(logPath, "a");
-    const child = spawn(
-      javaBin(settings),
-      [`-Xms256m`, `-Xmx${settings.heap}`, "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", ...javaOpts, "-cp", cp, "kafka.Kafka", props],
-      { detached: true, stdio: ["ignore", out, out] },
-    );
+    const child = spawn(javaBin(settings), [`-Xms256m`, `-Xmx${settings.heap}`, "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", ...javaOpts, "-cp", cp, "kafka.Kafka", props], {
+      detached: true,
+      stdio: ["ignore", out, out],
+    });
     closeSync(out);
     child.unref();
     writeFileSync(pidFile(settings), `${child.pid}\n`);
@@ -420,7 +429,7 @@ async function main(argv) {
       return 0;
     case "status": {
       const s = await kafkaStatus();
-      process.stdout.write(JSON.stringify(s) + "\n");
+      process.stdout.write(`${JSON.stringify(s)}\n`);
       return s.answering ? 0 : 1;
     }
     case "reset": {

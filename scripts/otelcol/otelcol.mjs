@@ -58,7 +58,10 @@ export function otelcolSettings(env = process.env) {
   const port = Number(env.RAGMETER_OTELCOL_PORT || 4318);
   if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new OtelcolScriptError(`RAGMETER_OTELCOL_PORT must be a port number, got ${env.RAGMETER_OTELCOL_PORT}`);
   const dir = join(base, `otelcol-${version}`);
-  const brokers = (env.KAFKA_BROKERS || "127.0.0.1:9092").split(",").map((b) => b.trim()).filter(Boolean);
+  const brokers = (env.KAFKA_BROKERS || "127.0.0.1:9092")
+    .split(",")
+    .map((b) => b.trim())
+    .filter(Boolean);
   return {
     version,
     // Core's stable modules (confmap providers) are versioned 1.x alongside 0.x: 0.165 ↔ 1.71.
@@ -137,7 +140,9 @@ service:
 export function checkGo(settings = otelcolSettings()) {
   const r = spawnSync(settings.go, ["env", "GOVERSION"], { encoding: "utf8" });
   if (r.error || r.status !== 0) {
-    throw new OtelcolScriptError(`Go ${GO_NEEDED} or newer is required to build the OpenTelemetry Collector, and \`${settings.go}\` could not be run (${r.error ? r.error.message : `exit ${r.status}`}); install it from https://go.dev/dl/ and put \`go\` on PATH.`);
+    throw new OtelcolScriptError(
+      `Go ${GO_NEEDED} or newer is required to build the OpenTelemetry Collector, and \`${settings.go}\` could not be run (${r.error ? r.error.message : `exit ${r.status}`}); install it from https://go.dev/dl/ and put \`go\` on PATH.`,
+    );
   }
   const m = /go(\d+)\.(\d+)/.exec(r.stdout);
   const [needMajor, needMinor] = GO_NEEDED.split(".").map(Number);
@@ -147,7 +152,7 @@ export function checkGo(settings = otelcolSettings()) {
   return r.stdout.trim();
 }
 
-function run(settings, args, cwd, env, log) {
+function run(_settings, args, cwd, env, log) {
   const r = spawnSync(args[0], args.slice(1), {
     cwd,
     env: { ...process.env, ...env },
@@ -209,9 +214,19 @@ function alive(pid) {
 function portOpen(port, timeoutMs = 1000) {
   return new Promise((resolve) => {
     const s = createConnection({ host: "127.0.0.1", port });
-    const t = setTimeout(() => (s.destroy(), resolve(false)), timeoutMs);
-    s.once("connect", () => (clearTimeout(t), s.end(), resolve(true)));
-    s.once("error", () => (clearTimeout(t), resolve(false)));
+    const t = setTimeout(() => {
+      s.destroy();
+      resolve(false);
+    }, timeoutMs);
+    s.once("connect", () => {
+      clearTimeout(t);
+      s.end();
+      resolve(true);
+    });
+    s.once("error", () => {
+      clearTimeout(t);
+      resolve(false);
+    });
   });
 }
 
@@ -348,7 +363,7 @@ async function main(argv) {
       return 0;
     case "status": {
       const s = await otelcolStatus();
-      process.stdout.write(JSON.stringify(s) + "\n");
+      process.stdout.write(`${JSON.stringify(s)}\n`);
       return s.answering ? 0 : 1;
     }
     case "config":

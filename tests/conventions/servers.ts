@@ -70,7 +70,11 @@ export async function startChatServer(answer: string): Promise<{ baseURL: string
       const userText = typeof lastUser?.content === "string" ? lastUser.content : JSON.stringify(lastUser?.content ?? "");
       const callTool = tool !== undefined && !hasToolResult;
       const message = callTool
-        ? { role: "assistant", content: null, tool_calls: [{ id: `call_${n}`, type: "function", function: { name: tool, arguments: JSON.stringify({ query: `search: ${userText}` }) } }] }
+        ? {
+            role: "assistant",
+            content: null,
+            tool_calls: [{ id: `call_${n}`, type: "function", function: { name: tool, arguments: JSON.stringify({ query: `search: ${userText}` }) } }],
+          }
         : { role: "assistant", content: answer };
       const usage = callTool ? { prompt_tokens: 300, completion_tokens: 10, total_tokens: 310 } : { prompt_tokens: 321, completion_tokens: 54, total_tokens: 375 };
       res.writeHead(200, { "content-type": "application/json" }).end(

@@ -3,13 +3,17 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadGoldenSet } from "../../golden/src/index.js";
 import { createSamplePipeline, SAMPLE_GOLDEN_FILE } from "../../examples/sample-rag/src/index.js";
+import { loadGoldenSet } from "../../golden/src/index.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const demo = (home: string) => {
   const t0 = performance.now();
-  const r = spawnSync("npm", ["run", "--silent", "demo", "--", "--home", home], { cwd: root, encoding: "utf8", env: { ...process.env, CI: "true", OPENAI_BASE_URL: "", RAGMETER_HOME: "" } });
+  const r = spawnSync("npm", ["run", "--silent", "demo", "--", "--home", home], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, CI: "true", OPENAI_BASE_URL: "", RAGMETER_HOME: "" },
+  });
   return { ...r, seconds: (performance.now() - t0) / 1000 };
 };
 const metricLines = (section: string) => section.split("\n").filter((l) => /^(recall@\d+|MRR|grounding|relevance|key facts|abstention) /u.test(l));
@@ -44,7 +48,7 @@ describe("npm run demo (bundled sample, heuristic judges, embedded store)", () =
     ]);
     expect(v1).toContain("no comparable run");
     expect(v2).toMatch(/^moved most \(vs previous run; \d+ question-metric pairs got worse, \d+ better\)$/mu);
-    expect(v2).toMatch(/^  worse  q\d{3} /mu);
+    expect(v2).toMatch(/^ {2}worse {2}q\d{3} /mu);
     expect(v2).toMatch(/^counts by status$/mu);
     expect(v2).toContain(`history: ${path.join(home, "store")} (embedded ClickHouse)`);
     expect(first.seconds).toBeLessThan(60);

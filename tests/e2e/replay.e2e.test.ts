@@ -2,9 +2,9 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jaccard, rankBiasedOverlap } from "../../scorer/src/runs/replay/overlap.js";
 import { cli } from "../helpers/cli.js";
 import { startSampleServeChild } from "../helpers/sampleServe.js";
-import { jaccard, rankBiasedOverlap } from "../../scorer/src/runs/replay/overlap.js";
 
 let home: string;
 let v2: Awaited<ReturnType<typeof startSampleServeChild>>;
@@ -29,7 +29,10 @@ describe("ragmeter replay", () => {
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/^replay run r-\S+ · pipeline sample-v2-http · 121 captured questions/mu);
     expect(r.out).toMatch(/rank-biased overlap \(p=0\.9\)/u);
-    const rep = JSON.parse(await readFile(out, "utf8")) as { metrics: Record<string, { n: number; delta: number }>; questions: { trace_id: string; jaccard: number; rbo: number }[] };
+    const rep = JSON.parse(await readFile(out, "utf8")) as {
+      metrics: Record<string, { n: number; delta: number }>;
+      questions: { trace_id: string; jaccard: number; rbo: number }[];
+    };
     const cmp = JSON.parse((await cli(["compare", v1.run_id, v2run.run_id, "--json", "--home", home])).out) as { metrics: Record<string, { n: number; delta: number }> };
     for (const m of ["recall@5", "grounding", "relevance", "key_facts"]) {
       expect(rep.metrics[m]?.n, m).toBe(cmp.metrics[m]?.n);
@@ -43,10 +46,38 @@ describe("ragmeter replay", () => {
   });
 
   it("selects by filter and samples deterministically; a bad --from is a usage error", async () => {
-    const a = await cli(["replay", "--from", "pipeline=sample-v1,since=1d", "--sample", "5", "--target", v2.url, "--pipeline-version", "x", "--json", path.join(home, "a.json"), "--home", home]);
-    const b = await cli(["replay", "--from", "pipeline=sample-v1,since=1d", "--sample", "5", "--target", v2.url, "--pipeline-version", "x", "--json", path.join(home, "b.json"), "--home", home]);
+    const a = await cli([
+      "replay",
+      "--from",
+      "pipeline=sample-v1,since=1d",
+      "--sample",
+      "5",
+      "--target",
+      v2.url,
+      "--pipeline-version",
+      "x",
+      "--json",
+      path.join(home, "a.json"),
+      "--home",
+      home,
+    ]);
+    const _b = await cli([
+      "replay",
+      "--from",
+      "pipeline=sample-v1,since=1d",
+      "--sample",
+      "5",
+      "--target",
+      v2.url,
+      "--pipeline-version",
+      "x",
+      "--json",
+      path.join(home, "b.json"),
+      "--home",
+      home,
+    ]);
     expect(a.code, a.err).toBe(0);
-    const ids = async (f: string) => ((JSON.parse(await readFile(path.join(home, f), "utf8")) as { questions: { trace_id: string }[] }).questions.map((q) => q.trace_id).sort());
+    const ids = async (f: string) => (JSON.parse(await readFile(path.join(home, f), "utf8")) as { questions: { trace_id: string }[] }).questions.map((q) => q.trace_id).sort();
     expect(await ids("a.json")).toHaveLength(5);
     expect(await ids("a.json")).toEqual(await ids("b.json"));
     const bad = await cli(["replay", "--from", "since=yesterday", "--target", v2.url, "--pipeline-version", "x", "--home", home]);

@@ -7,8 +7,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_GOLDEN_FILE } from "../../examples/sample-rag/src/index.js";
 import { cli } from "../helpers/cli.js";
-import { startSampleServeChild } from "../helpers/sampleServe.js";
 import { BROKER, createTopic, ensureBroker } from "../helpers/collector-kafka-helpers.js";
+import { startSampleServeChild } from "../helpers/sampleServe.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const freePort = (): Promise<number> =>
@@ -20,7 +20,20 @@ const freePort = (): Promise<number> =>
     });
   });
 
-type Report = { metrics: Record<string, number | null>; counts: Record<string, Record<string, number>>; questions: { golden_id: string; recall: unknown; hit_rank: number | null; grounding: number | null; relevance: number | null; key_facts: number | null; abstained: boolean | null; status: string }[] };
+type Report = {
+  metrics: Record<string, number | null>;
+  counts: Record<string, Record<string, number>>;
+  questions: {
+    golden_id: string;
+    recall: unknown;
+    hit_rank: number | null;
+    grounding: number | null;
+    relevance: number | null;
+    key_facts: number | null;
+    abstained: boolean | null;
+    status: string;
+  }[];
+};
 const pick = (r: Report) => ({
   metrics: r.metrics,
   counts: r.counts,
@@ -35,7 +48,11 @@ let stopSample: () => Promise<void>;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "ragmeter-via-"));
   otlpPort = await freePort();
-  const sample = await startSampleServeChild({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${otlpPort}`, OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true", OTEL_LOG_LEVEL: "none" });
+  const sample = await startSampleServeChild({
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${otlpPort}`,
+    OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true",
+    OTEL_LOG_LEVEL: "none",
+  });
   sampleUrl = sample.url;
   stopSample = sample.stop;
   const out = path.join(dir, "direct.json");
@@ -50,7 +67,28 @@ afterAll(async () => {
 describe("eval --via-traces on the bundled golden set gives the direct mode's numbers", () => {
   it("embedded mode: OTLP straight to the eval process, scored in process", async () => {
     const out = path.join(dir, "via.json");
-    const r = await cli(["eval", "--golden", SAMPLE_GOLDEN_FILE, "--target", sampleUrl, "--pipeline-version", "sample-v1", "--json", out, "--home", path.join(dir, "via"), "--via-traces", "--otlp-port", String(otlpPort), "--otlp-host", "127.0.0.1", "--quiet-ms", "300", "--trace-timeout", "15000"]);
+    const r = await cli([
+      "eval",
+      "--golden",
+      SAMPLE_GOLDEN_FILE,
+      "--target",
+      sampleUrl,
+      "--pipeline-version",
+      "sample-v1",
+      "--json",
+      out,
+      "--home",
+      path.join(dir, "via"),
+      "--via-traces",
+      "--otlp-port",
+      String(otlpPort),
+      "--otlp-host",
+      "127.0.0.1",
+      "--quiet-ms",
+      "300",
+      "--trace-timeout",
+      "15000",
+    ]);
     expect(r.code, r.err).toBe(0);
     const via = JSON.parse(await readFile(out, "utf8")) as Report;
     expect(via.counts["questions"]).toEqual({ ok: 121 });
@@ -70,7 +108,24 @@ describe("eval --via-traces on the bundled golden set gives the direct mode's nu
     try {
       const out = path.join(dir, "kafka.json");
       const r = await cli(
-        ["eval", "--golden", SAMPLE_GOLDEN_FILE, "--target", sample.url, "--pipeline-version", "sample-v1", "--json", out, "--home", path.join(dir, `kafka-${randomUUID().slice(0, 6)}`), "--via-traces", "--quiet-ms", "500", "--trace-timeout", "20000"],
+        [
+          "eval",
+          "--golden",
+          SAMPLE_GOLDEN_FILE,
+          "--target",
+          sample.url,
+          "--pipeline-version",
+          "sample-v1",
+          "--json",
+          out,
+          "--home",
+          path.join(dir, `kafka-${randomUUID().slice(0, 6)}`),
+          "--via-traces",
+          "--quiet-ms",
+          "500",
+          "--trace-timeout",
+          "20000",
+        ],
         { KAFKA_BROKERS: BROKER, RAGMETER_TOPIC: topic },
       );
       expect(r.code, r.err).toBe(0);

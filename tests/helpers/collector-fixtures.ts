@@ -50,7 +50,11 @@ export function makeRequest(traceA = hex(16), traceB = hex(16)): TraceRequest {
         resource: { attributes: [{ key: "service.name", value: { stringValue: "rag-a" } }], droppedAttributesCount: 0, entityRefs: [] },
         schemaUrl: "https://opentelemetry.io/schemas/1.30.0",
         scopeSpans: [
-          { scope: { name: "ragmeter", version: "0.1.0", attributes: [], droppedAttributesCount: 0 }, schemaUrl: "", spans: [makeSpan(traceA), makeSpan(traceB), makeSpan(traceA)] },
+          {
+            scope: { name: "ragmeter", version: "0.1.0", attributes: [], droppedAttributesCount: 0 },
+            schemaUrl: "",
+            spans: [makeSpan(traceA), makeSpan(traceB), makeSpan(traceA)],
+          },
         ],
       },
       {

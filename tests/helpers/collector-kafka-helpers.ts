@@ -1,7 +1,7 @@
 // Helpers for collector integration tests against the real broker (scripts/kafka/kafka.mjs).
 import { randomUUID } from "node:crypto";
-import kafkajs from "kafkajs";
 import type { Admin, Consumer, IHeaders } from "kafkajs";
+import kafkajs from "kafkajs";
 import { startKafka } from "../../scripts/kafka/kafka.mjs";
 
 const { Kafka, logLevel } = kafkajs;

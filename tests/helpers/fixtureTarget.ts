@@ -5,7 +5,9 @@ import type { AddressInfo } from "node:net";
 export type FixtureReply = { answer: string; contexts: { id: string; document_id: string; text: string; score: number }[] } | { status: number };
 
 /** An HTTP target answering `POST /ask` from a fixed table; records the headers it received. */
-export async function startFixtureTarget(table: Record<string, FixtureReply>): Promise<{ url: string; headers: Record<string, string | string[] | undefined>[]; close(): Promise<void> }> {
+export async function startFixtureTarget(
+  table: Record<string, FixtureReply>,
+): Promise<{ url: string; headers: Record<string, string | string[] | undefined>[]; close(): Promise<void> }> {
   const headers: Record<string, string | string[] | undefined>[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];

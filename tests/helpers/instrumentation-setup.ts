@@ -1,20 +1,15 @@
 // Test helpers for the @ragmeter/instrumentation unit tests (not a test file itself).
-import { context, diag, DiagLogLevel, propagation, type DiagLogger } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-  type ReadableSpan,
-} from '@opentelemetry/sdk-trace-base';
-import { vi } from 'vitest';
+import { context, type DiagLogger, DiagLogLevel, diag, propagation } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
+import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { vi } from "vitest";
 
 /** A provider whose spans land in an in-memory exporter (SimpleSpanProcessor: tests only). */
 export function memoryTracing() {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  return { exporter, provider, tracer: provider.getTracer('ragmeter-test') };
+  return { exporter, provider, tracer: provider.getTracer("ragmeter-test") };
 }
 
 /**
@@ -24,9 +19,7 @@ export function memoryTracing() {
 export function installContextAndPropagators(): () => void {
   const manager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(manager);
-  propagation.setGlobalPropagator(
-    new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
-  );
+  propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
   return () => {
     propagation.disable();
     context.disable();
@@ -51,14 +44,14 @@ export function spyDiag() {
 export function spanNamed(spans: readonly ReadableSpan[], name: string): ReadableSpan {
   const found = spans.filter((s) => s.name === name);
   if (found.length !== 1) {
-    throw new Error(`expected one span named ${name}, got ${found.length} among ${spans.map((s) => s.name).join(', ')}`);
+    throw new Error(`expected one span named ${name}, got ${found.length} among ${spans.map((s) => s.name).join(", ")}`);
   }
   return found[0] as ReadableSpan;
 }
 
 /** Sample retrieved chunks: the second has a document id distinct from its chunk id. */
 export const ITEMS = [
-  { id: 'doc-7', text: 'The refund window is 30 days.', score: 0.91 },
-  { id: 'doc-3#c2', document_id: 'doc-3', text: 'Refunds go to the original card.', score: 0.72 },
-  { id: 'doc-9#c0', document_id: 'doc-9', text: 'Gift cards are non-refundable.', score: 0.4 },
+  { id: "doc-7", text: "The refund window is 30 days.", score: 0.91 },
+  { id: "doc-3#c2", document_id: "doc-3", text: "Refunds go to the original card.", score: 0.72 },
+  { id: "doc-9#c0", document_id: "doc-9", text: "Gift cards are non-refundable.", score: 0.4 },
 ] as const;

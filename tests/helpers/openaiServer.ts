@@ -13,7 +13,9 @@ export type ScriptedReply = { content: string; delayMs?: number } | { status: nu
  * A local OpenAI-compatible server (`POST /v1/chat/completions`) playing scripted replies — the
  * only stand-in the project allows: code under test talks to it through the real `openai` client.
  */
-export async function startFakeOpenAI(script: (req: RecordedRequest, n: number) => ScriptedReply): Promise<{ baseURL: string; requests: RecordedRequest[]; close(): Promise<void> }> {
+export async function startFakeOpenAI(
+  script: (req: RecordedRequest, n: number) => ScriptedReply,
+): Promise<{ baseURL: string; requests: RecordedRequest[]; close(): Promise<void> }> {
   const requests: RecordedRequest[] = [];
   const read = async (req: IncomingMessage): Promise<string> => {
     const chunks: Buffer[] = [];

@@ -47,7 +47,12 @@ export interface RagTraceSpec {
 /** The retrieval and the generation span of a RAG request, in OTel GenAI conventions with content. */
 export function ragSpans(t: RagTraceSpec): { retrieval: Span; generation: Span } {
   const extras = [...(t.runId ? [s("ragmeter.run.id", t.runId)] : []), ...(t.goldenId ? [s("ragmeter.golden.id", t.goldenId)] : [])];
-  const retrieval = span(t.traceId, "retrieval kb", [s("gen_ai.operation.name", "retrieval"), s("gen_ai.retrieval.query.text", t.question), s("gen_ai.retrieval.documents", JSON.stringify(t.docs)), ...extras]);
+  const retrieval = span(t.traceId, "retrieval kb", [
+    s("gen_ai.operation.name", "retrieval"),
+    s("gen_ai.retrieval.query.text", t.question),
+    s("gen_ai.retrieval.documents", JSON.stringify(t.docs)),
+    ...extras,
+  ]);
   const generation = span(
     t.traceId,
     `chat ${t.model ?? "gen-1"}`,

@@ -10,7 +10,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ALERTS, ALERT_SETTINGS, ALERT_SQL, expandAlertSql, type AlertId } from "../../dashboards/src/index.js";
+import { ALERT_SETTINGS, ALERT_SQL, ALERTS, type AlertId, expandAlertSql } from "../../dashboards/src/index.js";
 import { openStore, type Store } from "../../scorer/src/store/client.js";
 
 // ── seed ────────────────────────────────────────────────────────────────────────────────────────
@@ -19,9 +19,32 @@ const H = 60 * M;
 const T0 = Date.UTC(2026, 2, 1); // 2026-03-01T00:00:00Z
 const NOW = T0 + 48 * H; // evaluation time
 
-interface Score { source: string; pv: string; trace: string; metric: string; value: number | null; status: string; created: number; repeat: number; kind: string; tin: number; tout: number }
-interface Interaction { trace: string; source: string; pv: string; service: string; created: number }
-interface Stat { minute: number; scorer: string; lag: number; dlq: number }
+interface Score {
+  source: string;
+  pv: string;
+  trace: string;
+  metric: string;
+  value: number | null;
+  status: string;
+  created: number;
+  repeat: number;
+  kind: string;
+  tin: number;
+  tout: number;
+}
+interface Interaction {
+  trace: string;
+  source: string;
+  pv: string;
+  service: string;
+  created: number;
+}
+interface Stat {
+  minute: number;
+  scorer: string;
+  lag: number;
+  dlq: number;
+}
 
 const scores: Score[] = [];
 const interactions: Interaction[] = [];
@@ -40,27 +63,43 @@ function question(source: string, pv: string, trace: string, created: number, va
 const at = (i: number, start: number) => start + i * 10 * M;
 
 // golden v0, five days before: not scored in the last 24 h, so v1's drop against it never fires
-[0, 1, 2, 3].forEach((i) => question("golden", "v0", `g0-${i}`, at(i, T0 - 120 * H), { grounding: 1, relevance: 4, "recall@5": 1 }));
+[0, 1, 2, 3].forEach((i) => {
+  question("golden", "v0", `g0-${i}`, at(i, T0 - 120 * H), { grounding: 1, relevance: 4, "recall@5": 1 });
+});
 // golden v1: grounding 1, 1, 0.5, 0.5 (mean 0.75); relevance 4, 3, 3, 2 (3); recall@5 and @3 all 1
 const g1 = { grounding: [1, 1, 0.5, 0.5], relevance: [4, 3, 3, 2], "recall@5": [1, 1, 1, 1], "recall@3": [1, 1, 1, 1] };
-[0, 1, 2, 3].forEach((i) => question("golden", "v1", `g1-${i}`, at(i, T0 + H), Object.fromEntries(Object.entries(g1).map(([m, vs]) => [m, vs[i]!]))));
+[0, 1, 2, 3].forEach((i) => {
+  question("golden", "v1", `g1-${i}`, at(i, T0 + H), Object.fromEntries(Object.entries(g1).map(([m, vs]) => [m, vs[i]!])));
+});
 // … and a judge error (not ok: never averaged)
 question("golden", "v1", "g1-4", at(4, T0 + H), { grounding: null, relevance: null }, { status: "judge_error" });
 // golden v2 (from T0+30h): grounding 0.5 (with a repeat 0.25: question mean 0.375), 0.5, 0.5, 0.75 → 2.125 / 4 = 0.53125;
 // relevance 3, 3, 3, 2 → 2.75 (drop 0.25: below 0.3); recall@5 1, 0, 1, 0 → 0.5; recall@3 all 1
 const g2 = { grounding: [0.5, 0.5, 0.5, 0.75], relevance: [3, 3, 3, 2], "recall@5": [1, 0, 1, 0], "recall@3": [1, 1, 1, 1] };
-[0, 1, 2, 3].forEach((i) => question("golden", "v2", `g2-${i}`, at(i, T0 + 30 * H), Object.fromEntries(Object.entries(g2).map(([m, vs]) => [m, vs[i]!]))));
+[0, 1, 2, 3].forEach((i) => {
+  question("golden", "v2", `g2-${i}`, at(i, T0 + 30 * H), Object.fromEntries(Object.entries(g2).map(([m, vs]) => [m, vs[i]!])));
+});
 add("golden", "v2", "g2-0", "grounding", 0.25, at(0, T0 + 30 * H), { repeat: 1 });
 
 // replay v1 (T0+3h): grounding and relevance all 1 and 4
-[0, 1, 2, 3].forEach((i) => question("replay", "v1", `p1-${i}`, at(i, T0 + 3 * H), { grounding: 1, relevance: 4 }));
+[0, 1, 2, 3].forEach((i) => {
+  question("replay", "v1", `p1-${i}`, at(i, T0 + 3 * H), { grounding: 1, relevance: 4 });
+});
 // replay v2 (T0+40h): grounding 0, 0 on two questions only (fewer than 3: no alert); relevance 3, 3, 2 → 8/3
-[0, 1].forEach((i) => add("replay", "v2", `p2-${i}`, "grounding", 0, at(i, T0 + 40 * H)));
-[3, 3, 2].forEach((v, i) => add("replay", "v2", `p2-${i}`, "relevance", v, at(i, T0 + 40 * H)));
+[0, 1].forEach((i) => {
+  add("replay", "v2", `p2-${i}`, "grounding", 0, at(i, T0 + 40 * H));
+});
+[3, 3, 2].forEach((v, i) => {
+  add("replay", "v2", `p2-${i}`, "relevance", v, at(i, T0 + 40 * H));
+});
 // replay v2 recall@5: 1, 1, 1, 1 in the 24 h before the last hour, then 0, 1, 0 in the last hour (mechanical
 // rows with token counts: never judge tokens)
-[0, 1, 2, 3].forEach((i) => add("replay", "v2", `p2-${i}`, "recall@5", 1, at(i, T0 + 40 * H)));
-[0, 1, 0].forEach((v, i) => add("replay", "v2", `p2-r${i}`, "recall@5", v, at(i, NOW - 30 * M), { tin: 77_777, tout: 7 }));
+[0, 1, 2, 3].forEach((i) => {
+  add("replay", "v2", `p2-${i}`, "recall@5", 1, at(i, T0 + 40 * H));
+});
+[0, 1, 0].forEach((v, i) => {
+  add("replay", "v2", `p2-r${i}`, "recall@5", v, at(i, NOW - 30 * M), { tin: 77_777, tout: 7 });
+});
 
 // live v1: grounding 0.5 and relevance 3 everywhere (T0+5h, 24–26h, last hour): no drop
 const judged = { tin: 1000, tout: 100 };
@@ -70,19 +109,28 @@ const live = (pv: string, trace: string, created: number, g: number, r: number, 
   add("live", pv, trace, "relevance", r, created, { ...extra, ...(created > NOW - H ? judgedRel : {}) });
 };
 live("v1", "l1-old", T0 + 5 * H, 0.5, 3);
-[24, 25, 26].forEach((h, i) => live("v1", `l1-b${i}`, T0 + h * H, 0.5, 3));
-[50, 40, 30].forEach((m, i) => live("v1", `l1-r${i}`, NOW - m * M, 0.5, 3));
+[24, 25, 26].forEach((h, i) => {
+  live("v1", `l1-b${i}`, T0 + h * H, 0.5, 3);
+});
+[50, 40, 30].forEach((m, i) => {
+  live("v1", `l1-r${i}`, NOW - m * M, 0.5, 3);
+});
 // live v2: one old trace (T0+10h, outside the trailing windows) 0 / 0; the 24 h before the last hour
 // grounding 1, 1, 0.5, 1 (0.875), relevance 4, 4, 3, 3 (3.5); the last hour 0.5, 0.5, 0.25 (1.25/3), 2, 2, 3
 // (and the ok relevance 2s of the content_missing block below, also live v2)
 live("v2", "l2-old", T0 + 10 * H, 0, 0);
-[30, 32, 34, 46].forEach((h, i) => live("v2", `l2-b${i}`, T0 + h * H, [1, 1, 0.5, 1][i]!, [4, 4, 3, 3][i]!, h === 46 ? { tin: 50_000, tout: 1 } : {}));
-[45, 35, 25].forEach((m, i) => live("v2", `l2-r${i}`, NOW - m * M, [0.5, 0.5, 0.25][i]!, [2, 2, 3][i]!));
+[30, 32, 34, 46].forEach((h, i) => {
+  live("v2", `l2-b${i}`, T0 + h * H, [1, 1, 0.5, 1][i]!, [4, 4, 3, 3][i]!, h === 46 ? { tin: 50_000, tout: 1 } : {});
+});
+[45, 35, 25].forEach((m, i) => {
+  live("v2", `l2-r${i}`, NOW - m * M, [0.5, 0.5, 0.25][i]!, [2, 2, 3][i]!);
+});
 
 // content_missing in the last hour (relevance rows, one per trace): svc-a 3 of 5, svc-b 1 of 5 (+1 two hours
 // ago, outside), svc-c 2 of 2 (fewer than 4 traces); svc-w (the live traces above) 0 of 6
 const cm = (service: string, n: number, missing: number, start: number) => {
-  for (let i = 0; i < n; i++) add("live", "v2", `cm-${service}-${start}-${i}`, "relevance", i < missing ? null : 2, start + i * M, { status: i < missing ? "content_missing" : "ok", service });
+  for (let i = 0; i < n; i++)
+    add("live", "v2", `cm-${service}-${start}-${i}`, "relevance", i < missing ? null : 2, start + i * M, { status: i < missing ? "content_missing" : "ok", service });
 };
 cm("svc-a", 5, 3, NOW - 20 * M);
 cm("svc-b", 5, 1, NOW - 20 * M);
@@ -115,7 +163,15 @@ async function seed(store: Store): Promise<void> {
   for (const stale of [false, true]) {
     await ins(
       "ingestion_stats",
-      stats.map((x) => ({ minute: ts(x.minute).slice(0, 19), scorer_id: x.scorer, spans_received: 1, traces_scored: 1, consumer_lag: stale ? x.lag + 100_000 : x.lag, dlq_count: stale ? x.dlq + 1000 : x.dlq, version: stale ? 1 : 2 })),
+      stats.map((x) => ({
+        minute: ts(x.minute).slice(0, 19),
+        scorer_id: x.scorer,
+        spans_received: 1,
+        traces_scored: 1,
+        consumer_lag: stale ? x.lag + 100_000 : x.lag,
+        dlq_count: stale ? x.dlq + 1000 : x.dlq,
+        version: stale ? 1 : 2,
+      })),
     );
   }
   for (const stale of [true, false]) {
@@ -123,17 +179,50 @@ async function seed(store: Store): Promise<void> {
     await ins(
       "scores",
       scores.map((x) => ({
-        run_id: runId(x), trace_id: x.trace, metric: x.metric, judge_prompt_version: x.kind === "mechanical" ? "" : "p", repeat_index: x.repeat, golden_id: "",
+        run_id: runId(x),
+        trace_id: x.trace,
+        metric: x.metric,
+        judge_prompt_version: x.kind === "mechanical" ? "" : "p",
+        repeat_index: x.repeat,
+        golden_id: "",
         // stale: the value mirrored, content_missing ↔ ok, tokens tripled
         value: stale ? (x.value === null ? 1 : x.metric === "relevance" ? 4 - x.value : 1 - x.value) : x.value,
         status: stale ? (x.status === "ok" ? (x.metric === "relevance" && x.source === "live" ? "content_missing" : "ok") : "ok") : x.status,
-        reason: "", judge_kind: x.kind, judge_model: x.kind === "mechanical" ? "" : "m", pipeline_version: x.pv, source: x.source, created_at: ts(x.created),
-        judge_input_tokens: stale ? x.tin * 3 + 1 : x.tin, judge_output_tokens: stale ? x.tout * 3 + 1 : x.tout, latency_ms: 0, version,
+        reason: "",
+        judge_kind: x.kind,
+        judge_model: x.kind === "mechanical" ? "" : "m",
+        pipeline_version: x.pv,
+        source: x.source,
+        created_at: ts(x.created),
+        judge_input_tokens: stale ? x.tin * 3 + 1 : x.tin,
+        judge_output_tokens: stale ? x.tout * 3 + 1 : x.tout,
+        latency_ms: 0,
+        version,
       })),
     );
     await ins(
       "interactions",
-      interactions.map((i) => ({ trace_id: i.trace, run_id: runId(i), golden_id: "", source: i.source, service_name: stale ? "svc-stale" : i.service, deployment_environment: "", pipeline_version: i.pv, question: "q", answer: "a", retrieved: [], generator_model: null, input_tokens: null, output_tokens: null, abstained: null, status: "ok", reason: "", latency_ms: null, created_at: ts(i.created), version })),
+      interactions.map((i) => ({
+        trace_id: i.trace,
+        run_id: runId(i),
+        golden_id: "",
+        source: i.source,
+        service_name: stale ? "svc-stale" : i.service,
+        deployment_environment: "",
+        pipeline_version: i.pv,
+        question: "q",
+        answer: "a",
+        retrieved: [],
+        generator_model: null,
+        input_tokens: null,
+        output_tokens: null,
+        abstained: null,
+        status: "ok",
+        reason: "",
+        latency_ms: null,
+        created_at: ts(i.created),
+        version,
+      })),
     );
   }
 }
@@ -142,7 +231,10 @@ async function seed(store: Store): Promise<void> {
 type Settings = Record<string, string>;
 /** Every setting empty: the environment variables unset, so the SQL's defaults apply. */
 const UNSET: Settings = Object.fromEntries(Object.values(ALERT_SETTINGS).map((x) => [x.setting, ""]));
-const set = (over: Partial<Record<keyof typeof ALERT_SETTINGS, string>>): Settings => ({ ...UNSET, ...Object.fromEntries(Object.entries(over).map(([k, v]) => [ALERT_SETTINGS[k as keyof typeof ALERT_SETTINGS].setting, v])) });
+const set = (over: Partial<Record<keyof typeof ALERT_SETTINGS, string>>): Settings => ({
+  ...UNSET,
+  ...Object.fromEntries(Object.entries(over).map(([k, v]) => [ALERT_SETTINGS[k as keyof typeof ALERT_SETTINGS].setting, v])),
+});
 /** The test's thresholds: small minimum counts so a small seed can fire. */
 const TEST = set({ minQuestions: "3", contentMissingMinTraces: "4", judgeTokensPerHour: "5000" });
 

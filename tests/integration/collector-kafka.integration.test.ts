@@ -1,18 +1,18 @@
 // The collector against the real Apache Kafka broker: round trips, bad input, partial success,
 // splitting, logs, auth, readiness, and the official OTel exporters end to end.
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { context, trace } from "@opentelemetry/api";
+import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
+import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
-import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { collectorConfigSchema, type CollectorConfig } from "../../collector/src/config.js";
-import { startCollector, type RunningCollector } from "../../collector/src/server.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CollectorConfig, collectorConfigSchema } from "../../collector/src/config.js";
+import { type RunningCollector, startCollector } from "../../collector/src/server.js";
 import { decodeErrorStatus, decodeExportResponse, decodeLogsRequest, decodeTraceRequest, encodeLogsRequest, encodeTraceRequest } from "../../otlp/src/codec.js";
 import type { LogsRequest, Span } from "../../otlp/src/model.js";
 import { hex, makeRequest, makeSpan, spansOf } from "../helpers/collector-fixtures.js";
-import { BROKER, consume, createTopic, ensureBroker, post, type Consumed } from "../helpers/collector-kafka-helpers.js";
+import { BROKER, type Consumed, consume, createTopic, ensureBroker, post } from "../helpers/collector-kafka-helpers.js";
 
 const PB = { "content-type": "application/x-protobuf" };
 const JS = { "content-type": "application/json" };
@@ -124,7 +124,22 @@ describe("collector → Kafka round trip", () => {
   it("one bad span among valid ones → 200 with partialSuccess, valid spans on the topic", async () => {
     const t = hex(16);
     const good = [makeSpan(t), makeSpan(t)];
-    const text = JSON.parse(new TextDecoder().decode(encodeTraceRequest({ resourceSpans: [{ resource: { attributes: [], droppedAttributesCount: 0, entityRefs: [] }, schemaUrl: "", scopeSpans: [{ scope: { name: "s", version: "", attributes: [], droppedAttributesCount: 0 }, schemaUrl: "", spans: good }] }] }, "json")));
+    const text = JSON.parse(
+      new TextDecoder().decode(
+        encodeTraceRequest(
+          {
+            resourceSpans: [
+              {
+                resource: { attributes: [], droppedAttributesCount: 0, entityRefs: [] },
+                schemaUrl: "",
+                scopeSpans: [{ scope: { name: "s", version: "", attributes: [], droppedAttributesCount: 0 }, schemaUrl: "", spans: good }],
+              },
+            ],
+          },
+          "json",
+        ),
+      ),
+    );
     text.resourceSpans[0].scopeSpans[0].spans.splice(1, 0, { traceId: t, spanId: "1234", name: "bad" });
     const res = await post(`${collector.url}/v1/traces`, JSON.stringify(text), JS);
     expect(res.status).toBe(200);
@@ -176,7 +191,19 @@ describe("collector → Kafka round trip", () => {
               scope: { name: "genai", version: "", attributes: [], droppedAttributesCount: 0 },
               schemaUrl: "",
               logRecords: [
-                { timeUnixNano: 1n, observedTimeUnixNano: 2n, severityNumber: 9, severityText: "", body: { stringValue: "What is RAG?" }, attributes: [], droppedAttributesCount: 0, flags: 1, traceId: t, spanId: hex(8), eventName: "gen_ai.user.message" },
+                {
+                  timeUnixNano: 1n,
+                  observedTimeUnixNano: 2n,
+                  severityNumber: 9,
+                  severityText: "",
+                  body: { stringValue: "What is RAG?" },
+                  attributes: [],
+                  droppedAttributesCount: 0,
+                  flags: 1,
+                  traceId: t,
+                  spanId: hex(8),
+                  eventName: "gen_ai.user.message",
+                },
               ],
             },
           ],
@@ -220,9 +247,24 @@ describe("bad input keeps the collector serving", () => {
   it.each([
     ["malformed protobuf", () => [Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f, 0x01]), PB], 400, /body: malformed protobuf/],
     ["malformed JSON", () => ['{"resourceSpans": [', JS], 400, /body: malformed JSON/],
-    ["int64 as an object", () => [JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: hex(16), spanId: hex(8), startTimeUnixNano: { low: 1, high: 0 } }] }] }] }), JS], 400, /startTimeUnixNano: must be an unsigned 64-bit integer/],
-    ["all-zero trace id", () => [JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: "0".repeat(32), spanId: hex(8) }] }] }] }), JS], 400, /traceId: must not be all zeros/],
-    ["15-digit span id", () => [JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: hex(16), spanId: "abcdefabcdefabc" }] }] }] }), JS], 400, /spanId: must be 16 hex digits/],
+    [
+      "int64 as an object",
+      () => [JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: hex(16), spanId: hex(8), startTimeUnixNano: { low: 1, high: 0 } }] }] }] }), JS],
+      400,
+      /startTimeUnixNano: must be an unsigned 64-bit integer/,
+    ],
+    [
+      "all-zero trace id",
+      () => [JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: "0".repeat(32), spanId: hex(8) }] }] }] }), JS],
+      400,
+      /traceId: must not be all zeros/,
+    ],
+    [
+      "15-digit span id",
+      () => [JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: hex(16), spanId: "abcdefabcdefabc" }] }] }] }), JS],
+      400,
+      /spanId: must be 16 hex digits/,
+    ],
     ["text/plain", () => ["hello", { "content-type": "text/plain" }], 415, /unsupported content type/],
     ["no content type", () => [validPb(), {}], 415, /unsupported content type/],
     ["brotli", () => [validPb(), { ...PB, "content-encoding": "br" }], 415, /content encoding/],

@@ -3,9 +3,9 @@
 // Runs its own broker on 127.0.0.1:19092 so the shared broker on 9092 is never disturbed.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectorConfigSchema } from "../../collector/src/config.js";
+import { createLogger } from "../../collector/src/logger.js";
 import { startCollector } from "../../collector/src/server.js";
 import { decodeTraceRequest, encodeTraceRequest } from "../../otlp/src/codec.js";
-import { createLogger } from "../../collector/src/logger.js";
 import { startKafka, stopKafka } from "../../scripts/kafka/kafka.mjs";
 import { hex, makeRequest, makeSpan, spansOf } from "../helpers/collector-fixtures.js";
 import { consume, createTopic, post } from "../helpers/collector-kafka-helpers.js";
@@ -93,7 +93,14 @@ describe.each([false, true])("broker restart under load (idempotent producer: %s
     const missing = acked.filter((r) => !r.spanIds.every((id) => stored.get(r.traceId)?.has(id)));
     expect(missing).toEqual([]);
     expect(warnings.filter((w) => /sequence/i.test(w))).toEqual([]);
-    const counts = { before: byPhase("before", 200), down503: byPhase("down", 503), after: byPhase("after", 200), stored: stored.size, acked: acked.length, warnings: warnings.length };
+    const counts = {
+      before: byPhase("before", 200),
+      down503: byPhase("down", 503),
+      after: byPhase("after", 200),
+      stored: stored.size,
+      acked: acked.length,
+      warnings: warnings.length,
+    };
     process.stderr.write(`restart (idempotent=${idempotent}): ${JSON.stringify(counts)}\n`);
     await drop();
   }, 180_000);

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeLogsRequest, decodeTraceRequest } from "../../otlp/src/index.js";
 import { extractInteraction, type Interaction } from "../../scorer/src/extract/interaction.js";
-import { logsOf, spansOf, type StoredLog, type StoredSpan } from "../../scorer/src/extract/spans.js";
+import { logsOf, type StoredLog, type StoredSpan, spansOf } from "../../scorer/src/extract/spans.js";
 import { startChatServer, startOtlpReceiver } from "../conventions/servers.js";
 
 // Each driver under tests/conventions/drivers uses a real instrumentation library to record the same
@@ -43,7 +43,16 @@ async function runDriver(name: string, env: Record<string, string> = {}): Promis
   const from = otlp.bodies.length;
   const child = spawn(process.execPath, [path.join(root, "tests/conventions/drivers", `${name}.mjs`)], {
     cwd: root,
-    env: { ...process.env, RAGMETER_TEST_OTLP_URL: otlp.url, OPENAI_BASE_URL: chat.baseURL, OPENAI_API_KEY: "test-key", OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: undefined, TRACELOOP_API_KEY: undefined, TRACELOOP_BASE_URL: undefined, ...env },
+    env: {
+      ...process.env,
+      RAGMETER_TEST_OTLP_URL: otlp.url,
+      OPENAI_BASE_URL: chat.baseURL,
+      OPENAI_API_KEY: "test-key",
+      OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: undefined,
+      TRACELOOP_API_KEY: undefined,
+      TRACELOOP_BASE_URL: undefined,
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -65,11 +74,23 @@ async function runDriver(name: string, env: Record<string, string> = {}): Promis
       logs.push(...logsOf(d.request, (s) => createHash("sha256").update(s).digest("hex")));
     }
   }
-  if (process.env.RAGMETER_DUMP_CONVENTIONS) writeFileSync(path.join(process.env.RAGMETER_DUMP_CONVENTIONS, `${name}${env["RAGMETER_TEST_CAPTURE"] === "false" ? "-nocontent" : ""}.json`), JSON.stringify({ spans, logs }, null, 2));
+  if (process.env.RAGMETER_DUMP_CONVENTIONS)
+    writeFileSync(
+      path.join(process.env.RAGMETER_DUMP_CONVENTIONS, `${name}${env["RAGMETER_TEST_CAPTURE"] === "false" ? "-nocontent" : ""}.json`),
+      JSON.stringify({ spans, logs }, null, 2),
+    );
   const traceIds = new Set(spans.map((s) => s.trace_id));
   expect([...traceIds], `driver ${name} should record one trace`).toHaveLength(1);
   const traceId = [...traceIds][0]!;
-  return { spans, logs, interaction: extractInteraction(traceId, spans, logs.filter((l) => l.trace_id === traceId)) };
+  return {
+    spans,
+    logs,
+    interaction: extractInteraction(
+      traceId,
+      spans,
+      logs.filter((l) => l.trace_id === traceId),
+    ),
+  };
 }
 
 function expectRetrieved(i: Interaction, opts: { documentIds: boolean; scores: boolean }): void {

@@ -6,7 +6,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DASHBOARDS, PANEL_SQL, VARIABLE_SQL, expandPanelSql, type PanelId, type QueryContext, type VariableValue } from "../../dashboards/src/index.js";
+import { DASHBOARDS, expandPanelSql, PANEL_SQL, type PanelId, type QueryContext, VARIABLE_SQL, type VariableValue } from "../../dashboards/src/index.js";
 import { openStore, type Store } from "../../scorer/src/store/client.js";
 
 // ── seed ────────────────────────────────────────────────────────────────────────────────────────
@@ -17,13 +17,78 @@ const QUESTIONS = ["q1", "q2", "q3", "q4", "q5", "q6"] as const;
 const TAGS: Record<string, string[]> = { q1: ["topic:a", "typo"], q2: ["topic:a"], q3: ["topic:b", "lang:ru"], q4: ["unanswerable"], q5: ["topic:b"], q6: ["ambiguous"] };
 const KS = [1, 3, 5, 10];
 
-interface Run { run_id: string; started: number; status: string; source: string; pv: string; hash: string }
-interface Score { run_id: string; trace_id: string; golden_id: string; metric: string; repeat: number; value: number | null; status: string; kind: string; pv: string; source: string; created: number; tin: number; tout: number; latency: number }
-interface Claim { run_id: string; trace_id: string; golden_id: string; idx: number; claim: string; verdict: string; pv: string; created: number }
-interface Interaction { trace_id: string; run_id: string; golden_id: string; source: string; service: string; pv: string; question: string; answer: string; created: number }
-interface Comparison { id: string; a: string; b: string; metric: string; n: number; mean_a: number; mean_b: number; delta: number; lo: number; hi: number; created: number }
-interface Stat { minute: number; scorer: string; spans: number; traces: number; lag: number; dlq: number }
-interface Calibration { id: string; created: number; agreement: number; kappa: number }
+interface Run {
+  run_id: string;
+  started: number;
+  status: string;
+  source: string;
+  pv: string;
+  hash: string;
+}
+interface Score {
+  run_id: string;
+  trace_id: string;
+  golden_id: string;
+  metric: string;
+  repeat: number;
+  value: number | null;
+  status: string;
+  kind: string;
+  pv: string;
+  source: string;
+  created: number;
+  tin: number;
+  tout: number;
+  latency: number;
+}
+interface Claim {
+  run_id: string;
+  trace_id: string;
+  golden_id: string;
+  idx: number;
+  claim: string;
+  verdict: string;
+  pv: string;
+  created: number;
+}
+interface Interaction {
+  trace_id: string;
+  run_id: string;
+  golden_id: string;
+  source: string;
+  service: string;
+  pv: string;
+  question: string;
+  answer: string;
+  created: number;
+}
+interface Comparison {
+  id: string;
+  a: string;
+  b: string;
+  metric: string;
+  n: number;
+  mean_a: number;
+  mean_b: number;
+  delta: number;
+  lo: number;
+  hi: number;
+  created: number;
+}
+interface Stat {
+  minute: number;
+  scorer: string;
+  spans: number;
+  traces: number;
+  lag: number;
+  dlq: number;
+}
+interface Calibration {
+  id: string;
+  created: number;
+  agreement: number;
+  kappa: number;
+}
 
 const runs: Run[] = [
   { run_id: "r0", started: T0 - 40 * 24 * H, status: "completed", source: "golden", pv: "v0", hash: HASH }, // outside the time range
@@ -53,10 +118,17 @@ for (const r of runs) {
     const unanswerable = q === "q4";
     // hit rank: r1 hits most questions at rank 1..3; r2 loses q2 and q5 at k ≥ 3
     const rank = unanswerable ? null : r.run_id === "r2" && (q === "q2" || q === "q5") ? 7 : r.run_id === "r1" ? 1 + (qi % 3) : 1 + (qi % 4);
-    for (const k of KS) scores.push({ ...base, metric: `recall@${k}`, kind: "mechanical", value: rank === null ? null : rank <= k ? 1 : 0, status: rank === null ? "not_applicable" : "ok" });
+    for (const k of KS)
+      scores.push({ ...base, metric: `recall@${k}`, kind: "mechanical", value: rank === null ? null : rank <= k ? 1 : 0, status: rank === null ? "not_applicable" : "ok" });
     scores.push({ ...base, metric: "mrr", kind: "mechanical", value: rank === null ? null : 1 / rank, status: rank === null ? "not_applicable" : "ok" });
     scores.push({ ...base, metric: "abstention", kind: "mechanical", value: unanswerable ? 1 : null, status: unanswerable ? "ok" : "not_applicable" });
-    scores.push({ ...base, metric: "key_facts", kind: "mechanical", value: unanswerable ? null : Math.round(h01(`kf${trace}`) * 4) / 4, status: unanswerable ? "not_applicable" : "ok" });
+    scores.push({
+      ...base,
+      metric: "key_facts",
+      kind: "mechanical",
+      value: unanswerable ? null : Math.round(h01(`kf${trace}`) * 4) / 4,
+      status: unanswerable ? "not_applicable" : "ok",
+    });
     const judgeErr = r.run_id === "r2" && q === "q6";
     const nClaims = 1 + (qi % 3);
     let supported = 0;
@@ -76,21 +148,53 @@ scores.push({ ...scores.find((s) => s.run_id === "r2" && s.golden_id === "q1" &&
 for (let i = 0; i < 4; i++) {
   const trace = `live-${i}`;
   const created = T0 + 40 * H + i * 10 * 60_000;
-  interactions.push({ trace_id: trace, run_id: "live", golden_id: "", source: "live", service: i % 2 === 0 ? "svc-a" : "svc-b", pv: "v2", question: `live question ${i}`, answer: `live answer ${i}`, created });
+  interactions.push({
+    trace_id: trace,
+    run_id: "live",
+    golden_id: "",
+    source: "live",
+    service: i % 2 === 0 ? "svc-a" : "svc-b",
+    pv: "v2",
+    question: `live question ${i}`,
+    answer: `live answer ${i}`,
+    created,
+  });
   const base = { run_id: "live", trace_id: trace, golden_id: "", repeat: 0, pv: "v2", source: "live", created, kind: "llm" };
-  scores.push({ ...base, metric: "grounding", value: i === 3 ? null : [1, 0.5, 0][i] ?? 0, status: i === 3 ? "context_too_long" : "ok", tin: 500, tout: 40, latency: 900 + i });
+  scores.push({ ...base, metric: "grounding", value: i === 3 ? null : ([1, 0.5, 0][i] ?? 0), status: i === 3 ? "context_too_long" : "ok", tin: 500, tout: 40, latency: 900 + i });
   scores.push({ ...base, metric: "relevance", value: i, status: "ok", tin: 300, tout: 10, latency: 400 + i });
-  if (i !== 3) claims.push({ run_id: "live", trace_id: trace, golden_id: "", idx: 0, claim: `live claim ${i}`, verdict: ["SUPPORTED", "CONTRADICTED", "UNSUPPORTED"][i] ?? "SUPPORTED", pv: "v2", created });
+  if (i !== 3)
+    claims.push({
+      run_id: "live",
+      trace_id: trace,
+      golden_id: "",
+      idx: 0,
+      claim: `live claim ${i}`,
+      verdict: ["SUPPORTED", "CONTRADICTED", "UNSUPPORTED"][i] ?? "SUPPORTED",
+      pv: "v2",
+      created,
+    });
 }
 const comparisons: Comparison[] = [];
-for (const [id, a, b, created] of [["c0", "r0", "r1", T0 + 2 * H], ["c1", "r1", "r2", T0 + 26 * H]] as const) {
+for (const [id, a, b, created] of [
+  ["c0", "r0", "r1", T0 + 2 * H],
+  ["c1", "r1", "r2", T0 + 26 * H],
+] as const) {
   for (const [j, metric] of ["grounding", "recall@5", "relevance"].entries()) {
     const d = (j - 1) * 0.1 + (id === "c1" ? -0.02 : 0.03);
     comparisons.push({ id, a, b, metric, n: 5 + j, mean_a: 0.6, mean_b: 0.6 + d, delta: d, lo: d - 0.05, hi: d + 0.05, created });
   }
 }
 const stats: Stat[] = [];
-for (let m = 0; m < 6; m++) for (const scorer of ["s1", "s2"]) stats.push({ minute: T0 + 10 * H + m * 60_000 + (m >= 3 ? H : 0), scorer, spans: 10 * m + (scorer === "s1" ? 1 : 2), traces: m + 1, lag: scorer === "s1" ? 100 - m : 5 * m, dlq: m === 4 ? 2 : 0 });
+for (let m = 0; m < 6; m++)
+  for (const scorer of ["s1", "s2"])
+    stats.push({
+      minute: T0 + 10 * H + m * 60_000 + (m >= 3 ? H : 0),
+      scorer,
+      spans: 10 * m + (scorer === "s1" ? 1 : 2),
+      traces: m + 1,
+      lag: scorer === "s1" ? 100 - m : 5 * m,
+      dlq: m === 4 ? 2 : 0,
+    });
 const calibrations: Calibration[] = [
   { id: "cal1", created: T0 + 3 * H, agreement: 0.8, kappa: 0.6 },
   { id: "cal2", created: T0 + 50 * H, agreement: 0.9, kappa: 0.7 },
@@ -120,42 +224,155 @@ async function seed(store: Store): Promise<void> {
     await ins("golden_sets", [{ golden_set_hash: HASH, path: stale ? "old.jsonl" : "golden.jsonl", item_count: 6, created_at: ts(T0), version }]);
     await ins(
       "golden_items",
-      QUESTIONS.map((q, i) => ({ golden_set_hash: HASH, golden_id: q, position: i, question: stale ? `stale ${q}` : `question ${q}`, expected_source: q === "q4" ? null : "doc.md", expected_substring: null, reference_answer: null, key_facts: [], has_key_facts: 0, tags: stale ? ["stale-tag"] : TAGS[q], version })),
+      QUESTIONS.map((q, i) => ({
+        golden_set_hash: HASH,
+        golden_id: q,
+        position: i,
+        question: stale ? `stale ${q}` : `question ${q}`,
+        expected_source: q === "q4" ? null : "doc.md",
+        expected_substring: null,
+        reference_answer: null,
+        key_facts: [],
+        has_key_facts: 0,
+        tags: stale ? ["stale-tag"] : TAGS[q],
+        version,
+      })),
     );
     await ins(
       "runs",
-      runs.map((r) => ({ run_id: r.run_id, started_at: ts(r.started), finished_at: null, status: stale ? (r.status === "completed" ? "running" : "completed") : r.status, source: r.source, pipeline_version: r.pv, golden_set_hash: r.hash, golden_set_path: "golden.jsonl", judge_kind: "llm", judge_model: "m", judge_prompt_version: "p", ks: KS, target: "t", summary: judgeSummary(r, stale), version })),
+      runs.map((r) => ({
+        run_id: r.run_id,
+        started_at: ts(r.started),
+        finished_at: null,
+        status: stale ? (r.status === "completed" ? "running" : "completed") : r.status,
+        source: r.source,
+        pipeline_version: r.pv,
+        golden_set_hash: r.hash,
+        golden_set_path: "golden.jsonl",
+        judge_kind: "llm",
+        judge_model: "m",
+        judge_prompt_version: "p",
+        ks: KS,
+        target: "t",
+        summary: judgeSummary(r, stale),
+        version,
+      })),
     );
     await ins(
       "interactions",
-      interactions.map((i) => ({ trace_id: i.trace_id, run_id: i.run_id, golden_id: i.golden_id, source: i.source, service_name: stale && i.service !== "" ? "svc-stale" : i.service, deployment_environment: "", pipeline_version: i.pv, question: stale ? `stale ${i.question}` : i.question, answer: i.answer, retrieved: [], generator_model: null, input_tokens: null, output_tokens: null, abstained: null, status: "ok", reason: "", latency_ms: null, created_at: ts(i.created), version })),
+      interactions.map((i) => ({
+        trace_id: i.trace_id,
+        run_id: i.run_id,
+        golden_id: i.golden_id,
+        source: i.source,
+        service_name: stale && i.service !== "" ? "svc-stale" : i.service,
+        deployment_environment: "",
+        pipeline_version: i.pv,
+        question: stale ? `stale ${i.question}` : i.question,
+        answer: i.answer,
+        retrieved: [],
+        generator_model: null,
+        input_tokens: null,
+        output_tokens: null,
+        abstained: null,
+        status: "ok",
+        reason: "",
+        latency_ms: null,
+        created_at: ts(i.created),
+        version,
+      })),
     );
     await ins(
       "scores",
       scores.map((s) => ({
-        run_id: s.run_id, trace_id: s.trace_id, metric: s.metric, judge_prompt_version: s.kind === "mechanical" ? "" : "p", repeat_index: s.repeat, golden_id: s.golden_id,
+        run_id: s.run_id,
+        trace_id: s.trace_id,
+        metric: s.metric,
+        judge_prompt_version: s.kind === "mechanical" ? "" : "p",
+        repeat_index: s.repeat,
+        golden_id: s.golden_id,
         // stale: another value, and for some rows another status
         value: stale ? (s.value === null ? 0.5 : 1 - s.value) : s.value,
         status: stale ? (s.status === "ok" && h01(`st${s.trace_id}${s.metric}`) < 0.2 ? "judge_error" : s.status === "ok" ? "ok" : "ok") : s.status,
-        reason: "", judge_kind: s.kind, judge_model: s.kind === "mechanical" ? "" : "m", pipeline_version: s.pv, source: s.source, created_at: ts(s.created),
-        judge_input_tokens: stale ? s.tin * 3 + 1 : s.tin, judge_output_tokens: stale ? s.tout * 3 + 1 : s.tout, latency_ms: stale ? s.latency * 7 + 1 : s.latency, version,
+        reason: "",
+        judge_kind: s.kind,
+        judge_model: s.kind === "mechanical" ? "" : "m",
+        pipeline_version: s.pv,
+        source: s.source,
+        created_at: ts(s.created),
+        judge_input_tokens: stale ? s.tin * 3 + 1 : s.tin,
+        judge_output_tokens: stale ? s.tout * 3 + 1 : s.tout,
+        latency_ms: stale ? s.latency * 7 + 1 : s.latency,
+        version,
       })),
     );
     await ins(
       "claims",
-      claims.map((c) => ({ run_id: c.run_id, trace_id: c.trace_id, judge_prompt_version: "p", repeat_index: 0, claim_index: c.idx, golden_id: c.golden_id, claim: stale ? `stale ${c.claim}` : c.claim, verdict: stale ? (c.verdict === "SUPPORTED" ? "CONTRADICTED" : "SUPPORTED") : c.verdict, chunk_ids: [], judge_model: "m", pipeline_version: c.pv, created_at: ts(c.created), version })),
+      claims.map((c) => ({
+        run_id: c.run_id,
+        trace_id: c.trace_id,
+        judge_prompt_version: "p",
+        repeat_index: 0,
+        claim_index: c.idx,
+        golden_id: c.golden_id,
+        claim: stale ? `stale ${c.claim}` : c.claim,
+        verdict: stale ? (c.verdict === "SUPPORTED" ? "CONTRADICTED" : "SUPPORTED") : c.verdict,
+        chunk_ids: [],
+        judge_model: "m",
+        pipeline_version: c.pv,
+        created_at: ts(c.created),
+        version,
+      })),
     );
     await ins(
       "comparisons",
-      comparisons.map((c) => ({ comparison_id: c.id, run_a: c.a, run_b: c.b, metric: c.metric, n: stale ? c.n + 10 : c.n, mean_a: c.mean_a, mean_b: c.mean_b, delta: stale ? c.delta + 1 : c.delta, ci_lower: stale ? -9 : c.lo, ci_upper: stale ? 9 : c.hi, seed: 1, resamples: 10000, created_at: ts(c.created), version })),
+      comparisons.map((c) => ({
+        comparison_id: c.id,
+        run_a: c.a,
+        run_b: c.b,
+        metric: c.metric,
+        n: stale ? c.n + 10 : c.n,
+        mean_a: c.mean_a,
+        mean_b: c.mean_b,
+        delta: stale ? c.delta + 1 : c.delta,
+        ci_lower: stale ? -9 : c.lo,
+        ci_upper: stale ? 9 : c.hi,
+        seed: 1,
+        resamples: 10000,
+        created_at: ts(c.created),
+        version,
+      })),
     );
     await ins(
       "ingestion_stats",
-      stats.map((s) => ({ minute: sec(s.minute), scorer_id: s.scorer, spans_received: stale ? s.spans + 1000 : s.spans, traces_scored: stale ? s.traces + 1000 : s.traces, consumer_lag: stale ? s.lag + 1000 : s.lag, dlq_count: stale ? s.dlq + 1000 : s.dlq, version })),
+      stats.map((s) => ({
+        minute: sec(s.minute),
+        scorer_id: s.scorer,
+        spans_received: stale ? s.spans + 1000 : s.spans,
+        traces_scored: stale ? s.traces + 1000 : s.traces,
+        consumer_lag: stale ? s.lag + 1000 : s.lag,
+        dlq_count: stale ? s.dlq + 1000 : s.dlq,
+        version,
+      })),
     );
     await ins(
       "calibrations",
-      calibrations.map((c) => ({ calibration_id: c.id, created_at: ts(stale ? c.created + H : c.created), judge_kind: "llm", judge_model: "m", judge_prompt_version: "p", source_run_id: "r1", file: "labels.jsonl", n_claims: 40, claim_agreement: stale ? 0.1 : c.agreement, claim_kappa: stale ? 0.1 : c.kappa, n_relevance: 30, relevance_agreement: 0.7, relevance_qwk: 0.5, version })),
+      calibrations.map((c) => ({
+        calibration_id: c.id,
+        created_at: ts(stale ? c.created + H : c.created),
+        judge_kind: "llm",
+        judge_model: "m",
+        judge_prompt_version: "p",
+        source_run_id: "r1",
+        file: "labels.jsonl",
+        n_claims: 40,
+        claim_agreement: stale ? 0.1 : c.agreement,
+        claim_kappa: stale ? 0.1 : c.kappa,
+        n_relevance: 30,
+        relevance_agreement: 0.7,
+        relevance_qwk: 0.5,
+        version,
+      })),
     );
   }
 }
@@ -185,7 +402,13 @@ function ctx(s: Scenario): QueryContext {
     from: FROM,
     to: TO,
     intervalMs: INTERVAL,
-    variables: { k: String(s.k), pipeline_version: v(s.pv, ["v0", "v1", "v2", "v3"]), source: v(s.source, ["golden", "replay", "live"]), service: v(s.service, ["svc-a", "svc-b"]), golden_set: v(s.golden, [HASH]) },
+    variables: {
+      k: String(s.k),
+      pipeline_version: v(s.pv, ["v0", "v1", "v2", "v3"]),
+      source: v(s.source, ["golden", "replay", "live"]),
+      service: v(s.service, ["svc-a", "svc-b"]),
+      golden_set: v(s.golden, [HASH]),
+    },
   };
 }
 
@@ -238,12 +461,24 @@ type Row = Record<string, unknown>;
 const EXPECTED: Record<PanelId, (s: Scenario) => Row[]> = {
   overview_trend: (s) => {
     const rows = scores.filter((x) => x.status === "ok" && [`recall@${s.k}`, "grounding", "relevance", "key_facts"].includes(x.metric) && keep(s, x));
-    return [...groupBy(rows, (x) => `${bucket(x.created)}|${x.metric}`)].map(([key, xs]) => ({ time: key.split("|")[0], metric: key.split("|")[1], value: mean(xs.map((x) => x.value!)) })).sort((a, b) => `${a.time}|${a.metric}`.localeCompare(`${b.time}|${b.metric}`));
+    return [...groupBy(rows, (x) => `${bucket(x.created)}|${x.metric}`)]
+      .map(([key, xs]) => ({ time: key.split("|")[0], metric: key.split("|")[1], value: mean(xs.map((x) => x.value!)) }))
+      .sort((a, b) => `${a.time}|${a.metric}`.localeCompare(`${b.time}|${b.metric}`));
   },
   overview_by_version: (s) => {
     const pq = perQuestion(s, [`recall@${s.k}`, "mrr", "grounding", "relevance", "key_facts"]);
     return [...groupBy(pq, (x) => x.pv)]
-      .map(([pv, xs]) => ({ pipeline_version: pv, recall_at_k: avgOf(xs, `recall@${s.k}`), mrr: avgOf(xs, "mrr"), grounding: avgOf(xs, "grounding"), relevance: avgOf(xs, "relevance"), key_facts: avgOf(xs, "key_facts"), questions: new Set(xs.map((x) => x.trace_id)).size, last_scored: ts(Math.max(...xs.map((x) => x.created))), _t: Math.max(...xs.map((x) => x.created)) }))
+      .map(([pv, xs]) => ({
+        pipeline_version: pv,
+        recall_at_k: avgOf(xs, `recall@${s.k}`),
+        mrr: avgOf(xs, "mrr"),
+        grounding: avgOf(xs, "grounding"),
+        relevance: avgOf(xs, "relevance"),
+        key_facts: avgOf(xs, "key_facts"),
+        questions: new Set(xs.map((x) => x.trace_id)).size,
+        last_scored: ts(Math.max(...xs.map((x) => x.created))),
+        _t: Math.max(...xs.map((x) => x.created)),
+      }))
       .sort((a, b) => b._t - a._t || a.pipeline_version.localeCompare(b.pipeline_version))
       .map(({ _t, ...r }) => r);
   },
@@ -254,12 +489,32 @@ const EXPECTED: Record<PanelId, (s: Scenario) => Row[]> = {
     return comparisons
       .filter((c) => c.id === last)
       .sort((a, b) => a.metric.localeCompare(b.metric))
-      .map((c) => ({ metric: c.metric, previous_version: runOf.get(c.a)!.pv, last_version: runOf.get(c.b)!.pv, previous: c.mean_a, last: c.mean_b, delta: c.delta, ci_lower: c.lo, ci_upper: c.hi, n: c.n, interval_excludes_0: c.lo > 0 || c.hi < 0 ? "yes" : "no" }));
+      .map((c) => ({
+        metric: c.metric,
+        previous_version: runOf.get(c.a)!.pv,
+        last_version: runOf.get(c.b)!.pv,
+        previous: c.mean_a,
+        last: c.mean_b,
+        delta: c.delta,
+        ci_lower: c.lo,
+        ci_upper: c.hi,
+        n: c.n,
+        interval_excludes_0: c.lo > 0 || c.hi < 0 ? "yes" : "no",
+      }));
   },
   retrieval_by_version: (s) => {
     const pq = perQuestion(s, ["recall@1", "recall@3", "recall@5", "recall@10", "mrr"]);
     return [...groupBy(pq, (x) => x.pv)]
-      .map(([pv, xs]) => ({ pipeline_version: pv, recall_at_1: avgOf(xs, "recall@1"), recall_at_3: avgOf(xs, "recall@3"), recall_at_5: avgOf(xs, "recall@5"), recall_at_10: avgOf(xs, "recall@10"), mrr: avgOf(xs, "mrr"), answerable_questions: new Set(xs.filter((x) => x.metric === "mrr").map((x) => x.trace_id)).size, _t: Math.max(...xs.map((x) => x.created)) }))
+      .map(([pv, xs]) => ({
+        pipeline_version: pv,
+        recall_at_1: avgOf(xs, "recall@1"),
+        recall_at_3: avgOf(xs, "recall@3"),
+        recall_at_5: avgOf(xs, "recall@5"),
+        recall_at_10: avgOf(xs, "recall@10"),
+        mrr: avgOf(xs, "mrr"),
+        answerable_questions: new Set(xs.filter((x) => x.metric === "mrr").map((x) => x.trace_id)).size,
+        _t: Math.max(...xs.map((x) => x.created)),
+      }))
       .sort((a, b) => b._t - a._t || a.pipeline_version.localeCompare(b.pipeline_version))
       .map(({ _t, ...r }) => r);
   },
@@ -269,17 +524,32 @@ const EXPECTED: Record<PanelId, (s: Scenario) => Row[]> = {
     if (!last) return [];
     const prev = runs.filter((r) => r.status === "completed" && r.hash === last.hash && r.run_id !== last.run_id && r.started <= last.started).sort(byTime)[0];
     if (!prev) return [];
-    const hit = (run: string, q: string) => mean(scores.filter((x) => x.run_id === run && x.golden_id === q && x.metric === `recall@${s.k}` && x.status === "ok").map((x) => x.value!));
-    return QUESTIONS.filter((q) => hit(prev.run_id, q) === 1 && hit(last.run_id, q) === 0).map((q) => ({ golden_id: q, question: `question ${q}`, previous_version: prev.pv, last_version: last.pv, trace_id: `${last.run_id}-${q}` }));
+    const hit = (run: string, q: string) =>
+      mean(scores.filter((x) => x.run_id === run && x.golden_id === q && x.metric === `recall@${s.k}` && x.status === "ok").map((x) => x.value!));
+    return QUESTIONS.filter((q) => hit(prev.run_id, q) === 1 && hit(last.run_id, q) === 0).map((q) => ({
+      golden_id: q,
+      question: `question ${q}`,
+      previous_version: prev.pv,
+      last_version: last.pv,
+      trace_id: `${last.run_id}-${q}`,
+    }));
   },
   grounding_verdicts: (s) => {
     const cs = claims.filter((c) => keep(s, c));
-    return [...groupBy(cs, (c) => `${bucket(c.created)}|${c.verdict}`)].map(([key, xs]) => ({ time: key.split("|")[0], verdict: key.split("|")[1], claims: xs.length })).sort((a, b) => `${a.time}|${a.verdict}`.localeCompare(`${b.time}|${b.verdict}`));
+    return [...groupBy(cs, (c) => `${bucket(c.created)}|${c.verdict}`)]
+      .map(([key, xs]) => ({ time: key.split("|")[0], verdict: key.split("|")[1], claims: xs.length }))
+      .sort((a, b) => `${a.time}|${a.verdict}`.localeCompare(`${b.time}|${b.verdict}`));
   },
   grounding_by_version: (s) => {
     const cs = claims.filter((c) => keep(s, c));
     return [...groupBy(cs, (c) => c.pv)]
-      .map(([pv, xs]) => ({ pipeline_version: pv, supported: xs.filter((c) => c.verdict === "SUPPORTED").length, unsupported: xs.filter((c) => c.verdict === "UNSUPPORTED").length, contradicted: xs.filter((c) => c.verdict === "CONTRADICTED").length, supported_share: xs.filter((c) => c.verdict === "SUPPORTED").length / xs.length }))
+      .map(([pv, xs]) => ({
+        pipeline_version: pv,
+        supported: xs.filter((c) => c.verdict === "SUPPORTED").length,
+        unsupported: xs.filter((c) => c.verdict === "UNSUPPORTED").length,
+        contradicted: xs.filter((c) => c.verdict === "CONTRADICTED").length,
+        supported_share: xs.filter((c) => c.verdict === "SUPPORTED").length / xs.length,
+      }))
       .sort((a, b) => a.pipeline_version.localeCompare(b.pipeline_version));
   },
   grounding_recent_bad: (s) =>
@@ -287,7 +557,15 @@ const EXPECTED: Record<PanelId, (s: Scenario) => Row[]> = {
       .filter((c) => c.verdict !== "SUPPORTED" && keep(s, c))
       .sort((a, b) => b.created - a.created || a.trace_id.localeCompare(b.trace_id) || a.idx - b.idx)
       .slice(0, 50)
-      .map((c) => ({ time: ts(c.created), verdict: c.verdict, claim: c.claim, question: interactionOf.get(c.trace_id)!.question, pipeline_version: c.pv, trace_id: c.trace_id, golden_id: c.golden_id })),
+      .map((c) => ({
+        time: ts(c.created),
+        verdict: c.verdict,
+        claim: c.claim,
+        question: interactionOf.get(c.trace_id)!.question,
+        pipeline_version: c.pv,
+        trace_id: c.trace_id,
+        golden_id: c.golden_id,
+      })),
   relevance_distribution: (s) => {
     const pq = perQuestion(s, ["relevance"]);
     return [...groupBy(pq, (x) => x.pv)]
@@ -299,22 +577,48 @@ const EXPECTED: Record<PanelId, (s: Scenario) => Row[]> = {
       .filter((x) => x.v <= 1)
       .sort((a, b) => a.v - b.v || b.created - a.created || a.trace_id.localeCompare(b.trace_id))
       .slice(0, 50)
-      .map((x) => ({ time: ts(x.created), relevance: x.v, question: interactionOf.get(x.trace_id)!.question, answer: interactionOf.get(x.trace_id)!.answer, pipeline_version: x.pv, trace_id: x.trace_id, golden_id: x.golden_id })),
+      .map((x) => ({
+        time: ts(x.created),
+        relevance: x.v,
+        question: interactionOf.get(x.trace_id)!.question,
+        answer: interactionOf.get(x.trace_id)!.answer,
+        pipeline_version: x.pv,
+        trace_id: x.trace_id,
+        golden_id: x.golden_id,
+      })),
   judges_calls: (s) => {
     const xs = scores.filter((x) => ["llm", "heuristic"].includes(x.kind) && keep(s, x));
-    return [...groupBy(xs, (x) => `${bucket(x.created)}|${x.kind}`)].map(([key, g]) => ({ time: key.split("|")[0], judge_kind: key.split("|")[1], calls: g.length })).sort((a, b) => `${a.time}|${a.judge_kind}`.localeCompare(`${b.time}|${b.judge_kind}`));
+    return [...groupBy(xs, (x) => `${bucket(x.created)}|${x.kind}`)]
+      .map(([key, g]) => ({ time: key.split("|")[0], judge_kind: key.split("|")[1], calls: g.length }))
+      .sort((a, b) => `${a.time}|${a.judge_kind}`.localeCompare(`${b.time}|${b.judge_kind}`));
   },
   judges_tokens: (s) => {
     const xs = scores.filter((x) => ["llm", "heuristic"].includes(x.kind) && keep(s, x));
-    return [...groupBy(xs, (x) => bucket(x.created))].map(([time, g]) => ({ time, tokens_in: g.reduce((a, x) => a + x.tin, 0), tokens_out: g.reduce((a, x) => a + x.tout, 0) })).sort((a, b) => a.time.localeCompare(b.time));
+    return [...groupBy(xs, (x) => bucket(x.created))]
+      .map(([time, g]) => ({ time, tokens_in: g.reduce((a, x) => a + x.tin, 0), tokens_out: g.reduce((a, x) => a + x.tout, 0) }))
+      .sort((a, b) => a.time.localeCompare(b.time));
   },
   judges_status: (s) => {
     const xs = scores.filter((x) => ["llm", "heuristic"].includes(x.kind) && keep(s, x));
-    return [...groupBy(xs, (x) => `${x.metric}|${x.status}`)].map(([key, g]) => ({ metric: key.split("|")[0], status: key.split("|")[1], results: g.length })).sort((a, b) => `${a.metric}|${a.status}`.localeCompare(`${b.metric}|${b.status}`));
+    return [...groupBy(xs, (x) => `${x.metric}|${x.status}`)]
+      .map(([key, g]) => ({ metric: key.split("|")[0], status: key.split("|")[1], results: g.length }))
+      .sort((a, b) => `${a.metric}|${a.status}`.localeCompare(`${b.metric}|${b.status}`));
   },
   judges_latency: (s) => {
     const xs = scores.filter((x) => x.kind === "llm" && x.status !== "not_sampled" && keep(s, x));
-    return [...groupBy(xs, (x) => bucket(x.created))].map(([time, g]) => ({ time, p50_ms: quantileExact(g.map((x) => x.latency), 0.5), p95_ms: quantileExact(g.map((x) => x.latency), 0.95) })).sort((a, b) => a.time.localeCompare(b.time));
+    return [...groupBy(xs, (x) => bucket(x.created))]
+      .map(([time, g]) => ({
+        time,
+        p50_ms: quantileExact(
+          g.map((x) => x.latency),
+          0.5,
+        ),
+        p95_ms: quantileExact(
+          g.map((x) => x.latency),
+          0.95,
+        ),
+      }))
+      .sort((a, b) => a.time.localeCompare(b.time));
   },
   judges_runs: (s) =>
     runs
@@ -322,21 +626,74 @@ const EXPECTED: Record<PanelId, (s: Scenario) => Row[]> = {
       .sort((a, b) => b.started - a.started || a.run_id.localeCompare(b.run_id))
       .map((r) => {
         const j = judgeStats(r);
-        return { time: ts(r.started), run_id: r.run_id, pipeline_version: r.pv, calls: j.calls, cached: j.cached, cached_share: j.calls + j.cached === 0 ? null : j.cached / (j.calls + j.cached), tokens_in: j.input_tokens, tokens_out: j.output_tokens, cost_usd: j.cost_usd };
+        return {
+          time: ts(r.started),
+          run_id: r.run_id,
+          pipeline_version: r.pv,
+          calls: j.calls,
+          cached: j.cached,
+          cached_share: j.calls + j.cached === 0 ? null : j.cached / (j.calls + j.cached),
+          tokens_in: j.input_tokens,
+          tokens_out: j.output_tokens,
+          cost_usd: j.cost_usd,
+        };
       }),
   judges_calibration: () => {
     const c = [...calibrations].sort((a, b) => b.created - a.created)[0]!;
-    return [{ time: ts(c.created), judge_kind: "llm", judge_model: "m", judge_prompt_version: "p", n_claims: 40, claim_agreement: c.agreement, claim_kappa: c.kappa, n_relevance: 30, relevance_agreement: 0.7, relevance_qwk: 0.5, file: "labels.jsonl" }];
+    return [
+      {
+        time: ts(c.created),
+        judge_kind: "llm",
+        judge_model: "m",
+        judge_prompt_version: "p",
+        n_claims: 40,
+        claim_agreement: c.agreement,
+        claim_kappa: c.kappa,
+        n_relevance: 30,
+        relevance_agreement: 0.7,
+        relevance_qwk: 0.5,
+        file: "labels.jsonl",
+      },
+    ];
   },
   ingestion_throughput: () =>
-    [...groupBy(stats.filter((x) => inTime(x.minute)), (x) => bucket(x.minute))].map(([time, g]) => ({ time, spans_received: g.reduce((a, x) => a + x.spans, 0), traces_scored: g.reduce((a, x) => a + x.traces, 0), dead_lettered: g.reduce((a, x) => a + x.dlq, 0) })).sort((a, b) => a.time.localeCompare(b.time)),
+    [
+      ...groupBy(
+        stats.filter((x) => inTime(x.minute)),
+        (x) => bucket(x.minute),
+      ),
+    ]
+      .map(([time, g]) => ({
+        time,
+        spans_received: g.reduce((a, x) => a + x.spans, 0),
+        traces_scored: g.reduce((a, x) => a + x.traces, 0),
+        dead_lettered: g.reduce((a, x) => a + x.dlq, 0),
+      }))
+      .sort((a, b) => a.time.localeCompare(b.time)),
   ingestion_lag: () =>
-    [...groupBy(stats.filter((x) => inTime(x.minute)), (x) => `${bucket(x.minute)}|${x.scorer}`)].map(([key, g]) => ({ time: key.split("|")[0], scorer_id: key.split("|")[1], consumer_lag: Math.max(...g.map((x) => x.lag)) })).sort((a, b) => `${a.time}|${a.scorer_id}`.localeCompare(`${b.time}|${b.scorer_id}`)),
+    [
+      ...groupBy(
+        stats.filter((x) => inTime(x.minute)),
+        (x) => `${bucket(x.minute)}|${x.scorer}`,
+      ),
+    ]
+      .map(([key, g]) => ({ time: key.split("|")[0], scorer_id: key.split("|")[1], consumer_lag: Math.max(...g.map((x) => x.lag)) }))
+      .sort((a, b) => `${a.time}|${a.scorer_id}`.localeCompare(`${b.time}|${b.scorer_id}`)),
   tags_metrics: (s) => {
     const pq = perQuestion(s, [`recall@${s.k}`, "mrr", "grounding", "relevance", "key_facts", "abstention"]).filter((x) => runOf.has(x.run_id));
     const tagged = pq.flatMap((x) => (TAGS[x.golden_id] ?? []).map((tag) => ({ ...x, tag })));
     return [...groupBy(tagged, (x) => `${x.tag}|${x.pv}`)]
-      .map(([key, xs]) => ({ tag: key.split("|")[0], pipeline_version: key.split("|")[1], recall_at_k: avgOf(xs, `recall@${s.k}`), mrr: avgOf(xs, "mrr"), grounding: avgOf(xs, "grounding"), relevance: avgOf(xs, "relevance"), key_facts: avgOf(xs, "key_facts"), abstention: avgOf(xs, "abstention"), questions: new Set(xs.map((x) => x.trace_id)).size }))
+      .map(([key, xs]) => ({
+        tag: key.split("|")[0],
+        pipeline_version: key.split("|")[1],
+        recall_at_k: avgOf(xs, `recall@${s.k}`),
+        mrr: avgOf(xs, "mrr"),
+        grounding: avgOf(xs, "grounding"),
+        relevance: avgOf(xs, "relevance"),
+        key_facts: avgOf(xs, "key_facts"),
+        abstention: avgOf(xs, "abstention"),
+        questions: new Set(xs.map((x) => x.trace_id)).size,
+      }))
       .sort((a, b) => `${a.tag}|${a.pipeline_version}`.localeCompare(`${b.tag}|${b.pipeline_version}`));
   },
 };

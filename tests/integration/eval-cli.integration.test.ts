@@ -7,8 +7,22 @@ import { startFixtureTarget } from "../helpers/fixtureTarget.js";
 
 // Four golden questions whose every figure is computed by hand below.
 const GOLDEN = [
-  { id: "g1", question: "How many days is the refund window?", expected_source: "billing/refunds.md", expected_substring: "within 30 days", key_facts: ["30 days"], tags: ["topic:billing"] },
-  { id: "g2", question: "Which port does PostgreSQL listen on?", expected_source: "postgres/connecting.md", expected_substring: "port 5432", key_facts: ["5432"], tags: ["topic:postgres", "numeric"] },
+  {
+    id: "g1",
+    question: "How many days is the refund window?",
+    expected_source: "billing/refunds.md",
+    expected_substring: "within 30 days",
+    key_facts: ["30 days"],
+    tags: ["topic:billing"],
+  },
+  {
+    id: "g2",
+    question: "Which port does PostgreSQL listen on?",
+    expected_source: "postgres/connecting.md",
+    expected_substring: "port 5432",
+    key_facts: ["5432"],
+    tags: ["topic:postgres", "numeric"],
+  },
   { id: "g3", question: "Do you offer GPU servers?", expected_source: null, tags: ["unanswerable"] },
   { id: "g4", question: "What is the price of a snapshot?", expected_source: "backups/snapshots.md", expected_substring: "per GB", tags: ["topic:backups"] },
 ];
@@ -84,7 +98,23 @@ describe("ragmeter eval against an HTTP target (embedded store)", () => {
 
   it("--max-error-rate 0 turns the target error into exit 1; the second run is paired with the first", async () => {
     const out = path.join(dir, "run2.json");
-    const r = await cli(["eval", "--golden", goldenFile, "--target", target.url, "--pipeline-version", "fx-2", "--k", "1,3", "--json", out, "--max-error-rate", "0", "--home", dir]);
+    const r = await cli([
+      "eval",
+      "--golden",
+      goldenFile,
+      "--target",
+      target.url,
+      "--pipeline-version",
+      "fx-2",
+      "--k",
+      "1,3",
+      "--json",
+      out,
+      "--max-error-rate",
+      "0",
+      "--home",
+      dir,
+    ]);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/error rate 0\.250 \(target_error, trace_timeout or judge_error on 1 of 4 questions\) > --max-error-rate 0/u);
     const j = JSON.parse(await readFile(out, "utf8"));
@@ -114,7 +144,9 @@ describe("ragmeter eval against an HTTP target (embedded store)", () => {
     const csv = await cli(["export", "--csv", "--home", dir]);
     expect(csv.code).toBe(0);
     const lines = csv.out.trim().split("\n");
-    expect(lines[0]).toMatch(/^started_at,run_id,pipeline_version,golden_set_sha256,golden_set_path,judge_kind,judge_model,judge_prompt_version,recall@1,recall@3,mrr,grounding,relevance,key_facts,abstention$/u);
+    expect(lines[0]).toMatch(
+      /^started_at,run_id,pipeline_version,golden_set_sha256,golden_set_path,judge_kind,judge_model,judge_prompt_version,recall@1,recall@3,mrr,grounding,relevance,key_facts,abstention$/u,
+    );
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(",fx-2,");
   });

@@ -15,7 +15,10 @@ const GOLDEN = [
   { id: "b", question: "How long are backups kept?", expected_source: "bk.md", expected_substring: "14 days" },
 ];
 const TABLE = {
-  "Which port does PostgreSQL listen on?": { answer: "PostgreSQL listens on port 5432.", contexts: [{ id: "pg#1", document_id: "pg.md", text: "PostgreSQL listens on port 5432.", score: 1 }] },
+  "Which port does PostgreSQL listen on?": {
+    answer: "PostgreSQL listens on port 5432.",
+    contexts: [{ id: "pg#1", document_id: "pg.md", text: "PostgreSQL listens on port 5432.", score: 1 }],
+  },
   "How long are backups kept?": { answer: "Backups are kept for 14 days.", contexts: [{ id: "bk#1", document_id: "bk.md", text: "Backups are kept for 14 days.", score: 1 }] },
 };
 
@@ -143,7 +146,13 @@ describe("judge cost, cache, repeats, max cost and calibration through ragmeter 
     expect(s.code, s.err).toBe(0);
     const review = JSON.parse(await readFile(file, "utf8"));
     expect(review.items.map((i: { golden_id: string }) => i.golden_id)).toEqual(["a", "b"]);
-    expect(review.items[0]).toMatchObject({ question: GOLDEN[0]!.question, answer: "PostgreSQL listens on port 5432.", chunks: [{ id: "pg#1", text: "PostgreSQL listens on port 5432." }], judge_relevance: 4, human_relevance: null });
+    expect(review.items[0]).toMatchObject({
+      question: GOLDEN[0]!.question,
+      answer: "PostgreSQL listens on port 5432.",
+      chunks: [{ id: "pg#1", text: "PostgreSQL listens on port 5432." }],
+      judge_relevance: 4,
+      human_relevance: null,
+    });
     expect(review.items[0].claims).toEqual([{ index: 0, claim: "PostgreSQL listens on port 5432.", judge_verdict: "SUPPORTED", judge_chunk_ids: ["pg#1"], human_verdict: null }]);
     // the person: claim a SUPPORTED (agrees), claim b UNSUPPORTED (disagrees); relevance a 4 (agrees), b 3 (judge said 2)
     // claims: agreement 1/2 = 50%; judge marginals S 2 → p_e = 1·0.5 + 0·0.5 = 0.5 → κ = (0.5 − 0.5)/(1 − 0.5) = 0
@@ -162,6 +171,8 @@ describe("judge cost, cache, repeats, max cost and calibration through ragmeter 
     expect(sc.err).toContain("warning: claim-verdict agreement 50.0% is below 85.0%");
     const next = await cli(evalArgs("p1"), env);
     expect(next.code, next.err).toBe(0);
-    expect(next.out).toMatch(/^calibration: last for this judge \d{4}-\d{2}-\d{2} \(cal-\S+, run r-\S+\): claims 50\.0% agreement, κ 0\.00 \(n=2\); relevance 50\.0%, quadratic-weighted κ 0\.67 \(n=2\)$/mu);
+    expect(next.out).toMatch(
+      /^calibration: last for this judge \d{4}-\d{2}-\d{2} \(cal-\S+, run r-\S+\): claims 50\.0% agreement, κ 0\.00 \(n=2\); relevance 50\.0%, quadratic-weighted κ 0\.67 \(n=2\)$/mu,
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createLlmJudge, type LlmJudgeOptions } from "../../scorer/src/judges/llm/llmJudge.js";
-import { CLAIMS_PROMPT, claimsUserMessage, VERIFY_PROMPT, verifyUserMessage } from "../../scorer/src/judges/prompts.js";
 import { countTokens } from "../../scorer/src/judges/llm/tokens.js";
+import { CLAIMS_PROMPT, claimsUserMessage, VERIFY_PROMPT, verifyUserMessage } from "../../scorer/src/judges/prompts.js";
 import { startFakeOpenAI } from "../helpers/openaiServer.js";
 
 // The LLM judges through the real `openai` client against the local OpenAI-compatible server
@@ -23,7 +23,11 @@ const chunks = [{ id: "c1", text: "Managed PostgreSQL listens on port 5432." }];
 
 describe("LLM judge calls: structured output fallback, retries, timeouts", () => {
   it("an endpoint rejecting response_format with 400 is asked again without it, and the judge stops sending it", async () => {
-    const { server, judge } = await judgeWith((req) => (req.body.response_format ? { status: 400, body: JSON.stringify({ error: { message: "response_format json_schema is not supported" } }) } : { content: `Sure! Here it is:\n\`\`\`\n${G1}\n\`\`\`` }));
+    const { server, judge } = await judgeWith((req) =>
+      req.body.response_format
+        ? { status: 400, body: JSON.stringify({ error: { message: "response_format json_schema is not supported" } }) }
+        : { content: `Sure! Here it is:\n\`\`\`\n${G1}\n\`\`\`` },
+    );
     const g = await judge.grounding({ question: "port?", answer: "Port 5432.", chunks });
     expect(g).toMatchObject({ status: "ok", value: 1, calls: 2 });
     expect(server.requests.map((r) => r.body.response_format === undefined)).toEqual([false, true]);
@@ -36,7 +40,9 @@ describe("LLM judge calls: structured output fallback, retries, timeouts", () =>
     const at: number[] = [];
     const { server, judge } = await judgeWith((_req, n) => {
       at.push(performance.now());
-      return n === 1 ? { status: 429, headers: { "retry-after": "1" }, body: JSON.stringify({ error: { message: "slow down" } }) } : { content: '{"score": 3, "reason": "mostly"}' };
+      return n === 1
+        ? { status: 429, headers: { "retry-after": "1" }, body: JSON.stringify({ error: { message: "slow down" } }) }
+        : { content: '{"score": 3, "reason": "mostly"}' };
     });
     const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
     expect(r).toMatchObject({ status: "ok", value: 3, calls: 2, input_tokens: 100, output_tokens: 20 });
@@ -76,16 +82,19 @@ describe("a context over the judge window (design §5)", () => {
 
   it("claims extracted once, verified per part: SUPPORTED in any part wins, else CONTRADICTED in any, else UNSUPPORTED", async () => {
     expect(countTokens(VERIFY_PROMPT) + countTokens(verifyUserMessage(question, claims, parts))).toBeGreaterThan(window);
-    const { server, judge } = await judgeWith((req) => {
-      const system = req.body.messages[0]!.content;
-      const user = req.body.messages[1]!.content;
-      if (system === CLAIMS_PROMPT) return { content: JSON.stringify({ claims }) };
-      if (system !== VERIFY_PROMPT) return { status: 500 };
-      // part 1 (c1): claim 1 SUPPORTED, claim 2 UNSUPPORTED, claim 3 UNSUPPORTED
-      // part 2 (c2): claim 1 UNSUPPORTED, claim 2 CONTRADICTED, claim 3 UNSUPPORTED
-      const v = user.includes('id="c1"') ? ["SUPPORTED", "UNSUPPORTED", "UNSUPPORTED"] : ["UNSUPPORTED", "CONTRADICTED", "UNSUPPORTED"];
-      return { content: JSON.stringify({ verdicts: v.map((verdict) => ({ verdict, chunk_ids: verdict === "UNSUPPORTED" ? [] : [user.includes('id="c1"') ? "c1" : "c2"] })) }) };
-    }, { contextTokens: window });
+    const { server, judge } = await judgeWith(
+      (req) => {
+        const system = req.body.messages[0]!.content;
+        const user = req.body.messages[1]!.content;
+        if (system === CLAIMS_PROMPT) return { content: JSON.stringify({ claims }) };
+        if (system !== VERIFY_PROMPT) return { status: 500 };
+        // part 1 (c1): claim 1 SUPPORTED, claim 2 UNSUPPORTED, claim 3 UNSUPPORTED
+        // part 2 (c2): claim 1 UNSUPPORTED, claim 2 CONTRADICTED, claim 3 UNSUPPORTED
+        const v = user.includes('id="c1"') ? ["SUPPORTED", "UNSUPPORTED", "UNSUPPORTED"] : ["UNSUPPORTED", "CONTRADICTED", "UNSUPPORTED"];
+        return { content: JSON.stringify({ verdicts: v.map((verdict) => ({ verdict, chunk_ids: verdict === "UNSUPPORTED" ? [] : [user.includes('id="c1"') ? "c1" : "c2"] })) }) };
+      },
+      { contextTokens: window },
+    );
     const g = await judge.grounding({ question, answer, chunks: parts });
     expect(g.status).toBe("ok");
     expect(g.claims.map((c) => [c.verdict, c.chunk_ids])).toEqual([
@@ -121,9 +130,16 @@ describe("Russian and Chinese through the LLM judge", () => {
       const user = req.body.messages[1]!.content;
       if (req.body.messages[0]!.content.startsWith("You rate")) return { content: '{"score": 4, "reason": "отвечает на вопрос"}' };
       if (user.includes("порт")) return { content: JSON.stringify({ claims: ["PostgreSQL слушает порт 5433."], verdicts: [{ verdict: "CONTRADICTED", chunk_ids: ["ru1"] }] }) };
-      return { content: '```json\n{"claims": ["备份保留14天。", "每个备份收费3元。"], "verdicts": [{"verdict": "SUPPORTED", "chunk_ids": ["zh1"]}, {"verdict": "UNSUPPORTED", "chunk_ids": []}]}\n```' };
+      return {
+        content:
+          '```json\n{"claims": ["备份保留14天。", "每个备份收费3元。"], "verdicts": [{"verdict": "SUPPORTED", "chunk_ids": ["zh1"]}, {"verdict": "UNSUPPORTED", "chunk_ids": []}]}\n```',
+      };
     });
-    const ru = await judge.grounding({ question: "Какой порт у PostgreSQL?", answer: "PostgreSQL слушает порт 5433.", chunks: [{ id: "ru1", text: "Управляемый PostgreSQL слушает порт 5432." }] });
+    const ru = await judge.grounding({
+      question: "Какой порт у PostgreSQL?",
+      answer: "PostgreSQL слушает порт 5433.",
+      chunks: [{ id: "ru1", text: "Управляемый PostgreSQL слушает порт 5432." }],
+    });
     expect(ru).toMatchObject({ status: "ok", value: 0 });
     expect(ru.claims[0]).toEqual({ index: 0, text: "PostgreSQL слушает порт 5433.", verdict: "CONTRADICTED", chunk_ids: ["ru1"] });
     expect(server.requests[0]!.body.messages[1]!.content).toContain("Управляемый PostgreSQL слушает порт 5432.");
@@ -141,7 +157,15 @@ describe("reference-based judge (reference_facts)", () => {
       const user = req.body.messages[1]!.content;
       if (user.includes("EMPTY")) return { content: '{"facts": []}' };
       if (user.includes("BROKEN")) return { content: '{"facts": [{"fact": "x", "stated": "yes"}]}' };
-      return { content: JSON.stringify({ facts: [{ fact: "port 5432", stated: true }, { fact: "TLS required", stated: true }, { fact: "IPv6 supported", stated: false }] }) };
+      return {
+        content: JSON.stringify({
+          facts: [
+            { fact: "port 5432", stated: true },
+            { fact: "TLS required", stated: true },
+            { fact: "IPv6 supported", stated: false },
+          ],
+        }),
+      };
     });
     const r = await judge.referenceFacts!({ question: "q", answer: "Port 5432 over TLS.", reference: "Port 5432, TLS required, IPv6 supported." });
     expect(r.status).toBe("ok");

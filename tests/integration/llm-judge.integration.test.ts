@@ -7,7 +7,7 @@ import { createLlmJudge } from "../../scorer/src/judges/llm/llmJudge.js";
 import { runEval } from "../../scorer/src/runs/eval.js";
 import type { Target } from "../../scorer/src/runs/target.js";
 import { openStore } from "../../scorer/src/store/client.js";
-import { startFakeOpenAI, type ScriptedReply } from "../helpers/openaiServer.js";
+import { type ScriptedReply, startFakeOpenAI } from "../helpers/openaiServer.js";
 
 let closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -26,7 +26,8 @@ const chunks = [{ id: "c1", text: "Managed PostgreSQL listens on port 5432. Back
 describe("LLM judges through the real openai client against a local OpenAI-compatible server", () => {
   it("parses a reply wrapped in prose with the JSON in a code fence; sends temperature 0 and the JSON schema", async () => {
     const { server, judge } = await judgeWith(() => ({
-      content: 'Here is my assessment.\n```json\n{"claims": ["Postgres listens on port 5432.", "Backups are kept for 30 days."], "verdicts": [{"verdict": "SUPPORTED", "chunk_ids": ["c1"]}, {"verdict": "CONTRADICTED", "chunk_ids": ["c1"]}]}\n```\nLet me know.',
+      content:
+        'Here is my assessment.\n```json\n{"claims": ["Postgres listens on port 5432.", "Backups are kept for 30 days."], "verdicts": [{"verdict": "SUPPORTED", "chunk_ids": ["c1"]}, {"verdict": "CONTRADICTED", "chunk_ids": ["c1"]}]}\n```\nLet me know.',
     }));
     const g = await judge.grounding({ question: "q", answer: "Postgres listens on port 5432. Backups are kept for 30 days.", chunks });
     expect(g.status).toBe("ok");
@@ -48,7 +49,15 @@ describe("LLM judges through the real openai client against a local OpenAI-compa
   });
 
   it("2 verdicts for 3 claims → judge_error", async () => {
-    const { judge } = await judgeWith(() => ({ content: JSON.stringify({ claims: ["a", "b", "c"], verdicts: [{ verdict: "SUPPORTED", chunk_ids: [] }, { verdict: "UNSUPPORTED", chunk_ids: [] }] }) }));
+    const { judge } = await judgeWith(() => ({
+      content: JSON.stringify({
+        claims: ["a", "b", "c"],
+        verdicts: [
+          { verdict: "SUPPORTED", chunk_ids: [] },
+          { verdict: "UNSUPPORTED", chunk_ids: [] },
+        ],
+      }),
+    }));
     const g = await judge.grounding({ question: "q", answer: "a. b. c.", chunks });
     expect(g.status).toBe("judge_error");
     expect(g.reason).toBe("2 verdicts for 3 claims (after 2 attempts)");
@@ -78,12 +87,20 @@ describe("LLM judges through the real openai client against a local OpenAI-compa
       return { content: '{"claims": ["fact"], "verdicts": [{"verdict": "SUPPORTED", "chunk_ids": ["c1"]}]}' };
     });
     const golden = await parseGoldenSet(
-      ['{"id":"a","question":"first?","expected_source":"d","expected_substring":"port 5432"}', '{"id":"b","question":"BROKEN?","expected_source":"d","expected_substring":"port 5432"}', '{"id":"c","question":"third?","expected_source":"d","expected_substring":"port 5432"}'].join("\n"),
+      [
+        '{"id":"a","question":"first?","expected_source":"d","expected_substring":"port 5432"}',
+        '{"id":"b","question":"BROKEN?","expected_source":"d","expected_substring":"port 5432"}',
+        '{"id":"c","question":"third?","expected_source":"d","expected_substring":"port 5432"}',
+      ].join("\n"),
       "inline.jsonl",
     );
     const target: Target = {
       description: "inline",
-      ask: async (question) => ({ ok: true, latency_ms: 1, reply: { answer: `Answer to ${question}`, contexts: [{ id: "c1", document_id: "d", text: chunks[0]!.text, score: 1 }], model: "gen-1", pipeline_version: null } }),
+      ask: async (question) => ({
+        ok: true,
+        latency_ms: 1,
+        reply: { answer: `Answer to ${question}`, contexts: [{ id: "c1", document_id: "d", text: chunks[0]!.text, score: 1 }], model: "gen-1", pipeline_version: null },
+      }),
     };
     const home = await mkdtemp(path.join(tmpdir(), "ragmeter-judge-"));
     const store = await openStore({ kind: "embedded", home, database: "ragmeter" });
@@ -99,7 +116,10 @@ describe("LLM judges through the real openai client against a local OpenAI-compa
     expect(o.aggregate.metrics["relevance"]).toBe(4);
     expect(o.run.status).toBe("completed");
     expect(o.run.judge_kind).toBe("llm");
-    const rows = await store.client.query({ query: "SELECT golden_id, value, status, judge_model, judge_input_tokens FROM ragmeter.scores FINAL WHERE metric = 'grounding' ORDER BY golden_id", format: "JSONEachRow" });
+    const rows = await store.client.query({
+      query: "SELECT golden_id, value, status, judge_model, judge_input_tokens FROM ragmeter.scores FINAL WHERE metric = 'grounding' ORDER BY golden_id",
+      format: "JSONEachRow",
+    });
     expect(await rows.json()).toEqual([
       { golden_id: "a", value: 1, status: "ok", judge_model: "judge-1", judge_input_tokens: "100" },
       { golden_id: "b", value: null, status: "judge_error", judge_model: "judge-1", judge_input_tokens: "200" },

@@ -5,9 +5,9 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../../scorer/src/cli/main.js";
 import type { Io } from "../../scorer/src/cli/context.js";
 import { withReportPage } from "../../scorer/src/cli/format/browser.js";
+import { runCli } from "../../scorer/src/cli/main.js";
 import { openStore } from "../../scorer/src/store/client.js";
 
 const outDir = path.resolve(import.meta.dirname, "../../test-output");
@@ -23,7 +23,11 @@ const RUNS = [
 const RANK: Record<string, (number | null)[]> = { "r-a": [1, 2, 1, 4, 1], "r-b": [1, 1, 3, 2, 6], "r-c": [1, null, 3, 7, 2] };
 const GROUNDING: Record<string, number[]> = { "r-a": [1, 1, 0.5, 1, 1], "r-b": [1, 0.5, 0.5, 1, 0], "r-c": [0.5, 0.5, 0, 1, 1] };
 const RELEVANCE: Record<string, number[]> = { "r-a": [4, 3, 4, 4, 2], "r-b": [3, 3, 2, 4, 1], "r-c": [2, 4, 1, 3, 3] };
-const CLAIMS: Record<string, string[]> = { "r-a": ["SUPPORTED", "SUPPORTED", "UNSUPPORTED"], "r-b": ["SUPPORTED", "CONTRADICTED"], "r-c": ["UNSUPPORTED", "CONTRADICTED", "SUPPORTED", "UNSUPPORTED"] };
+const CLAIMS: Record<string, string[]> = {
+  "r-a": ["SUPPORTED", "SUPPORTED", "UNSUPPORTED"],
+  "r-b": ["SUPPORTED", "CONTRADICTED"],
+  "r-c": ["UNSUPPORTED", "CONTRADICTED", "SUPPORTED", "UNSUPPORTED"],
+};
 const ts = (ms: number) => new Date(ms).toISOString().replace("T", " ").replace("Z", "");
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const recall = (run: string, k: number) => mean(RANK[run]!.map((r) => (r !== null && r <= k ? 1 : 0)));
@@ -43,28 +47,127 @@ describe("ragmeter report", () => {
     const store = await openStore({ kind: "embedded", home, database: "ragmeter" });
     const db = store.database;
     const ins = (table: string, values: Record<string, unknown>[]) => store.client.insert({ table: `${db}.${table}`, values, format: "JSONEachRow" });
-    await ins("golden_items", QS.map((q, i) => ({ golden_set_hash: "gh", golden_id: q, position: i, question: `what about ${q}?`, expected_source: "d", expected_substring: null, reference_answer: null, key_facts: [], has_key_facts: 0, tags: [], version: 1 })));
+    await ins(
+      "golden_items",
+      QS.map((q, i) => ({
+        golden_set_hash: "gh",
+        golden_id: q,
+        position: i,
+        question: `what about ${q}?`,
+        expected_source: "d",
+        expected_substring: null,
+        reference_answer: null,
+        key_facts: [],
+        has_key_facts: 0,
+        tags: [],
+        version: 1,
+      })),
+    );
     for (const stale of [true, false]) {
       const version = stale ? 1 : 2;
-      await ins("runs", RUNS.map((r) => ({ run_id: r.run_id, started_at: ts(r.started), finished_at: ts(r.started + 60_000), status: stale ? "running" : "completed", source: "golden", pipeline_version: r.pv, golden_set_hash: "gh", golden_set_path: "g.jsonl", judge_kind: "heuristic", judge_model: "heuristic", judge_prompt_version: "hp", ks: [1, 3, 5, 10], target: "t", summary: "{}", version })));
+      await ins(
+        "runs",
+        RUNS.map((r) => ({
+          run_id: r.run_id,
+          started_at: ts(r.started),
+          finished_at: ts(r.started + 60_000),
+          status: stale ? "running" : "completed",
+          source: "golden",
+          pipeline_version: r.pv,
+          golden_set_hash: "gh",
+          golden_set_path: "g.jsonl",
+          judge_kind: "heuristic",
+          judge_model: "heuristic",
+          judge_prompt_version: "hp",
+          ks: [1, 3, 5, 10],
+          target: "t",
+          summary: "{}",
+          version,
+        })),
+      );
       const scores: Record<string, unknown>[] = [];
       const claims: Record<string, unknown>[] = [];
       const interactions: Record<string, unknown>[] = [];
       for (const r of RUNS) {
         QS.forEach((q, i) => {
           const trace = `${r.run_id}-${q}`;
-          const base = { run_id: r.run_id, trace_id: trace, golden_id: q, repeat_index: 0, reason: "", pipeline_version: r.pv, source: "golden", created_at: ts(r.started + i * 1000), judge_input_tokens: 0, judge_output_tokens: 0, latency_ms: 0, version };
+          const base = {
+            run_id: r.run_id,
+            trace_id: trace,
+            golden_id: q,
+            repeat_index: 0,
+            reason: "",
+            pipeline_version: r.pv,
+            source: "golden",
+            created_at: ts(r.started + i * 1000),
+            judge_input_tokens: 0,
+            judge_output_tokens: 0,
+            latency_ms: 0,
+            version,
+          };
           const mech = { ...base, judge_kind: "mechanical", judge_model: "", judge_prompt_version: "" };
           const v = (x: number) => (stale ? 1 - x : x);
           const rank = RANK[r.run_id]![i]!;
           for (const k of [1, 3, 5, 10]) scores.push({ ...mech, metric: `recall@${k}`, value: v(rank !== null && rank <= k ? 1 : 0), status: "ok" });
           scores.push({ ...mech, metric: "mrr", value: v(rank === null ? 0 : 1 / rank), status: "ok" });
           scores.push({ ...mech, metric: "key_facts", value: v(0.5), status: "ok" });
-          scores.push({ ...base, judge_kind: "heuristic", judge_model: "heuristic", judge_prompt_version: "hp", metric: "grounding", value: v(GROUNDING[r.run_id]![i]!), status: "ok" });
-          scores.push({ ...base, judge_kind: "heuristic", judge_model: "heuristic", judge_prompt_version: "hp", metric: "relevance", value: stale ? 0 : RELEVANCE[r.run_id]![i]!, status: "ok" });
-          interactions.push({ trace_id: trace, run_id: r.run_id, golden_id: q, source: "golden", service_name: "", deployment_environment: "", pipeline_version: r.pv, question: `what about ${q}?`, answer: "a", retrieved: [], generator_model: null, input_tokens: null, output_tokens: null, abstained: 0, status: "ok", reason: "", latency_ms: 1, created_at: ts(r.started + i * 1000), version });
+          scores.push({
+            ...base,
+            judge_kind: "heuristic",
+            judge_model: "heuristic",
+            judge_prompt_version: "hp",
+            metric: "grounding",
+            value: v(GROUNDING[r.run_id]![i]!),
+            status: "ok",
+          });
+          scores.push({
+            ...base,
+            judge_kind: "heuristic",
+            judge_model: "heuristic",
+            judge_prompt_version: "hp",
+            metric: "relevance",
+            value: stale ? 0 : RELEVANCE[r.run_id]![i]!,
+            status: "ok",
+          });
+          interactions.push({
+            trace_id: trace,
+            run_id: r.run_id,
+            golden_id: q,
+            source: "golden",
+            service_name: "",
+            deployment_environment: "",
+            pipeline_version: r.pv,
+            question: `what about ${q}?`,
+            answer: "a",
+            retrieved: [],
+            generator_model: null,
+            input_tokens: null,
+            output_tokens: null,
+            abstained: 0,
+            status: "ok",
+            reason: "",
+            latency_ms: 1,
+            created_at: ts(r.started + i * 1000),
+            version,
+          });
         });
-        CLAIMS[r.run_id]!.forEach((verdict, j) => claims.push({ run_id: r.run_id, trace_id: `${r.run_id}-g1`, judge_prompt_version: "hp", repeat_index: 0, claim_index: j, golden_id: "g1", claim: `claim ${j} of ${r.run_id}`, verdict: stale ? "SUPPORTED" : verdict, chunk_ids: [], judge_model: "heuristic", pipeline_version: r.pv, created_at: ts(r.started + j), version }));
+        CLAIMS[r.run_id]!.forEach((verdict, j) => {
+          claims.push({
+            run_id: r.run_id,
+            trace_id: `${r.run_id}-g1`,
+            judge_prompt_version: "hp",
+            repeat_index: 0,
+            claim_index: j,
+            golden_id: "g1",
+            claim: `claim ${j} of ${r.run_id}`,
+            verdict: stale ? "SUPPORTED" : verdict,
+            chunk_ids: [],
+            judge_model: "heuristic",
+            pipeline_version: r.pv,
+            created_at: ts(r.started + j),
+            version,
+          });
+        });
       }
       await ins("scores", scores);
       await ins("claims", claims);
@@ -112,20 +215,40 @@ describe("ragmeter report", () => {
         return out;
       })()`);
     });
-    const r = got as Record<string, { labels: string[]; series: { label: string; data: (number | null)[]; drawn: number; visible: boolean }[] }> & { pixels: Record<string, number>; ready: string; lost: string[]; bad: number; comparison: string[] };
+    const r = got as Record<string, { labels: string[]; series: { label: string; data: (number | null)[]; drawn: number; visible: boolean }[] }> & {
+      pixels: Record<string, number>;
+      ready: string;
+      lost: string[];
+      bad: number;
+      comparison: string[];
+    };
     expect(r.ready).toBe("4");
     const close = (a: (number | null)[], b: number[]) => {
       expect(a).toHaveLength(b.length);
-      a.forEach((x, i) => expect(x).toBeCloseTo(b[i]!, 9));
+      a.forEach((x, i) => {
+        expect(x).toBeCloseTo(b[i]!, 9);
+      });
     };
     // trend: one point per completed run, oldest first
     const trend = r["trend"]!;
     expect(trend.labels.map((l) => l.split(" · ")[0])).toEqual(["v1", "v2", "v3"]);
     expect(trend.series.map((s) => s.label)).toEqual(["recall@5", "mrr", "grounding", "key facts", "relevance (0–4, right axis)"]);
-    close(trend.series[0]!.data, RUNS.map((x) => recall(x.run_id, 5)));
-    close(trend.series[1]!.data, RUNS.map((x) => mean(RANK[x.run_id]!.map((k) => (k === null ? 0 : 1 / k)))));
-    close(trend.series[2]!.data, RUNS.map((x) => mean(GROUNDING[x.run_id]!)));
-    close(trend.series[4]!.data, RUNS.map((x) => mean(RELEVANCE[x.run_id]!)));
+    close(
+      trend.series[0]!.data,
+      RUNS.map((x) => recall(x.run_id, 5)),
+    );
+    close(
+      trend.series[1]!.data,
+      RUNS.map((x) => mean(RANK[x.run_id]!.map((k) => (k === null ? 0 : 1 / k)))),
+    );
+    close(
+      trend.series[2]!.data,
+      RUNS.map((x) => mean(GROUNDING[x.run_id]!)),
+    );
+    close(
+      trend.series[4]!.data,
+      RUNS.map((x) => mean(RELEVANCE[x.run_id]!)),
+    );
     for (const s of trend.series) expect([s.drawn, s.visible]).toEqual([3, true]);
     expect(r.pixels["blue"]).toBeGreaterThan(20); // recall line drawn
     expect(r.pixels["green"]).toBeGreaterThan(20); // grounding line drawn
@@ -134,11 +257,15 @@ describe("ragmeter report", () => {
     const ret = r["retrieval"]!;
     expect(ret.labels).toEqual(["v1", "v2", "v3"]);
     expect(ret.series.map((s) => s.label)).toEqual(["recall@1", "recall@3", "recall@5", "recall@10", "mrr"]);
-    close(ret.series[1]!.data, RUNS.map((x) => recall(x.run_id, 3)));
+    close(
+      ret.series[1]!.data,
+      RUNS.map((x) => recall(x.run_id, 3)),
+    );
     // grounding: claims by verdict per run (stacked)
     const claims = r["claims"]!;
     expect(claims.series.map((s) => s.label)).toEqual(["SUPPORTED", "UNSUPPORTED", "CONTRADICTED"]);
-    for (const [i, v] of ["SUPPORTED", "UNSUPPORTED", "CONTRADICTED"].entries()) expect(claims.series[i]!.data).toEqual(RUNS.map((x) => CLAIMS[x.run_id]!.filter((c) => c === v).length));
+    for (const [i, v] of ["SUPPORTED", "UNSUPPORTED", "CONTRADICTED"].entries())
+      expect(claims.series[i]!.data).toEqual(RUNS.map((x) => CLAIMS[x.run_id]!.filter((c) => c === v).length));
     expect(r["versions"]!.series.map((s) => s.label)).toEqual(["recall@5", "grounding", "key facts", "relevance ÷ 4"]);
     // tables: lost hits at recall@5 from v2 to v3 (g2: rank 1 → miss; g4: 2 → 7), bad claims, paired comparison
     expect(r.lost).toEqual(["g2", "g4"]);

@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { decodeProtobufTraces, type DecodedSpan } from "../helpers/otlp-decode.js";
+import { type DecodedSpan, decodeProtobufTraces } from "../helpers/otlp-decode.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 let receiver: Server | undefined;

@@ -1,13 +1,13 @@
+import { randomUUID } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Producer } from "kafkajs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 import { openStore, type Store } from "../../scorer/src/store/client.js";
 import { migrate } from "../../scorer/src/store/migrations.js";
-import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
-import { startScorerService, type ScorerService } from "../../scorer/src/stream/service.js";
+import { type ScorerService, startScorerService } from "../../scorer/src/stream/service.js";
 import { BROKER, createTopic, ensureBroker, kafkaClient } from "../helpers/collector-kafka-helpers.js";
 import { protobufOf, ragSpans, traceId, traceRequest } from "../helpers/ragTrace.js";
 import { DOCS as docs, rows, sender, sleep, waitFor } from "../helpers/streaming.js";
@@ -49,9 +49,6 @@ async function startService(store: Store, topic: string, group: string, extra: P
   });
 }
 
-
-
-
 const send = (topic: string, key: string, value: Uint8Array | Buffer, signal = "traces") => sender(producer)(topic, key, value, signal);
 
 describe("streaming scorer on the real broker and the ClickHouse engine (design §6)", () => {
@@ -69,7 +66,10 @@ describe("streaming scorer on the real broker and the ClickHouse engine (design 
       await sleep(1000);
       const inter = await rows<{ status: string; n: string; answer: string }>(store, "SELECT status, length(retrieved) AS n, answer FROM DB.interactions FINAL");
       expect(inter).toEqual([{ status: "ok", n: "2", answer: "PostgreSQL listens on port 5432." }]);
-      const g = await rows<{ value: number; status: string; c: string }>(store, "SELECT any(value) AS value, any(status) AS status, count() AS c FROM DB.scores FINAL WHERE metric = 'grounding'");
+      const g = await rows<{ value: number; status: string; c: string }>(
+        store,
+        "SELECT any(value) AS value, any(status) AS status, count() AS c FROM DB.scores FINAL WHERE metric = 'grounding'",
+      );
       expect(g).toEqual([{ value: 1, status: "ok", c: "1" }]);
       expect(await rows(store, "SELECT count() AS c FROM DB.spans FINAL")).toEqual([{ c: "2" }]);
     } finally {
@@ -230,4 +230,3 @@ describe("streaming scorer on the real broker and the ClickHouse engine (design 
     }
   });
 });
-

@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Producer } from "kafkajs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../../scorer/src/store/client.js";
 import { BROKER, createTopic, ensureBroker, kafkaClient } from "../helpers/collector-kafka-helpers.js";
 import { protobufOf, ragSpans, traceId, traceRequest } from "../helpers/ragTrace.js";
@@ -30,7 +30,15 @@ describe("kill -9 of the scorer mid-stream, then restart", () => {
     const killHome = await mkdtemp(path.join(tmpdir(), "ragmeter-kill-"));
     const { topic, drop } = await createTopic(3);
     const group = `g-${randomUUID()}`;
-    const env = { ...process.env, KAFKA_BROKERS: BROKER, RAGMETER_TOPIC: topic, RAGMETER_SCORER_GROUP: group, RAGMETER_QUIET_MS: "500", RAGMETER_KAFKA_SESSION_TIMEOUT_MS: "6000", OPENAI_BASE_URL: "" };
+    const env = {
+      ...process.env,
+      KAFKA_BROKERS: BROKER,
+      RAGMETER_TOPIC: topic,
+      RAGMETER_SCORER_GROUP: group,
+      RAGMETER_QUIET_MS: "500",
+      RAGMETER_KAFKA_SESSION_TIMEOUT_MS: "6000",
+      OPENAI_BASE_URL: "",
+    };
     const start = () => spawn(process.execPath, [path.join(root, "scorer/bin/ragmeter.js"), "scorer", "--home", killHome], { env, stdio: "ignore" });
     const ids: string[] = [];
     const admin = kafkaClient().admin();

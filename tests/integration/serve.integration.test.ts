@@ -21,7 +21,11 @@ describe("ragmeter serve: collector + scorer in one process (in-process hand-off
       }).then((code) => expect(code).toBe(0));
     });
     await ready;
-    const withContent = await startSampleServeChild({ OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true", OTEL_SERVICE_NAME: "sample-live" });
+    const withContent = await startSampleServeChild({
+      OTEL_EXPORTER_OTLP_ENDPOINT: url,
+      OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true",
+      OTEL_SERVICE_NAME: "sample-live",
+    });
     const noContent = await startSampleServeChild({ OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_SERVICE_NAME: "sample-dark" });
     const questions = ["What port does managed PostgreSQL listen on?", "How do I enable automatic top-up?"];
     const replies: { answer: string; contexts: { id: string; text: string }[] }[] = [];
@@ -56,17 +60,28 @@ describe("ragmeter serve: collector + scorer in one process (in-process hand-off
         expect(row.answer).toBe(replies[i]!.answer);
         expect(Number(row.n)).toBe(replies[i]!.contexts.length);
         const expected = await judge.grounding({ question: q, answer: replies[i]!.answer, chunks: replies[i]!.contexts });
-        const g = await store.client.query({ query: "SELECT value, status FROM ragmeter.scores FINAL WHERE trace_id = {t:String} AND metric = 'grounding'", query_params: { t: row.trace_id }, format: "JSONEachRow" });
+        const g = await store.client.query({
+          query: "SELECT value, status FROM ragmeter.scores FINAL WHERE trace_id = {t:String} AND metric = 'grounding'",
+          query_params: { t: row.trace_id },
+          format: "JSONEachRow",
+        });
         expect(await g.json()).toEqual([{ value: expected.value, status: expected.status }]);
       }
       const dark = rows.find((r) => r.service_name === "sample-dark")!;
-      const d = await store.client.query({ query: "SELECT metric, status FROM ragmeter.scores FINAL WHERE trace_id = {t:String} ORDER BY metric", query_params: { t: dark.trace_id }, format: "JSONEachRow" });
+      const d = await store.client.query({
+        query: "SELECT metric, status FROM ragmeter.scores FINAL WHERE trace_id = {t:String} ORDER BY metric",
+        query_params: { t: dark.trace_id },
+        format: "JSONEachRow",
+      });
       const statuses = Object.fromEntries(((await d.json()) as { metric: string; status: string }[]).map((x) => [x.metric, x.status]));
       expect(statuses["grounding"]).toBe("content_missing");
       expect(statuses["relevance"]).toBe("content_missing");
       expect(statuses["recall@5"]).toBeUndefined(); // live traffic: recall can never apply, no row is written
       expect(Object.keys(statuses).sort()).toEqual(["grounding", "relevance"]);
-      const stats = await store.client.query({ query: "SELECT sum(spans_received) AS spans, sum(traces_scored) AS scored FROM ragmeter.ingestion_stats FINAL", format: "JSONEachRow" });
+      const stats = await store.client.query({
+        query: "SELECT sum(spans_received) AS spans, sum(traces_scored) AS scored FROM ragmeter.ingestion_stats FINAL",
+        format: "JSONEachRow",
+      });
       // 3 traces × (interaction, retrieval, generation span)
       expect(await stats.json()).toEqual([{ spans: "9", scored: "3" }]);
     } finally {

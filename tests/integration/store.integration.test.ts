@@ -26,7 +26,25 @@ describe("embedded store (chdb through @clickhouse/client)", () => {
     const home = await mkdtemp(path.join(tmpdir(), "ragmeter-ch-"));
     const store = await openStore({ kind: "embedded", home, database: "rm_test" });
     try {
-      const row = { run_id: "r", trace_id: "t", metric: "grounding", judge_prompt_version: "p", repeat_index: 0, golden_id: "g", value: 0.5, status: "ok", reason: "", judge_kind: "llm", judge_model: "m", pipeline_version: "v", source: "golden", created_at: Date.UTC(2026, 0, 2, 3, 4, 5), judge_input_tokens: "18446744073709551615", judge_output_tokens: 1, latency_ms: 1 };
+      const row = {
+        run_id: "r",
+        trace_id: "t",
+        metric: "grounding",
+        judge_prompt_version: "p",
+        repeat_index: 0,
+        golden_id: "g",
+        value: 0.5,
+        status: "ok",
+        reason: "",
+        judge_kind: "llm",
+        judge_model: "m",
+        pipeline_version: "v",
+        source: "golden",
+        created_at: Date.UTC(2026, 0, 2, 3, 4, 5),
+        judge_input_tokens: "18446744073709551615",
+        judge_output_tokens: 1,
+        latency_ms: 1,
+      };
       await store.client.insert({ table: "rm_test.scores", values: [{ ...row, version: 1 }], format: "JSONEachRow" });
       await store.client.insert({ table: "rm_test.scores", values: [{ ...row, value: 0.75, version: 2 }], format: "JSONEachRow" });
       const rs = await store.client.query({ query: "SELECT value, judge_input_tokens, toString(created_at) AS t FROM rm_test.scores FINAL", format: "JSONEachRow" });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { decodeLogsRequest, decodeTraceRequest, encodeLogsRequest, encodeTraceRequest } from "../../otlp/src/codec.js";
-import { parseJsonExact, quoteLongIntegers } from "../../otlp/src/json.js";
-import { OtlpDecodeError, UnsupportedMediaTypeError } from "../../otlp/src/errors.js";
 import { batchTraces } from "../../collector/src/batching.js";
+import { decodeLogsRequest, decodeTraceRequest, encodeLogsRequest, encodeTraceRequest } from "../../otlp/src/codec.js";
+import { OtlpDecodeError, UnsupportedMediaTypeError } from "../../otlp/src/errors.js";
+import { parseJsonExact, quoteLongIntegers } from "../../otlp/src/json.js";
 import type { LogsRequest } from "../../otlp/src/model.js";
 import { hex, makeRequest, makeSpan, spansOf } from "../helpers/collector-fixtures.js";
 
@@ -69,8 +69,31 @@ describe("OTLP protobuf codec", () => {
               scope: { name: "genai", version: "", attributes: [], droppedAttributesCount: 0 },
               schemaUrl: "",
               logRecords: [
-                { timeUnixNano: 5n, observedTimeUnixNano: 6n, severityNumber: 9, severityText: "INFO", body: { kvlistValue: { values: [{ key: "content", value: { stringValue: "hi" } }] } }, attributes: [], droppedAttributesCount: 0, flags: 1, traceId, spanId: hex(8), eventName: "gen_ai.user.message" },
-                { timeUnixNano: 0n, observedTimeUnixNano: 0n, severityNumber: 0, severityText: "", attributes: [], droppedAttributesCount: 0, flags: 0, traceId: "", spanId: "", eventName: "" },
+                {
+                  timeUnixNano: 5n,
+                  observedTimeUnixNano: 6n,
+                  severityNumber: 9,
+                  severityText: "INFO",
+                  body: { kvlistValue: { values: [{ key: "content", value: { stringValue: "hi" } }] } },
+                  attributes: [],
+                  droppedAttributesCount: 0,
+                  flags: 1,
+                  traceId,
+                  spanId: hex(8),
+                  eventName: "gen_ai.user.message",
+                },
+                {
+                  timeUnixNano: 0n,
+                  observedTimeUnixNano: 0n,
+                  severityNumber: 0,
+                  severityText: "",
+                  attributes: [],
+                  droppedAttributesCount: 0,
+                  flags: 0,
+                  traceId: "",
+                  spanId: "",
+                  eventName: "",
+                },
               ],
             },
           ],

@@ -23,7 +23,12 @@ describe("ragmeter collector command", () => {
   it("validates flags through the configuration schema (CollectorConfigError names the flag)", async () => {
     const program = new Command("ragmeter").exitOverride();
     let done = false;
-    registerCollectorCommand(program, { env: {}, onDone: () => void (done = true) });
+    registerCollectorCommand(program, {
+      env: {},
+      onDone: () => {
+        done = true;
+      },
+    });
     const run = program.parseAsync(["collector", "--port", "70000", "--brokers", "nohost"], { from: "user" });
     await expect(run).rejects.toThrow(CollectorConfigError);
     await expect(run).rejects.toThrow(/flag --port.*flag --brokers|flag --brokers.*flag --port/);

@@ -7,8 +7,16 @@ import Ajv2019 from "ajv/dist/2019.js";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { COLLECTOR_ENV, collectorConfigSchema } from "../../collector/src/config.js";
-import { ALERT_ENV, ALERT_SETTINGS, ALERT_WEBHOOK_ENV, CLICKHOUSE_CUSTOM_SETTINGS_PATH, DATASOURCE_ENV, GRAFANA_DASHBOARDS_PATH, GRAFANA_PROVISIONING_PATH } from "../../dashboards/src/index.js";
-import { envSchema } from "../../scorer/src/config.js";
+import {
+  ALERT_ENV,
+  ALERT_SETTINGS,
+  ALERT_WEBHOOK_ENV,
+  CLICKHOUSE_CUSTOM_SETTINGS_PATH,
+  DATASOURCE_ENV,
+  GRAFANA_DASHBOARDS_PATH,
+  GRAFANA_PROVISIONING_PATH,
+} from "../../dashboards/src/index.js";
+import { envSchema } from "../../scorer/src/cli/config.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const require_ = (p: string) => JSON.parse(readFileSync(path.join(root, "node_modules", p), "utf8")) as Record<string, unknown>;
@@ -116,10 +124,14 @@ describe("docker-compose.yml", () => {
     const known = knownEnv();
     for (const name of ["collector", "scorer"]) {
       const env = Object.keys(svc(name).environment ?? {});
-      expect(env.filter((e) => !known.has(e)), `${name}: unknown variables`).toEqual([]);
+      expect(
+        env.filter((e) => !known.has(e)),
+        `${name}: unknown variables`,
+      ).toEqual([]);
     }
     const scorer = svc("scorer").environment ?? {};
-    for (const n of ["KAFKA_BROKERS", "RAGMETER_TOPIC", "RAGMETER_QUIET_MS", "CLICKHOUSE_URL", "CLICKHOUSE_USER", "CLICKHOUSE_PASSWORD", "CLICKHOUSE_DATABASE"]) expect(scorer).toHaveProperty(n);
+    for (const n of ["KAFKA_BROKERS", "RAGMETER_TOPIC", "RAGMETER_QUIET_MS", "CLICKHOUSE_URL", "CLICKHOUSE_USER", "CLICKHOUSE_PASSWORD", "CLICKHOUSE_DATABASE"])
+      expect(scorer).toHaveProperty(n);
     for (const n of ["KAFKA_BROKERS", "RAGMETER_TOPIC", "RAGMETER_COLLECTOR_TOKEN"]) expect(svc("collector").environment).toHaveProperty(n);
     // in-network addresses: Kafka's internal listener and ClickHouse's HTTP port
     expect(String(svc("kafka").environment?.["KAFKA_ADVERTISED_LISTENERS"])).toContain(`INTERNAL://${String(scorer["KAFKA_BROKERS"])}`);

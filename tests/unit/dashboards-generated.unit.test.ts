@@ -1,10 +1,10 @@
 // The committed provisioning under dashboards/ is exactly what `npm run dashboards:build` writes,
 // and the dashboards reference the provisioned datasource, the variables and the checked SQL.
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { ALERTS, ALERT_DATASOURCE, ALERT_ENV, ALERT_SETTINGS, ALERT_SQL, DASHBOARDS, DATASOURCE, PANEL_SQL, renderAll } from "../../dashboards/src/index.js";
+import { ALERT_DATASOURCE, ALERT_ENV, ALERT_SETTINGS, ALERT_SQL, ALERTS, DASHBOARDS, DATASOURCE, PANEL_SQL, renderAll } from "../../dashboards/src/index.js";
 import { applyConditionalAll, applyMacros, applyVariables } from "../../dashboards/src/macros.js";
 
 const root = path.resolve(import.meta.dirname, "../../dashboards");
@@ -40,7 +40,9 @@ describe("generated Grafana provisioning", () => {
   });
 
   it("provisioning YAML: datasource from the environment, provider path", () => {
-    const ds = parse(readFileSync(path.join(root, "provisioning/datasources/clickhouse.yaml"), "utf8")) as { datasources: { type: string; uid: string; jsonData: Record<string, string>; secureJsonData: Record<string, string> }[] };
+    const ds = parse(readFileSync(path.join(root, "provisioning/datasources/clickhouse.yaml"), "utf8")) as {
+      datasources: { type: string; uid: string; jsonData: Record<string, string>; secureJsonData: Record<string, string> }[];
+    };
     const d = ds.datasources[0]!;
     expect(d.type).toBe("grafana-clickhouse-datasource");
     expect(d.uid).toBe(DATASOURCE.uid);
@@ -109,12 +111,20 @@ describe("generated alerting provisioning", () => {
   });
 
   it("webhook contact point from the environment, and the policy routes to it", () => {
-    expect(doc.contactPoints).toEqual([{ orgId: 1, name: "ragmeter-webhook", receivers: [expect.objectContaining({ uid: "ragmeter-webhook", type: "webhook", settings: { url: "${RAGMETER_ALERT_WEBHOOK_URL}", httpMethod: "POST" } })] }]);
+    expect(doc.contactPoints).toEqual([
+      {
+        orgId: 1,
+        name: "ragmeter-webhook",
+        receivers: [expect.objectContaining({ uid: "ragmeter-webhook", type: "webhook", settings: { url: "${RAGMETER_ALERT_WEBHOOK_URL}", httpMethod: "POST" } })],
+      },
+    ]);
     expect(doc.policies[0]).toMatchObject({ orgId: 1, receiver: "ragmeter-webhook" });
   });
 
   it("the alerting datasource sends every threshold as a custom setting from its RAGMETER_ALERT_* variable", () => {
-    const ds = parse(readFileSync(path.join(root, "provisioning/datasources/clickhouse.yaml"), "utf8")) as { datasources: { uid: string; isDefault: boolean; jsonData: { customSettings?: { setting: string; value: string }[] } }[] };
+    const ds = parse(readFileSync(path.join(root, "provisioning/datasources/clickhouse.yaml"), "utf8")) as {
+      datasources: { uid: string; isDefault: boolean; jsonData: { customSettings?: { setting: string; value: string }[] } }[];
+    };
     expect(ds.datasources.map((d) => d.uid)).toEqual([DATASOURCE.uid, ALERT_DATASOURCE.uid]);
     expect(ds.datasources[0]!.jsonData.customSettings).toBeUndefined();
     expect(ds.datasources[1]!.isDefault).toBe(false);
@@ -140,7 +150,9 @@ describe("macro expansion (as grafana-clickhouse-datasource)", () => {
   it("template variables and conditional All", () => {
     const vars = { pv: ["a", "b'c"], one: "x", all: { all: true, values: ["p", "q"] } as const };
     expect(applyVariables("IN (${pv:singlequote}) $one ${all} $pv", vars)).toBe("IN ('a','b\\'c') x 'p','q' 'a','b'c'");
-    expect(applyConditionalAll("WHERE $__conditionalAll(v IN (${all:singlequote}), $all) AND $__conditionalAll(w IN (${pv:singlequote}), $pv)", vars)).toBe("WHERE 1=1 AND w IN (${pv:singlequote})");
+    expect(applyConditionalAll("WHERE $__conditionalAll(v IN (${all:singlequote}), $all) AND $__conditionalAll(w IN (${pv:singlequote}), $pv)", vars)).toBe(
+      "WHERE 1=1 AND w IN (${pv:singlequote})",
+    );
     expect(() => applyVariables("$nope", vars)).toThrow(/unknown template variable/u);
   });
 });

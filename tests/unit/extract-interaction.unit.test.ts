@@ -31,7 +31,9 @@ const twelve = Array.from({ length: 12 }, (_, i) => i);
 describe("OTel GenAI", () => {
   it("documents as a JSON array in rank order with document ids; missing content gives null texts and no scorable items", () => {
     const docs = twelve.map((i) => ({ id: `c${i}`, document_id: `d${i}`, score: 1 - i / 100, ...(i === 10 ? {} : { content: `t${i}` }) }));
-    const i = extractInteraction(TRACE, [span("retrieval kb", { "gen_ai.operation.name": "retrieval", "gen_ai.retrieval.query.text": "q", "gen_ai.retrieval.documents": JSON.stringify(docs) })]);
+    const i = extractInteraction(TRACE, [
+      span("retrieval kb", { "gen_ai.operation.name": "retrieval", "gen_ai.retrieval.query.text": "q", "gen_ai.retrieval.documents": JSON.stringify(docs) }),
+    ]);
     expect(i.retrieved!.map((d) => d.id)).toEqual(twelve.map((n) => `c${n}`));
     expect(i.retrieved![10]).toEqual({ id: "c10", document_id: "d10", text: null, score: 0.9 });
     expect(i.question).toBe("q");
@@ -40,7 +42,15 @@ describe("OTel GenAI", () => {
   });
 
   it("documents in structured (non-JSON-string) form are read too", () => {
-    const i = extractInteraction(TRACE, [span("retrieval", { "gen_ai.operation.name": "retrieval", "gen_ai.retrieval.documents": [{ id: "c1", content: "t1" }, { id: "c2", content: "t2" }] })]);
+    const i = extractInteraction(TRACE, [
+      span("retrieval", {
+        "gen_ai.operation.name": "retrieval",
+        "gen_ai.retrieval.documents": [
+          { id: "c1", content: "t1" },
+          { id: "c2", content: "t2" },
+        ],
+      }),
+    ]);
     expect(retrievedItems(i)).toEqual([
       { id: "c1", document_id: "c1", text: "t1", score: null },
       { id: "c2", document_id: "c2", text: "t2", score: null },
@@ -60,7 +70,13 @@ describe("OTel GenAI", () => {
     const chat = span("chat m", { "gen_ai.operation.name": "chat", "gen_ai.request.model": "m" });
     const logs = [
       log(chat.span_id, "gen_ai.client.inference.operation.details", null, { "gen_ai.input.messages": [{ role: "user", parts: [{ type: "text", content: "q?" }] }] }),
-      log(chat.span_id, "gen_ai.client.inference.operation.details", null, { "gen_ai.output.messages": [{ role: "assistant", parts: [{ type: "text", content: "a." }], finish_reason: "stop" }] }, "1600"),
+      log(
+        chat.span_id,
+        "gen_ai.client.inference.operation.details",
+        null,
+        { "gen_ai.output.messages": [{ role: "assistant", parts: [{ type: "text", content: "a." }], finish_reason: "stop" }] },
+        "1600",
+      ),
       log("ffffffffffffffff", "gen_ai.choice", { index: 0, message: { content: "other span" } }),
     ];
     const i = extractInteraction(TRACE, [chat], logs);
@@ -80,18 +96,26 @@ describe("OTel GenAI", () => {
   });
 
   it("content as span events of the earlier semconv (gen_ai.content.prompt / gen_ai.content.completion)", () => {
-    const chat = span("chat m", { "gen_ai.operation.name": "chat" }, {
-      events: [
-        { name: "gen_ai.content.prompt", time_unix_nano: "1100", attributes: { "gen_ai.prompt": JSON.stringify([{ role: "user", content: "q?" }]) } },
-        { name: "gen_ai.content.completion", time_unix_nano: "1900", attributes: { "gen_ai.completion": JSON.stringify([{ role: "assistant", content: "a." }]) } },
-      ],
-    });
+    const chat = span(
+      "chat m",
+      { "gen_ai.operation.name": "chat" },
+      {
+        events: [
+          { name: "gen_ai.content.prompt", time_unix_nano: "1100", attributes: { "gen_ai.prompt": JSON.stringify([{ role: "user", content: "q?" }]) } },
+          { name: "gen_ai.content.completion", time_unix_nano: "1900", attributes: { "gen_ai.completion": JSON.stringify([{ role: "assistant", content: "a." }]) } },
+        ],
+      },
+    );
     expect(extractInteraction(TRACE, [chat])).toMatchObject({ question: "q?", answer: "a." });
   });
 
   it("a retrieval done as a tool (execute_tool with the documents as result): the model-written query is not the question", () => {
     const i = extractInteraction(TRACE, [
-      span("execute_tool search", { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.call.arguments": JSON.stringify({ query: "refund days" }), "gen_ai.tool.call.result": JSON.stringify([{ id: "c1", document_id: "d1", content: "t1" }]) }),
+      span("execute_tool search", {
+        "gen_ai.operation.name": "execute_tool",
+        "gen_ai.tool.call.arguments": JSON.stringify({ query: "refund days" }),
+        "gen_ai.tool.call.result": JSON.stringify([{ id: "c1", document_id: "d1", content: "t1" }]),
+      }),
       span("chat m", { "gen_ai.operation.name": "chat", "gen_ai.input.messages": JSON.stringify([{ role: "user", parts: [{ type: "text", content: "How long?" }] }]) }, { end: 5 }),
     ]);
     expect(i.question).toBe("How long?");
@@ -118,12 +142,22 @@ describe("OTel GenAI", () => {
 describe("OpenInference", () => {
   const retriever = (n: number, extra: (i: number) => Attrs = () => ({})): Attrs => {
     const a: Attrs = { "openinference.span.kind": "RETRIEVER", "input.value": "q?" };
-    for (const i of [...Array(n).keys()].map(String).sort()) Object.assign(a, { [`retrieval.documents.${i}.document.id`]: `c${i}`, [`retrieval.documents.${i}.document.content`]: `t${i}`, [`retrieval.documents.${i}.document.score`]: Number(i) / 10 }, extra(Number(i)));
+    for (const i of [...Array(n).keys()].map(String).sort())
+      Object.assign(
+        a,
+        { [`retrieval.documents.${i}.document.id`]: `c${i}`, [`retrieval.documents.${i}.document.content`]: `t${i}`, [`retrieval.documents.${i}.document.score`]: Number(i) / 10 },
+        extra(Number(i)),
+      );
     return a;
   };
 
   it("orders documents by the integer index (10 after 9) and takes the document id from metadata.document_id", () => {
-    const i = extractInteraction(TRACE, [span("retrieve", retriever(12, (n) => ({ [`retrieval.documents.${n}.document.metadata`]: JSON.stringify({ document_id: `d${n}`, source: "ignored" }) })))]);
+    const i = extractInteraction(TRACE, [
+      span(
+        "retrieve",
+        retriever(12, (n) => ({ [`retrieval.documents.${n}.document.metadata`]: JSON.stringify({ document_id: `d${n}`, source: "ignored" }) })),
+      ),
+    ]);
     expect(i.conventions.retrieval).toBe("openinference");
     expect(i.retrieved!.map((d) => d.id)).toEqual(twelve.map((n) => `c${n}`));
     expect(i.retrieved!.map((d) => d.document_id)).toEqual(twelve.map((n) => `d${n}`));
@@ -149,18 +183,26 @@ describe("OpenInference", () => {
   it("a reranker ending after the retriever wins; LLM messages with multi-part contents", () => {
     const i = extractInteraction(TRACE, [
       span("retrieve", retriever(3)),
-      span("rerank", { "openinference.span.kind": "RERANKER", "reranker.query": "q?", "reranker.output_documents.0.document.id": "c2", "reranker.output_documents.0.document.content": "t2" }, { end: 1 }),
-      span("llm", {
-        "openinference.span.kind": "LLM",
-        "llm.model_name": "m",
-        "llm.input_messages.0.message.role": "user",
-        "llm.input_messages.0.message.contents.0.message_content.type": "text",
-        "llm.input_messages.0.message.contents.0.message_content.text": "q?",
-        "llm.output_messages.0.message.role": "assistant",
-        "llm.output_messages.0.message.content": "a.",
-        "llm.token_count.prompt": 10,
-        "llm.token_count.completion": 3,
-      }, { end: 2 }),
+      span(
+        "rerank",
+        { "openinference.span.kind": "RERANKER", "reranker.query": "q?", "reranker.output_documents.0.document.id": "c2", "reranker.output_documents.0.document.content": "t2" },
+        { end: 1 },
+      ),
+      span(
+        "llm",
+        {
+          "openinference.span.kind": "LLM",
+          "llm.model_name": "m",
+          "llm.input_messages.0.message.role": "user",
+          "llm.input_messages.0.message.contents.0.message_content.type": "text",
+          "llm.input_messages.0.message.contents.0.message_content.text": "q?",
+          "llm.output_messages.0.message.role": "assistant",
+          "llm.output_messages.0.message.content": "a.",
+          "llm.token_count.prompt": 10,
+          "llm.token_count.completion": 3,
+        },
+        { end: 2 },
+      ),
     ]);
     expect(i.retrieved!.map((d) => d.id)).toEqual(["c2"]);
     expect([i.question, i.answer, i.generator_model, i.input_tokens, i.output_tokens]).toEqual(["q?", "a.", "m", 10, 3]);
@@ -188,17 +230,25 @@ describe("precedence and the other conventions", () => {
 
   it("OpenLLMetry, earlier releases: gen_ai.prompt.<i> / gen_ai.completion.<i> and llm.usage.*; a task returning LangChain documents", () => {
     const i = extractInteraction(TRACE, [
-      span("retrieve.task", { "traceloop.span.kind": "task", "traceloop.entity.input": JSON.stringify({ args: [{ query: "q?" }], kwargs: {} }), "traceloop.entity.output": JSON.stringify([{ pageContent: "t0", metadata: { source: "a.md", chunk_id: "a#0" } }]) }),
-      span("openai.chat", {
-        "llm.request.type": "chat",
-        "gen_ai.request.model": "m",
-        "gen_ai.prompt.0.role": "user",
-        "gen_ai.prompt.0.content": "q?",
-        "gen_ai.completion.0.role": "assistant",
-        "gen_ai.completion.0.content": "a.",
-        "llm.usage.prompt_tokens": 7,
-        "llm.usage.completion_tokens": 2,
-      }, { end: 1 }),
+      span("retrieve.task", {
+        "traceloop.span.kind": "task",
+        "traceloop.entity.input": JSON.stringify({ args: [{ query: "q?" }], kwargs: {} }),
+        "traceloop.entity.output": JSON.stringify([{ pageContent: "t0", metadata: { source: "a.md", chunk_id: "a#0" } }]),
+      }),
+      span(
+        "openai.chat",
+        {
+          "llm.request.type": "chat",
+          "gen_ai.request.model": "m",
+          "gen_ai.prompt.0.role": "user",
+          "gen_ai.prompt.0.content": "q?",
+          "gen_ai.completion.0.role": "assistant",
+          "gen_ai.completion.0.content": "a.",
+          "llm.usage.prompt_tokens": 7,
+          "llm.usage.completion_tokens": 2,
+        },
+        { end: 1 },
+      ),
     ]);
     expect(i.conventions).toEqual({ retrieval: "openllmetry", generation: "openllmetry" });
     expect(i.retrieved).toEqual([{ id: "a#0", document_id: "a.md", text: "t0", score: null }]);
@@ -206,9 +256,28 @@ describe("precedence and the other conventions", () => {
   });
 
   it("Vercel AI SDK: the tool's model-written query is not the question; tool output under its newer name", () => {
-    const root = span("ai.generateText", { "ai.operationId": "ai.generateText", "ai.model.id": "m", "ai.prompt": JSON.stringify({ messages: [{ role: "user", content: [{ type: "text", text: "q?" }] }] }), "ai.response.text": "a.", "ai.usage.promptTokens": 9, "ai.usage.completionTokens": 4 }, { end: 9, parent: "" });
+    const root = span(
+      "ai.generateText",
+      {
+        "ai.operationId": "ai.generateText",
+        "ai.model.id": "m",
+        "ai.prompt": JSON.stringify({ messages: [{ role: "user", content: [{ type: "text", text: "q?" }] }] }),
+        "ai.response.text": "a.",
+        "ai.usage.promptTokens": 9,
+        "ai.usage.completionTokens": 4,
+      },
+      { end: 9, parent: "" },
+    );
     const i = extractInteraction(TRACE, [
-      span("ai.toolCall", { "ai.operationId": "ai.toolCall", "ai.toolCall.input": JSON.stringify({ query: "search terms" }), "ai.toolCall.output": JSON.stringify({ documents: [{ id: "c1", text: "t1" }] }) }, { parent: root.span_id }),
+      span(
+        "ai.toolCall",
+        {
+          "ai.operationId": "ai.toolCall",
+          "ai.toolCall.input": JSON.stringify({ query: "search terms" }),
+          "ai.toolCall.output": JSON.stringify({ documents: [{ id: "c1", text: "t1" }] }),
+        },
+        { parent: root.span_id },
+      ),
       span("ai.generateText.doGenerate", { "ai.operationId": "ai.generateText.doGenerate", "ai.response.model": "m-2025" }, { parent: root.span_id, end: 8 }),
       root,
     ]);
@@ -218,7 +287,11 @@ describe("precedence and the other conventions", () => {
 
   it("Vercel AI SDK rerank of text documents: rank order from ai.ranking, ids are the original indexes", () => {
     const i = extractInteraction(TRACE, [
-      span("ai.rerank.doRerank", { "ai.operationId": "ai.rerank.doRerank", "ai.documents": ["\"zero\"", "\"one\"", "\"two\""], "ai.ranking": ["{\"index\":2,\"relevanceScore\":0.9}", "{\"index\":0,\"relevanceScore\":0.4}"] }),
+      span("ai.rerank.doRerank", {
+        "ai.operationId": "ai.rerank.doRerank",
+        "ai.documents": ['"zero"', '"one"', '"two"'],
+        "ai.ranking": ['{"index":2,"relevanceScore":0.9}', '{"index":0,"relevanceScore":0.4}'],
+      }),
     ]);
     expect(i.retrieved).toEqual([
       { id: "2", document_id: null, text: "two", score: 0.9 },

@@ -15,7 +15,10 @@ describe("indexed attributes (OpenInference, OpenLLMetry)", () => {
   });
 
   it("ignores keys that only share the prefix, and non-integer indexes", () => {
-    const groups = indexed({ "retrieval.documents.0.document.id": "a", "retrieval.documentsX.1.document.id": "b", "retrieval.documents.x.document.id": "c", "retrieval.documents.-1.document.id": "d" }, "retrieval.documents");
+    const groups = indexed(
+      { "retrieval.documents.0.document.id": "a", "retrieval.documentsX.1.document.id": "b", "retrieval.documents.x.document.id": "c", "retrieval.documents.-1.document.id": "d" },
+      "retrieval.documents",
+    );
     expect(groups).toEqual([{ "document.id": "a" }]);
   });
 });
@@ -49,6 +52,15 @@ describe("message text", () => {
     expect(messageText({ role: "user", parts: [{ type: "text", content: "q" }] })).toBe("q");
     expect(messageText({ message: { content: "m" } })).toBe("m");
     expect(messageText({ role: "assistant", parts: [{ type: "tool_call", name: "f" }] })).toBeNull();
-    expect(lastMessageText([{ role: "user", content: "first" }, { role: "assistant", content: "x" }, { role: "USER", content: "second" }], "user")).toBe("second");
+    expect(
+      lastMessageText(
+        [
+          { role: "user", content: "first" },
+          { role: "assistant", content: "x" },
+          { role: "USER", content: "second" },
+        ],
+        "user",
+      ),
+    ).toBe("second");
   });
 });

@@ -2,11 +2,13 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { SAMPLE_CORPUS_DIR, SAMPLE_GOLDEN_FILE } from "../../examples/sample-rag/src/index.js";
 import {
-  countMatchModes,
   CSV_COLUMNS,
+  countMatchModes,
   deriveGoldenId,
   detectGoldenFormat,
+  type GoldenItem,
   GoldenSetError,
   goldenSetHash,
   isAnswerable,
@@ -14,9 +16,7 @@ import {
   matchMode,
   normalizeText,
   parseGoldenSet,
-  type GoldenItem,
 } from "../../golden/src/index.js";
-import { SAMPLE_CORPUS_DIR, SAMPLE_GOLDEN_FILE } from "../../examples/sample-rag/src/index.js";
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "golden");
 const JSONL = path.join(FIXTURES, "forms.jsonl");
@@ -42,7 +42,7 @@ function toCsv(items: readonly Record<string, unknown>[], lists: "semicolon" | "
     const s = Array.isArray(v) ? (lists === "json" || v.some((x) => String(x).includes(";")) ? JSON.stringify(v) : v.join(";")) : String(v);
     return `"${s.replace(/"/gu, '""')}"`;
   };
-  return [cols.join(","), ...items.map((it) => cols.map((c) => cell(it[c])).join(","))].join("\r\n") + "\r\n";
+  return `${[cols.join(","), ...items.map((it) => cols.map((c) => cell(it[c])).join(","))].join("\r\n")}\r\n`;
 }
 
 describe("JSONL and CSV forms (issue 12)", () => {
@@ -73,7 +73,10 @@ describe("JSONL and CSV forms (issue 12)", () => {
 
   it("the method's two forms load: chunk id without id, and id + question + source + reference answer", async () => {
     const s = await parseGoldenSet(
-      ['{"question": "How do I renew a certificate?", "expected_chunk_id": "docs/ssl-setup.md#chunk-14"}', '{"id": "d1", "question": "Where is SSL set up?", "expected_source": "docs/ssl-setup.md", "reference_answer": "In the guide."}'].join("\n"),
+      [
+        '{"question": "How do I renew a certificate?", "expected_chunk_id": "docs/ssl-setup.md#chunk-14"}',
+        '{"id": "d1", "question": "Where is SSL set up?", "expected_source": "docs/ssl-setup.md", "reference_answer": "In the guide."}',
+      ].join("\n"),
       "method.jsonl",
     );
     expect(s.items[0]).toMatchObject({ id: "q-ad38808830a2", expected_chunk_id: "docs/ssl-setup.md#chunk-14", expected_source: null, expected_substring: null });
@@ -104,7 +107,10 @@ describe("JSONL and CSV forms (issue 12)", () => {
     const head = "id,question,expected_source,expected_substring,key_facts,tags";
     const semi = await parseGoldenSet(`${head}\na,Q?,d.md,x,"Spark S1; €4.90 ;",t1;t2\n`, "semi.csv");
     const json = await parseGoldenSet(`${head}\na,Q?,d.md,x,"[""Spark S1"",""€4.90""]","[""t1"", ""t2""]"\n`, "json.csv");
-    const jsonl = await parseGoldenSet('{"id":"a","question":"Q?","expected_source":"d.md","expected_substring":"x","key_facts":["Spark S1","€4.90"],"tags":["t1","t2"]}', "j.jsonl");
+    const jsonl = await parseGoldenSet(
+      '{"id":"a","question":"Q?","expected_source":"d.md","expected_substring":"x","key_facts":["Spark S1","€4.90"],"tags":["t1","t2"]}',
+      "j.jsonl",
+    );
     expect(semi.items).toEqual(jsonl.items);
     expect(json.items).toEqual(jsonl.items);
     expect(semi.sha256).toBe(jsonl.sha256);
@@ -135,7 +141,8 @@ describe("JSONL and CSV forms (issue 12)", () => {
 
 describe("explicit nulls and optional ids", () => {
   it("null for every optional field means absent", async () => {
-    const nulls = '{"id":null,"question":"Do you sell GPU servers?","expected_source":null,"expected_substring":null,"expected_lines":null,"expected_chunk_id":null,"reference_answer":null,"key_facts":null,"tags":null}';
+    const nulls =
+      '{"id":null,"question":"Do you sell GPU servers?","expected_source":null,"expected_substring":null,"expected_lines":null,"expected_chunk_id":null,"reference_answer":null,"key_facts":null,"tags":null}';
     const bare = '{"question":"Do you sell GPU servers?"}';
     const a = await parseGoldenSet(nulls, "n.jsonl");
     const b = await parseGoldenSet(bare, "b.jsonl");
@@ -180,10 +187,14 @@ describe("explicit nulls and optional ids", () => {
 
   it("the same question twice without ids is an error naming both lines", async () => {
     const e1 = await errorOf(parseGoldenSet('{"question":"A?"}\n\n{"question":"A?"}', "dup.jsonl"));
-    expect(e1.message).toBe(`dup.jsonl:3: field "id": duplicate id "${deriveGoldenId("A?")}" derived from the question, which is the same as on line 1 (give the items ids, or drop one)`);
+    expect(e1.message).toBe(
+      `dup.jsonl:3: field "id": duplicate id "${deriveGoldenId("A?")}" derived from the question, which is the same as on line 1 (give the items ids, or drop one)`,
+    );
     expect(e1.line).toBe(3);
     const e2 = await errorOf(parseGoldenSet('question,reference_answer\nA?,"two\nlines"\n  A?  ,\n', "dup.csv"));
-    expect(e2.message).toBe(`dup.csv:4 (row 3): field "id": duplicate id "${deriveGoldenId("A?")}" derived from the question, which is the same as on line 2, row 2 (give the items ids, or drop one)`);
+    expect(e2.message).toBe(
+      `dup.csv:4 (row 3): field "id": duplicate id "${deriveGoldenId("A?")}" derived from the question, which is the same as on line 2, row 2 (give the items ids, or drop one)`,
+    );
     expect([e2.line, e2.row, e2.field]).toEqual([4, 3, "id"]);
     // A given id equal to a derived one is a plain duplicate.
     const e3 = await errorOf(parseGoldenSet(`{"question":"A?"}\n{"id":"${deriveGoldenId("A?")}","question":"other"}`, "x.jsonl"));
@@ -197,7 +208,9 @@ describe("match modes", () => {
     expect(s.items.map(matchMode)).toEqual(["substring", "document", "chunk_id", "unanswerable", "substring"]);
     expect(s.items.map(isAnswerable)).toEqual([true, true, true, false, true]);
     expect(countMatchModes(s.items)).toEqual({ chunk_id: 1, document: 1, substring: 2, lines: 0, unanswerable: 1 });
-    expect(s.notices).toContain("1 item matches by expected_chunk_id: chunk ids change when the documents are re-chunked, and such items then never hit (expected_source + expected_substring survive re-chunking)");
+    expect(s.notices).toContain(
+      "1 item matches by expected_chunk_id: chunk ids change when the documents are re-chunked, and such items then never hit (expected_source + expected_substring survive re-chunking)",
+    );
     expect(s.notices).toHaveLength(2);
   });
 
@@ -212,7 +225,10 @@ describe("match modes", () => {
     expect(c2.items).toEqual(j.items);
     expect(matchMode(j.items[0] as GoldenItem)).toBe("lines");
     // The hash is that of the resolved substring, as before lines had a mode.
-    const written = await parseGoldenSet(JSON.stringify({ id: "a", question: "q", expected_source: "postgres/connecting.md", expected_substring: doc.slice(0, 3).join(" ") }), "w.jsonl");
+    const written = await parseGoldenSet(
+      JSON.stringify({ id: "a", question: "q", expected_source: "postgres/connecting.md", expected_substring: doc.slice(0, 3).join(" ") }),
+      "w.jsonl",
+    );
     expect(matchMode(written.items[0] as GoldenItem)).toBe("substring");
     expect(written.sha256).toBe(j.sha256);
   });
@@ -244,13 +260,23 @@ describe("errors name file, line (CSV: row) and field", () => {
   });
 
   it("CSV: header, list, range and quoting errors", async () => {
-    expect((await errorOf(parseGoldenSet("id,question,answer\na,q,x\n", "h.csv"))).message).toMatch(/^h\.csv:1 \(row 1\): unknown column\(s\) "answer" in the header row \(columns: id, question, /u);
+    expect((await errorOf(parseGoldenSet("id,question,answer\na,q,x\n", "h.csv"))).message).toMatch(
+      /^h\.csv:1 \(row 1\): unknown column\(s\) "answer" in the header row \(columns: id, question, /u,
+    );
     expect((await errorOf(parseGoldenSet("id,expected_source\na,d.md\n", "h.csv"))).message).toBe('h.csv:1 (row 1): field "question": missing column in the header row');
     expect((await errorOf(parseGoldenSet("question,Question\na,b\n", "h.csv"))).message).toBe('h.csv:1 (row 1): field "question": column named twice in the header row');
-    expect((await errorOf(parseGoldenSet('question,tags\nq,"[not json"\n', "l.csv"))).message).toMatch(/^l\.csv:2 \(row 2\): field "tags": starts with "\[" but is not a JSON array/u);
-    expect((await errorOf(parseGoldenSet('question,key_facts\nq,"[1, 2]"\n', "l.csv"))).message).toBe('l.csv:2 (row 2): field "key_facts": must be a JSON array of strings, or a;b');
-    expect((await errorOf(parseGoldenSet("question,expected_source,expected_lines\nq,d.md,three\n", "r.csv"))).message).toBe('r.csv:2 (row 2): field "expected_lines": must be first-last, first;last or [first, last]');
-    expect((await errorOf(parseGoldenSet("question,expected_source,expected_lines\nq,d.md,5-2\n", "r.csv", { corpusDir: SAMPLE_CORPUS_DIR }))).message).toMatch(/^r\.csv:2 \(row 2\): field "expected_lines": last line is before first line/u);
+    expect((await errorOf(parseGoldenSet('question,tags\nq,"[not json"\n', "l.csv"))).message).toMatch(
+      /^l\.csv:2 \(row 2\): field "tags": starts with "\[" but is not a JSON array/u,
+    );
+    expect((await errorOf(parseGoldenSet('question,key_facts\nq,"[1, 2]"\n', "l.csv"))).message).toBe(
+      'l.csv:2 (row 2): field "key_facts": must be a JSON array of strings, or a;b',
+    );
+    expect((await errorOf(parseGoldenSet("question,expected_source,expected_lines\nq,d.md,three\n", "r.csv"))).message).toBe(
+      'r.csv:2 (row 2): field "expected_lines": must be first-last, first;last or [first, last]',
+    );
+    expect((await errorOf(parseGoldenSet("question,expected_source,expected_lines\nq,d.md,5-2\n", "r.csv", { corpusDir: SAMPLE_CORPUS_DIR }))).message).toMatch(
+      /^r\.csv:2 \(row 2\): field "expected_lines": last line is before first line/u,
+    );
     const ragged = await errorOf(parseGoldenSet('question,id\n"a\nb",1\n\nc,2,3\n', "g.csv"));
     expect([ragged.line, ragged.row]).toEqual([5, 3]);
     expect(ragged.message).toMatch(/^g\.csv:5 \(row 3\): not valid CSV \(Invalid Record Length: expect 2, got 3\)$/u);
@@ -264,7 +290,7 @@ describe("errors name file, line (CSV: row) and field", () => {
     expect((await errorOf(parseGoldenSet('{"question":"q","expected_chunk_id":"d#1","expected_lines":[1,2]}', "c.jsonl"))).message).toBe(
       'c.jsonl:1: field "expected_chunk_id": give either expected_chunk_id or expected_substring/expected_lines, not both',
     );
-    expect((await errorOf(parseGoldenSet('question,expected_chunk_id,expected_substring\nq,d#1,x\n', "c.csv"))).message).toBe(
+    expect((await errorOf(parseGoldenSet("question,expected_chunk_id,expected_substring\nq,d#1,x\n", "c.csv"))).message).toBe(
       'c.csv:2 (row 2): field "expected_chunk_id": give either expected_chunk_id or expected_substring/expected_lines, not both',
     );
     expect((await errorOf(parseGoldenSet('{"id":"","question":"q"}', "i.jsonl"))).message).toMatch(/^i\.jsonl:1: field "id": /u);

@@ -1,15 +1,17 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { GoldenSetError, loadGoldenSet, normalizeText, parseGoldenSet } from "../../golden/src/index.js";
 import { SAMPLE_CORPUS_DIR, SAMPLE_GOLDEN_FILE } from "../../examples/sample-rag/src/index.js";
+import { GoldenSetError, loadGoldenSet, normalizeText, parseGoldenSet } from "../../golden/src/index.js";
 
 describe("golden-set loader (design §7)", () => {
   it("names file, line and field of a bad line", async () => {
     const text = ['{"id":"a","question":"q?","expected_source":"d.md","expected_substring":"x"}', "", '{"id":"b","question":"","expected_source":null}'].join("\n");
     await expect(parseGoldenSet(text, "set.jsonl")).rejects.toThrow(/^set\.jsonl:3: field "question": /u);
     await expect(parseGoldenSet("{not json", "set.jsonl")).rejects.toThrow(/set\.jsonl:1: not valid JSON/u);
-    await expect(parseGoldenSet('{"id":"a","question":"q","expected_source":"d.md","expected_chunk_id":"d.md#1","expected_substring":"x"}', "f")).rejects.toThrow(/field "expected_chunk_id"/u);
+    await expect(parseGoldenSet('{"id":"a","question":"q","expected_source":"d.md","expected_chunk_id":"d.md#1","expected_substring":"x"}', "f")).rejects.toThrow(
+      /field "expected_chunk_id"/u,
+    );
     await expect(parseGoldenSet('{"id":"a","question":"q","typo_field":1}', "f")).rejects.toThrow(/unknown field\(s\) typo_field/u);
   });
   it("refuses duplicate ids, naming both lines", async () => {

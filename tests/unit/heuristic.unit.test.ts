@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createHeuristicJudge, heuristicClaims, heuristicVerdict } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 import { isAbstention } from "../../scorer/src/domain/metrics/abstention.js";
+import { createHeuristicJudge, heuristicClaims, heuristicVerdict } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 
 const judge = createHeuristicJudge();
 
@@ -46,7 +46,11 @@ describe("heuristic grounding judge (design §5)", () => {
   it("unanswerable: declining passes abstention; an invented 'Yes, it is supported' is a claim that is UNSUPPORTED", async () => {
     expect(isAbstention("I could not find that in the documentation.")).toBe(true);
     expect(isAbstention("Yes, it is supported.")).toBe(false);
-    const g = await judge.grounding({ question: "Do you support Windows servers?", answer: "Yes, it is supported.", chunks: [{ id: "c", text: "Servers run Debian or Ubuntu images." }] });
+    const g = await judge.grounding({
+      question: "Do you support Windows servers?",
+      answer: "Yes, it is supported.",
+      chunks: [{ id: "c", text: "Servers run Debian or Ubuntu images." }],
+    });
     expect(g.claims.map((c) => c.verdict)).toEqual(["UNSUPPORTED"]);
     expect(g.value).toBe(0);
   });

@@ -16,7 +16,9 @@ import { sentences } from "../../golden/src/index.js";
 
 // The hand-labelled judge benchmark set (bench/judges/, issue 13): every line valid, the writing rule
 // (one sentence = one claim) checked with the heuristic judge's own sentence splitting.
-const lines = readFileSync(JUDGE_CASES_PATH, "utf8").split("\n").filter((l) => l.trim().length > 0);
+const lines = readFileSync(JUDGE_CASES_PATH, "utf8")
+  .split("\n")
+  .filter((l) => l.trim().length > 0);
 const cases = loadJudgeCases();
 
 describe("bench/judges/cases.jsonl", () => {
@@ -37,7 +39,11 @@ describe("bench/judges/cases.jsonl", () => {
     for (const lang of LANGUAGES) {
       const mine = cases.filter((c) => c.language === lang);
       expect(mine.length, lang).toBeGreaterThanOrEqual(MIN_CASES_PER_LANGUAGE);
-      for (const cat of CATEGORIES) expect(mine.some((c) => c.category === cat), `${lang} ${cat}`).toBe(true);
+      for (const cat of CATEGORIES)
+        expect(
+          mine.some((c) => c.category === cat),
+          `${lang} ${cat}`,
+        ).toBe(true);
       const kinds = new Set(mine.flatMap((c) => c.paraphrase ?? []));
       for (const k of REQUIRED_PARAPHRASE_KINDS[lang]) expect(kinds.has(k), `${lang} paraphrase ${k}`).toBe(true);
     }
@@ -67,7 +73,10 @@ describe("bench/judges/cases.jsonl", () => {
   it("the claims, in order, are the answer's sentences (Intl.Segmenter + 。！？), one claim each", () => {
     for (const c of cases) {
       if (c.claims.length === 0) continue;
-      expect(c.claims.map((x) => x.text), c.id).toEqual(splitSentences(c.answer));
+      expect(
+        c.claims.map((x) => x.text),
+        c.id,
+      ).toEqual(splitSentences(c.answer));
     }
   });
 

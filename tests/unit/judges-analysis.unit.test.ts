@@ -1,11 +1,11 @@
+import { APIConnectionTimeoutError, APIError } from "openai";
 import { describe, expect, it, vi } from "vitest";
 import { combineRepeats, lengthBias, repeatVariance } from "../../scorer/src/judges/analysis.js";
-import { APIConnectionTimeoutError, APIError } from "openai";
 import { retryAfterMs, toJudgeCallError } from "../../scorer/src/judges/llm/callError.js";
 import { createRateLimiter } from "../../scorer/src/judges/llm/limiter.js";
-import { costUsd, priceOf } from "../../scorer/src/judges/session/cost.js";
-import { judgeCacheKey } from "../../scorer/src/judges/session/cache.js";
 import { countTokens, splitByTokens } from "../../scorer/src/judges/llm/tokens.js";
+import { judgeCacheKey } from "../../scorer/src/judges/session/cache.js";
+import { costUsd, priceOf } from "../../scorer/src/judges/session/cost.js";
 
 const ok = (value: number) => ({ status: "ok", value });
 
@@ -45,7 +45,12 @@ describe("length bias", () => {
     const b = lengthBias("relevance", [...pts, { answer: "eeeee", score: { status: "judge_error", value: null } }]);
     expect(b.n).toBe(4);
     expect(b.spearman).toBeCloseTo(Math.sqrt(0.9), 12);
-    expect(lengthBias("grounding", pts.map((p) => ({ ...p, score: ok(1) }))).spearman).toBeNull();
+    expect(
+      lengthBias(
+        "grounding",
+        pts.map((p) => ({ ...p, score: ok(1) })),
+      ).spearman,
+    ).toBeNull();
   });
 });
 
@@ -87,7 +92,13 @@ describe("call errors, rate limit, prices, cache key, tokens", () => {
   it("cache key changes with model, prompt version, judge and input", () => {
     const k = judgeCacheKey("m", "v1", "grounding", { a: 1 });
     expect(k).toMatch(/^[0-9a-f]{64}$/u);
-    for (const other of [judgeCacheKey("m2", "v1", "grounding", { a: 1 }), judgeCacheKey("m", "v2", "grounding", { a: 1 }), judgeCacheKey("m", "v1", "relevance", { a: 1 }), judgeCacheKey("m", "v1", "grounding", { a: 2 })]) expect(other).not.toBe(k);
+    for (const other of [
+      judgeCacheKey("m2", "v1", "grounding", { a: 1 }),
+      judgeCacheKey("m", "v2", "grounding", { a: 1 }),
+      judgeCacheKey("m", "v1", "relevance", { a: 1 }),
+      judgeCacheKey("m", "v1", "grounding", { a: 2 }),
+    ])
+      expect(other).not.toBe(k);
   });
   it("token counting and splitting (o200k_base), Cyrillic and CJK included", () => {
     const text = "Порт 5432 открыт. 端口是5432。 Port 5432 is open. ".repeat(20);

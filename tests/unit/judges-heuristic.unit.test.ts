@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createHeuristicJudge, heuristicClaims, heuristicRelevance, heuristicVerdict } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 import { isAbstention } from "../../scorer/src/domain/metrics/abstention.js";
+import { createHeuristicJudge, heuristicClaims, heuristicRelevance, heuristicVerdict } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 
 // Cyrillic and CJK text through the heuristic judges (design §5). The English cases (port 5433 vs
 // 5432, an invented number) live in heuristic.unit.test.ts.
@@ -8,7 +8,11 @@ const judge = createHeuristicJudge();
 
 describe("heuristic judges on Russian text", () => {
   it("a Russian answer adding an invented price absent from the chunk: first claim SUPPORTED, second UNSUPPORTED → 0.5", async () => {
-    const g = await judge.grounding({ question: "Сколько хранятся бэкапы?", answer: "Бэкапы хранятся 14 дней. Восстановление стоит 5 рублей.", chunks: [{ id: "r", text: "Ежедневные бэкапы хранятся 14 дней." }] });
+    const g = await judge.grounding({
+      question: "Сколько хранятся бэкапы?",
+      answer: "Бэкапы хранятся 14 дней. Восстановление стоит 5 рублей.",
+      chunks: [{ id: "r", text: "Ежедневные бэкапы хранятся 14 дней." }],
+    });
     expect(g.claims.map((c) => [c.text, c.verdict, c.chunk_ids])).toEqual([
       ["Бэкапы хранятся 14 дней.", "SUPPORTED", ["r"]],
       ["Восстановление стоит 5 рублей.", "UNSUPPORTED", []],
@@ -16,7 +20,10 @@ describe("heuristic judges on Russian text", () => {
     expect(g.value).toBe(0.5);
   });
   it("Russian relevance: stop words (какой) dropped; {порт, использует, postgresql} all in the answer → round(4·3/3) = 4", () => {
-    expect(heuristicRelevance({ question: "Какой порт использует PostgreSQL?", answer: "PostgreSQL использует порт 5432.", answerable: true })).toEqual({ value: 4, reason: "3 of 3 question tokens in the answer" });
+    expect(heuristicRelevance({ question: "Какой порт использует PostgreSQL?", answer: "PostgreSQL использует порт 5432.", answerable: true })).toEqual({
+      value: 4,
+      reason: "3 of 3 question tokens in the answer",
+    });
   });
   it("Russian abstentions: a declining answer on an answerable question scores relevance 1 and makes no claim", () => {
     for (const a of ["К сожалению, в документации нет информации об этом.", "Извините, я не нашёл ответа.", "Я не знаю."]) {

@@ -49,8 +49,18 @@ describe("agreement statistics (Cohen 1960; Fleiss & Cohen 1973)", () => {
     expect(a.kappa).toBeCloseTo(76 / 91, 12);
   });
   it("perfect agreement gives 1; one single label on both sides is undefined (null), never NaN", () => {
-    expect(cohenKappa([["SUPPORTED", "SUPPORTED"], ["UNSUPPORTED", "UNSUPPORTED"]]).kappa).toBe(1);
-    expect(cohenKappa([["SUPPORTED", "SUPPORTED"], ["SUPPORTED", "SUPPORTED"]])).toEqual({ n: 2, agreement: 1, kappa: null });
+    expect(
+      cohenKappa([
+        ["SUPPORTED", "SUPPORTED"],
+        ["UNSUPPORTED", "UNSUPPORTED"],
+      ]).kappa,
+    ).toBe(1);
+    expect(
+      cohenKappa([
+        ["SUPPORTED", "SUPPORTED"],
+        ["SUPPORTED", "SUPPORTED"],
+      ]),
+    ).toEqual({ n: 2, agreement: 1, kappa: null });
     expect(cohenKappa([])).toEqual({ n: 0, agreement: null, kappa: null });
     expect(() => quadraticWeightedKappa([[5, 4]], 0, 4)).toThrow(RangeError);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { evaluateGate, GateSyntaxError, parseGate } from "../../scorer/src/runs/gate.js";
-import { extractJson } from "../../scorer/src/judges/llm/parse.js";
 import { keyFactsScore } from "../../scorer/src/domain/metrics/keyFacts.js";
+import { extractJson } from "../../scorer/src/judges/llm/parse.js";
+import { evaluateGate, GateSyntaxError, parseGate } from "../../scorer/src/runs/gate.js";
 import type { PairedDelta } from "../../scorer/src/runs/paired.js";
 
 describe("key facts (design §5)", () => {
@@ -16,7 +16,16 @@ describe("key facts (design §5)", () => {
 
 describe("--fail-on gate (design §5)", () => {
   const known = ["recall@5", "grounding"];
-  const delta = (metric: string, d: number, lower: number, upper: number): PairedDelta => ({ metric, n: 10, mean_a: 0.9, mean_b: 0.9 + d, delta: d, interval: { lower, upper, level: 0.95, resamples: 10000, seed: 1 }, unpaired: [], differences: [] });
+  const delta = (metric: string, d: number, lower: number, upper: number): PairedDelta => ({
+    metric,
+    n: 10,
+    mean_a: 0.9,
+    mean_b: 0.9 + d,
+    delta: d,
+    interval: { lower, upper, level: 0.95, resamples: 10000, seed: 1 },
+    unpaired: [],
+    differences: [],
+  });
   it("parses the grammar and rejects malformed rules naming them", () => {
     expect(parseGate("grounding<-0.03, recall@5<-0.05", known)).toEqual([
       { metric: "grounding", threshold: -0.03 },

@@ -24,7 +24,11 @@ async function violations(files: Record<string, string>): Promise<string[]> {
   }
   const tops = [...new Set(Object.keys(files).map((f) => f.split("/")[0]!))];
   // exit code 1 on violations: the JSON report is on stdout either way
-  const r = await promisify(execFile)(path.join(root, "node_modules/.bin/depcruise"), ["--config", ".dependency-cruiser.cjs", "--output-type", "json", ...tops], { cwd: dir, encoding: "utf8", maxBuffer: 1 << 26 }).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? "" }));
+  const r = await promisify(execFile)(path.join(root, "node_modules/.bin/depcruise"), ["--config", ".dependency-cruiser.cjs", "--output-type", "json", ...tops], {
+    cwd: dir,
+    encoding: "utf8",
+    maxBuffer: 1 << 26,
+  }).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? "" }));
   const out = JSON.parse(r.stdout) as { summary: { violations: { rule: { name: string } }[] } };
   return [...new Set(out.summary.violations.map((v) => v.rule.name))].sort();
 }
@@ -50,17 +54,29 @@ describe.concurrent("dependency rules", () => {
   });
 
   it("name an import cycle", async () => {
-    const found = await violations({ ...clean, "scorer/src/store/a.ts": 'import { B } from "./b.js";\nexport const A = B;\n', "scorer/src/store/b.ts": 'import { A } from "./a.js";\nexport const B = () => A;\n' });
+    const found = await violations({
+      ...clean,
+      "scorer/src/store/a.ts": 'import { B } from "./b.js";\nexport const A = B;\n',
+      "scorer/src/store/b.ts": 'import { A } from "./a.js";\nexport const B = () => A;\n',
+    });
     expect(found).toEqual(["no-circular"]);
   });
 
   it("name a relative import into another workspace's files", async () => {
-    const found = await violations({ ...clean, "golden/src/x.ts": "export const X = 1;\n", "scorer/src/domain/metrics.ts": 'import { X } from "../../../golden/src/x.js";\nexport const M = X;\n' });
+    const found = await violations({
+      ...clean,
+      "golden/src/x.ts": "export const X = 1;\n",
+      "scorer/src/domain/metrics.ts": 'import { X } from "../../../golden/src/x.js";\nexport const M = X;\n',
+    });
     expect(found).toEqual(["no-cross-workspace-internals"]);
   });
 
   it("name a test helper kept under a test tier", async () => {
-    const found = await violations({ ...clean, "tests/unit/helper.ts": "export const H = 1;\n", "tests/unit/b.unit.test.ts": 'import { H } from "./helper.js";\nexport const T = H;\n' });
+    const found = await violations({
+      ...clean,
+      "tests/unit/helper.ts": "export const H = 1;\n",
+      "tests/unit/b.unit.test.ts": 'import { H } from "./helper.js";\nexport const T = H;\n',
+    });
     expect(found).toEqual(["no-test-helpers-in-tiers"]);
   });
 

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { sentences, wordLikeSegments, wordSegments } from "../../golden/src/index.js";
 import { SAMPLE_CORPUS_DIR, SAMPLE_GOLDEN_FILE } from "../../examples/sample-rag/src/index.js";
+import { sentences, wordLikeSegments, wordSegments } from "../../golden/src/index.js";
 
 const icu = new Intl.Segmenter(undefined, { granularity: "word" });
 const icuWords = (t: string): string[] => [...icu.segment(t)].filter((s) => s.isWordLike).map((s) => s.segment);
@@ -32,7 +32,27 @@ describe("word segmentation (design §5: word-like segments)", () => {
   });
 
   it("agrees with Intl.Segmenter on the boundary rules it implements", () => {
-    for (const t of ["a:b", "e.g. this", "example.com is", "don't stop", "rock'n'roll", "3.5kg", "x_y", "1,000 users", "U.S.A. and", "1.a", "1'a", "a'1", "l'été", "10:30", "it’s", "a__b", "Порт 5432 открыт", "Ελληνικά κείμενα", "naïve café"]) {
+    for (const t of [
+      "a:b",
+      "e.g. this",
+      "example.com is",
+      "don't stop",
+      "rock'n'roll",
+      "3.5kg",
+      "x_y",
+      "1,000 users",
+      "U.S.A. and",
+      "1.a",
+      "1'a",
+      "a'1",
+      "l'été",
+      "10:30",
+      "it’s",
+      "a__b",
+      "Порт 5432 открыт",
+      "Ελληνικά κείμενα",
+      "naïve café",
+    ]) {
       expect(wordLikeSegments(t), t).toEqual(icuWords(t));
     }
   });

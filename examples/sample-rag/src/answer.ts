@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { sentences, STOP_WORDS, wordSegments } from "@ragmeter/golden";
+import { STOP_WORDS, sentences, wordSegments } from "@ragmeter/golden";
 import type { RetrievedChunk } from "./retriever.js";
 
 /** The sentence the sample pipeline answers with when nothing retrieved matches the question. */

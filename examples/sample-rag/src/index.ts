@@ -1,7 +1,17 @@
-export { createSamplePipeline, instrumentationHooks, SAMPLE_DATA_SOURCE, type SamplePipeline, type SamplePipelineOptions, type SamplePipelineVersion, type SamplePipelineHooks, type SampleReply, type TargetContext } from "./pipeline.js";
-export { extractiveAnswer, injectFault, SAMPLE_ABSTENTION, FAULT_SENTENCE } from "./answer.js";
-export { chunkBySection, chunkFixed, type Chunk } from "./chunking.js";
-export { loadCorpus, type CorpusDocument } from "./corpus.js";
-export { Bm25Retriever, type RetrievedChunk } from "./retriever.js";
+export { extractiveAnswer, FAULT_SENTENCE, injectFault, SAMPLE_ABSTENTION } from "./answer.js";
+export { type Chunk, chunkBySection, chunkFixed } from "./chunking.js";
+export { type CorpusDocument, loadCorpus } from "./corpus.js";
 export { SAMPLE_CORPUS_DIR, SAMPLE_GOLDEN_FILE } from "./paths.js";
-export { startSampleServer, type SampleServer } from "./server.js";
+export {
+  createSamplePipeline,
+  instrumentationHooks,
+  SAMPLE_DATA_SOURCE,
+  type SamplePipeline,
+  type SamplePipelineHooks,
+  type SamplePipelineOptions,
+  type SamplePipelineVersion,
+  type SampleReply,
+  type TargetContext,
+} from "./pipeline.js";
+export { Bm25Retriever, type RetrievedChunk } from "./retriever.js";
+export { type SampleServer, startSampleServer } from "./server.js";

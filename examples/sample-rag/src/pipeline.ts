@@ -1,7 +1,7 @@
 import { createRagInstrumentation, type RagInstrumentation } from "@ragmeter/instrumentation";
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { extractiveAnswer, injectFault } from "./answer.js";
-import { chunkBySection, chunkFixed, type Chunk } from "./chunking.js";
+import { type Chunk, chunkBySection, chunkFixed } from "./chunking.js";
 import { loadCorpus } from "./corpus.js";
 import { SAMPLE_CORPUS_DIR } from "./paths.js";
 import { Bm25Retriever, type RetrievedChunk } from "./retriever.js";
@@ -75,7 +75,13 @@ export async function createSamplePipeline(options: SamplePipelineOptions): Prom
   const retriever = new Bm25Retriever(chunks);
   const topK = options.topK ?? 10;
   const llm = options.llm;
-  const hooks = options.hooks ?? instrumentationHooks(options.instrumentation ?? createRagInstrumentation({ pipelineVersion: `sample-${options.version}`, dataSourceId: SAMPLE_DATA_SOURCE }), topK, llm?.model ?? null);
+  const hooks =
+    options.hooks ??
+    instrumentationHooks(
+      options.instrumentation ?? createRagInstrumentation({ pipelineVersion: `sample-${options.version}`, dataSourceId: SAMPLE_DATA_SOURCE }),
+      topK,
+      llm?.model ?? null,
+    );
 
   const retrieve = async (question: string): Promise<RetrievedChunk[]> => retriever.search(question, topK);
   const generate = async (question: string, contexts: readonly RetrievedChunk[]): Promise<SampleReply> => {
@@ -91,8 +97,7 @@ export async function createSamplePipeline(options: SamplePipelineOptions): Prom
       messages: [
         {
           role: "system",
-          content:
-            "Answer the user's question using only the numbered context passages. If they do not contain the answer, say you could not find it in the documentation.",
+          content: "Answer the user's question using only the numbered context passages. If they do not contain the answer, say you could not find it in the documentation.",
         },
         { role: "user", content: `${contexts.map((c, i) => `[${i + 1}] ${c.text}`).join("\n\n")}\n\nQuestion: ${question}` },
       ],

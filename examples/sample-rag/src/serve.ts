@@ -29,9 +29,7 @@ const e = env.data;
 const tracing = process.env["OTEL_EXPORTER_OTLP_ENDPOINT"]
   ? startTracing({ serviceName: "ragmeter-sample", pipelineVersion: `sample-${e.RAGMETER_SAMPLE_VERSION}`, signals: [] })
   : undefined;
-const llm = e.RAGMETER_SAMPLE_MODEL
-  ? { client: new OpenAI({ baseURL: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY ?? "none" }), model: e.RAGMETER_SAMPLE_MODEL }
-  : undefined;
+const llm = e.RAGMETER_SAMPLE_MODEL ? { client: new OpenAI({ baseURL: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY ?? "none" }), model: e.RAGMETER_SAMPLE_MODEL } : undefined;
 const pipeline = await createSamplePipeline({ version: e.RAGMETER_SAMPLE_VERSION, ...(llm ? { llm } : {}) });
 const server = await startSampleServer(pipeline, e.PORT, process.env["HOST"] ?? "127.0.0.1");
 process.stdout.write(`sample pipeline ${pipeline.version} (${pipeline.chunkCount} chunks) at ${server.url}/ask\n`);

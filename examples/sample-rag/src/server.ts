@@ -19,7 +19,12 @@ const askBody = z.object({ question: z.string().min(1) });
  * interaction span of `rag` (OpenTelemetry; a no-op until an SDK is registered).
  * @param port TCP port (0 picks a free one); host 127.0.0.1 unless `host` is given.
  */
-export async function startSampleServer(pipeline: SamplePipeline, port: number, host = "127.0.0.1", rag: RagInstrumentation = createRagInstrumentation({ pipelineVersion: `sample-${pipeline.version}` })): Promise<SampleServer> {
+export async function startSampleServer(
+  pipeline: SamplePipeline,
+  port: number,
+  host = "127.0.0.1",
+  rag: RagInstrumentation = createRagInstrumentation({ pipelineVersion: `sample-${pipeline.version}` }),
+): Promise<SampleServer> {
   const app = Fastify({ logger: false });
   app.post("/ask", async (req, reply) => {
     const parsed = askBody.safeParse(req.body);

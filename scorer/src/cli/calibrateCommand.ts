@@ -1,11 +1,10 @@
-import { assertWritable } from "./evalCommand.js";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Command, InvalidArgumentError, type Option } from "commander";
+import { type Command, InvalidArgumentError, type Option } from "commander";
 import { sampleForCalibration } from "../runs/calibrate/sample.js";
 import { scoreCalibrationFile } from "../runs/calibrate/score.js";
-import { withStore, type Io } from "./context.js";
-import { EXIT } from "./evalCommand.js";
+import { type Io, withStore } from "./context.js";
+import { assertWritable, EXIT } from "./evalCommand.js";
 
 function positiveInt(v: string): number {
   const n = Number(v);
@@ -24,7 +23,9 @@ export async function calibrateSampleCommand(io: Io, flags: { run: string; n: nu
     const file = await sampleForCalibration(store, flags.run, flags.n, flags.seed);
     await writeFile(out, `${JSON.stringify(file, null, 2)}\n`);
     const claims = file.items.reduce((a, i) => a + i.claims.length, 0);
-    io.out(`review file: ${out}\n${file.items.length} questions, ${claims} claims from run ${file.run_id} (judge ${file.judge.kind} ${file.judge.model}, prompt ${file.judge.prompt_version})`);
+    io.out(
+      `review file: ${out}\n${file.items.length} questions, ${claims} claims from run ${file.run_id} (judge ${file.judge.kind} ${file.judge.model}, prompt ${file.judge.prompt_version})`,
+    );
     io.out("fill in human_verdict for each claim and human_relevance for each question, then run: npx ragmeter calibrate score FILE");
     return EXIT.done;
   });

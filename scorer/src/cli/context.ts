@@ -1,8 +1,8 @@
-import { loadConfig, type Config } from "../config.js";
 import { createHeuristicJudge } from "../judges/heuristic/heuristicJudge.js";
 import { createLlmJudge } from "../judges/llm/llmJudge.js";
 import type { Judge } from "../judges/types.js";
 import { openStore, type Store } from "../store/client.js";
+import { type Config, loadConfig } from "./config.js";
 
 /** Where a command writes: injectable for tests (no process globals inside commands). */
 export interface Io {

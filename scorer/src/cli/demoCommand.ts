@@ -1,11 +1,11 @@
-import type { Command } from "commander";
-import { intArg, judgeOptions, type CommandContext } from "./args.js";
-import OpenAI from "openai";
 import { loadGoldenSet } from "@ragmeter/golden";
 import { createSamplePipeline, SAMPLE_CORPUS_DIR, SAMPLE_GOLDEN_FILE, type SamplePipeline } from "@ragmeter/sample-rag";
+import type { Command } from "commander";
+import OpenAI from "openai";
 import type { Target } from "../runs/target.js";
-import { evaluateAndReport, EXIT, type JudgeRunFlags } from "./evalCommand.js";
-import { judgeFor, withStore, type Io } from "./context.js";
+import { type CommandContext, intArg, judgeOptions } from "./args.js";
+import { type Io, judgeFor, withStore } from "./context.js";
+import { EXIT, evaluateAndReport, type JudgeRunFlags } from "./evalCommand.js";
 
 /** An in-process target over the sample pipeline (no HTTP). */
 export function inProcessTarget(pipeline: SamplePipeline): Target {
@@ -31,11 +31,20 @@ export async function demoCommand(io: Io, flags: { home?: string; concurrency: n
   const golden = await loadGoldenSet(SAMPLE_GOLDEN_FILE, { corpusDir: SAMPLE_CORPUS_DIR });
   return withStore(io, flags, async (store, config) => {
     const judge = judgeFor(config);
-    const llm = config.sampleModel && config.judge ? { client: new OpenAI({ baseURL: config.judge.baseURL, apiKey: config.judge.apiKey ?? "none" }), model: config.sampleModel } : undefined;
+    const llm =
+      config.sampleModel && config.judge ? { client: new OpenAI({ baseURL: config.judge.baseURL, apiKey: config.judge.apiKey ?? "none" }), model: config.sampleModel } : undefined;
     for (const version of ["v1", "v2"] as const) {
       const pipeline = await createSamplePipeline({ version, ...(llm ? { llm } : {}) });
-      io.out(`\n=== sample pipeline ${version}: ${version === "v1" ? "section chunks" : "fixed 220-character chunks + deliberate answer fault"} (${pipeline.chunkCount} chunks) ===`);
-      const outcome = await evaluateAndReport(io, store, judge, golden, inProcessTarget(pipeline), { pipelineVersion: `sample-${version}`, ks: [1, 3, 5, 10], concurrency: flags.concurrency, judging: flags, prices: config.prices });
+      io.out(
+        `\n=== sample pipeline ${version}: ${version === "v1" ? "section chunks" : "fixed 220-character chunks + deliberate answer fault"} (${pipeline.chunkCount} chunks) ===`,
+      );
+      const outcome = await evaluateAndReport(io, store, judge, golden, inProcessTarget(pipeline), {
+        pipelineVersion: `sample-${version}`,
+        ks: [1, 3, 5, 10],
+        concurrency: flags.concurrency,
+        judging: flags,
+        prices: config.prices,
+      });
       if (outcome === null) return EXIT.usage;
     }
     return EXIT.done;
@@ -45,8 +54,7 @@ export async function demoCommand(io: Io, flags: { home?: string; concurrency: n
 /** Registers `ragmeter demo`. */
 export function registerDemoCommand(program: Command, ctx: CommandContext): void {
   const { io, result, home } = ctx;
-  judgeOptions(program
-    .command("demo"))
+  judgeOptions(program.command("demo"))
     .description("evaluate sample pipeline v1 then v2 on the bundled golden set (in process, no server)")
     .option("--concurrency <n>", "questions in flight at once", intArg(1, 256), 4)
     .addOption(home())

@@ -1,22 +1,22 @@
-import type { Command } from "commander";
-import { httpUrl, intArg, judgeOptions, kList, nonEmpty, rate, type CommandContext } from "./args.js";
 import { constants } from "node:fs";
 import { access, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { loadGoldenSet, type GoldenSet } from "@ragmeter/golden";
-import { evalJson } from "./format/json.js";
-import { formatSummary } from "./format/text.js";
+import { createJsonLogger as createLogger } from "@ragmeter/collector";
+import { type GoldenSet, loadGoldenSet } from "@ragmeter/golden";
+import type { Command } from "commander";
+import type { PriceTable } from "../judges/session/cost.js";
+import type { Judge } from "../judges/types.js";
 import { runEval } from "../runs/eval.js";
 import type { EvalOutcome } from "../runs/summary.js";
-import { runEvalViaTraces, type ViaTracesOptions } from "../runs/viaTraces.js";
-import { createJsonLogger as createLogger } from "@ragmeter/collector";
-import { loadStreamConfig } from "../stream/config.js";
 import { httpTarget, type Target } from "../runs/target.js";
+import { runEvalViaTraces, type ViaTracesOptions } from "../runs/viaTraces.js";
 import type { Store } from "../store/client.js";
-import type { Judge } from "../judges/types.js";
-import type { PriceTable } from "../judges/session/cost.js";
+import { loadStreamConfig } from "../stream/config.js";
+import { type CommandContext, httpUrl, intArg, judgeOptions, kList, nonEmpty, rate } from "./args.js";
+import { type Io, judgeFor, withStore } from "./context.js";
+import { evalJson } from "./format/json.js";
+import { formatSummary } from "./format/text.js";
 import { createProgress } from "./progress.js";
-import { judgeFor, withStore, type Io } from "./context.js";
 
 /** Flags of `ragmeter eval`. */
 export interface EvalFlags {
@@ -94,7 +94,15 @@ export async function evaluateAndReport(
   judge: Judge,
   golden: GoldenSet,
   target: Target,
-  opts: { pipelineVersion: string; ks: readonly number[]; concurrency: number; json?: string | undefined; judging?: JudgeRunFlags; prices?: PriceTable | null; viaTraces?: ViaTracesSettings | null },
+  opts: {
+    pipelineVersion: string;
+    ks: readonly number[];
+    concurrency: number;
+    json?: string | undefined;
+    judging?: JudgeRunFlags;
+    prices?: PriceTable | null;
+    viaTraces?: ViaTracesSettings | null;
+  },
 ): Promise<EvalOutcome | null> {
   if (golden.items.length === 0) {
     io.err(`${golden.path}: empty_golden_set — the golden set has no items; nothing was scored`);
@@ -147,11 +155,15 @@ export async function evaluateAndReport(
 export function evalExitCode(io: Io, outcome: EvalOutcome, maxErrorRate: number | undefined): number {
   if (outcome.results.length > 0 && outcome.failures.length === outcome.results.length) {
     const first = outcome.failures[0];
-    io.err(`ragmeter: nothing could be measured: all ${outcome.results.length} questions failed (${[...new Set(outcome.failures.map((f) => f.status))].join(", ")}; first: ${first?.reason ?? "?"}); run ${outcome.run.run_id} is stored as failed`);
+    io.err(
+      `ragmeter: nothing could be measured: all ${outcome.results.length} questions failed (${[...new Set(outcome.failures.map((f) => f.status))].join(", ")}; first: ${first?.reason ?? "?"}); run ${outcome.run.run_id} is stored as failed`,
+    );
     return EXIT.usage;
   }
   if (maxErrorRate !== undefined && outcome.errorRate > maxErrorRate) {
-    io.err(`gate failed: error rate ${outcome.errorRate.toFixed(3)} (target_error, trace_timeout or judge_error on ${outcome.failures.length} of ${outcome.results.length} questions) > --max-error-rate ${maxErrorRate}`);
+    io.err(
+      `gate failed: error rate ${outcome.errorRate.toFixed(3)} (target_error, trace_timeout or judge_error on ${outcome.failures.length} of ${outcome.results.length} questions) > --max-error-rate ${maxErrorRate}`,
+    );
     return EXIT.gate;
   }
   return EXIT.done;
@@ -168,7 +180,10 @@ export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
   const stream = flags.viaTraces ? loadStreamConfig(io.env, flags.quietMs !== undefined ? { quietMs: flags.quietMs } : {}) : null;
   const viaTraces: ViaTracesSettings | null = stream
     ? {
-        spans: stream.brokers !== null ? { kind: "kafka", brokers: stream.brokers, topic: stream.topic } : { kind: "otlp", port: flags.otlpPort ?? 4318, host: flags.otlpHost ?? "0.0.0.0" },
+        spans:
+          stream.brokers !== null
+            ? { kind: "kafka", brokers: stream.brokers, topic: stream.topic }
+            : { kind: "otlp", port: flags.otlpPort ?? 4318, host: flags.otlpHost ?? "0.0.0.0" },
         quietMs: stream.quietMs,
         traceTimeoutMs: flags.traceTimeout ?? 30_000,
       }
@@ -191,8 +206,7 @@ export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
 /** Registers `ragmeter eval`. */
 export function registerEvalCommand(program: Command, ctx: CommandContext): void {
   const { io, result, home } = ctx;
-  judgeOptions(program
-    .command("eval"))
+  judgeOptions(program.command("eval"))
     .description("replay a golden set against an HTTP target, score it, store the run and print the summary")
     .requiredOption("--golden <file>", "golden set (JSONL)")
     .requiredOption("--target <url>", "target URL answering POST {question} with {answer, contexts}", httpUrl)
@@ -208,7 +222,27 @@ export function registerEvalCommand(program: Command, ctx: CommandContext): void
     .option("--trace-timeout <ms>", "--via-traces: wait this long for a question's spans, then trace_timeout", intArg(100), 30_000)
     .option("--quiet-ms <ms>", "--via-traces: quiet window after a trace's last span (env RAGMETER_QUIET_MS, default 5000)", intArg(0))
     .addOption(home())
-    .action(async (o: { golden: string; target: string; pipelineVersion: string; k: number[]; json?: string; concurrency: number; maxErrorRate?: number; home?: string; cache: boolean; repeat: number; maxCost?: number; corpus?: string; viaTraces?: boolean; otlpPort: number; otlpHost: string; traceTimeout: number; quietMs?: number }) => {
-      result.code = await evalCommand(io, o);
-    });
+    .action(
+      async (o: {
+        golden: string;
+        target: string;
+        pipelineVersion: string;
+        k: number[];
+        json?: string;
+        concurrency: number;
+        maxErrorRate?: number;
+        home?: string;
+        cache: boolean;
+        repeat: number;
+        maxCost?: number;
+        corpus?: string;
+        viaTraces?: boolean;
+        otlpPort: number;
+        otlpHost: string;
+        traceTimeout: number;
+        quietMs?: number;
+      }) => {
+        result.code = await evalCommand(io, o);
+      },
+    );
 }

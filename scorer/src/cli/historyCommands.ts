@@ -1,16 +1,16 @@
-import type { Command } from "commander";
-import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "../runs/bootstrap.js";
-import { intArg, type CommandContext } from "./args.js";
-import { displayRank, metricNames } from "../domain/metricTable.js";
 import { writeFile } from "node:fs/promises";
+import type { Command } from "commander";
 import { stringify } from "csv-stringify/sync";
+import { displayRank, metricNames } from "../domain/metricTable.js";
+import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "../runs/bootstrap.js";
 import { compareRuns } from "../runs/compare.js";
-import { formatComparison } from "./format/compare.js";
 import { evaluateGate, parseGate } from "../runs/gate.js";
-import { fmtValue } from "./format/text.js";
 import { getRun, listRuns, type RunRecord } from "../store/runs.js";
+import { type CommandContext, intArg } from "./args.js";
+import { type Io, withStore } from "./context.js";
 import { assertWritable, EXIT } from "./evalCommand.js";
-import { withStore, type Io } from "./context.js";
+import { formatComparison } from "./format/compare.js";
+import { fmtValue } from "./format/text.js";
 
 /** Metrics object of a stored run (from its summary), `{}` while it runs. */
 export function runMetrics(run: RunRecord): Record<string, number | null> {
@@ -61,7 +61,12 @@ export async function runsCommand(io: Io, flags: { json?: boolean; home?: string
 }
 
 /** `ragmeter compare RUN_A RUN_B`: paired deltas with bootstrap intervals; `--fail-on` gate. */
-export async function compareCommand(io: Io, runA: string, runB: string, flags: { failOn?: string; seed: number; resamples: number; json?: boolean; home?: string }): Promise<number> {
+export async function compareCommand(
+  io: Io,
+  runA: string,
+  runB: string,
+  flags: { failOn?: string; seed: number; resamples: number; json?: boolean; home?: string },
+): Promise<number> {
   return withStore(io, flags, async (store) => {
     const a = await getRun(store, runA);
     const b = await getRun(store, runB);
@@ -82,7 +87,18 @@ export async function compareCommand(io: Io, runA: string, runB: string, flags: 
             seed: c.seed,
             resamples: c.resamples,
             metrics: Object.fromEntries(
-              c.deltas.map((d) => [d.metric, { n: d.n, mean_a: d.mean_a, mean_b: d.mean_b, delta: d.delta, ci: d.interval ? [d.interval.lower, d.interval.upper] : null, unpaired: d.unpaired, regressed: d.differences.filter((x) => x.delta < 0).map((x) => x.golden_id) }]),
+              c.deltas.map((d) => [
+                d.metric,
+                {
+                  n: d.n,
+                  mean_a: d.mean_a,
+                  mean_b: d.mean_b,
+                  delta: d.delta,
+                  ci: d.interval ? [d.interval.lower, d.interval.upper] : null,
+                  unpaired: d.unpaired,
+                  regressed: d.differences.filter((x) => x.delta < 0).map((x) => x.golden_id),
+                },
+              ]),
             ),
             gate: gate.map((g) => ({ rule: `${g.rule.metric}<${g.rule.threshold}`, failed: g.failed, why: g.why })),
             warnings: c.warnings,
@@ -116,9 +132,22 @@ export async function exportCommand(io: Io, flags: { csv?: boolean; out?: string
     const names = [...new Set(runs.flatMap((r) => Object.keys(runMetrics(r))))].sort((a, b) => displayRank(a) - displayRank(b) || a.localeCompare(b));
     const rows = runs.map((r) => {
       const m = runMetrics(r);
-      return [r.started_at, r.run_id, r.pipeline_version, r.golden_set_hash, r.golden_set_path, r.judge_kind, r.judge_model, r.judge_prompt_version, ...names.map((n) => m[n] ?? "")];
+      return [
+        r.started_at,
+        r.run_id,
+        r.pipeline_version,
+        r.golden_set_hash,
+        r.golden_set_path,
+        r.judge_kind,
+        r.judge_model,
+        r.judge_prompt_version,
+        ...names.map((n) => m[n] ?? ""),
+      ];
     });
-    const csv = stringify([["started_at", "run_id", "pipeline_version", "golden_set_sha256", "golden_set_path", "judge_kind", "judge_model", "judge_prompt_version", ...names], ...rows]);
+    const csv = stringify([
+      ["started_at", "run_id", "pipeline_version", "golden_set_sha256", "golden_set_path", "judge_kind", "judge_model", "judge_prompt_version", ...names],
+      ...rows,
+    ]);
     if (flags.out) {
       await writeFile(flags.out, csv);
       io.err(`wrote ${runs.length} runs to ${flags.out}`);

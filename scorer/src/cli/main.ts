@@ -1,23 +1,23 @@
 import { CollectorConfigError } from "@ragmeter/collector";
-import { Command, CommanderError, Option } from "commander";
 import { GoldenSetError } from "@ragmeter/golden";
+import { Command, CommanderError, Option } from "commander";
+import { ConfigError } from "../domain/errors.js";
+import { JudgeConfigError } from "../judges/errors.js";
+import { CalibrationError } from "../runs/calibrate/errors.js";
 import { GateSyntaxError } from "../runs/gate.js";
-import { ConfigError } from "../config.js";
+import { NothingToReplayError } from "../runs/replay/replay.js";
+import { ReplaySpecError } from "../runs/replay/select.js";
 import { StoreError } from "../store/errors.js";
 import type { CommandContext } from "./args.js";
+import { registerCalibrateCommand } from "./calibrateCommand.js";
 import { registerCollectorCommand } from "./collectorCommand.js";
+import { type Io, processIo } from "./context.js";
 import { registerDemoCommand } from "./demoCommand.js";
 import { EXIT, registerEvalCommand, UsageError } from "./evalCommand.js";
 import { registerHistoryCommands } from "./historyCommands.js";
-import { registerReportCommand } from "./reportCommand.js";
-import { processIo, type Io } from "./context.js";
-import { registerStreamCommands } from "./streamCommands.js";
 import { registerReplayCommand } from "./replayCommand.js";
-import { NothingToReplayError } from "../runs/replay/replay.js";
-import { ReplaySpecError } from "../runs/replay/select.js";
-import { registerCalibrateCommand } from "./calibrateCommand.js";
-import { JudgeConfigError } from "../judges/errors.js";
-import { CalibrationError } from "../runs/calibrate/errors.js";
+import { registerReportCommand } from "./reportCommand.js";
+import { registerStreamCommands } from "./streamCommands.js";
 
 /**
  * Builds the `ragmeter` command line. Each action stores its exit code in `result.code`
@@ -60,7 +60,18 @@ export async function runCli(argv: readonly string[], io: Io = processIo()): Pro
       if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return EXIT.done;
       return EXIT.usage;
     }
-    if (err instanceof ConfigError || err instanceof UsageError || err instanceof ReplaySpecError || err instanceof NothingToReplayError || err instanceof CollectorConfigError || err instanceof GoldenSetError || err instanceof GateSyntaxError || err instanceof StoreError || err instanceof JudgeConfigError || err instanceof CalibrationError) {
+    if (
+      err instanceof ConfigError ||
+      err instanceof UsageError ||
+      err instanceof ReplaySpecError ||
+      err instanceof NothingToReplayError ||
+      err instanceof CollectorConfigError ||
+      err instanceof GoldenSetError ||
+      err instanceof GateSyntaxError ||
+      err instanceof StoreError ||
+      err instanceof JudgeConfigError ||
+      err instanceof CalibrationError
+    ) {
       io.err(`ragmeter: ${err.message}`);
       return EXIT.usage;
     }

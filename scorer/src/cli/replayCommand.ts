@@ -1,13 +1,13 @@
-import type { Command } from "commander";
-import { httpUrl, intArg, kList, nonEmpty, type CommandContext } from "./args.js";
 import { writeFile } from "node:fs/promises";
-import { fmtDelta, fmtValue } from "./format/text.js";
-import { httpTarget } from "../runs/target.js";
-import { runReplay, type ReplayOutcome } from "../runs/replay/replay.js";
+import type { Command } from "commander";
+import { type ReplayOutcome, runReplay } from "../runs/replay/replay.js";
 import { parseReplaySource } from "../runs/replay/select.js";
+import { httpTarget } from "../runs/target.js";
+import { type CommandContext, httpUrl, intArg, kList, nonEmpty } from "./args.js";
+import { type Io, judgeFor, withStore } from "./context.js";
 import { assertWritable, EXIT } from "./evalCommand.js";
+import { fmtDelta, fmtValue } from "./format/text.js";
 import { createProgress } from "./progress.js";
-import { judgeFor, withStore, type Io } from "./context.js";
 
 /** Flags of `ragmeter replay`. */
 export interface ReplayFlags {
@@ -30,20 +30,31 @@ export function formatReplay(r: ReplayOutcome, top = 10): string {
   const out: string[] = [];
   out.push(`replay run ${o.run.run_id} · pipeline ${o.run.pipeline_version} · ${r.captured.length} captured questions (${o.run.golden_set_path})`);
   const olds = [...new Set(r.captured.map((c) => c.pipeline_version || "?"))].join(", ");
-  out.push(`original pipeline ${olds} → ${o.run.pipeline_version}; both sides scored by judge ${o.run.judge_kind}${o.run.judge_kind === "llm" ? ` ${o.run.judge_model}` : ""}, paired per question`);
+  out.push(
+    `original pipeline ${olds} → ${o.run.pipeline_version}; both sides scored by judge ${o.run.judge_kind}${o.run.judge_kind === "llm" ? ` ${o.run.judge_model}` : ""}, paired per question`,
+  );
   out.push("");
   out.push(`${"metric".padEnd(12)} ${"old".padStart(7)} ${"new".padStart(7)} ${"delta".padStart(7)}  ${"95% CI".padEnd(20)} n`);
   for (const d of r.deltas) {
     if (d.n === 0) continue;
     const ci = d.interval ? `[${fmtDelta(d.metric, d.interval.lower)}, ${fmtDelta(d.metric, d.interval.upper)}]` : "—";
-    out.push(`${d.metric.padEnd(12)} ${fmtValue(d.metric, d.mean_a).padStart(7)} ${fmtValue(d.metric, d.mean_b).padStart(7)} ${fmtDelta(d.metric, d.delta).padStart(7)}  ${ci.padEnd(20)} ${d.n}`);
+    out.push(
+      `${d.metric.padEnd(12)} ${fmtValue(d.metric, d.mean_a).padStart(7)} ${fmtValue(d.metric, d.mean_b).padStart(7)} ${fmtDelta(d.metric, d.delta).padStart(7)}  ${ci.padEnd(20)} ${d.n}`,
+    );
   }
   out.push("");
-  out.push(`retrieved documents, old vs new: Jaccard ${fmtValue("", mean(r.overlap.map((x) => x.jaccard)))} · rank-biased overlap (p=0.9) ${fmtValue("", mean(r.overlap.map((x) => x.rbo)))} (mean over ${r.overlap.length} questions)`);
-  const moved = (r.deltas.find((d) => d.metric === "grounding")?.differences ?? []).concat(r.deltas.find((d) => d.metric === "relevance")?.differences.map((x) => ({ ...x, delta: x.delta / 4 })) ?? []);
+  out.push(
+    `retrieved documents, old vs new: Jaccard ${fmtValue("", mean(r.overlap.map((x) => x.jaccard)))} · rank-biased overlap (p=0.9) ${fmtValue("", mean(r.overlap.map((x) => x.rbo)))} (mean over ${r.overlap.length} questions)`,
+  );
+  const moved = (r.deltas.find((d) => d.metric === "grounding")?.differences ?? []).concat(
+    r.deltas.find((d) => d.metric === "relevance")?.differences.map((x) => ({ ...x, delta: x.delta / 4 })) ?? [],
+  );
   const byKey = new Map<string, number>();
   for (const m of moved) byKey.set(m.golden_id, Math.min(byKey.get(m.golden_id) ?? 0, m.delta));
-  const worst = [...byKey].filter(([, d]) => d < 0).sort((x, y) => x[1] - y[1] || x[0].localeCompare(y[0])).slice(0, top);
+  const worst = [...byKey]
+    .filter(([, d]) => d < 0)
+    .sort((x, y) => x[1] - y[1] || x[0].localeCompare(y[0]))
+    .slice(0, top);
   out.push("");
   out.push("regressed most (trace id of the original, grounding / relevance old → new, overlap)");
   if (worst.length === 0) out.push("  none");
@@ -52,7 +63,9 @@ export function formatReplay(r: ReplayOutcome, top = 10): string {
     const rel = r.deltas.find((d) => d.metric === "relevance")?.differences.find((x) => x.golden_id === key);
     const ov = r.overlap.find((x) => x.key === key);
     const q = r.captured.find((c) => c.trace_id === key)?.question ?? "";
-    out.push(`  ${key.slice(0, 16)}  ${g ? `${fmtValue("grounding", g.a)}→${fmtValue("grounding", g.b)}` : "—"}  ${rel ? `${fmtValue("relevance", rel.a)}→${fmtValue("relevance", rel.b)}` : "—"}  J ${ov ? ov.jaccard.toFixed(2) : "—"}  ${JSON.stringify(q.slice(0, 50))}`);
+    out.push(
+      `  ${key.slice(0, 16)}  ${g ? `${fmtValue("grounding", g.a)}→${fmtValue("grounding", g.b)}` : "—"}  ${rel ? `${fmtValue("relevance", rel.a)}→${fmtValue("relevance", rel.b)}` : "—"}  J ${ov ? ov.jaccard.toFixed(2) : "—"}  ${JSON.stringify(q.slice(0, 50))}`,
+    );
   }
   const errs = o.results.filter((q) => q.status !== "ok").length;
   if (errs > 0) out.push(`target errors: ${errs} (counted, never averaged)`);
@@ -94,9 +107,17 @@ export async function replayCommand(io: Io, flags: ReplayFlags): Promise<number>
             run_id: r.outcome.run.run_id,
             pipeline_version: r.outcome.run.pipeline_version,
             from: flags.from,
-            metrics: Object.fromEntries(r.deltas.map((d) => [d.metric, { n: d.n, old: d.mean_a, new: d.mean_b, delta: d.delta, ci: d.interval ? [d.interval.lower, d.interval.upper] : null }])),
+            metrics: Object.fromEntries(
+              r.deltas.map((d) => [d.metric, { n: d.n, old: d.mean_a, new: d.mean_b, delta: d.delta, ci: d.interval ? [d.interval.lower, d.interval.upper] : null }]),
+            ),
             overlap: { jaccard: mean(r.overlap.map((x) => x.jaccard)), rbo: mean(r.overlap.map((x) => x.rbo)) },
-            questions: r.overlap.map((x) => ({ trace_id: x.key, question: x.question, jaccard: x.jaccard, rbo: x.rbo, ...Object.fromEntries(r.deltas.map((d) => [d.metric, d.differences.find((y) => y.golden_id === x.key) ?? null])) })),
+            questions: r.overlap.map((x) => ({
+              trace_id: x.key,
+              question: x.question,
+              jaccard: x.jaccard,
+              rbo: x.rbo,
+              ...Object.fromEntries(r.deltas.map((d) => [d.metric, d.differences.find((y) => y.golden_id === x.key) ?? null])),
+            })),
           },
           null,
           2,
@@ -122,7 +143,9 @@ export function registerReplayCommand(program: Command, ctx: CommandContext): vo
     .option("--json <out>", "write the replay report as JSON")
     .option("--no-cache", "do not use the judge cache")
     .addOption(home())
-    .action(async (o: { from: string; target: string; pipelineVersion: string; sample?: number; concurrency: number; k: number[]; json?: string; cache: boolean; home?: string }) => {
-      result.code = await replayCommand(io, o);
-    });
+    .action(
+      async (o: { from: string; target: string; pipelineVersion: string; sample?: number; concurrency: number; k: number[]; json?: string; cache: boolean; home?: string }) => {
+        result.code = await replayCommand(io, o);
+      },
+    );
 }

@@ -1,13 +1,12 @@
-import type { Command } from "commander";
-import { type CommandContext } from "./args.js";
-import { assertWritable } from "./evalCommand.js";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { BrowserMissingError, screenshotTrend } from "./format/browser.js";
+import type { Command } from "commander";
 import { loadReportData } from "../runs/reportData.js";
+import type { CommandContext } from "./args.js";
+import { type Io, withStore } from "./context.js";
+import { assertWritable, EXIT } from "./evalCommand.js";
+import { BrowserMissingError, screenshotTrend } from "./format/browser.js";
 import { chartJsSource, renderReportHtml } from "./format/html.js";
-import { EXIT } from "./evalCommand.js";
-import { withStore, type Io } from "./context.js";
 
 /** A path as printed: relative to the working directory when inside it, else absolute. */
 const shown = (cwd: string, file: string): string => {
@@ -31,7 +30,7 @@ export async function reportCommand(io: Io, flags: { out?: string; png?: boolean
   });
   io.err(`wrote ${shown(io.cwd, out)} (${written} completed run${written === 1 ? "" : "s"})`);
   if (flags.png) {
-    const png = out.replace(/\.html?$/iu, "") + ".png";
+    const png = `${out.replace(/\.html?$/iu, "")}.png`;
     try {
       await screenshotTrend(out, png, io.env);
     } catch (err) {

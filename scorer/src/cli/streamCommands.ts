@@ -1,11 +1,10 @@
+import { createJsonLogger as createLogger, loadCollectorConfig, type RunningCollector, startCollector } from "@ragmeter/collector";
 import type { Command } from "commander";
-import { intArg, kList, type CommandContext } from "./args.js";
-import { loadCollectorConfig, startCollector, type RunningCollector } from "@ragmeter/collector";
-import { createJsonLogger as createLogger } from "@ragmeter/collector";
 import { loadStreamConfig } from "../stream/config.js";
-import { startScorerService, type ScorerService } from "../stream/service.js";
+import { type ScorerService, startScorerService } from "../stream/service.js";
+import { type CommandContext, intArg, kList } from "./args.js";
+import { type Io, judgeFor, withStore } from "./context.js";
 import { EXIT } from "./evalCommand.js";
-import { judgeFor, withStore, type Io } from "./context.js";
 
 /** Resolves on SIGTERM/SIGINT or when `signal` aborts. */
 function untilStopped(signal?: AbortSignal): Promise<string> {
@@ -38,7 +37,10 @@ export interface StreamFlags {
  * scores settled traces into ClickHouse; runs until SIGTERM/SIGINT (or `signal`).
  */
 export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSignal): Promise<number> {
-  const stream = loadStreamConfig(io.env, { ...(flags.brokers !== undefined ? { brokers: flags.brokers } : {}), ...(flags.quietMs !== undefined ? { quietMs: flags.quietMs } : {}) });
+  const stream = loadStreamConfig(io.env, {
+    ...(flags.brokers !== undefined ? { brokers: flags.brokers } : {}),
+    ...(flags.quietMs !== undefined ? { quietMs: flags.quietMs } : {}),
+  });
   const brokers = stream.brokers ?? ["127.0.0.1:9092"];
   const log = createLogger(process.stderr, "info", "scorer");
   return withStore(io, flags, async (store, config) => {
@@ -47,7 +49,14 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
       stream: { ...stream, brokers },
       consume: true,
       log,
-      scoring: { judge: judgeFor(config), ks: flags.k ?? [1, 3, 5, 10], quietMs: stream.quietMs, liveSampleRate: stream.liveSampleRate, concurrency: stream.concurrency, batchSize: 500 },
+      scoring: {
+        judge: judgeFor(config),
+        ks: flags.k ?? [1, 3, 5, 10],
+        quietMs: stream.quietMs,
+        liveSampleRate: stream.liveSampleRate,
+        concurrency: stream.concurrency,
+        batchSize: 500,
+      },
     });
     log.info("scorer running", { brokers, topic: stream.topic, group: stream.groupId, quiet_ms: stream.quietMs, store: store.location });
     const why = await untilStopped(signal);
@@ -63,7 +72,10 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
  * @param onReady called with the collector URL once listening (tests).
  */
 export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSignal, onReady?: (url: string) => void): Promise<number> {
-  const stream = loadStreamConfig(io.env, { ...(flags.brokers !== undefined ? { brokers: flags.brokers } : {}), ...(flags.quietMs !== undefined ? { quietMs: flags.quietMs } : {}) });
+  const stream = loadStreamConfig(io.env, {
+    ...(flags.brokers !== undefined ? { brokers: flags.brokers } : {}),
+    ...(flags.quietMs !== undefined ? { quietMs: flags.quietMs } : {}),
+  });
   const collectorConfig = loadCollectorConfig(io.env, {
     ...(flags.port !== undefined ? { port: flags.port } : {}),
     ...(flags.host !== undefined ? { host: flags.host } : {}),
@@ -77,7 +89,14 @@ export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSig
       stream,
       consume: useKafka,
       log,
-      scoring: { judge: judgeFor(config), ks: flags.k ?? [1, 3, 5, 10], quietMs: stream.quietMs, liveSampleRate: stream.liveSampleRate, concurrency: stream.concurrency, batchSize: 500 },
+      scoring: {
+        judge: judgeFor(config),
+        ks: flags.k ?? [1, 3, 5, 10],
+        quietMs: stream.quietMs,
+        liveSampleRate: stream.liveSampleRate,
+        concurrency: stream.concurrency,
+        batchSize: 500,
+      },
     });
     let collector: RunningCollector | null = null;
     try {

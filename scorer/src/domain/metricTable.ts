@@ -154,7 +154,11 @@ export function liveNeverApplicable(metric: string): boolean {
  */
 export function displayRank(metric: string): number {
   if (metric.startsWith("recall@")) return Number(metric.slice("recall@".length));
-  const order = (["retrieval", "judged", "answer"] as const).flatMap((kind) => metricTable([]).filter((m) => m.kind === kind).map((m) => m.name));
+  const order = (["retrieval", "judged", "answer"] as const).flatMap((kind) =>
+    metricTable([])
+      .filter((m) => m.kind === kind)
+      .map((m) => m.name),
+  );
   const i = order.indexOf(metric);
   return i < 0 ? Number.MAX_SAFE_INTEGER : 1000 + i;
 }

@@ -1,5 +1,5 @@
-import type { RetrievedItem } from "./metrics/recall.js";
 import type { GroundingJudgment, ReferenceJudgment, RelevanceJudgment } from "./judgments.js";
+import type { RetrievedItem } from "./metrics/recall.js";
 import type { Scored, Status } from "./status.js";
 
 /** Everything measured for one golden question. */

@@ -1,6 +1,6 @@
 import type { RetrievedItem } from "../domain/metrics/recall.js";
 import type { AttrValue, StoredLog, StoredSpan } from "./spans.js";
-import { documentOf, documentsOf, indexed, jsonValue, lastMessageText, messageText, num, record, str, type RawDocument } from "./values.js";
+import { documentOf, documentsOf, indexed, jsonValue, lastMessageText, messageText, num, type RawDocument, record, str } from "./values.js";
 
 /** Span conventions the scorer reads (design §4), in precedence order. */
 export type Convention = "otel-genai" | "openinference" | "openllmetry" | "vercel-ai";
@@ -73,7 +73,10 @@ function eventsOf(s: StoredSpan, logs: readonly StoredLog[]): ContentEvent[] {
     ...s.events.map((e) => ({ name: e.name, attributes: e.attributes, body: null as unknown, time: timeOf(e.time_unix_nano) })),
     ...logs.filter((l) => l.span_id === s.span_id).map((l) => ({ name: l.event_name, attributes: l.attributes, body: l.body as unknown, time: timeOf(l.time_unix_nano) })),
   ];
-  return all.map((e, i) => ({ e, i })).sort((x, y) => (x.e.time < y.e.time ? -1 : x.e.time > y.e.time ? 1 : x.i - y.i)).map(({ e }) => e);
+  return all
+    .map((e, i) => ({ e, i }))
+    .sort((x, y) => (x.e.time < y.e.time ? -1 : x.e.time > y.e.time ? 1 : x.i - y.i))
+    .map(({ e }) => e);
 }
 
 /** A query given as a string, or as JSON holding one (`{query}`, `{question}`, `{input}`, or the first string field). */
@@ -133,7 +136,7 @@ function otelGenAi(spans: readonly StoredSpan[], logs: readonly StoredLog[]): { 
           userText = messageText(e.body) ?? messageText(jsonValue(e.attributes["content"])) ?? str(e.attributes, "content") ?? userText;
         } else if (e.name === "gen_ai.choice") {
           const body = record(e.body);
-          const idx = typeof body?.["index"] === "number" ? body["index"] : num(e.attributes, "index") ?? 0;
+          const idx = typeof body?.["index"] === "number" ? body["index"] : (num(e.attributes, "index") ?? 0);
           const text = messageText(body?.["message"] ?? e.body) ?? str(e.attributes, "message.content");
           if (text !== null && idx < choiceIndex) {
             choiceText = text; // the first choice (index 0) is the answer
@@ -145,7 +148,8 @@ function otelGenAi(spans: readonly StoredSpan[], logs: readonly StoredLog[]): { 
           output ??= jsonValue(e.attributes["gen_ai.completion"]);
         }
       }
-      const answer = lastMessageText(output, "assistant") ?? (Array.isArray(output) && output.length > 0 ? messageText(output[0]) : typeof output === "string" ? output : null) ?? choiceText;
+      const answer =
+        lastMessageText(output, "assistant") ?? (Array.isArray(output) && output.length > 0 ? messageText(output[0]) : typeof output === "string" ? output : null) ?? choiceText;
       g.push({
         convention: "otel-genai",
         question: lastMessageText(input, "user") ?? userText,
@@ -181,7 +185,14 @@ function openInference(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: G
       const meta = record(jsonValue(d["document.metadata"] ?? null)) ?? {};
       const rawId = d["document.id"];
       const id = typeof rawId === "string" && rawId !== "" ? rawId : typeof rawId === "number" ? String(rawId) : String(i);
-      const documentId = typeof meta["document_id"] === "string" ? meta["document_id"] : typeof meta["documentId"] === "string" ? meta["documentId"] : typeof meta["source"] === "string" ? meta["source"] : null;
+      const documentId =
+        typeof meta["document_id"] === "string"
+          ? meta["document_id"]
+          : typeof meta["documentId"] === "string"
+            ? meta["documentId"]
+            : typeof meta["source"] === "string"
+              ? meta["source"]
+              : null;
       return { id, document_id: documentId, text: str(d, "document.content"), score: num(d, "document.score") };
     });
   const inputText = (a: StoredSpan["attributes"]): string | null => queryText(a["input.value"] ?? null);
@@ -295,7 +306,8 @@ function vercelAi(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: Genera
       }
     } else if (op === "ai.generateText" || op === "ai.streamText") {
       const prompt = record(jsonValue(a["ai.prompt"]));
-      const question = (typeof prompt?.["prompt"] === "string" ? prompt["prompt"] : null) ?? lastMessageText(prompt?.["messages"], "user") ?? lastMessageText(prompt?.["prompt"], "user");
+      const question =
+        (typeof prompt?.["prompt"] === "string" ? prompt["prompt"] : null) ?? lastMessageText(prompt?.["messages"], "user") ?? lastMessageText(prompt?.["prompt"], "user");
       // The outer span names the model asked for; the provider's answer is on the last step.
       const steps = spans.filter((c) => c.parent_span_id === s.span_id && (opOf(c) === `${op}.doGenerate` || opOf(c) === `${op}.doStream`));
       const lastStep = latest(steps.map((c) => ({ s: c, end: endOf(c) })))?.s ?? null;
@@ -303,7 +315,10 @@ function vercelAi(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: Genera
         convention: "vercel-ai",
         question,
         answer: str(a, "ai.response.text") ?? (a["ai.response.text"] === "" ? "" : null),
-        model: str(a, "ai.response.model") ?? (lastStep ? str(lastStep.attributes, "ai.response.model") ?? str(lastStep.attributes, "gen_ai.response.model") : null) ?? str(a, "ai.model.id"),
+        model:
+          str(a, "ai.response.model") ??
+          (lastStep ? (str(lastStep.attributes, "ai.response.model") ?? str(lastStep.attributes, "gen_ai.response.model")) : null) ??
+          str(a, "ai.model.id"),
         input_tokens: num(a, "ai.usage.inputTokens") ?? num(a, "ai.usage.promptTokens"),
         output_tokens: num(a, "ai.usage.outputTokens") ?? num(a, "ai.usage.completionTokens"),
         end: endOf(s),

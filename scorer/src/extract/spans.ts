@@ -1,9 +1,9 @@
 import type { AnyValue, KeyValue, LogsRequest, TraceRequest } from "@ragmeter/otlp";
 
-import type { AttrValue, Attrs, StoredLog, StoredSpan } from "../domain/spans.js";
+import type { Attrs, AttrValue, StoredLog, StoredSpan } from "../domain/spans.js";
 
 // The stored span and log shapes are domain types (the store reads and writes them); re-exported here.
-export type { AttrValue, Attrs, StoredLog, StoredSpan } from "../domain/spans.js";
+export type { Attrs, AttrValue, StoredLog, StoredSpan } from "../domain/spans.js";
 
 /** Converts an OTLP AnyValue to a plain value (bytes become base64). */
 export function plainValue(v: AnyValue | undefined): AttrValue {

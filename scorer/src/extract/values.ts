@@ -1,4 +1,4 @@
-import type { AttrValue, Attrs } from "./spans.js";
+import type { Attrs, AttrValue } from "./spans.js";
 
 /** The attribute as a non-empty string, else null. */
 export function str(a: Attrs, key: string): string | null {
@@ -100,7 +100,14 @@ export function documentOf(v: unknown, index: number): RawDocument | null {
   const idOf = (x: unknown): string | undefined => (typeof x === "string" && x !== "" ? x : typeof x === "number" && Number.isFinite(x) ? String(x) : undefined);
   const id = firstString(idOf(r["id"]), idOf(r["id_"]), idOf(r["chunk_id"]), idOf(r["chunkId"]), idOf(meta?.["chunk_id"]), idOf(meta?.["id"]));
   const text = firstString(r["content"], r["text"], r["pageContent"], r["page_content"], r["document"]);
-  const documentId = firstString(idOf(r["document_id"]), idOf(r["documentId"]), idOf(r["ref_doc_id"]), idOf(meta?.["document_id"]), idOf(meta?.["documentId"]), idOf(meta?.["source"]));
+  const documentId = firstString(
+    idOf(r["document_id"]),
+    idOf(r["documentId"]),
+    idOf(r["ref_doc_id"]),
+    idOf(meta?.["document_id"]),
+    idOf(meta?.["documentId"]),
+    idOf(meta?.["source"]),
+  );
   const scoreRaw = r["score"] ?? r["relevance_score"] ?? r["relevanceScore"] ?? r["similarity"];
   const score = typeof scoreRaw === "number" ? scoreRaw : typeof scoreRaw === "string" && scoreRaw.trim() !== "" && Number.isFinite(Number(scoreRaw)) ? Number(scoreRaw) : null;
   if (id === null && text === null) return null;

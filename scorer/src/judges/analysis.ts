@@ -14,7 +14,9 @@ export interface JudgedValue {
  * Tokens, calls and latency are summed; claims/facts and reason come from the first repeat.
  * @throws RangeError on an empty list.
  */
-export function combineRepeats<T extends JudgedValue & { input_tokens: number; output_tokens: number; latency_ms: number; calls?: number; cached?: boolean }>(repeats: readonly T[]): T {
+export function combineRepeats<T extends JudgedValue & { input_tokens: number; output_tokens: number; latency_ms: number; calls?: number; cached?: boolean }>(
+  repeats: readonly T[],
+): T {
   const first = repeats[0];
   if (first === undefined) throw new RangeError("combineRepeats needs at least one repeat");
   if (repeats.length === 1) return first;

@@ -1,7 +1,7 @@
 import type { GoldenItem } from "@ragmeter/golden";
 import type { QuestionResult } from "../domain/result.js";
 import type { Judge } from "../judges/types.js";
-import { failedQuestion, scoreInteraction, type Expectations } from "../scoring/score.js";
+import { type Expectations, failedQuestion, scoreInteraction } from "../scoring/score.js";
 import type { TargetResult } from "./target.js";
 
 /**
@@ -9,13 +9,25 @@ import type { TargetResult } from "./target.js";
  * test, scored against `options.expect` (default: the item's own expectations; null: none, as for
  * captured live traffic); a failed target call gives `target_error` on every metric.
  */
-export async function scoreTargetResult(item: GoldenItem, traceId: string, result: TargetResult, judge: Judge, ks: readonly number[], options: { readonly repeat?: number; readonly expect?: Expectations; readonly noGoldenReason?: string } = {}): Promise<QuestionResult> {
+export async function scoreTargetResult(
+  item: GoldenItem,
+  traceId: string,
+  result: TargetResult,
+  judge: Judge,
+  ks: readonly number[],
+  options: { readonly repeat?: number; readonly expect?: Expectations; readonly noGoldenReason?: string } = {},
+): Promise<QuestionResult> {
   if (!result.ok) return failedQuestion(item, traceId, "target_error", result.reason, result.latency_ms);
   const subject = { trace_id: traceId, golden_id: item.id, tags: item.tags, question: item.question, latency_ms: result.latency_ms };
-  return scoreInteraction(subject, { answer: result.reply.answer, contexts: result.reply.contexts, model: result.reply.model }, options.expect === undefined ? item : options.expect, {
-    judge,
-    ks,
-    ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
-    ...(options.noGoldenReason !== undefined ? { noGoldenReason: options.noGoldenReason } : {}),
-  });
+  return scoreInteraction(
+    subject,
+    { answer: result.reply.answer, contexts: result.reply.contexts, model: result.reply.model },
+    options.expect === undefined ? item : options.expect,
+    {
+      judge,
+      ks,
+      ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
+      ...(options.noGoldenReason !== undefined ? { noGoldenReason: options.noGoldenReason } : {}),
+    },
+  );
 }

@@ -1,10 +1,10 @@
-import { metricNames, metricTable } from "../domain/metricTable.js";
 import { randomUUID } from "node:crypto";
-import { pairedDelta, type PairedDelta } from "./paired.js";
-import { storedQuestionMetrics } from "./summary.js";
+import { metricNames, metricTable } from "../domain/metricTable.js";
 import type { Store } from "../store/client.js";
 import { saveComparison } from "../store/comparisons.js";
-import { type RunRecord } from "../store/runs.js";
+import type { RunRecord } from "../store/runs.js";
+import { type PairedDelta, pairedDelta } from "./paired.js";
+import { storedQuestionMetrics } from "./summary.js";
 
 /** Result of comparing two stored runs. */
 export interface Comparison {
@@ -34,7 +34,9 @@ export async function compareRuns(store: Store, a: RunRecord, b: RunRecord, opti
   const warnings: string[] = [];
   if (a.golden_set_hash !== b.golden_set_hash) warnings.push("the runs use different golden sets: only questions with the same id are paired");
   if (a.judge_kind !== b.judge_kind || a.judge_model !== b.judge_model || a.judge_prompt_version !== b.judge_prompt_version) {
-    warnings.push(`the runs use different judges (${a.judge_kind} ${a.judge_model} ${a.judge_prompt_version} vs ${b.judge_kind} ${b.judge_model} ${b.judge_prompt_version}): judge changes are mixed into the deltas`);
+    warnings.push(
+      `the runs use different judges (${a.judge_kind} ${a.judge_model} ${a.judge_prompt_version} vs ${b.judge_kind} ${b.judge_model} ${b.judge_prompt_version}): judge changes are mixed into the deltas`,
+    );
   }
   const comparison_id = randomUUID();
   await saveComparison(store, {
@@ -43,7 +45,15 @@ export async function compareRuns(store: Store, a: RunRecord, b: RunRecord, opti
     run_b: b.run_id,
     seed: options.seed,
     resamples: options.resamples,
-    deltas: deltas.map((d) => ({ metric: d.metric, n: d.n, mean_a: d.mean_a, mean_b: d.mean_b, delta: d.delta, ci_lower: d.interval?.lower ?? null, ci_upper: d.interval?.upper ?? null })),
+    deltas: deltas.map((d) => ({
+      metric: d.metric,
+      n: d.n,
+      mean_a: d.mean_a,
+      mean_b: d.mean_b,
+      delta: d.delta,
+      ci_lower: d.interval?.lower ?? null,
+      ci_upper: d.interval?.upper ?? null,
+    })),
   });
   return { comparison_id, a, b, deltas, seed: options.seed, resamples: options.resamples, warnings };
 }

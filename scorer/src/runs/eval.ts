@@ -56,7 +56,14 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
     prices: options.prices ?? null,
     maxCostUsd: options.maxCostUsd ?? null,
     golden,
-    run: { source: "golden", pipelineVersion: options.pipelineVersion, goldenSetHash: golden.sha256, goldenSetPath: golden.path, target: options.target.description, startedAt: now() },
+    run: {
+      source: "golden",
+      pipelineVersion: options.pipelineVersion,
+      goldenSetHash: golden.sha256,
+      goldenSetPath: golden.path,
+      target: options.target.description,
+      startedAt: now(),
+    },
   });
   const { run, judge } = recorder;
   try {

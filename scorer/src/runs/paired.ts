@@ -1,5 +1,5 @@
-import { bootstrapMeanInterval, type BootstrapInterval } from "./bootstrap.js";
 import type { MetricValue } from "../domain/metricTable.js";
+import { type BootstrapInterval, bootstrapMeanInterval } from "./bootstrap.js";
 
 /** Paired comparison of one metric between two runs (design §5). */
 export interface PairedDelta {
@@ -56,7 +56,13 @@ export function pairedDelta(
     mean_a: avg(differences.map((d) => d.a)),
     mean_b: avg(differences.map((d) => d.b)),
     delta: avg(differences.map((d) => d.delta)),
-    interval: withInterval && n > 0 ? bootstrapMeanInterval(differences.map((d) => d.delta), withInterval) : null,
+    interval:
+      withInterval && n > 0
+        ? bootstrapMeanInterval(
+            differences.map((d) => d.delta),
+            withInterval,
+          )
+        : null,
     unpaired,
     differences,
   };

@@ -10,7 +10,7 @@ import { saveGoldenSet } from "../store/golden.js";
 import { storeJudgeCache } from "../store/judgeCache.js";
 import { saveResults } from "../store/results.js";
 import type { RunRecord } from "../store/runs.js";
-import { completeRun, startRun, type EvalOutcome, type NewRun } from "./summary.js";
+import { completeRun, type EvalOutcome, type NewRun, startRun } from "./summary.js";
 import type { Target, TargetResult } from "./target.js";
 import { baggage, newTraceIds, traceparent } from "./traceContext.js";
 
@@ -96,9 +96,11 @@ export async function startRecorder(o: RecorderOptions): Promise<RunRecorder> {
       scores = [];
       claims = [];
       // Writes run one after another, in the order the rows were recorded.
-      writing = writing.then(() => saveResults(store, batch)).catch((err: unknown) => {
-        failure ??= err;
-      });
+      writing = writing
+        .then(() => saveResults(store, batch))
+        .catch((err: unknown) => {
+          failure ??= err;
+        });
     }
     return writing.then(() => {
       if (failure !== null) throw failure;

@@ -1,10 +1,10 @@
 import { metricNames } from "../domain/metricTable.js";
-import { pairedDelta } from "./paired.js";
-import { storedQuestionMetrics } from "./summary.js";
-import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "./bootstrap.js";
 import type { Store } from "../store/client.js";
 import { claimCountsByRun, goldenQuestionsOfRun, latestComparison, recentBadClaims } from "../store/report.js";
 import { listRuns, previousRun, type RunRecord } from "../store/runs.js";
+import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "./bootstrap.js";
+import { pairedDelta } from "./paired.js";
+import { storedQuestionMetrics } from "./summary.js";
 
 /** Mean of the `ok` per-question values of one metric in one run, with how many questions. */
 export interface MetricMean {
@@ -50,12 +50,27 @@ export interface ReportData {
   readonly headline_k: number;
   /** Last run vs its previous comparable run (design §5), or why there is none. */
   readonly comparison:
-    | { readonly last: ReportRunRef; readonly previous: ReportRunRef; readonly origin: "stored" | "computed"; readonly seed: number; readonly resamples: number; readonly deltas: readonly ReportDelta[] }
+    | {
+        readonly last: ReportRunRef;
+        readonly previous: ReportRunRef;
+        readonly origin: "stored" | "computed";
+        readonly seed: number;
+        readonly resamples: number;
+        readonly deltas: readonly ReportDelta[];
+      }
     | { readonly last: ReportRunRef | null; readonly previous: null; readonly why: string };
   /** Questions whose recall@headline_k went from 1 (previous run) to 0 (last run). */
   readonly lost_hit: readonly { readonly golden_id: string; readonly question: string; readonly trace_id: string }[];
   /** Most recent UNSUPPORTED and CONTRADICTED claims, newest first. */
-  readonly bad_claims: readonly { readonly time: string; readonly verdict: string; readonly claim: string; readonly question: string; readonly pipeline_version: string; readonly trace_id: string; readonly golden_id: string }[];
+  readonly bad_claims: readonly {
+    readonly time: string;
+    readonly verdict: string;
+    readonly claim: string;
+    readonly question: string;
+    readonly pipeline_version: string;
+    readonly trace_id: string;
+    readonly golden_id: string;
+  }[];
 }
 
 /** A run named in the comparison. */
@@ -101,7 +116,11 @@ export async function loadReportData(store: Store, options: ReportOptions = {}):
 
   const claimCounts = new Map<string, Record<string, number>>();
   if (completed.length > 0) {
-    for (const row of await claimCountsByRun(store, completed.map((r) => r.run_id))) claimCounts.set(row.run_id, { ...(claimCounts.get(row.run_id) ?? {}), [row.verdict]: row.n });
+    for (const row of await claimCountsByRun(
+      store,
+      completed.map((r) => r.run_id),
+    ))
+      claimCounts.set(row.run_id, { ...(claimCounts.get(row.run_id) ?? {}), [row.verdict]: row.n });
   }
 
   const ks = [...new Set(completed.flatMap((r) => r.ks))].sort((a, b) => a - b);
@@ -112,7 +131,15 @@ export async function loadReportData(store: Store, options: ReportOptions = {}):
     }
     const metrics: Record<string, MetricMean> = {};
     for (const [metric, vs] of byMetric) metrics[metric] = { mean: vs.reduce((a, b) => a + b, 0) / vs.length, n: vs.length };
-    return { run_id: r.run_id, started_at: r.started_at, pipeline_version: r.pipeline_version, source: r.source, golden_set_hash: r.golden_set_hash, metrics, claims: claimCounts.get(r.run_id) ?? {} };
+    return {
+      run_id: r.run_id,
+      started_at: r.started_at,
+      pipeline_version: r.pipeline_version,
+      source: r.source,
+      golden_set_hash: r.golden_set_hash,
+      metrics,
+      claims: claimCounts.get(r.run_id) ?? {},
+    };
   });
   const headline_k = ks.includes(5) ? 5 : (ks[ks.length - 1] ?? 5);
 
@@ -134,12 +161,24 @@ export async function loadReportData(store: Store, options: ReportOptions = {}):
         origin: "stored",
         seed: rows[0]!.seed,
         resamples: rows[0]!.resamples,
-        deltas: rows.map((r) => ({ metric: r.metric, n: r.n, previous: r.mean_a, last: r.mean_b, delta: r.delta, ci: r.ci_lower !== null && r.ci_upper !== null ? ([r.ci_lower, r.ci_upper] as const) : null })).sort((x, y) => order(x.metric) - order(y.metric)),
+        deltas: rows
+          .map((r) => ({
+            metric: r.metric,
+            n: r.n,
+            previous: r.mean_a,
+            last: r.mean_b,
+            delta: r.delta,
+            ci: r.ci_lower !== null && r.ci_upper !== null ? ([r.ci_lower, r.ci_upper] as const) : null,
+          }))
+          .sort((x, y) => order(x.metric) - order(y.metric)),
       };
     } else {
       const a = perQuestion.get(prev.run_id) ?? (await storedQuestionMetrics(store, prev.run_id));
       const b = perQuestion.get(last.run_id)!;
-      const names = metricNames([...new Set([...prev.ks, ...last.ks])].sort((x, y) => x - y), { referenceJudge: false });
+      const names = metricNames(
+        [...new Set([...prev.ks, ...last.ks])].sort((x, y) => x - y),
+        { referenceJudge: false },
+      );
       comparison = {
         last: ref(last),
         previous: ref(prev),
@@ -154,7 +193,10 @@ export async function loadReportData(store: Store, options: ReportOptions = {}):
     }
     const a = perQuestion.get(prev.run_id) ?? (await storedQuestionMetrics(store, prev.run_id));
     const b = perQuestion.get(last.run_id)!;
-    const lost = [...b.entries()].filter(([id, m]) => m.get(`recall@${headline_k}`)?.value === 0 && a.get(id)?.get(`recall@${headline_k}`)?.value === 1).map(([id]) => id).sort();
+    const lost = [...b.entries()]
+      .filter(([id, m]) => m.get(`recall@${headline_k}`)?.value === 0 && a.get(id)?.get(`recall@${headline_k}`)?.value === 1)
+      .map(([id]) => id)
+      .sort();
     if (lost.length > 0) {
       lost_hit = await goldenQuestionsOfRun(store, last.golden_set_hash, last.run_id, lost);
     }

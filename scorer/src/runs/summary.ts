@@ -1,16 +1,16 @@
 import { randomBytes } from "node:crypto";
+import { JUDGED_METRICS, type MetricValue, metricNames, metricValues } from "../domain/metricTable.js";
+import type { QuestionResult } from "../domain/result.js";
+import { type LengthBias, lengthBias, type RepeatVariance, repeatVariance } from "../judges/analysis.js";
 import { judgePromptVersion } from "../judges/promptVersion.js";
-import type { Judge } from "../judges/types.js";
-import { lengthBias, repeatVariance, type LengthBias, type RepeatVariance } from "../judges/analysis.js";
 import type { JudgeStats } from "../judges/session/session.js";
-import { lastCalibration, type CalibrationRecord } from "../store/calibrations.js";
+import type { Judge } from "../judges/types.js";
+import { type CalibrationRecord, lastCalibration } from "../store/calibrations.js";
 import type { Store } from "../store/client.js";
 import { runScores } from "../store/results.js";
-import { getRun, previousRun, saveRun, type RunRecord } from "../store/runs.js";
-import { JUDGED_METRICS, metricNames, metricValues, type MetricValue } from "../domain/metricTable.js";
-import { aggregate, type Aggregate } from "./aggregate.js";
-import { pairedDelta, type PairedDelta } from "./paired.js";
-import type { QuestionResult } from "../domain/result.js";
+import { getRun, previousRun, type RunRecord, saveRun } from "../store/runs.js";
+import { type Aggregate, aggregate } from "./aggregate.js";
+import { type PairedDelta, pairedDelta } from "./paired.js";
 
 /** What the run's judges did and how far they can be trusted: usage and cost, length bias, repeat variance, last calibration. */
 export interface JudgeRunReport {
@@ -55,7 +55,10 @@ export interface EvalOutcome {
 
 /** Run ids sort by time: `r-YYYYMMDDTHHMMSS-<6 hex>`. */
 export function newRunId(now: number): string {
-  const t = new Date(now).toISOString().replace(/[-:]/gu, "").replace(/\.\d+Z$/u, "");
+  const t = new Date(now)
+    .toISOString()
+    .replace(/[-:]/gu, "")
+    .replace(/\.\d+Z$/u, "");
   return `r-${t}-${randomBytes(3).toString("hex")}`;
 }
 
@@ -64,7 +67,10 @@ export async function storedQuestionMetrics(store: Store, runId: string): Promis
   const out = new Map<string, Map<string, MetricValue>>();
   for (const r of await runScores(store, runId)) {
     let m = out.get(r.golden_id);
-    if (!m) out.set(r.golden_id, (m = new Map()));
+    if (!m) {
+      m = new Map();
+      out.set(r.golden_id, m);
+    }
     m.set(r.metric, { value: r.value, status: r.status });
   }
   return out;
@@ -136,7 +142,11 @@ export async function completeRun(input: CompleteRunInput): Promise<EvalOutcome>
   const agg = aggregate(rows, names);
   const byTag: Record<string, Aggregate> = {};
   const tags = [...new Set(results.flatMap((q) => q.tags))].sort();
-  for (const tag of tags) byTag[tag] = aggregate(results.filter((q) => q.tags.includes(tag)).map((q) => runMetricValues(q, ks)), names);
+  for (const tag of tags)
+    byTag[tag] = aggregate(
+      results.filter((q) => q.tags.includes(tag)).map((q) => runMetricValues(q, ks)),
+      names,
+    );
   const errors = results.filter((q) => q.status === "target_error").length;
   const failures = questionFailures(results);
   const judgeReport = await judgeRunReport(store, run, results, input.stats, repeat, useCache);
@@ -182,7 +192,17 @@ export async function completeRun(input: CompleteRunInput): Promise<EvalOutcome>
     const b = new Map(results.map((q) => [q.golden_id, runMetricValues(q, ks)] as const));
     previous = { run: prev, deltas: names.map((m) => pairedDelta(m, a, b)) };
   }
-  return { run: stored, results, aggregate: agg, byTag, previous, warnings: [...warnings], errorRate: results.length === 0 ? 0 : failures.length / results.length, failures, judgeReport };
+  return {
+    run: stored,
+    results,
+    aggregate: agg,
+    byTag,
+    previous,
+    warnings: [...warnings],
+    errorRate: results.length === 0 ? 0 : failures.length / results.length,
+    failures,
+    judgeReport,
+  };
 }
 
 /** Why one question could not be measured. */
@@ -211,10 +231,17 @@ export function questionFailures(results: readonly QuestionResult[]): QuestionFa
 
 /** Builds the judge report of a run: stats, length bias per judged metric, variance over repeats, last calibration. */
 async function judgeRunReport(store: Store, run: RunRecord, results: readonly QuestionResult[], stats: JudgeStats, repeat: number, cache: boolean): Promise<JudgeRunReport> {
-  const length_bias = JUDGED_METRICS.map((m) => lengthBias(m.name, results.map((q) => ({ answer: q.answer, score: m.judgment(q) })))).filter((b) => b.n > 0);
+  const length_bias = JUDGED_METRICS.map((m) =>
+    lengthBias(
+      m.name,
+      results.map((q) => ({ answer: q.answer, score: m.judgment(q) })),
+    ),
+  ).filter((b) => b.n > 0);
   const variance =
     repeat > 1
-      ? JUDGED_METRICS.map((m) => repeatVariance(m.name, new Map(results.filter((q) => q.repeats.length > 0).map((q) => [q.golden_id, q.repeats.map((r) => m.repeat(r))] as const)))).filter((v) => v.n > 0)
+      ? JUDGED_METRICS.map((m) =>
+          repeatVariance(m.name, new Map(results.filter((q) => q.repeats.length > 0).map((q) => [q.golden_id, q.repeats.map((r) => m.repeat(r))] as const))),
+        ).filter((v) => v.n > 0)
       : [];
   const calibration = await lastCalibration(store, { judge_kind: run.judge_kind, judge_model: run.judge_model, judge_prompt_version: run.judge_prompt_version });
   return { stats, repeat, cache, length_bias, variance, calibration };

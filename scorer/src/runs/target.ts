@@ -12,7 +12,9 @@ export interface TargetReply {
 }
 
 /** Result of asking a target: a reply, or the reason it failed (`target_error`). */
-export type TargetResult = { readonly ok: true; readonly reply: TargetReply; readonly latency_ms: number } | { readonly ok: false; readonly reason: string; readonly latency_ms: number };
+export type TargetResult =
+  | { readonly ok: true; readonly reply: TargetReply; readonly latency_ms: number }
+  | { readonly ok: false; readonly reason: string; readonly latency_ms: number };
 
 /** Trace context sent with each golden question (W3C `traceparent` and `baggage` headers). */
 export interface TraceHeaders {

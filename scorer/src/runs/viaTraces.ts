@@ -1,10 +1,10 @@
+import { type Logger, loadCollectorConfig, type RunningCollector, startCollector } from "@ragmeter/collector";
 import type { GoldenItem } from "@ragmeter/golden";
-import { loadCollectorConfig, startCollector, type Logger, type RunningCollector } from "@ragmeter/collector";
 import pLimit from "p-limit";
-import { startScorerService } from "../stream/service.js";
-import type { ScoredTrace } from "../scoring/trace.js";
 import type { QuestionResult } from "../domain/result.js";
 import { failedQuestion } from "../scoring/score.js";
+import type { ScoredTrace } from "../scoring/trace.js";
+import { startScorerService } from "../stream/service.js";
 import type { EvalOptions } from "./eval.js";
 import { askTarget, startRecorder } from "./recorder.js";
 import type { EvalOutcome } from "./summary.js";
@@ -50,7 +50,14 @@ export async function runEvalViaTraces(o: ViaTracesOptions): Promise<EvalOutcome
     prices: o.prices ?? null,
     maxCostUsd: o.maxCostUsd ?? null,
     golden,
-    run: { source: "golden", pipelineVersion: o.pipelineVersion, goldenSetHash: golden.sha256, goldenSetPath: golden.path, target: `${o.target.description} (via traces)`, startedAt: now() },
+    run: {
+      source: "golden",
+      pipelineVersion: o.pipelineVersion,
+      goldenSetHash: golden.sha256,
+      goldenSetPath: golden.path,
+      target: `${o.target.description} (via traces)`,
+      startedAt: now(),
+    },
   });
   const { run, judge } = recorder;
 

@@ -69,19 +69,21 @@ export function resultRows(run: RowContext, q: QuestionResult, judge: Judge, ks:
     const v = def.value(q);
     scores.push(row(def.name, 0, v.value, v.status, def.reason(q), def.judge, def.judgment?.(q) ?? null));
   }
-  const claims: ClaimInsert[] = (q.repeats.length > 0 ? q.repeats : [{ grounding: q.grounding }]).flatMap((r, repeat_index) => r.grounding.claims.map((c) => ({
-    run_id: run.run_id,
-    trace_id: q.trace_id,
-    golden_id: q.golden_id,
-    judge_prompt_version: judge.promptVersion.grounding,
-    repeat_index,
-    claim_index: c.index,
-    claim: c.text,
-    verdict: c.verdict,
-    chunk_ids: c.chunk_ids,
-    judge_model: judge.model,
-    pipeline_version: run.pipeline_version,
-  })));
+  const claims: ClaimInsert[] = (q.repeats.length > 0 ? q.repeats : [{ grounding: q.grounding }]).flatMap((r, repeat_index) =>
+    r.grounding.claims.map((c) => ({
+      run_id: run.run_id,
+      trace_id: q.trace_id,
+      golden_id: q.golden_id,
+      judge_prompt_version: judge.promptVersion.grounding,
+      repeat_index,
+      claim_index: c.index,
+      claim: c.text,
+      verdict: c.verdict,
+      chunk_ids: c.chunk_ids,
+      judge_model: judge.model,
+      pipeline_version: run.pipeline_version,
+    })),
+  );
   const interaction: InteractionInsert = {
     trace_id: q.trace_id,
     run_id: run.run_id,

@@ -1,13 +1,13 @@
 import type { GoldenItem } from "@ragmeter/golden";
-import type { JudgeRepeat, QuestionResult } from "../domain/result.js";
 import { isAbstention } from "../domain/metrics/abstention.js";
 import { keyFactsScore } from "../domain/metrics/keyFacts.js";
+import type { RetrievedItem } from "../domain/metrics/recall.js";
 import { recallAtK } from "../domain/metrics/recall.js";
+import type { JudgeRepeat, QuestionResult } from "../domain/result.js";
 import { none, ok, type Status } from "../domain/status.js";
-import type { ClaimVerdict, GroundingJudgment, Judge, ReferenceJudgment, RelevanceJudgment } from "../judges/types.js";
 import { combineRepeats } from "../judges/analysis.js";
 import { heuristicClaims } from "../judges/heuristic/heuristicJudge.js";
-import type { RetrievedItem } from "../domain/metrics/recall.js";
+import type { ClaimVerdict, GroundingJudgment, Judge, ReferenceJudgment, RelevanceJudgment } from "../judges/types.js";
 
 export type { JudgeRepeat, QuestionResult } from "../domain/result.js";
 
@@ -17,7 +17,13 @@ const NO_COST = { input_tokens: 0, output_tokens: 0, latency_ms: 0 };
  * The result of a question that could not be scored at all: every metric carries `status` (e.g.
  * `target_error`, or `trace_timeout` when its spans never arrived) with a null value.
  */
-export function failedQuestion(item: Pick<GoldenItem, "id" | "tags" | "question">, traceId: string, status: Exclude<Status, "ok">, reason: string, latencyMs: number): QuestionResult {
+export function failedQuestion(
+  item: Pick<GoldenItem, "id" | "tags" | "question">,
+  traceId: string,
+  status: Exclude<Status, "ok">,
+  reason: string,
+  latencyMs: number,
+): QuestionResult {
   const err = none(status, reason);
   return {
     golden_id: item.id,
@@ -115,8 +121,12 @@ export async function scoreInteraction(subject: Subject, reply: Answer, expect: 
   const repeats: JudgeRepeat[] = await Promise.all(
     Array.from({ length: Math.max(1, options.repeat ?? 1) }, async (): Promise<JudgeRepeat> => {
       const [g, r, f] = await Promise.all([
-        sampled ? judge.grounding({ question, answer: reply.answer, chunks }) : Promise.resolve<GroundingJudgment>({ status: "not_sampled", value: null, claims: [], reason: NOT_SAMPLED, ...NO_COST }),
-        sampled ? judge.relevance({ question, answer: reply.answer, answerable }) : Promise.resolve<RelevanceJudgment>({ status: "not_sampled", value: null, reason: NOT_SAMPLED, ...NO_COST }),
+        sampled
+          ? judge.grounding({ question, answer: reply.answer, chunks })
+          : Promise.resolve<GroundingJudgment>({ status: "not_sampled", value: null, claims: [], reason: NOT_SAMPLED, ...NO_COST }),
+        sampled
+          ? judge.relevance({ question, answer: reply.answer, answerable })
+          : Promise.resolve<RelevanceJudgment>({ status: "not_sampled", value: null, reason: NOT_SAMPLED, ...NO_COST }),
         noReference === null && judge.referenceFacts ? judge.referenceFacts({ question, answer: reply.answer, reference }) : Promise.resolve(noReference as ReferenceJudgment),
       ]);
       return { grounding: g, relevance: r, reference_facts: f };
@@ -140,6 +150,7 @@ export async function scoreInteraction(subject: Subject, reply: Answer, expect: 
     repeats,
     key_facts: keyFactsScore(reply.answer, expect?.key_facts ?? null),
     abstained,
-    abstention: expect === null ? none("not_applicable", options.noGoldenReason ?? "no golden item") : answerable ? none("not_applicable", "answerable question") : ok(abstained ? 1 : 0),
+    abstention:
+      expect === null ? none("not_applicable", options.noGoldenReason ?? "no golden item") : answerable ? none("not_applicable", "answerable question") : ok(abstained ? 1 : 0),
   };
 }

@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import type { GoldenItem } from "@ragmeter/golden";
-import { extractInteraction, retrievedItems, type Interaction } from "../extract/interaction.js";
+import { keyFactsScore } from "../domain/metrics/keyFacts.js";
+import { liveNeverApplicable } from "../domain/metricTable.js";
+import { none, type Scored, type Status } from "../domain/status.js";
+import { extractInteraction, type Interaction, retrievedItems } from "../extract/interaction.js";
 import type { StoredLog, StoredSpan } from "../extract/spans.js";
 import type { Judge } from "../judges/types.js";
-import { liveNeverApplicable } from "../domain/metricTable.js";
-import { keyFactsScore } from "../domain/metrics/keyFacts.js";
-import { resultRows, type ResultRows } from "./rows.js";
-import { referenceNotApplicable, scoreInteraction, type QuestionResult, type Subject } from "./score.js";
-import { none, type Scored, type Status } from "../domain/status.js";
+import { type ResultRows, resultRows } from "./rows.js";
+import { type QuestionResult, referenceNotApplicable, type Subject, scoreInteraction } from "./score.js";
 
 /** Options of {@link scoreTrace}. */
 export interface ScoreTraceOptions {
@@ -53,7 +53,15 @@ function withStatus(r: QuestionResult, status: Status, reason: string, which: { 
  * The result of a trace that cannot be scored as it stands (no retrieval or generation span, or its
  * content not captured): no judge is called; each metric carries `status` where it applies.
  */
-function unscoredTrace(subject: Subject, model: string | null, golden: GoldenItem | null, judge: Judge, status: Exclude<Status, "ok">, reason: string, which: { readonly recall: boolean; readonly keyFacts: boolean; readonly abstention: Scored }): QuestionResult {
+function unscoredTrace(
+  subject: Subject,
+  model: string | null,
+  golden: GoldenItem | null,
+  judge: Judge,
+  status: Exclude<Status, "ok">,
+  reason: string,
+  which: { readonly recall: boolean; readonly keyFacts: boolean; readonly abstention: Scored },
+): QuestionResult {
   const cost = { input_tokens: 0, output_tokens: 0, latency_ms: 0 };
   const reference = referenceNotApplicable(golden, judge);
   return {
@@ -90,26 +98,51 @@ const LIVE = "live traffic: no golden item";
  * - live traffic outside the sampling rate → LLM judges `not_sampled`.
  * @param extracted the interaction when the caller already built it from these spans.
  */
-export async function scoreTrace(traceId: string, spans: readonly StoredSpan[], logs: readonly StoredLog[], options: ScoreTraceOptions, extracted?: Interaction): Promise<ScoredTrace> {
+export async function scoreTrace(
+  traceId: string,
+  spans: readonly StoredSpan[],
+  logs: readonly StoredLog[],
+  options: ScoreTraceOptions,
+  extracted?: Interaction,
+): Promise<ScoredTrace> {
   const interaction = extracted ?? extractInteraction(traceId, spans, logs);
   const golden = options.golden;
   const live = golden === null;
-  const subject: Subject = { trace_id: traceId, golden_id: golden?.id ?? interaction.golden_id ?? "", tags: golden?.tags ?? [], question: interaction.question ?? "", latency_ms: 0 };
+  const subject: Subject = {
+    trace_id: traceId,
+    golden_id: golden?.id ?? interaction.golden_id ?? "",
+    tags: golden?.tags ?? [],
+    question: interaction.question ?? "",
+    latency_ms: 0,
+  };
   const items = retrievedItems(interaction);
   const ready = interaction.retrieved !== null && interaction.has_generation;
   const captured = items !== null && interaction.question !== null && interaction.answer !== null;
   let result: QuestionResult;
   if (!ready) {
     const why = interaction.retrieved === null ? "no retrieval span in the trace" : "no generation span in the trace";
-    result = unscoredTrace(subject, interaction.generator_model, golden, options.judge, "not_applicable", why, { recall: true, keyFacts: true, abstention: none("not_applicable", why) as Scored });
+    result = unscoredTrace(subject, interaction.generator_model, golden, options.judge, "not_applicable", why, {
+      recall: true,
+      keyFacts: true,
+      abstention: none("not_applicable", why) as Scored,
+    });
   } else if (!captured) {
     const why = "content not captured (set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true)";
-    result = unscoredTrace(subject, interaction.generator_model, golden, options.judge, "content_missing", why, { recall: !live, keyFacts: !live, abstention: (live ? none("not_applicable", LIVE) : none("content_missing", why)) as Scored });
+    result = unscoredTrace(subject, interaction.generator_model, golden, options.judge, "content_missing", why, {
+      recall: !live,
+      keyFacts: !live,
+      abstention: (live ? none("not_applicable", LIVE) : none("content_missing", why)) as Scored,
+    });
   } else {
     const sampledIn = !live || options.judge.kind === "heuristic" || sampled(traceId, options.liveSampleRate);
     // The golden item's question (what the judge is asked about), when there is one.
     const asked = { ...subject, question: golden?.question ?? subject.question };
-    result = await scoreInteraction(asked, { answer: interaction.answer as string, contexts: items, model: interaction.generator_model }, golden, { judge: options.judge, ks: options.ks, sampled: sampledIn, noGoldenReason: LIVE });
+    result = await scoreInteraction(asked, { answer: interaction.answer as string, contexts: items, model: interaction.generator_model }, golden, {
+      judge: options.judge,
+      ks: options.ks,
+      sampled: sampledIn,
+      noGoldenReason: LIVE,
+    });
     if (interaction.truncated) result = withStatus(result, "context_incomplete", "the instrumentation capped some content", { grounding: true, recall: !live });
   }
   return { interaction, result: { ...result, question: interaction.question ?? "" } };

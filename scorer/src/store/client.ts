@@ -1,9 +1,9 @@
 import path from "node:path";
-import { createClient, type ClickHouseClient } from "@clickhouse/client";
+import { type ClickHouseClient, createClient } from "@clickhouse/client";
+import { versionClock } from "./clock.js";
 import { EmbeddedEngineMissingError } from "./errors.js";
 import { acquireStoreLock } from "./lock.js";
 import { migrate } from "./migrations.js";
-import { versionClock } from "./clock.js";
 
 /** Where the store lives. */
 export type StoreTarget =

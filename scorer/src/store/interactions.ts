@@ -5,7 +5,14 @@ import type { Store } from "./client.js";
 /** What `--from` selects: one run, or a filter over captured interactions. */
 export type ReplaySource =
   | { readonly kind: "run"; readonly runId: string }
-  | { readonly kind: "filter"; readonly since: Date | null; readonly until: Date | null; readonly pipeline: string | null; readonly service: string | null; readonly source: string | null };
+  | {
+      readonly kind: "filter";
+      readonly since: Date | null;
+      readonly until: Date | null;
+      readonly pipeline: string | null;
+      readonly service: string | null;
+      readonly source: string | null;
+    };
 
 /** A captured interaction to replay. */
 export interface CapturedInteraction {
@@ -44,11 +51,26 @@ export async function selectInteractions(store: Store, from: ReplaySource, sampl
     where.push("run_id = {runId:String}");
     params["runId"] = from.runId;
   } else {
-    if (from.since) (where.push("created_at >= {since:DateTime64(3, 'UTC')}"), (params["since"] = from.since.toISOString().replace("T", " ").replace("Z", "")));
-    if (from.until) (where.push("created_at < {until:DateTime64(3, 'UTC')}"), (params["until"] = from.until.toISOString().replace("T", " ").replace("Z", "")));
-    if (from.pipeline) (where.push("pipeline_version = {pipeline:String}"), (params["pipeline"] = from.pipeline));
-    if (from.service) (where.push("service_name = {service:String}"), (params["service"] = from.service));
-    if (from.source) (where.push("source = {source:String}"), (params["source"] = from.source));
+    if (from.since) {
+      where.push("created_at >= {since:DateTime64(3, 'UTC')}");
+      params["since"] = from.since.toISOString().replace("T", " ").replace("Z", "");
+    }
+    if (from.until) {
+      where.push("created_at < {until:DateTime64(3, 'UTC')}");
+      params["until"] = from.until.toISOString().replace("T", " ").replace("Z", "");
+    }
+    if (from.pipeline) {
+      where.push("pipeline_version = {pipeline:String}");
+      params["pipeline"] = from.pipeline;
+    }
+    if (from.service) {
+      where.push("service_name = {service:String}");
+      params["service"] = from.service;
+    }
+    if (from.source) {
+      where.push("source = {source:String}");
+      params["source"] = from.source;
+    }
   }
   const rs = await store.client.query({
     // One interaction per distinct question (the latest), so a question asked in several runs is

@@ -17,7 +17,9 @@ export function storeJudgeCache(store: Store): JudgeCache {
     async put(e) {
       await store.client.insert({
         table,
-        values: [{ cache_key: e.key, judge_model: e.judge_model, judge_prompt_version: e.judge_prompt_version, result: e.result, created_at: Date.now(), version: store.nextVersion() }],
+        values: [
+          { cache_key: e.key, judge_model: e.judge_model, judge_prompt_version: e.judge_prompt_version, result: e.result, created_at: Date.now(), version: store.nextVersion() },
+        ],
         format: "JSONEachRow",
       });
     },

@@ -201,7 +201,10 @@ export const MIGRATIONS: readonly { readonly id: number; readonly name: string; 
 
 /** The statements that create the bookkeeping table of migrations. */
 function bookkeeping(database: string): string[] {
-  return [`CREATE DATABASE IF NOT EXISTS ${database}`, `CREATE TABLE IF NOT EXISTS ${database}.schema_migrations (id UInt32, name String, applied_at DateTime64(3, 'UTC')) ENGINE = ReplacingMergeTree ORDER BY id`];
+  return [
+    `CREATE DATABASE IF NOT EXISTS ${database}`,
+    `CREATE TABLE IF NOT EXISTS ${database}.schema_migrations (id UInt32, name String, applied_at DateTime64(3, 'UTC')) ENGINE = ReplacingMergeTree ORDER BY id`,
+  ];
 }
 
 const CREATE = /^CREATE TABLE IF NOT EXISTS (\w+)\.(\w+) \(([\s\S]*)\) ENGINE = ReplacingMergeTree(?:\((\w+)\))? ORDER BY (\(?)(\w+)([\s\S]*)$/u;
@@ -231,7 +234,10 @@ export function clusteredStatements(sql: string, cluster: string): string[] {
     const engine = `ReplicatedReplacingMergeTree('${path}', '{replica}'${versionColumn ? `, ${versionColumn}` : ""})`;
     const local = `CREATE TABLE IF NOT EXISTS ${db}.${bookkeeping ? table : `${table}_local`} ON CLUSTER ${cluster} (${columns}) ENGINE = ${engine} ORDER BY ${paren}${firstKey}${rest}`;
     if (bookkeeping) return [local];
-    return [local, `CREATE TABLE IF NOT EXISTS ${db}.${table} ON CLUSTER ${cluster} AS ${db}.${table}_local ENGINE = Distributed(${cluster}, ${db}, ${table}_local, cityHash64(${firstKey}))`];
+    return [
+      local,
+      `CREATE TABLE IF NOT EXISTS ${db}.${table} ON CLUSTER ${cluster} AS ${db}.${table}_local ENGINE = Distributed(${cluster}, ${db}, ${table}_local, cityHash64(${firstKey}))`,
+    ];
   }
   const a = ALTER.exec(q);
   if (a) {

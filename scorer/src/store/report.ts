@@ -6,8 +6,28 @@ import { utcTime } from "./rows.js";
 
 const num = z.union([z.number(), z.string()]).transform(Number);
 const claimCountSchema = z.object({ run_id: z.string(), verdict: z.string(), n: num });
-const badClaimSchema = z.object({ time: utcTime, verdict: z.string(), claim: z.string(), question: z.string(), pipeline_version: z.string(), trace_id: z.string(), golden_id: z.string() });
-const comparisonSchema = z.object({ comparison_id: z.string(), run_a: z.string(), metric: z.string(), n: num, mean_a: z.number().nullable(), mean_b: z.number().nullable(), delta: z.number().nullable(), ci_lower: z.number().nullable(), ci_upper: z.number().nullable(), seed: num, resamples: num });
+const badClaimSchema = z.object({
+  time: utcTime,
+  verdict: z.string(),
+  claim: z.string(),
+  question: z.string(),
+  pipeline_version: z.string(),
+  trace_id: z.string(),
+  golden_id: z.string(),
+});
+const comparisonSchema = z.object({
+  comparison_id: z.string(),
+  run_a: z.string(),
+  metric: z.string(),
+  n: num,
+  mean_a: z.number().nullable(),
+  mean_b: z.number().nullable(),
+  delta: z.number().nullable(),
+  ci_lower: z.number().nullable(),
+  ci_upper: z.number().nullable(),
+  seed: num,
+  resamples: num,
+});
 const lostSchema = z.object({ golden_id: z.string(), trace_id: z.string(), question: z.string() });
 
 /** Claims per verdict of each run. */

@@ -1,12 +1,51 @@
-import type { Store } from "./client.js";
-import { scoreRowSchema, type ScoreRow } from "./rows.js";
-
 import type { ResultBatch } from "../domain/rows.js";
+import type { Store } from "./client.js";
+import { type ScoreRow, scoreRowSchema } from "./rows.js";
 
 export type { ClaimInsert, InteractionInsert, ResultBatch, ScoreInsert } from "../domain/rows.js";
 
-const INTERACTION_COLUMNS = ["trace_id", "run_id", "golden_id", "source", "service_name", "deployment_environment", "pipeline_version", "question", "answer", "retrieved", "generator_model", "input_tokens", "output_tokens", "abstained", "status", "reason", "latency_ms", "judge_prompt_version", "created_at", "version"] as const;
-const SCORE_COLUMNS = ["run_id", "trace_id", "metric", "judge_prompt_version", "repeat_index", "golden_id", "value", "status", "reason", "judge_kind", "judge_model", "pipeline_version", "source", "created_at", "judge_input_tokens", "judge_output_tokens", "latency_ms", "version"] as const;
+const INTERACTION_COLUMNS = [
+  "trace_id",
+  "run_id",
+  "golden_id",
+  "source",
+  "service_name",
+  "deployment_environment",
+  "pipeline_version",
+  "question",
+  "answer",
+  "retrieved",
+  "generator_model",
+  "input_tokens",
+  "output_tokens",
+  "abstained",
+  "status",
+  "reason",
+  "latency_ms",
+  "judge_prompt_version",
+  "created_at",
+  "version",
+] as const;
+const SCORE_COLUMNS = [
+  "run_id",
+  "trace_id",
+  "metric",
+  "judge_prompt_version",
+  "repeat_index",
+  "golden_id",
+  "value",
+  "status",
+  "reason",
+  "judge_kind",
+  "judge_model",
+  "pipeline_version",
+  "source",
+  "created_at",
+  "judge_input_tokens",
+  "judge_output_tokens",
+  "latency_ms",
+  "version",
+] as const;
 
 /**
  * Writes interactions, scores and claims. Keys are those of design §6, so writing the same batch
@@ -51,12 +90,33 @@ export async function saveResults(store: Store, batch: ResultBatch): Promise<voi
     await store.client.insert({
       table: `${db}.scores`,
       columns: [...SCORE_COLUMNS],
-      values: batch.scores.map((s) => [s.run_id, s.trace_id, s.metric, s.judge_prompt_version, s.repeat_index, s.golden_id, s.value, s.status, s.reason, s.judge_kind, s.judge_model, s.pipeline_version, s.source, now, s.judge_input_tokens, s.judge_output_tokens, s.latency_ms, version]),
+      values: batch.scores.map((s) => [
+        s.run_id,
+        s.trace_id,
+        s.metric,
+        s.judge_prompt_version,
+        s.repeat_index,
+        s.golden_id,
+        s.value,
+        s.status,
+        s.reason,
+        s.judge_kind,
+        s.judge_model,
+        s.pipeline_version,
+        s.source,
+        now,
+        s.judge_input_tokens,
+        s.judge_output_tokens,
+        s.latency_ms,
+        version,
+      ]),
       format: "JSONCompactEachRow",
     });
   }
   if (batch.claims.length > 0) {
-    await store.client.insert({ table: `${db}.claims`, values: batch.claims.map((c) => ({
+    await store.client.insert({
+      table: `${db}.claims`,
+      values: batch.claims.map((c) => ({
         run_id: c.run_id,
         trace_id: c.trace_id,
         golden_id: c.golden_id,
@@ -70,7 +130,9 @@ export async function saveResults(store: Store, batch: ResultBatch): Promise<voi
         pipeline_version: c.pipeline_version,
         created_at: now,
         version,
-      })), format: "JSONEachRow" });
+      })),
+      format: "JSONEachRow",
+    });
   }
 }
 

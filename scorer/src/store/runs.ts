@@ -1,5 +1,5 @@
 import type { Store } from "./client.js";
-import { runRowSchema, type RunRow } from "./rows.js";
+import { type RunRow, runRowSchema } from "./rows.js";
 
 /** A run as stored in `runs`. */
 export interface RunRecord {

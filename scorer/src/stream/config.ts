@@ -1,6 +1,6 @@
 import { kafkaEnvSchema } from "@ragmeter/otlp";
 import { z } from "zod";
-import { ConfigError } from "../config.js";
+import { ConfigError } from "../domain/errors.js";
 
 /**
  * Environment of the streaming scorer (design §10): Kafka, quiet window, live sampling. Validated

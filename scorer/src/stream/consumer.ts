@@ -1,7 +1,7 @@
-import kafkajs, { type Admin, type Consumer, type Producer } from "kafkajs";
 import { deadLetterHeaders, deadLetterTopic } from "@ragmeter/otlp";
+import kafkajs, { type Admin, type Consumer, type Producer } from "kafkajs";
 import type { Store } from "../store/client.js";
-import { decodeMessage, UndecodableMessageError, writeRecords, type DecodedRecord } from "./ingest.js";
+import { type DecodedRecord, decodeMessage, UndecodableMessageError, writeRecords } from "./ingest.js";
 import { retryUntil } from "./retry.js";
 import type { IngestionStats } from "./stats.js";
 
@@ -56,7 +56,13 @@ export interface SpanConsumer {
  * @param onWritten told the trace ids of each written batch (the scoring loop's dirty set).
  * @throws the kafkajs error when the first connection fails.
  */
-export async function startSpanConsumer(store: Store, settings: ConsumerSettings, stats: IngestionStats, log: ConsumerLogger, onWritten: (traceIds: readonly string[], at: number) => void = () => {}): Promise<SpanConsumer> {
+export async function startSpanConsumer(
+  store: Store,
+  settings: ConsumerSettings,
+  stats: IngestionStats,
+  log: ConsumerLogger,
+  onWritten: (traceIds: readonly string[], at: number) => void = () => {},
+): Promise<SpanConsumer> {
   const restart = settings.restartOnFailure ?? true;
   const kafka = new Kafka({
     clientId: settings.clientId,
@@ -107,7 +113,11 @@ export async function startSpanConsumer(store: Store, settings: ConsumerSettings
             producer.send({
               topic: settings.dlqTopic ?? deadLetterTopic(settings.topic),
               acks: -1,
-              messages: dead.map((d) => ({ key: d.key, value: d.value, headers: deadLetterHeaders(d.error, { topic: batch.topic, partition: batch.partition, offset: d.offset }) })),
+              messages: dead.map((d) => ({
+                key: d.key,
+                value: d.value,
+                headers: deadLetterHeaders(d.error, { topic: batch.topic, partition: batch.partition, offset: d.offset }),
+              })),
             }),
           keepGoing,
           (err, attempt) => log.warn("dead-letter send failed; retrying", { attempt, error: (err as Error).message }),

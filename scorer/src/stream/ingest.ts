@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { decodeRecord as decodeKafkaRecord, RecordDecodeError, recordHeaders, type Signal } from "@ragmeter/otlp";
-import { logsOf, spansOf, type StoredLog, type StoredSpan } from "../extract/spans.js";
+import { logsOf, type StoredLog, type StoredSpan, spansOf } from "../extract/spans.js";
 import type { Store } from "../store/client.js";
-import { saveLogs, saveSpans, type SpanOrigin } from "../store/spans.js";
+import { type SpanOrigin, saveLogs, saveSpans } from "../store/spans.js";
 
 /** A message that cannot be decoded: it goes to the dead-letter topic with this error. */
 export class UndecodableMessageError extends Error {

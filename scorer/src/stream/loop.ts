@@ -1,13 +1,12 @@
 import pLimit from "p-limit";
+import { extractInteraction } from "../extract/interaction.js";
 import { judgePromptVersion } from "../judges/promptVersion.js";
 import type { Judge } from "../judges/types.js";
+import { type ScoredTrace, scoreTrace, traceRows } from "../scoring/trace.js";
 import type { Store } from "../store/client.js";
 import { goldenItemsFor } from "../store/golden.js";
-import { saveResults, type ClaimInsert, type InteractionInsert, type ScoreInsert } from "../store/results.js";
+import { type ClaimInsert, type InteractionInsert, type ScoreInsert, saveResults } from "../store/results.js";
 import { loadTraces, settledTraces } from "../store/spans.js";
-import { extractInteraction } from "../extract/interaction.js";
-import { scoreTrace, traceRows, type ScoredTrace } from "../scoring/trace.js";
-
 
 /** Settings of the scoring loop. */
 export interface ScoringSettings {
@@ -34,7 +33,11 @@ export interface ScoringSettings {
 export async function scoreSettledTraces(store: Store, settings: ScoringSettings, now: number): Promise<ScoredTrace[]> {
   const promptVersion = judgePromptVersion(settings.judge);
   const settled = await settledTraces(store, { quietMs: settings.quietMs, promptVersion, now, limit: settings.batchSize });
-  return scoreTraces(store, settings, settled.map((s) => s.trace_id));
+  return scoreTraces(
+    store,
+    settings,
+    settled.map((s) => s.trace_id),
+  );
 }
 
 /**

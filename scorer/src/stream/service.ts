@@ -1,13 +1,13 @@
 import { hostname } from "node:os";
 import type { RecordSink, TraceRecord } from "@ragmeter/collector";
 import { deadLetterTopic, type Signal } from "@ragmeter/otlp";
-import type { Store } from "../store/client.js";
-import { startSpanConsumer, type ConsumerLogger, type ConsumerSettings, type SpanConsumer } from "./consumer.js";
-import { decodeRecord, writeRecords } from "./ingest.js";
-import { scoreSettledTraces, scoreTraces, type ScoringSettings } from "./loop.js";
 import type { ScoredTrace } from "../scoring/trace.js";
-import { IngestionStats } from "./stats.js";
+import type { Store } from "../store/client.js";
 import type { StreamConfig } from "./config.js";
+import { type ConsumerLogger, type ConsumerSettings, type SpanConsumer, startSpanConsumer } from "./consumer.js";
+import { decodeRecord, writeRecords } from "./ingest.js";
+import { type ScoringSettings, scoreSettledTraces, scoreTraces } from "./loop.js";
+import { IngestionStats } from "./stats.js";
 
 /** A running scorer: consumer (optional), scoring loop and ingestion stats. */
 export interface ScorerService {
@@ -93,7 +93,11 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
         const cutoff = Date.now() - o.scoring.quietMs;
         const due = [...dirty].filter(([, at]) => at <= cutoff).slice(0, o.scoring.batchSize);
         if (due.length === 0) break;
-        const scored = await scoreTraces(o.store, o.scoring, due.map(([id]) => id));
+        const scored = await scoreTraces(
+          o.store,
+          o.scoring,
+          due.map(([id]) => id),
+        );
         // A trace that received spans while it was being scored stays dirty and is scored again.
         for (const [id, at] of due) if (dirty.get(id) === at) dirty.delete(id);
         total += scored.length;
@@ -125,7 +129,12 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
       if (lag !== null) stats.lag(lag, Date.now());
       const totals = stats.totals();
       if (totals.spans !== logged.spans || totals.scored !== logged.scored) {
-        o.log.info("progress", { spans_written: totals.spans - logged.spans, traces_scored: totals.scored - logged.scored, pending_traces: dirty.size, ...(lag !== null ? { consumer_lag: lag } : {}) });
+        o.log.info("progress", {
+          spans_written: totals.spans - logged.spans,
+          traces_scored: totals.scored - logged.scored,
+          pending_traces: dirty.size,
+          ...(lag !== null ? { consumer_lag: lag } : {}),
+        });
         logged = totals;
       }
       await stats.flush(o.store, Date.now());

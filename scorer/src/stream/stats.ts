@@ -20,7 +20,10 @@ export class IngestionStats {
   #bucket(now: number): { spans: number; scored: number; dlq: number; lag: number } {
     const minute = Math.floor(now / 60_000) * 60_000;
     let b = this.#minutes.get(minute);
-    if (!b) this.#minutes.set(minute, (b = { spans: 0, scored: 0, dlq: 0, lag: 0 }));
+    if (!b) {
+      b = { spans: 0, scored: 0, dlq: 0, lag: 0 };
+      this.#minutes.set(minute, b);
+    }
     return b;
   }
 
@@ -51,7 +54,14 @@ export class IngestionStats {
     if (this.#minutes.size === 0) return;
     await saveIngestionStats(
       store,
-      [...this.#minutes].map(([minute, b]) => ({ minute: Math.floor(minute / 1000), scorer_id: this.#scorerId, spans_received: b.spans, traces_scored: b.scored, consumer_lag: b.lag, dlq_count: b.dlq })),
+      [...this.#minutes].map(([minute, b]) => ({
+        minute: Math.floor(minute / 1000),
+        scorer_id: this.#scorerId,
+        spans_received: b.spans,
+        traces_scored: b.scored,
+        consumer_lag: b.lag,
+        dlq_count: b.dlq,
+      })),
     );
     const current = Math.floor(now / 60_000) * 60_000;
     for (const m of [...this.#minutes.keys()]) if (m < current) this.#minutes.delete(m);

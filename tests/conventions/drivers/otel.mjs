@@ -1,18 +1,18 @@
 // Shared OpenTelemetry SDK set-up of the drivers: a tracer provider (and, when asked, a logger
 // provider) exporting OTLP/HTTP protobuf with the official exporters to RAGMETER_TEST_OTLP_URL.
-import { context, propagation, trace } from '@opentelemetry/api';
-import { logs } from '@opentelemetry/api-logs';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CBaggagePropagator, W3CTraceContextPropagator, CompositePropagator } from '@opentelemetry/core';
-import { OTLPLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
-import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { otlpUrl } from './scenario.mjs';
+import { context, propagation, trace } from "@opentelemetry/api";
+import { logs } from "@opentelemetry/api-logs";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
+import { OTLPLogExporter } from "@opentelemetry/exporter-logs-otlp-proto";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { LoggerProvider, SimpleLogRecordProcessor } from "@opentelemetry/sdk-logs";
+import { BasicTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { otlpUrl } from "./scenario.mjs";
 
 export function startOtel({ serviceName, withLogs = false }) {
-  const resource = resourceFromAttributes({ 'service.name': serviceName, 'deployment.environment.name': 'conventions-test' });
+  const resource = resourceFromAttributes({ "service.name": serviceName, "deployment.environment.name": "conventions-test" });
   const tracerProvider = new BasicTracerProvider({
     resource,
     spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url: `${otlpUrl()}/v1/traces` }))],

@@ -2,28 +2,29 @@
 // (ai.rerank.doRerank records ai.documents and ai.ranking), then `generateText` answers from the top
 // chunks. The reranking model is an in-process one implementing the SDK's RerankingModelV3
 // interface (@ai-sdk/openai has none); the SDK's own telemetry records both calls in one trace.
-import { trace } from '@opentelemetry/api';
-import { generateText, rerank } from 'ai';
-import { createOpenAI } from '@ai-sdk/openai';
-import { startOtel } from './otel.mjs';
-import { DOCS, MODEL, QUESTION, SYSTEM, contextOf, openaiUrl } from './scenario.mjs';
 
-const otel = startOtel({ serviceName: 'conv-vercel-ai-rerank' });
-const openai = createOpenAI({ baseURL: openaiUrl(), apiKey: 'test-key' });
-const telemetry = { isEnabled: true, recordInputs: true, recordOutputs: true, functionId: 'answer-question' };
+import { createOpenAI } from "@ai-sdk/openai";
+import { trace } from "@opentelemetry/api";
+import { generateText, rerank } from "ai";
+import { startOtel } from "./otel.mjs";
+import { contextOf, DOCS, MODEL, openaiUrl, QUESTION, SYSTEM } from "./scenario.mjs";
+
+const otel = startOtel({ serviceName: "conv-vercel-ai-rerank" });
+const openai = createOpenAI({ baseURL: openaiUrl(), apiKey: "test-key" });
+const telemetry = { isEnabled: true, recordInputs: true, recordOutputs: true, functionId: "answer-question" };
 
 /** Ranks the candidates in the reverse of the order given, with the scenario's scores. */
 const reverseReranker = {
-  specificationVersion: 'v3',
-  provider: 'local',
-  modelId: 'reverse-reranker',
+  specificationVersion: "v3",
+  provider: "local",
+  modelId: "reverse-reranker",
   async doRerank({ documents }) {
     const n = documents.values.length;
     return { ranking: documents.values.map((_, i) => ({ index: n - 1 - i, relevanceScore: DOCS[i].score })) };
   },
 };
 
-await trace.getTracer('conventions-driver').startActiveSpan('rag', async (span) => {
+await trace.getTracer("conventions-driver").startActiveSpan("rag", async (span) => {
   // Candidates in reverse, so that the reranker's order is the scenario's order.
   const candidates = [...DOCS].reverse().map((d) => ({ id: d.id, document_id: d.document_id, text: d.text }));
   const { rerankedDocuments } = await rerank({ model: reverseReranker, documents: candidates, query: QUESTION, experimental_telemetry: telemetry });

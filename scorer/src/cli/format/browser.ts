@@ -11,7 +11,15 @@ export class BrowserMissingError extends Error {
 }
 
 /** Flags for a headless Chromium that reaches nothing outside the machine. */
-export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] as const;
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+] as const;
 
 /**
  * The Chromium executable: `RAGMETER_CHROMIUM` when set, else the first of `chromium`,
@@ -45,7 +53,14 @@ export async function withReportPage<T>(htmlFile: string, fn: (page: Page) => Pr
   try {
     // the fresh profile is Chromium's --user-data-dir (playwright passes it for a persistent context)
     const { chromium } = await import("playwright-core"); // loaded only for --png and tests, not on every CLI start
-    context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: [...CHROMIUM_ARGS], timeout: 60_000, viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath,
+      headless: true,
+      args: [...CHROMIUM_ARGS],
+      timeout: 60_000,
+      viewport: { width: 1280, height: 900 },
+      deviceScaleFactor: 1,
+    });
     const page = await context.newPage();
     await page.goto(pathToFileURL(path.resolve(htmlFile)).href);
     await page.waitForFunction("document.documentElement.dataset.chartsReady !== undefined", undefined, { timeout: 30_000 });
@@ -61,7 +76,11 @@ export async function withReportPage<T>(htmlFile: string, fn: (page: Page) => Pr
  * @throws BrowserMissingError; playwright's errors.
  */
 export async function screenshotTrend(htmlFile: string, pngFile: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  await withReportPage(htmlFile, async (page) => {
-    await page.locator("#chart-trend").screenshot({ path: pngFile });
-  }, env);
+  await withReportPage(
+    htmlFile,
+    async (page) => {
+      await page.locator("#chart-trend").screenshot({ path: pngFile });
+    },
+    env,
+  );
 }

@@ -10,7 +10,9 @@ export function formatComparison(c: Comparison): string {
   out.push(`${"metric".padEnd(12)} ${"A".padStart(7)} ${"B".padStart(7)} ${"delta".padStart(7)}  ${"95% CI".padEnd(20)} n`);
   for (const d of c.deltas) {
     const ci = d.interval ? `[${fmtDelta(d.metric, d.interval.lower)}, ${fmtDelta(d.metric, d.interval.upper)}]` : "—";
-    out.push(`${d.metric.padEnd(12)} ${fmtValue(d.metric, d.mean_a).padStart(7)} ${fmtValue(d.metric, d.mean_b).padStart(7)} ${fmtDelta(d.metric, d.delta).padStart(7)}  ${ci.padEnd(20)} ${d.n}`);
+    out.push(
+      `${d.metric.padEnd(12)} ${fmtValue(d.metric, d.mean_a).padStart(7)} ${fmtValue(d.metric, d.mean_b).padStart(7)} ${fmtDelta(d.metric, d.delta).padStart(7)}  ${ci.padEnd(20)} ${d.n}`,
+    );
   }
   const unpaired = new Map<string, string[]>();
   for (const d of c.deltas) for (const u of d.unpaired) unpaired.set(u.golden_id, [...(unpaired.get(u.golden_id) ?? []), `${d.metric}: ${u.reason}`]);

@@ -1,7 +1,7 @@
-import { metricMax } from "../../domain/metricTable.js";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { metricMax } from "../../domain/metricTable.js";
 import type { ReportData, ReportRun } from "../../runs/reportData.js";
 
 /** Chart ids in the page (`window.ragmeterCharts[id]` is the Chart.js instance). */
@@ -40,12 +40,31 @@ export function latestPerVersion(runs: readonly ReportRun[]): ReportRun[] {
 export function chartConfigs(data: ReportData): Record<(typeof CHART_IDS)[number], unknown> {
   const k = data.headline_k;
   const label = (r: ReportRun) => `${r.pipeline_version} · ${r.started_at.slice(0, 16).replace("T", " ")}`;
-  const series = (runs: readonly ReportRun[], metric: string, scale = 1) => runs.map((r) => {
-    const v = r.metrics[metric]?.mean;
-    return v === undefined || v === null ? null : v / scale;
+  const series = (runs: readonly ReportRun[], metric: string, scale = 1) =>
+    runs.map((r) => {
+      const v = r.metrics[metric]?.mean;
+      return v === undefined || v === null ? null : v / scale;
+    });
+  const colors: Record<string, string> = {
+    recall: "#1f77b4",
+    mrr: "#9467bd",
+    grounding: "#2ca02c",
+    relevance: "#ff7f0e",
+    key_facts: "#8c564b",
+    SUPPORTED: "#2ca02c",
+    UNSUPPORTED: "#f0ad4e",
+    CONTRADICTED: "#d62728",
+  };
+  const line = (lbl: string, values: (number | null)[], color: string, axis = "y") => ({
+    label: lbl,
+    data: values,
+    borderColor: color,
+    backgroundColor: color,
+    yAxisID: axis,
+    spanGaps: true,
+    tension: 0,
+    pointRadius: 4,
   });
-  const colors: Record<string, string> = { recall: "#1f77b4", mrr: "#9467bd", grounding: "#2ca02c", relevance: "#ff7f0e", key_facts: "#8c564b", SUPPORTED: "#2ca02c", UNSUPPORTED: "#f0ad4e", CONTRADICTED: "#d62728" };
-  const line = (lbl: string, values: (number | null)[], color: string, axis = "y") => ({ label: lbl, data: values, borderColor: color, backgroundColor: color, yAxisID: axis, spanGaps: true, tension: 0, pointRadius: 4 });
   const bar = (lbl: string, values: (number | null)[], color: string) => ({ label: lbl, data: values, backgroundColor: color });
   const common = { animation: false, responsive: true, maintainAspectRatio: false, plugins: { legend: { position: "bottom" } } };
   const versions = latestPerVersion(data.runs);
@@ -63,7 +82,13 @@ export function chartConfigs(data: ReportData): Record<(typeof CHART_IDS)[number
           line("relevance (0–4, right axis)", series(data.runs, "relevance"), colors["relevance"]!, "y1"),
         ],
       },
-      options: { ...common, scales: { y: { min: 0, max: 1, title: { display: true, text: "share" } }, y1: { position: "right", min: 0, max: 4, grid: { drawOnChartArea: false }, title: { display: true, text: "relevance" } } } },
+      options: {
+        ...common,
+        scales: {
+          y: { min: 0, max: 1, title: { display: true, text: "share" } },
+          y1: { position: "right", min: 0, max: 4, grid: { drawOnChartArea: false }, title: { display: true, text: "relevance" } },
+        },
+      },
     },
     versions: {
       type: "bar",
@@ -82,7 +107,10 @@ export function chartConfigs(data: ReportData): Record<(typeof CHART_IDS)[number
       type: "bar",
       data: {
         labels: versions.map((r) => r.pipeline_version),
-        datasets: [...data.ks.map((kk, i) => bar(`recall@${kk}`, series(versions, `recall@${kk}`), retrievalColors[i % retrievalColors.length]!)), bar("mrr", series(versions, "mrr"), colors["mrr"]!)],
+        datasets: [
+          ...data.ks.map((kk, i) => bar(`recall@${kk}`, series(versions, `recall@${kk}`), retrievalColors[i % retrievalColors.length]!)),
+          bar("mrr", series(versions, "mrr"), colors["mrr"]!),
+        ],
       },
       options: { ...common, scales: { y: { min: 0, max: 1 } } },
     },
@@ -90,7 +118,13 @@ export function chartConfigs(data: ReportData): Record<(typeof CHART_IDS)[number
       type: "bar",
       data: {
         labels: data.runs.map(label),
-        datasets: ["SUPPORTED", "UNSUPPORTED", "CONTRADICTED"].map((v) => bar(v, data.runs.map((r) => r.claims[v] ?? 0), colors[v]!)),
+        datasets: ["SUPPORTED", "UNSUPPORTED", "CONTRADICTED"].map((v) =>
+          bar(
+            v,
+            data.runs.map((r) => r.claims[v] ?? 0),
+            colors[v]!,
+          ),
+        ),
       },
       options: { ...common, scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, title: { display: true, text: "claims" } } } },
     },
@@ -123,10 +157,19 @@ export function renderReportHtml(data: ReportData, chartJs: string): string {
   const json = JSON.stringify({ data, charts: chartConfigs(data) }).replace(/</gu, "\\u003c");
   const runsRows = [...data.runs]
     .reverse()
-    .map((r) => `<tr><td><code>${esc(r.run_id)}</code></td><td>${esc(r.started_at.slice(0, 19).replace("T", " "))}</td><td>${esc(r.pipeline_version)}</td><td>${esc(r.source)}</td><td>${fmt("r", r.metrics[`recall@${data.headline_k}`]?.mean)}</td><td>${fmt("mrr", r.metrics["mrr"]?.mean)}</td><td>${fmt("grounding", r.metrics["grounding"]?.mean)}</td><td>${fmt("relevance", r.metrics["relevance"]?.mean)}</td><td>${fmt("key_facts", r.metrics["key_facts"]?.mean)}</td></tr>`)
+    .map(
+      (r) =>
+        `<tr><td><code>${esc(r.run_id)}</code></td><td>${esc(r.started_at.slice(0, 19).replace("T", " "))}</td><td>${esc(r.pipeline_version)}</td><td>${esc(r.source)}</td><td>${fmt("r", r.metrics[`recall@${data.headline_k}`]?.mean)}</td><td>${fmt("mrr", r.metrics["mrr"]?.mean)}</td><td>${fmt("grounding", r.metrics["grounding"]?.mean)}</td><td>${fmt("relevance", r.metrics["relevance"]?.mean)}</td><td>${fmt("key_facts", r.metrics["key_facts"]?.mean)}</td></tr>`,
+    )
     .join("\n");
-  const lost = data.lost_hit.length === 0 ? `<p class="muted">None.</p>` : `<table id="lost-hit"><thead><tr><th>golden id</th><th>question</th><th>trace id</th></tr></thead><tbody>${data.lost_hit.map((q) => `<tr><td>${esc(q.golden_id)}</td><td>${esc(q.question)}</td><td><code>${esc(q.trace_id)}</code></td></tr>`).join("\n")}</tbody></table>`;
-  const bad = data.bad_claims.length === 0 ? `<p class="muted">None.</p>` : `<table id="bad-claims"><thead><tr><th>time (UTC)</th><th>verdict</th><th>claim</th><th>question</th><th>pipeline</th><th>trace id</th></tr></thead><tbody>${data.bad_claims.map((c) => `<tr><td>${esc(c.time.slice(0, 19).replace("T", " "))}</td><td class="${c.verdict === "CONTRADICTED" ? "down" : "warn"}">${esc(c.verdict)}</td><td>${esc(c.claim)}</td><td>${esc(c.question)}</td><td>${esc(c.pipeline_version)}</td><td><code>${esc(c.trace_id)}</code></td></tr>`).join("\n")}</tbody></table>`;
+  const lost =
+    data.lost_hit.length === 0
+      ? `<p class="muted">None.</p>`
+      : `<table id="lost-hit"><thead><tr><th>golden id</th><th>question</th><th>trace id</th></tr></thead><tbody>${data.lost_hit.map((q) => `<tr><td>${esc(q.golden_id)}</td><td>${esc(q.question)}</td><td><code>${esc(q.trace_id)}</code></td></tr>`).join("\n")}</tbody></table>`;
+  const bad =
+    data.bad_claims.length === 0
+      ? `<p class="muted">None.</p>`
+      : `<table id="bad-claims"><thead><tr><th>time (UTC)</th><th>verdict</th><th>claim</th><th>question</th><th>pipeline</th><th>trace id</th></tr></thead><tbody>${data.bad_claims.map((c) => `<tr><td>${esc(c.time.slice(0, 19).replace("T", " "))}</td><td class="${c.verdict === "CONTRADICTED" ? "down" : "warn"}">${esc(c.verdict)}</td><td>${esc(c.claim)}</td><td>${esc(c.question)}</td><td>${esc(c.pipeline_version)}</td><td><code>${esc(c.trace_id)}</code></td></tr>`).join("\n")}</tbody></table>`;
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -1,8 +1,8 @@
 import { metricMax } from "../../domain/metricTable.js";
+import { LENGTH_BIAS_FLAG } from "../../judges/analysis.js";
 import type { Aggregate } from "../../runs/aggregate.js";
 import type { PairedDelta } from "../../runs/paired.js";
 import type { EvalOutcome } from "../../runs/summary.js";
-import { LENGTH_BIAS_FLAG } from "../../judges/analysis.js";
 
 /** Display of a metric value: relevance as `x.x/4`, others with two decimals; `—` for null. */
 export function fmtValue(metric: string, v: number | null): string {
@@ -49,8 +49,14 @@ export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): s
   const names = [...ks.map((k) => `recall@${k}`), "mrr", "grounding", "relevance", "key_facts", ...(referenceJudged ? ["reference_facts"] : []), "abstention"];
   const deltas = new Map(o.previous.run ? o.previous.deltas.map((d) => [d.metric, d] as const) : []);
   const out: string[] = [];
-  out.push(`run ${o.run.run_id} · pipeline ${o.run.pipeline_version} · ${o.results.length} questions · judge ${o.run.judge_kind}${o.run.judge_kind === "llm" ? ` ${o.run.judge_model}` : ""} (prompt ${o.run.judge_prompt_version})`);
-  out.push(o.previous.run ? `compared with run ${o.previous.run.run_id} (pipeline ${o.previous.run.pipeline_version}), paired over questions scored ok in both` : `no comparable run: ${o.previous.why}`);
+  out.push(
+    `run ${o.run.run_id} · pipeline ${o.run.pipeline_version} · ${o.results.length} questions · judge ${o.run.judge_kind}${o.run.judge_kind === "llm" ? ` ${o.run.judge_model}` : ""} (prompt ${o.run.judge_prompt_version})`,
+  );
+  out.push(
+    o.previous.run
+      ? `compared with run ${o.previous.run.run_id} (pipeline ${o.previous.run.pipeline_version}), paired over questions scored ok in both`
+      : `no comparable run: ${o.previous.why}`,
+  );
   out.push("");
   for (const m of names) out.push(line(m, o.aggregate.metrics[m] ?? null, o.aggregate.n[m] ?? 0, o.previous.run ? (deltas.get(m) ?? null) : null));
   out.push("");
@@ -71,14 +77,21 @@ export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): s
     const shown = [...moves.filter((m) => m.d < 0).slice(0, top), ...moves.filter((m) => m.d > 0).slice(0, Math.max(1, Math.floor(top / 2)))];
     for (const mv of shown) {
       const q = o.results.find((r) => r.golden_id === mv.id);
-      out.push(`  ${mv.d < 0 ? "worse " : "better"} ${mv.id.padEnd(6)} ${(LABEL[mv.metric] ?? mv.metric).padEnd(10)} ${fmtValue(mv.metric, mv.a)} → ${fmtValue(mv.metric, mv.b)}  ${q ? JSON.stringify(q.question.slice(0, 60)) : ""}`);
+      out.push(
+        `  ${mv.d < 0 ? "worse " : "better"} ${mv.id.padEnd(6)} ${(LABEL[mv.metric] ?? mv.metric).padEnd(10)} ${fmtValue(mv.metric, mv.a)} → ${fmtValue(mv.metric, mv.b)}  ${q ? JSON.stringify(q.question.slice(0, 60)) : ""}`,
+      );
     }
   }
   out.push("");
   out.push("counts by status");
   for (const m of names) {
     const c = o.aggregate.counts[m] ?? {};
-    out.push(`  ${(LABEL[m] ?? m).padEnd(12)} ${Object.entries(c).sort().map(([s, n]) => `${s} ${n}`).join(", ")}`);
+    out.push(
+      `  ${(LABEL[m] ?? m).padEnd(12)} ${Object.entries(c)
+        .sort()
+        .map(([s, n]) => `${s} ${n}`)
+        .join(", ")}`,
+    );
   }
   const errs = o.failures;
   if (errs.length > 0) out.push(`  not measured: ${errs.length} of ${o.results.length} questions`);
@@ -108,13 +121,20 @@ export function formatJudgeReport(o: EvalOutcome): string[] {
   if (o.run.judge_kind === "heuristic") {
     out.push("judge: heuristic rules, no LLM calls, cost $0");
   } else {
-    const cost = s.cost_usd === null ? `cost unknown (no price for "${o.run.judge_model}" in RAGMETER_PRICES)` : `cost ${usd(s.cost_usd)}${s.price ? ` (${o.run.judge_model}: $${s.price.input_per_1m}/$${s.price.output_per_1m} per 1M tokens in/out)` : ""}`;
-    out.push(`judge: ${int(s.calls)} calls, ${int(s.cached)} cached${r.cache ? "" : ` (cache off${r.repeat > 1 ? ": --repeat" : ""})`}, ${int(s.not_sampled)} not sampled · tokens in ${int(s.input_tokens)} / out ${int(s.output_tokens)} · ${cost}`);
+    const cost =
+      s.cost_usd === null
+        ? `cost unknown (no price for "${o.run.judge_model}" in RAGMETER_PRICES)`
+        : `cost ${usd(s.cost_usd)}${s.price ? ` (${o.run.judge_model}: $${s.price.input_per_1m}/$${s.price.output_per_1m} per 1M tokens in/out)` : ""}`;
+    out.push(
+      `judge: ${int(s.calls)} calls, ${int(s.cached)} cached${r.cache ? "" : ` (cache off${r.repeat > 1 ? ": --repeat" : ""})`}, ${int(s.not_sampled)} not sampled · tokens in ${int(s.input_tokens)} / out ${int(s.output_tokens)} · ${cost}`,
+    );
     if (s.max_cost_usd !== null) out.push(`  --max-cost ${usd(s.max_cost_usd)}${s.not_sampled > 0 ? ` reached: ${s.not_sampled} judgments not_sampled` : " not reached"}`);
   }
   if (r.length_bias.length > 0) {
     const flagged = r.length_bias.some((b) => b.spearman !== null && Math.abs(b.spearman) >= LENGTH_BIAS_FLAG);
-    out.push(`length bias (Spearman ρ, answer length vs score): ${r.length_bias.map((b) => `${LABEL[b.metric] ?? b.metric} ${signed(b.spearman)} (n=${b.n})`).join(" · ")}${flagged ? ` — |ρ| ≥ ${LENGTH_BIAS_FLAG}: check that longer answers are really better` : ""}`);
+    out.push(
+      `length bias (Spearman ρ, answer length vs score): ${r.length_bias.map((b) => `${LABEL[b.metric] ?? b.metric} ${signed(b.spearman)} (n=${b.n})`).join(" · ")}${flagged ? ` — |ρ| ≥ ${LENGTH_BIAS_FLAG}: check that longer answers are really better` : ""}`,
+    );
   }
   const c = r.calibration;
   if (c) {
@@ -122,12 +142,16 @@ export function formatJudgeReport(o: EvalOutcome): string[] {
       `calibration: last for this judge ${c.created_at.slice(0, 10)} (${c.calibration_id}, run ${c.source_run_id}): claims ${pct(c.claim_agreement)} agreement, κ ${c.claim_kappa === null ? "—" : c.claim_kappa.toFixed(2)} (n=${c.n_claims}); relevance ${pct(c.relevance_agreement)}, quadratic-weighted κ ${c.relevance_qwk === null ? "—" : c.relevance_qwk.toFixed(2)} (n=${c.n_relevance})`,
     );
   } else {
-    out.push(`calibration: none for this judge (${o.run.judge_kind === o.run.judge_model ? o.run.judge_kind : `${o.run.judge_kind} ${o.run.judge_model}`}, prompt ${o.run.judge_prompt_version}); run \`npx ragmeter calibrate sample --run ${o.run.run_id}\``);
+    out.push(
+      `calibration: none for this judge (${o.run.judge_kind === o.run.judge_model ? o.run.judge_kind : `${o.run.judge_kind} ${o.run.judge_model}`}, prompt ${o.run.judge_prompt_version}); run \`npx ragmeter calibrate sample --run ${o.run.run_id}\``,
+    );
   }
   if (r.variance.length > 0) {
     out.push(`judge variance over ${r.repeat} repeats (sd pooled within questions; flipped = questions whose repeats disagree)`);
     for (const v of r.variance) {
-      out.push(`  ${(LABEL[v.metric] ?? v.metric).padEnd(12)} mean ${v.mean === null ? "—" : fmtValue(v.metric, v.mean)}  sd ${v.sd === null ? "—" : v.sd.toFixed(2)}  flipped ${pct(v.flipped)} (${v.flipped_ids.length} of ${v.n})${v.flipped_ids.length > 0 ? `: ${v.flipped_ids.slice(0, 8).join(", ")}${v.flipped_ids.length > 8 ? ", …" : ""}` : ""}`);
+      out.push(
+        `  ${(LABEL[v.metric] ?? v.metric).padEnd(12)} mean ${v.mean === null ? "—" : fmtValue(v.metric, v.mean)}  sd ${v.sd === null ? "—" : v.sd.toFixed(2)}  flipped ${pct(v.flipped)} (${v.flipped_ids.length} of ${v.n})${v.flipped_ids.length > 0 ? `: ${v.flipped_ids.slice(0, 8).join(", ")}${v.flipped_ids.length > 8 ? ", …" : ""}` : ""}`,
+      );
     }
   }
   return out;

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { sentences, STOP_WORDS, wordSegments, type WordSegment } from "@ragmeter/golden";
+import { STOP_WORDS, sentences, type WordSegment, wordSegments } from "@ragmeter/golden";
 import { isAbstention } from "../../domain/metrics/abstention.js";
 import type { ClaimVerdict, GroundingInput, GroundingJudgment, Judge, RelevanceInput, RelevanceJudgment, Verdict } from "../types.js";
 

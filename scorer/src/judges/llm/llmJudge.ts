@@ -2,8 +2,6 @@ import OpenAI from "openai";
 import { z } from "zod";
 import type { Status } from "../../domain/status.js";
 import { JudgeCallError } from "../errors.js";
-import { createRateLimiter, type RateLimiter } from "./limiter.js";
-import { extractJson } from "./parse.js";
 import {
   CLAIMS_PROMPT,
   claimsUserMessage,
@@ -11,15 +9,28 @@ import {
   groundingUserMessage,
   promptVersion,
   REFERENCE_PROMPT,
-  referenceUserMessage,
   RELEVANCE_PROMPT,
+  referenceUserMessage,
   relevanceUserMessage,
   VERIFY_PROMPT,
   verifyUserMessage,
 } from "../prompts.js";
+import type {
+  ClaimVerdict,
+  GroundingInput,
+  GroundingJudgment,
+  Judge,
+  JudgeChunk,
+  ReferenceInput,
+  ReferenceJudgment,
+  RelevanceInput,
+  RelevanceJudgment,
+  Verdict,
+} from "../types.js";
 import { toJudgeCallError } from "./callError.js";
+import { createRateLimiter, type RateLimiter } from "./limiter.js";
+import { extractJson } from "./parse.js";
 import { countTokens, splitByTokens } from "./tokens.js";
-import type { ClaimVerdict, GroundingInput, GroundingJudgment, Judge, JudgeChunk, ReferenceInput, ReferenceJudgment, RelevanceInput, RelevanceJudgment, Verdict } from "../types.js";
 
 const verdictSchema = z.object({
   verdict: z.enum(["SUPPORTED", "CONTRADICTED", "UNSUPPORTED"]),
@@ -121,9 +132,11 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
         return fetch(url, init);
       },
     });
-    const res = await limiter.schedule(() => counted.chat.completions.create(body)).catch((err: unknown) => {
-      throw toJudgeCallError(err);
-    });
+    const res = await limiter
+      .schedule(() => counted.chat.completions.create(body))
+      .catch((err: unknown) => {
+        throw toJudgeCallError(err);
+      });
     tally.input_tokens += res.usage?.prompt_tokens ?? 0;
     tally.output_tokens += res.usage?.completion_tokens ?? 0;
     return res.choices[0]?.message.content ?? "";
@@ -214,7 +227,9 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
     if (claims.length === 0) return { status: "no_claims", claims: [], reason: "the answer makes no factual claim" };
     const split = parts(input.question, claims, chunks);
     if (split === null) return { status: "context_too_long", claims: [], reason: `the claims with one passage exceed the judge window of ${window} tokens` };
-    const results = await Promise.all(split.map((part) => call(VERIFY_PROMPT, verifyUserMessage(input.question, claims, part), "verify", verifyReplySchema, tally, oneToOne(claims.length))));
+    const results = await Promise.all(
+      split.map((part) => call(VERIFY_PROMPT, verifyUserMessage(input.question, claims, part), "verify", verifyReplySchema, tally, oneToOne(claims.length))),
+    );
     const failed = results.find((r) => !r.ok);
     if (failed && !failed.ok) return { status: "judge_error", claims: [], reason: `verification of a context part: ${failed.reason}` };
     const verdicts = results.map((r) => (r.ok ? r.value.verdicts : []));
@@ -241,7 +256,13 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
       if (!fits(GROUNDING_PROMPT, user)) {
         const r = await longGrounding(input, chunks, tally);
         if (r.status !== "ok") return { status: r.status, value: null, claims: [], ...(r.reason !== undefined ? { reason: r.reason } : {}), ...cost() };
-        return { status: "ok", value: r.claims.filter((c) => c.verdict === "SUPPORTED").length / r.claims.length, claims: r.claims, ...(r.reason !== undefined ? { reason: r.reason } : {}), ...cost() };
+        return {
+          status: "ok",
+          value: r.claims.filter((c) => c.verdict === "SUPPORTED").length / r.claims.length,
+          claims: r.claims,
+          ...(r.reason !== undefined ? { reason: r.reason } : {}),
+          ...cost(),
+        };
       }
       const r = await call(GROUNDING_PROMPT, user, "grounding", groundingReplySchema, tally, (v) =>
         v.verdicts.length === v.claims.length ? null : `${v.verdicts.length} verdicts for ${v.claims.length} claims`,
@@ -258,7 +279,8 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
       const t0 = performance.now();
       const tally: Tally = { input_tokens: 0, output_tokens: 0, calls: 0 };
       const user = relevanceUserMessage(input.question, input.answer);
-      if (!fits(RELEVANCE_PROMPT, user)) return { status: "context_too_long", value: null, reason: `question and answer exceed the judge window of ${window} tokens`, ...tally, latency_ms: performance.now() - t0 };
+      if (!fits(RELEVANCE_PROMPT, user))
+        return { status: "context_too_long", value: null, reason: `question and answer exceed the judge window of ${window} tokens`, ...tally, latency_ms: performance.now() - t0 };
       const r = await call(RELEVANCE_PROMPT, user, "relevance", relevanceReplySchema, tally);
       const cost = { ...tally, latency_ms: performance.now() - t0 };
       if (!r.ok) return { status: "judge_error", value: null, reason: r.reason, ...cost };
@@ -268,7 +290,15 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
       const t0 = performance.now();
       const tally: Tally = { input_tokens: 0, output_tokens: 0, calls: 0 };
       const user = referenceUserMessage(input.question, input.answer, input.reference);
-      if (!fits(REFERENCE_PROMPT, user)) return { status: "context_too_long", value: null, facts: [], reason: `reference and answer exceed the judge window of ${window} tokens`, ...tally, latency_ms: performance.now() - t0 };
+      if (!fits(REFERENCE_PROMPT, user))
+        return {
+          status: "context_too_long",
+          value: null,
+          facts: [],
+          reason: `reference and answer exceed the judge window of ${window} tokens`,
+          ...tally,
+          latency_ms: performance.now() - t0,
+        };
       const r = await call(REFERENCE_PROMPT, user, "reference_facts", referenceReplySchema, tally);
       const cost = { ...tally, latency_ms: performance.now() - t0 };
       if (!r.ok) return { status: "judge_error", value: null, facts: [], reason: r.reason, ...cost };

@@ -7,5 +7,7 @@ export type { JudgeCache } from "../../domain/judgeCache.js";
  * judge name, inputs). Any change of model, prompt text or input gives another key.
  */
 export function judgeCacheKey(model: string, promptVersion: string, judgeName: string, input: unknown): string {
-  return createHash("sha256").update(JSON.stringify([model, promptVersion, judgeName, input])).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify([model, promptVersion, judgeName, input]))
+    .digest("hex");
 }

@@ -4,10 +4,7 @@ import { z } from "zod";
  * The price table of `RAGMETER_PRICES`: a JSON file mapping a judge model name to its USD prices per
  * million tokens, e.g. `{"gpt-4.1-mini": {"input_per_1m": 0.40, "output_per_1m": 1.60}}`.
  */
-export const priceTableSchema = z.record(
-  z.string().min(1),
-  z.object({ input_per_1m: z.number().nonnegative(), output_per_1m: z.number().nonnegative() }).strict(),
-);
+export const priceTableSchema = z.record(z.string().min(1), z.object({ input_per_1m: z.number().nonnegative(), output_per_1m: z.number().nonnegative() }).strict());
 
 /** USD per million input and output tokens. */
 export type Price = { readonly input_per_1m: number; readonly output_per_1m: number };
@@ -16,7 +13,7 @@ export type PriceTable = Readonly<Record<string, Price>>;
 
 /** The price of `model`, or null when the table is absent or does not list it. */
 export function priceOf(prices: PriceTable | null | undefined, model: string): Price | null {
-  if (!prices || !Object.prototype.hasOwnProperty.call(prices, model)) return null;
+  if (!prices || !Object.hasOwn(prices, model)) return null;
   return prices[model] ?? null;
 }
 

@@ -1,8 +1,8 @@
 import type { Status } from "../../domain/status.js";
-import { judgeCacheKey, type JudgeCache } from "./cache.js";
-import { costUsd, priceOf, type Price, type PriceTable } from "./cost.js";
 import { JudgeConfigError } from "../errors.js";
 import type { GroundingJudgment, Judge, JudgeCallCost, ReferenceJudgment, RelevanceJudgment } from "../types.js";
+import { type JudgeCache, judgeCacheKey } from "./cache.js";
+import { costUsd, type Price, type PriceTable, priceOf } from "./cost.js";
 
 /** Options of {@link createJudgeSession}. */
 export interface JudgeSessionOptions {
@@ -59,7 +59,13 @@ export function createJudgeSession(base: Judge, options: JudgeSessionOptions): J
   const s = { calls: 0, cached: 0, not_sampled: 0, input_tokens: 0, output_tokens: 0 };
   const spent = () => (base.kind === "heuristic" ? 0 : price === null ? null : costUsd(price, s.input_tokens, s.output_tokens));
 
-  async function run<T extends JudgeCallCost & { status: Status }>(name: string, version: string, input: unknown, fn: () => Promise<T>, skipped: (reason: string) => T): Promise<T> {
+  async function run<T extends JudgeCallCost & { status: Status }>(
+    name: string,
+    version: string,
+    input: unknown,
+    fn: () => Promise<T>,
+    skipped: (reason: string) => T,
+  ): Promise<T> {
     const key = cache ? judgeCacheKey(base.model, version, name, input) : "";
     if (cache) {
       const hit = await cache.get(key);
@@ -89,12 +95,32 @@ export function createJudgeSession(base: Judge, options: JudgeSessionOptions): J
     kind: base.kind,
     model: base.model,
     promptVersion: base.promptVersion,
-    grounding: (input) => run<GroundingJudgment>("grounding", base.promptVersion.grounding, input, () => base.grounding(input), (reason) => ({ status: "not_sampled", value: null, claims: [], reason, ...none })),
-    relevance: (input) => run<RelevanceJudgment>("relevance", base.promptVersion.relevance, input, () => base.relevance(input), (reason) => ({ status: "not_sampled", value: null, reason, ...none })),
+    grounding: (input) =>
+      run<GroundingJudgment>(
+        "grounding",
+        base.promptVersion.grounding,
+        input,
+        () => base.grounding(input),
+        (reason) => ({ status: "not_sampled", value: null, claims: [], reason, ...none }),
+      ),
+    relevance: (input) =>
+      run<RelevanceJudgment>(
+        "relevance",
+        base.promptVersion.relevance,
+        input,
+        () => base.relevance(input),
+        (reason) => ({ status: "not_sampled", value: null, reason, ...none }),
+      ),
     ...(base.referenceFacts
       ? {
           referenceFacts: (input) =>
-            run<ReferenceJudgment>("reference_facts", base.promptVersion.reference_facts ?? "", input, () => (base.referenceFacts as NonNullable<Judge["referenceFacts"]>)(input), (reason) => ({ status: "not_sampled", value: null, facts: [], reason, ...none })),
+            run<ReferenceJudgment>(
+              "reference_facts",
+              base.promptVersion.reference_facts ?? "",
+              input,
+              () => (base.referenceFacts as NonNullable<Judge["referenceFacts"]>)(input),
+              (reason) => ({ status: "not_sampled", value: null, facts: [], reason, ...none }),
+            ),
         }
       : {}),
   };

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Store } from "../../store/client.js";
 import { getRun } from "../../store/runs.js";
 import { CalibrationError } from "./errors.js";
-import { CALIBRATION_FORMAT, REVIEW_INSTRUCTIONS, type CalibrationFile } from "./file.js";
+import { CALIBRATION_FORMAT, type CalibrationFile, REVIEW_INSTRUCTIONS } from "./file.js";
 
 type Retrieved = { id: string; text: string };
 

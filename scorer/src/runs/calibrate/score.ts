@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
+import { type CalibrationRecord, newCalibrationId, saveCalibration } from "../../store/calibrations.js";
 import type { Store } from "../../store/client.js";
 import { CalibrationError } from "./errors.js";
-import { calibrationFileSchema, type CalibrationFile } from "./file.js";
-import { cohenKappa, quadraticWeightedKappa, type Agreement } from "./kappa.js";
-import { newCalibrationId, saveCalibration, type CalibrationRecord } from "../../store/calibrations.js";
+import { type CalibrationFile, calibrationFileSchema } from "./file.js";
+import { type Agreement, cohenKappa, quadraticWeightedKappa } from "./kappa.js";
 
 /** Agreement below this share prints a warning (issue 5). */
 export const AGREEMENT_WARNING = 0.85;
@@ -21,14 +21,18 @@ export interface CalibrationScore {
 /** Computes agreement and kappas of a filled-in review file (pairs with a null human label are skipped). */
 export function scoreCalibration(file: CalibrationFile): CalibrationScore {
   const claimPairs = file.items.flatMap((i) => i.claims.filter((c) => c.human_verdict !== null).map((c) => [c.judge_verdict, c.human_verdict as string] as const));
-  const relPairs = file.items.filter((i) => i.judge_relevance !== null && i.human_relevance !== null).map((i) => [i.judge_relevance as number, i.human_relevance as number] as const);
+  const relPairs = file.items
+    .filter((i) => i.judge_relevance !== null && i.human_relevance !== null)
+    .map((i) => [i.judge_relevance as number, i.human_relevance as number] as const);
   const claims = cohenKappa<string>(claimPairs);
   const relevance = quadraticWeightedKappa(relPairs, 0, 4);
   const warnings: string[] = [];
   if (claims.n === 0 && relevance.n === 0) warnings.push("no human label in the file: fill in human_verdict / human_relevance first");
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  if (claims.agreement !== null && claims.agreement < AGREEMENT_WARNING) warnings.push(`claim-verdict agreement ${pct(claims.agreement)} is below ${pct(AGREEMENT_WARNING)}: do not trust grounding from this judge without review`);
-  if (relevance.agreement !== null && relevance.agreement < AGREEMENT_WARNING) warnings.push(`relevance agreement ${pct(relevance.agreement)} is below ${pct(AGREEMENT_WARNING)}: do not trust relevance from this judge without review`);
+  if (claims.agreement !== null && claims.agreement < AGREEMENT_WARNING)
+    warnings.push(`claim-verdict agreement ${pct(claims.agreement)} is below ${pct(AGREEMENT_WARNING)}: do not trust grounding from this judge without review`);
+  if (relevance.agreement !== null && relevance.agreement < AGREEMENT_WARNING)
+    warnings.push(`relevance agreement ${pct(relevance.agreement)} is below ${pct(AGREEMENT_WARNING)}: do not trust relevance from this judge without review`);
   return { claims, relevance, warnings };
 }
 

@@ -1,20 +1,20 @@
 import { createHash } from "node:crypto";
 import type { GoldenItem } from "@ragmeter/golden";
 import pLimit from "p-limit";
+import type { QuestionResult } from "../../domain/result.js";
+import { none, type Scored } from "../../domain/status.js";
 import type { PriceTable } from "../../judges/session/cost.js";
 import type { Judge } from "../../judges/types.js";
-import { pairedDelta, type PairedDelta } from "../paired.js";
-import type { QuestionResult } from "../../domain/result.js";
-import { scoreInteraction, type Expectations } from "../../scoring/score.js";
-import { scoreTargetResult } from "../answers.js";
-import { askTarget, startRecorder } from "../recorder.js";
-import { runMetricNames, runMetricValues, type EvalOutcome } from "../summary.js";
-import type { Target } from "../target.js";
-import { none, type Scored } from "../../domain/status.js";
+import { type Expectations, scoreInteraction } from "../../scoring/score.js";
 import type { Store } from "../../store/client.js";
 import { goldenItemsFor } from "../../store/golden.js";
+import { scoreTargetResult } from "../answers.js";
+import { type PairedDelta, pairedDelta } from "../paired.js";
+import { askTarget, startRecorder } from "../recorder.js";
+import { type EvalOutcome, runMetricNames, runMetricValues } from "../summary.js";
+import type { Target } from "../target.js";
 import { distinct, jaccard, rankBiasedOverlap } from "./overlap.js";
-import { selectInteractions, type CapturedInteraction, type ReplaySource } from "./select.js";
+import { type CapturedInteraction, type ReplaySource, selectInteractions } from "./select.js";
 
 const LIVE = "captured live traffic: no golden item";
 
@@ -78,11 +78,25 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
   const itemOf = (c: CapturedInteraction): { item: GoldenItem; expect: Expectations; live: boolean } => {
     const g = c.golden_id !== "" ? golden.get(`${c.run_id}\u0000${c.golden_id}`) : undefined;
     if (g) return { item: { ...g, id: c.trace_id, tags: [...g.tags, `golden:${g.id}`] }, expect: g, live: false };
-    return { item: { id: c.trace_id, question: c.question, expected_source: null, expected_substring: null, reference_answer: null, key_facts: null, tags: c.service_name ? [`service:${c.service_name}`] : [] }, expect: null, live: true };
+    return {
+      item: {
+        id: c.trace_id,
+        question: c.question,
+        expected_source: null,
+        expected_substring: null,
+        reference_answer: null,
+        key_facts: null,
+        tags: c.service_name ? [`service:${c.service_name}`] : [],
+      },
+      expect: null,
+      live: true,
+    };
   };
   const adjust = (q: QuestionResult, live: boolean): QuestionResult => (live ? { ...q, abstention: none("not_applicable", LIVE) as Scored } : q);
 
-  const selectionHash = createHash("sha256").update(captured.map((c) => c.trace_id).join("\n")).digest("hex");
+  const selectionHash = createHash("sha256")
+    .update(captured.map((c) => c.trace_id).join("\n"))
+    .digest("hex");
   const useCache = o.cache ?? true;
   const recorder = await startRecorder({
     store: o.store,
@@ -92,7 +106,14 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
     prices: o.prices ?? null,
     maxCostUsd: null,
     golden: null,
-    run: { source: "replay", pipelineVersion: o.pipelineVersion, goldenSetHash: `replay-${selectionHash}`, goldenSetPath: `replay --from ${o.fromSpec}`, target: o.target.description, startedAt: Date.now() },
+    run: {
+      source: "replay",
+      pipelineVersion: o.pipelineVersion,
+      goldenSetHash: `replay-${selectionHash}`,
+      goldenSetPath: `replay --from ${o.fromSpec}`,
+      target: o.target.description,
+      startedAt: Date.now(),
+    },
   });
   const { run, judge } = recorder;
 
@@ -130,6 +151,11 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
   const docs = (xs: readonly { document_id: string }[]): string[] => distinct(xs.map((x) => x.document_id));
   const overlap = pairs
     .filter((p) => p.replayed.status === "ok")
-    .map((p) => ({ key: p.c.trace_id, question: p.c.question, jaccard: jaccard(docs(p.c.retrieved), docs(p.replayed.contexts)), rbo: rankBiasedOverlap(docs(p.c.retrieved), docs(p.replayed.contexts)) }));
+    .map((p) => ({
+      key: p.c.trace_id,
+      question: p.c.question,
+      jaccard: jaccard(docs(p.c.retrieved), docs(p.replayed.contexts)),
+      rbo: rankBiasedOverlap(docs(p.c.retrieved), docs(p.replayed.contexts)),
+    }));
   return { outcome, captured, original: pairs.map((p) => p.original), deltas, overlap };
 }

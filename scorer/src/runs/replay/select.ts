@@ -1,7 +1,7 @@
 import type { ReplaySource } from "../../store/interactions.js";
 
 // The selection itself (SQL) is a repository of the interactions table.
-export { selectInteractions, type CapturedInteraction, type ReplaySource } from "../../store/interactions.js";
+export { type CapturedInteraction, type ReplaySource, selectInteractions } from "../../store/interactions.js";
 
 /** A `--from` value that cannot be parsed (exit 2). */
 export class ReplaySpecError extends Error {

@@ -1,13 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { priceTableSchema, type PriceTable } from "./judges/session/cost.js";
-import type { StoreTarget } from "./store/client.js";
-
-/** A configuration error: names the variable or flag and what to set (exit code 2). */
-export class ConfigError extends Error {
-  override readonly name = "ConfigError";
-}
+import { ConfigError } from "../domain/errors.js";
+import { type PriceTable, priceTableSchema } from "../judges/session/cost.js";
+import type { StoreTarget } from "../store/client.js";
 
 /**
  * Environment variables read by ragmeter (design §10), validated once. Unknown variables are
@@ -18,8 +14,14 @@ export const envSchema = z.object({
   CLICKHOUSE_URL: z.string().url().optional(),
   CLICKHOUSE_USER: z.string().optional(),
   CLICKHOUSE_PASSWORD: z.string().optional(),
-  CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/u, "must be a ClickHouse cluster name").optional(),
-  CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/u, "must be a ClickHouse identifier").default("ragmeter"),
+  CLICKHOUSE_CLUSTER: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/u, "must be a ClickHouse cluster name")
+    .optional(),
+  CLICKHOUSE_DATABASE: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/u, "must be a ClickHouse identifier")
+    .default("ragmeter"),
   OPENAI_BASE_URL: z.string().url().optional(),
   OPENAI_API_KEY: z.string().optional(),
   RAGMETER_JUDGE_MODEL: z.string().min(1).optional(),
@@ -76,7 +78,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { home?: string } 
   const e = parsed.data;
   const home = path.resolve(overrides.home ?? e.RAGMETER_HOME);
   if (e.OPENAI_BASE_URL && !e.RAGMETER_JUDGE_MODEL) {
-    throw new ConfigError("OPENAI_BASE_URL is set but RAGMETER_JUDGE_MODEL is not: set the judge model (e.g. RAGMETER_JUDGE_MODEL=gpt-4.1-mini), or unset OPENAI_BASE_URL for the heuristic judges");
+    throw new ConfigError(
+      "OPENAI_BASE_URL is set but RAGMETER_JUDGE_MODEL is not: set the judge model (e.g. RAGMETER_JUDGE_MODEL=gpt-4.1-mini), or unset OPENAI_BASE_URL for the heuristic judges",
+    );
   }
   const store: StoreTarget = e.CLICKHOUSE_URL
     ? {
