@@ -144,4 +144,28 @@ describe.skipIf(!enabled)("local model server (llama-server + SmolLM2-135M) thro
     const ok = await client.chat.completions.create({ model: server.model, max_tokens: 4, messages: [{ role: "user", content: "Hi" }] });
     expect(ok.choices.length).toBe(1);
   }, 180_000);
+
+  it("a prompt that fits but leaves less room than max_tokens ends as a reply, not an error (finish_reason recorded)", async () => {
+    const sentence = "The quick brown fox jumps over the lazy dog. ";
+    const origin = server.baseURL.replace(/\/v1$/, "");
+    const tok = async (content: string) =>
+      ((await (await fetch(`${origin}/tokenize`, { method: "POST", body: JSON.stringify({ content }) })).json()) as { tokens: number[] }).tokens.length;
+    const per = (await tok(sentence.repeat(100))) / 100;
+    const room = 20;
+    const long = sentence.repeat(Math.floor((server.ctx - room - 30) / per));
+    const t0 = Date.now();
+    let res: OpenAI.Chat.Completions.ChatCompletion | undefined;
+    let err: unknown;
+    try {
+      res = await client.chat.completions.create({ model: server.model, max_tokens: 64, messages: [{ role: "user", content: long }] });
+    } catch (e) {
+      err = e;
+    }
+    const ms = Date.now() - t0;
+    const timings = (res as unknown as { timings?: Record<string, number> } | undefined)?.timings;
+    observed.nearContext = res
+      ? { ms, finish_reason: res.choices[0]!.finish_reason, usage: res.usage, timings }
+      : { ms, status: (err as InstanceType<typeof APIError>).status, error: (err as InstanceType<typeof APIError>).error };
+    expect(res !== undefined || err instanceof APIError).toBe(true);
+  }, 300_000);
 });
