@@ -3,7 +3,7 @@
 // concurrent autocannon clients into the real Kafka broker. Prints spans/s, request latency
 // p50/p99 and the collector process's peak RSS per level.
 //
-//   npm run bench:collector [-- --duration 10 --idempotent both|true|false]
+//   npm run bench:collector [-- --duration 10 --idempotent both|true|false --levels 1,8,32 --node-args "--cpu-prof"]
 //
 // Needs `npm run build` (runs collector/dist/main.js in its own process) and starts the broker
 // with scripts/kafka/kafka.mjs when it is not running. Only 127.0.0.1 is contacted.
@@ -23,12 +23,15 @@ const { values } = parseArgs({
     duration: { type: "string", default: process.env.BENCH_DURATION ?? "10" },
     idempotent: { type: "string", default: "true" },
     levels: { type: "string", default: "1,8,32" },
+    "node-args": { type: "string", default: "" },
   },
 });
 const duration = Number(values.duration);
 const levels = values.levels.split(",").map(Number);
 const modes = values.idempotent === "both" ? [false, true] : [values.idempotent === "true"];
 const brokers = process.env.KAFKA_BROKERS ?? "127.0.0.1:9092";
+// Extra node flags for the collector process, e.g. --node-args "--cpu-prof --cpu-prof-dir=/tmp/prof".
+const nodeArgs = values["node-args"].split(" ").filter((a) => a !== "");
 
 const mainJs = join(root, "collector", "dist", "main.js");
 if (!existsSync(mainJs)) {
@@ -107,7 +110,7 @@ async function withTopic(fn) {
 }
 
 function startCollectorProcess(topic, idempotent) {
-  const child = spawn(process.execPath, [mainJs], {
+  const child = spawn(process.execPath, [...nodeArgs, mainJs], {
     env: { ...process.env, KAFKA_BROKERS: brokers, RAGMETER_TOPIC: topic, RAGMETER_COLLECTOR_HOST: "127.0.0.1", RAGMETER_COLLECTOR_PORT: "0", RAGMETER_KAFKA_IDEMPOTENT: String(idempotent), RAGMETER_LOG_LEVEL: "info" },
     stdio: ["ignore", "ignore", "pipe"],
   });

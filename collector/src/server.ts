@@ -29,6 +29,7 @@ import {
   encodeErrorStatus,
   encodeExportResponse,
   encodingOf,
+  splitTraceRequestProtobuf,
   type Signal,
   type OtlpEncoding,
 } from "@ragmeter/otlp";
@@ -208,7 +209,16 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
       let rejected: number;
       let errors: string[];
       let total: number;
-      if (signal === "traces") {
+      const split = signal === "traces" && encoding === "protobuf" ? splitTraceRequestProtobuf(body, config.maxMessageBytes) : null;
+      if (split) {
+        // Hot path: validated and split while walking the bytes, no object per span.
+        total = split.total;
+        if (split.invalid > 0 && split.invalid === total) throw decodeFailure(split.errors, "span");
+        batch = { records: split.records, rejected: split.rejected - split.invalid, errors: split.errors.slice(split.invalid) };
+        rejected = split.rejected;
+        errors = split.errors;
+      } else if (signal === "traces") {
+        // JSON, or a protobuf body the walk leaves to the decoder (malformed: it names the fault).
         const d = decodeTraceRequest(body, encoding === "protobuf" ? CONTENT_TYPES.protobuf : CONTENT_TYPES.json);
         total = countSpans(d.request) + d.rejected;
         if (d.rejected > 0 && d.rejected === total) throw decodeFailure(d.errors, "span");

@@ -15,6 +15,7 @@ export {
   CONTENT_TYPES,
 } from "./codec.js";
 export { decodeTraceRequestProtobuf, decodeLogsRequestProtobuf, encodeTraceRequestProtobuf, encodeLogsRequestProtobuf } from "./protobuf.js";
+export { splitTraceRequestProtobuf, type SplitTraces, type SplitRecord } from "./split.js";
 export { decodeTraceRequestJson, decodeLogsRequestJson, encodeTraceRequestJson, encodeLogsRequestJson, parseJsonExact, quoteLongIntegers } from "./json.js";
 export { bytesToHex, hexToBytes, checkHexId, checkBinaryId, isAllZero } from "./ids.js";
 export { longToBigInt, bigIntToBits, INT64_MAX, INT64_MIN, UINT64_MAX, type LongLike } from "./int64.js";
