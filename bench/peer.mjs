@@ -190,15 +190,16 @@ function startRagmeter(topic) {
     const timer = setTimeout(() => (child.kill("SIGKILL"), reject(new Error(`ragmeter's collector did not listen within 30 s: ${buf}`))), 30_000);
     const onData = (d) => {
       buf += d.toString();
-      const m = /"msg":"collector listening","url":"([^"]+)"/.exec(buf);
-      if (m) {
+      const line = buf.split("\n").find((l) => l.includes('"collector listening"'));
+      const url = line === undefined ? undefined : JSON.parse(line).url;
+      if (url) {
         clearTimeout(timer);
         child.stderr.off("data", onData);
         child.stderr.resume();
         resolve({
           name: "ragmeter",
           pid: child.pid,
-          url: m[1],
+          url,
           stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.kill("SIGTERM")))),
         });
       }
