@@ -111,7 +111,7 @@ async function withTopic(fn) {
 
 function startCollectorProcess(topic, idempotent) {
   const child = spawn(process.execPath, [...nodeArgs, mainJs], {
-    env: { ...process.env, KAFKA_BROKERS: brokers, RAGMETER_TOPIC: topic, RAGMETER_COLLECTOR_HOST: "127.0.0.1", RAGMETER_COLLECTOR_PORT: "0", RAGMETER_KAFKA_IDEMPOTENT: String(idempotent), RAGMETER_LOG_LEVEL: "info" },
+    env: { ...process.env, KAFKA_BROKERS: brokers, RAGMETER_TOPIC: topic, RAGMETER_KAFKA_CREATE_TOPICS: "false", RAGMETER_COLLECTOR_HOST: "127.0.0.1", RAGMETER_COLLECTOR_PORT: "0", RAGMETER_KAFKA_IDEMPOTENT: String(idempotent), RAGMETER_LOG_LEVEL: "info" },
     stdio: ["ignore", "ignore", "pipe"],
   });
   return new Promise((resolve, reject) => {

@@ -182,7 +182,7 @@ function freePort() {
 
 function startRagmeter(topic) {
   const child = spawn(process.execPath, [mainJs], {
-    env: { ...process.env, KAFKA_BROKERS: brokers.join(","), RAGMETER_TOPIC: topic, RAGMETER_COLLECTOR_HOST: "127.0.0.1", RAGMETER_COLLECTOR_PORT: "0", RAGMETER_LOG_LEVEL: "info" },
+    env: { ...process.env, KAFKA_BROKERS: brokers.join(","), RAGMETER_TOPIC: topic, RAGMETER_KAFKA_CREATE_TOPICS: "false", RAGMETER_COLLECTOR_HOST: "127.0.0.1", RAGMETER_COLLECTOR_PORT: "0", RAGMETER_LOG_LEVEL: "info" },
     stdio: ["ignore", "ignore", "pipe"],
   });
   return new Promise((resolve, reject) => {

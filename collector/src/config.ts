@@ -1,6 +1,7 @@
 /**
  * Collector configuration: one zod schema, read once from flags, then environment, then defaults.
  */
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { brokerListSchema, kafkaEnvSchema } from "@ragmeter/otlp";
 import { CollectorConfigError } from "./errors.js";
@@ -54,6 +55,16 @@ export const collectorConfigSchema = z.object({
   clientId: z.string().min(1).default("ragmeter-collector"),
   /** Longest graceful shutdown, in ms. Env RAGMETER_COLLECTOR_SHUTDOWN_TIMEOUT_MS, default 15000. */
   shutdownTimeoutMs: positiveInt().default(15_000),
+  /** Create the topic and `<topic>.dlq` when they do not exist (else wait for them, answering 503 naming the topic). Env RAGMETER_KAFKA_CREATE_TOPICS, default true. */
+  createTopics: booleanLike.default(true),
+  /** Partitions of topics the collector creates. Env RAGMETER_KAFKA_TOPIC_PARTITIONS, default 3. */
+  topicPartitions: positiveInt(10_000).default(3),
+  /**
+   * Worker processes (Node cluster, one listening socket shared by all), each with its own Kafka
+   * producer and an equal share of maxInflightBytes. 1 = no cluster. Env RAGMETER_COLLECTOR_WORKERS,
+   * default the available cores.
+   */
+  workers: positiveInt(256).default(() => availableParallelism()),
   /** Log level. Env RAGMETER_LOG_LEVEL, default info. */
   logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
@@ -80,6 +91,9 @@ export const COLLECTOR_ENV: Record<keyof CollectorConfig, string> = {
   idempotent: "RAGMETER_KAFKA_IDEMPOTENT",
   clientId: "RAGMETER_KAFKA_CLIENT_ID",
   shutdownTimeoutMs: "RAGMETER_COLLECTOR_SHUTDOWN_TIMEOUT_MS",
+  createTopics: "RAGMETER_KAFKA_CREATE_TOPICS",
+  topicPartitions: "RAGMETER_KAFKA_TOPIC_PARTITIONS",
+  workers: "RAGMETER_COLLECTOR_WORKERS",
   logLevel: "RAGMETER_LOG_LEVEL",
 };
 

@@ -5,7 +5,7 @@ export { startCollector, type CollectorDeps, type CollectorStats, type RunningCo
 export { runCollectorCommand, registerCollectorCommand, type CollectorCommandOptions } from "./command.js";
 export { untilShutdown } from "./shutdown.js";
 export { collectorConfigSchema, loadCollectorConfig, COLLECTOR_ENV, type CollectorConfig, type CollectorFlags } from "./config.js";
-export { createKafkaSink, type RecordSink } from "./kafka-sink.js";
+export { createKafkaSink, type RecordSink, type Readiness } from "./kafka-sink.js";
 export { batchTraces, batchLogs, countSpans, countLogRecords, type Batch, type TraceRecord } from "./batching.js";
 export { createLogger, createJsonLogger, messageLogger, silentLogger, type Logger, type PinoLogger, type LoggerOptions, type LogLevel } from "./logger.js";
 export {
@@ -15,4 +15,5 @@ export {
   UnauthorizedError,
   OverloadedError,
   KafkaUnavailableError,
+  TopicMissingError,
 } from "./errors.js";

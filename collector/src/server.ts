@@ -267,6 +267,11 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
   app.get("/healthz", async (_req, reply) => reply.code(200).send({ status: "ok" }));
   app.get("/readyz", async (_req, reply) => {
     if (closing) return reply.code(503).send({ status: "closing" });
+    if (sink.readiness) {
+      const r = await sink.readiness();
+      if (r.ready) return reply.code(200).send({ status: "ready" });
+      return reply.code(503).send(r.reason === "topic missing" ? { status: r.reason, topic: r.topic } : { status: r.reason });
+    }
     const ok = await sink.ready();
     return reply.code(ok ? 200 : 503).send({ status: ok ? "ready" : "kafka unreachable" });
   });
