@@ -190,7 +190,7 @@ function startRagmeter(topic) {
     const timer = setTimeout(() => (child.kill("SIGKILL"), reject(new Error(`ragmeter's collector did not listen within 30 s: ${buf}`))), 30_000);
     const onData = (d) => {
       buf += d.toString();
-      const line = buf.split("\n").find((l) => l.includes('"collector listening"'));
+      const line = buf.split("\n").find((l) => l.includes('"collector listening"') && !l.includes('"worker":'));
       const url = line === undefined ? undefined : JSON.parse(line).url;
       if (url) {
         clearTimeout(timer);
