@@ -70,7 +70,7 @@ export function registerCollectorCommand(program: Command, options: Omit<Collect
     .option("--host <addr>", "listen address (env RAGMETER_COLLECTOR_HOST, default 0.0.0.0)")
     .option("--brokers <list>", "Kafka bootstrap servers host:port,… (env KAFKA_BROKERS, default 127.0.0.1:9092)")
     .option("--topic <name>", "topic (env RAGMETER_TOPIC, default ragmeter.spans)")
-    .option("--workers <n>", "worker processes sharing the port, each with its own producer (env RAGMETER_COLLECTOR_WORKERS, default the available cores; 1 = one process)")
+    .option("--workers <n>", "worker processes sharing the port, each with its own producer (env RAGMETER_COLLECTOR_WORKERS, default 1 = one process; auto = the available cores)")
     .action(async (o: CommandFlags) => {
       const flags = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as CollectorFlags;
       await runCollectorCommand(flags, run);

@@ -61,10 +61,15 @@ export const collectorConfigSchema = z.object({
   topicPartitions: positiveInt(10_000).default(3),
   /**
    * Worker processes (Node cluster, one listening socket shared by all), each with its own Kafka
-   * producer and an equal share of maxInflightBytes. 1 = no cluster. Env RAGMETER_COLLECTOR_WORKERS,
-   * default the available cores.
+   * producer and an equal share of maxInflightBytes; 1 = one process, no cluster; `auto` = the
+   * available cores. Env RAGMETER_COLLECTOR_WORKERS, default 1: measured with bench:peer on a 2-core
+   * machine that also runs the broker, 2 workers accepted fewer spans/s at 1 and 8 clients than one
+   * process (0.30× vs 0.85× the Go collector at 8) and doubled the peak RSS; use more on a host
+   * where the collector has cores of its own.
    */
-  workers: positiveInt(256).default(() => availableParallelism()),
+  workers: z
+    .union([z.literal("auto").transform(() => availableParallelism()), positiveInt(256)])
+    .default(1),
   /** Log level. Env RAGMETER_LOG_LEVEL, default info. */
   logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
