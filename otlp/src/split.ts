@@ -149,6 +149,12 @@ function varint64(r: Reader): void {
   throw new Error("invalid varint encoding");
 }
 
+/** True when the 16-byte trace ids at `a` and `b` are equal. */
+function sameBytes(buf: Uint8Array, a: number, b: number): boolean {
+  for (let i = 0; i < 16; i++) if (buf[a + i] !== buf[b + i]) return false;
+  return true;
+}
+
 function isZero(buf: Uint8Array, start: number, end: number): boolean {
   for (let i = start; i < end; i++) if (buf[i] !== 0) return false;
   return true;
@@ -640,6 +646,8 @@ function split(body: Uint8Array, maxBytes: number): SplitTraces {
   const errors: string[] = [];
   let total = 0;
   let ri = 0;
+  let lastList: number[] | undefined;
+  let lastTraceStart = 0;
   while (r.pos < r.len) {
     const tag = r.tag();
     const wt = tag & 7;
@@ -727,10 +735,14 @@ function split(body: Uint8Array, maxBytes: number): SplitTraces {
           p.spanStart.push(start);
           p.spanEnd.push(end);
           if (st.rewrite) p.own.set(k, reencodeSpan(buf.subarray(start, end)));
-          const key = hexOf(buf, st.traceStart, st.traceEnd);
-          const list = byTrace.get(key);
-          if (list) list.push(k);
-          else byTrace.set(key, [k]);
+          // Spans of a trace usually come together: reuse the previous span's list when the id repeats.
+          if (lastList === undefined || !sameBytes(buf, st.traceStart, lastTraceStart)) {
+            const key = hexOf(buf, st.traceStart, st.traceEnd);
+            lastList = byTrace.get(key);
+            if (lastList === undefined) byTrace.set(key, (lastList = []));
+            lastTraceStart = st.traceStart;
+          }
+          lastList.push(k);
         }
         i++;
       }
