@@ -70,8 +70,8 @@ function toKafkaLog(logger: PinoLogger) {
 }
 
 /**
- * Creates the Kafka sink for `config` (brokers, topic, idempotent, timeouts). Connects lazily on
- * the first send or readiness check.
+ * Creates the Kafka sink for `config` (brokers, topic, idempotent, timeouts). Checks (and, when
+ * allowed, creates) its topics at once in the background; the producer connects on the first send.
  */
 export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): RecordSink {
   const kafka: KafkaClient = new Kafka({
@@ -119,12 +119,17 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
       const wanted = config.createTopics ? [config.topic, deadLetterTopic(config.topic)] : [config.topic];
       const missing = wanted.filter((t) => !existing.has(t));
       if (missing.length > 0 && config.createTopics) {
-        try {
-          await a.createTopics({ topics: missing.map((topic) => ({ topic, numPartitions: config.topicPartitions })), waitForLeaders: true });
-          logger.info({ topics: missing, partitions: config.topicPartitions }, `created Kafka topic${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`);
-        } catch (err) {
-          if (!/already exists/iu.test((err as Error).message ?? "")) throw err;
-        }
+        const create = async (): Promise<void> => {
+          try {
+            await a.createTopics({ topics: missing.map((topic) => ({ topic, numPartitions: config.topicPartitions })), waitForLeaders: true });
+            logger.info({ topics: missing, partitions: config.topicPartitions }, `created Kafka topic${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`);
+          } catch (err) {
+            if (!/already exists/iu.test((err as Error).message ?? "")) throw err;
+          }
+        };
+        if (missing.includes(config.topic)) await create();
+        // Only the dead-letter topic is missing (the scorer writes it): sends need not wait for it.
+        else void create().catch((err: unknown) => logger.warn({ error: err instanceof Error ? err.message : String(err) }, `could not create ${missing.join(", ")}`));
       } else if (missing.length > 0) {
         if (Date.now() - missingLogged > 30_000) {
           missingLogged = Date.now();
@@ -134,9 +139,14 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
         throw new TopicMissingError(config.topic);
       }
       topicsOk = true;
-    })().finally(() => {
-      topicCheck = undefined;
-    });
+    })()
+      .catch((err: unknown) => {
+        if (!(err instanceof TopicMissingError)) dropAdmin(); // reconnect on the next check
+        throw err;
+      })
+      .finally(() => {
+        topicCheck = undefined;
+      });
     return topicCheck;
   };
 
@@ -272,6 +282,9 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
     return value;
   };
 
+  // Check (and create) the topics as soon as the sink exists, so the first request does not wait for it.
+  void ensureTopics().catch(() => {});
+
   const sink: RecordSink = {
     async send(signal, records, headers) {
       if (closed) throw new KafkaUnavailableError("collector is shutting down");
@@ -283,7 +296,6 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
         } catch (err) {
           if (err instanceof KafkaUnavailableError) throw err;
           lastFailure = Date.now();
-          dropAdmin();
           throw new KafkaUnavailableError(`Kafka is unavailable: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
         }
       }
