@@ -24,6 +24,13 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: "no-unresolvable",
+      comment: "Every import resolves (a moved file leaves no dangling import behind).",
+      severity: "error",
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    {
       name: "no-cross-workspace-internals",
       comment: "A workspace reaches another only through its package name and exports, never by a relative path into its files.",
       severity: "error",

@@ -3,13 +3,13 @@
 // concurrent autocannon clients into the real Kafka broker. Prints spans/s, request latency
 // p50/p99 and the collector process's peak RSS per level.
 //
-//   npm run bench:collector [-- --duration 10 --idempotent both|true|false]
+//   npm run bench:collector [-- --duration 10 --idempotent both|true|false --levels 1,8,32 --workers N --node-args "--cpu-prof"]
 //
 // Needs `npm run build` (runs collector/dist/main.js in its own process) and starts the broker
 // with scripts/kafka/kafka.mjs when it is not running. Only 127.0.0.1 is contacted.
 import { spawn } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -23,12 +23,16 @@ const { values } = parseArgs({
     duration: { type: "string", default: process.env.BENCH_DURATION ?? "10" },
     idempotent: { type: "string", default: "true" },
     levels: { type: "string", default: "1,8,32" },
+    "node-args": { type: "string", default: "" },
+    workers: { type: "string", default: process.env.RAGMETER_COLLECTOR_WORKERS ?? "" },
   },
 });
 const duration = Number(values.duration);
 const levels = values.levels.split(",").map(Number);
 const modes = values.idempotent === "both" ? [false, true] : [values.idempotent === "true"];
 const brokers = process.env.KAFKA_BROKERS ?? "127.0.0.1:9092";
+// Extra node flags for the collector process, e.g. --node-args "--cpu-prof --cpu-prof-dir=/tmp/prof".
+const nodeArgs = values["node-args"].split(" ").filter((a) => a !== "");
 
 const mainJs = join(root, "collector", "dist", "main.js");
 if (!existsSync(mainJs)) {
@@ -114,15 +118,17 @@ async function withTopic(fn) {
 }
 
 function startCollectorProcess(topic, idempotent) {
-  const child = spawn(process.execPath, [mainJs], {
+  const child = spawn(process.execPath, [...nodeArgs, mainJs], {
     env: {
       ...process.env,
       KAFKA_BROKERS: brokers,
       RAGMETER_TOPIC: topic,
+      RAGMETER_KAFKA_CREATE_TOPICS: "false",
       RAGMETER_COLLECTOR_HOST: "127.0.0.1",
       RAGMETER_COLLECTOR_PORT: "0",
       RAGMETER_KAFKA_IDEMPOTENT: String(idempotent),
       RAGMETER_LOG_LEVEL: "info",
+      ...(values.workers ? { RAGMETER_COLLECTOR_WORKERS: values.workers } : {}),
     },
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -130,7 +136,7 @@ function startCollectorProcess(topic, idempotent) {
     let buf = "";
     const onData = (d) => {
       buf += d.toString();
-      const line = buf.split("\n").find((l) => l.includes('"collector listening"'));
+      const line = buf.split("\n").find((l) => l.includes('"collector listening"') && !l.includes('"worker":'));
       const url = line === undefined ? undefined : JSON.parse(line).url;
       if (url) {
         child.stderr.off("data", onData);
@@ -143,21 +149,45 @@ function startCollectorProcess(topic, idempotent) {
   });
 }
 
+// The collector may run as a cluster (a primary and its workers): RSS is summed over the process tree.
+function tree(pid) {
+  const children = new Map();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const s = readFileSync(`/proc/${name}/stat`, "utf8");
+      const ppid = Number(s.slice(s.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+    } catch {
+      /* gone */
+    }
+  }
+  const out = [pid];
+  for (let i = 0; i < out.length && i < 1000; i++) out.push(...(children.get(out[i]) ?? []));
+  return out;
+}
+
 function resetPeakRss(pid) {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, "5");
-  } catch {
-    /* not Linux or not permitted: peak since start */
+  for (const p of tree(pid)) {
+    try {
+      writeFileSync(`/proc/${p}/clear_refs`, "5");
+    } catch {
+      /* not Linux or not permitted: peak since start */
+    }
   }
 }
 
 function peakRssMiB(pid) {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) / 1024 : NaN;
-  } catch {
-    return NaN;
+  let kb = 0;
+  for (const p of tree(pid)) {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, "utf8"));
+      if (m) kb += Number(m[1]);
+    } catch {
+      /* gone */
+    }
   }
+  return kb > 0 ? kb / 1024 : NaN;
 }
 
 function run(url, connections, seconds) {

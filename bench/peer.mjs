@@ -193,6 +193,7 @@ function startRagmeter(topic) {
       ...process.env,
       KAFKA_BROKERS: brokers.join(","),
       RAGMETER_TOPIC: topic,
+      RAGMETER_KAFKA_CREATE_TOPICS: "false",
       RAGMETER_COLLECTOR_HOST: "127.0.0.1",
       RAGMETER_COLLECTOR_PORT: "0",
       RAGMETER_LOG_LEVEL: "info",
@@ -207,15 +208,16 @@ function startRagmeter(topic) {
     }, 30_000);
     const onData = (d) => {
       buf += d.toString();
-      const m = /"msg":"collector listening","url":"([^"]+)"/.exec(buf);
-      if (m) {
+      const line = buf.split("\n").find((l) => l.includes('"collector listening"') && !l.includes('"worker":'));
+      const url = line === undefined ? undefined : JSON.parse(line).url;
+      if (url) {
         clearTimeout(timer);
         child.stderr.off("data", onData);
         child.stderr.resume();
         resolve({
           name: "ragmeter",
           pid: child.pid,
-          url: m[1],
+          url,
           stop: () =>
             new Promise((r) => {
               if (child.exitCode !== null) return r();

@@ -4,9 +4,10 @@
  * environment and stops it gracefully on SIGTERM/SIGINT.
  */
 import type { Command } from "commander";
+import { startCluster, workerEntry } from "./cluster.js";
 import { type CollectorFlags, loadCollectorConfig } from "./config.js";
 import { createLogger, type Logger, type PinoLogger, pinoOf } from "./logger.js";
-import { type RunningCollector, startCollector } from "./server.js";
+import type { RunningCollector } from "./server.js";
 import { untilShutdown } from "./shutdown.js";
 
 /** Options of {@link runCollectorCommand}, mainly for tests. */
@@ -29,7 +30,17 @@ export interface CollectorCommandOptions {
 export async function runCollectorCommand(flags: CollectorFlags = {}, options: CollectorCommandOptions = {}): Promise<void> {
   const config = loadCollectorConfig(options.env ?? process.env, flags);
   const logger = options.logger ? pinoOf(options.logger) : createLogger({ level: config.logLevel });
-  const collector = await startCollector(config, { logger });
+  const entry = config.workers > 1 ? workerEntry() : undefined;
+  if (config.workers > 1 && entry === undefined) logger.warn({ workers: config.workers }, "collector/dist/worker.js is not built: running one process");
+  let collector: RunningCollector;
+  if (entry !== undefined) {
+    collector = await startCluster(config, logger, entry);
+    logger.info({ url: collector.url, workers: config.workers, topic: config.topic, brokers: config.brokers, idempotent: config.idempotent }, "collector listening");
+  } else {
+    // Loaded here so that a cluster primary does not load fastify, kafkajs and the codecs.
+    const { startCollector } = await import("./server.js");
+    collector = await startCollector(config, { logger });
+  }
   options.onListening?.(collector);
   const why = await untilShutdown(options.signal);
   logger.info({ reason: why }, "shutting down");
@@ -42,10 +53,11 @@ interface CommandFlags {
   host?: string;
   brokers?: string;
   topic?: string;
+  workers?: string;
 }
 
 /**
- * Registers `collector` on `program`: flags `--port`, `--host`, `--brokers`, `--topic` (each wins
+ * Registers `collector` on `program`: flags `--port`, `--host`, `--brokers`, `--topic`, `--workers` (each wins
  * over its environment variable; validated by the collector configuration schema).
  * @param onDone called after the collector has shut down (the CLI records its exit code)
  */
@@ -58,6 +70,7 @@ export function registerCollectorCommand(program: Command, options: Omit<Collect
     .option("--host <addr>", "listen address (env RAGMETER_COLLECTOR_HOST, default 0.0.0.0)")
     .option("--brokers <list>", "Kafka bootstrap servers host:port,… (env KAFKA_BROKERS, default 127.0.0.1:9092)")
     .option("--topic <name>", "topic (env RAGMETER_TOPIC, default ragmeter.spans)")
+    .option("--workers <n>", "worker processes sharing the port, each with its own producer (env RAGMETER_COLLECTOR_WORKERS, default 1 = one process; auto = the available cores)")
     .action(async (o: CommandFlags) => {
       const flags = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as CollectorFlags;
       await runCollectorCommand(flags, run);

@@ -55,6 +55,15 @@ export class KafkaUnavailableError extends CollectorError {
   }
 }
 
+/** The collector's topic does not exist and it may not create it (503); names the topic. */
+export class TopicMissingError extends KafkaUnavailableError {
+  readonly topic: string;
+  constructor(topic: string) {
+    super(`Kafka topic "${topic}" does not exist; waiting for it to be created (or set RAGMETER_KAFKA_CREATE_TOPICS=true)`);
+    this.topic = topic;
+  }
+}
+
 /** Invalid configuration (a CLI maps it to exit code 2). `field` names the setting. */
 export class CollectorConfigError extends Error {
   readonly issues: string[];

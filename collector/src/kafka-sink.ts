@@ -4,12 +4,12 @@
  * answers readiness through an admin client.
  */
 
-import { recordHeaders, type Signal } from "@ragmeter/otlp";
+import { deadLetterTopic, recordHeaders, type Signal } from "@ragmeter/otlp";
 import type { Admin, Kafka as KafkaClient, LogEntry, Message, Producer } from "kafkajs";
 import kafkajs from "kafkajs";
 import type { TraceRecord } from "./batching.js";
 import type { CollectorConfig } from "./config.js";
-import { KafkaUnavailableError } from "./errors.js";
+import { KafkaUnavailableError, TopicMissingError } from "./errors.js";
 import type { PinoLogger } from "./logger.js";
 
 const { Kafka, CompressionTypes, Partitioners, logLevel: KafkaLogLevel } = kafkajs;
@@ -24,10 +24,24 @@ export interface RecordSink {
   send(signal: Signal, records: TraceRecord[], headers: Record<string, string>): Promise<void>;
   /** True when Kafka answers a metadata request for the topic (bounded wait). */
   ready(): Promise<boolean>;
+  /** Why the sink is not ready (Kafka unreachable, or the topic missing); optional for other sinks. */
+  readiness?(): Promise<Readiness>;
   /** True while the last attempt failed within the back-off window. */
   degraded(): boolean;
   /** Waits for sends in progress, then disconnects. */
   close(): Promise<void>;
+}
+
+/** Readiness of a sink: ready, or why not. */
+export type Readiness = { ready: true } | { ready: false; reason: "kafka unreachable" } | { ready: false; reason: "topic missing"; topic: string };
+
+/** A kafkajs error (or its cause) saying the topic or partition does not exist. */
+function isUnknownTopic(err: unknown): boolean {
+  for (let e = err as { type?: string; message?: string; cause?: unknown; originalError?: unknown } | undefined, i = 0; e && i < 5; i++) {
+    if (e.type === "UNKNOWN_TOPIC_OR_PARTITION" || /does not host this topic-partition/u.test(e.message ?? "")) return true;
+    e = (e.cause ?? e.originalError) as typeof e;
+  }
+  return false;
 }
 
 interface ProducerSlot {
@@ -57,8 +71,8 @@ function toKafkaLog(logger: PinoLogger) {
 }
 
 /**
- * Creates the Kafka sink for `config` (brokers, topic, idempotent, timeouts). Connects lazily on
- * the first send or readiness check.
+ * Creates the Kafka sink for `config` (brokers, topic, idempotent, timeouts). Checks (and, when
+ * allowed, creates) its topics at once in the background; the producer connects on the first send.
  */
 export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): RecordSink {
   const kafka: KafkaClient = new Kafka({
@@ -76,6 +90,66 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
   let admin: Admin | undefined;
   let adminConnected: Promise<void> | undefined;
   let readyCache: { at: number; value: boolean } | undefined;
+
+  const getAdmin = (): Promise<Admin> => {
+    if (!admin) {
+      const a = kafka.admin({ retry: { retries: 0 } });
+      admin = a;
+      adminConnected = a.connect();
+    }
+    const a = admin;
+    return (adminConnected ?? Promise.resolve()).then(() => a);
+  };
+  const dropAdmin = (): void => {
+    const a = admin;
+    admin = undefined;
+    adminConnected = undefined;
+    a?.disconnect().catch(() => {});
+  };
+
+  // Topics: checked once before the first send (and again after Kafka says the topic is gone).
+  // Missing ones are created when allowed; otherwise sends answer TopicMissingError until they exist.
+  let topicsOk = false;
+  let topicCheck: Promise<void> | undefined;
+  let missingSince = 0;
+  let missingLogged = 0;
+  const ensureTopics = (): Promise<void> => {
+    topicCheck ??= (async () => {
+      const a = await withDeadline(getAdmin(), config.sendTimeoutMs, "connect");
+      const existing = new Set(await withDeadline(a.listTopics(), config.sendTimeoutMs, "list its topics"));
+      const wanted = config.createTopics ? [config.topic, deadLetterTopic(config.topic)] : [config.topic];
+      const missing = wanted.filter((t) => !existing.has(t));
+      if (missing.length > 0 && config.createTopics) {
+        const create = async (): Promise<void> => {
+          try {
+            await a.createTopics({ topics: missing.map((topic) => ({ topic, numPartitions: config.topicPartitions })), waitForLeaders: true });
+            logger.info({ topics: missing, partitions: config.topicPartitions }, `created Kafka topic${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`);
+          } catch (err) {
+            if (!/already exists/iu.test((err as Error).message ?? "")) throw err;
+          }
+        };
+        if (missing.includes(config.topic)) await create();
+        // Only the dead-letter topic is missing (the scorer writes it): sends need not wait for it.
+        else void create().catch((err: unknown) => logger.warn({ error: err instanceof Error ? err.message : String(err) }, `could not create ${missing.join(", ")}`));
+      } else if (missing.length > 0) {
+        if (Date.now() - missingLogged > 30_000) {
+          missingLogged = Date.now();
+          logger.warn({ topic: config.topic }, `Kafka topic ${config.topic} does not exist; waiting for it (RAGMETER_KAFKA_CREATE_TOPICS=false)`);
+        }
+        missingSince = Date.now();
+        throw new TopicMissingError(config.topic);
+      }
+      topicsOk = true;
+    })()
+      .catch((err: unknown) => {
+        if (!(err instanceof TopicMissingError)) dropAdmin(); // reconnect on the next check
+        throw err;
+      })
+      .finally(() => {
+        topicCheck = undefined;
+      });
+    return topicCheck;
+  };
 
   const newSlot = (): ProducerSlot => {
     const producer = kafka.producer({
@@ -164,6 +238,7 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
             }
           },
           (err: unknown) => {
+            if (isUnknownTopic(err)) topicsOk = false;
             fail(s, err);
             const msg = err instanceof Error ? err.message : String(err);
             for (const q of chunk) {
@@ -182,10 +257,49 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
     }
   };
 
+  let readyCacheDetail: Readiness | undefined;
+  const readiness = async (): Promise<Readiness> => {
+    if (closed) return { ready: false, reason: "kafka unreachable" };
+    if (readyCache && Date.now() - readyCache.at < 1_000) {
+      return readyCache.value ? { ready: true } : (readyCacheDetail ?? { ready: false, reason: "kafka unreachable" });
+    }
+    let value: Readiness;
+    try {
+      const a = await withDeadline(getAdmin(), 2_000, "connect");
+      const topics = await withDeadline(a.listTopics(), 2_000, "answer a metadata request");
+      if (topics.includes(config.topic)) value = { ready: true };
+      else if (!config.createTopics) value = { ready: false, reason: "topic missing", topic: config.topic };
+      else {
+        await ensureTopics();
+        value = { ready: true };
+      }
+    } catch (err) {
+      logger.debug({ error: err instanceof Error ? err.message : String(err) }, "readiness check failed");
+      dropAdmin();
+      value = { ready: false, reason: "kafka unreachable" };
+    }
+    readyCache = { at: Date.now(), value: value.ready };
+    readyCacheDetail = value.ready ? undefined : value;
+    return value;
+  };
+
+  // Check (and create) the topics as soon as the sink exists, so the first request does not wait for it.
+  void ensureTopics().catch(() => {});
+
   const sink: RecordSink = {
     async send(signal, records, headers) {
       if (closed) throw new KafkaUnavailableError("collector is shutting down");
       if (records.length === 0) return;
+      if (!topicsOk) {
+        if (Date.now() - missingSince < config.kafkaBackoffMs) throw new TopicMissingError(config.topic);
+        try {
+          await ensureTopics();
+        } catch (err) {
+          if (err instanceof KafkaUnavailableError) throw err;
+          lastFailure = Date.now();
+          throw new KafkaUnavailableError(`Kafka is unavailable: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+        }
+      }
       if (Date.now() - lastFailure < config.kafkaBackoffMs) {
         throw new KafkaUnavailableError("Kafka is unavailable (recent failure); retry later");
       }
@@ -217,31 +331,10 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
     },
 
     async ready() {
-      if (closed) return false;
-      if (readyCache && Date.now() - readyCache.at < 1_000) return readyCache.value;
-      let value = false;
-      try {
-        if (!admin) {
-          admin = kafka.admin({ retry: { retries: 0 } });
-          adminConnected = admin.connect();
-        }
-        const a = admin;
-        await withDeadline(
-          (adminConnected ?? Promise.resolve()).then(() => a.fetchTopicMetadata({ topics: [config.topic] })),
-          2_000,
-          "answer a metadata request",
-        );
-        value = true;
-      } catch (err) {
-        logger.debug({ error: err instanceof Error ? err.message : String(err) }, "readiness check failed");
-        const a = admin;
-        admin = undefined;
-        adminConnected = undefined;
-        a?.disconnect().catch(() => {});
-      }
-      readyCache = { at: Date.now(), value };
-      return value;
+      return (await readiness()).ready;
     },
+
+    readiness,
 
     degraded() {
       return Date.now() - lastFailure < config.kafkaBackoffMs;

@@ -5,7 +5,17 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 import { gunzip, inflate } from "node:zlib";
-import { CONTENT_TYPES, decodeLogsRequest, decodeTraceRequest, encodeErrorStatus, encodeExportResponse, encodingOf, type OtlpEncoding, type Signal } from "@ragmeter/otlp";
+import {
+  CONTENT_TYPES,
+  decodeLogsRequest,
+  decodeTraceRequest,
+  encodeErrorStatus,
+  encodeExportResponse,
+  encodingOf,
+  type OtlpEncoding,
+  type Signal,
+  splitTraceRequestProtobuf,
+} from "@ragmeter/otlp";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import Fastify, { LogController } from "fastify";
 import { type Batch, batchLogs, batchTraces, countLogRecords, countSpans } from "./batching.js";
@@ -202,7 +212,16 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
       let rejected: number;
       let errors: string[];
       let total: number;
-      if (signal === "traces") {
+      const split = signal === "traces" && encoding === "protobuf" ? splitTraceRequestProtobuf(body, config.maxMessageBytes) : null;
+      if (split) {
+        // Hot path: validated and split while walking the bytes, no object per span.
+        total = split.total;
+        if (split.invalid > 0 && split.invalid === total) throw decodeFailure(split.errors, "span");
+        batch = { records: split.records, rejected: split.rejected - split.invalid, errors: split.errors.slice(split.invalid) };
+        rejected = split.rejected;
+        errors = split.errors;
+      } else if (signal === "traces") {
+        // JSON, or a protobuf body the walk leaves to the decoder (malformed: it names the fault).
         const d = decodeTraceRequest(body, encoding === "protobuf" ? CONTENT_TYPES.protobuf : CONTENT_TYPES.json);
         total = countSpans(d.request) + d.rejected;
         if (d.rejected > 0 && d.rejected === total) throw decodeFailure(d.errors, "span");
@@ -251,6 +270,11 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
   app.get("/healthz", async (_req, reply) => reply.code(200).send({ status: "ok" }));
   app.get("/readyz", async (_req, reply) => {
     if (closing) return reply.code(503).send({ status: "closing" });
+    if (sink.readiness) {
+      const r = await sink.readiness();
+      if (r.ready) return reply.code(200).send({ status: "ready" });
+      return reply.code(503).send(r.reason === "topic missing" ? { status: r.reason, topic: r.topic } : { status: r.reason });
+    }
     const ok = await sink.ready();
     return reply.code(ok ? 200 : 503).send({ status: ok ? "ready" : "kafka unreachable" });
   });

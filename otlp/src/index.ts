@@ -38,3 +38,4 @@ export {
 export type * from "./model.js";
 export { pb } from "./proto.js";
 export { decodeLogsRequestProtobuf, decodeTraceRequestProtobuf, encodeLogsRequestProtobuf, encodeTraceRequestProtobuf } from "./protobuf.js";
+export { type SplitRecord, type SplitTraces, splitTraceRequestProtobuf } from "./split.js";

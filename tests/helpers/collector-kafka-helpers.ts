@@ -38,10 +38,17 @@ export async function createTopic(partitions = 3, brokers = BROKER): Promise<{ t
   return {
     topic,
     drop: async () => {
-      await admin.deleteTopics({ topics: [topic] }).catch(() => {});
+      await dropTopics(admin, [topic, `${topic}.dlq`]);
       await admin.disconnect();
     },
   };
+}
+
+/** Deletes those of `topics` that exist (the collector creates `<topic>.dlq` next to its topic). */
+export async function dropTopics(admin: Admin, topics: string[]): Promise<void> {
+  const existing = new Set(await admin.listTopics().catch(() => [] as string[]));
+  const present = topics.filter((t) => existing.has(t));
+  if (present.length > 0) await admin.deleteTopics({ topics: present }).catch(() => {});
 }
 
 export interface Consumed {

@@ -68,7 +68,7 @@ describe.skipIf(!enabled)("local model server (llama-server + SmolLM2-135M) thro
     expect(gone).toBe(true);
     const out = path.resolve("test-output");
     mkdirSync(out, { recursive: true });
-    writeFileSync(path.join(out, "local-model-observed.json"), JSON.stringify(observed, null, 2) + "\n");
+    writeFileSync(path.join(out, "local-model-observed.json"), `${JSON.stringify(observed, null, 2)}\n`);
   });
 
   it("lists the served model under its alias", async () => {

@@ -12,11 +12,11 @@ function lines(): { out: string[]; destination: { write(line: string): void } } 
 }
 
 describe("ragmeter collector command", () => {
-  it("registers `collector` with --port, --host, --brokers, --topic", () => {
+  it("registers `collector` with --port, --host, --brokers, --topic, --workers", () => {
     const program = new Command("ragmeter");
     const cmd = registerCollectorCommand(program);
     expect(cmd.name()).toBe("collector");
-    expect(cmd.options.map((o) => o.long)).toEqual(["--port", "--host", "--brokers", "--topic"]);
+    expect(cmd.options.map((o) => o.long)).toEqual(["--port", "--host", "--brokers", "--topic", "--workers"]);
     expect(program.commands).toEqual([cmd]);
   });
 

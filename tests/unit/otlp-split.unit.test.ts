@@ -1,0 +1,265 @@
+// The byte-walking splitter (otlp/src/split.ts) against the old path it replaces on the hot path:
+// decode the whole request into the model, group by trace id, re-encode each trace.
+import { describe, expect, it } from "vitest";
+import { batchTraces, countSpans } from "../../collector/src/batching.js";
+import { opentelemetry } from "../../otlp/generated/otlp.js";
+import type { ResourceSpans, Span, TraceRequest } from "../../otlp/src/model.js";
+import { pb } from "../../otlp/src/proto.js";
+import { decodeTraceRequestProtobuf, encodeTraceRequestProtobuf, resourceToPb, spanToPb } from "../../otlp/src/protobuf.js";
+import { splitTraceRequestProtobuf } from "../../otlp/src/split.js";
+import { makeRequest, makeSpan, richAttributes } from "../helpers/collector-fixtures.js";
+
+const SpanPb = opentelemetry.proto.trace.v1.Span;
+
+interface Outcome {
+  records: { key: string | null; value: Uint8Array; items: number }[];
+  total: number;
+  rejected: number;
+  errors: string[];
+}
+
+/** The old path, exactly as the collector ran it before the splitter. */
+function oldPath(body: Uint8Array, maxBytes: number): Outcome | "malformed" {
+  let d: ReturnType<typeof decodeTraceRequestProtobuf>;
+  try {
+    d = decodeTraceRequestProtobuf(body);
+  } catch {
+    return "malformed";
+  }
+  const b = batchTraces(d.request, maxBytes);
+  return { records: b.records, total: countSpans(d.request) + d.rejected, rejected: d.rejected + b.rejected, errors: [...d.errors, ...b.errors] };
+}
+
+function newPath(body: Uint8Array, maxBytes: number): Outcome | "malformed" {
+  const s = splitTraceRequestProtobuf(body, maxBytes);
+  if (s === null) return "malformed";
+  return { records: s.records, total: s.total, rejected: s.rejected, errors: s.errors };
+}
+
+/**
+ * A record value as the generated classes decode it, in a comparable form: the fields the decoder
+ * set on each message (it deletes fields read with their default value), bytes as hex, 64-bit
+ * integers as decimal strings, and the unknown fields it kept (`$unknowns`).
+ */
+function generatedView(value: Uint8Array): unknown {
+  const view = (o: unknown): unknown => {
+    if (o instanceof Uint8Array) return Buffer.from(o).toString("hex");
+    if (Array.isArray(o)) return o.map(view);
+    if (o === null || typeof o !== "object") return o;
+    if ("low" in o && "high" in o && "unsigned" in o) return String(o);
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(o)) out[k] = view(v);
+    const u = (o as { $unknowns?: Uint8Array[] }).$unknowns;
+    if (u) out["$unknowns"] = view(u);
+    return out;
+  };
+  return view(pb.ExportTraceServiceRequest.decode(value));
+}
+
+function expectSameDecoded(body: Uint8Array, maxBytes: number): Outcome | "malformed" {
+  const a = oldPath(body, maxBytes);
+  const b = newPath(body, maxBytes);
+  if (a === "malformed" || b === "malformed") {
+    expect(b).toBe(a);
+    return a;
+  }
+  expect(b.total).toBe(a.total);
+  expect(b.rejected).toBe(a.rejected);
+  expect(b.errors).toEqual(a.errors);
+  expect(b.records.map((r) => [r.key, r.items])).toEqual(a.records.map((r) => [r.key, r.items]));
+  for (let i = 0; i < a.records.length; i++) expect(generatedView(b.records[i]!.value)).toEqual(generatedView(a.records[i]!.value));
+  return a;
+}
+
+function expectSameBytes(body: Uint8Array, maxBytes: number): Outcome | "malformed" {
+  const a = expectSameDecoded(body, maxBytes);
+  const b = newPath(body, maxBytes);
+  if (a !== "malformed" && b !== "malformed") {
+    for (let i = 0; i < a.records.length; i++) expect(Buffer.from(b.records[i]!.value).equals(Buffer.from(a.records[i]!.value))).toBe(true);
+  }
+  return a;
+}
+
+// ---- raw protobuf building ----
+function varint(n: number): number[] {
+  const out: number[] = [];
+  while (n >= 0x80) {
+    out.push((n & 0x7f) | 0x80);
+    n >>>= 7;
+  }
+  out.push(n);
+  return out;
+}
+const ld = (field: number, bytes: ArrayLike<number>): number[] => [...varint((field << 3) | 2), ...varint(bytes.length), ...Array.from(bytes)];
+const str = (s: string): number[] => [...Buffer.from(s, "utf8")];
+const spanBytes = (s: Span): number[] => [...SpanPb.encode(spanToPb(s) as never).finish()];
+const resourceBytes = (rs: ResourceSpans): number[] => [...opentelemetry.proto.resource.v1.Resource.encode(resourceToPb(rs.resource) as never).finish()];
+
+/** A request built from raw parts: resources → scopes → span byte strings, with optional extra raw bytes at each level. */
+interface RawResource {
+  resource?: number[] | null;
+  schemaUrl?: string;
+  extra?: number[];
+  scopes: { scope?: number[] | null; schemaUrl?: string; extra?: number[]; spans: number[][] }[];
+}
+function rawRequest(resources: RawResource[], extra: number[] = []): Uint8Array {
+  const out: number[] = [];
+  for (const r of resources) {
+    const rs: number[] = [];
+    if (r.resource) rs.push(...ld(1, r.resource));
+    for (const s of r.scopes) {
+      const ss: number[] = [];
+      if (s.scope) ss.push(...ld(1, s.scope));
+      for (const sp of s.spans) ss.push(...ld(2, sp));
+      if (s.schemaUrl) ss.push(...ld(3, str(s.schemaUrl)));
+      if (s.extra) ss.push(...s.extra);
+      rs.push(...ld(2, ss));
+    }
+    if (r.schemaUrl) rs.push(...ld(3, str(r.schemaUrl)));
+    if (r.extra) rs.push(...r.extra);
+    out.push(...ld(1, rs));
+  }
+  out.push(...extra);
+  return Uint8Array.from(out);
+}
+
+// Span mutations that keep a span valid but make its bytes non-canonical (appended raw fields merge).
+const UNKNOWN_VARINT = [...varint((99 << 3) | 0), 7];
+const MUTATIONS: Record<string, (s: number[]) => number[]> = {
+  unknownField: (s) => [...s, ...UNKNOWN_VARINT],
+  unknownNested: (s) => [...s, ...ld(9, [...ld(1, str("k")), ...ld(2, [...ld(1, str("v")), ...UNKNOWN_VARINT])])],
+  emptyStatus: (s) => [...s, ...ld(15, [])],
+  zeroParent: (s) => [...s, ...ld(4, new Array(8).fill(0))],
+  keyWithoutValue: (s) => [...s, ...ld(9, ld(1, str("novalue")))],
+  twoKindsOfValue: (s) => [...s, ...ld(9, [...ld(1, str("both")), ...ld(2, [...ld(1, str("a")), ...varint((3 << 3) | 0), 3])])],
+  explicitDefaults: (s) => [...s, ...varint((6 << 3) | 0), 0, ...ld(3, [])],
+  wrongWireType: (s) => [...s, ...varint((5 << 3) | 0), 1],
+  nonAsciiName: (s) => [...s, ...ld(5, str("réponse ✓"))],
+};
+// Span mutations that make a span invalid (rejected by id checks).
+const INVALID: Record<string, (s: number[]) => number[]> = {
+  shortTraceId: (s) => [...s, ...ld(1, new Array(15).fill(1))],
+  zeroSpanId: (s) => [...s, ...ld(2, new Array(8).fill(0))],
+  badParent: (s) => [...s, ...ld(4, [1, 2, 3, 4])],
+  badLink: (s) => [...s, ...ld(13, [...ld(1, new Array(16).fill(0)), ...ld(2, new Array(8).fill(1))])],
+};
+
+/** Small deterministic PRNG (mulberry32). */
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+const idHex = (r: () => number, bytes: number): string =>
+  Array.from({ length: bytes }, () =>
+    Math.floor(r() * 256)
+      .toString(16)
+      .padStart(2, "0"),
+  ).join("");
+
+function randomModelRequest(r: () => number): TraceRequest {
+  const traces = Array.from({ length: 1 + Math.floor(r() * 3) }, () => idHex(r, 16));
+  return {
+    resourceSpans: Array.from({ length: Math.floor(r() * 4) }, (_, i) => ({
+      resource: { attributes: r() < 0.8 ? [{ key: "service.name", value: { stringValue: `svc-${i}` } }] : [], droppedAttributesCount: r() < 0.2 ? 3 : 0, entityRefs: [] },
+      schemaUrl: r() < 0.5 ? "https://opentelemetry.io/schemas/1.30.0" : "",
+      scopeSpans: Array.from({ length: Math.floor(r() * 4) }, (_, j) => ({
+        scope: { name: r() < 0.7 ? `scope-${j}` : "", version: r() < 0.5 ? "1.0" : "", attributes: [], droppedAttributesCount: 0 },
+        schemaUrl: r() < 0.3 ? "https://example.com/s" : "",
+        spans: Array.from({ length: Math.floor(r() * 6) }, () =>
+          makeSpan(pick(r, traces), {
+            spanId: idHex(r, 8),
+            parentSpanId: r() < 0.3 ? "" : idHex(r, 8),
+            attributes: r() < 0.5 ? richAttributes() : [{ key: "text", value: { stringValue: "x".repeat(Math.floor(r() * 400)) } }],
+            events: r() < 0.5 ? [] : makeSpan("").events,
+            links: r() < 0.5 ? [] : [{ traceId: idHex(r, 16), spanId: idHex(r, 8), traceState: "", attributes: [], droppedAttributesCount: 0, flags: 1 }],
+            status: r() < 0.5 ? { code: 0, message: "" } : { code: 2, message: "boom" },
+          }),
+        ),
+      })),
+    })),
+  };
+}
+
+describe("splitTraceRequestProtobuf (byte-walking splitter) against decode + re-encode", () => {
+  it("produces byte-identical records for canonical requests (fixture of two resources, interleaved traces)", () => {
+    const body = encodeTraceRequestProtobuf(makeRequest());
+    const out = expectSameBytes(body, 1_000_000);
+    expect(out !== "malformed" && out.records.length).toBe(2);
+  });
+
+  it("produces byte-identical records for 300 random canonical requests, with splits over small limits", () => {
+    const r = rng(15);
+    let records = 0;
+    let tooBig = 0;
+    for (let n = 0; n < 300; n++) {
+      const body = encodeTraceRequestProtobuf(randomModelRequest(r));
+      const out = expectSameBytes(body, pick(r, [1_000_000, 4000, 1500, 900, 600]));
+      if (out !== "malformed") {
+        records += out.records.length;
+        tooBig += out.rejected;
+      }
+    }
+    expect(records).toBeGreaterThan(300);
+    expect(tooBig).toBeGreaterThan(0);
+  });
+
+  it("decodes to what the old path produced when spans are non-canonical or invalid, scopes empty, headers absent, unknown fields anywhere", () => {
+    const r = rng(42);
+    const names = Object.keys(MUTATIONS);
+    const invalid = Object.keys(INVALID);
+    let rejected = 0;
+    for (let n = 0; n < 300; n++) {
+      const model = randomModelRequest(r);
+      const raw: RawResource[] = model.resourceSpans.map((rs) => ({
+        resource: r() < 0.2 ? null : resourceBytes(rs),
+        ...(rs.schemaUrl ? { schemaUrl: rs.schemaUrl } : {}),
+        ...(r() < 0.2 ? { extra: UNKNOWN_VARINT } : {}),
+        scopes: rs.scopeSpans.map((ss) => ({
+          scope: r() < 0.2 ? null : [...ld(1, str(ss.scope.name || "s")), ...(r() < 0.2 ? UNKNOWN_VARINT : [])],
+          ...(ss.schemaUrl ? { schemaUrl: ss.schemaUrl } : {}),
+          ...(r() < 0.2 ? { extra: ld(77, [1, 2, 3]) } : {}),
+          spans: ss.spans.map((s) => {
+            let b = spanBytes(s);
+            if (r() < 0.4) b = MUTATIONS[pick(r, names)]!(b);
+            if (r() < 0.15) b = INVALID[pick(r, invalid)]!(b);
+            return b;
+          }),
+        })),
+      }));
+      const out = expectSameDecoded(rawRequest(raw, r() < 0.2 ? UNKNOWN_VARINT : []), 1_000_000);
+      if (out !== "malformed") rejected += out.rejected;
+    }
+    expect(rejected).toBeGreaterThan(10);
+  });
+
+  it.each(Object.entries(MUTATIONS))("handles a span with %s like the old path", (_name, mutate) => {
+    const t = "5b8efff798038103d269b633813fc60c";
+    const body = rawRequest([{ resource: null, scopes: [{ scope: null, spans: [mutate(spanBytes(makeSpan(t))), spanBytes(makeSpan(t))] }, { spans: [] }] }]);
+    const out = expectSameDecoded(body, 1_000_000);
+    expect(out !== "malformed" && out.records.map((x) => x.key)).toEqual([t]);
+  });
+
+  it.each(Object.entries(INVALID))("rejects a span with %s naming the field as the decoder does", (_name, mutate) => {
+    const t = "5b8efff798038103d269b633813fc60c";
+    const body = rawRequest([{ resource: [], scopes: [{ scope: [], spans: [spanBytes(makeSpan(t)), mutate(spanBytes(makeSpan(t)))] }] }]);
+    const out = expectSameDecoded(body, 1_000_000);
+    expect(out !== "malformed" && out.rejected).toBe(1);
+    expect(out !== "malformed" && out.errors[0]).toMatch(/^resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[1\]\./);
+  });
+
+  it("refuses malformed bodies exactly when the generated decoder does", () => {
+    const good = encodeTraceRequestProtobuf(makeRequest());
+    const t = "5b8efff798038103d269b633813fc60c";
+    const badUtf8 = rawRequest([{ scopes: [{ spans: [[...spanBytes(makeSpan(t)), ...ld(5, [0xc3, 0x28])]] }] }]);
+    const cases: Uint8Array[] = [badUtf8, new Uint8Array([0x0a, 0xff, 0xff, 0x01]), new Uint8Array([0x0a, 0x05, 0x01]), Uint8Array.from([...good, 0x0f])];
+    for (let cut = 1; cut < good.length; cut += 37) cases.push(good.subarray(0, cut));
+    let malformed = 0;
+    for (const body of cases) if (expectSameDecoded(body, 1_000_000) === "malformed") malformed++;
+    expect(malformed).toBeGreaterThan(5);
+  });
+});
