@@ -8,7 +8,7 @@
 // Needs `npm run build` (runs collector/dist/main.js in its own process) and starts the broker
 // with scripts/kafka/kafka.mjs when it is not running. Only 127.0.0.1 is contacted.
 import { spawn } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,6 +16,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import kafkajs from "kafkajs";
 import { startKafka } from "../scripts/kafka/kafka.mjs";
+import { benchBody } from "./lib/otlp-bodies.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
@@ -42,63 +43,8 @@ if (!existsSync(mainJs)) {
 
 const { codec } = await import(join(root, "otlp", "dist", "index.js")).then((m) => ({ codec: m }));
 
-function span(traceId, parentSpanId, i) {
-  return {
-    traceId,
-    spanId: randomBytes(8).toString("hex"),
-    traceState: "",
-    parentSpanId,
-    flags: 1,
-    name: i === 0 ? "rag.query" : i % 3 === 1 ? "retrieve" : "chat",
-    kind: 1,
-    startTimeUnixNano: 1_764_480_000_000_000_000n + BigInt(i) * 1_000_000n,
-    endTimeUnixNano: 1_764_480_000_050_000_000n + BigInt(i) * 1_000_000n,
-    attributes: [
-      { key: "gen_ai.operation.name", value: { stringValue: i % 3 === 1 ? "retrieval" : "chat" } },
-      { key: "gen_ai.request.model", value: { stringValue: "gpt-4o-mini" } },
-      { key: "gen_ai.usage.input_tokens", value: { intValue: 512n } },
-      { key: "gen_ai.usage.output_tokens", value: { intValue: 128n } },
-      { key: "ragmeter.pipeline.version", value: { stringValue: "v42" } },
-      { key: "gen_ai.retrieval.query.text", value: { stringValue: "How do I rotate the signing keys of the payments service without downtime?" } },
-    ],
-    droppedAttributesCount: 0,
-    events: [],
-    droppedEventsCount: 0,
-    links: [],
-    droppedLinksCount: 0,
-    status: { code: 0, message: "" },
-  };
-}
-
 function body() {
-  const spans = [];
-  for (let t = 0; t < 10; t++) {
-    const traceId = randomBytes(16).toString("hex");
-    const rootId = randomBytes(8).toString("hex");
-    for (let i = 0; i < 10; i++) {
-      const s = span(traceId, i === 0 ? "" : rootId, i);
-      if (i === 0) s.spanId = rootId;
-      spans.push(s);
-    }
-  }
-  return Buffer.from(
-    codec.encodeTraceRequest({
-      resourceSpans: [
-        {
-          resource: {
-            attributes: [
-              { key: "service.name", value: { stringValue: "bench-rag" } },
-              { key: "deployment.environment.name", value: { stringValue: "bench" } },
-            ],
-            droppedAttributesCount: 0,
-            entityRefs: [],
-          },
-          schemaUrl: "",
-          scopeSpans: [{ scope: { name: "ragmeter-bench", version: "1", attributes: [], droppedAttributesCount: 0 }, schemaUrl: "", spans }],
-        },
-      ],
-    }),
-  );
+  return benchBody(codec, 10, 10);
 }
 
 const bodies = Array.from({ length: 256 }, body);

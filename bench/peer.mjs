@@ -13,7 +13,7 @@
 // scripts/otelcol/otelcol.mjs), Java 17+ and Maven for the broker (scripts/kafka/kafka.mjs; a broker
 // that already runs is used and left running) and `npm run build`. Only 127.0.0.1 is contacted.
 import { spawn } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
@@ -23,6 +23,7 @@ import autocannon from "autocannon";
 import kafkajs from "kafkajs";
 import { startKafka, stopKafka } from "../scripts/kafka/kafka.mjs";
 import { buildOtelcol, OtelcolScriptError, otelcolSettings, startOtelcol, stopOtelcol } from "../scripts/otelcol/otelcol.mjs";
+import { benchBody } from "./lib/otlp-bodies.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
@@ -61,63 +62,8 @@ const TRACES_PER_REQUEST = 10;
 const SPANS_PER_TRACE = 10;
 const SPANS_PER_REQUEST = TRACES_PER_REQUEST * SPANS_PER_TRACE;
 
-function span(traceId, parentSpanId, i) {
-  return {
-    traceId,
-    spanId: randomBytes(8).toString("hex"),
-    traceState: "",
-    parentSpanId,
-    flags: 1,
-    name: i === 0 ? "rag.query" : i % 3 === 1 ? "retrieve" : "chat",
-    kind: 1,
-    startTimeUnixNano: 1_764_480_000_000_000_000n + BigInt(i) * 1_000_000n,
-    endTimeUnixNano: 1_764_480_000_050_000_000n + BigInt(i) * 1_000_000n,
-    attributes: [
-      { key: "gen_ai.operation.name", value: { stringValue: i % 3 === 1 ? "retrieval" : "chat" } },
-      { key: "gen_ai.request.model", value: { stringValue: "gpt-4o-mini" } },
-      { key: "gen_ai.usage.input_tokens", value: { intValue: 512n } },
-      { key: "gen_ai.usage.output_tokens", value: { intValue: 128n } },
-      { key: "ragmeter.pipeline.version", value: { stringValue: "v42" } },
-      { key: "gen_ai.retrieval.query.text", value: { stringValue: "How do I rotate the signing keys of the payments service without downtime?" } },
-    ],
-    droppedAttributesCount: 0,
-    events: [],
-    droppedEventsCount: 0,
-    links: [],
-    droppedLinksCount: 0,
-    status: { code: 0, message: "" },
-  };
-}
-
 function body() {
-  const spans = [];
-  for (let t = 0; t < TRACES_PER_REQUEST; t++) {
-    const traceId = randomBytes(16).toString("hex");
-    const rootId = randomBytes(8).toString("hex");
-    for (let i = 0; i < SPANS_PER_TRACE; i++) {
-      const s = span(traceId, i === 0 ? "" : rootId, i);
-      if (i === 0) s.spanId = rootId;
-      spans.push(s);
-    }
-  }
-  return Buffer.from(
-    codec.encodeTraceRequest({
-      resourceSpans: [
-        {
-          resource: {
-            attributes: [
-              { key: "service.name", value: { stringValue: "bench-rag" } },
-              { key: "deployment.environment.name", value: { stringValue: "bench" } },
-            ],
-            droppedAttributesCount: 0,
-            entityRefs: [],
-          },
-          schemaUrl: "",
-          scopeSpans: [{ scope: { name: "ragmeter-bench", version: "1", attributes: [], droppedAttributesCount: 0 }, schemaUrl: "", spans }],
-        },
-      ],
-    }),
-  );
+  return benchBody(codec, TRACES_PER_REQUEST, SPANS_PER_TRACE);
 }
 
 const bodies = Array.from({ length: 256 }, body);
