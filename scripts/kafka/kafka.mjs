@@ -27,6 +27,7 @@ import { createConnection } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { alive, portOpen, runIfMain } from "../lib/process.mjs";
 
 const DEFAULT_VERSION = "4.4.0";
 const FALLBACK_VERSIONS = ["4.4.0", "4.3.1", "4.2.0", "4.1.1"];
@@ -201,34 +202,6 @@ function readPid(settings) {
   } catch {
     return undefined;
   }
-}
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === "EPERM";
-  }
-}
-
-function portOpen(port, timeoutMs = 1000) {
-  return new Promise((resolve) => {
-    const s = createConnection({ host: "127.0.0.1", port });
-    const t = setTimeout(() => {
-      s.destroy();
-      resolve(false);
-    }, timeoutMs);
-    s.once("connect", () => {
-      clearTimeout(t);
-      s.end();
-      resolve(true);
-    });
-    s.once("error", () => {
-      clearTimeout(t);
-      resolve(false);
-    });
-  });
 }
 
 async function loadKafkajs() {
@@ -446,14 +419,4 @@ async function main(argv) {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err) => {
-      process.stderr.write(`[kafka] ${err instanceof KafkaScriptError ? err.message : err.stack}\n`);
-      process.exitCode = 2;
-    },
-  );
-}
+runIfMain(import.meta.url, main, "kafka", KafkaScriptError);

@@ -32,6 +32,7 @@ import { createServer } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { alive, runIfMain } from "../lib/process.mjs";
 
 /** The pinned packages. Hashes are the sha256 of the files PyPI serves for these versions. */
 export const SERVER_PACKAGE = {
@@ -283,15 +284,6 @@ function readState(settings) {
   }
 }
 
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === "EPERM";
-  }
-}
-
 /** True when pid is alive and is a llama-server (guards against a recycled pid). */
 function isOurServer(pid, settings) {
   if (!pid || !alive(pid)) return false;
@@ -504,14 +496,4 @@ async function main(argv) {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err) => {
-      process.stderr.write(`[local-model] ${err instanceof LocalModelError ? err.message : err.stack}\n`);
-      process.exitCode = 2;
-    },
-  );
-}
+runIfMain(import.meta.url, main, "local-model", LocalModelError);

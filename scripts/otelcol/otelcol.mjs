@@ -32,6 +32,7 @@ import { createConnection } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { alive, portOpen, runIfMain } from "../lib/process.mjs";
 
 const DEFAULT_VERSION = "0.165.0";
 /** Go the pinned release needs (`go 1.26.0` in the go.mod of builder, otlpreceiver and kafkaexporter v0.165.0). */
@@ -202,34 +203,6 @@ export function buildOtelcol(settings = otelcolSettings(), log = defaultLog) {
   return { binary: settings.binary, version: settings.version, cached: false, seconds };
 }
 
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === "EPERM";
-  }
-}
-
-function portOpen(port, timeoutMs = 1000) {
-  return new Promise((resolve) => {
-    const s = createConnection({ host: "127.0.0.1", port });
-    const t = setTimeout(() => {
-      s.destroy();
-      resolve(false);
-    }, timeoutMs);
-    s.once("connect", () => {
-      clearTimeout(t);
-      s.end();
-      resolve(true);
-    });
-    s.once("error", () => {
-      clearTimeout(t);
-      resolve(false);
-    });
-  });
-}
-
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function pidFile(stateDir) {
@@ -375,14 +348,4 @@ async function main(argv) {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err) => {
-      process.stderr.write(`[otelcol] ${err instanceof OtelcolScriptError ? err.message : err.stack}\n`);
-      process.exitCode = 2;
-    },
-  );
-}
+runIfMain(import.meta.url, main, "otelcol", OtelcolScriptError);
