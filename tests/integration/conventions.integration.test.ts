@@ -3,10 +3,13 @@ import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { goldenItemSchema } from "../../golden/src/index.js";
 import { decodeLogsRequest, decodeTraceRequest } from "../../otlp/src/index.js";
 import { extractInteraction, type Interaction } from "../../scorer/src/extract/interaction.js";
 import { logsOf, type StoredLog, type StoredSpan, spansOf } from "../../scorer/src/extract/spans.js";
+import { scoreTrace } from "../../scorer/src/scoring/trace.js";
 import { startChatServer, startOtlpReceiver } from "../conventions/servers.js";
+import { countingJudge } from "../helpers/countingJudge.js";
 
 // Each driver under tests/conventions/drivers uses a real instrumentation library to record the same
 // RAG request (tests/conventions/drivers/scenario.mjs) and exports it over OTLP/HTTP; this test
@@ -201,4 +204,43 @@ describe("interactions from the spans real instrumentation libraries emit (desig
       expect([i.input_tokens, i.output_tokens]).toEqual(["321", "54"]);
     });
   }
+
+  // Plain OTel SDK traces that cannot be scored whole (issue 11): scored with a counting LLM judge.
+  const golden = goldenItemSchema.parse({ id: "g-refund", question: QUESTION, expected_source: "doc-k", expected_substring: "within 30 days" });
+
+  it("retrieval-only trace (plain OTel SDK, golden traffic, no generation): recall@k and MRR from the retrieval (hit at rank 11), grounding/relevance not_applicable, zero judge calls, top_k read", async () => {
+    const { interaction: i, spans } = await runDriver("plain-otel", { RAGMETER_TEST_MODE: "retrieval-only" });
+    expect(i.retrieved!.map((d) => d.id)).toEqual(CHUNK_IDS);
+    expect([i.has_generation, i.top_k, i.source]).toEqual([false, 12, "golden"]);
+    const judge = countingJudge();
+    const r = await scoreTrace(i.trace_id, spans, [], { judge, ks: [1, 5, 12], liveSampleRate: 1, golden });
+    expect(judge.calls).toEqual({ grounding: 0, relevance: 0 });
+    expect([r.result.recall, r.result.reciprocal_rank]).toEqual([{ 1: 0, 5: 0, 12: 1 }, 1 / 11]);
+    expect([r.result.grounding.status, r.result.relevance.status]).toEqual(["not_applicable", "not_applicable"]);
+    expect(r.result.contexts.map((c) => c.id)).toEqual(CHUNK_IDS);
+  });
+
+  it("documents JSON cut by the SDK's attributeValueLengthLimit (512): other spans intact, grounding and recall context_incomplete naming the attribute, zero grounding calls", async () => {
+    const { interaction: i, spans } = await runDriver("plain-otel", { RAGMETER_TEST_MODE: "capped", RAGMETER_TEST_LIMIT: "512" });
+    const retrieval = spans.find((s) => s.name === "retrieval kb")!;
+    expect(String(retrieval.attributes["gen_ai.retrieval.documents"]).length).toBe(512); // kept raw, as cut
+    expect(spans.map((s) => s.name).sort()).toEqual(["POST /ask", "chat gpt-4o-mini", "retrieval kb"]);
+    expect(i.question).toBe(QUESTION);
+    expect(i.answer).toBe("30 days.");
+    expect(i.incomplete.map((x) => x.attribute)).toEqual(["gen_ai.retrieval.documents"]);
+    const judge = countingJudge();
+    const r = await scoreTrace(i.trace_id, spans, [], { judge, ks: [1], liveSampleRate: 1, golden });
+    expect(judge.calls).toEqual({ grounding: 0, relevance: 1 });
+    expect([r.result.grounding.status, r.result.recall_status]).toEqual(["context_incomplete", "context_incomplete"]);
+    expect(r.result.grounding.reason).toMatch(/^gen_ai\.retrieval\.documents is not valid JSON \(512 characters, a common length cap\)/);
+    expect(r.skipped).toEqual({ context_incomplete: 1 });
+  });
+
+  it("a lone non-RAG span (plain OTel SDK) with an LLM judge configured: zero judge calls", async () => {
+    const { interaction: i, spans } = await runDriver("plain-otel", { RAGMETER_TEST_MODE: "health" });
+    const judge = countingJudge();
+    const r = await scoreTrace(i.trace_id, spans, [], { judge, ks: [1], liveSampleRate: 1, golden: null });
+    expect(judge.calls).toEqual({ grounding: 0, relevance: 0 });
+    expect(r.skipped).toEqual({ not_applicable: 2 });
+  });
 });
