@@ -1,15 +1,20 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { goldenItemSchema } from "../../golden/src/index.js";
 import { decodeLogsRequest, decodeTraceRequest } from "../../otlp/src/index.js";
 import { extractInteraction, type Interaction } from "../../scorer/src/extract/interaction.js";
 import { logsOf, type StoredLog, type StoredSpan, spansOf } from "../../scorer/src/extract/spans.js";
-import { scoreTrace } from "../../scorer/src/scoring/trace.js";
+import { scoreTrace, traceRows } from "../../scorer/src/scoring/trace.js";
+import { openStore } from "../../scorer/src/store/client.js";
+import { saveResults } from "../../scorer/src/store/results.js";
 import { startChatServer, startOtlpReceiver } from "../conventions/servers.js";
 import { countingJudge } from "../helpers/countingJudge.js";
+import { protobufOf, ragSpans, traceRequest } from "../helpers/ragTrace.js";
 
 // Each driver under tests/conventions/drivers uses a real instrumentation library to record the same
 // RAG request (tests/conventions/drivers/scenario.mjs) and exports it over OTLP/HTTP; this test
@@ -242,5 +247,37 @@ describe("interactions from the spans real instrumentation libraries emit (desig
     const r = await scoreTrace(i.trace_id, spans, [], { judge, ks: [1], liveSampleRate: 1, golden: null });
     expect(judge.calls).toEqual({ grounding: 0, relevance: 0 });
     expect(r.skipped).toEqual({ not_applicable: 2 });
+  });
+
+  it("token counts 9007199254740993 and 2^63-1 from a real SDK span: extracted, stored in ClickHouse UInt64 and read back exactly", async () => {
+    const big = { in: "9007199254740993", out: (2n ** 63n - 1n).toString() };
+    const { interaction: i, spans } = await runDriver("plain-otel", { RAGMETER_TEST_MODE: "capped", RAGMETER_TEST_LIMIT: "100000", RAGMETER_TEST_TOKENS: `${big.in},${big.out}` });
+    expect([i.input_tokens, i.output_tokens]).toEqual([big.in, big.out]);
+    const judge = countingJudge();
+    const scored = await scoreTrace(i.trace_id, spans, [], { judge, ks: [1], liveSampleRate: 1, golden });
+    const home = await mkdtemp(path.join(tmpdir(), "ragmeter-int64-"));
+    const store = await openStore({ kind: "embedded", home, database: "rm_int64" });
+    try {
+      const rows = traceRows(scored, judge, [1], "p");
+      await saveResults(store, { interactions: [rows.interaction], scores: rows.scores, claims: rows.claims });
+      const rs = await store.client.query({ query: "SELECT toString(input_tokens) AS i, toString(output_tokens) AS o FROM rm_int64.interactions FINAL", format: "JSONEachRow" });
+      expect(await rs.json()).toEqual([{ i: big.in, o: big.out }]);
+      // The same counts as OTLP intValue (int64 on the wire, as Go/Java/Python SDKs send them), decoded as the collector does.
+      const { retrieval, generation } = ragSpans({ traceId: "ab".repeat(16), question: QUESTION, docs: [], answer: ANSWER });
+      const withTokens = {
+        ...generation,
+        attributes: [
+          ...generation.attributes.filter((a) => !a.key.startsWith("gen_ai.usage.")),
+          { key: "gen_ai.usage.input_tokens", value: { intValue: BigInt(big.in) } },
+          { key: "gen_ai.usage.output_tokens", value: { intValue: BigInt(big.out) } },
+        ],
+      };
+      const decoded = decodeTraceRequest(protobufOf(traceRequest([retrieval, withTokens])), "application/x-protobuf");
+      expect(decoded.errors).toEqual([]);
+      const fromWire = extractInteraction("ab".repeat(16), spansOf(decoded.request));
+      expect([fromWire.input_tokens, fromWire.output_tokens]).toEqual([big.in, big.out]);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -21,6 +21,10 @@ context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 trace.setGlobalTracerProvider(tracerProvider);
 const tracer = trace.getTracer("plain");
 const docsJson = JSON.stringify(DOCS.map((d) => ({ id: d.id, document_id: d.document_id, content: d.text, score: d.score })));
+// RAGMETER_TEST_TOKENS="in,out": usage above 2^53 (the JS API has no 64-bit integer attribute type, so a
+// program that counts exactly records them as decimal strings).
+const [tokIn, tokOut] = (process.env.RAGMETER_TEST_TOKENS ?? "").split(",");
+const tokens = tokIn ? { "gen_ai.usage.input_tokens": tokIn, "gen_ai.usage.output_tokens": tokOut } : {};
 const baggage = propagation.createBaggage({ "ragmeter.golden.id": { value: "g-refund" }, "ragmeter.run.id": { value: "run-plain" } });
 
 await context.with(propagation.setBaggage(context.active(), baggage), async () => {
@@ -52,6 +56,7 @@ await context.with(propagation.setBaggage(context.active(), baggage), async () =
             "gen_ai.request.model": MODEL,
             "gen_ai.input.messages": JSON.stringify([{ role: "user", parts: [{ type: "text", content: QUESTION }] }]),
             "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: "30 days." }] }]),
+            ...tokens,
           },
         },
         (s) => s.end(),
