@@ -229,6 +229,7 @@ describe("interactions from the spans real instrumentation libraries emit (desig
     const { interaction: i, spans } = await runDriver("plain-otel", { RAGMETER_TEST_MODE: "capped", RAGMETER_TEST_LIMIT: "512" });
     const retrieval = spans.find((s) => s.name === "retrieval kb")!;
     expect(String(retrieval.attributes["gen_ai.retrieval.documents"]).length).toBe(512); // kept raw, as cut
+    expect(retrieval.attributes["ragmeter.content.unparsed"]).toEqual(["gen_ai.retrieval.documents"]); // and flagged
     expect(spans.map((s) => s.name).sort()).toEqual(["POST /ask", "chat gpt-4o-mini", "retrieval kb"]);
     expect(i.question).toBe(QUESTION);
     expect(i.answer).toBe("30 days.");
