@@ -171,6 +171,15 @@ export const DASHBOARDS: readonly DashboardSpec[] = [
         kind: "table",
         width: 24,
       },
+      {
+        id: "judges_skipped",
+        title: "Judge calls skipped by reason",
+        description:
+          "From ingestion_stats: calls not made because the metric was decided before judging (not_applicable, content_missing, context_incomplete, not_sampled), per interval.",
+        kind: "timeseries",
+        unit: "short",
+        width: 24,
+      },
       { id: "judges_status", title: "Judge results by status", description: "ok, no_claims, judge_error, context_too_long, not_sampled … per metric.", kind: "table", width: 8 },
       { id: "judges_latency", title: "Judge latency", description: "p50 and p95 of LLM judge calls, ms.", kind: "timeseries", unit: "ms", width: 8 },
       { id: "judges_calibration", title: "Last calibration", description: "Agreement of the judge with human labels (ragmeter calibrate).", kind: "table", width: 8 },

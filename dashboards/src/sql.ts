@@ -210,6 +210,14 @@ WHERE judge_kind IN ('llm', 'heuristic')
 GROUP BY time
 ORDER BY time`,
 
+  judges_skipped: `SELECT $__timeInterval(minute) AS time,
+  sum(judge_skipped_not_applicable) AS not_applicable, sum(judge_skipped_content_missing) AS content_missing,
+  sum(judge_skipped_context_incomplete) AS context_incomplete, sum(judge_skipped_not_sampled) AS not_sampled
+FROM ingestion_stats FINAL
+WHERE $__timeFilter(minute)
+GROUP BY time
+ORDER BY time`,
+
   judges_status: `SELECT metric, status, count() AS results
 FROM scores FINAL
 WHERE judge_kind IN ('llm', 'heuristic')

@@ -1,12 +1,20 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { goldenItemSchema } from "../../golden/src/index.js";
 import { decodeLogsRequest, decodeTraceRequest } from "../../otlp/src/index.js";
 import { extractInteraction, type Interaction } from "../../scorer/src/extract/interaction.js";
 import { logsOf, type StoredLog, type StoredSpan, spansOf } from "../../scorer/src/extract/spans.js";
+import { scoreTrace, traceRows } from "../../scorer/src/scoring/trace.js";
+import { openStore } from "../../scorer/src/store/client.js";
+import { saveResults } from "../../scorer/src/store/results.js";
 import { startChatServer, startOtlpReceiver } from "../conventions/servers.js";
+import { countingJudge } from "../helpers/countingJudge.js";
+import { protobufOf, ragSpans, traceRequest } from "../helpers/ragTrace.js";
 
 // Each driver under tests/conventions/drivers uses a real instrumentation library to record the same
 // RAG request (tests/conventions/drivers/scenario.mjs) and exports it over OTLP/HTTP; this test
@@ -111,7 +119,7 @@ describe("interactions from the spans real instrumentation libraries emit (desig
     expectRetrieved(i, { documentIds: true, scores: true });
     expect(i.answer).toBe(ANSWER);
     expect(i.generator_model).toBe(MODEL);
-    expect([i.input_tokens, i.output_tokens]).toEqual([321, 54]);
+    expect([i.input_tokens, i.output_tokens]).toEqual(["321", "54"]);
     expect(i.truncated).toBe(false);
     expect([i.source, i.run_id, i.golden_id, i.pipeline_version]).toEqual(["golden", "run-conv", "g-refund", "pv-7"]);
     expect([i.service_name, i.deployment_environment]).toEqual(["conv-ragmeter", "conventions-test"]);
@@ -125,7 +133,7 @@ describe("interactions from the spans real instrumentation libraries emit (desig
     expectRetrieved(i, { documentIds: true, scores: true });
     expect(i.answer).toBe(ANSWER);
     expect(i.generator_model).toBe(MODEL);
-    expect([i.input_tokens, i.output_tokens]).toEqual([321, 54]);
+    expect([i.input_tokens, i.output_tokens]).toEqual(["321", "54"]);
     expect(i.source).toBe("live");
     // The generation's own content is only in the log events: without the retrieval span the
     // question comes from gen_ai.user.message, and without the logs there is no answer.
@@ -145,7 +153,7 @@ describe("interactions from the spans real instrumentation libraries emit (desig
     expect(i.retrieved!.every((d) => d.text === null)).toBe(true);
     expect([i.question, i.answer]).toEqual([null, null]);
     expect(i.has_generation).toBe(true);
-    expect([i.input_tokens, i.output_tokens]).toEqual([321, 54]);
+    expect([i.input_tokens, i.output_tokens]).toEqual(["321", "54"]);
   });
 
   it("OpenInference (@arizeai/openinference-core + openinference-instrumentation-openai): retrieval.documents.<i> in integer order, document_id from metadata", async () => {
@@ -155,7 +163,7 @@ describe("interactions from the spans real instrumentation libraries emit (desig
     expectRetrieved(i, { documentIds: true, scores: true });
     expect(i.answer).toBe(ANSWER);
     expect(i.generator_model).toBe(MODEL);
-    expect([i.input_tokens, i.output_tokens]).toEqual([321, 54]);
+    expect([i.input_tokens, i.output_tokens]).toEqual(["321", "54"]);
   });
 
   it("OpenLLMetry (@traceloop/node-server-sdk): documents from the retrieval task's output, answer from the openai.chat span", async () => {
@@ -166,7 +174,7 @@ describe("interactions from the spans real instrumentation libraries emit (desig
     expectRetrieved(i, { documentIds: true, scores: true });
     expect(i.answer).toBe(ANSWER);
     expect(i.generator_model).toBe(MODEL);
-    expect([i.input_tokens, i.output_tokens]).toEqual([321, 54]);
+    expect([i.input_tokens, i.output_tokens]).toEqual(["321", "54"]);
   });
 
   it("Vercel AI SDK telemetry (ai + @ai-sdk/openai): documents from the retrieval tool's result, answer and total usage from ai.generateText", async () => {
@@ -176,7 +184,7 @@ describe("interactions from the spans real instrumentation libraries emit (desig
     expectRetrieved(i, { documentIds: true, scores: true });
     expect(i.answer).toBe(ANSWER);
     expect(i.generator_model).toBe(MODEL);
-    expect([i.input_tokens, i.output_tokens]).toEqual([621, 64]);
+    expect([i.input_tokens, i.output_tokens]).toEqual(["621", "64"]);
   });
 
   it("Vercel AI SDK telemetry, retrieval through rerank(): documents in the order of ai.ranking, with its scores", async () => {
@@ -186,6 +194,91 @@ describe("interactions from the spans real instrumentation libraries emit (desig
     expectRetrieved(i, { documentIds: true, scores: true });
     expect(i.answer).toBe(ANSWER);
     expect(i.generator_model).toBe(MODEL);
-    expect([i.input_tokens, i.output_tokens]).toEqual([321, 54]);
+    expect([i.input_tokens, i.output_tokens]).toEqual(["321", "54"]);
+  });
+
+  // LangChain.js through its instrumentations (issue 11): the chunk ids ride only on the Document's
+  // id (the RETRIEVER's output.value), the document ids and scores in document.metadata JSON.
+  for (const background of ["false", "true"]) {
+    it(`LangChain.js (@langchain/core retriever + RunnableSequence + chat model) via @arizeai/openinference-instrumentation-langchain, callbacks ${background === "true" ? "not awaited" : "awaited"}: ids, document ids, scores, question and answer as the program produced them`, async () => {
+      const { interaction: i } = await runDriver("langchain", { RAGMETER_TEST_LC: "openinference", LANGCHAIN_CALLBACKS_BACKGROUND: background });
+      expect(i.conventions).toEqual({ retrieval: "openinference", generation: "openinference" });
+      expect(i.question).toBe(QUESTION);
+      expectRetrieved(i, { documentIds: true, scores: true });
+      expect(i.answer).toBe(ANSWER);
+      expect([i.input_tokens, i.output_tokens]).toEqual(["321", "54"]);
+    });
+  }
+
+  // Plain OTel SDK traces that cannot be scored whole (issue 11): scored with a counting LLM judge.
+  const golden = goldenItemSchema.parse({ id: "g-refund", question: QUESTION, expected_source: "doc-k", expected_substring: "within 30 days" });
+
+  it("retrieval-only trace (plain OTel SDK, golden traffic, no generation): recall@k and MRR from the retrieval (hit at rank 11), grounding/relevance not_applicable, zero judge calls, top_k read", async () => {
+    const { interaction: i, spans } = await runDriver("plain-otel", { RAGMETER_TEST_MODE: "retrieval-only" });
+    expect(i.retrieved!.map((d) => d.id)).toEqual(CHUNK_IDS);
+    expect([i.has_generation, i.top_k, i.source]).toEqual([false, 12, "golden"]);
+    const judge = countingJudge();
+    const r = await scoreTrace(i.trace_id, spans, [], { judge, ks: [1, 5, 12], liveSampleRate: 1, golden });
+    expect(judge.calls).toEqual({ grounding: 0, relevance: 0 });
+    expect([r.result.recall, r.result.reciprocal_rank]).toEqual([{ 1: 0, 5: 0, 12: 1 }, 1 / 11]);
+    expect([r.result.grounding.status, r.result.relevance.status]).toEqual(["not_applicable", "not_applicable"]);
+    expect(r.result.contexts.map((c) => c.id)).toEqual(CHUNK_IDS);
+  });
+
+  it("documents JSON cut by the SDK's attributeValueLengthLimit (512): other spans intact, grounding and recall context_incomplete naming the attribute, zero grounding calls", async () => {
+    const { interaction: i, spans } = await runDriver("plain-otel", { RAGMETER_TEST_MODE: "capped", RAGMETER_TEST_LIMIT: "512" });
+    const retrieval = spans.find((s) => s.name === "retrieval kb")!;
+    expect(String(retrieval.attributes["gen_ai.retrieval.documents"]).length).toBe(512); // kept raw, as cut
+    expect(retrieval.attributes["ragmeter.content.unparsed"]).toEqual(["gen_ai.retrieval.documents"]); // and flagged
+    expect(spans.map((s) => s.name).sort()).toEqual(["POST /ask", "chat gpt-4o-mini", "retrieval kb"]);
+    expect(i.question).toBe(QUESTION);
+    expect(i.answer).toBe("30 days.");
+    expect(i.incomplete.map((x) => x.attribute)).toEqual(["gen_ai.retrieval.documents"]);
+    const judge = countingJudge();
+    const r = await scoreTrace(i.trace_id, spans, [], { judge, ks: [1], liveSampleRate: 1, golden });
+    expect(judge.calls).toEqual({ grounding: 0, relevance: 1 });
+    expect([r.result.grounding.status, r.result.recall_status]).toEqual(["context_incomplete", "context_incomplete"]);
+    expect(r.result.grounding.reason).toMatch(/^gen_ai\.retrieval\.documents is not valid JSON \(512 characters, a common length cap\)/);
+    expect(r.skipped).toEqual({ context_incomplete: 1 });
+  });
+
+  it("a lone non-RAG span (plain OTel SDK) with an LLM judge configured: zero judge calls", async () => {
+    const { interaction: i, spans } = await runDriver("plain-otel", { RAGMETER_TEST_MODE: "health" });
+    const judge = countingJudge();
+    const r = await scoreTrace(i.trace_id, spans, [], { judge, ks: [1], liveSampleRate: 1, golden: null });
+    expect(judge.calls).toEqual({ grounding: 0, relevance: 0 });
+    expect(r.skipped).toEqual({ not_applicable: 2 });
+  });
+
+  it("token counts 9007199254740993 and 2^63-1 from a real SDK span: extracted, stored in ClickHouse UInt64 and read back exactly", async () => {
+    const big = { in: "9007199254740993", out: (2n ** 63n - 1n).toString() };
+    const { interaction: i, spans } = await runDriver("plain-otel", { RAGMETER_TEST_MODE: "capped", RAGMETER_TEST_LIMIT: "100000", RAGMETER_TEST_TOKENS: `${big.in},${big.out}` });
+    expect([i.input_tokens, i.output_tokens]).toEqual([big.in, big.out]);
+    const judge = countingJudge();
+    const scored = await scoreTrace(i.trace_id, spans, [], { judge, ks: [1], liveSampleRate: 1, golden });
+    const home = await mkdtemp(path.join(tmpdir(), "ragmeter-int64-"));
+    const store = await openStore({ kind: "embedded", home, database: "rm_int64" });
+    try {
+      const rows = traceRows(scored, judge, [1], "p");
+      await saveResults(store, { interactions: [rows.interaction], scores: rows.scores, claims: rows.claims });
+      const rs = await store.client.query({ query: "SELECT toString(input_tokens) AS i, toString(output_tokens) AS o FROM rm_int64.interactions FINAL", format: "JSONEachRow" });
+      expect(await rs.json()).toEqual([{ i: big.in, o: big.out }]);
+      // The same counts as OTLP intValue (int64 on the wire, as Go/Java/Python SDKs send them), decoded as the collector does.
+      const { retrieval, generation } = ragSpans({ traceId: "ab".repeat(16), question: QUESTION, docs: [], answer: ANSWER });
+      const withTokens = {
+        ...generation,
+        attributes: [
+          ...generation.attributes.filter((a) => !a.key.startsWith("gen_ai.usage.")),
+          { key: "gen_ai.usage.input_tokens", value: { intValue: BigInt(big.in) } },
+          { key: "gen_ai.usage.output_tokens", value: { intValue: BigInt(big.out) } },
+        ],
+      };
+      const decoded = decodeTraceRequest(protobufOf(traceRequest([retrieval, withTokens])), "application/x-protobuf");
+      expect(decoded.errors).toEqual([]);
+      const fromWire = extractInteraction("ab".repeat(16), spansOf(decoded.request));
+      expect([fromWire.input_tokens, fromWire.output_tokens]).toEqual([big.in, big.out]);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -82,6 +82,8 @@ interface Stat {
   traces: number;
   lag: number;
   dlq: number;
+  /** Judge calls skipped: not_applicable, content_missing, context_incomplete, not_sampled. */
+  skipped: [number, number, number, number];
 }
 interface Calibration {
   id: string;
@@ -194,6 +196,7 @@ for (let m = 0; m < 6; m++)
       traces: m + 1,
       lag: scorer === "s1" ? 100 - m : 5 * m,
       dlq: m === 4 ? 2 : 0,
+      skipped: [2 * m + (scorer === "s1" ? 1 : 0), m % 2, m === 5 ? 3 : 0, scorer === "s2" ? m : 0],
     });
 const calibrations: Calibration[] = [
   { id: "cal1", created: T0 + 3 * H, agreement: 0.8, kappa: 0.6 },
@@ -352,6 +355,10 @@ async function seed(store: Store): Promise<void> {
         traces_scored: stale ? s.traces + 1000 : s.traces,
         consumer_lag: stale ? s.lag + 1000 : s.lag,
         dlq_count: stale ? s.dlq + 1000 : s.dlq,
+        judge_skipped_not_applicable: stale ? s.skipped[0] + 1000 : s.skipped[0],
+        judge_skipped_content_missing: s.skipped[1],
+        judge_skipped_context_incomplete: s.skipped[2],
+        judge_skipped_not_sampled: s.skipped[3],
         version,
       })),
     );
@@ -656,6 +663,21 @@ const EXPECTED: Record<PanelId, (s: Scenario) => Row[]> = {
       },
     ];
   },
+  judges_skipped: () =>
+    [
+      ...groupBy(
+        stats.filter((x) => inTime(x.minute)),
+        (x) => bucket(x.minute),
+      ),
+    ]
+      .map(([time, g]) => ({
+        time,
+        not_applicable: g.reduce((a, x) => a + x.skipped[0], 0),
+        content_missing: g.reduce((a, x) => a + x.skipped[1], 0),
+        context_incomplete: g.reduce((a, x) => a + x.skipped[2], 0),
+        not_sampled: g.reduce((a, x) => a + x.skipped[3], 0),
+      }))
+      .sort((a, b) => a.time.localeCompare(b.time)),
   ingestion_throughput: () =>
     [
       ...groupBy(

@@ -63,7 +63,7 @@ describe("OTel GenAI", () => {
       span("chat m", { "gen_ai.operation.name": "chat", "gen_ai.request.model": "m", "gen_ai.usage.input_tokens": 5, "gen_ai.usage.output_tokens": 2 }, { end: 1 }),
     ]);
     expect([i.question, i.answer, i.retrieved![0]!.text]).toEqual([null, null, null]);
-    expect([i.has_generation, i.generator_model, i.input_tokens, i.output_tokens]).toEqual([true, "m", 5, 2]);
+    expect([i.has_generation, i.generator_model, i.input_tokens, i.output_tokens]).toEqual([true, "m", "5", "2"]);
   });
 
   it("content in log events: the current operation-details event with structured messages", () => {
@@ -205,7 +205,7 @@ describe("OpenInference", () => {
       ),
     ]);
     expect(i.retrieved!.map((d) => d.id)).toEqual(["c2"]);
-    expect([i.question, i.answer, i.generator_model, i.input_tokens, i.output_tokens]).toEqual(["q?", "a.", "m", 10, 3]);
+    expect([i.question, i.answer, i.generator_model, i.input_tokens, i.output_tokens]).toEqual(["q?", "a.", "m", "10", "3"]);
   });
 
   it("a JSON retriever input yields its query string", () => {
@@ -252,7 +252,7 @@ describe("precedence and the other conventions", () => {
     ]);
     expect(i.conventions).toEqual({ retrieval: "openllmetry", generation: "openllmetry" });
     expect(i.retrieved).toEqual([{ id: "a#0", document_id: "a.md", text: "t0", score: null }]);
-    expect([i.question, i.answer, i.generator_model, i.input_tokens, i.output_tokens]).toEqual(["q?", "a.", "m", 7, 2]);
+    expect([i.question, i.answer, i.generator_model, i.input_tokens, i.output_tokens]).toEqual(["q?", "a.", "m", "7", "2"]);
   });
 
   it("Vercel AI SDK: the tool's model-written query is not the question; tool output under its newer name", () => {
@@ -281,11 +281,11 @@ describe("precedence and the other conventions", () => {
       span("ai.generateText.doGenerate", { "ai.operationId": "ai.generateText.doGenerate", "ai.response.model": "m-2025" }, { parent: root.span_id, end: 8 }),
       root,
     ]);
-    expect([i.question, i.answer, i.generator_model, i.input_tokens, i.output_tokens]).toEqual(["q?", "a.", "m-2025", 9, 4]);
+    expect([i.question, i.answer, i.generator_model, i.input_tokens, i.output_tokens]).toEqual(["q?", "a.", "m-2025", "9", "4"]);
     expect(i.retrieved!.map((d) => d.id)).toEqual(["c1"]);
   });
 
-  it("Vercel AI SDK rerank of text documents: rank order from ai.ranking, ids are the original indexes", () => {
+  it("Vercel AI SDK rerank of text documents: rank order from ai.ranking; a bare text has no id (null, never its position)", () => {
     const i = extractInteraction(TRACE, [
       span("ai.rerank.doRerank", {
         "ai.operationId": "ai.rerank.doRerank",
@@ -294,8 +294,8 @@ describe("precedence and the other conventions", () => {
       }),
     ]);
     expect(i.retrieved).toEqual([
-      { id: "2", document_id: null, text: "two", score: 0.9 },
-      { id: "0", document_id: null, text: "zero", score: 0.4 },
+      { id: null, document_id: null, text: "two", score: 0.9 },
+      { id: null, document_id: null, text: "zero", score: 0.4 },
     ]);
   });
 

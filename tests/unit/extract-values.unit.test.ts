@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { documentOf, documentsOf, indexed, lastMessageText, messageText } from "../../scorer/src/extract/values.js";
+import { documentOf, documentsOf, incompleteJson, indexed, lastMessageText, messageText, uint } from "../../scorer/src/extract/values.js";
 
 describe("indexed attributes (OpenInference, OpenLLMetry)", () => {
   it("groups by the integer index in numeric order: 10 and 11 after 9, whatever the key order", () => {
@@ -25,14 +25,14 @@ describe("indexed attributes (OpenInference, OpenLLMetry)", () => {
 
 describe("documents of any common shape", () => {
   it("reads ours, LangChain and LlamaIndex shapes; chunk id and document id stay apart", () => {
-    expect(documentOf({ id: "c1", document_id: "d1", content: "x", score: 0.5 }, 0)).toEqual({ id: "c1", document_id: "d1", text: "x", score: 0.5 });
-    expect(documentOf({ pageContent: "x", metadata: { source: "guide.md" } }, 3)).toEqual({ id: "3", document_id: "guide.md", text: "x", score: null });
-    expect(documentOf({ node: { id_: "n1", text: "x", metadata: { document_id: "d9" } }, score: 0.7 }, 0)).toEqual({ id: "n1", document_id: "d9", text: "x", score: 0.7 });
-    expect(documentOf({ id: 7, documentId: "d7", text: "x", relevance_score: "0.25" }, 0)).toEqual({ id: "7", document_id: "d7", text: "x", score: 0.25 });
+    expect(documentOf({ id: "c1", document_id: "d1", content: "x", score: 0.5 })).toEqual({ id: "c1", document_id: "d1", text: "x", score: 0.5 });
+    expect(documentOf({ pageContent: "x", metadata: { source: "guide.md" } })).toEqual({ id: null, document_id: "guide.md", text: "x", score: null });
+    expect(documentOf({ node: { id_: "n1", text: "x", metadata: { document_id: "d9" } }, score: 0.7 })).toEqual({ id: "n1", document_id: "d9", text: "x", score: 0.7 });
+    expect(documentOf({ id: 7, documentId: "d7", text: "x", relevance_score: "0.25" })).toEqual({ id: "7", document_id: "d7", text: "x", score: 0.25 });
   });
 
   it("a document without content has a null text, never an empty string", () => {
-    expect(documentOf({ id: "c1", score: 0.9 }, 0)).toEqual({ id: "c1", document_id: null, text: null, score: 0.9 });
+    expect(documentOf({ id: "c1", score: 0.9 })).toEqual({ id: "c1", document_id: null, text: null, score: 0.9 });
   });
 
   it("lists: arrays, or objects holding one under a known key; anything else is not a document list", () => {
@@ -62,5 +62,52 @@ describe("message text", () => {
         "user",
       ),
     ).toBe("second");
+  });
+});
+
+describe("one normaliser for every convention (issue 11)", () => {
+  it("OpenInference document.* groups with metadata as a JSON string: id, score and source from metadata", () => {
+    const d = documentOf({ "document.content": "t", "document.metadata": JSON.stringify({ id: "lc-7", score: 0.81, source: "kb/refunds.md" }) });
+    expect(d).toEqual({ id: "lc-7", document_id: "kb/refunds.md", text: "t", score: 0.81 });
+  });
+  it("a LangChain Document without an id keeps a null id (never its position)", () => {
+    expect(
+      documentsOf({
+        documents: [
+          { pageContent: "a", metadata: {} },
+          { pageContent: "b", metadata: {}, id: "x" },
+        ],
+      })?.map((d) => d.id),
+    ).toEqual([null, "x"]);
+  });
+});
+
+describe("JSON content cut off upstream", () => {
+  const json = JSON.stringify([
+    { id: "c1", content: "refunds within 30 days" },
+    { id: "c2", content: "shipping" },
+  ]);
+  it("a cut JSON string is incomplete, naming the attribute; whole JSON and plain text are not", () => {
+    expect(incompleteJson(json.slice(0, 40), "gen_ai.retrieval.documents")?.attribute).toBe("gen_ai.retrieval.documents");
+    expect(incompleteJson(json.slice(0, 40), "gen_ai.retrieval.documents")?.reason).toMatch(/^gen_ai\.retrieval\.documents is not valid JSON \(40 characters/);
+    expect(incompleteJson(json, "gen_ai.retrieval.documents")).toBeNull();
+    expect(incompleteJson("plain text", "output.value")).toBeNull();
+  });
+  it("JSON that parses but reaches the declared attribute length limit is visibly capped", () => {
+    expect(incompleteJson(json, "gen_ai.retrieval.documents", json.length)?.reason).toBe(
+      `gen_ai.retrieval.documents reaches the attribute length limit ${json.length}: its content may be capped`,
+    );
+    expect(incompleteJson(json, "gen_ai.retrieval.documents", json.length + 1)).toBeNull();
+  });
+});
+
+describe("exact 64-bit integers", () => {
+  it("decimal strings above 2^53 stay exact; safe numbers become their decimal; negatives and floats are not counts", () => {
+    expect(uint({ t: "9007199254740993" }, "t")).toBe("9007199254740993");
+    expect(uint({ t: "9223372036854775807" }, "t")).toBe((2n ** 63n - 1n).toString());
+    expect(uint({ t: 321 }, "t")).toBe("321");
+    expect(uint({ t: -1 }, "t")).toBeNull();
+    expect(uint({ t: 1.5 }, "t")).toBeNull();
+    expect(uint({ t: "18446744073709551616" }, "t")).toBeNull(); // 2^64 does not fit UInt64
   });
 });

@@ -48,8 +48,9 @@ export interface InteractionInsert {
   readonly answer: string | null;
   readonly retrieved: readonly { id: string; document_id: string; text: string; score: number | null; rank: number }[];
   readonly generator_model: string | null;
-  readonly input_tokens: number | null;
-  readonly output_tokens: number | null;
+  /** Exact: a decimal string when it came as one (64-bit values). */
+  readonly input_tokens: number | string | null;
+  readonly output_tokens: number | string | null;
   readonly abstained: boolean | null;
   readonly status: string;
   readonly reason: string;

@@ -1,6 +1,20 @@
 import type { RetrievedItem } from "../domain/metrics/recall.js";
 import type { AttrValue, StoredLog, StoredSpan } from "./spans.js";
-import { documentOf, documentsOf, indexed, jsonValue, lastMessageText, messageText, num, type RawDocument, record, str } from "./values.js";
+import {
+  documentOf,
+  documentsOf,
+  type IncompleteContent,
+  incompleteJson,
+  indexed,
+  jsonValue,
+  lastMessageText,
+  messageText,
+  num,
+  type RawDocument,
+  record,
+  str,
+  uint,
+} from "./values.js";
 
 /** Span conventions the scorer reads (design §4), in precedence order. */
 export type Convention = "otel-genai" | "openinference" | "openllmetry" | "vercel-ai";
@@ -23,11 +37,18 @@ export interface Interaction {
   readonly answer: string | null;
   readonly has_generation: boolean;
   readonly generator_model: string | null;
-  /** Tokens of the generation call(s). */
-  readonly input_tokens: number | null;
-  readonly output_tokens: number | null;
+  /** Tokens of the generation call(s), exact decimal strings (64-bit values are never rounded). */
+  readonly input_tokens: string | null;
+  readonly output_tokens: string | null;
   /** True when the instrumentation capped some content (`ragmeter.content.truncated`). */
   readonly truncated: boolean;
+  /**
+   * JSON content of the used retrieval or generation span that was cut off or does not parse
+   * (kept raw on the stored span): every metric that needs it is `context_incomplete`.
+   */
+  readonly incomplete: readonly IncompleteContent[];
+  /** The number of items asked for (`gen_ai.request.top_k`, `gen_ai.retrieval.top_k`), null when not recorded. */
+  readonly top_k: number | null;
   /** Which convention the retrieval and the generation came from. */
   readonly conventions: { readonly retrieval: Convention | null; readonly generation: Convention | null };
 }
@@ -42,15 +63,18 @@ interface RetrievalPart {
   readonly queryIsQuestion: boolean;
   readonly docs: RawDocument[];
   readonly end: bigint;
+  readonly incomplete: IncompleteContent[];
+  readonly topK: number | null;
 }
 interface GenerationPart {
   readonly convention: Convention;
   readonly question: string | null;
   readonly answer: string | null;
   readonly model: string | null;
-  readonly input_tokens: number | null;
-  readonly output_tokens: number | null;
+  readonly input_tokens: string | null;
+  readonly output_tokens: string | null;
   readonly end: bigint;
+  readonly incomplete: IncompleteContent[];
 }
 
 /** A span event or an OTLP log record tied to a span, as one shape. */
@@ -65,6 +89,20 @@ const GENAI_GENERATION_OPS = new Set(["chat", "text_completion", "generate_conte
 const GENAI_TOOL_OP = "execute_tool";
 
 const endOf = (s: StoredSpan): bigint => BigInt(s.end_time_unix_nano);
+
+/** The attribute value length limit the resource declares (`otel.attribute_value_length_limit`), else null. */
+function lengthLimit(s: StoredSpan): number | null {
+  const v = num(s.resource_attributes, "otel.attribute_value_length_limit") ?? num(s.attributes, "otel.attribute_value_length_limit");
+  return v !== null && v > 0 ? v : null;
+}
+
+/** The JSON-content attributes of a span that were cut off or do not parse. */
+function incompleteOf(s: StoredSpan, a: StoredSpan["attributes"], keys: readonly string[]): IncompleteContent[] {
+  return keys.map((k) => incompleteJson(a[k], k, lengthLimit(s))).filter((x): x is IncompleteContent => x !== null);
+}
+
+/** `gen_ai.request.top_k` or `gen_ai.retrieval.top_k`. */
+const topKOf = (a: StoredSpan["attributes"]): number | null => num(a, "gen_ai.request.top_k") ?? num(a, "gen_ai.retrieval.top_k");
 const timeOf = (t: string): bigint => (/^\d+$/.test(t) ? BigInt(t) : 0n);
 
 /** Span events and log records of one span, in time order (the record order breaks ties). */
@@ -106,16 +144,26 @@ function otelGenAi(spans: readonly StoredSpan[], logs: readonly StoredLog[]): { 
       // Structured or JSON-string documents on the span; a retrieval event may carry them instead.
       let docsRaw = jsonValue(a["gen_ai.retrieval.documents"]);
       let query = str(a, "gen_ai.retrieval.query.text");
+      const incomplete = incompleteOf(s, a, ["gen_ai.retrieval.documents"]);
       for (const e of eventsOf(s, logs)) {
+        if (docsRaw === null) incomplete.push(...incompleteOf(s, e.attributes, ["gen_ai.retrieval.documents"]));
         docsRaw ??= jsonValue(e.attributes["gen_ai.retrieval.documents"]);
         query ??= str(e.attributes, "gen_ai.retrieval.query.text");
       }
-      r.push({ convention: "otel-genai", query, queryIsQuestion: true, docs: documentsOf(docsRaw) ?? [], end: endOf(s) });
+      r.push({ convention: "otel-genai", query, queryIsQuestion: true, docs: documentsOf(docsRaw) ?? [], end: endOf(s), incomplete, topK: topKOf(a) });
     } else if (op === GENAI_TOOL_OP) {
       // A retrieval done as a tool the model called: the tool's result is the document list.
       const docs = documentsOf(jsonValue(a["gen_ai.tool.call.result"]));
       if (docs !== null && docs.length > 0 && docs.some((d) => d.text !== null || d.document_id !== null)) {
-        r.push({ convention: "otel-genai", query: queryText(jsonValue(a["gen_ai.tool.call.arguments"])), queryIsQuestion: false, docs, end: endOf(s) });
+        r.push({
+          convention: "otel-genai",
+          query: queryText(jsonValue(a["gen_ai.tool.call.arguments"])),
+          queryIsQuestion: false,
+          docs,
+          end: endOf(s),
+          incomplete: [],
+          topK: topKOf(a),
+        });
       }
     } else if (op !== null && GENAI_GENERATION_OPS.has(op)) {
       let input = jsonValue(a["gen_ai.input.messages"]);
@@ -155,9 +203,10 @@ function otelGenAi(spans: readonly StoredSpan[], logs: readonly StoredLog[]): { 
         question: lastMessageText(input, "user") ?? userText,
         answer,
         model: str(a, "gen_ai.response.model") ?? str(a, "gen_ai.request.model"),
-        input_tokens: num(a, "gen_ai.usage.input_tokens") ?? num(a, "gen_ai.usage.prompt_tokens"),
-        output_tokens: num(a, "gen_ai.usage.output_tokens") ?? num(a, "gen_ai.usage.completion_tokens"),
+        input_tokens: uint(a, "gen_ai.usage.input_tokens") ?? uint(a, "gen_ai.usage.prompt_tokens"),
+        output_tokens: uint(a, "gen_ai.usage.output_tokens") ?? uint(a, "gen_ai.usage.completion_tokens"),
         end: endOf(s),
+        incomplete: incompleteOf(s, a, ["gen_ai.input.messages", "gen_ai.output.messages"]),
       });
     }
   }
@@ -180,29 +229,49 @@ function openInference(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: G
   const r: RetrievalPart[] = [];
   const g: GenerationPart[] = [];
   let chainQuestion: string | null = null;
-  const docsAt = (a: StoredSpan["attributes"], prefix: string): RawDocument[] =>
-    indexed(a, prefix).map((d, i) => {
-      const meta = record(jsonValue(d["document.metadata"] ?? null)) ?? {};
-      const rawId = d["document.id"];
-      const id = typeof rawId === "string" && rawId !== "" ? rawId : typeof rawId === "number" ? String(rawId) : String(i);
-      const documentId =
-        typeof meta["document_id"] === "string"
-          ? meta["document_id"]
-          : typeof meta["documentId"] === "string"
-            ? meta["documentId"]
-            : typeof meta["source"] === "string"
-              ? meta["source"]
-              : null;
-      return { id, document_id: documentId, text: str(d, "document.content"), score: num(d, "document.score") };
+  /**
+   * Indexed documents through the one normaliser; what they lack (LangChain writes the `Document`'s
+   * id only into the RETRIEVER's `output.value`) is taken from the span's output documents, item by
+   * item, when both lists have the same length.
+   */
+  const docsAt = (s: StoredSpan, prefix: string): { docs: RawDocument[]; incomplete: IncompleteContent[] } => {
+    const a = s.attributes;
+    const groups = indexed(a, prefix);
+    const incomplete = [
+      ...incompleteOf(s, a, ["output.value"]),
+      ...groups.flatMap((d, i) =>
+        incompleteOf(s, d, ["document.metadata"]).map((x) => ({
+          ...x,
+          attribute: `${prefix}.${i}.${x.attribute}`,
+          reason: x.reason.replace(x.attribute, `${prefix}.${i}.${x.attribute}`),
+        })),
+      ),
+    ];
+    const docs = groups.map((d) => documentOf(d)).filter((d): d is RawDocument => d !== null);
+    const output = documentsOf(jsonValue(a["output.value"] ?? null));
+    if (docs.length === 0 && output !== null) return { docs: output, incomplete };
+    if (output === null || output.length !== docs.length) return { docs, incomplete };
+    const merged = docs.map((d, i) => {
+      const o = output[i] as RawDocument;
+      return { id: d.id ?? o.id, document_id: d.document_id ?? o.document_id, text: d.text ?? o.text, score: d.score ?? o.score };
     });
+    return { docs: merged, incomplete };
+  };
   const inputText = (a: StoredSpan["attributes"]): string | null => queryText(a["input.value"] ?? null);
   for (const s of spans) {
     const a = s.attributes;
     const kind = str(a, "openinference.span.kind")?.toUpperCase();
     if (kind === "RETRIEVER") {
-      r.push({ convention: "openinference", query: inputText(a), queryIsQuestion: true, docs: docsAt(a, "retrieval.documents"), end: endOf(s) });
+      r.push({ convention: "openinference", query: inputText(a), queryIsQuestion: true, ...docsAt(s, "retrieval.documents"), end: endOf(s), topK: topKOf(a) });
     } else if (kind === "RERANKER") {
-      r.push({ convention: "openinference", query: str(a, "reranker.query") ?? inputText(a), queryIsQuestion: true, docs: docsAt(a, "reranker.output_documents"), end: endOf(s) });
+      r.push({
+        convention: "openinference",
+        query: str(a, "reranker.query") ?? inputText(a),
+        queryIsQuestion: true,
+        ...docsAt(s, "reranker.output_documents"),
+        end: endOf(s),
+        topK: num(a, "reranker.top_k") ?? topKOf(a),
+      });
     } else if (kind === "LLM") {
       const inputs = indexed(a, "llm.input_messages").map((m) => ({ role: str(m, "message.role"), content: oiMessageText(m) }));
       const outputs = indexed(a, "llm.output_messages").map((m) => ({ role: str(m, "message.role"), content: oiMessageText(m) }));
@@ -212,9 +281,10 @@ function openInference(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: G
         question: lastMessageText(inputs, "user"),
         answer: lastMessageText(outputs, "assistant") ?? outputs[0]?.content ?? plainOutput,
         model: str(a, "llm.model_name"),
-        input_tokens: num(a, "llm.token_count.prompt"),
-        output_tokens: num(a, "llm.token_count.completion"),
+        input_tokens: uint(a, "llm.token_count.prompt"),
+        output_tokens: uint(a, "llm.token_count.completion"),
         end: endOf(s),
+        incomplete: [],
       });
     } else if ((kind === "CHAIN" || kind === "AGENT") && s.parent_span_id === "") {
       chainQuestion = inputText(a);
@@ -243,9 +313,10 @@ function openLlmetry(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: Gen
         question: lastMessageText(prompts, "user"),
         answer: lastMessageText(completions, "assistant") ?? completions[0]?.content ?? null,
         model: str(a, "gen_ai.response.model") ?? str(a, "gen_ai.request.model") ?? str(a, "llm.response.model") ?? str(a, "llm.request.model"),
-        input_tokens: num(a, "gen_ai.usage.input_tokens") ?? num(a, "gen_ai.usage.prompt_tokens") ?? num(a, "llm.usage.prompt_tokens"),
-        output_tokens: num(a, "gen_ai.usage.output_tokens") ?? num(a, "gen_ai.usage.completion_tokens") ?? num(a, "llm.usage.completion_tokens"),
+        input_tokens: uint(a, "gen_ai.usage.input_tokens") ?? uint(a, "gen_ai.usage.prompt_tokens") ?? uint(a, "llm.usage.prompt_tokens"),
+        output_tokens: uint(a, "gen_ai.usage.output_tokens") ?? uint(a, "gen_ai.usage.completion_tokens") ?? uint(a, "llm.usage.completion_tokens"),
         end: endOf(s),
+        incomplete: [],
       });
       continue;
     }
@@ -259,7 +330,7 @@ function openLlmetry(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: Gen
     if (kind === "task" || kind === "tool") {
       const docs = documentsOf(output);
       if (docs !== null && docs.length > 0 && docs.some((d) => d.text !== null || d.document_id !== null)) {
-        r.push({ convention: "openllmetry", query: firstArg, queryIsQuestion: true, docs, end: endOf(s) });
+        r.push({ convention: "openllmetry", query: firstArg, queryIsQuestion: true, docs, end: endOf(s), incomplete: incompleteOf(s, a, ["traceloop.entity.output"]), topK: null });
       }
     }
   }
@@ -287,22 +358,30 @@ function vercelAi(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: Genera
     if (op === "ai.toolCall") {
       const docs = documentsOf(jsonValue(a["ai.toolCall.result"] ?? a["ai.toolCall.output"]));
       if (docs !== null && docs.length > 0 && docs.some((d) => d.text !== null || d.document_id !== null)) {
-        r.push({ convention: "vercel-ai", query: queryText(jsonValue(a["ai.toolCall.args"] ?? a["ai.toolCall.input"])), queryIsQuestion: false, docs, end: endOf(s) });
+        r.push({
+          convention: "vercel-ai",
+          query: queryText(jsonValue(a["ai.toolCall.args"] ?? a["ai.toolCall.input"])),
+          queryIsQuestion: false,
+          docs,
+          end: endOf(s),
+          incomplete: [],
+          topK: null,
+        });
       }
     } else if (op === "ai.rerank.doRerank") {
       const documents = jsonEntries(jsonValue(a["ai.documents"]));
       const ranking = jsonEntries(jsonValue(a["ai.ranking"]));
       if (documents && ranking) {
         const docs: RawDocument[] = [];
-        // Ranking entries `{index, relevanceScore}` in rank order; a text document's id is its original index.
+        // Ranking entries `{index, relevanceScore}` in rank order (a bare text document has no id: null).
         for (const entry of ranking) {
           const e = record(entry);
           const idx = typeof e?.["index"] === "number" ? e["index"] : null;
-          const d = idx !== null ? documentOf(documents[idx], idx) : null;
+          const d = idx !== null ? documentOf(documents[idx]) : null;
           if (d === null) continue;
           docs.push({ ...d, score: typeof e?.["relevanceScore"] === "number" ? e["relevanceScore"] : d.score });
         }
-        if (docs.length > 0) r.push({ convention: "vercel-ai", query: null, queryIsQuestion: false, docs, end: endOf(s) });
+        if (docs.length > 0) r.push({ convention: "vercel-ai", query: null, queryIsQuestion: false, docs, end: endOf(s), incomplete: [], topK: null });
       }
     } else if (op === "ai.generateText" || op === "ai.streamText") {
       const prompt = record(jsonValue(a["ai.prompt"]));
@@ -319,9 +398,10 @@ function vercelAi(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: Genera
           str(a, "ai.response.model") ??
           (lastStep ? (str(lastStep.attributes, "ai.response.model") ?? str(lastStep.attributes, "gen_ai.response.model")) : null) ??
           str(a, "ai.model.id"),
-        input_tokens: num(a, "ai.usage.inputTokens") ?? num(a, "ai.usage.promptTokens"),
-        output_tokens: num(a, "ai.usage.outputTokens") ?? num(a, "ai.usage.completionTokens"),
+        input_tokens: uint(a, "ai.usage.inputTokens") ?? uint(a, "ai.usage.promptTokens"),
+        output_tokens: uint(a, "ai.usage.outputTokens") ?? uint(a, "ai.usage.completionTokens"),
         end: endOf(s),
+        incomplete: [],
       });
     }
   }
@@ -373,13 +453,19 @@ export function extractInteraction(traceId: string, spans: readonly StoredSpan[]
     input_tokens: generation?.input_tokens ?? null,
     output_tokens: generation?.output_tokens ?? null,
     truncated,
+    incomplete: [...(retrieval?.incomplete ?? []), ...(generation?.incomplete ?? [])],
+    top_k: retrieval?.topK ?? null,
     conventions: { retrieval: retrieval?.convention ?? null, generation: generation?.convention ?? null },
   };
 }
 
-/** Retrieved items for scoring: a document id defaults to the chunk id; null when any text is missing. */
+/**
+ * Retrieved items for scoring: a document id defaults to the chunk id; an item without a chunk id
+ * has id `""` (stored so; recall then tells items apart by document id and text); null when any
+ * text is missing.
+ */
 export function retrievedItems(i: Interaction): RetrievedItem[] | null {
   if (i.retrieved === null) return null;
   if (i.retrieved.some((d) => d.text === null)) return null;
-  return i.retrieved.map((d) => ({ id: d.id, document_id: d.document_id ?? d.id, text: d.text as string, score: d.score }));
+  return i.retrieved.map((d) => ({ id: d.id ?? "", document_id: d.document_id ?? d.id ?? "", text: d.text as string, score: d.score }));
 }

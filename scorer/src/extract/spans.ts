@@ -1,6 +1,7 @@
 import type { AnyValue, KeyValue, LogsRequest, TraceRequest } from "@ragmeter/otlp";
 
 import type { Attrs, AttrValue, StoredLog, StoredSpan } from "../domain/spans.js";
+import { incompleteJson } from "./jsonContent.js";
 
 // The stored span and log shapes are domain types (the store reads and writes them); re-exported here.
 export type { Attrs, AttrValue, StoredLog, StoredSpan } from "../domain/spans.js";
@@ -25,6 +26,21 @@ export function plainAttrs(kvs: readonly KeyValue[]): Attrs {
   return out;
 }
 
+/** Attributes that should hold JSON content (documents, messages, inputs and outputs). */
+const JSON_CONTENT =
+  /^(gen_ai\.retrieval\.documents|gen_ai\.input\.messages|gen_ai\.output\.messages|gen_ai\.tool\.call\.result|input\.value|output\.value|traceloop\.entity\.(input|output)|retrieval\.documents\.\d+\.document\.metadata|ai\.toolCall\.result)$/u;
+
+/**
+ * Flags JSON-content attributes that do not parse (cut off upstream): their names, sorted, go in
+ * `ragmeter.content.unparsed`; the values stay as they came (design §4).
+ */
+export function flagUnparsed(a: Attrs): Attrs {
+  const bad = Object.keys(a)
+    .filter((k) => JSON_CONTENT.test(k) && incompleteJson(a[k], k) !== null)
+    .sort();
+  return bad.length === 0 ? a : { ...a, "ragmeter.content.unparsed": bad };
+}
+
 /** Flattens an OTLP trace request into stored spans, each with its resource and scope. */
 export function spansOf(req: TraceRequest): StoredSpan[] {
   const out: StoredSpan[] = [];
@@ -42,7 +58,7 @@ export function spansOf(req: TraceRequest): StoredSpan[] {
           start_time_unix_nano: s.startTimeUnixNano.toString(),
           end_time_unix_nano: s.endTimeUnixNano.toString(),
           status_code: s.status.code,
-          attributes: plainAttrs(s.attributes),
+          attributes: flagUnparsed(plainAttrs(s.attributes)),
           resource_attributes: resource,
           scope_name: ss.scope.name,
           events: s.events.map((e) => ({ name: e.name, time_unix_nano: e.timeUnixNano.toString(), attributes: plainAttrs(e.attributes) })),

@@ -1,9 +1,22 @@
 import type { Attrs, AttrValue } from "./spans.js";
 
+export { type IncompleteContent, incompleteJson } from "./jsonContent.js";
+
 /** The attribute as a non-empty string, else null. */
 export function str(a: Attrs, key: string): string | null {
   const v = a[key];
   return typeof v === "string" && v.length > 0 ? v : null;
+}
+
+/**
+ * The attribute as an exact non-negative integer in decimal (64-bit values arrive as decimal
+ * strings when they exceed 2^53), else null: never rounded through a float.
+ */
+export function uint(a: Attrs, key: string): string | null {
+  const v = a[key];
+  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return String(v);
+  if (typeof v === "string" && /^\d{1,20}$/.test(v.trim()) && BigInt(v.trim()) < 2n ** 64n) return BigInt(v.trim()).toString();
+  return null;
 }
 
 /** The attribute as a finite number (numeric strings accepted), else null. */
@@ -77,7 +90,8 @@ export function lastMessageText(messages: unknown, role: string): string | null 
 
 /** A retrieved document normalised from any convention; `text` null when content was not captured. */
 export interface RawDocument {
-  readonly id: string;
+  /** The chunk id as recorded; null when the item has none (never a position). */
+  readonly id: string | null;
   readonly document_id: string | null;
   readonly text: string | null;
   readonly score: number | null;
@@ -87,16 +101,24 @@ export interface RawDocument {
 const DOCUMENT_LIST_KEYS = ["documents", "results", "chunks", "contexts", "nodes", "source_nodes"] as const;
 
 /**
- * Normalises a document object of any common shape: `{id, document_id, content|text|pageContent|
- * page_content, score, metadata: {document_id|source|id}}` (ours, LangChain, plain JSON),
- * LlamaIndex `{node: {id_, text, metadata}, score}`. Null when it has neither id nor text.
+ * The one document normaliser (every convention and shape, design §4): `{id, document_id,
+ * content|text|pageContent|page_content, score, metadata: {id|chunk_id, document_id|source, score}}`
+ * (OTel GenAI, ours, LangChain `Document`, plain JSON), LlamaIndex `{node: {id_, text, metadata},
+ * score}`, OpenInference `{"document.id", "document.content", "document.score", "document.metadata"}`
+ * (metadata as a JSON string), a bare string. Null when it has neither id nor text. An item without
+ * an id keeps a null id: an id is never made from a position.
  */
-export function documentOf(v: unknown, index: number): RawDocument | null {
-  const outer = record(v);
-  if (!outer) return typeof v === "string" ? { id: String(index), document_id: null, text: v, score: null } : null;
+export function documentOf(v: unknown): RawDocument | null {
+  const outer0 = record(v);
+  if (!outer0) return typeof v === "string" ? { id: null, document_id: null, text: v, score: null } : null;
+  // OpenInference `document.*` keys (indexed attributes grouped by `indexed`).
+  const outer =
+    "document.id" in outer0 || "document.content" in outer0 || "document.metadata" in outer0 || "document.score" in outer0
+      ? { id: outer0["document.id"], content: outer0["document.content"], score: outer0["document.score"], metadata: outer0["document.metadata"] }
+      : outer0;
   // LlamaIndex NodeWithScore: the node carries id, text and metadata; the score sits beside it.
   const r = record(outer["node"]) ? { ...(record(outer["node"]) as Record<string, unknown>), score: outer["score"] } : outer;
-  const meta = record(r["metadata"]) ?? record(jsonValue(r["metadata"] as AttrValue));
+  const meta = record(r["metadata"]) ?? record(jsonValue(r["metadata"] as AttrValue)) ?? (record(r["extra_info"]) as Record<string, unknown> | null);
   const idOf = (x: unknown): string | undefined => (typeof x === "string" && x !== "" ? x : typeof x === "number" && Number.isFinite(x) ? String(x) : undefined);
   const id = firstString(idOf(r["id"]), idOf(r["id_"]), idOf(r["chunk_id"]), idOf(r["chunkId"]), idOf(meta?.["chunk_id"]), idOf(meta?.["id"]));
   const text = firstString(r["content"], r["text"], r["pageContent"], r["page_content"], r["document"]);
@@ -106,12 +128,14 @@ export function documentOf(v: unknown, index: number): RawDocument | null {
     idOf(r["ref_doc_id"]),
     idOf(meta?.["document_id"]),
     idOf(meta?.["documentId"]),
+    idOf(meta?.["doc_id"]),
     idOf(meta?.["source"]),
+    idOf(meta?.["file_name"]),
   );
-  const scoreRaw = r["score"] ?? r["relevance_score"] ?? r["relevanceScore"] ?? r["similarity"];
+  const scoreRaw = r["score"] ?? r["relevance_score"] ?? r["relevanceScore"] ?? r["similarity"] ?? meta?.["score"] ?? meta?.["relevance_score"];
   const score = typeof scoreRaw === "number" ? scoreRaw : typeof scoreRaw === "string" && scoreRaw.trim() !== "" && Number.isFinite(Number(scoreRaw)) ? Number(scoreRaw) : null;
   if (id === null && text === null) return null;
-  return { id: id ?? String(index), document_id: documentId, text, score };
+  return { id, document_id: documentId, text, score };
 }
 
 /**
@@ -124,7 +148,7 @@ export function documentsOf(v: unknown): RawDocument[] | null {
   const arr = Array.isArray(v) ? v : r && listKey !== undefined ? (r[listKey] as unknown[]) : null;
   if (!arr) return null;
   if (arr.length === 0) return [];
-  const docs = arr.map(documentOf);
+  const docs = arr.map((x) => documentOf(x));
   return docs.every((d): d is RawDocument => d !== null) ? docs : null;
 }
 

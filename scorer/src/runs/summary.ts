@@ -168,6 +168,8 @@ export async function completeRun(input: CompleteRunInput): Promise<EvalOutcome>
         calls: judgeReport.stats.calls,
         cached: judgeReport.stats.cached,
         not_sampled: judgeReport.stats.not_sampled,
+        // Judge calls not made, by the status the judged metric got instead (design §5).
+        skipped: judge.kind === "llm" ? skippedByReason(results) : {},
         input_tokens: judgeReport.stats.input_tokens,
         output_tokens: judgeReport.stats.output_tokens,
         cost_usd: judgeReport.stats.cost_usd,
@@ -245,4 +247,14 @@ async function judgeRunReport(store: Store, run: RunRecord, results: readonly Qu
       : [];
   const calibration = await lastCalibration(store, { judge_kind: run.judge_kind, judge_model: run.judge_model, judge_prompt_version: run.judge_prompt_version });
   return { stats, repeat, cache, length_bias, variance, calibration };
+}
+
+/** Judged metrics (grounding, relevance) stored without a call, by status: the calls a run did not spend. */
+function skippedByReason(results: readonly QuestionResult[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const q of results)
+    for (const j of [q.grounding, q.relevance])
+      if (j.status === "not_applicable" || j.status === "content_missing" || j.status === "context_incomplete" || j.status === "not_sampled")
+        out[j.status] = (out[j.status] ?? 0) + 1;
+  return out;
 }

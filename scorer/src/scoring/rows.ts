@@ -15,8 +15,9 @@ export interface RowContext {
 export interface SeenInteraction {
   readonly service_name: string;
   readonly deployment_environment: string;
-  readonly input_tokens: number | null;
-  readonly output_tokens: number | null;
+  /** Exact: a decimal string when it came as one (64-bit values). */
+  readonly input_tokens: number | string | null;
+  readonly output_tokens: number | string | null;
   /** Overrides the result's latency (null: unknown); absent keeps it. */
   readonly latency_ms?: number | null;
   /** Judge prompt version the interaction was scored under (the stream's "already scored" test). */

@@ -82,6 +82,18 @@ export interface ScoreOptions {
   readonly sampled?: boolean;
   /** Why abstention does not apply without a golden item (live traffic). */
   readonly noGoldenReason?: string;
+  /**
+   * Judges decided not to run before any call (the applicability of design §5): the metric is
+   * stored with this status and reason, and the judge is not called (the reference-based judge
+   * follows relevance).
+   */
+  readonly skip?: { readonly grounding?: Skip; readonly relevance?: Skip };
+}
+
+/** A judge not called: the status and reason its metric is stored with. */
+export interface Skip {
+  readonly status: Exclude<Status, "ok">;
+  readonly reason: string;
 }
 
 const NOT_SAMPLED = "live trace outside the judge sampling rate";
@@ -113,20 +125,25 @@ export async function scoreInteraction(subject: Subject, reply: Answer, expect: 
     hitRank = r.hitRank;
     rr = r.reciprocalRank;
   }
-  const chunks = reply.contexts.map((c) => ({ id: c.id, text: c.text }));
+  // An item without a chunk id is shown to the judge by its rank (`#2`), the label its claims cite.
+  const chunks = reply.contexts.map((c, i) => ({ id: c.id !== "" ? c.id : `#${i + 1}`, text: c.text }));
   const question = subject.question;
   const sampled = options.sampled ?? true;
-  const noReference = referenceNotApplicable(expect, judge);
+  const skipG = options.skip?.grounding ?? (sampled ? null : { status: "not_sampled" as const, reason: NOT_SAMPLED });
+  const skipR = options.skip?.relevance ?? (sampled ? null : { status: "not_sampled" as const, reason: NOT_SAMPLED });
+  const noReference =
+    referenceNotApplicable(expect, judge) ??
+    (options.skip?.relevance ? { ...NO_COST, status: options.skip.relevance.status, value: null, facts: [], reason: options.skip.relevance.reason } : null);
   const reference = expect?.reference_answer ?? "";
   const repeats: JudgeRepeat[] = await Promise.all(
     Array.from({ length: Math.max(1, options.repeat ?? 1) }, async (): Promise<JudgeRepeat> => {
       const [g, r, f] = await Promise.all([
-        sampled
+        skipG === null
           ? judge.grounding({ question, answer: reply.answer, chunks })
-          : Promise.resolve<GroundingJudgment>({ status: "not_sampled", value: null, claims: [], reason: NOT_SAMPLED, ...NO_COST }),
-        sampled
+          : Promise.resolve<GroundingJudgment>({ status: skipG.status, value: null, claims: [], reason: skipG.reason, ...NO_COST }),
+        skipR === null
           ? judge.relevance({ question, answer: reply.answer, answerable })
-          : Promise.resolve<RelevanceJudgment>({ status: "not_sampled", value: null, reason: NOT_SAMPLED, ...NO_COST }),
+          : Promise.resolve<RelevanceJudgment>({ status: skipR.status, value: null, reason: skipR.reason, ...NO_COST }),
         noReference === null && judge.referenceFacts ? judge.referenceFacts({ question, answer: reply.answer, reference }) : Promise.resolve(noReference as ReferenceJudgment),
       ]);
       return { grounding: g, relevance: r, reference_facts: f };

@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import type { GoldenItem } from "@ragmeter/golden";
-import { keyFactsScore } from "../domain/metrics/keyFacts.js";
 import { liveNeverApplicable } from "../domain/metricTable.js";
-import { none, type Scored, type Status } from "../domain/status.js";
+import { none } from "../domain/status.js";
 import { extractInteraction, type Interaction, retrievedItems } from "../extract/interaction.js";
 import type { StoredLog, StoredSpan } from "../extract/spans.js";
 import type { Judge } from "../judges/types.js";
+import { type Applicability, planTrace, type SkipStatus, type TracePlan } from "./applicability.js";
 import { type ResultRows, resultRows } from "./rows.js";
-import { type QuestionResult, referenceNotApplicable, type Subject, scoreInteraction } from "./score.js";
+import { type QuestionResult, referenceNotApplicable, type Skip, type Subject, scoreInteraction } from "./score.js";
 
 /** Options of {@link scoreTrace}. */
 export interface ScoreTraceOptions {
@@ -19,12 +19,6 @@ export interface ScoreTraceOptions {
   readonly golden: GoldenItem | null;
 }
 
-/** An interaction and its scores. */
-export interface ScoredTrace {
-  readonly interaction: Interaction;
-  readonly result: QuestionResult;
-}
-
 /** Deterministic sampling by trace id: the same trace is always in or out at a given rate. */
 export function sampled(traceId: string, rate: number): boolean {
   if (rate >= 1) return true;
@@ -33,69 +27,27 @@ export function sampled(traceId: string, rate: number): boolean {
   return h.readUInt32BE(0) / 0x1_0000_0000 < rate;
 }
 
-function withStatus(r: QuestionResult, status: Status, reason: string, which: { grounding?: boolean; relevance?: boolean; recall?: boolean; keyFacts?: boolean }): QuestionResult {
-  const cost = { input_tokens: 0, output_tokens: 0, latency_ms: 0 };
-  const s = status as Exclude<Status, "ok">;
-  return {
-    ...r,
-    ...(which.grounding ? { grounding: { status, value: null, claims: [], reason, ...cost } } : {}),
-    ...(which.relevance ? { relevance: { status, value: null, reason, ...cost } } : {}),
-    // The reference-based judge only runs where it applies (LLM judge, reference answer).
-    ...(which.relevance && r.reference_facts.status !== "not_applicable" ? { reference_facts: { status, value: null, reason, facts: [], ...cost } } : {}),
-    // A status that replaces the judges' verdicts replaces every repeat of them too.
-    ...(which.grounding || which.relevance ? { repeats: [] } : {}),
-    ...(which.recall ? { recall: null, recall_status: status, hit_rank: null, reciprocal_rank: null } : {}),
-    ...(which.keyFacts ? { key_facts: none(s, reason) } : {}),
-  };
-}
-
-/**
- * The result of a trace that cannot be scored as it stands (no retrieval or generation span, or its
- * content not captured): no judge is called; each metric carries `status` where it applies.
- */
-function unscoredTrace(
-  subject: Subject,
-  model: string | null,
-  golden: GoldenItem | null,
-  judge: Judge,
-  status: Exclude<Status, "ok">,
-  reason: string,
-  which: { readonly recall: boolean; readonly keyFacts: boolean; readonly abstention: Scored },
-): QuestionResult {
-  const cost = { input_tokens: 0, output_tokens: 0, latency_ms: 0 };
-  const reference = referenceNotApplicable(golden, judge);
-  return {
-    ...subject,
-    status: "ok",
-    reason: "",
-    // Stored as before the scoring core: an unscored trace keeps an empty answer and no retrieved items.
-    answer: "",
-    contexts: [],
-    generator_model: model,
-    recall: null,
-    recall_status: which.recall ? status : "not_applicable",
-    hit_rank: null,
-    reciprocal_rank: null,
-    grounding: { status, value: null, claims: [], reason, ...cost },
-    relevance: { status, value: null, reason, ...cost },
-    reference_facts: reference ?? { status, value: null, reason, facts: [], ...cost },
-    repeats: [],
-    key_facts: which.keyFacts ? none(status, reason) : keyFactsScore("", golden?.key_facts ?? null),
-    abstained: null,
-    abstention: which.abstention,
-  };
-}
-
 const LIVE = "live traffic: no golden item";
 
+/** Judge calls not made for a trace, by the status its metrics got instead (design §5). */
+export type SkippedCalls = Partial<Record<SkipStatus, number>>;
+
+/** An interaction and its scores. */
+export interface ScoredTrace {
+  readonly interaction: Interaction;
+  readonly result: QuestionResult;
+  /** Judge calls not made because the metric was decided before judging (applicability), by status. */
+  readonly skipped: SkippedCalls;
+}
+
+const asSkip = (a: Applicability): Skip | undefined => (a.ok ? undefined : { status: a.status, reason: a.reason });
+
 /**
- * Scores one settled trace (design §4–§6): builds its interaction and scores it with the scoring
- * core (same code as `eval`), with the streaming statuses:
- * - no retrieval or no generation span → every metric `not_applicable` (a generation is never
- *   scored without its retrieval);
- * - content not captured → `content_missing`;
- * - capped content (`ragmeter.content.truncated`) → grounding and recall `context_incomplete`;
- * - live traffic outside the sampling rate → LLM judges `not_sampled`.
+ * Scores one settled trace (design §4–§6): builds its interaction, decides before any judge call
+ * which metrics can be computed ({@link planTrace}), and scores it with the scoring core (same
+ * code as `eval`), calling a judge only for a metric that will be stored as judged. Retrieval is
+ * kept whenever it was captured (stored on the interaction; recall@k and MRR for golden traffic
+ * from the retrieval alone), whatever happened to the generation.
  * @param extracted the interaction when the caller already built it from these spans.
  */
 export async function scoreTrace(
@@ -116,36 +68,56 @@ export async function scoreTrace(
     latency_ms: 0,
   };
   const items = retrievedItems(interaction);
-  const ready = interaction.retrieved !== null && interaction.has_generation;
-  const captured = items !== null && interaction.question !== null && interaction.answer !== null;
-  let result: QuestionResult;
-  if (!ready) {
-    const why = interaction.retrieved === null ? "no retrieval span in the trace" : "no generation span in the trace";
-    result = unscoredTrace(subject, interaction.generator_model, golden, options.judge, "not_applicable", why, {
-      recall: true,
-      keyFacts: true,
-      abstention: none("not_applicable", why) as Scored,
-    });
-  } else if (!captured) {
-    const why = "content not captured (set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true)";
-    result = unscoredTrace(subject, interaction.generator_model, golden, options.judge, "content_missing", why, {
-      recall: !live,
-      keyFacts: !live,
-      abstention: (live ? none("not_applicable", LIVE) : none("content_missing", why)) as Scored,
-    });
-  } else {
-    const sampledIn = !live || options.judge.kind === "heuristic" || sampled(traceId, options.liveSampleRate);
-    // The golden item's question (what the judge is asked about), when there is one.
-    const asked = { ...subject, question: golden?.question ?? subject.question };
-    result = await scoreInteraction(asked, { answer: interaction.answer as string, contexts: items, model: interaction.generator_model }, golden, {
+  const sampledIn = !live || options.judge.kind === "heuristic" || sampled(traceId, options.liveSampleRate);
+  const plan = planTrace(interaction, items, live, sampledIn);
+  // The golden item's question (what the judge is asked about), when there is one.
+  const asked = { ...subject, question: golden?.question ?? subject.question };
+  let result = await scoreInteraction(
+    asked,
+    { answer: interaction.answer ?? "", contexts: plan.recall.ok || plan.grounding.ok ? (items ?? []) : [], model: interaction.generator_model },
+    golden,
+    {
       judge: options.judge,
       ks: options.ks,
       sampled: sampledIn,
       noGoldenReason: LIVE,
-    });
-    if (interaction.truncated) result = withStatus(result, "context_incomplete", "the instrumentation capped some content", { grounding: true, recall: !live });
+      skip: { grounding: asSkip(plan.grounding), relevance: asSkip(plan.relevance) },
+    },
+  );
+  if (!plan.recall.ok && !(live && plan.recall.status === "not_applicable")) {
+    result = { ...result, recall: null, recall_status: plan.recall.status, hit_rank: null, reciprocal_rank: null };
   }
-  return { interaction, result: { ...result, question: interaction.question ?? "" } };
+  if (!plan.answer.ok) {
+    const s = plan.answer;
+    result = {
+      ...result,
+      answer: interaction.answer,
+      abstained: null,
+      key_facts: live ? result.key_facts : none(s.status, s.reason),
+      abstention: live ? result.abstention : none(s.status, s.reason),
+    };
+  }
+  // Retrieval kept whenever captured: the stored interaction lists what was retrieved (texts may be missing).
+  const stored = result.contexts.length === 0 && interaction.retrieved !== null ? storedRetrieval(interaction) : result.contexts;
+  return { interaction, result: { ...result, contexts: stored, question: interaction.question ?? "" }, skipped: skippedCalls(plan, golden, options.judge) };
+}
+
+/** The retrieved items as captured (a missing text stored as ""), for the interaction row. */
+function storedRetrieval(i: Interaction): QuestionResult["contexts"] {
+  return (i.retrieved ?? []).map((d) => ({ id: d.id ?? "", document_id: d.document_id ?? d.id ?? "", text: d.text ?? "", score: d.score }));
+}
+
+/** The judge calls a plan saves: grounding, relevance, and the reference-based judge when it would have run. */
+function skippedCalls(plan: TracePlan, golden: GoldenItem | null, judge: Judge): SkippedCalls {
+  const out: SkippedCalls = {};
+  const add = (a: Applicability) => {
+    if (!a.ok) out[a.status] = (out[a.status] ?? 0) + 1;
+  };
+  if (judge.kind !== "llm") return out;
+  add(plan.grounding);
+  add(plan.relevance);
+  if (referenceNotApplicable(golden, judge) === null) add(plan.relevance);
+  return out;
 }
 
 /**

@@ -8,6 +8,11 @@ export interface IngestionStatsRow {
   readonly traces_scored: number;
   readonly consumer_lag: number;
   readonly dlq_count: number;
+  /** Judge calls not made, by the status the metric got instead (design §5); absent: 0. */
+  readonly judge_skipped_not_applicable?: number;
+  readonly judge_skipped_content_missing?: number;
+  readonly judge_skipped_context_incomplete?: number;
+  readonly judge_skipped_not_sampled?: number;
 }
 
 /** Writes minute counters (one version for the batch: the latest write of a minute wins after FINAL). */

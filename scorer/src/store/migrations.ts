@@ -197,6 +197,16 @@ export const MIGRATIONS: readonly { readonly id: number; readonly name: string; 
       ) ENGINE = ReplacingMergeTree(version) ORDER BY calibration_id`,
     ],
   },
+  {
+    id: 3,
+    name: "ingestion stats: judge calls skipped by reason",
+    sql: (db) => [
+      // Judge calls not made because the metric was decided before judging (design §5), by status.
+      ...["not_applicable", "content_missing", "context_incomplete", "not_sampled"].map(
+        (r) => `ALTER TABLE ${db}.ingestion_stats ADD COLUMN IF NOT EXISTS judge_skipped_${r} UInt64 DEFAULT 0`,
+      ),
+    ],
+  },
 ];
 
 /** The statements that create the bookkeeping table of migrations. */

@@ -101,6 +101,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
         // A trace that received spans while it was being scored stays dirty and is scored again.
         for (const [id, at] of due) if (dirty.get(id) === at) dirty.delete(id);
         total += scored.length;
+        for (const t of scored) stats.skipped(t.skipped, Date.now());
         if (scored.length > 0) o.onScored?.(scored);
         if (stopped) break;
       }
@@ -133,6 +134,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
           spans_written: totals.spans - logged.spans,
           traces_scored: totals.scored - logged.scored,
           pending_traces: dirty.size,
+          judge_calls_skipped: stats.skippedTotals(),
           ...(lag !== null ? { consumer_lag: lag } : {}),
         });
         logged = totals;

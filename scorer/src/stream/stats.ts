@@ -1,10 +1,17 @@
 import type { Store } from "../store/client.js";
 import { saveIngestionStats } from "../store/ingestionStats.js";
 
+/** Reasons a judge call is skipped (the statuses decided before judging, design §5). */
+const SKIP_REASONS = ["not_applicable", "content_missing", "context_incomplete", "not_sampled"] as const;
+type SkipReason = (typeof SKIP_REASONS)[number];
+type Bucket = { spans: number; scored: number; dlq: number; lag: number; skipped: Record<SkipReason, number> };
+const noSkips = (): Record<SkipReason, number> => ({ not_applicable: 0, content_missing: 0, context_incomplete: 0, not_sampled: 0 });
+
 /** Per-minute ingestion counters of one scorer instance (table `ingestion_stats`, for the dashboards). */
 export class IngestionStats {
   readonly #scorerId: string;
-  readonly #minutes = new Map<number, { spans: number; scored: number; dlq: number; lag: number }>();
+  readonly #minutes = new Map<number, Bucket>();
+  readonly #skippedTotal = noSkips();
   #spansTotal = 0;
   #scoredTotal = 0;
 
@@ -17,11 +24,11 @@ export class IngestionStats {
     this.#scorerId = scorerId;
   }
 
-  #bucket(now: number): { spans: number; scored: number; dlq: number; lag: number } {
+  #bucket(now: number): Bucket {
     const minute = Math.floor(now / 60_000) * 60_000;
     let b = this.#minutes.get(minute);
     if (!b) {
-      b = { spans: 0, scored: 0, dlq: 0, lag: 0 };
+      b = { spans: 0, scored: 0, dlq: 0, lag: 0, skipped: noSkips() };
       this.#minutes.set(minute, b);
     }
     return b;
@@ -36,6 +43,19 @@ export class IngestionStats {
   scored(n: number, now: number): void {
     this.#scoredTotal += n;
     this.#bucket(now).scored += n;
+  }
+  /** Counts judge calls skipped, by reason (a scored trace's `skipped`). */
+  skipped(counts: Partial<Record<string, number>>, now: number): void {
+    const b = this.#bucket(now);
+    for (const r of SKIP_REASONS) {
+      const n = counts[r] ?? 0;
+      b.skipped[r] += n;
+      this.#skippedTotal[r] += n;
+    }
+  }
+  /** Judge calls skipped since start, by reason. */
+  skippedTotals(): Readonly<Record<SkipReason, number>> {
+    return { ...this.#skippedTotal };
   }
   /** Counts messages sent to the dead-letter topic. */
   dlq(n: number, now: number): void {
@@ -61,6 +81,10 @@ export class IngestionStats {
         traces_scored: b.scored,
         consumer_lag: b.lag,
         dlq_count: b.dlq,
+        judge_skipped_not_applicable: b.skipped.not_applicable,
+        judge_skipped_content_missing: b.skipped.content_missing,
+        judge_skipped_context_incomplete: b.skipped.context_incomplete,
+        judge_skipped_not_sampled: b.skipped.not_sampled,
       })),
     );
     const current = Math.floor(now / 60_000) * 60_000;

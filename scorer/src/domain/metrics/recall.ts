@@ -39,9 +39,9 @@ export function recallAtK(items: readonly RetrievedItem[], expected: RetrievalEx
   let hitRank: number | null = null;
   for (const item of items) {
     const key = `${item.id}\u0000${item.document_id}\u0000${item.text}`;
-    if (seen.has(key) || seen.has(`id:${item.id}`)) continue;
+    if (seen.has(key) || (item.id !== "" && seen.has(`id:${item.id}`))) continue;
     seen.add(key);
-    seen.add(`id:${item.id}`);
+    if (item.id !== "") seen.add(`id:${item.id}`); // no chunk id (""): told apart by document id and text
     rank++;
     if (normalizeText(item.document_id) === source && normalizeText(item.text).includes(needle)) {
       hitRank = rank;

@@ -1,0 +1,78 @@
+import type { RetrievedItem } from "../domain/metrics/recall.js";
+import type { Status } from "../domain/status.js";
+import type { Interaction } from "../extract/interaction.js";
+
+/** Whether a metric is computed, or the status (with its reason) it is stored with instead. */
+export type Applicability = { readonly ok: true } | { readonly ok: false; readonly status: SkipStatus; readonly reason: string };
+
+/** The statuses a metric gets when it is decided, before any judge call, that it cannot be computed. */
+export type SkipStatus = Extract<Status, "not_applicable" | "content_missing" | "context_incomplete" | "not_sampled">;
+
+/** What is computed for one trace: recall/MRR from the retrieval, each judge from the content it needs. */
+export interface TracePlan {
+  readonly recall: Applicability;
+  readonly grounding: Applicability;
+  readonly relevance: Applicability;
+  /** The answer metrics (key facts, abstention): they need the answer text. */
+  readonly answer: Applicability;
+}
+
+const OK: Applicability = { ok: true };
+const no = (status: SkipStatus, reason: string): Applicability => ({ ok: false, status, reason });
+const CAPTURE = "set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true";
+
+/**
+ * Decides, from the interaction alone and before any judge is called, which metrics of a trace can
+ * be computed (design §5): a metric that cannot gets `not_applicable` (the trace has no retrieval or
+ * no generation), `content_missing` (content not captured), `context_incomplete` (content cut off
+ * or unparseable, the attribute named in the reason; or capped by the instrumentation) or
+ * `not_sampled` (live trace outside the judge sampling rate). Retrieval metrics need only the
+ * retrieval; grounding needs the retrieval and the answer; relevance needs the question and answer
+ * of a RAG trace (a generation is never judged without its retrieval).
+ * @param items the retrieved items with their texts (null when the trace has no retrieval or a text is missing).
+ * @param live true without a golden item (recall needs one).
+ * @param sampledIn false when the LLM judges are not to run on this live trace.
+ */
+export function planTrace(i: Interaction, items: readonly RetrievedItem[] | null, live: boolean, sampledIn: boolean): TracePlan {
+  const retrievalCut = i.incomplete.find((x) => isRetrievalAttribute(x.attribute));
+  const generationCut = i.incomplete.find((x) => !isRetrievalAttribute(x.attribute));
+  const cut = (x: { reason: string }) => no("context_incomplete", x.reason);
+  const capped = no("context_incomplete", "the instrumentation capped some content (ragmeter.content.truncated)");
+  let recall: Applicability;
+  if (live) recall = no("not_applicable", "live traffic: no golden item");
+  else if (i.retrieved === null) recall = no("not_applicable", "no retrieval span in the trace");
+  else if (retrievalCut) recall = cut(retrievalCut);
+  else if (i.truncated) recall = capped;
+  else if (items === null) recall = no("content_missing", `retrieved texts not captured (${CAPTURE})`);
+  else recall = OK;
+
+  const rag = i.retrieved === null ? no("not_applicable", "no retrieval span in the trace") : !i.has_generation ? no("not_applicable", "no generation span in the trace") : OK;
+  const answerMissing = i.answer === null ? no("content_missing", `answer not captured (${CAPTURE})`) : null;
+  const questionMissing = i.question === null ? no("content_missing", `question not captured (${CAPTURE})`) : null;
+  const notSampled = sampledIn ? null : no("not_sampled", "live trace outside the judge sampling rate");
+
+  const relevance = !rag.ok ? rag : (answerMissing ?? questionMissing ?? (generationCut ? cut(generationCut) : null) ?? notSampled ?? OK);
+  const grounding = !rag.ok
+    ? rag
+    : (answerMissing ??
+      questionMissing ??
+      (retrievalCut ? cut(retrievalCut) : null) ??
+      (generationCut ? cut(generationCut) : null) ??
+      (i.truncated ? capped : null) ??
+      (items === null ? no("content_missing", `retrieved texts not captured (${CAPTURE})`) : null) ??
+      notSampled ??
+      OK);
+  const answer = !i.has_generation ? no("not_applicable", "no generation span in the trace") : (answerMissing ?? (generationCut ? cut(generationCut) : null) ?? OK);
+  return { recall, grounding, relevance, answer };
+}
+
+/** Attributes that hold retrieved documents (OTel GenAI, OpenInference, OpenLLMetry outputs). */
+function isRetrievalAttribute(name: string): boolean {
+  return (
+    name === "gen_ai.retrieval.documents" ||
+    name === "output.value" ||
+    name.startsWith("retrieval.documents.") ||
+    name.startsWith("reranker.") ||
+    name === "traceloop.entity.output"
+  );
+}
