@@ -172,6 +172,7 @@ export function evalExitCode(io: Io, outcome: EvalOutcome, maxErrorRate: number 
 /** `ragmeter eval`: replay a golden set against an HTTP target, score, store, print. Returns the exit code. */
 export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
   const golden = await loadGoldenSet(flags.golden, flags.corpus !== undefined ? { corpusDir: flags.corpus, verifySubstrings: true } : {});
+  for (const n of golden.notices) io.err(`notice: ${golden.path}: ${n}`);
   if (flags.json !== undefined) await assertWritable(flags.json, "--json");
   if (flags.viaTraces && (flags.repeat ?? 1) > 1) {
     io.err("eval: --repeat is not available with --via-traces");

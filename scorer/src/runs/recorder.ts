@@ -123,7 +123,19 @@ export async function startRecorder(o: RecorderOptions): Promise<RunRecorder> {
     flush,
     async complete(c) {
       await flush();
-      return completeRun({ store, run, results: c.results, ks, judge, stats: session.stats(), repeat: c.repeat, useCache: c.useCache, warnings: c.warnings, now: c.now });
+      return completeRun({
+        store,
+        run,
+        results: c.results,
+        ks,
+        judge,
+        stats: session.stats(),
+        repeat: c.repeat,
+        useCache: c.useCache,
+        warnings: c.warnings,
+        now: c.now,
+        goldenItems: o.golden?.items ?? null,
+      });
     },
     async close() {
       await flush();
