@@ -149,6 +149,6 @@ export async function startRecorder(o: RecorderOptions): Promise<RunRecorder> {
  */
 export async function askTarget(target: Target, run: RunRecord, key: string, question: string): Promise<{ readonly traceId: string; readonly result: TargetResult }> {
   const ids = newTraceIds();
-  const result = await target.ask(question, { traceparent: traceparent(ids), baggage: baggage(run.run_id, key, run.pipeline_version) });
+  const result = await target.ask(question, { traceparent: traceparent(ids), baggage: baggage(run.run_id, key, run.pipeline_version) }, { golden_id: key, run_id: run.run_id });
   return { traceId: ids.traceId, result };
 }
