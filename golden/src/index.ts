@@ -1,3 +1,4 @@
+export { checkGoldenSet, type GoldenCheck, NEAR_DUPLICATE_JACCARD, occurrences, type QuestionPair, type SubstringFinding, similarQuestions } from "./check.js";
 export { CSV_COLUMNS } from "./csv.js";
 export { GoldenSetError } from "./errors.js";
 export { deriveGoldenId, detectGoldenFormat, goldenSetHash, type LoadGoldenOptions, loadGoldenSet, parseGoldenSet } from "./loader.js";

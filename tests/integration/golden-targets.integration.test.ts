@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -205,5 +205,88 @@ describe("eval --target-module", () => {
     const b = await cli(evalArgs(jsonl, ["--target-module", mod, "--target-config", postConfig], path.join(dir, "z.json"), path.join(dir, "home-both")));
     expect(b.code).toBe(2);
     expect(b.err).toContain("give exactly one of --target URL, --target-config FILE, --target-module FILE");
+  });
+});
+
+describe("ragmeter golden pin", () => {
+  it("turns the chunk-id and document-only items into document + substring items from the run's chunks; the pinned set scores the same", async () => {
+    const home = path.join(dir, "home-pin");
+    const first = path.join(dir, "pin-run.json");
+    expect((await cli(evalArgs(jsonl, ["--target-config", postConfig], first, home), { MY_TOKEN: "t" })).code).toBe(0);
+    const runId = JSON.parse(await readFile(first, "utf8")).run_id as string;
+    const pinnedFile = path.join(dir, "pinned.jsonl");
+    const p = await cli(["golden", "pin", "--run", runId, "--out", pinnedFile, "--home", home]);
+    expect(p.code).toBe(0);
+    expect(p.out).toContain(`wrote ${pinnedFile}: 4 items, 2 of 2 chunk-id or document-only items pinned to document + substring (run ${runId})`);
+    const lines = (await readFile(pinnedFile, "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.id, l.expected_source, l.expected_substring, l.expected_chunk_id])).toEqual([
+      ["g1", "ssl.md", "Run certbot renew to renew a certificate.", undefined],
+      ["g2", "backup.md", "Backups are taken daily at 02:00.", undefined],
+      ["g3", "pg.md", "port 5432", undefined],
+      [expect.stringMatching(/^q-[0-9a-f]{12}$/u), null, null, undefined],
+    ]);
+    const second = path.join(dir, "pinned-run.json");
+    expect((await cli(evalArgs(pinnedFile, ["--target-config", postConfig], second, home), { MY_TOKEN: "t" })).code).toBe(0);
+    const j = JSON.parse(await readFile(second, "utf8"));
+    expect(j.metrics["recall@1"]).toBeCloseTo(1 / 3, 12);
+    expect(j.metrics["recall@3"]).toBe(1);
+    expect(j.match_modes.substring).toEqual({ items: 3, recall: { "recall@1": 1 / 3, "recall@3": 1 }, n: 3 });
+  });
+
+  it("refuses an unknown run in one line", async () => {
+    const r = await cli(["golden", "pin", "--run", "r-nope", "--out", path.join(dir, "p.jsonl"), "--home", path.join(dir, "home-pin")]);
+    expect(r.code).toBe(2);
+    expect(r.err.trim()).toBe("ragmeter: golden pin: --run r-nope: no such run (see `ragmeter runs`)");
+  });
+});
+
+describe("ragmeter golden check", () => {
+  it("counts by mode and tag, the unanswerable share, duplicate questions and substrings against the corpus", async () => {
+    const corpus = path.join(dir, "corpus");
+    await mkdir(corpus, { recursive: true });
+    await writeFile(path.join(corpus, "a.md"), "Click the reset link.\nThe reset link expires.");
+    await writeFile(path.join(corpus, "b.md"), "PostgreSQL uses port 5432.");
+    const file = path.join(dir, "check.jsonl");
+    const items = [
+      { id: "a", question: "How do I reset my password?", expected_source: "a.md", expected_substring: "reset link", tags: ["topic:account"] },
+      { id: "b", question: "how do I reset my password", expected_source: "a.md", expected_substring: "expires", tags: ["topic:account"] },
+      { id: "c", question: "What port does PostgreSQL use?", expected_source: "b.md", expected_substring: "port 6543", tags: ["topic:postgres"] },
+      { id: "d", question: "Where is the missing doc kept?", expected_source: "missing.md", expected_substring: "x" },
+      { id: "e", question: "Do you sell GPUs?", expected_source: null, tags: ["unanswerable"] },
+      { id: "f", question: "How do I reset my password quickly?", expected_source: "a.md" },
+    ];
+    await writeFile(file, items.map((i) => JSON.stringify(i)).join("\n"));
+    const r = await cli(["golden", "check", file, "--corpus", corpus]);
+    expect(r.code).toBe(1);
+    const out = r.out.trim().split("\n");
+    expect(out.slice(1)).toEqual([
+      "match modes: chunk_id 0, document 1, substring 4, lines 0, unanswerable 1",
+      "unanswerable: 16.7% (1 of 6)",
+      "by tag: topic:account 2, topic:postgres 1, unanswerable 1",
+      "duplicate or near-duplicate questions: 3",
+      // {how, do, i, reset, my, password} twice: 6/6; with "quickly": 6/7
+      "  duplicate a ~ b (word overlap 1.00)",
+      "  near-duplicate a ~ f (word overlap 0.86)",
+      "  near-duplicate b ~ f (word overlap 0.86)",
+      `substrings: 3 of 4 not found exactly once in ${corpus}`,
+      '  a: found 2 times in "a.md"',
+      '  c: not found in "b.md"',
+      '  d: document "missing.md" not found',
+    ]);
+  });
+
+  it("a clean set exits 0; a bad line is one error naming file, line and field", async () => {
+    const ok = await cli(["golden", "check", csv]);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toContain("match modes: chunk_id 1, document 1, substring 1, lines 0, unanswerable 1");
+    expect(ok.out).toContain("duplicate questions: none");
+    const bad = path.join(dir, "bad.jsonl");
+    await writeFile(bad, '{"id": "x", "question": ""}\n');
+    const b = await cli(["golden", "check", bad]);
+    expect(b.code).toBe(2);
+    expect(b.err.trim()).toMatch(/^ragmeter: .*bad\.jsonl:1: field "question": must be a non-empty string$/u);
   });
 });

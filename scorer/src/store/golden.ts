@@ -81,3 +81,28 @@ export async function goldenItemsFor(store: Store, pairs: readonly { run_id: str
   }
   return out;
 }
+
+const setItemRow = itemRow.omit({ run_id: true });
+
+/** The items of a stored golden set, in file order. */
+export async function goldenItemsOfSet(store: Store, goldenSetHash: string): Promise<GoldenItem[]> {
+  const rs = await store.client.query({
+    query: `SELECT golden_id, question, expected_source, expected_substring, expected_chunk_id, reference_answer, key_facts, has_key_facts, tags
+      FROM ${store.database}.golden_items FINAL WHERE golden_set_hash = {hash:String} ORDER BY position`,
+    query_params: { hash: goldenSetHash },
+    format: "JSONEachRow",
+  });
+  return (await rs.json<unknown>()).map((raw) => {
+    const r = setItemRow.parse(raw);
+    return {
+      id: r.golden_id,
+      question: r.question,
+      expected_source: r.expected_source,
+      expected_substring: r.expected_substring,
+      expected_chunk_id: r.expected_chunk_id,
+      reference_answer: r.reference_answer,
+      key_facts: r.has_key_facts ? r.key_facts : null,
+      tags: r.tags,
+    };
+  });
+}
