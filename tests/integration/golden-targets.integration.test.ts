@@ -123,6 +123,32 @@ describe("eval --target-config against a service of another shape", () => {
     expect(figures[1]).toEqual(figures[0]);
   });
 
+  it("expected_lines through --corpus, key_facts and tags as JSON-array or ;-separated cells: JSONL and CSV agree", async () => {
+    const corpus = path.join(dir, "lines-corpus");
+    await mkdir(corpus, { recursive: true });
+    await writeFile(path.join(corpus, "pg.md"), "# Connecting\nPostgreSQL uses port 5432.\nUse TLS.\n");
+    const lj = path.join(dir, "lines.jsonl");
+    const lc = path.join(dir, "lines.csv");
+    await writeFile(
+      lj,
+      `${JSON.stringify({ id: "l1", question: "Which port does PostgreSQL use?", expected_source: "pg.md", expected_lines: [2, 2], key_facts: ["5432"], tags: ["numeric", "topic:postgres"], reference_answer: null })}\n`,
+    );
+    await writeFile(lc, 'id,question,expected_source,expected_lines,key_facts,tags\nl1,Which port does PostgreSQL use?,pg.md,"[2, 2]","[""5432""]",numeric;topic:postgres\n');
+    const seen: Record<string, unknown>[] = [];
+    for (const f of [lj, lc]) {
+      const out = path.join(dir, `${path.basename(f)}.run.json`);
+      const r = await cli([...evalArgs(f, ["--target-config", postConfig], out, path.join(dir, `home-lines-${path.extname(f).slice(1)}`)), "--corpus", corpus], { MY_TOKEN: "t" });
+      expect(r.code).toBe(0);
+      const j = JSON.parse(await readFile(out, "utf8"));
+      // the resolved line "PostgreSQL uses port 5432." is in the one source, rank 1; the answer states 5432
+      expect(j.metrics["recall@1"]).toBe(1);
+      expect(j.metrics.key_facts).toBe(1);
+      expect(j.match_modes.lines).toEqual({ items: 1, recall: { "recall@1": 1, "recall@3": 1 }, n: 1 });
+      seen.push({ sha: j.golden_set.sha256, metrics: j.metrics, by_tag: j.by_tag });
+    }
+    expect(seen[1]).toEqual(seen[0]);
+  });
+
   it("GET with query parameters from a YAML config", async () => {
     const yamlFile = path.join(dir, "target.yaml");
     await writeFile(
