@@ -12,6 +12,9 @@ import type { GoldenItem } from "./schema.js";
  */
 export type MatchMode = "chunk_id" | "document" | "substring" | "lines" | "unanswerable";
 
+/** The fields of a golden item that decide its match mode. */
+export type MatchFields = Pick<GoldenItem, "expected_source" | "expected_substring" | "expected_chunk_id" | "expected_lines">;
+
 /** Every match mode, in reporting order. */
 export const MATCH_MODES: readonly MatchMode[] = ["chunk_id", "document", "substring", "lines", "unanswerable"];
 
@@ -19,7 +22,7 @@ export const MATCH_MODES: readonly MatchMode[] = ["chunk_id", "document", "subst
  * The match mode of an item. Items built without the newer optional fields (`expected_chunk_id`,
  * `expected_lines`, e.g. read back from an older store) classify by the fields they have.
  */
-export function matchMode(item: GoldenItem): MatchMode {
+export function matchMode(item: MatchFields): MatchMode {
   if (item.expected_chunk_id !== undefined && item.expected_chunk_id !== null) return "chunk_id";
   if (item.expected_source === null) return "unanswerable";
   if (item.expected_substring === null) return "document";
@@ -27,7 +30,7 @@ export function matchMode(item: GoldenItem): MatchMode {
 }
 
 /** True when the item expects something to be retrieved (every mode but `unanswerable`). */
-export function isAnswerable(item: GoldenItem): boolean {
+export function isAnswerable(item: MatchFields): boolean {
   return matchMode(item) !== "unanswerable";
 }
 

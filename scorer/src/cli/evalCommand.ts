@@ -9,6 +9,8 @@ import type { Judge } from "../judges/types.js";
 import { runEval } from "../runs/eval.js";
 import type { EvalOutcome } from "../runs/summary.js";
 import { httpTarget, type Target } from "../runs/target.js";
+import { configTarget, loadTargetConfig } from "../runs/targetConfig.js";
+import { loadTargetModule, moduleTarget } from "../runs/targetModule.js";
 import { runEvalViaTraces, type ViaTracesOptions } from "../runs/viaTraces.js";
 import type { Store } from "../store/client.js";
 import { loadStreamConfig } from "../stream/config.js";
@@ -21,7 +23,10 @@ import { createProgress } from "./progress.js";
 /** Flags of `ragmeter eval`. */
 export interface EvalFlags {
   readonly golden: string;
-  readonly target: string;
+  /** One of `target` (URL of the ragmeter contract), `targetConfig` (FILE) and `targetModule` (FILE). */
+  readonly target?: string;
+  readonly targetConfig?: string;
+  readonly targetModule?: string;
   readonly pipelineVersion: string;
   readonly k: readonly number[];
   readonly json?: string;
@@ -169,9 +174,27 @@ export function evalExitCode(io: Io, outcome: EvalOutcome, maxErrorRate: number 
   return EXIT.done;
 }
 
+/**
+ * The target of `eval`: exactly one of `--target URL`, `--target-config FILE`, `--target-module FILE`.
+ * @throws UsageError when none or several are given; ConfigError for a bad config or module.
+ */
+export async function targetFor(
+  flags: Pick<EvalFlags, "target" | "targetConfig" | "targetModule" | "k">,
+  env: Readonly<Record<string, string | undefined>>,
+  timeoutMs: number,
+): Promise<Target> {
+  const given = [flags.target, flags.targetConfig, flags.targetModule].filter((x) => x !== undefined).length;
+  if (given !== 1) throw new UsageError("eval: give exactly one of --target URL, --target-config FILE, --target-module FILE");
+  const k = Math.max(...flags.k);
+  if (flags.targetConfig !== undefined) return configTarget(await loadTargetConfig(flags.targetConfig, env), { k, timeoutMs, file: flags.targetConfig });
+  if (flags.targetModule !== undefined) return moduleTarget(await loadTargetModule(flags.targetModule), { k, timeoutMs, file: flags.targetModule });
+  return httpTarget(flags.target as string, timeoutMs);
+}
+
 /** `ragmeter eval`: replay a golden set against an HTTP target, score, store, print. Returns the exit code. */
 export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
   const golden = await loadGoldenSet(flags.golden, flags.corpus !== undefined ? { corpusDir: flags.corpus, verifySubstrings: true } : {});
+  for (const n of golden.notices) io.err(`notice: ${golden.path}: ${n}`);
   if (flags.json !== undefined) await assertWritable(flags.json, "--json");
   if (flags.viaTraces && (flags.repeat ?? 1) > 1) {
     io.err("eval: --repeat is not available with --via-traces");
@@ -189,7 +212,8 @@ export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
       }
     : null;
   return withStore(io, flags, async (store, config) => {
-    const outcome = await evaluateAndReport(io, store, judgeFor(config), golden, httpTarget(flags.target, config.targetTimeoutMs), {
+    const target = await targetFor(flags, io.env, config.targetTimeoutMs);
+    const outcome = await evaluateAndReport(io, store, judgeFor(config), golden, target, {
       pipelineVersion: flags.pipelineVersion,
       ks: flags.k,
       concurrency: flags.concurrency,
@@ -208,8 +232,10 @@ export function registerEvalCommand(program: Command, ctx: CommandContext): void
   const { io, result, home } = ctx;
   judgeOptions(program.command("eval"))
     .description("replay a golden set against an HTTP target, score it, store the run and print the summary")
-    .requiredOption("--golden <file>", "golden set (JSONL)")
-    .requiredOption("--target <url>", "target URL answering POST {question} with {answer, contexts}", httpUrl)
+    .requiredOption("--golden <file>", "golden set (JSONL or CSV)")
+    .option("--target <url>", "target URL answering POST {question} with {answer, contexts}", httpUrl)
+    .option("--target-config <file>", "any HTTP RAG service: request and JSONPath response mapping (JSON or YAML, see README)")
+    .option("--target-module <file>", "a module (.js or .ts) exporting async ask(question, {k, headers, signal}) → {answer, contexts}")
     .requiredOption("--pipeline-version <v>", "pipeline version recorded on the run", nonEmpty)
     .option("--corpus <dir>", "documents named by expected_source: resolves expected_lines and checks every expected substring")
     .option("--k <list>", "k values of recall@k", kList, [1, 3, 5, 10])
@@ -225,7 +251,9 @@ export function registerEvalCommand(program: Command, ctx: CommandContext): void
     .action(
       async (o: {
         golden: string;
-        target: string;
+        target?: string;
+        targetConfig?: string;
+        targetModule?: string;
         pipelineVersion: string;
         k: number[];
         json?: string;

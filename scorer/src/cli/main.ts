@@ -14,6 +14,7 @@ import { registerCollectorCommand } from "./collectorCommand.js";
 import { type Io, processIo } from "./context.js";
 import { registerDemoCommand } from "./demoCommand.js";
 import { EXIT, registerEvalCommand, UsageError } from "./evalCommand.js";
+import { registerGoldenCommands } from "./goldenCommand.js";
 import { registerHistoryCommands } from "./historyCommands.js";
 import { registerReplayCommand } from "./replayCommand.js";
 import { registerReportCommand } from "./reportCommand.js";
@@ -41,6 +42,7 @@ export function buildCli(io: Io, result: { code: number }): Command {
   registerCalibrateCommand(program, io, result, home);
   registerReplayCommand(program, ctx);
   registerStreamCommands(program, ctx);
+  registerGoldenCommands(program, ctx);
   return program;
 }
 

@@ -123,7 +123,19 @@ export async function startRecorder(o: RecorderOptions): Promise<RunRecorder> {
     flush,
     async complete(c) {
       await flush();
-      return completeRun({ store, run, results: c.results, ks, judge, stats: session.stats(), repeat: c.repeat, useCache: c.useCache, warnings: c.warnings, now: c.now });
+      return completeRun({
+        store,
+        run,
+        results: c.results,
+        ks,
+        judge,
+        stats: session.stats(),
+        repeat: c.repeat,
+        useCache: c.useCache,
+        warnings: c.warnings,
+        now: c.now,
+        goldenItems: o.golden?.items ?? null,
+      });
     },
     async close() {
       await flush();
@@ -137,6 +149,6 @@ export async function startRecorder(o: RecorderOptions): Promise<RunRecorder> {
  */
 export async function askTarget(target: Target, run: RunRecord, key: string, question: string): Promise<{ readonly traceId: string; readonly result: TargetResult }> {
   const ids = newTraceIds();
-  const result = await target.ask(question, { traceparent: traceparent(ids), baggage: baggage(run.run_id, key, run.pipeline_version) });
+  const result = await target.ask(question, { traceparent: traceparent(ids), baggage: baggage(run.run_id, key, run.pipeline_version) }, { golden_id: key, run_id: run.run_id });
   return { traceId: ids.traceId, result };
 }

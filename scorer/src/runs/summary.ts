@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { GoldenItem, MatchMode } from "@ragmeter/golden";
 import { JUDGED_METRICS, type MetricValue, metricNames, metricValues } from "../domain/metricTable.js";
 import type { QuestionResult } from "../domain/result.js";
 import { type LengthBias, lengthBias, type RepeatVariance, repeatVariance } from "../judges/analysis.js";
@@ -10,6 +11,7 @@ import type { Store } from "../store/client.js";
 import { runScores } from "../store/results.js";
 import { getRun, previousRun, type RunRecord, saveRun } from "../store/runs.js";
 import { type Aggregate, aggregate } from "./aggregate.js";
+import { documentIdWarning, type ModeReport, matchModeReport } from "./matchModes.js";
 import { type PairedDelta, pairedDelta } from "./paired.js";
 
 /** What the run's judges did and how far they can be trusted: usage and cost, length bias, repeat variance, last calibration. */
@@ -51,6 +53,8 @@ export interface EvalOutcome {
   readonly failures: readonly QuestionFailure[];
   /** Judge usage, cost, length bias, repeat variance and last calibration. */
   readonly judgeReport: JudgeRunReport;
+  /** Items and recall@k by match mode (golden runs; absent for replay). */
+  readonly byMode?: Readonly<Record<MatchMode, ModeReport>>;
 }
 
 /** Run ids sort by time: `r-YYYYMMDDTHHMMSS-<6 hex>`. */
@@ -125,6 +129,8 @@ export interface CompleteRunInput {
   readonly useCache: boolean;
   readonly warnings: readonly string[];
   readonly now: () => number;
+  /** The golden items the run asked (golden runs): match-mode report and the document-id warning. */
+  readonly goldenItems?: readonly GoldenItem[] | null;
 }
 
 /**
@@ -136,7 +142,10 @@ export async function completeRun(input: CompleteRunInput): Promise<EvalOutcome>
   const { store, results, ks, judge, repeat, useCache } = input;
   let run = input.run;
   const now = input.now;
-  const warnings = input.warnings;
+  const goldenItems = input.goldenItems ?? null;
+  const byMode = goldenItems ? matchModeReport(goldenItems, results, ks) : null;
+  const docWarning = goldenItems ? documentIdWarning(goldenItems, results) : null;
+  const warnings = docWarning ? [...input.warnings, docWarning] : input.warnings;
   const names = runMetricNames(ks, judge);
   const rows = results.map((q) => runMetricValues(q, ks));
   const agg = aggregate(rows, names);
@@ -164,6 +173,7 @@ export async function completeRun(input: CompleteRunInput): Promise<EvalOutcome>
       questions: results.length,
       target_errors: errors,
       failed_questions: failures.length,
+      ...(byMode ? { match_modes: byMode } : {}),
       judge: {
         calls: judgeReport.stats.calls,
         cached: judgeReport.stats.cached,
@@ -204,6 +214,7 @@ export async function completeRun(input: CompleteRunInput): Promise<EvalOutcome>
     errorRate: results.length === 0 ? 0 : failures.length / results.length,
     failures,
     judgeReport,
+    ...(byMode ? { byMode } : {}),
   };
 }
 

@@ -22,11 +22,17 @@ export interface TraceHeaders {
   readonly baggage: string;
 }
 
+/** Which question of which run is asked (placeholders `{{golden_id}}`, `{{run_id}}` of a target config). */
+export interface TargetRequest {
+  readonly golden_id: string;
+  readonly run_id: string;
+}
+
 /** Something that answers questions: an HTTP target or an in-process pipeline. */
 export interface Target {
   /** Printable description (URL or `in-process sample v1`). */
   readonly description: string;
-  ask(question: string, headers: TraceHeaders): Promise<TargetResult>;
+  ask(question: string, headers: TraceHeaders, request?: TargetRequest): Promise<TargetResult>;
 }
 
 /** Target reply body schema: `{answer, contexts:[{id, document_id, text, score}]}`. */

@@ -1,4 +1,4 @@
-import type { GoldenItem } from "@ragmeter/golden";
+import { type GoldenItem, isAnswerable } from "@ragmeter/golden";
 import { isAbstention } from "../domain/metrics/abstention.js";
 import { keyFactsScore } from "../domain/metrics/keyFacts.js";
 import type { RetrievedItem } from "../domain/metrics/recall.js";
@@ -69,7 +69,7 @@ export interface Answer {
 }
 
 /** What a golden item expects of the answer; null for live traffic (no golden item). */
-export type Expectations = Pick<GoldenItem, "expected_source" | "expected_substring" | "reference_answer" | "key_facts"> | null;
+export type Expectations = Pick<GoldenItem, "expected_source" | "expected_substring" | "expected_chunk_id" | "expected_lines" | "reference_answer" | "key_facts"> | null;
 
 /** Options of {@link scoreInteraction}. */
 export interface ScoreOptions {
@@ -115,12 +115,12 @@ export function referenceNotApplicable(expect: Expectations, judge: Judge): Refe
  */
 export async function scoreInteraction(subject: Subject, reply: Answer, expect: Expectations, options: ScoreOptions): Promise<QuestionResult> {
   const { judge, ks } = options;
-  const answerable = expect !== null && expect.expected_source !== null;
+  const answerable = expect !== null && isAnswerable(expect);
   let recall: Record<number, 0 | 1> | null = null;
   let hitRank: number | null = null;
   let rr: number | null = null;
-  if (answerable && expect.expected_substring !== null) {
-    const r = recallAtK(reply.contexts, { expected_source: expect.expected_source as string, expected_substring: expect.expected_substring }, ks);
+  if (answerable) {
+    const r = recallAtK(reply.contexts, expect, ks);
     recall = { ...r.recall };
     hitRank = r.hitRank;
     rr = r.reciprocalRank;

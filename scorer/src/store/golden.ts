@@ -23,6 +23,7 @@ export async function saveGoldenSet(store: Store, set: GoldenSet): Promise<void>
       question: it.question,
       expected_source: it.expected_source,
       expected_substring: it.expected_substring,
+      expected_chunk_id: it.expected_chunk_id ?? null,
       reference_answer: it.reference_answer,
       key_facts: it.key_facts ?? [],
       has_key_facts: it.key_facts === null ? 0 : 1,
@@ -39,6 +40,7 @@ const itemRow = z.object({
   question: z.string(),
   expected_source: z.string().nullable(),
   expected_substring: z.string().nullable(),
+  expected_chunk_id: z.string().nullable(),
   reference_answer: z.string().nullable(),
   key_facts: z.array(z.string()),
   has_key_facts: z.union([z.number(), z.string()]).transform(Number),
@@ -56,7 +58,7 @@ export async function goldenItemsFor(store: Store, pairs: readonly { run_id: str
   const db = store.database;
   const rs = await store.client.query({
     query: `SELECT r.run_id AS run_id, g.golden_id AS golden_id, g.question AS question, g.expected_source AS expected_source,
-        g.expected_substring AS expected_substring, g.reference_answer AS reference_answer, g.key_facts AS key_facts,
+        g.expected_substring AS expected_substring, g.expected_chunk_id AS expected_chunk_id, g.reference_answer AS reference_answer, g.key_facts AS key_facts,
         g.has_key_facts AS has_key_facts, g.tags AS tags
       FROM (SELECT run_id, golden_set_hash FROM ${db}.runs FINAL WHERE run_id IN {runs:Array(String)}) AS r
       INNER JOIN (SELECT * FROM ${db}.golden_items FINAL WHERE golden_id IN {ids:Array(String)}) AS g
@@ -71,10 +73,36 @@ export async function goldenItemsFor(store: Store, pairs: readonly { run_id: str
       question: r.question,
       expected_source: r.expected_source,
       expected_substring: r.expected_substring,
+      expected_chunk_id: r.expected_chunk_id,
       reference_answer: r.reference_answer,
       key_facts: r.has_key_facts ? r.key_facts : null,
       tags: r.tags,
     });
   }
   return out;
+}
+
+const setItemRow = itemRow.omit({ run_id: true });
+
+/** The items of a stored golden set, in file order. */
+export async function goldenItemsOfSet(store: Store, goldenSetHash: string): Promise<GoldenItem[]> {
+  const rs = await store.client.query({
+    query: `SELECT golden_id, question, expected_source, expected_substring, expected_chunk_id, reference_answer, key_facts, has_key_facts, tags
+      FROM ${store.database}.golden_items FINAL WHERE golden_set_hash = {hash:String} ORDER BY position`,
+    query_params: { hash: goldenSetHash },
+    format: "JSONEachRow",
+  });
+  return (await rs.json<unknown>()).map((raw) => {
+    const r = setItemRow.parse(raw);
+    return {
+      id: r.golden_id,
+      question: r.question,
+      expected_source: r.expected_source,
+      expected_substring: r.expected_substring,
+      expected_chunk_id: r.expected_chunk_id,
+      reference_answer: r.reference_answer,
+      key_facts: r.has_key_facts ? r.key_facts : null,
+      tags: r.tags,
+    };
+  });
 }

@@ -207,6 +207,11 @@ export const MIGRATIONS: readonly { readonly id: number; readonly name: string; 
       ),
     ],
   },
+  {
+    id: 4,
+    name: "golden_items.expected_chunk_id (match by exact chunk id)",
+    sql: (db) => [`ALTER TABLE ${db}.golden_items ADD COLUMN IF NOT EXISTS expected_chunk_id Nullable(String)`],
+  },
 ];
 
 /** The statements that create the bookkeeping table of migrations. */

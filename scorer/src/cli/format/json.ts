@@ -15,6 +15,8 @@ export interface EvalJson {
   readonly warnings: readonly string[];
   /** Judge usage and trust: calls, cached, not_sampled, tokens, cost (USD or null), repeat, length bias, variance, last calibration. */
   readonly judge_report: Record<string, unknown>;
+  /** Per match mode (chunk_id, document, substring, lines, unanswerable): items, recall@k means over measured questions, n. */
+  readonly match_modes?: Record<string, { items: number; recall: Record<string, number | null>; n: number }>;
 }
 
 /** Builds the JSON report of an evaluation run. */
@@ -52,6 +54,7 @@ export function evalJson(o: EvalOutcome): EvalJson {
       ? { run_id: o.previous.run.run_id, deltas: Object.fromEntries(o.previous.deltas.map((d) => [d.metric, { delta: d.delta, n: d.n }])) }
       : { run_id: null, why: o.previous.why },
     warnings: o.warnings,
+    ...(o.byMode ? { match_modes: Object.fromEntries(Object.entries(o.byMode).map(([m, r]) => [m, { items: r.items, recall: { ...r.recall }, n: r.n }])) } : {}),
     judge_report: {
       ...o.judgeReport.stats,
       repeat: o.judgeReport.repeat,

@@ -59,6 +59,7 @@ export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): s
   );
   out.push("");
   for (const m of names) out.push(line(m, o.aggregate.metrics[m] ?? null, o.aggregate.n[m] ?? 0, o.previous.run ? (deltas.get(m) ?? null) : null));
+  if (o.byMode) out.push(...modeLines(o.byMode, ks));
   out.push("");
   out.push("by tag (value·n)");
   out.push(...tagTable(o.byTag, names));
@@ -103,6 +104,19 @@ export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): s
   out.push("");
   out.push(`history: ${storeLocation}`);
   return out.join("\n");
+}
+
+/**
+ * The match-mode lines of the summary (issue 12): items per mode used, and recall@k by mode.
+ */
+export function modeLines(byMode: NonNullable<EvalOutcome["byMode"]>, ks: readonly number[]): string[] {
+  const used = Object.entries(byMode).filter(([, r]) => r.items > 0);
+  const out = [`match modes: ${used.map(([m, r]) => `${m} ${r.items}`).join(", ")}`];
+  for (const [mode, r] of used) {
+    if (mode === "unanswerable") continue;
+    out.push(`  ${mode.padEnd(12)} ${ks.map((k) => `recall@${k} ${fmtValue(`recall@${k}`, r.recall[`recall@${k}`] ?? null)}`).join("  ")} (n=${r.n})`);
+  }
+  return out;
 }
 
 const int = (n: number) => n.toLocaleString("en-US");

@@ -8,10 +8,24 @@ export interface RetrievedItem {
   readonly score: number | null;
 }
 
-/** What a hit must match: the expected document and a substring of the chunk text. */
+/**
+ * What a hit must match (the match modes of issue 12): with `expected_chunk_id`, the exact chunk id;
+ * else with `expected_substring`, the expected document and a substring of the chunk text (the
+ * precise hit); else any chunk of the expected document (document-level hit).
+ */
 export interface RetrievalExpectation {
-  readonly expected_source: string;
-  readonly expected_substring: string;
+  readonly expected_source: string | null;
+  readonly expected_substring: string | null;
+  readonly expected_chunk_id?: string | null;
+}
+
+/** True when `item` is a hit for `expected` (see {@link RetrievalExpectation}). */
+export function isHit(item: RetrievedItem, expected: RetrievalExpectation): boolean {
+  const chunkId = expected.expected_chunk_id ?? null;
+  if (chunkId !== null) return item.id.trim() === chunkId.trim();
+  if (expected.expected_source === null) return false;
+  if (normalizeText(item.document_id) !== normalizeText(expected.expected_source)) return false;
+  return expected.expected_substring === null || normalizeText(item.text).includes(normalizeText(expected.expected_substring));
 }
 
 /** Recall of one question at each k, and the rank of the first hit. */
@@ -25,15 +39,14 @@ export interface RecallResult {
 }
 
 /**
- * recall@k for one question (design §5): an item is a hit when its `document_id` equals the
- * expected source and its text contains the expected substring, both NFC-normalised with
+ * recall@k for one question (design §5): an item is a hit by {@link isHit} — the exact chunk id
+ * (`expected_chunk_id`), or its `document_id` equals the expected source and (unless only the
+ * document is expected) its text contains the expected substring, both NFC-normalised with
  * whitespace runs folded. Rank is the recorded order (never re-sorted); a duplicated item (same
  * chunk id, or same document and text) counts once and does not take a rank; fewer than k items
  * is not an error.
  */
 export function recallAtK(items: readonly RetrievedItem[], expected: RetrievalExpectation, ks: readonly number[]): RecallResult {
-  const source = normalizeText(expected.expected_source);
-  const needle = normalizeText(expected.expected_substring);
   const seen = new Set<string>();
   let rank = 0;
   let hitRank: number | null = null;
@@ -43,7 +56,7 @@ export function recallAtK(items: readonly RetrievedItem[], expected: RetrievalEx
     seen.add(key);
     if (item.id !== "") seen.add(`id:${item.id}`); // no chunk id (""): told apart by document id and text
     rank++;
-    if (normalizeText(item.document_id) === source && normalizeText(item.text).includes(needle)) {
+    if (isHit(item, expected)) {
       hitRank = rank;
       break;
     }

@@ -1,0 +1,52 @@
+import { type GoldenItem, MATCH_MODES, type MatchMode, matchMode, normalizeText } from "@ragmeter/golden";
+import type { QuestionResult } from "../domain/result.js";
+
+/** The items of one match mode in a run, and their recall. */
+export interface ModeReport {
+  /** Golden items in this mode. */
+  readonly items: number;
+  /** `recall@k` → mean over this mode's questions whose recall was measured (`ok`), null when none. */
+  readonly recall: Readonly<Record<string, number | null>>;
+  /** Questions of this mode whose recall was measured (the n of the means). */
+  readonly n: number;
+}
+
+/**
+ * How many items of the golden set used each match mode (issue 12) and recall@k by mode, over the
+ * run's results (matched to items by golden id). Every mode is present, with 0 items when unused.
+ */
+export function matchModeReport(items: readonly GoldenItem[], results: readonly QuestionResult[], ks: readonly number[]): Record<MatchMode, ModeReport> {
+  const modeOf = new Map(items.map((it) => [it.id, matchMode(it)] as const));
+  const out = {} as Record<MatchMode, ModeReport>;
+  for (const mode of MATCH_MODES) {
+    const measured = results.filter((q) => modeOf.get(q.golden_id) === mode && q.recall_status === "ok" && q.recall !== null);
+    const recall: Record<string, number | null> = {};
+    for (const k of ks) recall[`recall@${k}`] = measured.length === 0 ? null : measured.reduce((s, q) => s + (q.recall?.[k] ?? 0), 0) / measured.length;
+    out[mode] = { items: items.filter((it) => modeOf.get(it.id) === mode).length, recall, n: measured.length };
+  }
+  return out;
+}
+
+/**
+ * The warning of the easiest adapter mistake (issue 12): contexts without a document id carry their
+ * chunk id as document id, and then no retrieved item of the whole run matches any expected source.
+ * Counts the distinct expected sources of the items matched by document (modes `document`,
+ * `substring`, `lines`) and the retrieved items of the run; null when some retrieved item's
+ * document id is one of those sources, or when there is nothing to compare.
+ */
+export function documentIdWarning(items: readonly GoldenItem[], results: readonly QuestionResult[]): string | null {
+  const sources = new Set<string>();
+  for (const it of items) {
+    const mode = matchMode(it);
+    if ((mode === "document" || mode === "substring" || mode === "lines") && it.expected_source !== null) sources.add(normalizeText(it.expected_source));
+  }
+  let retrieved = 0;
+  for (const q of results) {
+    for (const c of q.contexts) {
+      retrieved++;
+      if (sources.has(normalizeText(c.document_id))) return null;
+    }
+  }
+  if (sources.size === 0 || retrieved === 0) return null;
+  return `none of ${sources.size} expected sources among ${retrieved} retrieved items; do contexts carry document_id? (without one, the chunk id is used as document id)`;
+}

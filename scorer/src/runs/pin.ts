@@ -1,0 +1,78 @@
+import { type GoldenItem, matchMode, normalizeText, occurrences, sentences } from "@ragmeter/golden";
+import { isHit, type RetrievedItem } from "../domain/metrics/recall.js";
+
+/** Fewest words of a sentence chosen as a pinned substring (shorter ones are rarely specific). */
+const MIN_WORDS = 3;
+
+/**
+ * A substring of `text` that occurs exactly once in it (after `normalizeText`): its first sentence
+ * of at least three words that is unique; else the whole (normalised) text, which always is.
+ */
+export function uniqueSubstring(text: string): string {
+  const whole = normalizeText(text);
+  for (const s of sentences(text)) {
+    const n = normalizeText(s);
+    if (n.split(" ").length >= MIN_WORDS && occurrences(whole, n) === 1) return n;
+  }
+  return whole;
+}
+
+/** A golden item as `golden pin` writes it (one JSONL line). */
+export interface PinnedLine {
+  readonly id: string;
+  readonly question: string;
+  readonly expected_source: string | null;
+  readonly expected_substring: string | null;
+  readonly expected_chunk_id?: string;
+  readonly reference_answer: string | null;
+  readonly key_facts: readonly string[] | null;
+  readonly tags: readonly string[];
+}
+
+/** What `golden pin` did. */
+export interface PinOutcome {
+  readonly lines: readonly PinnedLine[];
+  /** Chunk-id and document-only items turned into document + substring items. */
+  readonly pinned: number;
+  /** Chunk-id and document-only items left as they were, with why. */
+  readonly notPinned: readonly { readonly id: string; readonly reason: string }[];
+}
+
+/**
+ * Turns chunk-id and document-only items into document + substring items (issue 12), using the
+ * chunk the run retrieved for them: the hit chunk (the exact chunk id, or the first retrieved chunk
+ * of the document) gives the document id and a substring unique in it. Items of other modes are
+ * written as they are; an item the run did not hit (or whose hit carries no document id) is kept.
+ * @param retrieved golden id → the run's retrieved items in rank order.
+ */
+export function pinGoldenItems(items: readonly GoldenItem[], retrieved: ReadonlyMap<string, readonly RetrievedItem[]>): PinOutcome {
+  const lines: PinnedLine[] = [];
+  const notPinned: { id: string; reason: string }[] = [];
+  let pinned = 0;
+  for (const it of items) {
+    const base = { id: it.id, question: it.question, reference_answer: it.reference_answer, key_facts: it.key_facts, tags: it.tags };
+    const mode = matchMode(it);
+    const keep: PinnedLine = {
+      ...base,
+      expected_source: it.expected_source,
+      expected_substring: it.expected_substring,
+      ...(it.expected_chunk_id ? { expected_chunk_id: it.expected_chunk_id } : {}),
+    };
+    if (mode !== "chunk_id" && mode !== "document") {
+      lines.push(keep);
+      continue;
+    }
+    const got = retrieved.get(it.id);
+    const hit = got?.find((c) => isHit(c, it));
+    if (got === undefined) notPinned.push({ id: it.id, reason: "not answered in that run" });
+    else if (hit === undefined) notPinned.push({ id: it.id, reason: `no hit among the ${got.length} retrieved items` });
+    else if (mode === "chunk_id" && hit.document_id === hit.id) notPinned.push({ id: it.id, reason: `retrieved chunk "${hit.id}" carries no document id` });
+    if (hit === undefined || (mode === "chunk_id" && hit.document_id === hit.id)) {
+      lines.push(keep);
+      continue;
+    }
+    pinned++;
+    lines.push({ ...base, expected_source: hit.document_id, expected_substring: uniqueSubstring(hit.text) });
+  }
+  return { lines, pinned, notPinned };
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "../../scorer/src/domain/errors.js";
+import { uniqueSubstring } from "../../scorer/src/runs/pin.js";
+import { expandEnv, fillPlaceholders } from "../../scorer/src/runs/targetConfig.js";
+
+const vars = { question: "a b?", k: 10, golden_id: "g 1", run_id: "r-1" };
+
+describe("target config placeholders", () => {
+  it("a string that is a placeholder alone becomes the value (k a number); inside a string its text", () => {
+    expect(fillPlaceholders({ top_k: "{{k}}", q: "{{ question }}", note: "k={{k}} id={{golden_id}}", n: 3, list: ["{{run_id}}"] }, vars)).toEqual({
+      top_k: 10,
+      q: "a b?",
+      note: "k=10 id=g 1",
+      n: 3,
+      list: ["r-1"],
+    });
+  });
+  it("URL-encodes values inside a URL", () => {
+    expect(fillPlaceholders("http://h/s?q={{question}}&g={{golden_id}}", vars, encodeURIComponent)).toBe("http://h/s?q=a%20b%3F&g=g%201");
+  });
+  it("unknown placeholders are left as written", () => {
+    expect(fillPlaceholders("{{answer}}", vars)).toBe("{{answer}}");
+  });
+});
+
+describe("${VAR} from the environment", () => {
+  it("expands every string", () => {
+    expect(expandEnv({ h: { authorization: "Bearer ${TOKEN}" }, u: "${HOST}:${PORT}" }, { TOKEN: "t", HOST: "h", PORT: "1" }, "f")).toEqual({
+      h: { authorization: "Bearer t" },
+      u: "h:1",
+    });
+  });
+  it("a missing variable is a ConfigError naming it", () => {
+    expect(() => expandEnv({ a: "${NOPE}" }, {}, "--target-config x.yaml")).toThrow(
+      new ConfigError("--target-config x.yaml: environment variable NOPE is not set (used as ${NOPE})"),
+    );
+  });
+});
+
+describe("uniqueSubstring", () => {
+  it("the first sentence of three words or more that occurs once in the chunk", () => {
+    // "Yes." is too short; "Run it now." occurs twice; the third sentence is unique
+    expect(uniqueSubstring("Yes. Run it now. Then   check the log. Run it now.")).toBe("Then check the log.");
+  });
+  it("the whole text when no sentence is unique", () => {
+    expect(uniqueSubstring("Run it now. Run it now.")).toBe("Run it now. Run it now.");
+  });
+});
