@@ -141,7 +141,7 @@ export async function evaluateAndReport(
   }
   io.out(formatSummary(outcome, store.location));
   if (opts.json) {
-    await writeFile(opts.json, `${JSON.stringify(evalJson(outcome), null, 2)}\n`);
+    await writeFile(opts.json, `${JSON.stringify(evalJson(outcome, new Map(golden.items.map((g) => [g.id, g]))), null, 2)}\n`);
     io.out(`json report: ${opts.json}`);
   }
   return outcome;
