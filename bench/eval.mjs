@@ -35,7 +35,13 @@ async function startTarget() {
     });
     child.on("exit", (c) => reject(new Error(`sample serve exited with ${c}`)));
   });
-  return { url, stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.kill("SIGTERM")))) };
+  const stop = () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once("exit", resolve);
+      child.kill("SIGTERM");
+    });
+  return { url, stop };
 }
 
 const sample = readFileSync(path.join(root, "examples/sample-rag/golden.jsonl"), "utf8")

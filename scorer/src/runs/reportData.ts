@@ -232,7 +232,10 @@ export async function loadReportData(store: Store, options: ReportOptions = {}):
     for (const [id, m] of perQuestion.get(last.run_id) ?? []) {
       for (const tag of tags.get(id) ?? []) {
         let t = values.get(tag);
-        if (!t) values.set(tag, (t = new Map()));
+        if (!t) {
+          t = new Map();
+          values.set(tag, t);
+        }
         for (const [metric, v] of m) if (v.status === "ok" && v.value !== null) t.set(metric, [...(t.get(metric) ?? []), v.value]);
       }
     }
