@@ -43,6 +43,40 @@ describe("ragmeter replay", () => {
       expect(q.jaccard).toBeGreaterThanOrEqual(0);
       expect(q.jaccard).toBeLessThanOrEqual(1);
     }
+    // regressed most names captured golden questions by golden id (q001…), never by a trace-id prefix
+    const regressed = r.out
+      .split("regressed most")[1]!
+      .split("\n")
+      .slice(1)
+      .filter((l) => l.startsWith("  "));
+    expect(regressed.length).toBeGreaterThan(0);
+    for (const l of regressed) expect(l).toMatch(/^ {2}q\d{3} /u);
+    // compare of the golden run with its replay pairs by question text: the same pairs and deltas as the replay's own
+    const replayRun = (JSON.parse(await readFile(out, "utf8")) as { run_id: string }).run_id;
+    const byQ = JSON.parse((await cli(["compare", v1.run_id, replayRun, "--json", "--home", home])).out) as {
+      metrics: Record<string, { n: number; delta: number }>;
+      warnings: string[];
+    };
+    expect(byQ.warnings).toContain("one run is a replay: questions are paired by their text");
+    for (const m of ["recall@5", "grounding", "relevance", "key_facts"]) {
+      expect(byQ.metrics[m]?.n, m).toBe(rep.metrics[m]?.n);
+      expect(byQ.metrics[m]?.delta, m).toBeCloseTo(rep.metrics[m]?.delta ?? NaN, 12);
+    }
+  });
+
+  it("--fail-on gates a replay as it gates compare: exit 1 when a rule fails, 0 when all pass, 2 for a bad rule", async () => {
+    const v1 = runs.find((r) => r.pipeline_version === "sample-v1")!;
+    const args = ["replay", "--from", v1.run_id, "--target", v2.url, "--pipeline-version", "gate", "--home", home];
+    // v2 loses 0.25 of recall@5 on 112 answerable questions (demo figures): a drop larger than 0.1 and real
+    const failed = await cli([...args, "--fail-on", "recall@5<-0.1"]);
+    expect(failed.code, failed.err).toBe(1);
+    expect(failed.out).toMatch(/^ {2}FAIL recall@5: delta -0\.2\d\d < -0\.1, 95% CI \[-0\.\d+, -0\.\d+\]$/mu);
+    const passed = await cli([...args, "--fail-on", "recall@5<-0.5"]);
+    expect(passed.code, passed.err).toBe(0);
+    expect(passed.out).toMatch(/^ {2}pass recall@5: delta -0\.2\d\d ≥ -0\.5/mu);
+    const bad = await cli([...args, "--fail-on", "recal@5<-0.1"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/^ragmeter: --fail-on: unknown metric "recal@5"/u);
   });
 
   it("selects by filter and samples deterministically; a bad --from is a usage error", async () => {

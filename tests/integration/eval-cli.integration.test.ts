@@ -96,6 +96,42 @@ describe("ragmeter eval against an HTTP target (embedded store)", () => {
     expect(r.out).toMatch(/^relevance +1\.3\/4 +\(n=3\)$/mu);
   });
 
+  it("--json drills down per question: answer, retrieved items with rank and match, claims with chunk ids, judge reasons and statuses", async () => {
+    const home = await mkdtemp(path.join(tmpdir(), "ragmeter-drill-"));
+    const out = path.join(home, "drill.json");
+    const r = await cli(["eval", "--golden", goldenFile, "--target", target.url, "--pipeline-version", "fx-d", "--k", "1,3", "--json", out, "--home", home]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(await readFile(out, "utf8"));
+    const by = (id: string) => j.questions.find((q: { golden_id: string }) => q.golden_id === id);
+    // g2: ssh.md is the wrong document, connecting.md#1 lacks "port 5432", connecting.md#2 is the hit at rank 3
+    expect(by("g2")).toMatchObject({
+      question: "Which port does PostgreSQL listen on?",
+      answer: "PostgreSQL listens on port 5433.",
+      hit_rank: 3,
+      retrieved: [
+        { id: "servers/ssh.md#1", document_id: "servers/ssh.md", score: 3, rank: 1, matched: false },
+        { id: "postgres/connecting.md#1", document_id: "postgres/connecting.md", score: 2, rank: 2, matched: false },
+        { id: "postgres/connecting.md#2", document_id: "postgres/connecting.md", score: 1, rank: 3, matched: true },
+      ],
+      // the claim's content tokens {postgresql, listens, port}: ssh.md#1 (first in rank order) covers 2 of 3 ≥ 0.5
+      // and puts 22 next to "port" where the claim says 5433 → CONTRADICTED, resting on that chunk
+      claims: [{ text: "PostgreSQL listens on port 5433.", verdict: "CONTRADICTED", chunk_ids: ["servers/ssh.md#1"] }],
+      // question tokens {port, postgresql, listen}: "port" and "postgresql" are in the answer
+      relevance_reason: "2 of 3 question tokens in the answer",
+      judges: { grounding: { status: "ok" }, relevance: { status: "ok" }, reference_facts: { status: "not_applicable" } },
+    });
+    // g1: the duplicate of the first chunk takes no rank; both copies match
+    expect(by("g1").retrieved.map((x: { rank: number | null; matched: boolean }) => [x.rank, x.matched])).toEqual([
+      [1, true],
+      [null, true],
+    ]);
+    expect(by("g1").claims).toEqual([{ text: "Refunds are possible within 30 days.", verdict: "SUPPORTED", chunk_ids: ["billing/refunds.md#1"] }]);
+    // g3 is unanswerable: nothing retrieved, nothing to match, no claim
+    expect(by("g3")).toMatchObject({ retrieved: [], claims: [], hit_rank: null, judges: { grounding: { status: "no_claims" } } });
+    // g4: the target failed, so every judge status says so
+    expect(by("g4")).toMatchObject({ answer: null, retrieved: [], judges: { grounding: { status: "target_error" }, relevance: { status: "target_error" } } });
+  });
+
   it("--max-error-rate 0 turns the target error into exit 1; the second run is paired with the first", async () => {
     const out = path.join(dir, "run2.json");
     const r = await cli([

@@ -59,7 +59,7 @@ describe("ragmeter report", () => {
         reference_answer: null,
         key_facts: [],
         has_key_facts: 0,
-        tags: [],
+        tags: i < 2 ? ["topic:a"] : ["topic:b"],
         version: 1,
       })),
     );
@@ -139,7 +139,12 @@ describe("ragmeter report", () => {
             pipeline_version: r.pv,
             question: `what about ${q}?`,
             answer: "a",
-            retrieved: [],
+            // eight items; the expected chunk (document d) at the question's hit rank
+            retrieved: Array.from({ length: 8 }, (_, j) =>
+              j + 1 === rank
+                ? { id: `${q}#hit`, document_id: "d", text: "t", score: null, rank: j + 1 }
+                : { id: `${q}#o${j + 1}`, document_id: "x", text: "t", score: null, rank: j + 1 },
+            ),
             generator_model: null,
             input_tokens: null,
             output_tokens: null,
@@ -212,6 +217,11 @@ describe("ragmeter report", () => {
         out.lost = [...document.querySelectorAll("#lost-hit tbody tr td:first-child")].map((td) => td.textContent);
         out.bad = [...document.querySelectorAll("#bad-claims tbody tr")].length;
         out.comparison = [...document.querySelectorAll("#comparison tbody tr td:first-child")].map((td) => td.textContent);
+        out.lostRanks = [...document.querySelectorAll("#lost-hit tbody tr td.ranks")].map((td) => td.textContent);
+        out.instead = [...document.querySelectorAll("#lost-hit tbody tr td.instead")].map((td) => [...td.querySelectorAll("code")].map((c) => c.textContent));
+        out.byTag = [...document.querySelectorAll("#by-tag tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent));
+        out.runsGrounding = [...document.querySelectorAll("#runs tbody tr td:nth-child(7)")].map((td) => td.textContent);
+        out.badGolden = [...new Set([...document.querySelectorAll("#bad-claims tbody tr td:nth-child(4)")].map((td) => td.textContent))];
         return out;
       })()`);
     });
@@ -221,6 +231,11 @@ describe("ragmeter report", () => {
       lost: string[];
       bad: number;
       comparison: string[];
+      lostRanks: string[];
+      instead: string[][];
+      byTag: string[][];
+      runsGrounding: string[];
+      badGolden: string[];
     };
     expect(r.ready).toBe("4");
     const close = (a: (number | null)[], b: number[]) => {
@@ -270,6 +285,21 @@ describe("ragmeter report", () => {
     // tables: lost hits at recall@5 from v2 to v3 (g2: rank 1 → miss; g4: 2 → 7), bad claims, paired comparison
     expect(r.lost).toEqual(["g2", "g4"]);
     expect(r.bad).toBe(CLAIMS["r-a"]!.concat(CLAIMS["r-b"]!, CLAIMS["r-c"]!).filter((c) => c !== "SUPPORTED").length);
+    // per question: where the expected chunk went (g2: rank 1 → gone; g4: 2 → 7) and the top 5 retrieved instead in v3
+    expect(r.lostRanks).toEqual(["1 → not retrieved", "2 → 7 (below 5)"]);
+    expect(r.instead).toEqual([
+      ["g2#o1", "g2#o2", "g2#o3", "g2#o4", "g2#o5"],
+      ["g4#o1", "g4#o2", "g4#o3", "g4#o4", "g4#o5"],
+    ]);
+    // by tag, last run (v3): topic:a = g1, g2 (ranks 1, miss); topic:b = g3, g4, g5 (ranks 3, 7, 2) — by hand from RANK, GROUNDING, RELEVANCE, key facts 0.5
+    expect(r.byTag).toEqual([
+      ["topic:a", "0.50 ·2", "0.50 ·2", "0.50 ·2", "0.50 ·2", "0.50 ·2", "3.0/4 ·2", "0.50 ·2", "—"],
+      ["topic:b", "0.00 ·3", "0.67 ·3", "0.67 ·3", "1.00 ·3", "0.67 ·3", "2.3/4 ·3", "0.50 ·3", "—"],
+    ]);
+    // the terminal's rounding: grounding of v3, v2, v1 = mean(0.5, 0.5, 0, 1, 1) = 0.60, 0.60, 0.90
+    expect(r.runsGrounding).toEqual(["0.60", "0.60", "0.90"]);
+    // a claim names its golden id next to its question
+    expect(r.badGolden).toEqual(["g1"]);
     expect(r.comparison).toEqual(["recall@1", "recall@3", "recall@5", "recall@10", "mrr", "grounding", "relevance", "key_facts", "abstention"]);
   }, 120_000);
 });

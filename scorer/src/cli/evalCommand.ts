@@ -110,7 +110,7 @@ export async function evaluateAndReport(
   },
 ): Promise<EvalOutcome | null> {
   if (golden.items.length === 0) {
-    io.err(`${golden.path}: empty_golden_set — the golden set has no items; nothing was scored`);
+    io.err(`ragmeter: ${golden.path}: empty_golden_set — the golden set has no items; nothing was scored`);
     return null;
   }
   const progress = createProgress(io.interactive, `eval ${opts.pipelineVersion}`);
@@ -146,7 +146,7 @@ export async function evaluateAndReport(
   }
   io.out(formatSummary(outcome, store.location));
   if (opts.json) {
-    await writeFile(opts.json, `${JSON.stringify(evalJson(outcome), null, 2)}\n`);
+    await writeFile(opts.json, `${JSON.stringify(evalJson(outcome, new Map(golden.items.map((g) => [g.id, g]))), null, 2)}\n`);
     io.out(`json report: ${opts.json}`);
   }
   return outcome;
@@ -167,7 +167,7 @@ export function evalExitCode(io: Io, outcome: EvalOutcome, maxErrorRate: number 
   }
   if (maxErrorRate !== undefined && outcome.errorRate > maxErrorRate) {
     io.err(
-      `gate failed: error rate ${outcome.errorRate.toFixed(3)} (target_error, trace_timeout or judge_error on ${outcome.failures.length} of ${outcome.results.length} questions) > --max-error-rate ${maxErrorRate}`,
+      `ragmeter: gate failed: error rate ${outcome.errorRate.toFixed(3)} (target_error, trace_timeout or judge_error on ${outcome.failures.length} of ${outcome.results.length} questions) > --max-error-rate ${maxErrorRate}`,
     );
     return EXIT.gate;
   }
@@ -197,7 +197,7 @@ export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
   for (const n of golden.notices) io.err(`notice: ${golden.path}: ${n}`);
   if (flags.json !== undefined) await assertWritable(flags.json, "--json");
   if (flags.viaTraces && (flags.repeat ?? 1) > 1) {
-    io.err("eval: --repeat is not available with --via-traces");
+    io.err("ragmeter: eval: --repeat is not available with --via-traces (run `ragmeter eval --help` for usage)");
     return EXIT.usage;
   }
   const stream = flags.viaTraces ? loadStreamConfig(io.env, flags.quietMs !== undefined ? { quietMs: flags.quietMs } : {}) : null;

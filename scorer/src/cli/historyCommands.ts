@@ -71,7 +71,7 @@ export async function compareCommand(
     const a = await getRun(store, runA);
     const b = await getRun(store, runB);
     if (!a || !b) {
-      io.err(`unknown run id: ${!a ? runA : runB} (see \`ragmeter runs\`)`);
+      io.err(`ragmeter: unknown run id: ${!a ? runA : runB} (see \`ragmeter runs\`)`);
       return EXIT.usage;
     }
     const known = metricNames([...new Set([...a.ks, ...b.ks])]);
@@ -122,7 +122,7 @@ export async function compareCommand(
 /** `ragmeter export --csv [--out FILE]`: the run history as CSV (date, pipeline version, golden set, judge, metrics). */
 export async function exportCommand(io: Io, flags: { csv?: boolean; out?: string; home?: string }): Promise<number> {
   if (!flags.csv) {
-    io.err("export: choose a format (--csv)");
+    io.err("ragmeter: export: choose a format (--csv) (run `ragmeter export --help` for usage)");
     return EXIT.usage;
   }
   if (flags.out !== undefined) await assertWritable(flags.out, "--out");

@@ -20,6 +20,11 @@ import { registerReplayCommand } from "./replayCommand.js";
 import { registerReportCommand } from "./reportCommand.js";
 import { registerStreamCommands } from "./streamCommands.js";
 
+/** A commander usage error as one `ragmeter:` line (commander writes `error: …`). */
+export function usageLine(s: string): string {
+  return `ragmeter: ${s.trim().replace(/^error: /u, "")}\n`;
+}
+
 /**
  * Builds the `ragmeter` command line. Each action stores its exit code in `result.code`
  * (design §5: 0 done, 1 gate failed, 2 usage/configuration/infrastructure).
@@ -29,8 +34,8 @@ export function buildCli(io: Io, result: { code: number }): Command {
     .description("Measure whether a RAG change made answers better or worse: recall@k, grounding, relevance.")
     .version("0.1.0")
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
-    .showHelpAfterError();
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()), outputError: (s, write) => write(usageLine(s)) })
+    .showHelpAfterError("(run `ragmeter --help`, or `ragmeter <command> --help`, for usage)");
   const home = (): Option => new Option("--home <dir>", "local state and embedded store (env RAGMETER_HOME, default ./.ragmeter)");
   const ctx: CommandContext = { io, result, home };
 

@@ -6,11 +6,14 @@ export interface Progress {
   stop(): void;
 }
 
+/** Updates the ETA is estimated over (cli-progress's moving window; its default of 10 makes it jump). */
+export const ETA_WINDOW = 200;
+
 /** A cli-progress bar on stderr when `interactive`, else a no-op. */
 export function createProgress(interactive: boolean, label: string): Progress {
   if (!interactive) return { update() {}, stop() {} };
   const bar = new cliProgress.SingleBar(
-    { format: `${label} [{bar}] {value}/{total} questions · {eta_formatted} left`, stream: process.stderr, clearOnComplete: true, hideCursor: true },
+    { format: `${label} [{bar}] {value}/{total} questions · {eta_formatted} left`, stream: process.stderr, clearOnComplete: true, hideCursor: true, etaBuffer: ETA_WINDOW },
     cliProgress.Presets.shades_classic,
   );
   let started = false;

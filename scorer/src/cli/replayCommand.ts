@@ -1,5 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
+import { metricNames } from "../domain/metricTable.js";
+import { evaluateGate, type GateResult, parseGate } from "../runs/gate.js";
 import { type ReplayOutcome, runReplay } from "../runs/replay/replay.js";
 import { parseReplaySource } from "../runs/replay/select.js";
 import { httpTarget } from "../runs/target.js";
@@ -20,6 +22,8 @@ export interface ReplayFlags {
   readonly json?: string;
   readonly home?: string;
   readonly cache?: boolean;
+  /** `--fail-on` rules, as for `compare`: exit 1 when one fails. */
+  readonly failOn?: string;
 }
 
 const mean = (xs: readonly number[]): number | null => (xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length);
@@ -56,15 +60,17 @@ export function formatReplay(r: ReplayOutcome, top = 10): string {
     .sort((x, y) => x[1] - y[1] || x[0].localeCompare(y[0]))
     .slice(0, top);
   out.push("");
-  out.push("regressed most (trace id of the original, grounding / relevance old → new, overlap)");
+  out.push("regressed most (golden id or question, grounding / relevance old → new, overlap)");
   if (worst.length === 0) out.push("  none");
   for (const [key] of worst) {
     const g = r.deltas.find((d) => d.metric === "grounding")?.differences.find((x) => x.golden_id === key);
     const rel = r.deltas.find((d) => d.metric === "relevance")?.differences.find((x) => x.golden_id === key);
     const ov = r.overlap.find((x) => x.key === key);
-    const q = r.captured.find((c) => c.trace_id === key)?.question ?? "";
+    const c = r.captured.find((x) => x.trace_id === key);
+    // A captured golden question is named by its golden id, live traffic by its question.
+    const name = c === undefined ? key.slice(0, 16) : c.golden_id !== "" ? c.golden_id : JSON.stringify(c.question.length > 60 ? `${c.question.slice(0, 59)}…` : c.question);
     out.push(
-      `  ${key.slice(0, 16)}  ${g ? `${fmtValue("grounding", g.a)}→${fmtValue("grounding", g.b)}` : "—"}  ${rel ? `${fmtValue("relevance", rel.a)}→${fmtValue("relevance", rel.b)}` : "—"}  J ${ov ? ov.jaccard.toFixed(2) : "—"}  ${JSON.stringify(q.slice(0, 50))}`,
+      `  ${name}  ${g ? `${fmtValue("grounding", g.a)}→${fmtValue("grounding", g.b)}` : "—"}  ${rel ? `${fmtValue("relevance", rel.a)}→${fmtValue("relevance", rel.b)}` : "—"}  J ${ov ? ov.jaccard.toFixed(2) : "—"}`,
     );
   }
   const errs = o.results.filter((q) => q.status !== "ok").length;
@@ -75,6 +81,8 @@ export function formatReplay(r: ReplayOutcome, top = 10): string {
 /** `ragmeter replay`: captured questions → new pipeline version, both sides scored, paired. Returns the exit code. */
 export async function replayCommand(io: Io, flags: ReplayFlags): Promise<number> {
   const from = parseReplaySource(flags.from, Date.now());
+  // The gate is parsed before any question is sent: a typo must not cost a replay.
+  const rules = flags.failOn !== undefined ? parseGate(flags.failOn, metricNames(flags.k, { referenceJudge: true })) : [];
   if (flags.json !== undefined) await assertWritable(flags.json, "--json");
   return withStore(io, flags, async (store, config) => {
     const progress = createProgress(io.interactive, `replay ${flags.pipelineVersion}`);
@@ -98,6 +106,12 @@ export async function replayCommand(io: Io, flags: ReplayFlags): Promise<number>
       progress.stop();
     }
     io.out(formatReplay(r));
+    const gate: GateResult[] = evaluateGate(rules, r.deltas);
+    if (gate.length > 0) {
+      io.out("");
+      io.out("gate");
+      for (const g of gate) io.out(`  ${g.failed ? "FAIL" : "pass"} ${g.why}`);
+    }
     io.out(`history: ${store.location}`);
     if (flags.json) {
       await writeFile(
@@ -111,8 +125,10 @@ export async function replayCommand(io: Io, flags: ReplayFlags): Promise<number>
               r.deltas.map((d) => [d.metric, { n: d.n, old: d.mean_a, new: d.mean_b, delta: d.delta, ci: d.interval ? [d.interval.lower, d.interval.upper] : null }]),
             ),
             overlap: { jaccard: mean(r.overlap.map((x) => x.jaccard)), rbo: mean(r.overlap.map((x) => x.rbo)) },
+            gate: gate.map((g) => ({ rule: `${g.rule.metric}<${g.rule.threshold}`, failed: g.failed, why: g.why })),
             questions: r.overlap.map((x) => ({
               trace_id: x.key,
+              golden_id: r.captured.find((c) => c.trace_id === x.key)?.golden_id || null,
               question: x.question,
               jaccard: x.jaccard,
               rbo: x.rbo,
@@ -124,7 +140,7 @@ export async function replayCommand(io: Io, flags: ReplayFlags): Promise<number>
         )}\n`,
       );
     }
-    return EXIT.done;
+    return gate.some((g) => g.failed) ? EXIT.gate : EXIT.done;
   });
 }
 
@@ -142,9 +158,21 @@ export function registerReplayCommand(program: Command, ctx: CommandContext): vo
     .option("--k <list>", "k values of recall@k", kList, [1, 3, 5, 10])
     .option("--json <out>", "write the replay report as JSON")
     .option("--no-cache", "do not use the judge cache")
+    .option("--fail-on <rules>", 'gate as for compare, e.g. "grounding<-0.03,recall@5<-0.05": exit 1 when a rule fails')
     .addOption(home())
     .action(
-      async (o: { from: string; target: string; pipelineVersion: string; sample?: number; concurrency: number; k: number[]; json?: string; cache: boolean; home?: string }) => {
+      async (o: {
+        from: string;
+        target: string;
+        pipelineVersion: string;
+        sample?: number;
+        concurrency: number;
+        k: number[];
+        json?: string;
+        cache: boolean;
+        home?: string;
+        failOn?: string;
+      }) => {
         result.code = await replayCommand(io, o);
       },
     );

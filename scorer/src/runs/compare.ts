@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { metricNames, metricTable } from "../domain/metricTable.js";
+import { type MetricValue, metricNames, metricTable } from "../domain/metricTable.js";
 import type { Store } from "../store/client.js";
 import { saveComparison } from "../store/comparisons.js";
+import { runQuestions } from "../store/results.js";
 import type { RunRecord } from "../store/runs.js";
 import { type PairedDelta, pairedDelta } from "./paired.js";
 import { storedQuestionMetrics } from "./summary.js";
@@ -23,8 +24,10 @@ export interface Comparison {
  * repeats are averaged per question before pairing. Writes the result to `comparisons`.
  */
 export async function compareRuns(store: Store, a: RunRecord, b: RunRecord, options: { seed: number; resamples: number }): Promise<Comparison> {
-  const ma = await storedQuestionMetrics(store, a.run_id);
-  const mb = await storedQuestionMetrics(store, b.run_id);
+  // A replay files its questions under the original trace ids: against a golden or live run it pairs by question text.
+  const byQuestion = (a.source === "replay") !== (b.source === "replay");
+  const ma = byQuestion ? await keyedByQuestion(store, a.run_id) : await storedQuestionMetrics(store, a.run_id);
+  const mb = byQuestion ? await keyedByQuestion(store, b.run_id) : await storedQuestionMetrics(store, b.run_id);
   const ks = [...new Set([...a.ks, ...b.ks])].sort((x, y) => x - y);
   // Metrics that only a reference-based judge produces are compared when either run scored them.
   const referenceOnly = metricTable(ks).filter((d) => d.needsReferenceJudge);
@@ -32,7 +35,8 @@ export async function compareRuns(store: Store, a: RunRecord, b: RunRecord, opti
   const names = metricNames(ks, { referenceJudge: referenceScored });
   const deltas = names.map((m) => pairedDelta(m, ma, mb, { seed: options.seed, resamples: options.resamples }));
   const warnings: string[] = [];
-  if (a.golden_set_hash !== b.golden_set_hash) warnings.push("the runs use different golden sets: only questions with the same id are paired");
+  if (byQuestion) warnings.push("one run is a replay: questions are paired by their text");
+  else if (a.golden_set_hash !== b.golden_set_hash) warnings.push("the runs use different golden sets: only questions with the same id are paired");
   if (a.judge_kind !== b.judge_kind || a.judge_model !== b.judge_model || a.judge_prompt_version !== b.judge_prompt_version) {
     warnings.push(
       `the runs use different judges (${a.judge_kind} ${a.judge_model} ${a.judge_prompt_version} vs ${b.judge_kind} ${b.judge_model} ${b.judge_prompt_version}): judge changes are mixed into the deltas`,
@@ -56,4 +60,16 @@ export async function compareRuns(store: Store, a: RunRecord, b: RunRecord, opti
     })),
   });
   return { comparison_id, a, b, deltas, seed: options.seed, resamples: options.resamples, warnings };
+}
+
+/** Per-question metrics of a run keyed by the question text (the first golden id of a repeated question wins). */
+async function keyedByQuestion(store: Store, runId: string): Promise<Map<string, Map<string, MetricValue>>> {
+  const metrics = await storedQuestionMetrics(store, runId);
+  const questions = await runQuestions(store, runId);
+  const out = new Map<string, Map<string, MetricValue>>();
+  for (const [id, m] of [...metrics].sort((x, y) => x[0].localeCompare(y[0]))) {
+    const q = questions.get(id);
+    if (q !== undefined && !out.has(q)) out.set(q, m);
+  }
+  return out;
 }

@@ -85,6 +85,8 @@ export async function startRecorder(o: RecorderOptions): Promise<RunRecorder> {
   let timer: NodeJS.Timeout | null = null;
   let writing: Promise<void> = Promise.resolve();
   let failure: unknown = null;
+  // Batches handed to the store and not yet written: a question waits only when the store is two behind.
+  let pending = 0;
 
   const size = (): number => interactions.length + scores.length + claims.length;
   const flush = (): Promise<void> => {
@@ -96,10 +98,14 @@ export async function startRecorder(o: RecorderOptions): Promise<RunRecorder> {
       scores = [];
       claims = [];
       // Writes run one after another, in the order the rows were recorded.
+      pending++;
       writing = writing
         .then(() => saveResults(store, batch))
         .catch((err: unknown) => {
           failure ??= err;
+        })
+        .finally(() => {
+          pending--;
         });
     }
     return writing.then(() => {
@@ -117,8 +123,12 @@ export async function startRecorder(o: RecorderOptions): Promise<RunRecorder> {
       interactions.push(rows.interaction);
       scores.push(...rows.scores);
       claims.push(...rows.claims);
-      if (size() >= policy.maxRows) await flush();
-      else timer ??= setTimeout(() => void flush().catch(() => undefined), policy.intervalMs);
+      if (size() >= policy.maxRows) {
+        // Write in the background; wait (backpressure) only when an earlier batch is still being written.
+        const written = flush();
+        if (pending > 1) await written;
+        else written.catch(() => undefined);
+      } else timer ??= setTimeout(() => void flush().catch(() => undefined), policy.intervalMs);
     },
     flush,
     async complete(c) {

@@ -1,6 +1,6 @@
 import { metricNames } from "../domain/metricTable.js";
 import type { Store } from "../store/client.js";
-import { claimCountsByRun, goldenQuestionsOfRun, latestComparison, recentBadClaims } from "../store/report.js";
+import { claimCountsByRun, goldenQuestionsOfRun, goldenTags, latestComparison, recentBadClaims, retrievedOfRun } from "../store/report.js";
 import { listRuns, previousRun, type RunRecord } from "../store/runs.js";
 import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "./bootstrap.js";
 import { pairedDelta } from "./paired.js";
@@ -59,8 +59,20 @@ export interface ReportData {
         readonly deltas: readonly ReportDelta[];
       }
     | { readonly last: ReportRunRef | null; readonly previous: null; readonly why: string };
-  /** Questions whose recall@headline_k went from 1 (previous run) to 0 (last run). */
-  readonly lost_hit: readonly { readonly golden_id: string; readonly question: string; readonly trace_id: string }[];
+  /**
+   * Questions whose recall@headline_k went from 1 (previous run) to 0 (last run): the hit rank in
+   * each (from the stored reciprocal rank; null: no hit at all) and what the last run retrieved instead.
+   */
+  readonly lost_hit: readonly {
+    readonly golden_id: string;
+    readonly question: string;
+    readonly trace_id: string;
+    readonly rank_previous: number | null;
+    readonly rank_last: number | null;
+    readonly retrieved_last: readonly { readonly id: string; readonly document_id: string }[];
+  }[];
+  /** The last run by tag: metric → mean of ok values, with n. */
+  readonly by_tag: Readonly<Record<string, Readonly<Record<string, MetricMean>>>>;
   /** Most recent UNSUPPORTED and CONTRADICTED claims, newest first. */
   readonly bad_claims: readonly {
     readonly time: string;
@@ -198,11 +210,41 @@ export async function loadReportData(store: Store, options: ReportOptions = {}):
       .map(([id]) => id)
       .sort();
     if (lost.length > 0) {
-      lost_hit = await goldenQuestionsOfRun(store, last.golden_set_hash, last.run_id, lost);
+      const retrieved = await retrievedOfRun(store, last.run_id, lost);
+      // The stored reciprocal rank gives the hit rank back (1/rr), or no hit (0).
+      const rank = (m: ReadonlyMap<string, { value: number | null }> | undefined): number | null => {
+        const rr = m?.get("mrr")?.value ?? null;
+        return rr === null || rr <= 0 ? null : Math.round(1 / rr);
+      };
+      lost_hit = (await goldenQuestionsOfRun(store, last.golden_set_hash, last.run_id, lost)).map((q) => ({
+        ...q,
+        rank_previous: rank(a.get(q.golden_id)),
+        rank_last: rank(b.get(q.golden_id)),
+        retrieved_last: (retrieved.get(q.golden_id) ?? []).slice(0, headline_k),
+      }));
+    }
+  }
+
+  const by_tag: Record<string, Record<string, MetricMean>> = {};
+  if (last) {
+    const tags = await goldenTags(store, last.golden_set_hash);
+    const values = new Map<string, Map<string, number[]>>();
+    for (const [id, m] of perQuestion.get(last.run_id) ?? []) {
+      for (const tag of tags.get(id) ?? []) {
+        let t = values.get(tag);
+        if (!t) {
+          t = new Map();
+          values.set(tag, t);
+        }
+        for (const [metric, v] of m) if (v.status === "ok" && v.value !== null) t.set(metric, [...(t.get(metric) ?? []), v.value]);
+      }
+    }
+    for (const [tag, t] of [...values].sort((x, y) => x[0].localeCompare(y[0]))) {
+      by_tag[tag] = Object.fromEntries([...t].map(([metric, vs]) => [metric, { mean: vs.reduce((x, y) => x + y, 0) / vs.length, n: vs.length }]));
     }
   }
 
   const bad_claims = await recentBadClaims(store, options.maxClaims ?? 30);
 
-  return { generated_at: new Date((options.now ?? Date.now)()).toISOString(), location: store.location, runs, ks, headline_k, comparison, lost_hit, bad_claims };
+  return { generated_at: new Date((options.now ?? Date.now)()).toISOString(), location: store.location, runs, ks, headline_k, comparison, lost_hit, by_tag, bad_claims };
 }

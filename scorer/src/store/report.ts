@@ -84,3 +84,35 @@ export async function recentBadClaims(store: Store, limit: number): Promise<z.in
   });
   return (await bad.json<unknown>()).map((x) => badClaimSchema.parse(x));
 }
+
+const retrievedSchema = z.object({
+  golden_id: z.string(),
+  retrieved: z.array(z.object({ id: z.string(), document_id: z.string() })),
+});
+
+/** The retrieved items (id, document id, in rank order) of some golden ids of a run. */
+export async function retrievedOfRun(store: Store, runId: string, goldenIds: readonly string[]): Promise<Map<string, { id: string; document_id: string }[]>> {
+  const rs = await store.client.query({
+    query: `SELECT golden_id, any(arrayMap(r -> tuple(r.id, r.document_id), retrieved)) AS pairs
+          FROM ${store.database}.interactions FINAL
+          WHERE run_id = {run:String} AND golden_id IN {ids:Array(String)} GROUP BY golden_id`,
+    query_params: { run: runId, ids: goldenIds },
+    format: "JSONEachRow",
+  });
+  const rows = (await rs.json<{ golden_id: string; pairs: [string, string][] }>()).map((r) =>
+    retrievedSchema.parse({ golden_id: r.golden_id, retrieved: r.pairs.map(([id, document_id]) => ({ id, document_id })) }),
+  );
+  return new Map(rows.map((r) => [r.golden_id, r.retrieved]));
+}
+
+const tagSchema = z.object({ golden_id: z.string(), tags: z.array(z.string()) });
+
+/** Tags of every item of a golden set, by golden id. */
+export async function goldenTags(store: Store, goldenSetHash: string): Promise<Map<string, string[]>> {
+  const rs = await store.client.query({
+    query: `SELECT golden_id, tags FROM ${store.database}.golden_items FINAL WHERE golden_set_hash = {hash:String}`,
+    query_params: { hash: goldenSetHash },
+    format: "JSONEachRow",
+  });
+  return new Map((await rs.json<unknown>()).map((x) => tagSchema.parse(x)).map((r) => [r.golden_id, r.tags]));
+}

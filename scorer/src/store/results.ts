@@ -155,3 +155,14 @@ export async function runScores(store: Store, runId: string): Promise<ScoreRow[]
   });
   return (await rs.json<Record<string, unknown>>()).map((r) => scoreRowSchema.parse({ ...r, value: r["agg_value"], status: r["agg_status"] }));
 }
+
+/** The question asked under each golden id of a run (from its interactions). */
+export async function runQuestions(store: Store, runId: string): Promise<Map<string, string>> {
+  const rs = await store.client.query({
+    query: `SELECT golden_id, any(question) AS question FROM ${store.database}.interactions FINAL
+      WHERE run_id = {runId:String} GROUP BY golden_id`,
+    query_params: { runId },
+    format: "JSONEachRow",
+  });
+  return new Map((await rs.json<{ golden_id: string; question: string }>()).map((r) => [r.golden_id, r.question]));
+}

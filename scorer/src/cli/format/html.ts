@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { metricMax } from "../../domain/metricTable.js";
 import type { ReportData, ReportRun } from "../../runs/reportData.js";
+import { fmtValue, fmtDelta as textDelta } from "./text.js";
 
 /** Chart ids in the page (`window.ragmeterCharts[id]` is the Chart.js instance). */
 export const CHART_IDS = ["trend", "versions", "retrieval", "claims"] as const;
@@ -18,13 +18,9 @@ export function chartJsSource(): string {
 }
 
 const esc = (s: string): string => s.replace(/[&<>"']/gu, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
-const pct = (v: number | null | undefined): string => (v === null || v === undefined ? "—" : `${(v * 100).toFixed(1)}%`);
-const fmt = (metric: string, v: number | null | undefined): string => (v === null || v === undefined ? "—" : metricMax(metric) !== 1 ? v.toFixed(2) : pct(v));
-const fmtDelta = (metric: string, v: number | null | undefined): string => {
-  if (v === null || v === undefined) return "—";
-  const s = metricMax(metric) !== 1 ? v.toFixed(2) : `${(v * 100).toFixed(1)} pt`;
-  return v > 0 ? `+${s}` : s;
-};
+// The same rounding as the terminal summary: two decimals, relevance as x.x/4, deltas signed.
+const fmt = (metric: string, v: number | null | undefined): string => fmtValue(metric, v ?? null);
+const fmtDelta = (metric: string, v: number | null | undefined): string => textDelta(metric, v ?? null);
 
 /** Latest completed run of each pipeline version, in order of first appearance. */
 export function latestPerVersion(runs: readonly ReportRun[]): ReportRun[] {
@@ -165,11 +161,23 @@ export function renderReportHtml(data: ReportData, chartJs: string): string {
   const lost =
     data.lost_hit.length === 0
       ? `<p class="muted">None.</p>`
-      : `<table id="lost-hit"><thead><tr><th>golden id</th><th>question</th><th>trace id</th></tr></thead><tbody>${data.lost_hit.map((q) => `<tr><td>${esc(q.golden_id)}</td><td>${esc(q.question)}</td><td><code>${esc(q.trace_id)}</code></td></tr>`).join("\n")}</tbody></table>`;
+      : `<table id="lost-hit"><thead><tr><th>golden id</th><th>question</th><th>expected chunk: rank before → now</th><th>retrieved instead (top ${data.headline_k} now)</th><th>trace id</th></tr></thead><tbody>${data.lost_hit
+          .map(
+            (q) =>
+              `<tr><td>${esc(q.golden_id)}</td><td>${esc(q.question)}</td><td class="ranks">${q.rank_previous ?? "—"} → ${q.rank_last === null ? "not retrieved" : `${q.rank_last} (below ${data.headline_k})`}</td><td class="instead">${q.retrieved_last.map((x) => `<code>${esc(x.id)}</code>`).join("<br>") || "nothing"}</td><td><code>${esc(q.trace_id)}</code></td></tr>`,
+          )
+          .join("\n")}</tbody></table>`;
+  const tagCols = [...data.ks.map((k) => `recall@${k}`), "grounding", "relevance", "key_facts", "abstention"];
+  const byTag =
+    Object.keys(data.by_tag).length === 0
+      ? `<p class="muted">No tags.</p>`
+      : `<table id="by-tag"><thead><tr><th>tag</th>${tagCols.map((c) => `<th>${esc(c)}</th>`).join("")}</tr></thead><tbody>${Object.entries(data.by_tag)
+          .map(([tag, m]) => `<tr><td>${esc(tag)}</td>${tagCols.map((c) => `<td>${fmt(c, m[c]?.mean)}${m[c] ? ` <span class="muted">·${m[c].n}</span>` : ""}</td>`).join("")}</tr>`)
+          .join("\n")}</tbody></table>`;
   const bad =
     data.bad_claims.length === 0
       ? `<p class="muted">None.</p>`
-      : `<table id="bad-claims"><thead><tr><th>time (UTC)</th><th>verdict</th><th>claim</th><th>question</th><th>pipeline</th><th>trace id</th></tr></thead><tbody>${data.bad_claims.map((c) => `<tr><td>${esc(c.time.slice(0, 19).replace("T", " "))}</td><td class="${c.verdict === "CONTRADICTED" ? "down" : "warn"}">${esc(c.verdict)}</td><td>${esc(c.claim)}</td><td>${esc(c.question)}</td><td>${esc(c.pipeline_version)}</td><td><code>${esc(c.trace_id)}</code></td></tr>`).join("\n")}</tbody></table>`;
+      : `<table id="bad-claims"><thead><tr><th>time (UTC)</th><th>verdict</th><th>claim</th><th>golden id</th><th>question</th><th>pipeline</th><th>trace id</th></tr></thead><tbody>${data.bad_claims.map((c) => `<tr><td>${esc(c.time.slice(0, 19).replace("T", " "))}</td><td class="${c.verdict === "CONTRADICTED" ? "down" : "warn"}">${esc(c.verdict)}</td><td>${esc(c.claim)}</td><td>${esc(c.golden_id || "— (live)")}</td><td>${esc(c.question)}</td><td>${esc(c.pipeline_version)}</td><td><code>${esc(c.trace_id)}</code></td></tr>`).join("\n")}</tbody></table>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -199,6 +207,8 @@ ${comparisonSection(data)}
 <table id="runs"><thead><tr><th>run</th><th>started (UTC)</th><th>pipeline</th><th>source</th><th>recall@${data.headline_k}</th><th>mrr</th><th>grounding</th><th>relevance</th><th>key facts</th></tr></thead><tbody>
 ${runsRows}
 </tbody></table>
+<h3>Last run by tag (value · n)</h3>
+${byTag}
 <h2>Retrieval</h2>
 <div class="chart"><canvas id="chart-retrieval" aria-label="recall at k per version"></canvas></div>
 <h3>Questions that lost their hit (recall@${data.headline_k}: 1 in the previous run, 0 in the last)</h3>

@@ -1,4 +1,35 @@
+import { itemMatches, type MatchExpectation, retrievedRanks } from "../../domain/metrics/retrieved.js";
+import type { QuestionResult } from "../../domain/result.js";
 import type { EvalOutcome } from "../../runs/summary.js";
+
+/** One retrieved item of a question in the JSON report. */
+export interface RetrievedJson {
+  readonly id: string;
+  readonly document_id: string;
+  readonly score: number | null;
+  /** Rank as recall@k counts it; null for a duplicate (takes no rank). */
+  readonly rank: number | null;
+  /** Whether it matches the golden expectation; null when nothing is expected. */
+  readonly matched: boolean | null;
+}
+
+/** Why a question scored what it did: answer, retrieved items, claims, judge reasons and statuses. */
+export function questionDrillDown(q: QuestionResult, expect: MatchExpectation | null): Record<string, unknown> {
+  const ranks = retrievedRanks(q.contexts);
+  return {
+    question: q.question,
+    answer: q.answer,
+    retrieved: q.contexts.map((c, i): RetrievedJson => ({ id: c.id, document_id: c.document_id, score: c.score, rank: ranks[i] ?? null, matched: itemMatches(c, expect) })),
+    claims: q.grounding.claims.map((c) => ({ text: c.text, verdict: c.verdict, chunk_ids: c.chunk_ids })),
+    grounding_reason: q.grounding.reason ?? null,
+    relevance_reason: q.relevance.reason ?? null,
+    judges: {
+      grounding: { status: q.grounding.status, cached: q.grounding.cached ?? false },
+      relevance: { status: q.relevance.status, cached: q.relevance.cached ?? false },
+      reference_facts: { status: q.reference_facts.status, cached: q.reference_facts.cached ?? false },
+    },
+  };
+}
 
 /** The `--json OUT` document of `ragmeter eval` (values unrounded). */
 export interface EvalJson {
@@ -19,8 +50,11 @@ export interface EvalJson {
   readonly match_modes?: Record<string, { items: number; recall: Record<string, number | null>; n: number }>;
 }
 
-/** Builds the JSON report of an evaluation run. */
-export function evalJson(o: EvalOutcome): EvalJson {
+/**
+ * Builds the JSON report of an evaluation run.
+ * @param expectations golden expectations by golden id, to say which retrieved items matched.
+ */
+export function evalJson(o: EvalOutcome, expectations: ReadonlyMap<string, MatchExpectation> = new Map()): EvalJson {
   const questionCounts: Record<string, number> = {};
   for (const q of o.results) questionCounts[q.status] = (questionCounts[q.status] ?? 0) + 1;
   return {
@@ -49,6 +83,7 @@ export function evalJson(o: EvalOutcome): EvalJson {
       abstained: q.abstained,
       status: q.status,
       reason: q.reason || undefined,
+      ...questionDrillDown(q, expectations.get(q.golden_id) ?? null),
     })),
     previous: o.previous.run
       ? { run_id: o.previous.run.run_id, deltas: Object.fromEntries(o.previous.deltas.map((d) => [d.metric, { delta: d.delta, n: d.n }])) }

@@ -28,14 +28,17 @@ function line(metric: string, value: number | null, n: number, delta: PairedDelt
   return `${label} ${v} (was ${fmtValue(metric, delta.mean_a)}, ${fmtDelta(metric, delta.delta)}, n=${delta.n})`;
 }
 
-function tagTable(byTag: Readonly<Record<string, Aggregate>>, names: readonly string[]): string[] {
-  const cols = names.filter((n) => n === "recall@5" || n === "grounding" || n === "relevance" || n === "key_facts" || n === "abstention");
-  const head = `  ${"tag".padEnd(18)}${cols.map((c) => (LABEL[c] ?? c).padStart(11)).join("")}`;
-  const out = [head];
-  for (const [tag, a] of Object.entries(byTag)) {
-    out.push(`  ${tag.padEnd(18)}${cols.map((c) => `${fmtValue(c, a.metrics[c] ?? null)}${a.n[c] ? `·${a.n[c]}` : ""}`.padStart(11)).join("")}`);
-  }
-  return out;
+/**
+ * The by-tag table: recall at every `--k` asked, then grounding, relevance, key facts and abstention,
+ * each cell `value·n`; every column as wide as its widest cell plus two spaces, so cells never collide.
+ */
+export function tagTable(byTag: Readonly<Record<string, Aggregate>>, names: readonly string[]): string[] {
+  const cols = names.filter((n) => n.startsWith("recall@") || n === "grounding" || n === "relevance" || n === "key_facts" || n === "abstention");
+  const rows = Object.entries(byTag).map(([tag, a]) => [tag, ...cols.map((c) => `${fmtValue(c, a.metrics[c] ?? null)}${a.n[c] ? `·${a.n[c]}` : ""}`)]);
+  const head = ["tag", ...cols.map((c) => LABEL[c] ?? c)];
+  const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const render = (cells: readonly string[]): string => `  ${cells.map((cell, i) => (i === 0 ? cell.padEnd(width[0] ?? 0) : `  ${cell.padStart(width[i] ?? 0)}`)).join("")}`;
+  return [render(head), ...rows.map(render)];
 }
 
 /**

@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+// Is `ragmeter eval` bound by its target? (`npm run bench:eval`)
+// The bundled sample target (npm run sample:serve, a child process) gets N questions (the sample golden
+// set cycled, each copy with its own id) at concurrency C twice: once from a bare HTTP client (the
+// target's own time), once through `ragmeter eval` with heuristic judges and the embedded store.
+// Prints both wall times, their ratio (goal ≤ 1.2) and eval's peak RSS (goal ≤ 500 MiB at 20,000).
+// Usage: node bench/eval.mjs [--questions 2000] [--concurrency 4] [--rss-questions 20000]
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+const root = path.resolve(import.meta.dirname, "..");
+const { values: args } = parseArgs({
+  options: {
+    questions: { type: "string", default: "2000" },
+    concurrency: { type: "string", default: "4" },
+    "rss-questions": { type: "string", default: "20000" },
+  },
+});
+const N = Number(args.questions);
+const C = Number(args.concurrency);
+const RSS_N = Number(args["rss-questions"]);
+
+async function startTarget() {
+  const child = spawn(process.execPath, [path.join(root, "examples/sample-rag/dist/serve.js")], {
+    env: { ...process.env, PORT: "0", OTEL_TRACES_EXPORTER: "none" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise((resolve, reject) => {
+    child.stdout.on("data", (d) => {
+      const m = /at (http:\/\/\S+\/ask)/u.exec(d.toString());
+      if (m) resolve(m[1]);
+    });
+    child.on("exit", (c) => reject(new Error(`sample serve exited with ${c}`)));
+  });
+  const stop = () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once("exit", resolve);
+      child.kill("SIGTERM");
+    });
+  return { url, stop };
+}
+
+const sample = readFileSync(path.join(root, "examples/sample-rag/golden.jsonl"), "utf8")
+  .split("\n")
+  .filter((l) => l.trim() !== "")
+  .map((l) => JSON.parse(l));
+function goldenFile(dir, n) {
+  const file = path.join(dir, `golden-${n}.jsonl`);
+  const lines = [];
+  for (let i = 0; i < n; i++) {
+    const it = sample[i % sample.length];
+    lines.push(JSON.stringify({ ...it, id: `${it.id}-${Math.floor(i / sample.length)}` }));
+  }
+  writeFileSync(file, `${lines.join("\n")}\n`);
+  return file;
+}
+
+/** The target's own time: N questions from a bare client, C in flight. */
+async function targetOnly(url, n) {
+  let next = 0;
+  const t0 = performance.now();
+  const worker = async () => {
+    while (next < n) {
+      const it = sample[next++ % sample.length];
+      const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ question: it.question }) });
+      if (!r.ok) throw new Error(`target: HTTP ${r.status}`);
+      await r.json();
+    }
+  };
+  await Promise.all(Array.from({ length: C }, worker));
+  return (performance.now() - t0) / 1000;
+}
+
+/** The environment without a judge endpoint: heuristic judges, so the bench measures eval, not an LLM. */
+function heuristicEnv() {
+  const env = { ...process.env };
+  delete env.OPENAI_BASE_URL;
+  delete env.OPENAI_API_KEY;
+  return env;
+}
+
+function evalChild(url, golden, home, extra = []) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        ...extra,
+        path.join(root, "bench/lib/eval-child.mjs"),
+        "eval",
+        "--golden",
+        golden,
+        "--target",
+        url,
+        "--pipeline-version",
+        "bench",
+        "--concurrency",
+        String(C),
+        "--home",
+        home,
+      ],
+      { env: heuristicEnv(), stdio: ["ignore", "pipe", "inherit"] },
+    );
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+    });
+    child.on("exit", (code) => {
+      const last = out.trim().split("\n").at(-1) ?? "";
+      try {
+        resolve(JSON.parse(last));
+      } catch {
+        reject(new Error(`eval child exited with ${code}: ${last}`));
+      }
+    });
+  });
+}
+
+const dir = mkdtempSync(path.join(tmpdir(), "ragmeter-bench-eval-"));
+const target = await startTarget();
+try {
+  await targetOnly(target.url, Math.min(200, N)); // warm the target (corpus index, JIT)
+  const own = await targetOnly(target.url, N);
+  const ev = await evalChild(target.url, goldenFile(dir, N), path.join(dir, "home-a"));
+  if (ev.code !== 0) throw new Error(`eval exited with ${ev.code}`);
+  console.log(`questions ${N}, concurrency ${C}, heuristic judges, embedded store`);
+  console.log(`target's own time   ${own.toFixed(2)} s (${(N / own).toFixed(0)} questions/s)`);
+  console.log(`ragmeter eval       ${ev.seconds.toFixed(2)} s (${(N / ev.seconds).toFixed(0)} questions/s), peak RSS ${ev.max_rss_mib.toFixed(0)} MiB`);
+  console.log(`ratio eval / target ${(ev.seconds / own).toFixed(2)}× (goal ≤ 1.20×)`);
+  if (RSS_N > 0) {
+    const big = await evalChild(target.url, goldenFile(dir, RSS_N), path.join(dir, "home-b"));
+    if (big.code !== 0) throw new Error(`eval exited with ${big.code}`);
+    console.log(`ragmeter eval ${RSS_N} questions: ${big.seconds.toFixed(1)} s, peak RSS ${big.max_rss_mib.toFixed(0)} MiB (goal ≤ 500 MiB)`);
+  }
+} finally {
+  await target.stop();
+}

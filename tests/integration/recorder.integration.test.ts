@@ -1,0 +1,48 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
+import { startRecorder } from "../../scorer/src/runs/recorder.js";
+import { failedQuestion } from "../../scorer/src/scoring/score.js";
+import { openStore } from "../../scorer/src/store/client.js";
+import { runScores } from "../../scorer/src/store/results.js";
+
+describe("run recorder (embedded store)", () => {
+  it("writes size-triggered batches in the background without losing or reordering a row", async () => {
+    const home = await mkdtemp(path.join(tmpdir(), "ragmeter-recorder-"));
+    const store = await openStore({ kind: "embedded", home, database: "ragmeter" });
+    try {
+      const ks = [1, 5];
+      // maxRows 7: a failed question gives one interaction and one score row per metric, so nearly every record() triggers a write
+      const recorder = await startRecorder({
+        store,
+        judge: createHeuristicJudge(),
+        ks,
+        cache: false,
+        prices: null,
+        maxCostUsd: null,
+        golden: null,
+        run: { source: "golden", pipelineVersion: "rec", goldenSetHash: "h", goldenSetPath: "mem", target: "none", startedAt: Date.now() },
+        flush: { maxRows: 7, intervalMs: 60_000 },
+      });
+      const results = [];
+      for (let i = 0; i < 40; i++) {
+        const q = failedQuestion({ id: `g${String(i).padStart(2, "0")}`, tags: [], question: `q${i}` }, `t${i}`, "target_error", "HTTP 500", 1);
+        results.push(q);
+        await recorder.record(q);
+      }
+      await recorder.complete({ results, repeat: 1, useCache: false, warnings: [], now: Date.now });
+      await recorder.close();
+      const rows = await runScores(store, recorder.run.run_id);
+      // 40 questions × the 8 metrics of the table, each stored once
+      const metrics = ["abstention", "grounding", "key_facts", "mrr", "recall@1", "recall@5", "reference_facts", "relevance"];
+      expect(new Set(rows.map((r) => r.golden_id)).size).toBe(40);
+      expect([...new Set(rows.map((r) => r.metric))].sort()).toEqual(metrics);
+      expect(rows.length).toBe(40 * 8);
+      expect(rows.every((r) => r.status === "target_error" && r.value === null)).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+});
