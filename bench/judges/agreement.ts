@@ -1,5 +1,5 @@
-// Agreement of a judge with the hand labels of the judge benchmark set (bench/judges/README.md,
-// "How the figures are computed"). Pure: takes the cases and what a judge said about each, returns
+// Agreement of a judge with the hand labels of the judge benchmark set (definitions: README.md,
+// "Judge benchmark"). Pure: takes the cases and what a judge said about each, returns
 // the figures overall, by language and by category. Read by the runner (run.ts) and by vitest.
 import { type Agreement, cohenKappa, quadraticWeightedKappa } from "../../scorer/src/runs/calibrate/kappa.js";
 import { CATEGORIES, type JudgeCase, LANGUAGES } from "./cases.js";
