@@ -31,7 +31,7 @@ describe("npm run demo (bundled sample, heuristic judges, embedded store)", () =
       "recall@10    0.88  (n=112)",
       "MRR          0.67  (n=112)",
       "grounding    1.00  (n=99)",
-      "relevance    2.0/4 (n=121)",
+      "relevance    3.2/4 (n=121)",
       "key facts    0.32  (n=112)",
       "abstention   0.44  (n=9)",
     ]);
@@ -42,7 +42,7 @@ describe("npm run demo (bundled sample, heuristic judges, embedded store)", () =
       "recall@10    0.59  (was 0.88, -0.29, n=112)",
       "MRR          0.39  (was 0.67, -0.27, n=112)",
       "grounding    0.78  (was 1.00, -0.21, n=92)",
-      "relevance    1.7/4 (was 2.0/4, -0.3, n=121)",
+      "relevance    3.1/4 (was 3.2/4, -0.1, n=121)",
       "key facts    0.19  (was 0.32, -0.13, n=112)",
       "abstention   0.67  (was 0.44, +0.22, n=9)",
     ]);

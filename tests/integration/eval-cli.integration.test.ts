@@ -74,14 +74,14 @@ describe("ragmeter eval against an HTTP target (embedded store)", () => {
     // grounding: g1 claim SUPPORTED (1), g2 "port 5433" vs "port 5432" CONTRADICTED (0); g3 no_claims; g4 target_error
     expect(j.metrics.grounding).toBe(0.5);
     expect(j.counts.grounding).toEqual({ ok: 2, no_claims: 1, target_error: 1 });
-    // relevance: g1 tokens {many, days, refund, window} → "days" 1/4 → 1; g2 {port, postgresql, listen} → 2/3 → 3;
-    // g3 {offer, gpu, servers} → 0 of 3 → 0 (unanswerable, so no abstention floor)
-    expect(j.metrics.relevance).toBeCloseTo(4 / 3, 12);
+    // relevance (heuristic rules v2, stems): g1 {mani, day, refund, window} → refund, day 2/4 ≥ 0.5 → 4;
+    // g2 {port, postgresql, listen} → 3/3 → 4; g3 {offer, gpu, server} → 0 of 3 → 0 (unanswerable, so no abstention floor)
+    expect(j.metrics.relevance).toBeCloseTo(8 / 3, 12);
     expect(j.metrics.key_facts).toBe(0.5);
     expect(j.metrics.abstention).toBe(1);
     expect(j.counts.questions).toEqual({ ok: 3, target_error: 1 });
     const g2 = j.questions.find((q: { golden_id: string }) => q.golden_id === "g2");
-    expect(g2).toMatchObject({ recall: { "1": 0, "3": 1 }, hit_rank: 3, grounding: 0, grounding_status: "ok", relevance: 3, key_facts: 0, abstained: false, status: "ok" });
+    expect(g2).toMatchObject({ recall: { "1": 0, "3": 1 }, hit_rank: 3, grounding: 0, grounding_status: "ok", relevance: 4, key_facts: 0, abstained: false, status: "ok" });
     const g4 = j.questions.find((q: { golden_id: string }) => q.golden_id === "g4");
     expect(g4).toMatchObject({ status: "target_error", grounding: null, grounding_status: "target_error", recall: null });
     expect(g4.reason).toMatch(/^HTTP 500/u);
@@ -93,7 +93,7 @@ describe("ragmeter eval against an HTTP target (embedded store)", () => {
       expect(h["baggage"]).toMatch(new RegExp(`ragmeter\\.run\\.id=${j.run_id},ragmeter\\.golden\\.id=g[1-4],ragmeter\\.pipeline\\.version=fx-1`, "u"));
     }
     expect(r.out).toMatch(/^recall@1 +0\.50 +\(n=2\)$/mu);
-    expect(r.out).toMatch(/^relevance +1\.3\/4 +\(n=3\)$/mu);
+    expect(r.out).toMatch(/^relevance +2\.7\/4 +\(n=3\)$/mu);
   });
 
   it("--json drills down per question: answer, retrieved items with rank and match, claims with chunk ids, judge reasons and statuses", async () => {

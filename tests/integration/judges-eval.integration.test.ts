@@ -174,5 +174,14 @@ describe("judge cost, cache, repeats, max cost and calibration through ragmeter 
     expect(next.out).toMatch(
       /^calibration: last for this judge \d{4}-\d{2}-\d{2} \(cal-\S+, run r-\S+\): claims 50\.0% agreement, κ 0\.00 \(n=2\); relevance 50\.0%, quadratic-weighted κ 0\.67 \(n=2\)$/mu,
     );
+    // A model change: the judge in use has no calibration; the summary names the prompt (and model) last calibrated.
+    const pv = review.judge.prompt_version as string;
+    const changed = await cli(evalArgs("p1", "--json", path.join(dir, "changed.json")), { ...env, RAGMETER_JUDGE_MODEL: "judge-2" });
+    expect(changed.code, changed.err).toBe(0);
+    expect(changed.out).toContain(`calibration: not calibrated since prompt ${pv} (model judge-1): the judge in use (llm judge-2, prompt ${pv}) has none;`);
+    expect(changed.out).toContain("had claims 50.0% agreement, relevance 50.0%");
+    const changedJson = JSON.parse(await readFile(path.join(dir, "changed.json"), "utf8"));
+    expect(changedJson.judge_report.calibration).toBeNull();
+    expect(changedJson.judge_report.calibration_before_change).toMatchObject({ judge_model: "judge-1", judge_prompt_version: pv, claim_agreement: 0.5 });
   });
 });

@@ -62,9 +62,21 @@ describe("heuristic grounding judge (design §5)", () => {
 });
 
 describe("heuristic relevance judge (design §5)", () => {
-  it("round(4 × share of the question's content tokens in the answer)", async () => {
-    // content tokens of the question: reset, postgres, password → 2 of 3 in the answer → round(2.67) = 3
+  it("from the share of the question's content tokens in the answer (rules v2)", async () => {
+    // content tokens of the question: reset, postgres, password → 2 of 3 in the answer → 0.67 ≥ DIRECT_SHARE 0.5 → 4
     const r = await judge.relevance({ question: "How do I reset the postgres password?", answer: "Use the panel to reset the password.", answerable: true });
+    expect(r.value).toBe(4);
+    // 1 of 3 (password; "passwords" stems to "password") → 0.33 ≥ FOCUS_SHARE 0.2 → 3
+    expect((await judge.relevance({ question: "How do I reset the postgres password?", answer: "Passwords expire yearly.", answerable: true })).value).toBe(3);
+    // none of 3 → 0 (off-topic)
+    expect((await judge.relevance({ question: "How do I reset the postgres password?", answer: "Invoices are sent monthly.", answerable: true })).value).toBe(0);
+    // an empty answer → 0
+    expect((await judge.relevance({ question: "How do I reset the postgres password?", answer: "  ", answerable: true })).value).toBe(0);
+  });
+  it("a number given to a quantity question is a direct answer (at least 3)", async () => {
+    // question content stems: long, daili, backup, kept, standard, host, plan (7) → the answer shares backup: 1/7 < 0.2 → 1,
+    // but "How long" asks for a quantity and the answer gives 9 → 3
+    const r = await judge.relevance({ question: "How long are daily backups kept on the Standard hosting plan?", answer: "Backups: 9 days.", answerable: true });
     expect(r.value).toBe(3);
   });
   it("an abstention on an answerable question scores 1", async () => {

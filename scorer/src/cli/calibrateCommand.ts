@@ -1,9 +1,11 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type Command, InvalidArgumentError, type Option } from "commander";
+import { CalibrationError } from "../runs/calibrate/errors.js";
+import { readLabelledCases, sampleFromCases } from "../runs/calibrate/fromCases.js";
 import { sampleForCalibration } from "../runs/calibrate/sample.js";
 import { scoreCalibrationFile } from "../runs/calibrate/score.js";
-import { type Io, withStore } from "./context.js";
+import { type Io, judgeFor, withStore } from "./context.js";
 import { assertWritable, EXIT } from "./evalCommand.js";
 
 function positiveInt(v: string): number {
@@ -15,18 +17,34 @@ function positiveInt(v: string): number {
 const fmt = (x: number | null, digits = 2) => (x === null ? "—" : x.toFixed(digits));
 const pct = (x: number | null) => (x === null ? "—" : `${(x * 100).toFixed(1)}%`);
 
-/** `ragmeter calibrate sample`: writes a review file for a person to fill in. Returns the exit code. */
-export async function calibrateSampleCommand(io: Io, flags: { run: string; n: number; out?: string; seed: number; home?: string }): Promise<number> {
-  const out = path.resolve(io.cwd, flags.out ?? `calibration-${flags.run}.json`);
+/**
+ * `ragmeter calibrate sample`: writes a review file for a person to fill in, from a stored run
+ * (`--run`) or from a hand-labelled set judged now by the configured judge (`--cases`, human fields
+ * filled in from the labels). Returns the exit code.
+ */
+export async function calibrateSampleCommand(io: Io, flags: { run?: string; cases?: string; n: number; out?: string; seed: number; home?: string }): Promise<number> {
+  if ((flags.run === undefined) === (flags.cases === undefined))
+    throw new CalibrationError("calibrate sample: give either --run <run_id> or --cases <file> (e.g. bench/judges/cases.jsonl)");
+  const out = path.resolve(io.cwd, flags.out ?? (flags.run !== undefined ? `calibration-${flags.run}.json` : "calibration-cases.json"));
   await assertWritable(out, "--out");
-  return withStore(io, flags, async (store) => {
-    const file = await sampleForCalibration(store, flags.run, flags.n, flags.seed);
+  return withStore(io, flags, async (store, config) => {
+    let file: Awaited<ReturnType<typeof sampleForCalibration>>;
+    if (flags.cases !== undefined) {
+      const casesPath = path.resolve(io.cwd, flags.cases);
+      file = await sampleFromCases(await readLabelledCases(casesPath), flags.cases, judgeFor(config), flags.n, flags.seed);
+    } else {
+      file = await sampleForCalibration(store, flags.run as string, flags.n, flags.seed);
+    }
     await writeFile(out, `${JSON.stringify(file, null, 2)}\n`);
     const claims = file.items.reduce((a, i) => a + i.claims.length, 0);
     io.out(
-      `review file: ${out}\n${file.items.length} questions, ${claims} claims from run ${file.run_id} (judge ${file.judge.kind} ${file.judge.model}, prompt ${file.judge.prompt_version})`,
+      `review file: ${out}\n${file.items.length} questions, ${claims} claims from ${flags.cases !== undefined ? `the labelled set ${flags.cases}` : `run ${file.run_id}`} (judge ${file.judge.kind} ${file.judge.model}, prompt ${file.judge.prompt_version})`,
     );
-    io.out("fill in human_verdict for each claim and human_relevance for each question, then run: npx ragmeter calibrate score FILE");
+    io.out(
+      flags.cases !== undefined
+        ? "human fields are filled in from the set's labels: run npx ragmeter calibrate score FILE"
+        : "fill in human_verdict for each claim and human_relevance for each question, then run: npx ragmeter calibrate score FILE",
+    );
     return EXIT.done;
   });
 }
@@ -49,12 +67,13 @@ export function registerCalibrateCommand(program: Command, io: Io, result: { cod
   cal
     .command("sample")
     .description("write a review file (question, chunks, answer, claims with the judge's verdicts, relevance) for a person to fill in")
-    .requiredOption("--run <run_id>", "run to sample from")
+    .option("--run <run_id>", "run to sample from")
+    .option("--cases <file>", "hand-labelled set to draw from instead (JSON Lines, e.g. bench/judges/cases.jsonl): judged now, human fields from its labels")
     .option("--n <n>", "questions to sample", positiveInt, 20)
     .option("--out <file>", "review file to write (default calibration-<run>.json)")
     .option("--seed <n>", "sampling seed", positiveIntOrZero, 0)
     .addOption(home())
-    .action(async (o: { run: string; n: number; out?: string; seed: number; home?: string }) => {
+    .action(async (o: { run?: string; cases?: string; n: number; out?: string; seed: number; home?: string }) => {
       result.code = await calibrateSampleCommand(io, o);
     });
   cal

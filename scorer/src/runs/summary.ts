@@ -6,7 +6,7 @@ import { type LengthBias, lengthBias, type RepeatVariance, repeatVariance } from
 import { judgePromptVersion } from "../judges/promptVersion.js";
 import type { JudgeStats } from "../judges/session/session.js";
 import type { Judge } from "../judges/types.js";
-import { type CalibrationRecord, lastCalibration } from "../store/calibrations.js";
+import { type CalibrationRecord, lastCalibration, lastOtherCalibration } from "../store/calibrations.js";
 import type { Store } from "../store/client.js";
 import { runScores } from "../store/results.js";
 import { getRun, previousRun, type RunRecord, saveRun } from "../store/runs.js";
@@ -25,6 +25,11 @@ export interface JudgeRunReport {
   readonly variance: readonly RepeatVariance[];
   /** The last calibration of this judge (kind, model, prompt version), or null. */
   readonly calibration: CalibrationRecord | null;
+  /**
+   * When this judge has no calibration: the latest one of the same judge kind under another model or
+   * prompt version (the summary says "not calibrated since prompt X"), else null.
+   */
+  readonly calibration_before_change: CalibrationRecord | null;
 }
 
 /** Per-question metric values of a run: every metric of the table (design §5). */
@@ -256,8 +261,10 @@ async function judgeRunReport(store: Store, run: RunRecord, results: readonly Qu
           repeatVariance(m.name, new Map(results.filter((q) => q.repeats.length > 0).map((q) => [q.golden_id, q.repeats.map((r) => m.repeat(r))] as const))),
         ).filter((v) => v.n > 0)
       : [];
-  const calibration = await lastCalibration(store, { judge_kind: run.judge_kind, judge_model: run.judge_model, judge_prompt_version: run.judge_prompt_version });
-  return { stats, repeat, cache, length_bias, variance, calibration };
+  const judge = { judge_kind: run.judge_kind, judge_model: run.judge_model, judge_prompt_version: run.judge_prompt_version };
+  const calibration = await lastCalibration(store, judge);
+  const calibration_before_change = calibration === null ? await lastOtherCalibration(store, judge) : null;
+  return { stats, repeat, cache, length_bias, variance, calibration, calibration_before_change };
 }
 
 /** Judged metrics (grounding, relevance) stored without a call, by status: the calls a run did not spend. */

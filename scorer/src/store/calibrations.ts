@@ -65,3 +65,19 @@ export async function lastCalibration(store: Store, judge: { judge_kind: string;
   const rows = await rs.json<unknown>();
   return rows.length === 0 ? null : rowSchema.parse(rows[0]);
 }
+
+/**
+ * The latest calibration of a judge of the same kind under another model or prompt version, or
+ * null: what a prompt or model change left behind ("not calibrated since prompt X").
+ */
+export async function lastOtherCalibration(store: Store, judge: { judge_kind: string; judge_model: string; judge_prompt_version: string }): Promise<CalibrationRecord | null> {
+  const rs = await store.client.query({
+    query: `SELECT * EXCEPT version FROM ${store.database}.calibrations FINAL
+      WHERE judge_kind = {kind:String} AND NOT (judge_model = {model:String} AND judge_prompt_version = {pv:String})
+      ORDER BY created_at DESC, calibration_id DESC LIMIT 1`,
+    query_params: { kind: judge.judge_kind, model: judge.judge_model, pv: judge.judge_prompt_version },
+    format: "JSONEachRow",
+  });
+  const rows = await rs.json<unknown>();
+  return rows.length === 0 ? null : rowSchema.parse(rows[0]);
+}

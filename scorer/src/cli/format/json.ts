@@ -97,6 +97,7 @@ export function evalJson(o: EvalOutcome, expectations: ReadonlyMap<string, Match
       length_bias: o.judgeReport.length_bias,
       variance: o.judgeReport.variance,
       calibration: o.judgeReport.calibration,
+      calibration_before_change: o.judgeReport.calibration_before_change,
     },
   };
 }

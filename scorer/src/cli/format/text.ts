@@ -158,6 +158,11 @@ export function formatJudgeReport(o: EvalOutcome): string[] {
     out.push(
       `calibration: last for this judge ${c.created_at.slice(0, 10)} (${c.calibration_id}, run ${c.source_run_id}): claims ${pct(c.claim_agreement)} agreement, κ ${c.claim_kappa === null ? "—" : c.claim_kappa.toFixed(2)} (n=${c.n_claims}); relevance ${pct(c.relevance_agreement)}, quadratic-weighted κ ${c.relevance_qwk === null ? "—" : c.relevance_qwk.toFixed(2)} (n=${c.n_relevance})`,
     );
+  } else if (r.calibration_before_change) {
+    const b = r.calibration_before_change;
+    out.push(
+      `calibration: not calibrated since prompt ${b.judge_prompt_version}${b.judge_model !== o.run.judge_model ? ` (model ${b.judge_model})` : ""}: the judge in use (${o.run.judge_kind === o.run.judge_model ? o.run.judge_kind : `${o.run.judge_kind} ${o.run.judge_model}`}, prompt ${o.run.judge_prompt_version}) has none; that calibration ${b.created_at.slice(0, 10)} (${b.calibration_id}) had claims ${pct(b.claim_agreement)} agreement, relevance ${pct(b.relevance_agreement)}; run \`npx ragmeter calibrate sample --run ${o.run.run_id}\``,
+    );
   } else {
     out.push(
       `calibration: none for this judge (${o.run.judge_kind === o.run.judge_model ? o.run.judge_kind : `${o.run.judge_kind} ${o.run.judge_model}`}, prompt ${o.run.judge_prompt_version}); run \`npx ragmeter calibrate sample --run ${o.run.run_id}\``,

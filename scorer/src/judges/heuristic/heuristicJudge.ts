@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
-import { STOP_WORDS, sentences, type WordSegment, wordSegments } from "@ragmeter/golden";
+import { STOP_WORDS, sentences, wordSegments } from "@ragmeter/golden";
 import { isAbstention } from "../../domain/metrics/abstention.js";
 import type { ClaimVerdict, GroundingInput, GroundingJudgment, Judge, RelevanceInput, RelevanceJudgment, Verdict } from "../types.js";
+import { chineseNumeralsToDigits, mergeNumberWords } from "./numerals.js";
+import { stem } from "./stem.js";
 
 /** A claim is SUPPORTED when one chunk covers at least this share of its content tokens (and every number). */
 export const SUPPORT_COVERAGE = 0.7;
@@ -12,21 +14,45 @@ export const ABSTENTION_RELEVANCE = 1;
 /** Distance (in word segments) within which a number counts as "next to" a claim's neighbouring word. */
 export const NUMBER_WINDOW = 2;
 
-interface Tokenized {
-  readonly segments: readonly WordSegment[];
-  readonly content: ReadonlySet<string>;
-  readonly numbers: ReadonlySet<string>;
+/** One token: a number (canonical digits) or a word's stem, with whether the word is a stop word. */
+interface Token {
+  readonly text: string;
+  readonly isNumber: boolean;
+  readonly stop: boolean;
 }
 
+type Script = "han" | "cyrillic" | "latin" | "none";
+
+interface Tokenized {
+  readonly segments: readonly Token[];
+  readonly content: ReadonlySet<string>;
+  readonly numbers: ReadonlySet<string>;
+  /** The text's script (Han before Cyrillic before Latin): words are compared only within one script. */
+  readonly script: Script;
+}
+
+function scriptOf(text: string): Script {
+  if (/\p{Script=Han}/u.test(text)) return "han";
+  if (/\p{Script=Cyrillic}/u.test(text)) return "cyrillic";
+  if (/\p{Script=Latin}/u.test(text)) return "latin";
+  return "none";
+}
+
+/**
+ * Tokens of a text: word segments (CJK bigrams) with Chinese numerals as digits and English/Russian
+ * number words merged into numbers, then Snowball stems of the words.
+ */
 function tokenize(text: string): Tokenized {
-  const segments = wordSegments(text);
+  const segments = mergeNumberWords(wordSegments(chineseNumeralsToDigits(text))).map(
+    (s): Token => (s.isNumber ? { text: s.text, isNumber: true, stop: false } : { text: stem(s.text), isNumber: false, stop: STOP_WORDS.has(s.text) }),
+  );
   const content = new Set<string>();
   const numbers = new Set<string>();
   for (const s of segments) {
     if (s.isNumber) numbers.add(s.text);
-    else if (!STOP_WORDS.has(s.text)) content.add(s.text);
+    else if (!s.stop) content.add(s.text);
   }
-  return { segments, content, numbers };
+  return { segments, content, numbers, script: scriptOf(text) };
 }
 
 /**
@@ -56,18 +82,18 @@ function coverage(claim: Tokenized, chunk: Tokenized): number {
 function givesDifferentNumber(claim: Tokenized, chunk: Tokenized): boolean {
   const segs = claim.segments;
   for (let i = 0; i < segs.length; i++) {
-    const s = segs[i] as WordSegment;
+    const s = segs[i] as Token;
     if (!s.isNumber || chunk.numbers.has(s.text)) continue;
     const neighbours = new Set<string>();
     for (let j = Math.max(0, i - NUMBER_WINDOW); j <= Math.min(segs.length - 1, i + NUMBER_WINDOW); j++) {
-      const n = segs[j] as WordSegment;
-      if (!n.isNumber && !STOP_WORDS.has(n.text)) neighbours.add(n.text);
+      const n = segs[j] as Token;
+      if (!n.isNumber && !n.stop) neighbours.add(n.text);
     }
     const cs = chunk.segments;
     for (let k = 0; k < cs.length; k++) {
-      if (!neighbours.has((cs[k] as WordSegment).text)) continue;
+      if (!neighbours.has((cs[k] as Token).text)) continue;
       for (let m = Math.max(0, k - NUMBER_WINDOW); m <= Math.min(cs.length - 1, k + NUMBER_WINDOW); m++) {
-        const c = cs[m] as WordSegment;
+        const c = cs[m] as Token;
         if (c.isNumber && c.text !== s.text) return true;
       }
     }
@@ -110,6 +136,13 @@ class ChunkCache {
 export const CHUNK_CACHE_ENTRIES = 20_000;
 
 function verdictAgainst(claim: Tokenized, tokenized: readonly { id: string; t: Tokenized }[]): { verdict: Verdict; chunk_ids: string[] } {
+  // Across scripts words cannot be compared: a claim with numbers that a chunk in another script
+  // gives, all of them, is SUPPORTED by it; nothing is CONTRADICTED across scripts.
+  const other = tokenized.filter((c) => c.t.script !== claim.script && claim.script !== "none");
+  for (const c of other) {
+    if (claim.numbers.size > 0 && [...claim.numbers].every((n) => c.t.numbers.has(n))) return { verdict: "SUPPORTED", chunk_ids: [c.id] };
+  }
+  tokenized = tokenized.filter((c) => !other.includes(c));
   for (const c of tokenized) {
     const allNumbers = [...claim.numbers].every((n) => c.t.numbers.has(n));
     if (allNumbers && coverage(claim, c.t) >= SUPPORT_COVERAGE) return { verdict: "SUPPORTED", chunk_ids: [c.id] };
@@ -124,9 +157,31 @@ function verdictAgainst(claim: Tokenized, tokenized: readonly { id: string; t: T
   return { verdict: "UNSUPPORTED", chunk_ids: [] };
 }
 
-/** Relevance by the heuristic of design §5: round(4 × share of the question's content tokens in the answer). */
+/** Share of the question's tokens in the answer at which the answer is direct (relevance 4). */
+export const DIRECT_SHARE = 0.5;
+/** Share at which the answer addresses the question's focus (relevance 3). */
+export const FOCUS_SHARE = 0.2;
+/** Relevance of an answer that shares some but fewer than {@link FOCUS_SHARE} of the question's tokens. */
+export const WEAK_RELEVANCE = 1;
+/** Relevance of a direct answer: a number to a how-many/how-long question, or the focus share reached. */
+export const DIRECT_RELEVANCE = 3;
+
+/** Questions that ask for a quantity (English, Russian, Chinese): a number in the answer answers them. */
+const QUANTITY_QUESTION =
+  /\bhow (?:many|much|long|fast|soon|often|old|big|large|far)\b|\bwhat (?:is the )?(?:price|cost|fee|size|limit|port|age)\b|\bwhich port\b|сколько|как долго|как быстро|в какой срок|какой (?:срок|порт|размер|лимит|возраст)|с какого возраста|多少|多长|多久|几/iu;
+
+/**
+ * Relevance by the heuristic of design §5 (rules v2, issue 13): an empty answer 0; an abstention on
+ * an answerable question {@link ABSTENTION_RELEVANCE}; otherwise from the share s of the question's
+ * content tokens (stems, numbers) in the answer — s ≥ {@link DIRECT_SHARE} 4, s ≥ {@link FOCUS_SHARE}
+ * 3, s > 0 {@link WEAK_RELEVANCE}, 0 nothing — and a number given to a quantity question
+ * ("how many", "сколько", "多少") is a direct answer, at least {@link DIRECT_RELEVANCE}.
+ * Right or wrong does not matter: grounding measures that.
+ */
 export function heuristicRelevance(input: RelevanceInput): { value: number; reason: string } {
-  if (input.answerable === true && heuristicClaims(input.answer).length === 0 && isAbstention(input.answer)) {
+  if (input.answer.trim().length === 0) return { value: 0, reason: "empty answer" };
+  const claims = heuristicClaims(input.answer);
+  if (input.answerable === true && claims.length === 0 && isAbstention(input.answer)) {
     return { value: ABSTENTION_RELEVANCE, reason: "abstention on an answerable question" };
   }
   const q = tokenize(input.question);
@@ -135,10 +190,16 @@ export function heuristicRelevance(input: RelevanceInput): { value: number; reas
   if (qTokens.size === 0) return { value: 0, reason: "question has no content tokens" };
   let n = 0;
   for (const t of qTokens) if (a.content.has(t) || a.numbers.has(t)) n++;
-  return { value: Math.round((4 * n) / qTokens.size), reason: `${n} of ${qTokens.size} question tokens in the answer` };
+  const share = n / qTokens.size;
+  const byShare = share >= DIRECT_SHARE ? 4 : share >= FOCUS_SHARE ? 3 : share > 0 ? WEAK_RELEVANCE : 0;
+  const why = `${n} of ${qTokens.size} question tokens in the answer`;
+  if (byShare < DIRECT_RELEVANCE && n > 0 && a.numbers.size > 0 && QUANTITY_QUESTION.test(input.question)) {
+    return { value: DIRECT_RELEVANCE, reason: `${why}; a number answers a quantity question` };
+  }
+  return { value: byShare, reason: why };
 }
 
-const RULES = `heuristic v1; claims=sentences minus abstentions; support>=${SUPPORT_COVERAGE}+numbers; contradict>=${CONTRADICT_COVERAGE}+different number within ${NUMBER_WINDOW}; relevance=round(4*share), abstention=${ABSTENTION_RELEVANCE}; stopwords=${[...STOP_WORDS].sort().join(",")}`;
+const RULES = `heuristic v2; tokens=snowball stems en/ru, cjk bigrams, number words en/ru/zh as digits; claims=sentences minus abstentions; support>=${SUPPORT_COVERAGE}+numbers; across scripts numbers only; contradict>=${CONTRADICT_COVERAGE}+different number within ${NUMBER_WINDOW}; relevance share>=${DIRECT_SHARE}:4 >=${FOCUS_SHARE}:3 >0:${WEAK_RELEVANCE}, quantity question+number>=${DIRECT_RELEVANCE}, abstention=${ABSTENTION_RELEVANCE}; quantity=${QUANTITY_QUESTION.source}; stopwords=${[...STOP_WORDS].sort().join(",")}`;
 const VERSION = createHash("sha256").update(RULES).digest("hex").slice(0, 12);
 
 /**
