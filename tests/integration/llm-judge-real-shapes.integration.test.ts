@@ -1,8 +1,19 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseGoldenSet } from "@ragmeter/golden";
 import { afterEach, describe, expect, it } from "vitest";
+import type { Io } from "../../scorer/src/cli/context.js";
+import { evalExitCode } from "../../scorer/src/cli/evalCommand.js";
+import { evalJson } from "../../scorer/src/cli/format/json.js";
+import { formatSummary } from "../../scorer/src/cli/format/text.js";
 import { outputBounds, TOKENIZER_MARGIN } from "../../scorer/src/judges/llm/bounds.js";
 import { createLlmJudge, type LlmJudgeOptions } from "../../scorer/src/judges/llm/llmJudge.js";
 import { countTokens } from "../../scorer/src/judges/llm/tokens.js";
 import { CLAIMS_PROMPT, GROUNDING_PROMPT, RELEVANCE_PROMPT, VERIFY_PROMPT } from "../../scorer/src/judges/prompts.js";
+import { runEval } from "../../scorer/src/runs/eval.js";
+import type { Target } from "../../scorer/src/runs/target.js";
+import { openStore } from "../../scorer/src/store/client.js";
 import { startFakeOpenAI } from "../helpers/openaiServer.js";
 
 // Issue 13: the LLM judges against replies shaped as a real llama.cpp server gave them
@@ -242,5 +253,49 @@ describe("time per judgment", () => {
     // one slot: the three calls run one after another, so their own times add up to at most the wall
     // time; had queueing been counted, the sum would be about twice the wall time
     expect(rs.reduce((s, r) => s + r.latency_ms, 0)).toBeLessThanOrEqual(wall);
+  });
+});
+
+describe("judge errors surface in the summary, --json and the exit code", () => {
+  it("recall measured but every judge call truncated: stored completed, reasons counted, --max-error-rate decides (not exit 2)", async () => {
+    const { judge } = await judgeWith(() => ({ content: '{"claims": [{"claim": "x", "reasoning": "x x x', finishReason: "length" }), { maxOutputTokens: 64 });
+    const golden = await parseGoldenSet(
+      [
+        '{"id":"a","question":"first?","expected_source":"d","expected_substring":"port 5432"}',
+        '{"id":"b","question":"second?","expected_source":"d","expected_substring":"port 5432"}',
+      ].join("\n"),
+      "inline.jsonl",
+    );
+    const target: Target = {
+      description: "inline",
+      ask: async (question) => ({
+        ok: true,
+        latency_ms: 1,
+        reply: { answer: `Answer to ${question}`, contexts: [{ id: "c1", document_id: "d", text: chunks[0]!.text, score: 1 }], model: "gen-1", pipeline_version: null },
+      }),
+    };
+    const home = await mkdtemp(path.join(tmpdir(), "ragmeter-judge-"));
+    const store = await openStore({ kind: "embedded", home, database: "ragmeter" });
+    closers.push(() => store.close());
+    const o = await runEval({ golden, target, pipelineVersion: "p", ks: [1], concurrency: 1, judge, store });
+    expect(o.results.map((q) => [q.golden_id, q.recall_status, q.grounding.status, q.relevance.status])).toEqual([
+      ["a", "ok", "judge_error", "judge_error"],
+      ["b", "ok", "judge_error", "judge_error"],
+    ]);
+    expect(o.run.status).toBe("completed");
+    const errs: string[] = [];
+    const io = { out: () => {}, err: (t: string) => errs.push(t) } as unknown as Io;
+    expect(evalExitCode(io, o, undefined)).toBe(0);
+    expect(evalExitCode(io, o, 0.5)).toBe(1);
+    expect(errs.join("\n")).toMatch(/error rate 1\.000 .* > --max-error-rate 0\.5/u);
+    const text = formatSummary(o, "here");
+    expect(text).toContain("judge_error by reason");
+    expect(text).toContain("       2  grounding: reply truncated at 64 tokens");
+    expect(text).toContain("       2  relevance: reply truncated at 64 tokens");
+    const json = evalJson(o) as { questions: { grounding_reason?: string; relevance_reason?: string }[] };
+    expect(json.questions.map((q) => [q.grounding_reason, q.relevance_reason])).toEqual([
+      ["reply truncated at 64 tokens", "reply truncated at 64 tokens"],
+      ["reply truncated at 64 tokens", "reply truncated at 64 tokens"],
+    ]);
   });
 });
