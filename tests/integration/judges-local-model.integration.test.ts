@@ -38,6 +38,8 @@ describe.skipIf(!enabled)("LLM judges against the real local model server", () =
     const { rows, summary } = await judgeCases(cases, { baseURL: server.baseURL, model: server.model, timeoutMs: 60_000, maxOutputTokens: MAX_OUTPUT, contextTokens: server.ctx });
     console.log(JSON.stringify(summary));
     expect(summary.crashes).toBe(0);
+    // the model really answered: replies came back (a server gone would give connection errors only)
+    expect(rows.reduce((n, r) => n + r.grounding!.output_tokens + r.relevance!.output_tokens, 0)).toBeGreaterThan(0);
     for (const r of rows) {
       for (const j of [r.grounding!, r.relevance!]) {
         expect(["ok", "no_claims", "judge_error", "context_too_long"]).toContain(j.status);
