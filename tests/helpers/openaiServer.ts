@@ -3,11 +3,27 @@ import type { AddressInfo } from "node:net";
 
 /** A chat completion request as the fake server received it. */
 export interface RecordedRequest {
-  readonly body: { model: string; temperature?: number; messages: { role: string; content: string }[]; response_format?: unknown };
+  readonly body: {
+    model: string;
+    temperature?: number;
+    messages: { role: string; content: string }[];
+    response_format?: unknown;
+    max_tokens?: number | null;
+    max_completion_tokens?: number | null;
+  };
 }
 
 /** What the script returns for a request: reply text, or an HTTP error. */
-export type ScriptedReply = { content: string; delayMs?: number } | { status: number; body?: string; headers?: Record<string, string> };
+export type ScriptedReply =
+  | {
+      content: string;
+      delayMs?: number;
+      /** `finish_reason` of the choice (default "stop"); llama.cpp sends "length" for a reply cut by `max_tokens`. */
+      finishReason?: string;
+      /** The usage block (default 100 prompt + 20 completion tokens). */
+      usage?: { prompt_tokens: number; completion_tokens: number };
+    }
+  | { status: number; body?: string; headers?: Record<string, string> };
 
 /**
  * A local OpenAI-compatible server (`POST /v1/chat/completions`) playing scripted replies — the
@@ -42,8 +58,8 @@ export async function startFakeOpenAI(
           object: "chat.completion",
           created: 1_764_460_800,
           model: rec.body.model,
-          choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: r.content } }],
-          usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+          choices: [{ index: 0, finish_reason: r.finishReason ?? "stop", message: { role: "assistant", content: r.content } }],
+          usage: r.usage ? { ...r.usage, total_tokens: r.usage.prompt_tokens + r.usage.completion_tokens } : { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
         }),
       );
     })();

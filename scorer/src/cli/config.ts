@@ -32,6 +32,7 @@ export const envSchema = z.object({
   RAGMETER_JUDGE_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
   RAGMETER_JUDGE_RPM: z.coerce.number().int().positive().optional(),
   RAGMETER_JUDGE_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  RAGMETER_JUDGE_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(16).default(2048),
   RAGMETER_PRICES: z.string().min(1).optional(),
 });
 
@@ -52,6 +53,8 @@ export interface Config {
     readonly rpm: number | null;
     /** Retries of a retriable judge call (`RAGMETER_JUDGE_RETRIES`). */
     readonly retries: number;
+    /** Cap of every judge call's output bound, tokens (`RAGMETER_JUDGE_MAX_OUTPUT_TOKENS`). */
+    readonly maxOutputTokens: number;
   } | null;
   /** Judge price table (`RAGMETER_PRICES` file), null when unset. */
   readonly prices: PriceTable | null;
@@ -105,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { home?: string } 
             concurrency: e.RAGMETER_JUDGE_CONCURRENCY,
             rpm: e.RAGMETER_JUDGE_RPM ?? null,
             retries: e.RAGMETER_JUDGE_RETRIES,
+            maxOutputTokens: e.RAGMETER_JUDGE_MAX_OUTPUT_TOKENS,
           }
         : null,
     prices: e.RAGMETER_PRICES === undefined ? null : loadPrices(path.resolve(e.RAGMETER_PRICES)),

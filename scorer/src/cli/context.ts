@@ -37,6 +37,7 @@ export function judgeFor(config: Config): Judge {
         concurrency: config.judge.concurrency,
         rpm: config.judge.rpm,
         maxRetries: config.judge.retries,
+        maxOutputTokens: config.judge.maxOutputTokens,
       })
     : createHeuristicJudge();
 }

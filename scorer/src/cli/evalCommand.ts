@@ -154,11 +154,12 @@ export async function evaluateAndReport(
 
 /**
  * Exit code of an evaluation (design §5): 2 when no question could be measured (target down, no
- * spans, judge failing: an infrastructure error; the run is stored as failed), 1 when the share of
- * unmeasured questions exceeds `--max-error-rate`, else 0.
+ * spans: an infrastructure error; the run is stored as failed), 1 when the share of unmeasured
+ * questions exceeds `--max-error-rate`, else 0. Questions whose judges failed but whose answer and
+ * recall were measured are judge errors counted by `--max-error-rate` (issue 13), not "nothing".
  */
 export function evalExitCode(io: Io, outcome: EvalOutcome, maxErrorRate: number | undefined): number {
-  if (outcome.results.length > 0 && outcome.failures.length === outcome.results.length) {
+  if (outcome.results.length > 0 && outcome.failures.length === outcome.results.length && outcome.failures.every((f) => f.status !== "judge_error")) {
     const first = outcome.failures[0];
     io.err(
       `ragmeter: nothing could be measured: all ${outcome.results.length} questions failed (${[...new Set(outcome.failures.map((f) => f.status))].join(", ")}; first: ${first?.reason ?? "?"}); run ${outcome.run.run_id} is stored as failed`,

@@ -11,6 +11,9 @@ export class JudgeError extends Error {
  * - `status`: HTTP status, or null for timeouts and connection failures.
  * - `retriable`: true for 408, 409, 429, 5xx, timeouts and connection failures (read by {@link withRetry}).
  * - `retryAfterMs`: the server's `Retry-After` / `retry-after-ms` header in ms, when sent.
+ * - `badRequest`: for a 400, what its body is about (context size, `response_format`, `max_tokens`, other).
+ * - `context`: for a context-size 400, the endpoint's context and the prompt's tokens when the body says them.
+ * - `timeout`: the call timed out (or the judgment's time budget ran out).
  */
 export class JudgeCallError extends JudgeError {
   override readonly name = "JudgeCallError";
@@ -19,10 +22,21 @@ export class JudgeCallError extends JudgeError {
     readonly status: number | null,
     readonly retriable: boolean,
     readonly retryAfterMs: number | null,
-    options?: { cause?: unknown },
+    options?: {
+      cause?: unknown;
+      badRequest?: "context" | "response_format" | "max_tokens" | "other";
+      context?: { nCtx: number | null; promptTokens: number | null };
+      timeout?: boolean;
+    },
   ) {
-    super(message, options);
+    super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
+    this.badRequest = options?.badRequest ?? null;
+    this.context = options?.context ?? null;
+    this.timeout = options?.timeout ?? false;
   }
+  readonly badRequest: "context" | "response_format" | "max_tokens" | "other" | null;
+  readonly context: { readonly nCtx: number | null; readonly promptTokens: number | null } | null;
+  readonly timeout: boolean;
 }
 
 /** A configuration problem of the judge layer (e.g. `--max-cost` without a price for the model). */

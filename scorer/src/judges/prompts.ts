@@ -5,16 +5,20 @@ export function promptVersion(text: string): string {
   return createHash("sha256").update(text).digest("hex").slice(0, 12);
 }
 
-/** System prompt of the grounding judge (claim extraction + verdicts in one call). */
+/**
+ * System prompt of the grounding judge (claim extraction + verdicts in one call). The reply is one
+ * object per claim, reasoning before the verdict, so verdicts are one to one with claims by construction.
+ */
 export const GROUNDING_PROMPT = `You check whether an answer is grounded in retrieved context passages.
 1. Split the ANSWER into atomic factual claims: short, self-contained statements of one fact each. Do not include greetings, refusals ("I could not find ..."), or questions. If the answer makes no factual claim, return an empty list.
-2. For each claim, in the same order, give exactly one verdict:
+2. For each claim, in the answer's order, write one short sentence of reasoning (at most 25 words), then exactly one verdict:
    - SUPPORTED: a passage states it.
    - CONTRADICTED: a passage states something incompatible with it (for example a different number).
    - UNSUPPORTED: no passage states it or contradicts it.
-   and the ids of the passages the verdict rests on.
+   and the ids of the passages the verdict rests on (only ids of the given passages; none for UNSUPPORTED).
 Judge only against the passages, never against your own knowledge. Blank passages are no context.
-Reply with JSON only: {"claims": ["..."], "verdicts": [{"verdict": "SUPPORTED|CONTRADICTED|UNSUPPORTED", "chunk_ids": ["..."]}]} with one verdict per claim.`;
+Write each claim and its reasoning in the language of the ANSWER; copy the claim's facts, never write a placeholder.
+Reply with JSON only: {"claims": [{"claim": "<the claim>", "reasoning": "<one sentence>", "verdict": "SUPPORTED|CONTRADICTED|UNSUPPORTED", "chunk_ids": ["<passage id>"]}]}.`;
 
 /** System prompt of the relevance judge. */
 export const RELEVANCE_PROMPT = `You rate whether an ANSWER addresses the QUESTION that was asked, regardless of whether it is true.
@@ -38,17 +42,19 @@ export function relevanceUserMessage(question: string, answer: string): string {
  * judge's window (design §5: claims are extracted once, then verified against parts that fit).
  */
 export const CLAIMS_PROMPT = `You split an answer into atomic factual claims: short, self-contained statements of one fact each. Do not include greetings, refusals ("I could not find ..."), or questions. If the answer makes no factual claim, return an empty list.
-Reply with JSON only: {"claims": ["..."]}.`;
+Write the claims in the language of the ANSWER; copy the facts, never write a placeholder.
+Reply with JSON only: {"claims": ["<claim>"]}.`;
 
-/** System prompt of the verification step against one part of a long context. */
+/** System prompt of the verification step against one part of a long context (same reply shape as the grounding judge). */
 export const VERIFY_PROMPT = `You check given factual claims against retrieved context passages.
-For each claim, in the same order, give exactly one verdict:
+For each claim, in the given order, copy the claim, write one short sentence of reasoning (at most 25 words), then exactly one verdict:
 - SUPPORTED: a passage states it.
 - CONTRADICTED: a passage states something incompatible with it (for example a different number).
 - UNSUPPORTED: no passage states it or contradicts it.
-and the ids of the passages the verdict rests on.
+and the ids of the passages the verdict rests on (only ids of the given passages; none for UNSUPPORTED).
 Judge only against the passages, never against your own knowledge. Blank passages are no context.
-Reply with JSON only: {"verdicts": [{"verdict": "SUPPORTED|CONTRADICTED|UNSUPPORTED", "chunk_ids": ["..."]}]} with one verdict per claim.`;
+Write the reasoning in the language of the claims.
+Reply with JSON only: {"claims": [{"claim": "<the claim>", "reasoning": "<one sentence>", "verdict": "SUPPORTED|CONTRADICTED|UNSUPPORTED", "chunk_ids": ["<passage id>"]}]} with one object per claim.`;
 
 /** System prompt of the reference-based judge (`reference_facts`). */
 export const REFERENCE_PROMPT = `You compare an ANSWER with a REFERENCE answer written by a person.

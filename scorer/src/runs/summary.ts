@@ -166,7 +166,8 @@ export async function completeRun(input: CompleteRunInput): Promise<EvalOutcome>
   const judgeReport = await judgeRunReport(store, run, results, input.stats, repeat, useCache);
   const finishedAt = now();
   // A run in which no question could be scored is stored as failed: never a baseline for the next.
-  const nothingScored = results.length > 0 && failures.length === results.length;
+  // Judge errors on answered questions (recall measured) are counted, not "nothing scored" (issue 13).
+  const nothingScored = results.length > 0 && failures.length === results.length && failures.every((f) => f.status !== "judge_error");
   run = {
     ...run,
     status: nothingScored ? "failed" : "completed",

@@ -97,6 +97,10 @@ export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): s
         .join(", ")}`,
     );
   }
+  const judgeErrors = judgeErrorReasons(o);
+  if (judgeErrors.length > 0) out.push("  judge_error by reason");
+  for (const [reason, n] of judgeErrors.slice(0, 8)) out.push(`    ${String(n).padStart(4)}  ${reason}`);
+  if (judgeErrors.length > 8) out.push(`    … and ${judgeErrors.length - 8} more reasons`);
   const errs = o.failures;
   if (errs.length > 0) out.push(`  not measured: ${errs.length} of ${o.results.length} questions`);
   for (const q of errs.slice(0, 10)) out.push(`  ${q.golden_id}: ${q.status} — ${q.reason}`);
@@ -120,6 +124,22 @@ export function modeLines(byMode: NonNullable<EvalOutcome["byMode"]>, ks: readon
     out.push(`  ${mode.padEnd(12)} ${ks.map((k) => `recall@${k} ${fmtValue(`recall@${k}`, r.recall[`recall@${k}`] ?? null)}`).join("  ")} (n=${r.n})`);
   }
   return out;
+}
+
+/** `judge_error` judgments of the run (grounding, relevance, reference facts) counted by metric and reason, most frequent first. */
+export function judgeErrorReasons(o: EvalOutcome): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const q of o.results)
+    for (const [metric, j] of [
+      ["grounding", q.grounding],
+      ["relevance", q.relevance],
+      ["reference_facts", q.reference_facts],
+    ] as const) {
+      if (j.status !== "judge_error") continue;
+      const key = `${metric}: ${j.reason ?? "no reason given"}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
 
 const int = (n: number) => n.toLocaleString("en-US");

@@ -1,0 +1,301 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseGoldenSet } from "@ragmeter/golden";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Io } from "../../scorer/src/cli/context.js";
+import { evalExitCode } from "../../scorer/src/cli/evalCommand.js";
+import { evalJson } from "../../scorer/src/cli/format/json.js";
+import { formatSummary } from "../../scorer/src/cli/format/text.js";
+import { outputBounds, TOKENIZER_MARGIN } from "../../scorer/src/judges/llm/bounds.js";
+import { createLlmJudge, type LlmJudgeOptions } from "../../scorer/src/judges/llm/llmJudge.js";
+import { countTokens } from "../../scorer/src/judges/llm/tokens.js";
+import { CLAIMS_PROMPT, GROUNDING_PROMPT, RELEVANCE_PROMPT, VERIFY_PROMPT } from "../../scorer/src/judges/prompts.js";
+import { runEval } from "../../scorer/src/runs/eval.js";
+import type { Target } from "../../scorer/src/runs/target.js";
+import { openStore } from "../../scorer/src/store/client.js";
+import { startFakeOpenAI } from "../helpers/openaiServer.js";
+
+// Issue 13: the LLM judges against replies shaped as a real llama.cpp server gave them
+// (scripts/local-model/README.md, "Reply shapes observed"), through the real `openai` client.
+let closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of closers) await c();
+  closers = [];
+});
+
+async function judgeWith(script: Parameters<typeof startFakeOpenAI>[0], opts: Partial<LlmJudgeOptions> = {}) {
+  const server = await startFakeOpenAI(script);
+  closers.push(server.close);
+  return { server, judge: createLlmJudge({ baseURL: server.baseURL, apiKey: "test", model: "smollm2", timeoutMs: 5_000, maxRetries: 0, ...opts }) };
+}
+const chunks = [{ id: "c1", text: "Managed PostgreSQL listens on port 5432. Backups are kept for 14 days." }];
+const item = (claim: string, verdict: string, chunk_ids: string[]) => ({ claim, reasoning: "The passage says so.", verdict, chunk_ids });
+const llamaContextError = (nPrompt: number, nCtx: number) =>
+  JSON.stringify({
+    error: {
+      code: 400,
+      message: `request (${nPrompt} tokens) exceeds the available context size (${nCtx} tokens), try increasing it`,
+      type: "exceed_context_size_error",
+      n_prompt_tokens: nPrompt,
+      n_ctx: nCtx,
+    },
+  });
+
+describe("grounding reply: one object per claim, reasoning before verdict", () => {
+  it("reads {claims: [{claim, reasoning, verdict, chunk_ids}]}; sends that schema, a bound, and asks for the answer's language", async () => {
+    const { server, judge } = await judgeWith(() => ({
+      content: JSON.stringify({ claims: [item("Postgres listens on port 5432.", "SUPPORTED", ["c1"]), item("Backups are kept for 30 days.", "CONTRADICTED", ["c1"])] }),
+    }));
+    const answer = "Postgres listens on port 5432. Backups are kept for 30 days.";
+    const g = await judge.grounding({ question: "q", answer, chunks });
+    expect(g).toMatchObject({ status: "ok", value: 0.5 });
+    expect(g.claims.map((c) => [c.text, c.verdict, c.chunk_ids])).toEqual([
+      ["Postgres listens on port 5432.", "SUPPORTED", ["c1"]],
+      ["Backups are kept for 30 days.", "CONTRADICTED", ["c1"]],
+    ]);
+    const body = server.requests[0]!.body;
+    const schema = (body.response_format as { json_schema: { schema: { properties: { claims: { items: { properties: Record<string, unknown> } } } } } }).json_schema.schema;
+    expect(Object.keys(schema.properties.claims.items.properties)).toEqual(["claim", "reasoning", "verdict", "chunk_ids"]);
+    expect(body.messages[0]!.content).toBe(GROUNDING_PROMPT);
+    expect(GROUNDING_PROMPT).toMatch(/in the language of the ANSWER/u);
+    // 2 sentences: 24 frame + answer tokens + 2 × (40 + 48), plus the 20% margin
+    expect(body.max_tokens).toBe(Math.ceil((24 + countTokens(answer) + 2 * 88) * (1 + TOKENIZER_MARGIN)));
+  });
+});
+
+describe("bounded output on every call (finish_reason: length)", () => {
+  it("every call carries max_tokens, capped by maxOutputTokens", async () => {
+    const { server, judge } = await judgeWith(() => ({ content: '{"score": 3, "reason": "ok"}' }), { maxOutputTokens: 50 });
+    await judge.relevance({ question: "q", answer: "a", answerable: true });
+    await judge.grounding({ question: "q", answer: "A. B. C. D.", chunks });
+    expect(server.requests.map((r) => r.body.max_tokens)).toEqual([50, 50, 50]);
+  });
+
+  it("a reply cut by the bound is retried once with twice the bound, then judge_error 'reply truncated at N tokens'", async () => {
+    const { server, judge } = await judgeWith((req) => ({
+      content: '{"score": 3, "reason": "the answer is the answer is the',
+      finishReason: "length",
+      usage: { prompt_tokens: 62, completion_tokens: req.body.max_tokens ?? 0 },
+    }));
+    const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
+    const first = Math.ceil(128 * (1 + TOKENIZER_MARGIN)); // 154
+    expect(server.requests.map((x) => x.body.max_tokens)).toEqual([first, 2 * first]);
+    expect(r).toMatchObject({ status: "judge_error", value: null, reason: `reply truncated at ${2 * first} tokens`, calls: 2, input_tokens: 124, output_tokens: 3 * first });
+  });
+
+  it("truncated then complete with the larger bound → the value; at the cap already → no retry", async () => {
+    const ok = await judgeWith((_req, n) => (n === 1 ? { content: '{"score": 4, "rea', finishReason: "length" } : { content: '{"score": 4, "reason": "direct"}' }));
+    expect(await ok.judge.relevance({ question: "q", answer: "a", answerable: true })).toMatchObject({ status: "ok", value: 4, calls: 2 });
+    const capped = await judgeWith(() => ({ content: '{"score": 4, "rea', finishReason: "length" }), { maxOutputTokens: 40 });
+    expect(await capped.judge.relevance({ question: "q", answer: "a", answerable: true })).toMatchObject({ status: "judge_error", reason: "reply truncated at 40 tokens" });
+    expect(capped.server.requests).toHaveLength(1);
+  });
+});
+
+describe("a 400 is read by its body", () => {
+  it("llama.cpp exceed_context_size_error on relevance → context_too_long, structured output stays on", async () => {
+    const { server, judge } = await judgeWith((_req, n) => (n === 1 ? { status: 400, body: llamaContextError(10681, 8192) } : { content: '{"score": 2, "reason": "partly"}' }));
+    const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
+    expect(r.status).toBe("context_too_long");
+    expect(r.value).toBeNull();
+    expect(server.requests).toHaveLength(1);
+    expect(await judge.relevance({ question: "q", answer: "a", answerable: true })).toMatchObject({ status: "ok", value: 2 });
+    expect(server.requests[1]!.body.response_format).toBeDefined();
+  });
+
+  it("a context-size 400 on the one-call grounding shrinks the window to n_ctx and takes the split path", async () => {
+    const question = "Which port and retention?";
+    const answer = "Port 5432. Backups 30 days.";
+    const claims = ["Postgres listens on port 5432.", "Backups are kept for 30 days."];
+    const long = (s: string) => `${s} `.repeat(60).trim();
+    const parts = [
+      { id: "c1", text: long("Managed PostgreSQL listens on port 5432.") },
+      { id: "c2", text: long("Backups are kept for 14 days.") },
+    ];
+    let nCtx = 0;
+    const { server, judge } = await judgeWith((req) => {
+      const system = req.body.messages[0]!.content;
+      const user = req.body.messages[1]!.content;
+      if (system === GROUNDING_PROMPT) {
+        // the server counts the prompt as o200k does and its context is one token short of it
+        const n = countTokens(system) + countTokens(user);
+        nCtx = n - 1;
+        return { status: 400, body: llamaContextError(n, nCtx) };
+      }
+      if (system === CLAIMS_PROMPT) return { content: JSON.stringify({ claims }) };
+      if (system !== VERIFY_PROMPT) return { status: 500 };
+      const c1 = user.includes('id="c1"');
+      return {
+        content: JSON.stringify({
+          claims: c1
+            ? [item(claims[0]!, "SUPPORTED", ["c1"]), item(claims[1]!, "UNSUPPORTED", [])]
+            : [item(claims[0]!, "UNSUPPORTED", []), item(claims[1]!, "CONTRADICTED", ["c2"])],
+        }),
+      };
+    });
+    const g = await judge.grounding({ question, answer, chunks: parts });
+    expect(g.status).toBe("ok");
+    expect(g.claims.map((c) => [c.verdict, c.chunk_ids])).toEqual([
+      ["SUPPORTED", ["c1"]],
+      ["CONTRADICTED", ["c2"]],
+    ]);
+    expect(g.value).toBe(0.5);
+    // grounding (400), extraction, one verification per chunk; structured output never switched off
+    expect(server.requests.map((r) => r.body.messages[0]!.content)).toEqual([GROUNDING_PROMPT, CLAIMS_PROMPT, VERIFY_PROMPT, VERIFY_PROMPT]);
+    expect(server.requests.every((r) => r.body.response_format !== undefined)).toBe(true);
+    // each verification message, counted with the margin plus its reply's bound, fits the n_ctx the server said
+    const verifyBound = outputBounds(2048).verify(claims);
+    for (const r of server.requests.slice(2)) {
+      expect(Math.ceil((countTokens(VERIFY_PROMPT) + countTokens(r.body.messages[1]!.content)) * (1 + TOKENIZER_MARGIN)) + verifyBound).toBeLessThanOrEqual(nCtx);
+      expect(r.body.max_tokens).toBe(verifyBound);
+    }
+  });
+
+  it("OpenAI context_length_exceeded and vLLM's max-model-len message are context errors too", async () => {
+    const openai = JSON.stringify({
+      error: {
+        message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.",
+        type: "invalid_request_error",
+        param: "messages",
+        code: "context_length_exceeded",
+      },
+    });
+    const vllm = JSON.stringify({
+      error: {
+        message: "This model's maximum context length is 2048 tokens. However, you requested 3000 tokens (2900 in the messages, 100 in the completion).",
+        type: "BadRequestError",
+        param: null,
+        code: 400,
+      },
+    });
+    for (const body of [openai, vllm]) {
+      const { server, judge } = await judgeWith(() => ({ status: 400, body }));
+      expect(await judge.relevance({ question: "q", answer: "a", answerable: true })).toMatchObject({ status: "context_too_long", value: null });
+      expect(server.requests).toHaveLength(1);
+    }
+  });
+
+  it("a 400 about something else (not response_format) is judge_error and does not switch structured output off", async () => {
+    const { server, judge } = await judgeWith((_req, n) =>
+      n === 1
+        ? { status: 400, body: JSON.stringify({ error: { message: "temperature must be between 0 and 2", type: "invalid_request_error", param: "temperature" } }) }
+        : { content: '{"score": 1, "reason": "declines"}' },
+    );
+    const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
+    expect(r.status).toBe("judge_error");
+    expect(r.reason).toMatch(/^judge call failed: 400 temperature/u);
+    expect(server.requests).toHaveLength(1);
+    await judge.relevance({ question: "q", answer: "a", answerable: true });
+    expect(server.requests[1]!.body.response_format).toBeDefined();
+  });
+
+  it("a 400 naming max_tokens switches that endpoint to max_completion_tokens", async () => {
+    const { server, judge } = await judgeWith((req) =>
+      req.body.max_tokens !== undefined
+        ? {
+            status: 400,
+            body: JSON.stringify({
+              error: {
+                message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+                type: "invalid_request_error",
+                param: "max_tokens",
+                code: "unsupported_parameter",
+              },
+            }),
+          }
+        : { content: '{"score": 4, "reason": "direct"}' },
+    );
+    expect(await judge.relevance({ question: "q", answer: "a", answerable: true })).toMatchObject({ status: "ok", value: 4 });
+    expect(server.requests.map((r) => [r.body.max_tokens, r.body.max_completion_tokens])).toEqual([
+      [154, undefined],
+      [undefined, 154],
+    ]);
+  });
+});
+
+describe("placeholder verdicts are rejected", () => {
+  it('claims "..." citing chunk "..." (what SmolLM2 answered) → retried once, then judge_error with that reason', async () => {
+    const { server, judge } = await judgeWith(() => ({ content: JSON.stringify({ claims: [{ claim: "...", reasoning: "...", verdict: "SUPPORTED", chunk_ids: ["..."] }] }) }));
+    const g = await judge.grounding({ question: "q", answer: "Sorry, I could not find that.", chunks });
+    expect(g).toMatchObject({ status: "judge_error", value: null, claims: [], reason: 'placeholder claim 1: "..." (after 2 attempts)' });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("a verdict citing a chunk id that is not among the passages → judge_error; a good second reply is kept", async () => {
+    const bad = await judgeWith(() => ({ content: JSON.stringify({ claims: [item("Port 5432.", "SUPPORTED", ["c9"])] }) }));
+    expect(await bad.judge.grounding({ question: "q", answer: "Port 5432.", chunks })).toMatchObject({
+      status: "judge_error",
+      reason: 'claim 1 cites chunk "c9", not among the passages (after 2 attempts)',
+    });
+    const second = await judgeWith((_r, n) => ({ content: JSON.stringify({ claims: [item(n === 1 ? "" : "Port 5432.", "SUPPORTED", ["c1"])] }) }));
+    expect(await second.judge.grounding({ question: "q", answer: "Port 5432.", chunks })).toMatchObject({ status: "ok", value: 1, calls: 2 });
+  });
+});
+
+describe("time per judgment", () => {
+  it("the whole judgment is bounded by timeoutMs (retries included); the reason names RAGMETER_JUDGE_TIMEOUT_MS; the tokens sent are stored", async () => {
+    const { server, judge } = await judgeWith(() => ({ content: '{"score": 4, "reason": "late"}', delayMs: 3_000 }), { timeoutMs: 300, maxRetries: 3 });
+    const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
+    expect(r.status).toBe("judge_error");
+    expect(r.reason).toBe("timed out: the judgment used its time budget of 300 ms (RAGMETER_JUDGE_TIMEOUT_MS)");
+    const sent = countTokens(RELEVANCE_PROMPT) + countTokens("QUESTION:\nq\n\nANSWER:\na");
+    expect(r.calls).toBe(server.requests.length);
+    expect(r.input_tokens).toBe(sent * server.requests.length);
+    expect(r.output_tokens).toBe(0);
+  });
+
+  it("latency_ms is the call's own time, not time queued behind the concurrency limit", async () => {
+    const { judge } = await judgeWith(() => ({ content: '{"score": 3, "reason": "ok"}', delayMs: 150 }), { concurrency: 1 });
+    const t0 = performance.now();
+    const rs = await Promise.all([1, 2, 3].map(() => judge.relevance({ question: "q", answer: "a", answerable: true })));
+    const wall = performance.now() - t0;
+    // one slot: the three calls run one after another, so their own times add up to at most the wall
+    // time; had queueing been counted, the sum would be about twice the wall time
+    expect(rs.reduce((s, r) => s + r.latency_ms, 0)).toBeLessThanOrEqual(wall);
+  });
+});
+
+describe("judge errors surface in the summary, --json and the exit code", () => {
+  it("recall measured but every judge call truncated: stored completed, reasons counted, --max-error-rate decides (not exit 2)", async () => {
+    const { judge } = await judgeWith(() => ({ content: '{"claims": [{"claim": "x", "reasoning": "x x x', finishReason: "length" }), { maxOutputTokens: 64 });
+    const golden = await parseGoldenSet(
+      [
+        '{"id":"a","question":"first?","expected_source":"d","expected_substring":"port 5432"}',
+        '{"id":"b","question":"second?","expected_source":"d","expected_substring":"port 5432"}',
+      ].join("\n"),
+      "inline.jsonl",
+    );
+    const target: Target = {
+      description: "inline",
+      ask: async (question) => ({
+        ok: true,
+        latency_ms: 1,
+        reply: { answer: `Answer to ${question}`, contexts: [{ id: "c1", document_id: "d", text: chunks[0]!.text, score: 1 }], model: "gen-1", pipeline_version: null },
+      }),
+    };
+    const home = await mkdtemp(path.join(tmpdir(), "ragmeter-judge-"));
+    const store = await openStore({ kind: "embedded", home, database: "ragmeter" });
+    closers.push(() => store.close());
+    const o = await runEval({ golden, target, pipelineVersion: "p", ks: [1], concurrency: 1, judge, store });
+    expect(o.results.map((q) => [q.golden_id, q.recall_status, q.grounding.status, q.relevance.status])).toEqual([
+      ["a", "ok", "judge_error", "judge_error"],
+      ["b", "ok", "judge_error", "judge_error"],
+    ]);
+    expect(o.run.status).toBe("completed");
+    const errs: string[] = [];
+    const io = { out: () => {}, err: (t: string) => errs.push(t) } as unknown as Io;
+    expect(evalExitCode(io, o, undefined)).toBe(0);
+    expect(evalExitCode(io, o, 0.5)).toBe(1);
+    expect(errs.join("\n")).toMatch(/error rate 1\.000 .* > --max-error-rate 0\.5/u);
+    const text = formatSummary(o, "here");
+    expect(text).toContain("judge_error by reason");
+    expect(text).toContain("       2  grounding: reply truncated at 64 tokens");
+    expect(text).toContain("       2  relevance: reply truncated at 64 tokens");
+    const json = evalJson(o) as { questions: { grounding_reason?: string; relevance_reason?: string }[] };
+    expect(json.questions.map((q) => [q.grounding_reason, q.relevance_reason])).toEqual([
+      ["reply truncated at 64 tokens", "reply truncated at 64 tokens"],
+      ["reply truncated at 64 tokens", "reply truncated at 64 tokens"],
+    ]);
+  });
+});
