@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -151,6 +151,7 @@ describe("ragmeter live and runs from another process while serve owns the embed
       ),
     );
     expect(s.overlap).toEqual([{ service: "shop", version_a: "sample-v1", version_b: "sample-v2", questions: 2, mean_jaccard: (expected[0]! + expected[1]!) / 2 }]);
+    expect(s.groups[0]!.statuses).toEqual({ content_missing: 5 });
     // 5 of 9 content_missing: the warning names the variable, in live and in serve's progress log.
     expect(s.content_missing).toBe(5);
     expect(s.warnings[0]).toContain("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT");
@@ -176,6 +177,19 @@ describe("ragmeter live and runs from another process while serve owns the embed
     expect(runs.map((x) => [x.run_id, x.status])).toEqual([["r-stale", "aborted"]]);
     expect(runs[0]!.aborted_reason).toContain(`PID ${deadPid}`);
     expect(serveLog).toContain('"run_id":"r-stale"');
+  });
+
+  it("report and compare from another process go through the API too", async () => {
+    const out = path.join(home, "report.html");
+    const r = ragmeter(["report", "--out", out, "--home", home], { RAGMETER_COLLECTOR_TOKEN: TOKEN });
+    expect(r.code, r.err).toBe(0);
+    const html = await readFile(out, "utf8");
+    expect(html).toContain('id="live-section"');
+    expect(html).toContain('data-service="dark" data-version="sample-v1"');
+    expect(html).not.toContain('http-equiv="refresh"'); // the file does not reload itself; the served page does
+    const c = ragmeter(["compare", "r-stale", "r-nope", "--home", home], { RAGMETER_COLLECTOR_TOKEN: TOKEN });
+    expect(c.code).toBe(2);
+    expect(c.err).toContain("unknown run id: r-nope");
   });
 
   it("the API wants the collector's token; / serves the report with its live section, reloading itself", async () => {

@@ -62,6 +62,8 @@ describe("summariseLive: live traffic per service and pipeline version", () => {
     expect(v2.grounding).toMatchObject({ n: 1, mean: 0.25, ci: null, statuses: { not_sampled: 1, ok: 1 } });
     expect(v2.relevance).toMatchObject({ n: 1, mean: 3, statuses: { judge_error: 1, ok: 1 } });
     expect(s.groups[0]!.statuses).toEqual({ content_missing: 1 });
+    expect(s.groups[1]!.statuses).toEqual({ ok: 2 });
+    expect(s.groups[2]!.statuses).toEqual({ not_sampled: 1, ok: 1 }); // t4: interaction ok, grounding not_sampled
     expect(s.groups[0]!.grounding.mean).toBeNull();
   });
 

@@ -33,7 +33,7 @@ export interface LiveGroup {
   readonly traces_seen: number;
   /** Traces with at least one `ok` grounding or relevance score. */
   readonly traces_scored: number;
-  /** Traces by interaction status. */
+  /** Traces by status: the interaction's when not `ok`, else its grounding score's (else relevance's). */
   readonly statuses: Readonly<Record<string, number>>;
   readonly grounding: LiveMetric;
   readonly relevance: LiveMetric;
@@ -97,6 +97,12 @@ const count = (xs: readonly string[]): Record<string, number> => {
   return out;
 };
 
+/** A trace's status: the interaction's when not `ok`, else that of its grounding score, else of its relevance score. */
+function traceStatus(i: LiveInteractionRow, rows: readonly LiveScoreRow[]): string {
+  if (i.status !== "ok") return i.status;
+  return rows.find((r) => r.metric === "grounding")?.status ?? rows.find((r) => r.metric === "relevance")?.status ?? i.status;
+}
+
 function metric(rows: readonly LiveScoreRow[], seed: number, resamples: number): LiveMetric {
   const values = rows.filter((r) => r.status === "ok" && r.value !== null).map((r) => r.value as number);
   const ci = values.length >= 2 ? bootstrapMeanInterval(values, { seed, resamples }) : null;
@@ -154,7 +160,7 @@ export function summariseLive(interactions: readonly LiveInteractionRow[], score
         pipeline_version: first.pipeline_version,
         traces_seen: is.length,
         traces_scored: is.filter((i) => (scoresOf.get(i.trace_id) ?? []).some((r) => r.status === "ok")).length,
-        statuses: count(is.map((i) => i.status)),
+        statuses: count(is.map((i) => traceStatus(i, scoresOf.get(i.trace_id) ?? []))),
         grounding: metric(
           rows.filter((r) => r.metric === "grounding"),
           seed,

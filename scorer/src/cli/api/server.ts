@@ -61,7 +61,8 @@ export interface ReadApiOptions {
 /**
  * The read API as a fastify plugin (design §3): `GET /api/runs`, `/api/runs/:id`,
  * `/api/runs/:id/questions`, `/api/compare?a&b[&seed&resamples]`, `/api/live[?window_ms&service&pipeline_version]`,
- * `/api/report[?golden_set]`, and the HTML report (with its live section, reloading itself) at `/`.
+ * `/api/report[?golden_set]`, and the HTML report (with its live section, reloading itself) at
+ * `/[?window_ms&service&pipeline_version]`.
  * Errors are JSON `{error}`: 400 for a bad query parameter, 401 without the token, 404 for an unknown run.
  */
 export function readApiPlugin(reader: Reader, options: ReadApiOptions = {}): FastifyPluginAsync {
@@ -103,8 +104,16 @@ export function readApiPlugin(reader: Reader, options: ReadApiOptions = {}): Fas
       const q = parse(reportQuery, req.query, "query parameter");
       return reader.report(q.golden_set !== undefined ? { goldenSet: q.golden_set } : {});
     });
-    app.get("/", async (_req, reply) => {
-      const [data, live] = await Promise.all([reader.report({}), reader.live({ windowMs: DEFAULT_LIVE_WINDOW_MS })]);
+    app.get("/", async (req, reply) => {
+      const q = parse(liveQuery, req.query, "query parameter");
+      const [data, live] = await Promise.all([
+        reader.report({}),
+        reader.live({
+          windowMs: q.window_ms,
+          ...(q.service !== undefined ? { service: q.service } : {}),
+          ...(q.pipeline_version !== undefined ? { pipelineVersion: q.pipeline_version } : {}),
+        }),
+      ]);
       const html = renderReportHtml(data, chartJsSource(), {
         head: `<meta http-equiv="refresh" content="${REPORT_REFRESH_SECONDS}">`,
         sections: renderLiveSection(live),

@@ -50,7 +50,8 @@ function row(g: LiveGroup): string {
  * orange, traces as grey bars), the overlap of versions side by side, and the warnings.
  */
 export function renderLiveSection(live: LiveSummary): string {
-  const hours = live.window_ms / 3_600_000;
+  const w = live.window_ms;
+  const span = w % 3_600_000 === 0 ? `${w / 3_600_000} h` : w % 60_000 === 0 ? `${w / 60_000} min` : `${Math.round(w / 1000)} s`;
   const warnings = live.warnings.map((w) => `<p class="warn live-warning">⚠ ${esc(w)}</p>`).join("\n");
   const table =
     live.groups.length === 0
@@ -67,9 +68,10 @@ ${live.overlap.map((o) => `<tr><td>${esc(o.service)}</td><td>${esc(o.version_a)}
 </tbody></table>`;
   return `<section id="live-section">
 <h2>Live traffic</h2>
-<p class="muted">Last ${Number.isInteger(hours) ? `${hours} h` : `${Math.round(live.window_ms / 60_000)} min`} (since ${esc(live.since.slice(0, 19).replace("T", " "))} UTC) · ${live.traces_seen} live trace(s), ${live.content_missing} content_missing · page reloads itself</p>
+<p class="muted">Last ${span} (since ${esc(live.since.slice(0, 19).replace("T", " "))} UTC) · ${live.traces_seen} live trace(s), ${live.content_missing} content_missing · page reloads itself</p>
 ${warnings}
 ${table}
+<p class="muted">Trend: <span style="color:#1f77b4">● grounding</span> · <span style="color:#ff7f0e">● relevance ÷ 4</span> · grey bars = traces, ${live.groups[0]?.buckets.length ?? 0} equal buckets over the window.</p>
 ${overlap}
 </section>`;
 }
