@@ -8,7 +8,7 @@ export const CONTENT_WATCH_INTERVAL_MS = 5000;
 /**
  * Logs the content-missing warning of `ragmeter live` (naming OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT)
  * in the progress log when most of the last hour's live traces are `content_missing`: once when it
- * starts to hold, again when its wording changes, and "content captured again" when it stops.
+ * starts to hold, again when the services it names change, and "live traces carry content again" when it stops.
  * @returns stop() (clears the timer)
  */
 export function watchContentCapture(reader: Reader, log: Logger, intervalMs = CONTENT_WATCH_INTERVAL_MS): { check(): Promise<void>; stop(): void } {
@@ -20,9 +20,11 @@ export function watchContentCapture(reader: Reader, log: Logger, intervalMs = CO
     try {
       const s = await reader.live({ windowMs: 3_600_000 });
       const w = s.warnings[0] ?? null;
-      if (w !== null && w !== last) log.warn(w, { variable: CAPTURE_CONTENT_ENV, traces: s.traces_seen, content_missing: s.content_missing });
+      // Keyed without the counts ("N of M …"): a new line when the services named change, not on every trace.
+      const key = w === null ? null : w.replace(/^\d+ of \d+ /u, "");
+      if (w !== null && key !== last) log.warn(w, { variable: CAPTURE_CONTENT_ENV, traces: s.traces_seen, content_missing: s.content_missing });
       else if (w === null && last !== null) log.info("live traces carry content again", { traces: s.traces_seen, content_missing: s.content_missing });
-      last = w;
+      last = key;
     } catch (err) {
       log.debug("content watch skipped", { error: (err as Error).message });
     } finally {
