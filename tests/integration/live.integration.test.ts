@@ -202,6 +202,11 @@ describe("ragmeter live and runs from another process while serve owns the embed
     expect(html).toContain('<meta http-equiv="refresh"');
     expect(html).toContain('id="live-section"');
     expect(html).toContain('data-service="shop" data-version="sample-v2"');
+    const auth = { headers: { authorization: `Bearer ${TOKEN}` } };
+    const q = await fetch(`${otlp}/api/runs/r-stale/questions`, auth);
+    expect([q.status, await q.json()]).toEqual([200, {}]); // the aborted run scored no question
+    const unknown = await fetch(`${otlp}/api/runs/r-nope/questions`, auth);
+    expect([unknown.status, await unknown.json()]).toEqual([404, { error: "unknown run id: r-nope" }]);
     const bad = await fetch(`${otlp}/api/live?window_ms=-5`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toMatch(/^query parameter window_ms: /u);
