@@ -16,7 +16,7 @@ import {
   type Signal,
   splitTraceRequestProtobuf,
 } from "@ragmeter/otlp";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import Fastify, { LogController } from "fastify";
 import { type Batch, batchLogs, batchTraces, countLogRecords, countSpans } from "./batching.js";
 import type { CollectorConfig } from "./config.js";
@@ -43,6 +43,8 @@ export interface CollectorDeps {
   logger?: Logger | PinoLogger;
   /** Record sink (default: a kafkajs producer built from the config). An injected sink is not closed by `close()`. */
   sink?: RecordSink;
+  /** More routes on the same port (e.g. the scorer's read API), registered as an encapsulated plugin with its own error handler. */
+  routes?: FastifyPluginAsync;
 }
 
 /** Counters of a running collector (since start). */
@@ -278,6 +280,8 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
     const ok = await sink.ready();
     return reply.code(ok ? 200 : 503).send({ status: ok ? "ready" : "kafka unreachable" });
   });
+
+  if (deps.routes) await app.register(deps.routes);
 
   const address = await app.listen({ host: config.host, port: config.port });
   const url = new URL(address);

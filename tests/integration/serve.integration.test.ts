@@ -26,7 +26,11 @@ describe("ragmeter serve: collector + scorer in one process (in-process hand-off
       OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true",
       OTEL_SERVICE_NAME: "sample-live",
     });
-    const noContent = await startSampleServeChild({ OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_SERVICE_NAME: "sample-dark" });
+    const noContent = await startSampleServeChild({
+      OTEL_EXPORTER_OTLP_ENDPOINT: url,
+      OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "false",
+      OTEL_SERVICE_NAME: "sample-dark",
+    });
     const questions = ["What port does managed PostgreSQL listen on?", "How do I enable automatic top-up?"];
     const replies: { answer: string; contexts: { id: string; text: string }[] }[] = [];
     for (const q of questions) {

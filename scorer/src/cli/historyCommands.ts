@@ -3,11 +3,11 @@ import type { Command } from "commander";
 import { stringify } from "csv-stringify/sync";
 import { displayRank, metricNames } from "../domain/metricTable.js";
 import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "../runs/bootstrap.js";
-import { compareRuns } from "../runs/compare.js";
 import { evaluateGate, parseGate } from "../runs/gate.js";
-import { getRun, listRuns, type RunRecord } from "../store/runs.js";
+import type { RunRecord } from "../store/runs.js";
+import { withReader } from "./api/withReader.js";
 import { type CommandContext, intArg } from "./args.js";
-import { type Io, withStore } from "./context.js";
+import type { Io } from "./context.js";
 import { assertWritable, EXIT } from "./evalCommand.js";
 import { formatComparison } from "./format/compare.js";
 import { fmtValue } from "./format/text.js";
@@ -22,10 +22,22 @@ export function runMetrics(run: RunRecord): Record<string, number | null> {
   }
 }
 
-/** `ragmeter runs [--json]`: the run history, newest first. */
+/** Why a run was aborted (its summary's `aborted_reason`), or null. */
+export function abortedReason(run: RunRecord): string | null {
+  if (run.status !== "aborted") return null;
+  try {
+    const s = JSON.parse(run.summary) as { aborted_reason?: unknown };
+    return typeof s.aborted_reason === "string" ? s.aborted_reason : "";
+  } catch {
+    return "";
+  }
+}
+
+/** `ragmeter runs [--json]`: the run history, newest first (from the store, or its owner's read API). */
 export async function runsCommand(io: Io, flags: { json?: boolean; home?: string }): Promise<number> {
-  return withStore(io, flags, async (store) => {
-    const runs = await listRuns(store);
+  return withReader(io, flags, async (reader) => {
+    const runs = await reader.runs();
+    const location = reader.location;
     if (flags.json) {
       io.out(
         JSON.stringify(
@@ -37,6 +49,7 @@ export async function runsCommand(io: Io, flags: { json?: boolean; home?: string
             golden_set_sha256: r.golden_set_hash,
             judge: { kind: r.judge_kind, model: r.judge_model, prompt_version: r.judge_prompt_version },
             metrics: runMetrics(r),
+            ...(r.status === "aborted" ? { aborted_reason: abortedReason(r) } : {}),
           })),
           null,
           2,
@@ -45,17 +58,17 @@ export async function runsCommand(io: Io, flags: { json?: boolean; home?: string
       return EXIT.done;
     }
     if (runs.length === 0) {
-      io.out(`no runs yet in ${store.location}`);
+      io.out(`no runs yet in ${location}`);
       return EXIT.done;
     }
     io.out(`${"run".padEnd(30)} ${"started (UTC)".padEnd(20)} ${"pipeline".padEnd(14)} ${"golden".padEnd(8)} ${"judge".padEnd(10)} recall@5 ground  relev`);
     for (const r of runs) {
       const m = runMetrics(r);
       io.out(
-        `${r.run_id.padEnd(30)} ${r.started_at.slice(0, 19).replace("T", " ").padEnd(20)} ${r.pipeline_version.slice(0, 14).padEnd(14)} ${r.golden_set_hash.slice(0, 8)} ${r.judge_kind.padEnd(10)} ${fmtValue("recall@5", m["recall@5"] ?? null).padStart(8)} ${fmtValue("grounding", m["grounding"] ?? null).padStart(6)} ${fmtValue("relevance", m["relevance"] ?? null).padStart(6)}${r.status === "completed" ? "" : `  (${r.status})`}`,
+        `${r.run_id.padEnd(30)} ${r.started_at.slice(0, 19).replace("T", " ").padEnd(20)} ${r.pipeline_version.slice(0, 14).padEnd(14)} ${r.golden_set_hash.slice(0, 8)} ${r.judge_kind.padEnd(10)} ${fmtValue("recall@5", m["recall@5"] ?? null).padStart(8)} ${fmtValue("grounding", m["grounding"] ?? null).padStart(6)} ${fmtValue("relevance", m["relevance"] ?? null).padStart(6)}${r.status === "completed" ? "" : `  (${r.status}${r.status === "aborted" ? `: ${abortedReason(r)}` : ""})`}`,
       );
     }
-    io.out(`history: ${store.location}`);
+    io.out(`history: ${location}`);
     return EXIT.done;
   });
 }
@@ -67,16 +80,20 @@ export async function compareCommand(
   runB: string,
   flags: { failOn?: string; seed: number; resamples: number; json?: boolean; home?: string },
 ): Promise<number> {
-  return withStore(io, flags, async (store) => {
-    const a = await getRun(store, runA);
-    const b = await getRun(store, runB);
+  return withReader(io, flags, async (reader) => {
+    const a = await reader.run(runA);
+    const b = await reader.run(runB);
     if (!a || !b) {
       io.err(`ragmeter: unknown run id: ${!a ? runA : runB} (see \`ragmeter runs\`)`);
       return EXIT.usage;
     }
     const known = metricNames([...new Set([...a.ks, ...b.ks])]);
     const rules = flags.failOn !== undefined ? parseGate(flags.failOn, known) : [];
-    const c = await compareRuns(store, a, b, { seed: flags.seed, resamples: flags.resamples });
+    const c = await reader.compare(a.run_id, b.run_id, { seed: flags.seed, resamples: flags.resamples });
+    if (!c) {
+      io.err(`unknown run id: ${runA} or ${runB} (see \`ragmeter runs\`)`);
+      return EXIT.usage;
+    }
     const gate = evaluateGate(rules, c.deltas);
     if (flags.json) {
       io.out(
@@ -126,8 +143,8 @@ export async function exportCommand(io: Io, flags: { csv?: boolean; out?: string
     return EXIT.usage;
   }
   if (flags.out !== undefined) await assertWritable(flags.out, "--out");
-  return withStore(io, flags, async (store) => {
-    const runs = (await listRuns(store)).filter((r) => r.status === "completed");
+  return withReader(io, flags, async (reader) => {
+    const runs = (await reader.runs()).filter((r) => r.status === "completed");
     // Display order: recall@k by k, then MRR, the judged metrics, key facts, abstention.
     const names = [...new Set(runs.flatMap((r) => Object.keys(runMetrics(r))))].sort((a, b) => displayRank(a) - displayRank(b) || a.localeCompare(b));
     const rows = runs.map((r) => {

@@ -8,6 +8,7 @@ import { GateSyntaxError } from "../runs/gate.js";
 import { NothingToReplayError } from "../runs/replay/replay.js";
 import { ReplaySpecError } from "../runs/replay/select.js";
 import { StoreError } from "../store/errors.js";
+import { ReadApiError } from "./api/errors.js";
 import type { CommandContext } from "./args.js";
 import { registerCalibrateCommand } from "./calibrateCommand.js";
 import { registerCollectorCommand } from "./collectorCommand.js";
@@ -16,6 +17,7 @@ import { registerDemoCommand } from "./demoCommand.js";
 import { EXIT, registerEvalCommand, UsageError } from "./evalCommand.js";
 import { registerGoldenCommands } from "./goldenCommand.js";
 import { registerHistoryCommands } from "./historyCommands.js";
+import { registerLiveCommand } from "./liveCommand.js";
 import { registerReplayCommand } from "./replayCommand.js";
 import { registerReportCommand } from "./reportCommand.js";
 import { registerStreamCommands } from "./streamCommands.js";
@@ -42,6 +44,7 @@ export function buildCli(io: Io, result: { code: number }): Command {
   registerEvalCommand(program, ctx);
   registerDemoCommand(program, ctx);
   registerHistoryCommands(program, ctx);
+  registerLiveCommand(program, ctx);
   registerReportCommand(program, ctx);
   registerCollectorCommand(program, ctx);
   registerCalibrateCommand(program, io, result, home);
@@ -77,7 +80,8 @@ export async function runCli(argv: readonly string[], io: Io = processIo()): Pro
       err instanceof GateSyntaxError ||
       err instanceof StoreError ||
       err instanceof JudgeConfigError ||
-      err instanceof CalibrationError
+      err instanceof CalibrationError ||
+      err instanceof ReadApiError
     ) {
       io.err(`ragmeter: ${err.message}`);
       return EXIT.usage;

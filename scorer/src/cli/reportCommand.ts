@@ -1,12 +1,14 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
-import { loadReportData } from "../runs/reportData.js";
+import { DEFAULT_LIVE_WINDOW_MS } from "./api/server.js";
+import { withReader } from "./api/withReader.js";
 import type { CommandContext } from "./args.js";
-import { type Io, withStore } from "./context.js";
+import type { Io } from "./context.js";
 import { assertWritable, EXIT } from "./evalCommand.js";
 import { BrowserMissingError, screenshotTrend } from "./format/browser.js";
 import { chartJsSource, renderReportHtml } from "./format/html.js";
+import { renderLiveSection } from "./format/liveHtml.js";
 
 /** A path as printed: relative to the working directory when inside it, else absolute. */
 const shown = (cwd: string, file: string): string => {
@@ -23,9 +25,11 @@ const shown = (cwd: string, file: string): string => {
 export async function reportCommand(io: Io, flags: { out?: string; png?: boolean; home?: string; goldenSet?: string }): Promise<number> {
   const out = path.resolve(io.cwd, flags.out ?? "report.html");
   await assertWritable(out, "--out");
-  const written = await withStore(io, flags, async (store) => {
-    const data = await loadReportData(store, flags.goldenSet !== undefined ? { goldenSet: flags.goldenSet } : {});
-    await writeFile(out, renderReportHtml(data, chartJsSource()));
+  const written = await withReader(io, flags, async (reader) => {
+    const data = await reader.report(flags.goldenSet !== undefined ? { goldenSet: flags.goldenSet } : {});
+    // The live section (design §3) only when the last hour had live traffic: a golden-only report stays as it was.
+    const live = await reader.live({ windowMs: DEFAULT_LIVE_WINDOW_MS });
+    await writeFile(out, renderReportHtml(data, chartJsSource(), live.groups.length > 0 ? { sections: renderLiveSection(live) } : {}));
     return data.runs.length;
   });
   io.err(`wrote ${shown(io.cwd, out)} (${written} completed run${written === 1 ? "" : "s"})`);

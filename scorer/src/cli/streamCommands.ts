@@ -2,6 +2,9 @@ import { createJsonLogger as createLogger, loadCollectorConfig, type RunningColl
 import type { Command } from "commander";
 import { loadStreamConfig } from "../stream/config.js";
 import { type ScorerService, startScorerService } from "../stream/service.js";
+import { watchContentCapture } from "./api/contentWatch.js";
+import { storeReader } from "./api/reader.js";
+import { readApiPlugin, startReadApi } from "./api/server.js";
 import { type CommandContext, intArg, kList } from "./args.js";
 import { type Io, judgeFor, withStore } from "./context.js";
 import { EXIT } from "./evalCommand.js";
@@ -30,6 +33,8 @@ export interface StreamFlags {
   readonly k?: readonly number[];
   readonly port?: number;
   readonly host?: string;
+  /** Port of the read API (design §3); `serve` defaults to the OTLP port, `scorer` has none without it. */
+  readonly apiPort?: number;
 }
 
 /**
@@ -58,9 +63,17 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
         batchSize: 500,
       },
     });
-    log.info("scorer running", { brokers, topic: stream.topic, group: stream.groupId, quiet_ms: stream.quietMs, store: store.location });
+    const reader = storeReader(store, config.prices);
+    const token = io.env["RAGMETER_COLLECTOR_TOKEN"] || undefined;
+    const api = flags.apiPort !== undefined ? await startReadApi(reader, { host: flags.host ?? "127.0.0.1", port: flags.apiPort }, token !== undefined ? { token } : {}) : null;
+    if (api) store.recordApiUrl(api.url);
+    const watch = watchContentCapture(reader, log);
+    log.info("scorer running", { brokers, topic: stream.topic, group: stream.groupId, quiet_ms: stream.quietMs, store: store.location, ...(api ? { api: api.url } : {}) });
+    for (const id of store.abortedRuns) log.warn("run aborted: its process died while running it", { run_id: id });
     const why = await untilStopped(signal);
     log.info("scorer stopping", { reason: why });
+    watch.stop();
+    await api?.close();
     await service.stop();
     return EXIT.done;
   });
@@ -99,13 +112,24 @@ export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSig
       },
     });
     let collector: RunningCollector | null = null;
+    let api: { url: string; close(): Promise<void> } | null = null;
+    const reader = storeReader(store, config.prices);
+    const auth = collectorConfig.token !== undefined ? { token: collectorConfig.token } : {};
+    const watch = watchContentCapture(reader, log);
     try {
-      collector = await startCollector(collectorConfig, { logger: log, ...(useKafka ? {} : { sink: service.sink }) });
-      log.info("serve running", { otlp: collector.url, hand_off: useKafka ? `kafka ${stream.brokers?.join(",")}` : "in process", store: store.location });
+      const sameport = flags.apiPort === undefined;
+      collector = await startCollector(collectorConfig, { logger: log, ...(useKafka ? {} : { sink: service.sink }), ...(sameport ? { routes: readApiPlugin(reader, auth) } : {}) });
+      api = sameport ? null : await startReadApi(reader, { host: collectorConfig.host, port: flags.apiPort as number }, auth);
+      const apiUrl = api?.url ?? collector.url;
+      store.recordApiUrl(apiUrl);
+      log.info("serve running", { otlp: collector.url, api: apiUrl, hand_off: useKafka ? `kafka ${stream.brokers?.join(",")}` : "in process", store: store.location });
+      for (const id of store.abortedRuns) log.warn("run aborted: its process died while running it", { run_id: id });
       onReady?.(collector.url);
       const why = await untilStopped(signal);
       log.info("serve stopping", { reason: why });
     } finally {
+      watch.stop();
+      if (api) await api.close();
       if (collector) await collector.close();
       await service.scoreNow().catch(() => 0);
       await service.stop();
@@ -123,8 +147,10 @@ export function registerStreamCommands(program: Command, ctx: CommandContext): v
     .option("--brokers <list>", "Kafka bootstrap servers (env KAFKA_BROKERS, default 127.0.0.1:9092)")
     .option("--quiet-ms <ms>", "quiet window after a trace's last span (env RAGMETER_QUIET_MS, default 5000)", intArg(0))
     .option("--k <list>", "k values of recall@k", kList, [1, 3, 5, 10])
+    .option("--api-port <n>", "serve the read API and the live page on this port (bearer token RAGMETER_COLLECTOR_TOKEN)", intArg(0, 65535))
+    .option("--host <addr>", "listen address of the read API (default 127.0.0.1)")
     .addOption(home())
-    .action(async (o: { brokers?: string; quietMs?: number; k: number[]; home?: string }) => {
+    .action(async (o: { brokers?: string; quietMs?: number; k: number[]; home?: string; apiPort?: number; host?: string }) => {
       result.code = await scorerCommand(io, o);
     });
 
@@ -135,8 +161,9 @@ export function registerStreamCommands(program: Command, ctx: CommandContext): v
     .option("--host <addr>", "listen address (env RAGMETER_COLLECTOR_HOST, default 0.0.0.0)")
     .option("--quiet-ms <ms>", "quiet window after a trace's last span (env RAGMETER_QUIET_MS, default 5000)", intArg(0))
     .option("--k <list>", "k values of recall@k", kList, [1, 3, 5, 10])
+    .option("--api-port <n>", "read API and live page on their own port (default: the OTLP port)", intArg(0, 65535))
     .addOption(home())
-    .action(async (o: { port?: number; host?: string; quietMs?: number; k: number[]; home?: string }) => {
+    .action(async (o: { port?: number; host?: string; quietMs?: number; k: number[]; home?: string; apiPort?: number }) => {
       result.code = await serveCommand(io, o);
     });
 }

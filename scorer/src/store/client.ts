@@ -1,5 +1,6 @@
 import path from "node:path";
 import { type ClickHouseClient, createClient } from "@clickhouse/client";
+import { abortRunningRuns } from "./aborted.js";
 import { versionClock } from "./clock.js";
 import { EmbeddedEngineMissingError } from "./errors.js";
 import { acquireStoreLock } from "./lock.js";
@@ -19,6 +20,10 @@ export interface Store {
   readonly location: string;
   /** The next row version (µs since the epoch, strictly increasing for this store). */
   readonly nextVersion: () => number;
+  /** Runs marked `aborted` on opening (their process died while running them). */
+  readonly abortedRuns: readonly string[];
+  /** Records the owner's read API URL where other processes find it (the embedded store's lock file; no-op on a server). */
+  readonly recordApiUrl: (url: string) => void;
   close(): Promise<void>;
 }
 
@@ -49,7 +54,16 @@ export async function openStore(target: StoreTarget): Promise<Store> {
       await client.close();
       throw err;
     }
-    return { client, database: target.database, target, location: `${target.url} database ${target.database}`, nextVersion: versionClock(), close: () => client.close() };
+    return {
+      client,
+      database: target.database,
+      target,
+      location: `${target.url} database ${target.database}`,
+      nextVersion: versionClock(),
+      abortedRuns: [],
+      recordApiUrl: () => {},
+      close: () => client.close(),
+    };
   }
   const lock = acquireStoreLock(target.home);
   try {
@@ -65,13 +79,22 @@ export async function openStore(target: StoreTarget): Promise<Store> {
     const connection = mod.createChdbConnection({ path: dataDir }) as unknown as ClientConnection;
     const client = createClient({ connection, clickhouse_settings: SETTINGS });
     await migrate(client, target.database);
+    const nextVersion = versionClock();
+    // This process owns the store now: a run still `running` belongs to a process that died.
+    const reason =
+      lock.tookOverFrom !== null
+        ? `the process that ran it (PID ${lock.tookOverFrom}) died; its lock was taken over by PID ${process.pid}`
+        : `the process that ran it ended without completing it; found by PID ${process.pid}`;
+    const abortedRuns = await abortRunningRuns(client, target.database, reason, Date.now(), nextVersion());
     let closed = false;
     return {
       client,
       database: target.database,
       target,
       location: `${dataDir} (embedded ClickHouse)`,
-      nextVersion: versionClock(),
+      nextVersion,
+      abortedRuns,
+      recordApiUrl: (url) => lock.setApiUrl(url),
       async close() {
         if (closed) return;
         closed = true;

@@ -1,12 +1,28 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import path from "node:path";
+import { z } from "zod";
 import { StoreInUseError } from "./errors.js";
 
 /** A held single-owner lock; `release()` removes the lock file. */
 export interface StoreLock {
   readonly file: string;
+  /** PID of a dead owner whose lock was taken over, else null (its running runs are aborted, design §5). */
+  readonly tookOverFrom: number | null;
+  /** Records the read API's URL in the lock file, so other processes ask the owner over HTTP (design §3). */
+  setApiUrl(url: string): void;
   release(): void;
 }
+
+/** What a lock file says: the owner's PID (line 1) and, once its read API listens, the API URL (line 2). */
+export interface LockInfo {
+  readonly pid: number;
+  readonly apiUrl: string | null;
+  /** The owner process is alive. */
+  readonly alive: boolean;
+}
+
+const lockFile = (home: string): string => path.join(home, "store.lock");
+const apiUrlSchema = z.url({ protocol: /^https?$/u });
 
 function alive(pid: number): boolean {
   try {
@@ -17,6 +33,26 @@ function alive(pid: number): boolean {
   }
 }
 
+function parse(text: string): { pid: number; apiUrl: string | null } {
+  const [first = "", second = ""] = text.split("\n");
+  const pid = Number.parseInt(first.trim(), 10);
+  const url = apiUrlSchema.safeParse(second.trim());
+  return { pid, apiUrl: url.success ? url.data : null };
+}
+
+/** Reads the lock file of the embedded store in `home`; null when there is none (or it is unreadable). */
+export function readStoreLock(home: string): LockInfo | null {
+  let text: string;
+  try {
+    text = readFileSync(lockFile(home), "utf8");
+  } catch {
+    return null;
+  }
+  const { pid, apiUrl } = parse(text);
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  return { pid, apiUrl, alive: pid === process.pid || alive(pid) };
+}
+
 /**
  * Takes the single-owner lock of the embedded store in `home` (file `store.lock` holding the
  * owner's PID, created atomically). A lock left by a dead process is taken over.
@@ -24,7 +60,8 @@ function alive(pid: number): boolean {
  */
 export function acquireStoreLock(home: string): StoreLock {
   mkdirSync(home, { recursive: true });
-  const file = path.join(home, "store.lock");
+  const file = lockFile(home);
+  let tookOverFrom: number | null = null;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = openSync(file, "wx");
@@ -33,6 +70,10 @@ export function acquireStoreLock(home: string): StoreLock {
       let released = false;
       return {
         file,
+        tookOverFrom,
+        setApiUrl(url) {
+          if (!released) writeFileSync(file, `${process.pid}\n${url}\n`);
+        },
         release() {
           if (released) return;
           released = true;
@@ -41,11 +82,12 @@ export function acquireStoreLock(home: string): StoreLock {
       };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const pid = Number.parseInt(readFileSync(file, "utf8").trim(), 10);
+      const { pid } = parse(readFileSync(file, "utf8"));
       if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) throw new StoreInUseError(pid);
       if (pid === process.pid) throw new StoreInUseError(pid);
+      if (Number.isInteger(pid) && pid > 0) tookOverFrom = pid;
       rmSync(file, { force: true });
     }
   }
-  throw new StoreInUseError(Number.parseInt(readFileSync(file, "utf8").trim(), 10));
+  throw new StoreInUseError(parse(readFileSync(file, "utf8")).pid);
 }

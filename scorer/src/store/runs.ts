@@ -7,8 +7,8 @@ export interface RunRecord {
   /** ISO-8601 UTC. */
   readonly started_at: string;
   readonly finished_at: string | null;
-  /** `running`, `completed` or `failed`. */
-  readonly status: "running" | "completed" | "failed";
+  /** `running`, `completed`, `failed`, or `aborted` (its process died while running; summary `{"aborted_reason": …}`). */
+  readonly status: "running" | "completed" | "failed" | "aborted";
   readonly source: "golden" | "replay" | "live";
   readonly pipeline_version: string;
   readonly golden_set_hash: string;

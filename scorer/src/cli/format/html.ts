@@ -147,9 +147,10 @@ ${rows}
  * The self-contained HTML report: inline Chart.js (`chartJs`, the UMD bundle), the data as JSON, the
  * four charts and the tables; a Content-Security-Policy forbids any network access. After drawing,
  * the page sets `document.documentElement.dataset.chartsReady` to the number of charts drawn and
- * exposes them as `window.ragmeterCharts`.
+ * exposes them as `window.ragmeterCharts`. `extras` adds markup to the head (e.g. a refresh) and
+ * sections after Grounding (the live section of `serve`'s page).
  */
-export function renderReportHtml(data: ReportData, chartJs: string): string {
+export function renderReportHtml(data: ReportData, chartJs: string, extras: { readonly head?: string; readonly sections?: string } = {}): string {
   const json = JSON.stringify({ data, charts: chartConfigs(data) }).replace(/</gu, "\\u003c");
   const runsRows = [...data.runs]
     .reverse()
@@ -183,7 +184,7 @@ export function renderReportHtml(data: ReportData, chartJs: string): string {
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
-<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="viewport" content="width=device-width, initial-scale=1">${extras.head ?? ""}
 <title>ragmeter report</title>
 <style>
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 24px auto; max-width: 1200px; padding: 0 16px; color: #222; background: #fff; }
@@ -217,6 +218,7 @@ ${lost}
 <div class="chart"><canvas id="chart-claims" aria-label="claims by verdict per run"></canvas></div>
 <h3>Recent UNSUPPORTED and CONTRADICTED claims</h3>
 ${bad}
+${extras.sections ?? ""}
 <script>${chartJs.replace(/<\/script/giu, "<\\/script")}</script>
 <script type="application/json" id="ragmeter-data">${json}</script>
 <script>

@@ -1,0 +1,135 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from "fastify";
+import { z } from "zod";
+import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "../../runs/bootstrap.js";
+import { chartJsSource, renderReportHtml } from "../format/html.js";
+import { renderLiveSection } from "../format/liveHtml.js";
+import type { Reader } from "./reader.js";
+
+/** Seconds between reloads of the HTML report served at `/`. */
+export const REPORT_REFRESH_SECONDS = 15;
+
+/** Default window of `/api/live` and of the report's live section: one hour. */
+export const DEFAULT_LIVE_WINDOW_MS = 3_600_000;
+
+const liveQuery = z
+  .object({
+    window_ms: z.coerce
+      .number()
+      .int()
+      .positive()
+      .max(366 * 86_400_000)
+      .default(DEFAULT_LIVE_WINDOW_MS),
+    service: z.string().min(1).optional(),
+    pipeline_version: z.string().min(1).optional(),
+  })
+  .strict();
+const compareQuery = z
+  .object({
+    a: z.string().min(1),
+    b: z.string().min(1),
+    seed: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .default(DEFAULT_SEED),
+    resamples: z.coerce.number().int().min(100).max(1_000_000).default(BOOTSTRAP_RESAMPLES),
+  })
+  .strict();
+const reportQuery = z.object({ golden_set: z.string().min(1).optional() }).strict();
+const runParams = z.object({ id: z.string().min(1) });
+
+/** A query parameter failed validation (400, naming the parameter). */
+class QueryError extends Error {}
+
+function parse<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  throw new QueryError(`${where} ${issue?.path.join(".") || "(query)"}: ${issue?.message ?? "invalid"}`);
+}
+
+const digest = (s: string): Buffer => createHash("sha256").update(s, "utf8").digest();
+
+/** Options of the read API. */
+export interface ReadApiOptions {
+  /** Bearer token required on every route when set (the collector's `RAGMETER_COLLECTOR_TOKEN`). */
+  readonly token?: string;
+}
+
+/**
+ * The read API as a fastify plugin (design §3): `GET /api/runs`, `/api/runs/:id`,
+ * `/api/runs/:id/questions`, `/api/compare?a&b[&seed&resamples]`, `/api/live[?window_ms&service&pipeline_version]`,
+ * `/api/report[?golden_set]`, and the HTML report (with its live section, reloading itself) at
+ * `/[?window_ms&service&pipeline_version]`.
+ * Errors are JSON `{error}`: 400 for a bad query parameter, 401 without the token, 404 for an unknown run.
+ */
+export function readApiPlugin(reader: Reader, options: ReadApiOptions = {}): FastifyPluginAsync {
+  const expected = options.token === undefined ? null : digest(`Bearer ${options.token}`);
+  return async (app) => {
+    app.setErrorHandler((err: Error, _req, reply) => {
+      if (err instanceof QueryError) return reply.code(400).send({ error: err.message });
+      return reply.code(500).send({ error: `${err.name}: ${err.message}` });
+    });
+    app.addHook("onRequest", async (req: FastifyRequest, reply: FastifyReply) => {
+      if (!expected) return;
+      const got = digest((req.headers.authorization ?? "").replace(/^bearer(?= )/iu, "Bearer"));
+      if (!timingSafeEqual(got, expected)) return reply.code(401).send({ error: "missing or invalid bearer token in the Authorization header (RAGMETER_COLLECTOR_TOKEN)" });
+    });
+    const notFound = (reply: FastifyReply, id: string) => reply.code(404).send({ error: `unknown run id: ${id}` });
+    app.get("/api/runs", async () => reader.runs());
+    app.get("/api/runs/:id", async (req, reply) => {
+      const { id } = parse(runParams, req.params, "path");
+      return (await reader.run(id)) ?? notFound(reply, id);
+    });
+    app.get("/api/runs/:id/questions", async (req, reply) => {
+      const { id } = parse(runParams, req.params, "path");
+      return (await reader.questions(id)) ?? notFound(reply, id);
+    });
+    app.get("/api/compare", async (req, reply) => {
+      const q = parse(compareQuery, req.query, "query parameter");
+      const c = await reader.compare(q.a, q.b, { seed: q.seed, resamples: q.resamples });
+      return c ?? reply.code(404).send({ error: `unknown run id: ${q.a} or ${q.b}` });
+    });
+    app.get("/api/live", async (req) => {
+      const q = parse(liveQuery, req.query, "query parameter");
+      return reader.live({
+        windowMs: q.window_ms,
+        ...(q.service !== undefined ? { service: q.service } : {}),
+        ...(q.pipeline_version !== undefined ? { pipelineVersion: q.pipeline_version } : {}),
+      });
+    });
+    app.get("/api/report", async (req) => {
+      const q = parse(reportQuery, req.query, "query parameter");
+      return reader.report(q.golden_set !== undefined ? { goldenSet: q.golden_set } : {});
+    });
+    app.get("/", async (req, reply) => {
+      const q = parse(liveQuery, req.query, "query parameter");
+      const [data, live] = await Promise.all([
+        reader.report({}),
+        reader.live({
+          windowMs: q.window_ms,
+          ...(q.service !== undefined ? { service: q.service } : {}),
+          ...(q.pipeline_version !== undefined ? { pipelineVersion: q.pipeline_version } : {}),
+        }),
+      ]);
+      const html = renderReportHtml(data, chartJsSource(), {
+        head: `<meta http-equiv="refresh" content="${REPORT_REFRESH_SECONDS}">`,
+        sections: renderLiveSection(live),
+      });
+      return reply.type("text/html; charset=utf-8").send(html);
+    });
+  };
+}
+
+/** A read API on its own port (`--api-port`). */
+export async function startReadApi(reader: Reader, listen: { host: string; port: number }, options: ReadApiOptions = {}): Promise<{ url: string; close(): Promise<void> }> {
+  const app: FastifyInstance = Fastify();
+  await app.register(readApiPlugin(reader, options));
+  await app.listen({ host: listen.host, port: listen.port });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : listen.port;
+  const host = listen.host === "0.0.0.0" || listen.host === "::" ? "127.0.0.1" : listen.host;
+  return { url: `http://${host}:${port}`, close: () => app.close() };
+}
