@@ -39,6 +39,8 @@ export async function createTopic(partitions = 3, brokers = BROKER): Promise<{ t
     topic,
     drop: async () => {
       await admin.deleteTopics({ topics: [topic] }).catch(() => {});
+      // The scorer creates `<topic>.dlq` when it is missing.
+      if ((await admin.listTopics().catch(() => [])).includes(`${topic}.dlq`)) await admin.deleteTopics({ topics: [`${topic}.dlq`] }).catch(() => {});
       await admin.disconnect();
     },
   };

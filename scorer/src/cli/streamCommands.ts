@@ -30,6 +30,8 @@ export interface StreamFlags {
   readonly k?: readonly number[];
   readonly port?: number;
   readonly host?: string;
+  /** `ragmeter` (ragmeter's collector) or `otelcol` (the OpenTelemetry Collector's Kafka exporter). */
+  readonly source?: string;
 }
 
 /**
@@ -40,6 +42,7 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
   const stream = loadStreamConfig(io.env, {
     ...(flags.brokers !== undefined ? { brokers: flags.brokers } : {}),
     ...(flags.quietMs !== undefined ? { quietMs: flags.quietMs } : {}),
+    ...(flags.source !== undefined ? { source: flags.source } : {}),
   });
   const brokers = stream.brokers ?? ["127.0.0.1:9092"];
   const log = createLogger(process.stderr, "info", "scorer");
@@ -58,7 +61,14 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
         batchSize: 500,
       },
     });
-    log.info("scorer running", { brokers, topic: stream.topic, group: stream.groupId, quiet_ms: stream.quietMs, store: store.location });
+    log.info("scorer running", {
+      brokers,
+      source: stream.source,
+      topics: (stream.topics ?? []).map((t) => t.topic),
+      group: stream.groupId,
+      quiet_ms: stream.quietMs,
+      store: store.location,
+    });
     const why = await untilStopped(signal);
     log.info("scorer stopping", { reason: why });
     await service.stop();
@@ -123,8 +133,9 @@ export function registerStreamCommands(program: Command, ctx: CommandContext): v
     .option("--brokers <list>", "Kafka bootstrap servers (env KAFKA_BROKERS, default 127.0.0.1:9092)")
     .option("--quiet-ms <ms>", "quiet window after a trace's last span (env RAGMETER_QUIET_MS, default 5000)", intArg(0))
     .option("--k <list>", "k values of recall@k", kList, [1, 3, 5, 10])
+    .option("--source <name>", "who writes the topics: ragmeter (ragmeter.spans) or otelcol (the OpenTelemetry Collector's otlp_spans, otlp_logs; env RAGMETER_SOURCE)")
     .addOption(home())
-    .action(async (o: { brokers?: string; quietMs?: number; k: number[]; home?: string }) => {
+    .action(async (o: { brokers?: string; quietMs?: number; k: number[]; home?: string; source?: string }) => {
       result.code = await scorerCommand(io, o);
     });
 

@@ -1,9 +1,10 @@
-import { deadLetterHeaders, deadLetterTopic } from "@ragmeter/otlp";
+import { deadLetterHeaders, deadLetterTopic, type Signal } from "@ragmeter/otlp";
 import kafkajs, { type Admin, type Consumer, type Producer } from "kafkajs";
 import type { Store } from "../store/client.js";
 import { type DecodedRecord, decodeMessage, UndecodableMessageError, writeRecords } from "./ingest.js";
 import { retryUntil } from "./retry.js";
 import type { IngestionStats } from "./stats.js";
+import { ensureTopics, type TopicPolicy } from "./topics.js";
 
 const { Kafka, logLevel } = kafkajs;
 
@@ -11,6 +12,13 @@ const { Kafka, logLevel } = kafkajs;
 export interface ConsumerSettings {
   readonly brokers: readonly string[];
   readonly topic: string;
+  /**
+   * All topics consumed, each with its signal (null = from the `ragmeter-signal` header); default
+   * `topic` alone, signal from the header. The OpenTelemetry Collector's topics carry no header.
+   */
+  readonly topics?: readonly { readonly topic: string; readonly signal: Signal | null }[];
+  /** Missing topics (consumed and dead-letter): create (default, 3 partitions) or wait for them. */
+  readonly topicPolicy?: TopicPolicy;
   /** Dead-letter topic (default `<topic>.dlq`, the record contract's {@link deadLetterTopic}). */
   readonly dlqTopic?: string;
   /** Consumer group (design: `ragmeter-scorer`). */
@@ -81,7 +89,16 @@ export async function startSpanConsumer(
   const admin: Admin = kafka.admin();
   let running = true;
   await Promise.all([consumer.connect(), producer.connect(), admin.connect()]);
-  await consumer.subscribe({ topics: [settings.topic], fromBeginning: settings.fromBeginning ?? true });
+  const sources = settings.topics ?? [{ topic: settings.topic, signal: null }];
+  const signalOf = new Map(sources.map((s) => [s.topic, s.signal] as const));
+  const dlqOf = (topic: string): string => (topic === settings.topic && settings.dlqTopic !== undefined ? settings.dlqTopic : deadLetterTopic(topic));
+  const names = sources.map((s) => s.topic);
+  const ready = await ensureTopics(admin, [...names, ...names.map(dlqOf)], settings.topicPolicy ?? { create: true, partitions: 3 }, log, () => running);
+  if (!ready) {
+    await Promise.allSettled([consumer.disconnect(), producer.disconnect(), admin.disconnect()]);
+    throw new Error(`topics ${names.join(", ")} did not appear`);
+  }
+  await consumer.subscribe({ topics: names, fromBeginning: settings.fromBeginning ?? true });
   await consumer.run({
     autoCommit: false,
     eachBatchAutoResolve: false,
@@ -91,7 +108,7 @@ export async function startSpanConsumer(
       const dead: { value: Buffer | null; key: Buffer | null; error: string; offset: string }[] = [];
       for (const m of batch.messages) {
         try {
-          decoded.push(decodeMessage(m.headers, m.value));
+          decoded.push(decodeMessage(m.headers, m.value, signalOf.get(batch.topic) ?? null));
         } catch (err) {
           if (!(err instanceof UndecodableMessageError)) throw err;
           dead.push({ value: m.value, key: m.key, error: err.message, offset: m.offset });
@@ -111,7 +128,7 @@ export async function startSpanConsumer(
         await retryUntil(
           () =>
             producer.send({
-              topic: settings.dlqTopic ?? deadLetterTopic(settings.topic),
+              topic: dlqOf(batch.topic),
               acks: -1,
               messages: dead.map((d) => ({
                 key: d.key,
@@ -136,10 +153,14 @@ export async function startSpanConsumer(
   });
   return {
     async lag() {
-      const [high, committed] = await Promise.all([admin.fetchTopicOffsets(settings.topic), admin.fetchOffsets({ groupId: settings.groupId, topics: [settings.topic] })]);
-      const done = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset === "-1" ? "0" : p.offset)] as const));
+      const committed = await admin.fetchOffsets({ groupId: settings.groupId, topics: names });
       let lag = 0n;
-      for (const p of high) lag += BigInt(p.high) - (done.get(p.partition) ?? 0n);
+      for (const topic of names) {
+        const high = await admin.fetchTopicOffsets(topic);
+        const mine = committed.find((c) => c.topic === topic)?.partitions ?? [];
+        const done = new Map(mine.map((p) => [p.partition, BigInt(p.offset === "-1" ? "0" : p.offset)] as const));
+        for (const p of high) lag += BigInt(p.high) - (done.get(p.partition) ?? 0n);
+      }
       return Number(lag);
     },
     async stop() {

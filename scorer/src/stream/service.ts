@@ -61,6 +61,8 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
         brokers: o.stream.brokers,
         topic: o.stream.topic,
         dlqTopic: deadLetterTopic(o.stream.topic),
+        ...(o.stream.topics !== undefined ? { topics: o.stream.topics } : {}),
+        topicPolicy: { create: o.stream.createTopics ?? true, partitions: o.stream.partitions ?? 3 },
         groupId: o.stream.groupId,
         clientId: "ragmeter-scorer",
         sessionTimeoutMs: o.stream.sessionTimeoutMs,
