@@ -29,6 +29,7 @@ export const streamEnvSchema = kafkaEnvSchema.extend({
     .default("1")
     .transform((v) => v === "1" || v === "true"),
   RAGMETER_TOPIC_PARTITIONS: z.coerce.number().int().min(1).default(3),
+  RAGMETER_SCORER_MAX_PENDING: z.coerce.number().int().min(1).default(50_000),
 });
 
 /** A topic the scorer consumes; `signal` null = read from the record's `ragmeter-signal` header. */
@@ -54,6 +55,8 @@ export interface StreamConfig {
   /** Create missing topics (default true) with `partitions` partitions (default 3); otherwise wait. */
   readonly createTopics?: boolean;
   readonly partitions?: number;
+  /** Traces written and not yet scored at which consumption pauses (default 50,000). */
+  readonly maxPending?: number;
 }
 
 /**
@@ -91,5 +94,6 @@ export function loadStreamConfig(env: NodeJS.ProcessEnv, flags: { brokers?: stri
         : [{ topic: e.RAGMETER_TOPIC, signal: null }],
     createTopics: e.RAGMETER_CREATE_TOPICS,
     partitions: e.RAGMETER_TOPIC_PARTITIONS,
+    maxPending: e.RAGMETER_SCORER_MAX_PENDING,
   };
 }

@@ -36,6 +36,16 @@ export interface ConsumerSettings {
   readonly beforeCommit?: (partition: number, lastOffset: string) => Promise<void>;
   /** Where a new consumer group starts: the earliest offset (default, design §6) or the latest. */
   readonly fromBeginning?: boolean;
+  /**
+   * Bound on traces written and not yet scored (`pending()`): at or above it the consumer pauses
+   * its topics, and resumes once the scoring loop brought them under half of it — memory and the
+   * unscored backlog stay bounded under a full topic. Unset: no bound.
+   */
+  readonly maxPending?: number;
+  /** Traces written and not yet scored (the scoring loop's dirty set); read with `maxPending`. */
+  readonly pending?: () => number;
+  /** How often a paused consumer checks `pending()`, ms (default 200). */
+  readonly pendingCheckMs?: number;
   /** Restart the consumer after a crash (default true); tests turn it off to simulate a dead instance. */
   readonly restartOnFailure?: boolean;
 }
@@ -99,6 +109,25 @@ export async function startSpanConsumer(
     throw new Error(`topics ${names.join(", ")} did not appear`);
   }
   await consumer.subscribe({ topics: names, fromBeginning: settings.fromBeginning ?? true });
+  const max = settings.maxPending;
+  const pending = settings.pending;
+  let paused = false;
+  const pauseIfFull = (): void => {
+    if (max === undefined || pending === undefined || paused || pending() < max) return;
+    paused = true;
+    consumer.pause(names.map((topic) => ({ topic })));
+    log.info("pending traces at the bound; consumption paused until the scorer catches up", { pending: pending(), max_pending: max });
+  };
+  const resumeTimer =
+    max !== undefined && pending !== undefined
+      ? setInterval(() => {
+          if (!paused || pending() >= max / 2) return;
+          paused = false;
+          consumer.resume(names.map((topic) => ({ topic })));
+          log.info("consumption resumed", { pending: pending(), max_pending: max });
+        }, settings.pendingCheckMs ?? 200)
+      : null;
+  resumeTimer?.unref();
   await consumer.run({
     autoCommit: false,
     eachBatchAutoResolve: false,
@@ -144,6 +173,7 @@ export async function startSpanConsumer(
       const now = Date.now();
       stats.spans(written.spans, now);
       onWritten(written.traceIds, now);
+      pauseIfFull();
       stats.dlq(dead.length, now);
       await settings.beforeCommit?.(batch.partition, last);
       resolveOffset(last);
@@ -165,6 +195,7 @@ export async function startSpanConsumer(
     },
     async stop() {
       running = false;
+      if (resumeTimer) clearInterval(resumeTimer);
       await consumer.disconnect();
       await Promise.allSettled([producer.disconnect(), admin.disconnect()]);
     },

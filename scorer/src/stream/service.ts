@@ -63,6 +63,8 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
         dlqTopic: deadLetterTopic(o.stream.topic),
         ...(o.stream.topics !== undefined ? { topics: o.stream.topics } : {}),
         topicPolicy: { create: o.stream.createTopics ?? true, partitions: o.stream.partitions ?? 3 },
+        maxPending: o.stream.maxPending ?? 50_000,
+        pending: () => dirty.size,
         groupId: o.stream.groupId,
         clientId: "ragmeter-scorer",
         sessionTimeoutMs: o.stream.sessionTimeoutMs,
