@@ -27,6 +27,11 @@ export interface ConsumerSettings {
   /** Session timeout, ms (short in tests). */
   readonly sessionTimeoutMs: number;
   readonly heartbeatIntervalMs: number;
+  /**
+   * Largest fetch per partition, bytes (kafkajs default 1 MiB): a fetch is one batch, and a batch
+   * is one insert per table.
+   */
+  readonly maxBytesPerPartition?: number;
   /** Longest wait of a fetch for new messages, ms (default 1000). */
   readonly maxWaitTimeMs?: number;
   /**
@@ -94,6 +99,9 @@ export async function startSpanConsumer(
     heartbeatInterval: settings.heartbeatIntervalMs,
     rebalanceTimeout: Math.max(settings.sessionTimeoutMs * 2, 10_000),
     maxWaitTimeInMs: settings.maxWaitTimeMs ?? 1000,
+    ...(settings.maxBytesPerPartition !== undefined
+      ? { maxBytesPerPartition: settings.maxBytesPerPartition, maxBytes: Math.max(10_485_760, 3 * settings.maxBytesPerPartition) }
+      : {}),
   });
   const producer: Producer = kafka.producer({ allowAutoTopicCreation: false });
   const admin: Admin = kafka.admin();
