@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 //      judge-bound efficiency = achieved judge calls/s ÷ (concurrency ÷ delay).
 // Usage: node bench/scorer.mjs [--traces 100000] [--llm-traces 3000] [--delay-ms 200] [--judge-concurrency 64]
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -18,7 +18,7 @@ import { createHeuristicJudge } from "../scorer/dist/judges/heuristic/heuristicJ
 import { createLlmJudge } from "../scorer/dist/judges/llm/llmJudge.js";
 import { openStore } from "../scorer/dist/store/client.js";
 import { startScorerService } from "../scorer/dist/stream/service.js";
-import { startKafka } from "../scripts/kafka/kafka.mjs";
+import { startKafka, stopKafka } from "../scripts/kafka/kafka.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -26,12 +26,14 @@ const { values: args } = parseArgs({
     "llm-traces": { type: "string", default: "3000" },
     "delay-ms": { type: "string", default: "200" },
     "judge-concurrency": { type: "string", default: "64" },
+    "fetch-bytes": { type: "string" },
   },
 });
 const N = Number(args.traces);
 const LLM_N = Number(args["llm-traces"]);
 const DELAY = Number(args["delay-ms"]);
 const JUDGE_C = Number(args["judge-concurrency"]);
+const FETCH_BYTES = args["fetch-bytes"] === undefined ? undefined : Number(args["fetch-bytes"]);
 const BROKER = process.env.KAFKA_BROKERS ?? "127.0.0.1:9092";
 const { Kafka, logLevel } = kafkajs;
 const kafka = new Kafka({ clientId: "bench-scorer", brokers: BROKER.split(","), logLevel: logLevel.NOTHING });
@@ -118,6 +120,15 @@ async function prefill(topic, n) {
   return (performance.now() - t0) / 1000;
 }
 
+async function dropTopic(topic) {
+  const admin = kafka.admin();
+  await admin.connect();
+  const existing = new Set(await admin.listTopics());
+  const mine = [topic, `${topic}.dlq`].filter((t) => existing.has(t));
+  if (mine.length > 0) await admin.deleteTopics({ topics: mine });
+  await admin.disconnect();
+}
+
 async function count(store, table) {
   const rs = await store.client.query({ query: `SELECT count() AS c FROM ${store.database}.${table} FINAL`, format: "JSONEachRow" });
   return Number((await rs.json())[0].c);
@@ -129,6 +140,7 @@ async function runOnce(label, n, judge, judgeConcurrency) {
   const home = mkdtempSync(path.join(tmpdir(), "ragmeter-bench-scorer-"));
   const store = await openStore({ kind: "embedded", home, database: "ragmeter" });
   const quietMs = 1000;
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   let firstScoredAt = null;
   let lastScoredAt = null;
@@ -140,7 +152,7 @@ async function runOnce(label, n, judge, judgeConcurrency) {
     log: silent,
     scoring: { judge, ks: [1, 3, 5, 10], quietMs, liveSampleRate: 1, concurrency: judgeConcurrency, batchSize: 5000 },
     intervalMs: 250,
-    consumer: { maxWaitTimeMs: 100 },
+    consumer: { maxWaitTimeMs: 100, ...(FETCH_BYTES !== undefined ? { maxBytesPerPartition: FETCH_BYTES } : {}) },
     onScored: () => {
       firstScoredAt ??= performance.now();
       lastScoredAt = performance.now();
@@ -160,12 +172,27 @@ async function runOnce(label, n, judge, judgeConcurrency) {
     if (performance.now() - t0 > 900_000) break;
   }
   const t1 = performance.now();
+  const cpu = process.cpuUsage(cpu0);
   await svc.stop();
   const scoredEnd = lastScoredAt ?? t1;
   await store.close();
+  rmSync(home, { recursive: true, force: true });
+  await dropTopic(topic);
   const total = (t1 - t0) / 1000;
   const scoring = firstScoredAt === null ? total : Math.max(0.001, (scoredEnd - firstScoredAt) / 1000);
-  return { label, n, fillSeconds, total, storeSeconds: storedAt === null ? null : (storedAt - t0) / 1000, scoring, scored, peakRssMiB: Math.round(peakRss / 2 ** 20), quietMs };
+  return {
+    label,
+    n,
+    fillSeconds,
+    total,
+    storeSeconds: storedAt === null ? null : (storedAt - t0) / 1000,
+    scoring,
+    scored,
+    cpuMsPerTrace: (cpu.user + cpu.system) / 1000 / Math.max(1, scored),
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    peakRssMiB: Math.round(peakRss / 2 ** 20),
+    quietMs,
+  };
 }
 
 /** The fake judge runs in a child process (bench/lib/judge-server.mjs), as a real endpoint would. */
@@ -182,14 +209,15 @@ async function fakeJudgeServer(delayMs) {
   return { url, report, close: () => child.kill() };
 }
 
-await startKafka({ log: () => {} });
+// A broker this script started is stopped at the end; a running one (shared) is left as it is.
+const broker = await startKafka({ log: () => {} });
 console.log(`scorer benchmark on ${BROKER}; embedded ClickHouse; 2 spans per trace; quiet window 1000 ms`);
 const h = await runOnce("heuristic", N, createHeuristicJudge(), 8);
 console.log(
   `heuristic: ${h.n} traces pre-filled in ${h.fillSeconds.toFixed(1)} s; all spans stored after ${h.storeSeconds?.toFixed(1)} s (${Math.round((2 * h.n) / (h.storeSeconds ?? h.total))} spans/s)`,
 );
 console.log(
-  `heuristic: ${h.scored} traces stored, settled, scored and written in ${h.total.toFixed(1)} s → ${Math.round(h.scored / h.total)} traces/s end to end (scoring phase ${Math.round(h.scored / h.scoring)} traces/s); peak RSS ${h.peakRssMiB} MiB`,
+  `heuristic: ${h.scored} traces stored, settled, scored and written in ${h.total.toFixed(1)} s → ${Math.round(h.scored / h.total)} traces/s end to end (scoring phase ${Math.round(h.scored / h.scoring)} traces/s); scorer process CPU ${h.cpuSeconds.toFixed(1)} s = ${h.cpuMsPerTrace.toFixed(3)} ms per trace (→ ${Math.round(1000 / h.cpuMsPerTrace)} traces/s per busy core); peak RSS ${h.peakRssMiB} MiB`,
 );
 
 const fake = await fakeJudgeServer(DELAY);
@@ -202,4 +230,5 @@ const achieved = calls / judging;
 console.log(
   `llm judge (${DELAY} ms per call, concurrency ${JUDGE_C}): ${l.scored} traces, ${calls} judge calls from the first call to the last answer in ${judging.toFixed(1)} s → ${Math.round(achieved)} calls/s of an ideal ${Math.round(ideal)} (concurrency ÷ delay) → judge-bound efficiency ${(achieved / ideal).toFixed(2)}; ${Math.round(l.scored / l.total)} traces/s end to end`,
 );
+if (broker.status === "started") await stopKafka({ log: () => {} });
 process.exit(0);

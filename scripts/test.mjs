@@ -6,6 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { kafkaStatus, stopKafka } from "./kafka/kafka.mjs";
 import { runRules } from "./rules.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -18,6 +19,9 @@ if (run("npx", ["tsc", "-b"]).status !== 0) {
   process.exit(2);
 }
 
+// A broker that was already up (shared) is left running; one this run starts is stopped at the end.
+const before = await kafkaStatus();
+const brokerWasUp = before.running || before.answering;
 const services = path.join(root, "scripts", "services.mjs");
 if (existsSync(services) && run(process.execPath, [services, "start"]).status !== 0) {
   console.error("could not start the services the tests need (see above)");
@@ -45,5 +49,6 @@ for (const t of tiers) {
   } else if (r.status !== 0) failed += 1;
 }
 if (passed === 0 && failed === 0) status = 1;
+if (!brokerWasUp) await stopKafka().catch((err) => console.error(`could not stop the broker this run started: ${err.message}`));
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(status);

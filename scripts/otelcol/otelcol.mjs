@@ -18,6 +18,7 @@
 //                                kafkaexporter are pinned to it, the confmap providers to its 1.x twin)
 //   RAGMETER_OTELCOL_PORT        OTLP/HTTP port on 127.0.0.1 (default 4318)
 //   RAGMETER_OTELCOL_TOPIC       trace topic the kafkaexporter writes (default otlp_spans)
+//   RAGMETER_OTELCOL_LOGS_TOPIC  log topic the kafkaexporter writes (default otlp_logs)
 //   RAGMETER_OTELCOL_DIR         where the builder, build and state live (default ${XDG_CACHE_HOME:-~/.cache}/ragmeter)
 //   KAFKA_BROKERS                bootstrap servers (default 127.0.0.1:9092)
 //
@@ -73,6 +74,7 @@ export function otelcolSettings(env = process.env) {
     stateDir: join(dir, `state-${port}`),
     port,
     topic: env.RAGMETER_OTELCOL_TOPIC || "otlp_spans",
+    logsTopic: env.RAGMETER_OTELCOL_LOGS_TOPIC || "otlp_logs",
     brokers,
     go: "go",
   };
@@ -100,11 +102,13 @@ providers:
  * The collector config: OTLP/HTTP on 127.0.0.1 → kafkaexporter (otlp_proto, one message per trace
  * keyed by trace id, acks from all in-sync replicas, no sending queue so a 200 waits for Kafka).
  * @param {ReturnType<typeof otelcolSettings>} settings
- * @param {{port?: number, topic?: string, brokers?: string[]}} [over]
+ * Log records (GenAI content events) go to their own topic, as `ragmeter scorer --source otelcol` reads them.
+ * @param {{port?: number, topic?: string, logsTopic?: string, brokers?: string[]}} [over]
  */
 export function otelcolConfig(settings, over = {}) {
   const port = over.port ?? settings.port;
   const topic = over.topic ?? settings.topic;
+  const logsTopic = over.logsTopic ?? settings.logsTopic;
   const brokers = over.brokers ?? settings.brokers;
   return `# written by scripts/otelcol/otelcol.mjs
 receivers:
@@ -119,6 +123,9 @@ exporters:
     traces:
       topic: ${JSON.stringify(topic)}
       encoding: otlp_proto
+    logs:
+      topic: ${JSON.stringify(logsTopic)}
+      encoding: otlp_proto
     partition_traces_by_id: true
     producer:
       required_acks: -1 # WaitForAll
@@ -132,6 +139,9 @@ service:
       level: none
   pipelines:
     traces:
+      receivers: [otlp]
+      exporters: [kafka]
+    logs:
       receivers: [otlp]
       exporters: [kafka]
 `;
@@ -229,7 +239,7 @@ function tail(path, lines = 20) {
 /**
  * Builds if needed, writes the config and starts the collector in the background; waits until the
  * OTLP/HTTP port answers. Resolves to {status: "started" | "running", pid, url, config, log}.
- * @param {{env?: NodeJS.ProcessEnv, port?: number, topic?: string, brokers?: string[], log?: (msg: string) => void, timeoutMs?: number}} [options]
+ * @param {{env?: NodeJS.ProcessEnv, port?: number, topic?: string, logsTopic?: string, brokers?: string[], log?: (msg: string) => void, timeoutMs?: number}} [options]
  */
 export async function startOtelcol(options = {}) {
   const base = otelcolSettings(options.env);
@@ -248,7 +258,7 @@ export async function startOtelcol(options = {}) {
   if (await portOpen(port)) throw new OtelcolScriptError(`port 127.0.0.1:${port} is taken by something this script did not start; set RAGMETER_OTELCOL_PORT`);
   buildOtelcol(settings, log);
   mkdirSync(settings.stateDir, { recursive: true });
-  writeFileSync(config, otelcolConfig(settings, { topic: options.topic, brokers: options.brokers }));
+  writeFileSync(config, otelcolConfig(settings, { topic: options.topic, logsTopic: options.logsTopic, brokers: options.brokers }));
   const out = openSync(logPath, "w");
   const child = spawn(settings.binary, [`--config=file:${config}`], { detached: true, stdio: ["ignore", out, out] });
   closeSync(out);

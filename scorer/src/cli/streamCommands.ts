@@ -35,6 +35,8 @@ export interface StreamFlags {
   readonly host?: string;
   /** Port of the read API (design §3); `serve` defaults to the OTLP port, `scorer` has none without it. */
   readonly apiPort?: number;
+  /** `ragmeter` (ragmeter's collector) or `otelcol` (the OpenTelemetry Collector's Kafka exporter). */
+  readonly source?: string;
 }
 
 /**
@@ -45,6 +47,7 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
   const stream = loadStreamConfig(io.env, {
     ...(flags.brokers !== undefined ? { brokers: flags.brokers } : {}),
     ...(flags.quietMs !== undefined ? { quietMs: flags.quietMs } : {}),
+    ...(flags.source !== undefined ? { source: flags.source } : {}),
   });
   const brokers = stream.brokers ?? ["127.0.0.1:9092"];
   const log = createLogger(process.stderr, "info", "scorer");
@@ -68,7 +71,15 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
     const api = flags.apiPort !== undefined ? await startReadApi(reader, { host: flags.host ?? "127.0.0.1", port: flags.apiPort }, token !== undefined ? { token } : {}) : null;
     if (api) store.recordApiUrl(api.url);
     const watch = watchContentCapture(reader, log);
-    log.info("scorer running", { brokers, topic: stream.topic, group: stream.groupId, quiet_ms: stream.quietMs, store: store.location, ...(api ? { api: api.url } : {}) });
+    log.info("scorer running", {
+      brokers,
+      source: stream.source,
+      topics: (stream.topics ?? []).map((t) => t.topic),
+      group: stream.groupId,
+      quiet_ms: stream.quietMs,
+      store: store.location,
+      ...(api ? { api: api.url } : {}),
+    });
     for (const id of store.abortedRuns) log.warn("run aborted: its process died while running it", { run_id: id });
     const why = await untilStopped(signal);
     log.info("scorer stopping", { reason: why });
@@ -149,8 +160,9 @@ export function registerStreamCommands(program: Command, ctx: CommandContext): v
     .option("--k <list>", "k values of recall@k", kList, [1, 3, 5, 10])
     .option("--api-port <n>", "serve the read API and the live page on this port (bearer token RAGMETER_COLLECTOR_TOKEN)", intArg(0, 65535))
     .option("--host <addr>", "listen address of the read API (default 127.0.0.1)")
+    .option("--source <name>", "who writes the topics: ragmeter (ragmeter.spans) or otelcol (the OpenTelemetry Collector's otlp_spans, otlp_logs; env RAGMETER_SOURCE)")
     .addOption(home())
-    .action(async (o: { brokers?: string; quietMs?: number; k: number[]; home?: string; apiPort?: number; host?: string }) => {
+    .action(async (o: { brokers?: string; quietMs?: number; k: number[]; home?: string; apiPort?: number; host?: string; source?: string }) => {
       result.code = await scorerCommand(io, o);
     });
 

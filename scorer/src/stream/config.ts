@@ -1,6 +1,15 @@
-import { kafkaEnvSchema } from "@ragmeter/otlp";
+import { kafkaEnvSchema, type Signal } from "@ragmeter/otlp";
 import { z } from "zod";
 import { ConfigError } from "../domain/errors.js";
+
+/**
+ * What writes the topics the scorer reads: ragmeter's collector (`ragmeter.spans`, header
+ * `ragmeter-signal`) or the OpenTelemetry Collector's Kafka exporter (`otlp_spans` and
+ * `otlp_logs`, encoding `otlp_proto`, no ragmeter headers: the topic names the signal).
+ */
+export const SOURCES = ["ragmeter", "otelcol"] as const;
+/** See {@link SOURCES}. */
+export type Source = (typeof SOURCES)[number];
 
 /**
  * Environment of the streaming scorer (design §10): Kafka, quiet window, live sampling. Validated
@@ -12,7 +21,22 @@ export const streamEnvSchema = kafkaEnvSchema.extend({
   RAGMETER_SCORER_GROUP: z.string().min(1).default("ragmeter-scorer"),
   RAGMETER_KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
   RAGMETER_SCORER_CONCURRENCY: z.coerce.number().int().min(1).default(8),
+  RAGMETER_SOURCE: z.enum(SOURCES).default("ragmeter"),
+  RAGMETER_OTLP_SPANS_TOPIC: z.string().min(1).default("otlp_spans"),
+  RAGMETER_OTLP_LOGS_TOPIC: z.string().min(1).default("otlp_logs"),
+  RAGMETER_CREATE_TOPICS: z
+    .enum(["1", "0", "true", "false"], { message: "must be 1, 0, true or false" })
+    .default("1")
+    .transform((v) => v === "1" || v === "true"),
+  RAGMETER_TOPIC_PARTITIONS: z.coerce.number().int().min(1).default(3),
+  RAGMETER_SCORER_MAX_PENDING: z.coerce.number().int().min(1).default(50_000),
 });
+
+/** A topic the scorer consumes; `signal` null = read from the record's `ragmeter-signal` header. */
+export interface SourceTopic {
+  readonly topic: string;
+  readonly signal: Signal | null;
+}
 
 /** Validated streaming settings. */
 export interface StreamConfig {
@@ -24,20 +48,32 @@ export interface StreamConfig {
   readonly groupId: string;
   readonly sessionTimeoutMs: number;
   readonly concurrency: number;
+  /** Who writes the topics (default `ragmeter`). */
+  readonly source?: Source;
+  /** The topics consumed (default: `topic`, signal from the header). */
+  readonly topics?: readonly SourceTopic[];
+  /** Create missing topics (default true) with `partitions` partitions (default 3); otherwise wait. */
+  readonly createTopics?: boolean;
+  readonly partitions?: number;
+  /** Traces written and not yet scored at which consumption pauses (default 50,000). */
+  readonly maxPending?: number;
 }
 
 /**
  * Parses the streaming environment.
  * @throws ConfigError naming the variable.
  */
-export function loadStreamConfig(env: NodeJS.ProcessEnv, flags: { brokers?: string; quietMs?: number } = {}): StreamConfig {
+export function loadStreamConfig(env: NodeJS.ProcessEnv, flags: { brokers?: string; quietMs?: number; source?: string } = {}): StreamConfig {
   const raw = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   if (flags.brokers !== undefined) raw["KAFKA_BROKERS"] = flags.brokers;
   if (flags.quietMs !== undefined) raw["RAGMETER_QUIET_MS"] = String(flags.quietMs);
+  if (flags.source !== undefined) raw["RAGMETER_SOURCE"] = flags.source;
   const p = streamEnvSchema.safeParse(raw);
   if (!p.success) {
     const i = p.error.issues[0];
-    throw new ConfigError(`environment variable ${String(i?.path[0])}: ${i?.message ?? "invalid"}`);
+    const name = String(i?.path[0]);
+    const where = name === "RAGMETER_SOURCE" && flags.source !== undefined ? "flag --source" : `environment variable ${name}`;
+    throw new ConfigError(`${where}: ${i?.message ?? "invalid"}`);
   }
   const e = p.data;
   return {
@@ -48,5 +84,16 @@ export function loadStreamConfig(env: NodeJS.ProcessEnv, flags: { brokers?: stri
     groupId: e.RAGMETER_SCORER_GROUP,
     sessionTimeoutMs: e.RAGMETER_KAFKA_SESSION_TIMEOUT_MS,
     concurrency: e.RAGMETER_SCORER_CONCURRENCY,
+    source: e.RAGMETER_SOURCE,
+    topics:
+      e.RAGMETER_SOURCE === "otelcol"
+        ? [
+            { topic: e.RAGMETER_OTLP_SPANS_TOPIC, signal: "traces" },
+            { topic: e.RAGMETER_OTLP_LOGS_TOPIC, signal: "logs" },
+          ]
+        : [{ topic: e.RAGMETER_TOPIC, signal: null }],
+    createTopics: e.RAGMETER_CREATE_TOPICS,
+    partitions: e.RAGMETER_TOPIC_PARTITIONS,
+    maxPending: e.RAGMETER_SCORER_MAX_PENDING,
   };
 }

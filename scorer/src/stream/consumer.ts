@@ -1,9 +1,10 @@
-import { deadLetterHeaders, deadLetterTopic } from "@ragmeter/otlp";
+import { deadLetterHeaders, deadLetterTopic, type Signal } from "@ragmeter/otlp";
 import kafkajs, { type Admin, type Consumer, type Producer } from "kafkajs";
 import type { Store } from "../store/client.js";
 import { type DecodedRecord, decodeMessage, UndecodableMessageError, writeRecords } from "./ingest.js";
 import { retryUntil } from "./retry.js";
 import type { IngestionStats } from "./stats.js";
+import { ensureTopics, type TopicPolicy } from "./topics.js";
 
 const { Kafka, logLevel } = kafkajs;
 
@@ -11,6 +12,13 @@ const { Kafka, logLevel } = kafkajs;
 export interface ConsumerSettings {
   readonly brokers: readonly string[];
   readonly topic: string;
+  /**
+   * All topics consumed, each with its signal (null = from the `ragmeter-signal` header); default
+   * `topic` alone, signal from the header. The OpenTelemetry Collector's topics carry no header.
+   */
+  readonly topics?: readonly { readonly topic: string; readonly signal: Signal | null }[];
+  /** Missing topics (consumed and dead-letter): create (default, 3 partitions) or wait for them. */
+  readonly topicPolicy?: TopicPolicy;
   /** Dead-letter topic (default `<topic>.dlq`, the record contract's {@link deadLetterTopic}). */
   readonly dlqTopic?: string;
   /** Consumer group (design: `ragmeter-scorer`). */
@@ -19,6 +27,11 @@ export interface ConsumerSettings {
   /** Session timeout, ms (short in tests). */
   readonly sessionTimeoutMs: number;
   readonly heartbeatIntervalMs: number;
+  /**
+   * Largest fetch per partition, bytes (kafkajs default 1 MiB): a fetch is one batch, and a batch
+   * is one insert per table.
+   */
+  readonly maxBytesPerPartition?: number;
   /** Longest wait of a fetch for new messages, ms (default 1000). */
   readonly maxWaitTimeMs?: number;
   /**
@@ -28,6 +41,16 @@ export interface ConsumerSettings {
   readonly beforeCommit?: (partition: number, lastOffset: string) => Promise<void>;
   /** Where a new consumer group starts: the earliest offset (default, design §6) or the latest. */
   readonly fromBeginning?: boolean;
+  /**
+   * Bound on traces written and not yet scored (`pending()`): at or above it the consumer pauses
+   * its topics, and resumes once the scoring loop brought them under half of it — memory and the
+   * unscored backlog stay bounded under a full topic. Unset: no bound.
+   */
+  readonly maxPending?: number;
+  /** Traces written and not yet scored (the scoring loop's dirty set); read with `maxPending`. */
+  readonly pending?: () => number;
+  /** How often a paused consumer checks `pending()`, ms (default 200). */
+  readonly pendingCheckMs?: number;
   /** Restart the consumer after a crash (default true); tests turn it off to simulate a dead instance. */
   readonly restartOnFailure?: boolean;
 }
@@ -76,12 +99,43 @@ export async function startSpanConsumer(
     heartbeatInterval: settings.heartbeatIntervalMs,
     rebalanceTimeout: Math.max(settings.sessionTimeoutMs * 2, 10_000),
     maxWaitTimeInMs: settings.maxWaitTimeMs ?? 1000,
+    ...(settings.maxBytesPerPartition !== undefined
+      ? { maxBytesPerPartition: settings.maxBytesPerPartition, maxBytes: Math.max(10_485_760, 3 * settings.maxBytesPerPartition) }
+      : {}),
   });
   const producer: Producer = kafka.producer({ allowAutoTopicCreation: false });
   const admin: Admin = kafka.admin();
   let running = true;
   await Promise.all([consumer.connect(), producer.connect(), admin.connect()]);
-  await consumer.subscribe({ topics: [settings.topic], fromBeginning: settings.fromBeginning ?? true });
+  const sources = settings.topics ?? [{ topic: settings.topic, signal: null }];
+  const signalOf = new Map(sources.map((s) => [s.topic, s.signal] as const));
+  const dlqOf = (topic: string): string => (topic === settings.topic && settings.dlqTopic !== undefined ? settings.dlqTopic : deadLetterTopic(topic));
+  const names = sources.map((s) => s.topic);
+  const ready = await ensureTopics(admin, [...names, ...names.map(dlqOf)], settings.topicPolicy ?? { create: true, partitions: 3 }, log, () => running);
+  if (!ready) {
+    await Promise.allSettled([consumer.disconnect(), producer.disconnect(), admin.disconnect()]);
+    throw new Error(`topics ${names.join(", ")} did not appear`);
+  }
+  await consumer.subscribe({ topics: names, fromBeginning: settings.fromBeginning ?? true });
+  const max = settings.maxPending;
+  const pending = settings.pending;
+  let paused = false;
+  const pauseIfFull = (): void => {
+    if (max === undefined || pending === undefined || paused || pending() < max) return;
+    paused = true;
+    consumer.pause(names.map((topic) => ({ topic })));
+    log.info("pending traces at the bound; consumption paused until the scorer catches up", { pending: pending(), max_pending: max });
+  };
+  const resumeTimer =
+    max !== undefined && pending !== undefined
+      ? setInterval(() => {
+          if (!paused || pending() >= max / 2) return;
+          paused = false;
+          consumer.resume(names.map((topic) => ({ topic })));
+          log.info("consumption resumed", { pending: pending(), max_pending: max });
+        }, settings.pendingCheckMs ?? 200)
+      : null;
+  resumeTimer?.unref();
   await consumer.run({
     autoCommit: false,
     eachBatchAutoResolve: false,
@@ -91,7 +145,7 @@ export async function startSpanConsumer(
       const dead: { value: Buffer | null; key: Buffer | null; error: string; offset: string }[] = [];
       for (const m of batch.messages) {
         try {
-          decoded.push(decodeMessage(m.headers, m.value));
+          decoded.push(decodeMessage(m.headers, m.value, signalOf.get(batch.topic) ?? null));
         } catch (err) {
           if (!(err instanceof UndecodableMessageError)) throw err;
           dead.push({ value: m.value, key: m.key, error: err.message, offset: m.offset });
@@ -111,7 +165,7 @@ export async function startSpanConsumer(
         await retryUntil(
           () =>
             producer.send({
-              topic: settings.dlqTopic ?? deadLetterTopic(settings.topic),
+              topic: dlqOf(batch.topic),
               acks: -1,
               messages: dead.map((d) => ({
                 key: d.key,
@@ -127,6 +181,7 @@ export async function startSpanConsumer(
       const now = Date.now();
       stats.spans(written.spans, now);
       onWritten(written.traceIds, now);
+      pauseIfFull();
       stats.dlq(dead.length, now);
       await settings.beforeCommit?.(batch.partition, last);
       resolveOffset(last);
@@ -136,14 +191,19 @@ export async function startSpanConsumer(
   });
   return {
     async lag() {
-      const [high, committed] = await Promise.all([admin.fetchTopicOffsets(settings.topic), admin.fetchOffsets({ groupId: settings.groupId, topics: [settings.topic] })]);
-      const done = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset === "-1" ? "0" : p.offset)] as const));
+      const committed = await admin.fetchOffsets({ groupId: settings.groupId, topics: names });
       let lag = 0n;
-      for (const p of high) lag += BigInt(p.high) - (done.get(p.partition) ?? 0n);
+      for (const topic of names) {
+        const high = await admin.fetchTopicOffsets(topic);
+        const mine = committed.find((c) => c.topic === topic)?.partitions ?? [];
+        const done = new Map(mine.map((p) => [p.partition, BigInt(p.offset === "-1" ? "0" : p.offset)] as const));
+        for (const p of high) lag += BigInt(p.high) - (done.get(p.partition) ?? 0n);
+      }
       return Number(lag);
     },
     async stop() {
       running = false;
+      if (resumeTimer) clearInterval(resumeTimer);
       await consumer.disconnect();
       await Promise.allSettled([producer.disconnect(), admin.disconnect()]);
     },

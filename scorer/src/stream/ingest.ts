@@ -29,12 +29,14 @@ export interface DecodedRecord {
  * Decodes one Kafka message as the collector writes it (the record contract of @ragmeter/otlp:
  * header `ragmeter-signal`, value an OTLP protobuf `ExportTraceServiceRequest` or
  * `ExportLogsServiceRequest`).
+ * With `signal` set (a topic of one signal, as the OpenTelemetry Collector's Kafka exporter writes
+ * with encoding `otlp_proto` and no ragmeter headers) the header is not read.
  * @throws UndecodableMessageError when the message does not follow the contract.
  */
-export function decodeMessage(headers: Parameters<typeof decodeKafkaRecord>[0], value: Uint8Array | null | undefined): DecodedRecord {
+export function decodeMessage(headers: Parameters<typeof decodeKafkaRecord>[0], value: Uint8Array | null | undefined, signal: Signal | null = null): DecodedRecord {
   let r: ReturnType<typeof decodeKafkaRecord>;
   try {
-    r = decodeKafkaRecord(headers, value);
+    r = decodeKafkaRecord(signal === null ? headers : recordHeaders(signal), value);
   } catch (err) {
     if (err instanceof RecordDecodeError) throw new UndecodableMessageError(err.message);
     throw err;

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { loadStreamConfig } from "../../scorer/src/stream/config.js";
+
+describe("streaming scorer config: source, topics, creation, backlog bound (issue #15)", () => {
+  it("defaults: ragmeter's topic with the signal from the header, create with 3 partitions, 50,000 pending", () => {
+    const c = loadStreamConfig({});
+    expect([c.source, c.topics, c.createTopics, c.partitions, c.maxPending]).toEqual(["ragmeter", [{ topic: "ragmeter.spans", signal: null }], true, 3, 50_000]);
+  });
+
+  it("otelcol: the OpenTelemetry Collector's two topics, each naming its signal; RAGMETER_TOPIC is not read", () => {
+    const c = loadStreamConfig({ RAGMETER_SOURCE: "otelcol", RAGMETER_TOPIC: "mine", RAGMETER_OTLP_LOGS_TOPIC: "events" });
+    expect(c.topics).toEqual([
+      { topic: "otlp_spans", signal: "traces" },
+      { topic: "events", signal: "logs" },
+    ]);
+  });
+
+  it("the --source flag wins over RAGMETER_SOURCE; RAGMETER_CREATE_TOPICS=false and partitions parse", () => {
+    const c = loadStreamConfig({ RAGMETER_SOURCE: "otelcol", RAGMETER_CREATE_TOPICS: "false", RAGMETER_TOPIC_PARTITIONS: "6" }, { source: "ragmeter" });
+    expect([c.source, c.createTopics, c.partitions]).toEqual(["ragmeter", false, 6]);
+  });
+
+  it("bad values are one-line errors naming the variable or the flag", () => {
+    expect(() => loadStreamConfig({ RAGMETER_TOPIC_PARTITIONS: "0" })).toThrow(/^environment variable RAGMETER_TOPIC_PARTITIONS: /u);
+    expect(() => loadStreamConfig({ RAGMETER_SCORER_MAX_PENDING: "many" })).toThrow(/^environment variable RAGMETER_SCORER_MAX_PENDING: /u);
+    expect(() => loadStreamConfig({}, { source: "jaeger" })).toThrow(/^flag --source: /u);
+  });
+});
