@@ -1,4 +1,4 @@
-import { createJsonLogger as createLogger, loadCollectorConfig, type RunningCollector, startCollector } from "@ragmeter/collector";
+import { createJsonLogger as createLogger, loadCollectorConfig, type RunningCollector, startCollector, untilShutdown } from "@ragmeter/collector";
 import type { Command } from "commander";
 import { loadStreamConfig } from "../stream/config.js";
 import { type ScorerService, startScorerService } from "../stream/service.js";
@@ -8,22 +8,6 @@ import { readApiPlugin, startReadApi } from "./api/server.js";
 import { type CommandContext, intArg, kList } from "./args.js";
 import { type Io, judgeFor, withStore } from "./context.js";
 import { EXIT } from "./evalCommand.js";
-
-/** Resolves on SIGTERM/SIGINT or when `signal` aborts. */
-function untilStopped(signal?: AbortSignal): Promise<string> {
-  return new Promise((resolve) => {
-    const done = (why: string) => () => {
-      process.off("SIGTERM", onTerm);
-      process.off("SIGINT", onInt);
-      resolve(why);
-    };
-    const onTerm = done("SIGTERM");
-    const onInt = done("SIGINT");
-    process.once("SIGTERM", onTerm);
-    process.once("SIGINT", onInt);
-    signal?.addEventListener("abort", done("abort"), { once: true });
-  });
-}
 
 /** Flags of `ragmeter scorer` and `ragmeter serve`. */
 export interface StreamFlags {
@@ -81,7 +65,7 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
       ...(api ? { api: api.url } : {}),
     });
     for (const id of store.abortedRuns) log.warn("run aborted: its process died while running it", { run_id: id });
-    const why = await untilStopped(signal);
+    const why = await untilShutdown(signal);
     log.info("scorer stopping", { reason: why });
     watch.stop();
     await api?.close();
@@ -136,7 +120,7 @@ export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSig
       log.info("serve running", { otlp: collector.url, api: apiUrl, hand_off: useKafka ? `kafka ${stream.brokers?.join(",")}` : "in process", store: store.location });
       for (const id of store.abortedRuns) log.warn("run aborted: its process died while running it", { run_id: id });
       onReady?.(collector.url);
-      const why = await untilStopped(signal);
+      const why = await untilShutdown(signal);
       log.info("serve stopping", { reason: why });
     } finally {
       watch.stop();
