@@ -22,10 +22,19 @@ export async function createTopic(partitions = 3, brokers = BROKER): Promise<{ t
   const admin: Admin = kafkaClient(brokers).admin();
   await admin.connect();
   const topic = `ragmeter.test.collector.${randomUUID()}`;
-  await admin.createTopics({ topics: [{ topic, numPartitions: partitions, replicationFactor: 1 }], waitForLeaders: false });
-  // A broker that has just started (or is loaded) can answer "does not host this topic-partition"
-  // for a while after the topic exists: wait, bounded, until every partition has a leader.
+  // A broker that has just (re)started, or is loaded, can refuse the creation ("Topic creation
+  // errors") or answer "does not host this topic-partition" for a while after the topic exists:
+  // retry the creation and wait, bounded, until every partition has a leader.
   const deadline = Date.now() + 60_000;
+  for (;;) {
+    const created = await admin
+      .createTopics({ topics: [{ topic, numPartitions: partitions, replicationFactor: 1 }], waitForLeaders: false })
+      .then(() => true)
+      .catch(async () => (await admin.listTopics().catch(() => [] as string[])).includes(topic));
+    if (created) break;
+    if (Date.now() > deadline) throw new Error(`topic ${topic}: not created after 60 s`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
   for (;;) {
     const ready = await admin
       .fetchTopicMetadata({ topics: [topic] })
