@@ -6,7 +6,9 @@ const HINT = "(run `ragmeter --help`, or `ragmeter <command> --help`, for usage)
 describe("usage errors", () => {
   it("are one ragmeter: line naming the problem plus a --help hint, exit 2", async () => {
     for (const [args, line] of [
-      [["eval", "--golden", "g.jsonl"], "ragmeter: required option '--target <url>' not specified"],
+      // the target is one of --target, --target-config, --target-module (checked after parsing); the
+      // pipeline version is a required option
+      [["eval", "--golden", "g.jsonl"], "ragmeter: required option '--pipeline-version <v>' not specified"],
       [["compare"], "ragmeter: missing required argument 'run_a'"],
       [["bogus"], "ragmeter: unknown command 'bogus'"],
       [
