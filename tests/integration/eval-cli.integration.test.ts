@@ -117,7 +117,8 @@ describe("ragmeter eval against an HTTP target (embedded store)", () => {
       // and puts 22 next to "port" where the claim says 5433 → CONTRADICTED, resting on that chunk
       claims: [{ text: "PostgreSQL listens on port 5433.", verdict: "CONTRADICTED", chunk_ids: ["servers/ssh.md#1"] }],
       // question tokens {port, postgresql, listen}: "port" and "postgresql" are in the answer
-      relevance_reason: "2 of 3 question tokens in the answer",
+      // question tokens {port, postgresql, listen} (Snowball stems: "listens" → "listen"): all 3 in the answer
+      relevance_reason: "3 of 3 question tokens in the answer",
       judges: { grounding: { status: "ok" }, relevance: { status: "ok" }, reference_facts: { status: "not_applicable" } },
     });
     // g1: the duplicate of the first chunk takes no rank; both copies match
