@@ -113,6 +113,13 @@ function runRagas(python, baseURL, cases) {
   });
 }
 
+/** How many times each string occurs. */
+function countBy(keys) {
+  const out = {};
+  for (const k of keys) out[k] = (out[k] ?? 0) + 1;
+  return out;
+}
+
 function perAnswer(u, n) {
   const total = u.prompt_tokens + u.schema_tokens + u.completion_tokens + u.embedding_tokens;
   return {
@@ -164,7 +171,7 @@ try {
     goal: GOAL,
     meets_goal: ratio !== null && ratio <= GOAL,
     seconds: { ragmeter: rmSeconds, ragas: rgSeconds },
-    ragmeter_statuses: Object.fromEntries([...Map.groupBy(rm, (x) => `${x.grounding_status}/${x.relevance_status}`)].map(([k, v]) => [k, v.length])),
+    ragmeter_statuses: countBy(rm.map((x) => `${x.grounding_status}/${x.relevance_status}`)),
     ragas_scored: rg.results.filter((x) => x.faithfulness !== null && x.answer_relevancy !== null).length,
     unrecognised_prompts: server.unknown.length,
     results: { ragmeter: rm, ragas: rg.results },
