@@ -134,69 +134,77 @@ function perAnswer(u, n) {
   };
 }
 
-const cases = pickCases(wanted);
-const { python, install } = ragasPython();
-const server = await startUsageServer();
-let result;
-try {
-  // ragmeter: the product's LLM judge, grounding + relevance per answer (no cache at this level).
-  const judge = createLlmJudge({ baseURL: server.url("ragmeter"), apiKey: "x", model: "usage-recorder", timeoutMs: 60_000 });
-  const t0 = performance.now();
-  const rm = await Promise.all(
-    cases.map(async (c) => {
-      const g = await judge.grounding({ question: c.question, answer: c.answer, chunks: c.chunks });
-      const r = await judge.relevance({ question: c.question, answer: c.answer, answerable: true });
-      return { id: c.id, grounding: g.value ?? null, grounding_status: g.status, relevance: r.value ?? null, relevance_status: r.status };
-    }),
-  );
-  const rmSeconds = (performance.now() - t0) / 1000;
-  const t1 = performance.now();
-  const rg = await runRagas(python, server.url("ragas"), cases);
-  const rgSeconds = (performance.now() - t1) / 1000;
-  const n = cases.length;
-  const zero = { chat_calls: 0, prompt_tokens: 0, schema_tokens: 0, completion_tokens: 0, embedding_calls: 0, embedding_tokens: 0 };
-  const a = perAnswer(server.usage.ragmeter ?? zero, n);
-  const b = perAnswer(server.usage.ragas ?? zero, n);
-  const ratio = b.total_tokens > 0 ? a.total_tokens / b.total_tokens : null;
-  result = {
-    date: new Date().toISOString(),
-    ragas_version: rg.ragas_version,
-    ragas_api: rg.api,
-    install,
-    tokenizer: "o200k_base (gpt-tokenizer), counted by the server",
-    cases: n,
-    languages: Object.fromEntries(["en", "ru", "zh"].map((l) => [l, cases.filter((c) => c.language === l).length])),
-    per_answer: { ragmeter: a, ragas: b },
-    ratio_total_tokens: ratio,
-    goal: GOAL,
-    meets_goal: ratio !== null && ratio <= GOAL,
-    seconds: { ragmeter: rmSeconds, ragas: rgSeconds },
-    ragmeter_statuses: countBy(rm.map((x) => `${x.grounding_status}/${x.relevance_status}`)),
-    ragas_scored: rg.results.filter((x) => x.faithfulness !== null && x.answer_relevancy !== null).length,
-    unrecognised_prompts: server.unknown.length,
-    results: { ragmeter: rm, ragas: rg.results },
-  };
-} finally {
-  await server.close();
+async function main() {
+  const cases = pickCases(wanted);
+  const { python, install } = ragasPython();
+  const server = await startUsageServer();
+  let result;
+  try {
+    // ragmeter: the product's LLM judge, grounding + relevance per answer (no cache at this level).
+    const judge = createLlmJudge({ baseURL: server.url("ragmeter"), apiKey: "x", model: "usage-recorder", timeoutMs: 60_000 });
+    const t0 = performance.now();
+    const rm = await Promise.all(
+      cases.map(async (c) => {
+        const g = await judge.grounding({ question: c.question, answer: c.answer, chunks: c.chunks });
+        const r = await judge.relevance({ question: c.question, answer: c.answer, answerable: true });
+        return { id: c.id, grounding: g.value ?? null, grounding_status: g.status, relevance: r.value ?? null, relevance_status: r.status };
+      }),
+    );
+    const rmSeconds = (performance.now() - t0) / 1000;
+    const t1 = performance.now();
+    const rg = await runRagas(python, server.url("ragas"), cases);
+    const rgSeconds = (performance.now() - t1) / 1000;
+    const n = cases.length;
+    const zero = { chat_calls: 0, prompt_tokens: 0, schema_tokens: 0, completion_tokens: 0, embedding_calls: 0, embedding_tokens: 0 };
+    const a = perAnswer(server.usage.ragmeter ?? zero, n);
+    const b = perAnswer(server.usage.ragas ?? zero, n);
+    const ratio = b.total_tokens > 0 ? a.total_tokens / b.total_tokens : null;
+    result = {
+      date: new Date().toISOString(),
+      ragas_version: rg.ragas_version,
+      ragas_api: rg.api,
+      install,
+      tokenizer: "o200k_base (gpt-tokenizer), counted by the server",
+      cases: n,
+      languages: Object.fromEntries(["en", "ru", "zh"].map((l) => [l, cases.filter((c) => c.language === l).length])),
+      per_answer: { ragmeter: a, ragas: b },
+      ratio_total_tokens: ratio,
+      goal: GOAL,
+      meets_goal: ratio !== null && ratio <= GOAL,
+      seconds: { ragmeter: rmSeconds, ragas: rgSeconds },
+      ragmeter_statuses: countBy(rm.map((x) => `${x.grounding_status}/${x.relevance_status}`)),
+      ragas_scored: rg.results.filter((x) => x.faithfulness !== null && x.answer_relevancy !== null).length,
+      unrecognised_prompts: server.unknown.length,
+      results: { ragmeter: rm, ragas: rg.results },
+    };
+  } finally {
+    await server.close();
+  }
+
+  mkdirSync(path.join(root, "test-output"), { recursive: true });
+  writeFileSync(path.join(root, "test-output", "judges-ragas.json"), `${JSON.stringify(result, null, 2)}\n`);
+  if (args.json) console.log(JSON.stringify(result, null, 2));
+  else {
+    const f = (x) => x.toFixed(1);
+    const row = (name, p) => `| ${name} | ${f(p.calls)} | ${f(p.prompt_tokens)} | ${f(p.completion_tokens)} | ${f(p.embedding_tokens)} | ${f(p.total_tokens)} |`;
+    console.log(
+      `${result.cases} answers (en ${result.languages.en}, ru ${result.languages.ru}, zh ${result.languages.zh}); Ragas ${result.ragas_version} (${result.ragas_api}); tokens: ${result.tokenizer}`,
+    );
+    console.log("| per scored answer | calls | prompt tokens | completion tokens | embedding tokens | total tokens |");
+    console.log("|---|---:|---:|---:|---:|---:|");
+    console.log(row("ragmeter grounding + relevance", result.per_answer.ragmeter));
+    console.log(row("Ragas faithfulness + answer_relevancy", result.per_answer.ragas));
+    console.log(`ratio ragmeter / Ragas (total tokens): ${result.ratio_total_tokens?.toFixed(2)}×`);
+    console.log(
+      `verdict: ${result.meets_goal ? "meets" : "misses"} the goal (≤ ${GOAL}×): ragmeter spends ${result.ratio_total_tokens?.toFixed(2)}× Ragas's tokens per scored answer` +
+        (result.unrecognised_prompts > 0 ? ` — WARNING: ${result.unrecognised_prompts} prompts not recognised by the server` : ""),
+    );
+    console.log("written: test-output/judges-ragas.json");
+  }
 }
 
-mkdirSync(path.join(root, "test-output"), { recursive: true });
-writeFileSync(path.join(root, "test-output", "judges-ragas.json"), `${JSON.stringify(result, null, 2)}\n`);
-if (args.json) console.log(JSON.stringify(result, null, 2));
-else {
-  const f = (x) => x.toFixed(1);
-  const row = (name, p) => `| ${name} | ${f(p.calls)} | ${f(p.prompt_tokens)} | ${f(p.completion_tokens)} | ${f(p.embedding_tokens)} | ${f(p.total_tokens)} |`;
-  console.log(
-    `${result.cases} answers (en ${result.languages.en}, ru ${result.languages.ru}, zh ${result.languages.zh}); Ragas ${result.ragas_version} (${result.ragas_api}); tokens: ${result.tokenizer}`,
-  );
-  console.log("| per scored answer | calls | prompt tokens | completion tokens | embedding tokens | total tokens |");
-  console.log("|---|---:|---:|---:|---:|---:|");
-  console.log(row("ragmeter grounding + relevance", result.per_answer.ragmeter));
-  console.log(row("Ragas faithfulness + answer_relevancy", result.per_answer.ragas));
-  console.log(`ratio ragmeter / Ragas (total tokens): ${result.ratio_total_tokens?.toFixed(2)}×`);
-  console.log(
-    `verdict: ${result.meets_goal ? "meets" : "misses"} the goal (≤ ${GOAL}×): ragmeter spends ${result.ratio_total_tokens?.toFixed(2)}× Ragas's tokens per scored answer` +
-      (result.unrecognised_prompts > 0 ? ` — WARNING: ${result.unrecognised_prompts} prompts not recognised by the server` : ""),
-  );
-  console.log("written: test-output/judges-ragas.json");
-}
+// Any failure (no python3, install, a Ragas run past its bound) is one line, after the server has stopped.
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(1);
+});
