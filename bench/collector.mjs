@@ -17,6 +17,7 @@ import autocannon from "autocannon";
 import kafkajs from "kafkajs";
 import { startKafka } from "../scripts/kafka/kafka.mjs";
 import { benchBody } from "./lib/otlp-bodies.mjs";
+import { peakRssMiB, resetPeakRss } from "./lib/proc.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
@@ -93,47 +94,6 @@ function startCollectorProcess(topic, idempotent) {
     child.stderr.on("data", onData);
     child.once("exit", (code) => reject(new Error(`collector exited with ${code}: ${buf}`)));
   });
-}
-
-// The collector may run as a cluster (a primary and its workers): RSS is summed over the process tree.
-function tree(pid) {
-  const children = new Map();
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const s = readFileSync(`/proc/${name}/stat`, "utf8");
-      const ppid = Number(s.slice(s.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-    } catch {
-      /* gone */
-    }
-  }
-  const out = [pid];
-  for (let i = 0; i < out.length && i < 1000; i++) out.push(...(children.get(out[i]) ?? []));
-  return out;
-}
-
-function resetPeakRss(pid) {
-  for (const p of tree(pid)) {
-    try {
-      writeFileSync(`/proc/${p}/clear_refs`, "5");
-    } catch {
-      /* not Linux or not permitted: peak since start */
-    }
-  }
-}
-
-function peakRssMiB(pid) {
-  let kb = 0;
-  for (const p of tree(pid)) {
-    try {
-      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, "utf8"));
-      if (m) kb += Number(m[1]);
-    } catch {
-      /* gone */
-    }
-  }
-  return kb > 0 ? kb / 1024 : NaN;
 }
 
 function run(url, connections, seconds) {

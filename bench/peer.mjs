@@ -24,6 +24,7 @@ import kafkajs from "kafkajs";
 import { startKafka, stopKafka } from "../scripts/kafka/kafka.mjs";
 import { buildOtelcol, OtelcolScriptError, otelcolSettings, startOtelcol, stopOtelcol } from "../scripts/otelcol/otelcol.mjs";
 import { benchBody } from "./lib/otlp-bodies.mjs";
+import { cpuSeconds, peakRssMiB, resetPeakRss } from "./lib/proc.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
@@ -67,59 +68,6 @@ function body() {
 }
 
 const bodies = Array.from({ length: 256 }, body);
-
-// ---- /proc: CPU and peak RSS of a process and its descendants ----
-const CLK_TCK = 100; // USER_HZ on Linux (sysconf(_SC_CLK_TCK) is 100 on every mainstream kernel config)
-
-function procStat(pid) {
-  try {
-    const s = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
-    return { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) };
-  } catch {
-    return undefined;
-  }
-}
-
-function tree(pid) {
-  const children = new Map();
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    const st = procStat(Number(name));
-    if (st) children.set(st.ppid, [...(children.get(st.ppid) ?? []), Number(name)]);
-  }
-  const out = [pid];
-  for (let i = 0; i < out.length && i < 1000; i++) out.push(...(children.get(out[i]) ?? []));
-  return out;
-}
-
-/** CPU seconds (user + system) used so far by pid and its descendants. */
-function cpuSeconds(pid) {
-  return tree(pid).reduce((sum, p) => sum + (procStat(p)?.ticks ?? 0), 0) / CLK_TCK;
-}
-
-function resetPeakRss(pid) {
-  for (const p of tree(pid)) {
-    try {
-      writeFileSync(`/proc/${p}/clear_refs`, "5");
-    } catch {
-      /* not permitted: the peak since start is reported */
-    }
-  }
-}
-
-function peakRssMiB(pid) {
-  let kb = 0;
-  for (const p of tree(pid)) {
-    try {
-      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, "utf8"));
-      if (m) kb += Number(m[1]);
-    } catch {
-      /* exited */
-    }
-  }
-  return kb / 1024;
-}
 
 // ---- processes ----
 function freePort() {

@@ -1,28 +1,11 @@
 import type { GoldenItem } from "@ragmeter/golden";
 import { describe, expect, it } from "vitest";
 import type { StoredSpan } from "../../scorer/src/extract/spans.js";
-import type { Judge } from "../../scorer/src/judges/types.js";
 import { scoreTrace } from "../../scorer/src/scoring/trace.js";
+import { countingJudge as countingJudgeWith } from "../helpers/countingJudge.js";
 
 // Applicability decided before judging (issue 11): a counting LLM-kind judge shows which calls are made.
-function countingJudge(): Judge & { calls: { grounding: number; relevance: number } } {
-  const calls = { grounding: 0, relevance: 0 };
-  const cost = { input_tokens: 1, output_tokens: 1, latency_ms: 0 };
-  return {
-    kind: "llm",
-    model: "counting",
-    promptVersion: { grounding: "g", relevance: "r" },
-    calls,
-    async grounding() {
-      calls.grounding++;
-      return { status: "ok", value: 1, claims: [{ index: 0, text: "c", verdict: "SUPPORTED", chunk_ids: ["c1"] }], reason: "", ...cost };
-    },
-    async relevance() {
-      calls.relevance++;
-      return { status: "ok", value: 4, reason: "", ...cost };
-    },
-  };
-}
+const countingJudge = () => countingJudgeWith(["c1"]);
 const span = (name: string, attributes: StoredSpan["attributes"], resource: StoredSpan["attributes"] = {}): StoredSpan => ({
   trace_id: "t1",
   span_id: name.replace(/\W/g, "").padEnd(16, "0").slice(0, 16),

@@ -70,6 +70,36 @@ export function parseTargetReply(body: unknown): { ok: true; reply: TargetReply 
 }
 
 /**
+ * One request to a target and its body as text: a network error, a timeout, an unreadable body or an
+ * HTTP error status comes back as `{ok: false, reason}` (the error body's first `bodyStart` characters).
+ */
+export async function fetchTargetText(
+  url: string | URL,
+  init: RequestInit,
+  timeoutMs: number,
+  bodyStart = 200,
+): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (err) {
+    const e = err as Error;
+    return {
+      ok: false,
+      reason: e.name === "TimeoutError" ? `timeout after ${timeoutMs} ms` : `request failed: ${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ""}`,
+    };
+  }
+  let text: string;
+  try {
+    text = await res.text();
+  } catch (err) {
+    return { ok: false, reason: `reading the body failed: ${(err as Error).message}` };
+  }
+  if (!res.ok) return { ok: false, reason: `HTTP ${res.status}${text ? `: ${text.slice(0, bodyStart)}` : ""}` };
+  return { ok: true, text };
+}
+
+/**
  * An HTTP target: `POST url` with JSON `{question}` and the trace headers. HTTP errors, timeouts,
  * bodies that are not JSON or lack `answer`/`contexts` come back as `{ok: false, reason}`.
  * @param timeoutMs per-request timeout, ms.
@@ -80,26 +110,17 @@ export function httpTarget(url: string, timeoutMs: number): Target {
     async ask(question, headers) {
       const t0 = performance.now();
       const elapsed = (): number => performance.now() - t0;
-      let res: Response;
-      try {
-        res = await fetch(url, {
+      const got = await fetchTargetText(
+        url,
+        {
           method: "POST",
           headers: { "content-type": "application/json", accept: "application/json", traceparent: headers.traceparent, baggage: headers.baggage },
           body: JSON.stringify({ question }),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-      } catch (err) {
-        const e = err as Error;
-        const reason = e.name === "TimeoutError" ? `timeout after ${timeoutMs} ms` : `request failed: ${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ""}`;
-        return { ok: false, reason, latency_ms: elapsed() };
-      }
-      let text: string;
-      try {
-        text = await res.text();
-      } catch (err) {
-        return { ok: false, reason: `reading the body failed: ${(err as Error).message}`, latency_ms: elapsed() };
-      }
-      if (!res.ok) return { ok: false, reason: `HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ""}`, latency_ms: elapsed() };
+        },
+        timeoutMs,
+      );
+      if (!got.ok) return { ok: false, reason: got.reason, latency_ms: elapsed() };
+      const text = got.text;
       let body: unknown;
       try {
         body = JSON.parse(text);

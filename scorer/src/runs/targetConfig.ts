@@ -5,7 +5,7 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { ConfigError } from "../domain/errors.js";
 import type { RetrievedItem } from "../domain/metrics/recall.js";
-import type { Target, TargetRequest, TargetResult, TraceHeaders } from "./target.js";
+import { fetchTargetText, type Target, type TargetRequest, type TargetResult, type TraceHeaders } from "./target.js";
 
 /**
  * A target config (`eval --target-config FILE`, issue 12), modelled on promptfoo's HTTP provider:
@@ -197,22 +197,9 @@ export function configTarget(cfg: TargetConfig, options: { readonly k: number; r
         body = typeof filled === "string" ? filled : JSON.stringify(filled);
         headers["content-type"] ??= "application/json";
       }
-      let res: Response;
-      try {
-        res = await fetch(url, { method: cfg.method, headers, ...(body !== undefined ? { body } : {}), signal: AbortSignal.timeout(options.timeoutMs) });
-      } catch (err) {
-        const e = err as Error;
-        const reason =
-          e.name === "TimeoutError" ? `timeout after ${options.timeoutMs} ms` : `request failed: ${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ""}`;
-        return { ok: false, reason, latency_ms: elapsed() };
-      }
-      let text: string;
-      try {
-        text = await res.text();
-      } catch (err) {
-        return { ok: false, reason: `reading the body failed: ${(err as Error).message}`, latency_ms: elapsed() };
-      }
-      if (!res.ok) return { ok: false, reason: `HTTP ${res.status}${text ? `: ${text.slice(0, BODY_START)}` : ""}`, latency_ms: elapsed() };
+      const got = await fetchTargetText(url, { method: cfg.method, headers, ...(body !== undefined ? { body } : {}) }, options.timeoutMs, BODY_START);
+      if (!got.ok) return { ok: false, reason: got.reason, latency_ms: elapsed() };
+      const text = got.text;
       let json: unknown;
       try {
         json = JSON.parse(text);

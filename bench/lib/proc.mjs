@@ -1,0 +1,59 @@
+// CPU and peak RSS of a process and its descendants, from /proc (Linux), for the collector
+// benchmarks: a collector may run as a cluster (a primary and its workers), so figures are summed
+// over the process tree.
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+
+const CLK_TCK = 100; // USER_HZ on Linux (sysconf(_SC_CLK_TCK) is 100 on every mainstream kernel config)
+
+function procStat(pid) {
+  try {
+    const s = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
+    return { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** pid and its descendants (bounded). */
+export function tree(pid) {
+  const children = new Map();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const st = procStat(Number(name));
+    if (st) children.set(st.ppid, [...(children.get(st.ppid) ?? []), Number(name)]);
+  }
+  const out = [pid];
+  for (let i = 0; i < out.length && i < 1000; i++) out.push(...(children.get(out[i]) ?? []));
+  return out;
+}
+
+/** CPU seconds (user + system) used so far by pid and its descendants. */
+export function cpuSeconds(pid) {
+  return tree(pid).reduce((sum, p) => sum + (procStat(p)?.ticks ?? 0), 0) / CLK_TCK;
+}
+
+/** Resets the peak-RSS marks of the tree (where permitted; otherwise the peak since start is reported). */
+export function resetPeakRss(pid) {
+  for (const p of tree(pid)) {
+    try {
+      writeFileSync(`/proc/${p}/clear_refs`, "5");
+    } catch {
+      /* not permitted: peak since start */
+    }
+  }
+}
+
+/** Summed peak RSS (VmHWM) of the tree, MiB; NaN when nothing could be read. */
+export function peakRssMiB(pid) {
+  let kb = 0;
+  for (const p of tree(pid)) {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, "utf8"));
+      if (m) kb += Number(m[1]);
+    } catch {
+      /* exited */
+    }
+  }
+  return kb > 0 ? kb / 1024 : NaN;
+}
