@@ -4,6 +4,10 @@ import { z } from "zod";
 import { ConfigError } from "../domain/errors.js";
 import { type PriceTable, priceTableSchema } from "../judges/session/cost.js";
 import type { StoreTarget } from "../store/client.js";
+import type { Retention } from "../store/retention.js";
+
+/** Days of retention of captured content: a whole number from 1 to 36500 (unset: kept forever). */
+const retentionDays = z.coerce.number().int("must be a whole number of days").min(1).max(36_500).optional();
 
 /**
  * Environment variables read by ragmeter (design §10), validated once. Unknown variables are
@@ -34,6 +38,10 @@ export const envSchema = z.object({
   RAGMETER_JUDGE_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   RAGMETER_JUDGE_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(16).default(2048),
   RAGMETER_PRICES: z.string().min(1).optional(),
+  RAGMETER_RETENTION_DAYS: retentionDays,
+  RAGMETER_RETENTION_DAYS_SPANS: retentionDays,
+  RAGMETER_RETENTION_DAYS_LOGS: retentionDays,
+  RAGMETER_RETENTION_DAYS_INTERACTIONS: retentionDays,
 });
 
 /** Validated configuration. */
@@ -64,6 +72,11 @@ export interface Config {
   readonly sampleModel: string | null;
   /** Resolved `RAGMETER_HOME`. */
   readonly home: string;
+  /**
+   * Retention of captured content (`RAGMETER_RETENTION_DAYS`, overridden per table group by
+   * `RAGMETER_RETENTION_DAYS_SPANS`, `_LOGS`, `_INTERACTIONS`); null = kept forever.
+   */
+  readonly retention: Retention;
 }
 
 /**
@@ -115,6 +128,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { home?: string } 
     targetTimeoutMs: e.RAGMETER_TARGET_TIMEOUT_MS,
     sampleModel: e.RAGMETER_SAMPLE_MODEL ?? null,
     home,
+    retention: {
+      spans: e.RAGMETER_RETENTION_DAYS_SPANS ?? e.RAGMETER_RETENTION_DAYS ?? null,
+      logs: e.RAGMETER_RETENTION_DAYS_LOGS ?? e.RAGMETER_RETENTION_DAYS ?? null,
+      interactions: e.RAGMETER_RETENTION_DAYS_INTERACTIONS ?? e.RAGMETER_RETENTION_DAYS ?? null,
+    },
   };
 }
 

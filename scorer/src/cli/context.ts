@@ -42,11 +42,15 @@ export function judgeFor(config: Config): Judge {
     : createHeuristicJudge();
 }
 
-/** Loads the configuration (flags first) and runs `fn` with an open store, closing it afterwards. */
-export async function withStore<T>(io: Io, flags: { home?: string }, fn: (store: Store, config: Config) => Promise<T>): Promise<T> {
+/**
+ * Loads the configuration (flags first) and runs `fn` with an open store, closing it afterwards.
+ * The store gets the configured retention TTLs (design §12) unless `retention: false` (a command
+ * that captures no content, such as `forget`, leaves the tables' TTLs as they are).
+ */
+export async function withStore<T>(io: Io, flags: { home?: string }, fn: (store: Store, config: Config) => Promise<T>, opts: { retention?: boolean } = {}): Promise<T> {
   const config = loadConfig(io.env, flags.home !== undefined ? { home: flags.home } : {});
   if (io.env["RAGMETER_JUDGE_MODEL"] && !io.env["OPENAI_BASE_URL"]) io.err(`warning: RAGMETER_JUDGE_MODEL is set but OPENAI_BASE_URL is not: the heuristic judges run`);
-  const store = await openStore(config.store);
+  const store = await openStore(config.store, opts.retention === false ? {} : { retention: config.retention });
   try {
     return await fn(store, config);
   } finally {

@@ -15,6 +15,7 @@ import { registerCollectorCommand } from "./collectorCommand.js";
 import { type Io, processIo } from "./context.js";
 import { registerDemoCommand } from "./demoCommand.js";
 import { EXIT, registerEvalCommand, UsageError } from "./evalCommand.js";
+import { registerForgetCommand } from "./forgetCommand.js";
 import { registerGoldenCommands } from "./goldenCommand.js";
 import { registerHistoryCommands } from "./historyCommands.js";
 import { registerLiveCommand } from "./liveCommand.js";
@@ -51,6 +52,7 @@ export function buildCli(io: Io, result: { code: number }): Command {
   registerReplayCommand(program, ctx);
   registerStreamCommands(program, ctx);
   registerGoldenCommands(program, ctx);
+  registerForgetCommand(program, ctx);
   return program;
 }
 

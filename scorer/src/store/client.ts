@@ -5,6 +5,7 @@ import { versionClock } from "./clock.js";
 import { EmbeddedEngineMissingError } from "./errors.js";
 import { acquireStoreLock } from "./lock.js";
 import { migrate } from "./migrations.js";
+import { applyRetention, type Retention } from "./retention.js";
 
 /** Where the store lives. */
 export type StoreTarget =
@@ -32,15 +33,24 @@ type ClientConnection = NonNullable<NonNullable<Parameters<typeof createClient>[
 /** Settings on every query: UInt64 as strings (exact), UTC times. */
 const SETTINGS = { output_format_json_quote_64bit_integers: 1, date_time_input_format: "best_effort" } as const;
 
+/** Options of {@link openStore}. */
+export interface OpenStoreOptions {
+  /**
+   * Retention of captured content to apply on opening (design §12): the content tables' TTLs are
+   * brought to it (removed where it is null). Absent: the TTLs are left as they are (readers).
+   */
+  readonly retention?: Retention;
+}
+
 /**
- * Opens the store and applies pending migrations.
+ * Opens the store, applies pending migrations and, when asked, the retention TTLs.
  * - `embedded`: takes the single-owner lock of `home` (design §3), then opens chdb's engine on
  *   `<home>/store` through `@clickhouse/client` with `chdb/connection`. `chdb` is loaded only here.
  * - `server`: a ClickHouse server over HTTP.
  * @throws StoreInUseError, EmbeddedEngineMissingError, or the client's error when the server is
  *   unreachable.
  */
-export async function openStore(target: StoreTarget): Promise<Store> {
+export async function openStore(target: StoreTarget, options: OpenStoreOptions = {}): Promise<Store> {
   if (target.kind === "server") {
     const client = createClient({
       url: target.url,
@@ -50,6 +60,7 @@ export async function openStore(target: StoreTarget): Promise<Store> {
     });
     try {
       await migrate(client, target.database, target.cluster ?? null);
+      if (options.retention) await applyRetention(client, target.database, target.cluster ?? null, options.retention);
     } catch (err) {
       await client.close();
       throw err;
@@ -79,6 +90,7 @@ export async function openStore(target: StoreTarget): Promise<Store> {
     const connection = mod.createChdbConnection({ path: dataDir }) as unknown as ClientConnection;
     const client = createClient({ connection, clickhouse_settings: SETTINGS });
     await migrate(client, target.database);
+    if (options.retention) await applyRetention(client, target.database, null, options.retention);
     const nextVersion = versionClock();
     // This process owns the store now: a run still `running` belongs to a process that died.
     const reason =

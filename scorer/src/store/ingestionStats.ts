@@ -13,6 +13,8 @@ export interface IngestionStatsRow {
   readonly judge_skipped_content_missing?: number;
   readonly judge_skipped_context_incomplete?: number;
   readonly judge_skipped_not_sampled?: number;
+  /** Spans and log records dropped because their trace was forgotten (migration 5); absent: 0. */
+  readonly spans_dropped_forgotten?: number;
 }
 
 /** Writes minute counters (one version for the batch: the latest write of a minute wins after FINAL). */

@@ -57,7 +57,8 @@ const settledRow = z.object({ trace_id: z.string(), last: utcTime });
 
 /**
  * Traces ready to score (design §6): the last span arrived more than `quietMs` before `now`, and
- * the trace has no interaction scored under `promptVersion` since that span arrived. Oldest first.
+ * the trace has no interaction scored under `promptVersion` since that span arrived, and it was not
+ * forgotten (`forgotten_traces`). Oldest first.
  */
 export async function settledTraces(store: Store, opts: { quietMs: number; promptVersion: string; now: number; limit: number }): Promise<{ trace_id: string; last: string }[]> {
   const db = store.database;
@@ -68,6 +69,7 @@ export async function settledTraces(store: Store, opts: { quietMs: number; promp
         (SELECT trace_id, max(created_at) AS scored FROM ${db}.interactions FINAL WHERE judge_prompt_version = {pv:String} GROUP BY trace_id) AS i
       ON s.trace_id = i.trace_id
       WHERE s.last <= fromUnixTimestamp64Milli({cutoff:Int64}, 'UTC') AND i.scored < s.last
+        AND s.trace_id NOT IN (SELECT trace_id FROM ${db}.forgotten_traces)
       ORDER BY s.last, s.trace_id
       LIMIT {limit:UInt32}`,
     query_params: { pv: opts.promptVersion, cutoff: opts.now - opts.quietMs, limit: opts.limit },

@@ -180,6 +180,7 @@ export async function startSpanConsumer(
       }
       const now = Date.now();
       stats.spans(written.spans, now);
+      stats.forgotten(written.dropped, now);
       onWritten(written.traceIds, now);
       pauseIfFull();
       stats.dlq(dead.length, now);

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { decodeRecord as decodeKafkaRecord, RecordDecodeError, recordHeaders, type Signal } from "@ragmeter/otlp";
 import { logsOf, type StoredLog, type StoredSpan, spansOf } from "../extract/spans.js";
 import type { Store } from "../store/client.js";
+import { forgottenAmong } from "../store/forgotten.js";
 import { type SpanOrigin, saveLogs, saveSpans } from "../store/spans.js";
 
 /** A message that cannot be decoded: it goes to the dead-letter topic with this error. */
@@ -13,8 +14,10 @@ export class UndecodableMessageError extends Error {
 export interface IngestResult {
   readonly spans: number;
   readonly logs: number;
-  /** Distinct trace ids the records touched (the scoring loop's "dirty" set). */
+  /** Distinct trace ids the records touched (the scoring loop's "dirty" set), forgotten ones left out. */
   readonly traceIds: readonly string[];
+  /** Spans and log records dropped because their trace was forgotten (`ragmeter forget`). */
+  readonly dropped: number;
 }
 
 const sha = (s: string): string => createHash("sha256").update(s).digest("hex").slice(0, 32);
@@ -53,14 +56,19 @@ export function decodeRecord(signal: Signal, value: Uint8Array): DecodedRecord {
 }
 
 /**
- * Writes decoded records in one insert per table (spans, logs).
+ * Writes decoded records in one insert per table (spans, logs), leaving out the records of
+ * forgotten traces (`forgotten_traces`, one lookup per batch): a Kafka replay of a forgotten trace
+ * stores nothing and is never scored again.
  * @throws store errors as they come (the caller retries; offsets are committed only after this).
  */
 export async function writeRecords(store: Store, records: readonly DecodedRecord[], origin: SpanOrigin, receivedAt: number): Promise<IngestResult> {
-  const spans = records.flatMap((r) => r.spans);
-  const logs = records.flatMap((r) => r.logs);
+  const allSpans = records.flatMap((r) => r.spans);
+  const allLogs = records.flatMap((r) => r.logs);
+  const forgotten = await forgottenAmong(store, [...new Set([...allSpans.map((x) => x.trace_id), ...allLogs.map((x) => x.trace_id)])]);
+  const spans = forgotten.size === 0 ? allSpans : allSpans.filter((x) => !forgotten.has(x.trace_id));
+  const logs = forgotten.size === 0 ? allLogs : allLogs.filter((x) => !forgotten.has(x.trace_id));
   await saveSpans(store, spans, origin, receivedAt);
   await saveLogs(store, logs, receivedAt);
   const traceIds = [...new Set([...spans.map((x) => x.trace_id), ...logs.map((x) => x.trace_id)])];
-  return { spans: spans.length, logs: logs.length, traceIds };
+  return { spans: spans.length, logs: logs.length, traceIds, dropped: allSpans.length - spans.length + allLogs.length - logs.length };
 }

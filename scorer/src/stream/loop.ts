@@ -4,6 +4,7 @@ import { judgePromptVersion } from "../judges/promptVersion.js";
 import type { Judge } from "../judges/types.js";
 import { type ScoredTrace, scoreTrace, traceRows } from "../scoring/trace.js";
 import type { Store } from "../store/client.js";
+import { forgottenAmong } from "../store/forgotten.js";
 import { goldenItemsFor } from "../store/golden.js";
 import { type ClaimInsert, type InteractionInsert, type ScoreInsert, saveResults } from "../store/results.js";
 import { loadTraces, settledTraces } from "../store/spans.js";
@@ -42,10 +43,13 @@ export async function scoreSettledTraces(store: Store, settings: ScoringSettings
 
 /**
  * Builds and scores the interactions of the given traces and writes interactions, scores and
- * claims. Keys make a repeated call harmless (one row per key after FINAL).
+ * claims. Keys make a repeated call harmless (one row per key after FINAL). A trace forgotten in the
+ * meantime (`ragmeter forget`) is left out, so its blanked interaction is never rebuilt.
  * @returns the traces scored.
  */
-export async function scoreTraces(store: Store, settings: ScoringSettings, traceIds: readonly string[]): Promise<ScoredTrace[]> {
+export async function scoreTraces(store: Store, settings: ScoringSettings, requested: readonly string[]): Promise<ScoredTrace[]> {
+  const forgotten = await forgottenAmong(store, requested);
+  const traceIds = forgotten.size === 0 ? requested : requested.filter((id) => !forgotten.has(id));
   if (traceIds.length === 0) return [];
   const promptVersion = judgePromptVersion(settings.judge);
   const traces = await loadTraces(store, traceIds);

@@ -127,17 +127,18 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
       },
     );
   }, interval);
-  let logged = { spans: 0, scored: 0 };
+  let logged = { spans: 0, scored: 0, forgotten: 0 };
   const statsTimer = setInterval(() => {
     void (async () => {
       const lag = consumer ? await consumer.lag() : null;
       if (lag !== null) stats.lag(lag, Date.now());
       const totals = stats.totals();
-      if (totals.spans !== logged.spans || totals.scored !== logged.scored) {
+      if (totals.spans !== logged.spans || totals.scored !== logged.scored || totals.forgotten !== logged.forgotten) {
         o.log.info("progress", {
           spans_written: totals.spans - logged.spans,
           traces_scored: totals.scored - logged.scored,
           pending_traces: dirty.size,
+          ...(totals.forgotten !== logged.forgotten ? { spans_dropped_forgotten: totals.forgotten - logged.forgotten } : {}),
           judge_calls_skipped: stats.skippedTotals(),
           ...(lag !== null ? { consumer_lag: lag } : {}),
         });
@@ -153,6 +154,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
       const at = Date.now();
       const w = await writeRecords(o.store, decoded, { partition: -1, offset: "-1" }, at);
       stats.spans(w.spans, at);
+      stats.forgotten(w.dropped, at);
       written(w.traceIds, at);
     },
     ready: async () => true,

@@ -4,7 +4,7 @@ import { saveIngestionStats } from "../store/ingestionStats.js";
 /** Reasons a judge call is skipped (the statuses decided before judging, design §5). */
 const SKIP_REASONS = ["not_applicable", "content_missing", "context_incomplete", "not_sampled"] as const;
 type SkipReason = (typeof SKIP_REASONS)[number];
-type Bucket = { spans: number; scored: number; dlq: number; lag: number; skipped: Record<SkipReason, number> };
+type Bucket = { spans: number; scored: number; dlq: number; lag: number; forgotten: number; skipped: Record<SkipReason, number> };
 const noSkips = (): Record<SkipReason, number> => ({ not_applicable: 0, content_missing: 0, context_incomplete: 0, not_sampled: 0 });
 
 /** Per-minute ingestion counters of one scorer instance (table `ingestion_stats`, for the dashboards). */
@@ -14,10 +14,11 @@ export class IngestionStats {
   readonly #skippedTotal = noSkips();
   #spansTotal = 0;
   #scoredTotal = 0;
+  #forgottenTotal = 0;
 
-  /** Spans written and traces scored since start (for progress logs). */
-  totals(): { spans: number; scored: number } {
-    return { spans: this.#spansTotal, scored: this.#scoredTotal };
+  /** Spans written, traces scored, and records dropped as forgotten since start (for progress logs). */
+  totals(): { spans: number; scored: number; forgotten: number } {
+    return { spans: this.#spansTotal, scored: this.#scoredTotal, forgotten: this.#forgottenTotal };
   }
 
   constructor(scorerId: string) {
@@ -28,7 +29,7 @@ export class IngestionStats {
     const minute = Math.floor(now / 60_000) * 60_000;
     let b = this.#minutes.get(minute);
     if (!b) {
-      b = { spans: 0, scored: 0, dlq: 0, lag: 0, skipped: noSkips() };
+      b = { spans: 0, scored: 0, dlq: 0, lag: 0, forgotten: 0, skipped: noSkips() };
       this.#minutes.set(minute, b);
     }
     return b;
@@ -38,6 +39,12 @@ export class IngestionStats {
   spans(n: number, now: number): void {
     this.#spansTotal += n;
     this.#bucket(now).spans += n;
+  }
+  /** Counts spans and log records dropped because their trace was forgotten. */
+  forgotten(n: number, now: number): void {
+    if (n === 0) return;
+    this.#forgottenTotal += n;
+    this.#bucket(now).forgotten += n;
   }
   /** Counts traces scored. */
   scored(n: number, now: number): void {
@@ -85,6 +92,7 @@ export class IngestionStats {
         judge_skipped_content_missing: b.skipped.content_missing,
         judge_skipped_context_incomplete: b.skipped.context_incomplete,
         judge_skipped_not_sampled: b.skipped.not_sampled,
+        spans_dropped_forgotten: b.forgotten,
       })),
     );
     const current = Math.floor(now / 60_000) * 60_000;
