@@ -24,7 +24,10 @@ export function traceIdArg(v: string, previous: string[] = []): string[] {
 /** Parses `--before`: a UTC date (`2026-01-31`, midnight UTC) or an ISO time with its offset (`2026-01-31T12:00:00Z`). */
 export function beforeArg(v: string): Date {
   const ok = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/u.test(v);
-  const t = ok ? Date.parse(v) : Number.NaN;
+  const [y = 0, m = 0, d = 0] = v.slice(0, 10).split("-").map(Number);
+  const day = new Date(Date.UTC(y, m - 1, d));
+  const real = day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d; // not 2026-02-30
+  const t = ok && real ? Date.parse(v) : Number.NaN;
   if (!Number.isFinite(t)) throw new InvalidArgumentError("expected a date, e.g. 2026-01-31 (UTC) or 2026-01-31T12:00:00Z");
   return new Date(t);
 }
