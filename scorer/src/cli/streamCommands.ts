@@ -62,6 +62,7 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
       group: stream.groupId,
       quiet_ms: stream.quietMs,
       store: store.location,
+      retention_days: config.retention,
       ...(api ? { api: api.url } : {}),
     });
     for (const id of store.abortedRuns) log.warn("run aborted: its process died while running it", { run_id: id });
@@ -117,7 +118,13 @@ export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSig
       api = sameport ? null : await startReadApi(reader, { host: collectorConfig.host, port: flags.apiPort as number }, auth);
       const apiUrl = api?.url ?? collector.url;
       store.recordApiUrl(apiUrl);
-      log.info("serve running", { otlp: collector.url, api: apiUrl, hand_off: useKafka ? `kafka ${stream.brokers?.join(",")}` : "in process", store: store.location });
+      log.info("serve running", {
+        otlp: collector.url,
+        api: apiUrl,
+        hand_off: useKafka ? `kafka ${stream.brokers?.join(",")}` : "in process",
+        store: store.location,
+        retention_days: config.retention,
+      });
       for (const id of store.abortedRuns) log.warn("run aborted: its process died while running it", { run_id: id });
       onReady?.(collector.url);
       const why = await untilShutdown(signal);
