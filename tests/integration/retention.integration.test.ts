@@ -160,6 +160,8 @@ describe("retention of captured content (RAGMETER_RETENTION_DAYS, design §12)",
 
   it("forgetTraces removes exactly what it counted: spans and logs deleted, interaction and claim texts blanked, scores kept, tombstones written", async () => {
     const store = await fresh();
+    // tables carrying a (long) TTL, as in production: deletes and updates work on them alike
+    await applyRetention(store.client, store.database, null, { spans: 3650, logs: 3650, interactions: 3650 });
     await seed(store, Date.now());
     const scoresBefore = await rows(store, "SELECT * FROM DB.scores FINAL ORDER BY trace_id, metric");
     const recentBefore = await contentOf(store, [...traceIds.recent, ...traceIds.oldB]);

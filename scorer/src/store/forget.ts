@@ -114,6 +114,9 @@ export async function forgetTraces(store: Store, traceIds: readonly string[], op
       table: `${store.database}.forgotten_traces`,
       values: ids.map((trace_id) => ({ trace_id, forgotten_at: opts.now, reason: opts.reason, version })),
       format: "JSONEachRow",
+      // Clustered: into the Distributed table, written to the shards before the insert returns, so
+      // every scorer sees the tombstones before the content goes.
+      ...(cluster !== null ? { clickhouse_settings: { distributed_foreground_insert: 1 } } : {}),
     });
   }
   for (const query of forgetStatements(store.database, cluster, traceIds)) {
