@@ -2,9 +2,11 @@
 // OTLP/HTTP receiver as one `gen_ai.evaluation.result` event, decoded with the official
 // opentelemetry-proto files (protobufjs), and compared with the store queried on its own.
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SAMPLE_GOLDEN_FILE } from "../../examples/sample-rag/src/index.js";
 import { serveCommand } from "../../scorer/src/cli/streamCommands.js";
 import { openStore } from "../../scorer/src/store/client.js";
 import { cli } from "../helpers/cli.js";
@@ -105,6 +107,37 @@ function expectMatchesStore(records: readonly ReceivedRecord[], scores: readonly
       expect(str(r, "gen_ai.evaluation.score.label")).toBe(s.status);
       expect(str(r, "gen_ai.evaluation.explanation")).toBe(s.reason === "" ? undefined : s.reason);
     }
+  }
+}
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+/** Per trace, from the stored spans alone: the latest-ending span of each GenAI operation name. */
+async function storedOperationSpans(home: string): Promise<Map<string, Map<string, string>>> {
+  const store = await openStore({ kind: "embedded", home, database: "ragmeter" });
+  try {
+    const rs = await store.client.query({
+      query: "SELECT trace_id, span_id, attributes, toString(end_time_unix_nano) AS end FROM ragmeter.spans FINAL ORDER BY trace_id, end_time_unix_nano",
+      format: "JSONEachRow",
+    });
+    const out = new Map<string, Map<string, string>>();
+    for (const s of (await rs.json()) as { trace_id: string; span_id: string; attributes: string; end: string }[]) {
+      const op = (JSON.parse(s.attributes) as Record<string, unknown>)["gen_ai.operation.name"];
+      if (typeof op !== "string") continue;
+      const m = out.get(s.trace_id) ?? new Map<string, string>();
+      m.set(op, s.span_id); // ordered by end time: the latest wins
+      out.set(s.trace_id, m);
+    }
+    return out;
+  } finally {
+    await store.close();
   }
 }
 
@@ -238,18 +271,53 @@ describe("evaluation export (RAGMETER_EVALUATION_EXPORT_ENDPOINT)", () => {
     expect(dark.map((s) => s.metric).sort()).toEqual(["grounding", "relevance"]);
 
     // The generation span of each trace, found from the stored spans on their own.
-    const store = await openStore({ kind: "embedded", home, database: "ragmeter" });
-    const generation = new Map<string, string>();
-    try {
-      const rs = await store.client.query({ query: "SELECT trace_id, span_id, attributes FROM ragmeter.spans FINAL", format: "JSONEachRow" });
-      for (const s of (await rs.json()) as { trace_id: string; span_id: string; attributes: string }[]) {
-        if ((JSON.parse(s.attributes) as Record<string, unknown>)["gen_ai.operation.name"] === "chat") generation.set(s.trace_id, s.span_id);
-      }
-    } finally {
-      await store.close();
-    }
-    expect(generation.size).toBe(3);
-    for (const rec of receiver.records) expect(rec.spanId).toBe(generation.get(rec.traceId));
+    const ops = await storedOperationSpans(home);
+    expect(ops.size).toBe(3);
+    for (const rec of receiver.records) expect(rec.spanId).toBe(ops.get(rec.traceId)?.get("chat"));
     expect(receiver.records.every((x) => x.resource["service.name"]?.value === "ragmeter-scorer")).toBe(true);
   }, 60_000);
+
+  it("eval --via-traces on the bundled sample: recall@k and MRR parented to the retrieval span, the rest to the chat span", async () => {
+    const home = path.join(dir, "via");
+    const out = path.join(dir, "via.json");
+    receiver.records.length = 0;
+    const otlpPort = await freePort();
+    const sample = await startSampleServeChild({
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${otlpPort}`,
+      OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true",
+      OTEL_LOG_LEVEL: "none",
+    });
+    try {
+      const r = await cli(
+        ["eval", "--golden", SAMPLE_GOLDEN_FILE, "--target", sample.url, "--pipeline-version", "sample-v1", "--json", out, "--home", home, "--via-traces"].concat([
+          "--otlp-port",
+          String(otlpPort),
+          "--otlp-host",
+          "127.0.0.1",
+          "--quiet-ms",
+          "300",
+          "--trace-timeout",
+          "15000",
+        ]),
+        { RAGMETER_EVALUATION_EXPORT_ENDPOINT: `${receiver.base}/v1/logs` },
+      );
+      expect(r.code, r.err).toBe(0);
+    } finally {
+      await sample.stop();
+    }
+    const report = JSON.parse(await readFile(out, "utf8")) as { run_id: string; counts: { questions: Record<string, number> } };
+    expect(report.counts.questions).toEqual({ ok: 121 });
+    const scores = await storedScores(home, report.run_id);
+    // 121 questions × 10 metrics (recall@1, 3, 5, 10, mrr, grounding, relevance, key_facts, abstention, reference_facts)
+    expect(scores).toHaveLength(1210);
+    expectMatchesStore(receiver.records, scores, report.run_id);
+    const ops = await storedOperationSpans(home);
+    expect(ops.size).toBe(121);
+    for (const rec of receiver.records) {
+      const metric = str(rec, "gen_ai.evaluation.name") ?? "";
+      const op = metric.startsWith("recall@") || metric === "mrr" ? "retrieval" : "chat";
+      expect(rec.spanId, `${metric} of ${rec.traceId}`).toBe(ops.get(rec.traceId)?.get(op));
+    }
+    expect(new Set(receiver.records.map((x) => x.resource["service.name"]?.value))).toEqual(new Set(["ragmeter-eval"]));
+  }, 120_000);
 });
