@@ -11,6 +11,7 @@ import { serveCommand } from "../../scorer/src/cli/streamCommands.js";
 import { openStore } from "../../scorer/src/store/client.js";
 import { cli } from "../helpers/cli.js";
 import { startFixtureTarget } from "../helpers/fixtureTarget.js";
+import { startFakeOpenAI } from "../helpers/openaiServer.js";
 import { type ReceivedRecord, startLogsReceiver } from "../helpers/otlpLogsReceiver.js";
 import { startSampleServeChild } from "../helpers/sampleServe.js";
 
@@ -320,4 +321,52 @@ describe("evaluation export (RAGMETER_EVALUATION_EXPORT_ENDPOINT)", () => {
     }
     expect(new Set(receiver.records.map((x) => x.resource["service.name"]?.value))).toEqual(new Set(["ragmeter-eval"]));
   }, 120_000);
+
+  it("an LLM judge that fails: judge_error events carry error.type, severity WARN and no value", async () => {
+    const home = path.join(dir, "llm");
+    const out = path.join(dir, "llm.json");
+    const twoGolden = path.join(dir, "two.jsonl");
+    await writeFile(
+      twoGolden,
+      GOLDEN.slice(0, 2)
+        .map((g) => JSON.stringify(g))
+        .join("\n"),
+    );
+    const llm = await startFakeOpenAI(() => ({ content: "I would rather not answer in JSON." }));
+    receiver.records.length = 0;
+    try {
+      const r = await cli(["eval", "--golden", twoGolden, "--target", target.url, "--pipeline-version", "fx-llm", "--k", "1", "--json", out, "--home", home], {
+        RAGMETER_EVALUATION_EXPORT_ENDPOINT: receiver.base,
+        OPENAI_BASE_URL: llm.baseURL,
+        RAGMETER_JUDGE_MODEL: "judge-x",
+        RAGMETER_JUDGE_RETRIES: "0",
+      });
+      expect(r.code, r.err).not.toBe(2);
+    } finally {
+      await llm.close();
+    }
+    const runId = (JSON.parse(await readFile(out, "utf8")) as { run_id: string }).run_id;
+    const scores = await storedScores(home, runId);
+    expectMatchesStore(receiver.records, scores, runId);
+    const judged = receiver.records.filter((x) => ["grounding", "relevance"].includes(str(x, "gen_ai.evaluation.name") ?? ""));
+    // 2 questions × grounding and relevance, every one a judge_error (reference_facts: no reference answer, not_applicable)
+    expect(judged).toHaveLength(4);
+    for (const x of judged) {
+      expect([str(x, "ragmeter.score.status"), str(x, "error.type"), str(x, "gen_ai.evaluation.score.label"), x.severityNumber, x.severityText]).toEqual([
+        "judge_error",
+        "judge_error",
+        "judge_error",
+        13,
+        "WARN",
+      ]);
+      expect(x.attributes["gen_ai.evaluation.score.value"]).toBeUndefined();
+      expect([str(x, "ragmeter.judge.kind"), str(x, "ragmeter.judge.model")]).toEqual(["llm", "judge-x"]);
+    }
+    // The mechanical metrics were measured: values, INFO, no error.type.
+    const recall = receiver.records.filter((x) => str(x, "gen_ai.evaluation.name") === "recall@1");
+    expect(recall.map((x) => [x.attributes["gen_ai.evaluation.score.value"]?.value, x.severityNumber, x.attributes["error.type"]]).sort()).toEqual([
+      [0, 9, undefined],
+      [1, 9, undefined],
+    ]);
+  }, 60_000);
 });
