@@ -305,3 +305,24 @@ describe("precedence and the other conventions", () => {
     expect(retrievedItems(i)).toBeNull();
   });
 });
+
+describe("the spans the scores evaluate (evaluation export)", () => {
+  it("names the used retrieval and generation spans (the latest-ending of each) and the root span", () => {
+    const root = span("rag.query", {}, { id: "00000000000000a1", parent: "ffffffffffffffff" });
+    const retriever = span(
+      "retrieval kb",
+      { "gen_ai.operation.name": "retrieval", "gen_ai.retrieval.query.text": "q", "gen_ai.retrieval.documents": "[]" },
+      { id: "00000000000000b1", parent: root.span_id, end: 1 },
+    );
+    const reranker = span(
+      "retrieval rerank",
+      { "gen_ai.operation.name": "retrieval", "gen_ai.retrieval.query.text": "q", "gen_ai.retrieval.documents": "[]" },
+      { id: "00000000000000b2", parent: root.span_id, end: 2 },
+    );
+    const chat = span("chat m", { "gen_ai.operation.name": "chat", "gen_ai.request.model": "m" }, { id: "00000000000000c1", parent: root.span_id, end: 3 });
+    expect(extractInteraction(TRACE, [chat, reranker, retriever, root]).spans).toEqual({ retrieval: "00000000000000b2", generation: "00000000000000c1", root: "00000000000000a1" });
+    // No retrieval, no generation: only the root; a root with no parent at all counts too.
+    const lone = span("work", {}, { id: "00000000000000d1", parent: "" });
+    expect(extractInteraction(TRACE, [lone]).spans).toEqual({ retrieval: null, generation: null, root: "00000000000000d1" });
+  });
+});

@@ -9,6 +9,8 @@ import type { Retention } from "../store/retention.js";
 /** Days of retention of captured content: a whole number from 1 to 36500 (unset: kept forever). */
 const retentionDays = z.coerce.number().int("must be a whole number of days").min(1).max(36_500).optional();
 
+import type { EvaluationExportConfig } from "../stream/evaluationExport.js";
+
 /**
  * Environment variables read by ragmeter (design §10), validated once. Unknown variables are
  * ignored.
@@ -42,7 +44,52 @@ export const envSchema = z.object({
   RAGMETER_RETENTION_DAYS_SPANS: retentionDays,
   RAGMETER_RETENTION_DAYS_LOGS: retentionDays,
   RAGMETER_RETENTION_DAYS_INTERACTIONS: retentionDays,
+  RAGMETER_EVALUATION_EXPORT_ENDPOINT: z
+    .string()
+    .url()
+    .refine((u) => URL.canParse(u) && /^https?:$/u.test(new URL(u).protocol), "must be an http:// or https:// URL")
+    .optional(),
 });
+
+/** `k1=v1,k2=v2` (the OTLP exporter headers format; values percent-decoded). */
+const headerList = z.string().transform((raw, ctx) => {
+  const out: Record<string, string> = {};
+  for (const part of raw.split(",")) {
+    if (part.trim() === "") continue;
+    const eq = part.indexOf("=");
+    const key = eq < 0 ? "" : part.slice(0, eq).trim();
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/u.test(key)) {
+      ctx.addIssue({ code: "custom", message: `"${part.trim()}" is not key=value with a header name as key` });
+      return z.NEVER;
+    }
+    try {
+      out[key] = decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      ctx.addIssue({ code: "custom", message: `the value of "${key}" is not percent-encoded correctly` });
+      return z.NEVER;
+    }
+  }
+  return out;
+});
+
+/** The OTLP exporter variables read when `RAGMETER_EVALUATION_EXPORT_ENDPOINT` is set (design §12). */
+const evaluationExportSchema = z.object({
+  OTEL_EXPORTER_OTLP_LOGS_HEADERS: headerList.optional(),
+  OTEL_EXPORTER_OTLP_HEADERS: headerList.optional(),
+  OTEL_EXPORTER_OTLP_LOGS_TIMEOUT: z.coerce.number().int().positive().optional(),
+  OTEL_EXPORTER_OTLP_TIMEOUT: z.coerce.number().int().positive().optional(),
+});
+
+/**
+ * The OTLP/HTTP logs URL of `RAGMETER_EVALUATION_EXPORT_ENDPOINT`: used as is when its path ends in
+ * `/v1/logs`, else a base URL (as `OTEL_EXPORTER_OTLP_ENDPOINT`) to which `/v1/logs` is appended.
+ */
+export function evaluationLogsUrl(endpoint: string): string {
+  const u = new URL(endpoint);
+  if (/\/v1\/logs\/?$/u.test(u.pathname)) return u.toString();
+  u.pathname = `${u.pathname.replace(/\/+$/u, "")}/v1/logs`;
+  return u.toString();
+}
 
 /** Validated configuration. */
 export interface Config {
@@ -77,6 +124,8 @@ export interface Config {
    * `RAGMETER_RETENTION_DAYS_SPANS`, `_LOGS`, `_INTERACTIONS`); null = kept forever.
    */
   readonly retention: Retention;
+  /** Export of every stored score as a GenAI evaluation event (`RAGMETER_EVALUATION_EXPORT_ENDPOINT`), null when unset. */
+  readonly evaluationExport: EvaluationExportConfig | null;
 }
 
 /**
@@ -86,12 +135,8 @@ export interface Config {
  *   `RAGMETER_JUDGE_MODEL`.
  */
 export function loadConfig(env: NodeJS.ProcessEnv, overrides: { home?: string } = {}): Config {
-  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== "")));
-  if (!parsed.success) {
-    const i = parsed.error.issues[0];
-    throw new ConfigError(`environment variable ${String(i?.path[0])}: ${i?.message ?? "invalid"}`);
-  }
-  const e = parsed.data;
+  const set = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const e = parseEnv(envSchema, set);
   const home = path.resolve(overrides.home ?? e.RAGMETER_HOME);
   if (e.OPENAI_BASE_URL && !e.RAGMETER_JUDGE_MODEL) {
     throw new ConfigError(
@@ -133,6 +178,31 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { home?: string } 
       logs: e.RAGMETER_RETENTION_DAYS_LOGS ?? e.RAGMETER_RETENTION_DAYS ?? null,
       interactions: e.RAGMETER_RETENTION_DAYS_INTERACTIONS ?? e.RAGMETER_RETENTION_DAYS ?? null,
     },
+    evaluationExport: e.RAGMETER_EVALUATION_EXPORT_ENDPOINT === undefined ? null : loadEvaluationExport(e.RAGMETER_EVALUATION_EXPORT_ENDPOINT, set),
+  };
+}
+
+/** Validates `env` with `schema`. @throws ConfigError naming the first bad variable. */
+function parseEnv<T extends z.ZodType>(schema: T, env: Record<string, unknown>): z.infer<T> {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0];
+    throw new ConfigError(`environment variable ${String(i?.path[0])}: ${i?.message ?? "invalid"}`);
+  }
+  return parsed.data;
+}
+
+/**
+ * The evaluation export settings (design §12): the logs URL of the endpoint, the headers and the
+ * timeout of the standard OTLP logs exporter variables (the logs-specific one wins; 10,000 ms).
+ * @throws ConfigError naming the variable.
+ */
+function loadEvaluationExport(endpoint: string, env: Record<string, unknown>): EvaluationExportConfig {
+  const x = parseEnv(evaluationExportSchema, env);
+  return {
+    url: evaluationLogsUrl(endpoint),
+    headers: x.OTEL_EXPORTER_OTLP_LOGS_HEADERS ?? x.OTEL_EXPORTER_OTLP_HEADERS ?? {},
+    timeoutMs: x.OTEL_EXPORTER_OTLP_LOGS_TIMEOUT ?? x.OTEL_EXPORTER_OTLP_TIMEOUT ?? 10_000,
   };
 }
 

@@ -1,7 +1,9 @@
+import type { EvaluationSink } from "../domain/evaluation.js";
 import { createHeuristicJudge } from "../judges/heuristic/heuristicJudge.js";
 import { createLlmJudge } from "../judges/llm/llmJudge.js";
 import type { Judge } from "../judges/types.js";
 import { openStore, type Store } from "../store/client.js";
+import { startEvaluationExport } from "../stream/evaluationExport.js";
 import { type Config, loadConfig } from "./config.js";
 
 /** Where a command writes: injectable for tests (no process globals inside commands). */
@@ -40,6 +42,21 @@ export function judgeFor(config: Config): Judge {
         maxOutputTokens: config.judge.maxOutputTokens,
       })
     : createHeuristicJudge();
+}
+
+/**
+ * Runs `fn` with the evaluation export of the configuration (`RAGMETER_EVALUATION_EXPORT_ENDPOINT`,
+ * design §12; null when unset), resource `service.name` = `serviceName`; flushes and shuts it down
+ * afterwards. A failed export is warned once through `warn` and never fails `fn`.
+ */
+export async function withEvaluationExport<T>(config: Config, serviceName: string, warn: (message: string) => void, fn: (sink: EvaluationSink | null) => Promise<T>): Promise<T> {
+  if (config.evaluationExport === null) return fn(null);
+  const exporter = startEvaluationExport(config.evaluationExport, serviceName, warn);
+  try {
+    return await fn(exporter);
+  } finally {
+    await exporter.shutdown();
+  }
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import OpenAI from "openai";
 import type { Target } from "../runs/target.js";
 import { type CommandContext, intArg, judgeOptions } from "./args.js";
-import { type Io, judgeFor, withStore } from "./context.js";
+import { type Io, judgeFor, withEvaluationExport, withStore } from "./context.js";
 import { EXIT, evaluateAndReport, type JudgeRunFlags } from "./evalCommand.js";
 
 /** An in-process target over the sample pipeline (no HTTP). */
@@ -29,26 +29,36 @@ export function inProcessTarget(pipeline: SamplePipeline): Target {
  */
 export async function demoCommand(io: Io, flags: { home?: string; concurrency: number } & JudgeRunFlags): Promise<number> {
   const golden = await loadGoldenSet(SAMPLE_GOLDEN_FILE, { corpusDir: SAMPLE_CORPUS_DIR });
-  return withStore(io, flags, async (store, config) => {
-    const judge = judgeFor(config);
-    const llm =
-      config.sampleModel && config.judge ? { client: new OpenAI({ baseURL: config.judge.baseURL, apiKey: config.judge.apiKey ?? "none" }), model: config.sampleModel } : undefined;
-    for (const version of ["v1", "v2"] as const) {
-      const pipeline = await createSamplePipeline({ version, ...(llm ? { llm } : {}) });
-      io.out(
-        `\n=== sample pipeline ${version}: ${version === "v1" ? "section chunks" : "fixed 220-character chunks + deliberate answer fault"} (${pipeline.chunkCount} chunks) ===`,
-      );
-      const outcome = await evaluateAndReport(io, store, judge, golden, inProcessTarget(pipeline), {
-        pipelineVersion: `sample-${version}`,
-        ks: [1, 3, 5, 10],
-        concurrency: flags.concurrency,
-        judging: flags,
-        prices: config.prices,
-      });
-      if (outcome === null) return EXIT.usage;
-    }
-    return EXIT.done;
-  });
+  return withStore(io, flags, (store, config) =>
+    withEvaluationExport(
+      config,
+      "ragmeter-eval",
+      (m) => io.err(`warning: ${m}`),
+      async (evaluations) => {
+        const judge = judgeFor(config);
+        const llm =
+          config.sampleModel && config.judge
+            ? { client: new OpenAI({ baseURL: config.judge.baseURL, apiKey: config.judge.apiKey ?? "none" }), model: config.sampleModel }
+            : undefined;
+        for (const version of ["v1", "v2"] as const) {
+          const pipeline = await createSamplePipeline({ version, ...(llm ? { llm } : {}) });
+          io.out(
+            `\n=== sample pipeline ${version}: ${version === "v1" ? "section chunks" : "fixed 220-character chunks + deliberate answer fault"} (${pipeline.chunkCount} chunks) ===`,
+          );
+          const outcome = await evaluateAndReport(io, store, judge, golden, inProcessTarget(pipeline), {
+            pipelineVersion: `sample-${version}`,
+            ks: [1, 3, 5, 10],
+            concurrency: flags.concurrency,
+            judging: flags,
+            prices: config.prices,
+            evaluations,
+          });
+          if (outcome === null) return EXIT.usage;
+        }
+        return EXIT.done;
+      },
+    ),
+  );
 }
 
 /** Registers `ragmeter demo`. */

@@ -4,6 +4,7 @@ import path from "node:path";
 import { createJsonLogger as createLogger } from "@ragmeter/collector";
 import { type GoldenSet, loadGoldenSet } from "@ragmeter/golden";
 import type { Command } from "commander";
+import type { EvaluationSink } from "../domain/evaluation.js";
 import type { PriceTable } from "../judges/session/cost.js";
 import type { Judge } from "../judges/types.js";
 import { runEval } from "../runs/eval.js";
@@ -15,7 +16,7 @@ import { runEvalViaTraces, type ViaTracesOptions } from "../runs/viaTraces.js";
 import type { Store } from "../store/client.js";
 import { loadStreamConfig } from "../stream/config.js";
 import { type CommandContext, httpUrl, intArg, judgeOptions, kList, nonEmpty, rate } from "./args.js";
-import { type Io, judgeFor, withStore } from "./context.js";
+import { type Io, judgeFor, withEvaluationExport, withStore } from "./context.js";
 import { evalJson } from "./format/json.js";
 import { formatSummary } from "./format/text.js";
 import { createProgress } from "./progress.js";
@@ -107,6 +108,8 @@ export async function evaluateAndReport(
     judging?: JudgeRunFlags;
     prices?: PriceTable | null;
     viaTraces?: ViaTracesSettings | null;
+    /** Receives a `gen_ai.evaluation.result` per stored score. */
+    evaluations?: EvaluationSink | null;
   },
 ): Promise<EvalOutcome | null> {
   if (golden.items.length === 0) {
@@ -129,6 +132,7 @@ export async function evaluateAndReport(
       cache: opts.judging?.cache ?? true,
       maxCostUsd: opts.judging?.maxCost ?? null,
       prices: opts.prices ?? null,
+      evaluations: opts.evaluations ?? null,
     };
     const via = opts.viaTraces;
     outcome = via
@@ -214,15 +218,22 @@ export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
     : null;
   return withStore(io, flags, async (store, config) => {
     const target = await targetFor(flags, io.env, config.targetTimeoutMs);
-    const outcome = await evaluateAndReport(io, store, judgeFor(config), golden, target, {
-      pipelineVersion: flags.pipelineVersion,
-      ks: flags.k,
-      concurrency: flags.concurrency,
-      json: flags.json,
-      judging: flags,
-      prices: config.prices,
-      viaTraces,
-    });
+    const outcome = await withEvaluationExport(
+      config,
+      "ragmeter-eval",
+      (m) => io.err(`warning: ${m}`),
+      (evaluations) =>
+        evaluateAndReport(io, store, judgeFor(config), golden, target, {
+          pipelineVersion: flags.pipelineVersion,
+          ks: flags.k,
+          concurrency: flags.concurrency,
+          json: flags.json,
+          judging: flags,
+          prices: config.prices,
+          viaTraces,
+          evaluations,
+        }),
+    );
     if (outcome === null) return EXIT.usage;
     return evalExitCode(io, outcome, flags.maxErrorRate);
   });

@@ -6,7 +6,7 @@ import { type ReplayOutcome, runReplay } from "../runs/replay/replay.js";
 import { parseReplaySource } from "../runs/replay/select.js";
 import { httpTarget } from "../runs/target.js";
 import { type CommandContext, httpUrl, intArg, kList, nonEmpty } from "./args.js";
-import { type Io, judgeFor, withStore } from "./context.js";
+import { type Io, judgeFor, withEvaluationExport, withStore } from "./context.js";
 import { assertWritable, EXIT } from "./evalCommand.js";
 import { fmtDelta, fmtValue } from "./format/text.js";
 import { createProgress } from "./progress.js";
@@ -88,20 +88,27 @@ export async function replayCommand(io: Io, flags: ReplayFlags): Promise<number>
     const progress = createProgress(io.interactive, `replay ${flags.pipelineVersion}`);
     let r: ReplayOutcome;
     try {
-      r = await runReplay({
-        store,
-        judge: judgeFor(config),
-        target: httpTarget(flags.target, config.targetTimeoutMs),
-        pipelineVersion: flags.pipelineVersion,
-        from,
-        fromSpec: flags.from,
-        sample: flags.sample ?? null,
-        concurrency: flags.concurrency,
-        ks: flags.k,
-        cache: flags.cache ?? true,
-        prices: config.prices,
-        onProgress: (d, t) => progress.update(d, t),
-      });
+      r = await withEvaluationExport(
+        config,
+        "ragmeter-replay",
+        (m) => io.err(`warning: ${m}`),
+        (evaluations) =>
+          runReplay({
+            evaluations,
+            store,
+            judge: judgeFor(config),
+            target: httpTarget(flags.target, config.targetTimeoutMs),
+            pipelineVersion: flags.pipelineVersion,
+            from,
+            fromSpec: flags.from,
+            sample: flags.sample ?? null,
+            concurrency: flags.concurrency,
+            ks: flags.k,
+            cache: flags.cache ?? true,
+            prices: config.prices,
+            onProgress: (d, t) => progress.update(d, t),
+          }),
+      );
     } finally {
       progress.stop();
     }

@@ -6,7 +6,7 @@ import { watchContentCapture } from "./api/contentWatch.js";
 import { storeReader } from "./api/reader.js";
 import { readApiPlugin, startReadApi } from "./api/server.js";
 import { type CommandContext, intArg, kList } from "./args.js";
-import { type Io, judgeFor, withStore } from "./context.js";
+import { type Io, judgeFor, withEvaluationExport, withStore } from "./context.js";
 import { EXIT } from "./evalCommand.js";
 
 /** Flags of `ragmeter scorer` and `ragmeter serve`. */
@@ -35,44 +35,52 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
   });
   const brokers = stream.brokers ?? ["127.0.0.1:9092"];
   const log = createLogger(process.stderr, "info", "scorer");
-  return withStore(io, flags, async (store, config) => {
-    const service = await startScorerService({
-      store,
-      stream: { ...stream, brokers },
-      consume: true,
-      log,
-      scoring: {
-        judge: judgeFor(config),
-        ks: flags.k ?? [1, 3, 5, 10],
-        quietMs: stream.quietMs,
-        liveSampleRate: stream.liveSampleRate,
-        concurrency: stream.concurrency,
-        batchSize: 500,
+  return withStore(io, flags, (store, config) =>
+    withEvaluationExport(
+      config,
+      "ragmeter-scorer",
+      (m) => log.warn(m),
+      async (evaluations) => {
+        const service = await startScorerService({
+          store,
+          stream: { ...stream, brokers },
+          consume: true,
+          log,
+          scoring: {
+            judge: judgeFor(config),
+            ks: flags.k ?? [1, 3, 5, 10],
+            quietMs: stream.quietMs,
+            liveSampleRate: stream.liveSampleRate,
+            concurrency: stream.concurrency,
+            batchSize: 500,
+            evaluations,
+          },
+        });
+        const reader = storeReader(store, config.prices);
+        const token = io.env["RAGMETER_COLLECTOR_TOKEN"] || undefined;
+        const api = flags.apiPort !== undefined ? await startReadApi(reader, { host: flags.host ?? "127.0.0.1", port: flags.apiPort }, token !== undefined ? { token } : {}) : null;
+        if (api) store.recordApiUrl(api.url);
+        const watch = watchContentCapture(reader, log);
+        log.info("scorer running", {
+          brokers,
+          source: stream.source,
+          topics: (stream.topics ?? []).map((t) => t.topic),
+          group: stream.groupId,
+          quiet_ms: stream.quietMs,
+          store: store.location,
+          retention_days: config.retention,
+          ...(api ? { api: api.url } : {}),
+        });
+        for (const id of store.abortedRuns) log.warn("run aborted: its process died while running it", { run_id: id });
+        const why = await untilShutdown(signal);
+        log.info("scorer stopping", { reason: why });
+        watch.stop();
+        await api?.close();
+        await service.stop();
+        return EXIT.done;
       },
-    });
-    const reader = storeReader(store, config.prices);
-    const token = io.env["RAGMETER_COLLECTOR_TOKEN"] || undefined;
-    const api = flags.apiPort !== undefined ? await startReadApi(reader, { host: flags.host ?? "127.0.0.1", port: flags.apiPort }, token !== undefined ? { token } : {}) : null;
-    if (api) store.recordApiUrl(api.url);
-    const watch = watchContentCapture(reader, log);
-    log.info("scorer running", {
-      brokers,
-      source: stream.source,
-      topics: (stream.topics ?? []).map((t) => t.topic),
-      group: stream.groupId,
-      quiet_ms: stream.quietMs,
-      store: store.location,
-      retention_days: config.retention,
-      ...(api ? { api: api.url } : {}),
-    });
-    for (const id of store.abortedRuns) log.warn("run aborted: its process died while running it", { run_id: id });
-    const why = await untilShutdown(signal);
-    log.info("scorer stopping", { reason: why });
-    watch.stop();
-    await api?.close();
-    await service.stop();
-    return EXIT.done;
-  });
+    ),
+  );
 }
 
 /**
@@ -91,53 +99,65 @@ export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSig
     ...(stream.brokers !== null ? { brokers: [...stream.brokers] } : {}),
   });
   const log = createLogger(process.stderr, collectorConfig.logLevel, "serve");
-  return withStore(io, flags, async (store, config) => {
-    const useKafka = stream.brokers !== null;
-    const service: ScorerService = await startScorerService({
-      store,
-      stream,
-      consume: useKafka,
-      log,
-      scoring: {
-        judge: judgeFor(config),
-        ks: flags.k ?? [1, 3, 5, 10],
-        quietMs: stream.quietMs,
-        liveSampleRate: stream.liveSampleRate,
-        concurrency: stream.concurrency,
-        batchSize: 500,
+  return withStore(io, flags, (store, config) =>
+    withEvaluationExport(
+      config,
+      "ragmeter-scorer",
+      (m) => log.warn(m),
+      async (evaluations) => {
+        const useKafka = stream.brokers !== null;
+        const service: ScorerService = await startScorerService({
+          store,
+          stream,
+          consume: useKafka,
+          log,
+          scoring: {
+            judge: judgeFor(config),
+            ks: flags.k ?? [1, 3, 5, 10],
+            quietMs: stream.quietMs,
+            liveSampleRate: stream.liveSampleRate,
+            concurrency: stream.concurrency,
+            batchSize: 500,
+            evaluations,
+          },
+        });
+        let collector: RunningCollector | null = null;
+        let api: { url: string; close(): Promise<void> } | null = null;
+        const reader = storeReader(store, config.prices);
+        const auth = collectorConfig.token !== undefined ? { token: collectorConfig.token } : {};
+        const watch = watchContentCapture(reader, log);
+        try {
+          const sameport = flags.apiPort === undefined;
+          collector = await startCollector(collectorConfig, {
+            logger: log,
+            ...(useKafka ? {} : { sink: service.sink }),
+            ...(sameport ? { routes: readApiPlugin(reader, auth) } : {}),
+          });
+          api = sameport ? null : await startReadApi(reader, { host: collectorConfig.host, port: flags.apiPort as number }, auth);
+          const apiUrl = api?.url ?? collector.url;
+          store.recordApiUrl(apiUrl);
+          log.info("serve running", {
+            otlp: collector.url,
+            api: apiUrl,
+            hand_off: useKafka ? `kafka ${stream.brokers?.join(",")}` : "in process",
+            store: store.location,
+            retention_days: config.retention,
+          });
+          for (const id of store.abortedRuns) log.warn("run aborted: its process died while running it", { run_id: id });
+          onReady?.(collector.url);
+          const why = await untilShutdown(signal);
+          log.info("serve stopping", { reason: why });
+        } finally {
+          watch.stop();
+          if (api) await api.close();
+          if (collector) await collector.close();
+          await service.scoreNow().catch(() => 0);
+          await service.stop();
+        }
+        return EXIT.done;
       },
-    });
-    let collector: RunningCollector | null = null;
-    let api: { url: string; close(): Promise<void> } | null = null;
-    const reader = storeReader(store, config.prices);
-    const auth = collectorConfig.token !== undefined ? { token: collectorConfig.token } : {};
-    const watch = watchContentCapture(reader, log);
-    try {
-      const sameport = flags.apiPort === undefined;
-      collector = await startCollector(collectorConfig, { logger: log, ...(useKafka ? {} : { sink: service.sink }), ...(sameport ? { routes: readApiPlugin(reader, auth) } : {}) });
-      api = sameport ? null : await startReadApi(reader, { host: collectorConfig.host, port: flags.apiPort as number }, auth);
-      const apiUrl = api?.url ?? collector.url;
-      store.recordApiUrl(apiUrl);
-      log.info("serve running", {
-        otlp: collector.url,
-        api: apiUrl,
-        hand_off: useKafka ? `kafka ${stream.brokers?.join(",")}` : "in process",
-        store: store.location,
-        retention_days: config.retention,
-      });
-      for (const id of store.abortedRuns) log.warn("run aborted: its process died while running it", { run_id: id });
-      onReady?.(collector.url);
-      const why = await untilShutdown(signal);
-      log.info("serve stopping", { reason: why });
-    } finally {
-      watch.stop();
-      if (api) await api.close();
-      if (collector) await collector.close();
-      await service.scoreNow().catch(() => 0);
-      await service.stop();
-    }
-    return EXIT.done;
-  });
+    ),
+  );
 }
 
 /** Registers `ragmeter scorer` and `serve`. */

@@ -1,3 +1,4 @@
+import type { EvaluatedSpans } from "../domain/evaluation.js";
 import type { RetrievedItem } from "../domain/metrics/recall.js";
 import type { AttrValue, StoredLog, StoredSpan } from "./spans.js";
 import {
@@ -51,6 +52,8 @@ export interface Interaction {
   readonly top_k: number | null;
   /** Which convention the retrieval and the generation came from. */
   readonly conventions: { readonly retrieval: Convention | null; readonly generation: Convention | null };
+  /** The spans the scores evaluate: the used retrieval and generation spans, and the trace's root span. */
+  readonly spans: EvaluatedSpans;
 }
 
 interface RetrievalPart {
@@ -63,6 +66,7 @@ interface RetrievalPart {
   readonly queryIsQuestion: boolean;
   readonly docs: RawDocument[];
   readonly end: bigint;
+  readonly span_id: string;
   readonly incomplete: IncompleteContent[];
   readonly topK: number | null;
 }
@@ -74,6 +78,7 @@ interface GenerationPart {
   readonly input_tokens: string | null;
   readonly output_tokens: string | null;
   readonly end: bigint;
+  readonly span_id: string;
   readonly incomplete: IncompleteContent[];
 }
 
@@ -150,7 +155,7 @@ function otelGenAi(spans: readonly StoredSpan[], logs: readonly StoredLog[]): { 
         docsRaw ??= jsonValue(e.attributes["gen_ai.retrieval.documents"]);
         query ??= str(e.attributes, "gen_ai.retrieval.query.text");
       }
-      r.push({ convention: "otel-genai", query, queryIsQuestion: true, docs: documentsOf(docsRaw) ?? [], end: endOf(s), incomplete, topK: topKOf(a) });
+      r.push({ convention: "otel-genai", query, queryIsQuestion: true, docs: documentsOf(docsRaw) ?? [], end: endOf(s), span_id: s.span_id, incomplete, topK: topKOf(a) });
     } else if (op === GENAI_TOOL_OP) {
       // A retrieval done as a tool the model called: the tool's result is the document list.
       const docs = documentsOf(jsonValue(a["gen_ai.tool.call.result"]));
@@ -161,6 +166,7 @@ function otelGenAi(spans: readonly StoredSpan[], logs: readonly StoredLog[]): { 
           queryIsQuestion: false,
           docs,
           end: endOf(s),
+          span_id: s.span_id,
           incomplete: [],
           topK: topKOf(a),
         });
@@ -206,6 +212,7 @@ function otelGenAi(spans: readonly StoredSpan[], logs: readonly StoredLog[]): { 
         input_tokens: uint(a, "gen_ai.usage.input_tokens") ?? uint(a, "gen_ai.usage.prompt_tokens"),
         output_tokens: uint(a, "gen_ai.usage.output_tokens") ?? uint(a, "gen_ai.usage.completion_tokens"),
         end: endOf(s),
+        span_id: s.span_id,
         incomplete: incompleteOf(s, a, ["gen_ai.input.messages", "gen_ai.output.messages"]),
       });
     }
@@ -262,7 +269,7 @@ function openInference(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: G
     const a = s.attributes;
     const kind = str(a, "openinference.span.kind")?.toUpperCase();
     if (kind === "RETRIEVER") {
-      r.push({ convention: "openinference", query: inputText(a), queryIsQuestion: true, ...docsAt(s, "retrieval.documents"), end: endOf(s), topK: topKOf(a) });
+      r.push({ convention: "openinference", query: inputText(a), queryIsQuestion: true, ...docsAt(s, "retrieval.documents"), end: endOf(s), span_id: s.span_id, topK: topKOf(a) });
     } else if (kind === "RERANKER") {
       r.push({
         convention: "openinference",
@@ -270,6 +277,7 @@ function openInference(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: G
         queryIsQuestion: true,
         ...docsAt(s, "reranker.output_documents"),
         end: endOf(s),
+        span_id: s.span_id,
         topK: num(a, "reranker.top_k") ?? topKOf(a),
       });
     } else if (kind === "LLM") {
@@ -284,6 +292,7 @@ function openInference(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: G
         input_tokens: uint(a, "llm.token_count.prompt"),
         output_tokens: uint(a, "llm.token_count.completion"),
         end: endOf(s),
+        span_id: s.span_id,
         incomplete: [],
       });
     } else if ((kind === "CHAIN" || kind === "AGENT") && s.parent_span_id === "") {
@@ -316,6 +325,7 @@ function openLlmetry(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: Gen
         input_tokens: uint(a, "gen_ai.usage.input_tokens") ?? uint(a, "gen_ai.usage.prompt_tokens") ?? uint(a, "llm.usage.prompt_tokens"),
         output_tokens: uint(a, "gen_ai.usage.output_tokens") ?? uint(a, "gen_ai.usage.completion_tokens") ?? uint(a, "llm.usage.completion_tokens"),
         end: endOf(s),
+        span_id: s.span_id,
         incomplete: [],
       });
       continue;
@@ -330,7 +340,16 @@ function openLlmetry(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: Gen
     if (kind === "task" || kind === "tool") {
       const docs = documentsOf(output);
       if (docs !== null && docs.length > 0 && docs.some((d) => d.text !== null || d.document_id !== null)) {
-        r.push({ convention: "openllmetry", query: firstArg, queryIsQuestion: true, docs, end: endOf(s), incomplete: incompleteOf(s, a, ["traceloop.entity.output"]), topK: null });
+        r.push({
+          convention: "openllmetry",
+          query: firstArg,
+          queryIsQuestion: true,
+          docs,
+          end: endOf(s),
+          span_id: s.span_id,
+          incomplete: incompleteOf(s, a, ["traceloop.entity.output"]),
+          topK: null,
+        });
       }
     }
   }
@@ -364,6 +383,7 @@ function vercelAi(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: Genera
           queryIsQuestion: false,
           docs,
           end: endOf(s),
+          span_id: s.span_id,
           incomplete: [],
           topK: null,
         });
@@ -381,7 +401,7 @@ function vercelAi(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: Genera
           if (d === null) continue;
           docs.push({ ...d, score: typeof e?.["relevanceScore"] === "number" ? e["relevanceScore"] : d.score });
         }
-        if (docs.length > 0) r.push({ convention: "vercel-ai", query: null, queryIsQuestion: false, docs, end: endOf(s), incomplete: [], topK: null });
+        if (docs.length > 0) r.push({ convention: "vercel-ai", query: null, queryIsQuestion: false, docs, end: endOf(s), span_id: s.span_id, incomplete: [], topK: null });
       }
     } else if (op === "ai.generateText" || op === "ai.streamText") {
       const prompt = record(jsonValue(a["ai.prompt"]));
@@ -401,6 +421,7 @@ function vercelAi(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: Genera
         input_tokens: uint(a, "ai.usage.inputTokens") ?? uint(a, "ai.usage.promptTokens"),
         output_tokens: uint(a, "ai.usage.outputTokens") ?? uint(a, "ai.usage.completionTokens"),
         end: endOf(s),
+        span_id: s.span_id,
         incomplete: [],
       });
     }
@@ -456,7 +477,19 @@ export function extractInteraction(traceId: string, spans: readonly StoredSpan[]
     incomplete: [...(retrieval?.incomplete ?? []), ...(generation?.incomplete ?? [])],
     top_k: retrieval?.topK ?? null,
     conventions: { retrieval: retrieval?.convention ?? null, generation: generation?.convention ?? null },
+    spans: { retrieval: retrieval?.span_id ?? null, generation: generation?.span_id ?? null, root: rootSpan(spans) },
   };
+}
+
+/** The trace's root span: no parent, or a parent outside the trace (the caller's); the earliest such; null without spans. */
+function rootSpan(spans: readonly StoredSpan[]): string | null {
+  const ids = new Set(spans.map((s) => s.span_id));
+  let best: StoredSpan | null = null;
+  for (const s of spans) {
+    if (s.parent_span_id !== "" && ids.has(s.parent_span_id)) continue;
+    if (best === null || timeOf(s.start_time_unix_nano) < timeOf(best.start_time_unix_nano)) best = s;
+  }
+  return best?.span_id ?? spans[0]?.span_id ?? null;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { GoldenItem, GoldenSet } from "@ragmeter/golden";
 import pLimit from "p-limit";
+import type { EvaluationSink } from "../domain/evaluation.js";
 import type { PriceTable } from "../judges/session/cost.js";
 import type { Judge } from "../judges/types.js";
 import type { Store } from "../store/client.js";
@@ -33,6 +34,8 @@ export interface EvalOptions {
   readonly maxCostUsd?: number | null;
   /** Price table (`RAGMETER_PRICES`) for the cost estimate. */
   readonly prices?: PriceTable | null;
+  /** Receives a `gen_ai.evaluation.result` per stored score (`RAGMETER_EVALUATION_EXPORT_ENDPOINT`). */
+  readonly evaluations?: EvaluationSink | null;
 }
 
 /**
@@ -56,6 +59,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
     prices: options.prices ?? null,
     maxCostUsd: options.maxCostUsd ?? null,
     golden,
+    evaluations: options.evaluations ?? null,
     run: {
       source: "golden",
       pipelineVersion: options.pipelineVersion,
@@ -73,7 +77,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
     const results = await Promise.all(
       golden.items.map((item: GoldenItem) =>
         limit(async () => {
-          const { traceId, result: res } = await askTarget(options.target, run, item.id, item.question);
+          const { traceId, spans, result: res } = await askTarget(options.target, run, item.id, item.question);
           if (res.ok && res.reply.pipeline_version !== null && res.reply.pipeline_version !== options.pipelineVersion) {
             warnings.add(`the target reports pipeline version "${res.reply.pipeline_version}"; recorded as "${options.pipelineVersion}" (--pipeline-version wins)`);
           }
@@ -81,7 +85,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
             warnings.add(`the judge model "${judge.model}" is also the generator model: self-preference bias is likely`);
           }
           const q = await scoreTargetResult(item, traceId, res, judge, ks, { repeat });
-          await recorder.record(q);
+          await recorder.record(q, spans);
           done++;
           options.onProgress?.(done, golden.items.length);
           return q;

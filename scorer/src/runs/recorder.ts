@@ -1,9 +1,11 @@
 import type { GoldenSet } from "@ragmeter/golden";
+import type { EvaluatedSpans, Evaluation, EvaluationSink } from "../domain/evaluation.js";
 import type { QuestionResult } from "../domain/result.js";
 import type { ClaimInsert, InteractionInsert, ScoreInsert } from "../domain/rows.js";
 import type { PriceTable } from "../judges/session/cost.js";
 import { createJudgeSession, type JudgeSession } from "../judges/session/session.js";
 import type { Judge } from "../judges/types.js";
+import { evaluationsOf } from "../scoring/evaluations.js";
 import { resultRows } from "../scoring/rows.js";
 import type { Store } from "../store/client.js";
 import { saveGoldenSet } from "../store/golden.js";
@@ -42,8 +44,11 @@ export interface RunRecorder {
   /** The session's judge (cache, budget, meter): score with this one. */
   readonly judge: Judge;
   readonly session: JudgeSession;
-  /** Buffers the rows of one question result. @throws the error of an earlier background flush. */
-  record(q: QuestionResult): Promise<void>;
+  /**
+   * Buffers the rows of one question result; `spans`: the spans its scores evaluate (the
+   * evaluation export's trace context). @throws the error of an earlier background flush.
+   */
+  record(q: QuestionResult, spans?: EvaluatedSpans | null): Promise<void>;
   /** Writes the buffered rows now. */
   flush(): Promise<void>;
   /** Flushes, marks the run completed (or failed) with its summary and pairs it with the previous comparable run. */
@@ -66,6 +71,8 @@ export interface RecorderOptions {
   readonly golden: GoldenSet | null;
   readonly run: Omit<NewRun, "judge" | "ks">;
   readonly flush?: FlushPolicy;
+  /** Receives a `gen_ai.evaluation.result` per score row once its batch is stored. */
+  readonly evaluations?: EvaluationSink | null;
 }
 
 /**
@@ -82,6 +89,8 @@ export async function startRecorder(o: RecorderOptions): Promise<RunRecorder> {
   let interactions: InteractionInsert[] = [];
   let scores: ScoreInsert[] = [];
   let claims: ClaimInsert[] = [];
+  let evaluations: Evaluation[] = [];
+  const sink = o.evaluations ?? null;
   let timer: NodeJS.Timeout | null = null;
   let writing: Promise<void> = Promise.resolve();
   let failure: unknown = null;
@@ -94,13 +103,16 @@ export async function startRecorder(o: RecorderOptions): Promise<RunRecorder> {
     timer = null;
     if (size() > 0) {
       const batch = { interactions, scores, claims };
+      const events = evaluations;
       interactions = [];
       scores = [];
       claims = [];
-      // Writes run one after another, in the order the rows were recorded.
+      evaluations = [];
+      // Writes run one after another, in the order the rows were recorded; events follow a stored batch.
       pending++;
       writing = writing
         .then(() => saveResults(store, batch))
+        .then(() => sink?.emit(events))
         .catch((err: unknown) => {
           failure ??= err;
         })
@@ -117,12 +129,13 @@ export async function startRecorder(o: RecorderOptions): Promise<RunRecorder> {
     run,
     judge,
     session,
-    async record(q) {
+    async record(q, spans) {
       if (failure !== null) throw failure;
       const rows = resultRows(run, q, judge, ks);
       interactions.push(rows.interaction);
       scores.push(...rows.scores);
       claims.push(...rows.claims);
+      if (sink) evaluations.push(...evaluationsOf(rows, spans ?? null));
       if (size() >= policy.maxRows) {
         // Write in the background; wait (backpressure) only when an earlier batch is still being written.
         const written = flush();
@@ -155,10 +168,21 @@ export async function startRecorder(o: RecorderOptions): Promise<RunRecorder> {
 
 /**
  * The target's reply as the answer source: asks `question` with a fresh `traceparent` and a
- * `baggage` of run id, key (golden id, or the original trace id of a replay) and pipeline version.
+ * `baggage` of run id, key (golden id, or the original trace id of a replay) and pipeline version;
+ * returns the trace id and the spans its scores evaluate (the `traceparent` span).
  */
-export async function askTarget(target: Target, run: RunRecord, key: string, question: string): Promise<{ readonly traceId: string; readonly result: TargetResult }> {
+export async function askTarget(
+  target: Target,
+  run: RunRecord,
+  key: string,
+  question: string,
+): Promise<{ readonly traceId: string; readonly spans: EvaluatedSpans; readonly result: TargetResult }> {
   const ids = newTraceIds();
   const result = await target.ask(question, { traceparent: traceparent(ids), baggage: baggage(run.run_id, key, run.pipeline_version) }, { golden_id: key, run_id: run.run_id });
-  return { traceId: ids.traceId, result };
+  return { traceId: ids.traceId, spans: requestSpans(ids.spanId), result };
+}
+
+/** The spans of a question answered directly: its every score evaluates the request ragmeter sent (the `traceparent` span id). */
+export function requestSpans(spanId: string): EvaluatedSpans {
+  return { retrieval: null, generation: null, root: spanId };
 }

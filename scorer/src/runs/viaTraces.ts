@@ -1,6 +1,7 @@
 import { type Logger, loadCollectorConfig, type RunningCollector, startCollector } from "@ragmeter/collector";
 import type { GoldenItem } from "@ragmeter/golden";
 import pLimit from "p-limit";
+import type { EvaluatedSpans } from "../domain/evaluation.js";
 import type { QuestionResult } from "../domain/result.js";
 import { failedQuestion } from "../scoring/score.js";
 import type { ScoredTrace } from "../scoring/trace.js";
@@ -50,6 +51,7 @@ export async function runEvalViaTraces(o: ViaTracesOptions): Promise<EvalOutcome
     prices: o.prices ?? null,
     maxCostUsd: o.maxCostUsd ?? null,
     golden,
+    evaluations: o.evaluations ?? null,
     run: {
       source: "golden",
       pipelineVersion: o.pipelineVersion,
@@ -78,7 +80,7 @@ export async function runEvalViaTraces(o: ViaTracesOptions): Promise<EvalOutcome
     consume: o.spans.kind === "kafka",
     consumer: { fromBeginning: false, maxWaitTimeMs: 250 },
     log: o.log,
-    scoring: { judge, ks, quietMs: o.quietMs, liveSampleRate: 1, concurrency: 8, batchSize: 500 },
+    scoring: { judge, ks, quietMs: o.quietMs, liveSampleRate: 1, concurrency: 8, batchSize: 500, evaluations: o.evaluations ?? null },
     intervalMs: Math.min(250, Math.max(50, Math.floor(o.quietMs / 4))),
     onScored: (scored: readonly ScoredTrace[]) => {
       for (const s of scored) {
@@ -98,14 +100,14 @@ export async function runEvalViaTraces(o: ViaTracesOptions): Promise<EvalOutcome
     }
     const failed = new Map<string, QuestionResult>();
     const limit = pLimit(Math.max(1, o.concurrency));
-    const sent: { item: GoldenItem; traceId: string }[] = [];
+    const sent: { item: GoldenItem; traceId: string; spans: EvaluatedSpans }[] = [];
     let done = 0;
     const progress = (): void => o.onProgress?.(Math.min(golden.items.length, done + byTrace.size), golden.items.length);
     await Promise.all(
       golden.items.map((item) =>
         limit(async () => {
-          const { traceId, result: res } = await askTarget(o.target, run, item.id, item.question);
-          sent.push({ item, traceId });
+          const { traceId, spans, result: res } = await askTarget(o.target, run, item.id, item.question);
+          sent.push({ item, traceId, spans });
           if (!res.ok) {
             failed.set(traceId, failedQuestion(item, traceId, "target_error", res.reason, res.latency_ms));
             done++;
@@ -129,7 +131,8 @@ export async function runEvalViaTraces(o: ViaTracesOptions): Promise<EvalOutcome
       return failedQuestion(item, traceId, "trace_timeout", `no spans of trace ${traceId} arrived within ${o.traceTimeoutMs} ms of the answer`, 0);
     });
     // Failed and timed-out questions are stored too, so the run's stored metrics match the summary.
-    for (const q of results) if (q.status !== "ok") await recorder.record(q);
+    const spansOf = new Map(sent.map((s) => [s.traceId, s.spans] as const));
+    for (const q of results) if (q.status !== "ok") await recorder.record(q, spansOf.get(q.trace_id) ?? null);
     const order = new Map(golden.items.map((it, i) => [it.id, i] as const));
     results.sort((a, b) => (order.get(a.golden_id) ?? 0) - (order.get(b.golden_id) ?? 0));
     return await recorder.complete({ results, repeat, useCache, warnings: [...warnings], now });

@@ -1,7 +1,9 @@
 import pLimit from "p-limit";
+import type { Evaluation, EvaluationSink } from "../domain/evaluation.js";
 import { extractInteraction } from "../extract/interaction.js";
 import { judgePromptVersion } from "../judges/promptVersion.js";
 import type { Judge } from "../judges/types.js";
+import { evaluationsOf } from "../scoring/evaluations.js";
 import { type ScoredTrace, scoreTrace, traceRows } from "../scoring/trace.js";
 import type { Store } from "../store/client.js";
 import { forgottenAmong } from "../store/forgotten.js";
@@ -22,6 +24,8 @@ export interface ScoringSettings {
   readonly concurrency: number;
   /** Traces taken per pass. */
   readonly batchSize: number;
+  /** Receives a `gen_ai.evaluation.result` per stored score row (`RAGMETER_EVALUATION_EXPORT_ENDPOINT`). */
+  readonly evaluations?: EvaluationSink | null;
 }
 
 /**
@@ -69,12 +73,17 @@ export async function scoreTraces(store: Store, settings: ScoringSettings, reque
     ),
   );
   const batch: { interactions: InteractionInsert[]; scores: ScoreInsert[]; claims: ClaimInsert[] } = { interactions: [], scores: [], claims: [] };
+  const sink = settings.evaluations ?? null;
+  const evaluations: Evaluation[] = [];
   for (const s of scored) {
     const rows = traceRows(s, settings.judge, settings.ks, promptVersion);
     batch.interactions.push(rows.interaction);
     batch.scores.push(...rows.scores);
     batch.claims.push(...rows.claims);
+    if (sink) evaluations.push(...evaluationsOf(rows, s.interaction.spans));
   }
   await saveResults(store, batch);
+  // Emitted once stored: every event is a stored score.
+  sink?.emit(evaluations);
   return scored;
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { GoldenItem } from "@ragmeter/golden";
 import pLimit from "p-limit";
+import type { EvaluationSink } from "../../domain/evaluation.js";
 import type { QuestionResult } from "../../domain/result.js";
 import { none, type Scored } from "../../domain/status.js";
 import type { PriceTable } from "../../judges/session/cost.js";
@@ -33,6 +34,8 @@ export interface ReplayOptions {
   readonly cache?: boolean;
   readonly prices?: PriceTable | null;
   readonly onProgress?: (done: number, total: number) => void;
+  /** Receives a `gen_ai.evaluation.result` per stored score of the new side (`RAGMETER_EVALUATION_EXPORT_ENDPOINT`). */
+  readonly evaluations?: EvaluationSink | null;
 }
 
 /** Retrieval overlap of one replayed question. */
@@ -106,6 +109,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
     prices: o.prices ?? null,
     maxCostUsd: null,
     golden: null,
+    evaluations: o.evaluations ?? null,
     run: {
       source: "replay",
       pipelineVersion: o.pipelineVersion,
@@ -129,10 +133,10 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
           const subject = { trace_id: c.trace_id, golden_id: item.id, tags: item.tags, question: item.question, latency_ms: 0 };
           // The original side: its stored answer and retrieved items, scored by the same judge.
           const original = await scoreInteraction(subject, { answer: c.answer, contexts: c.retrieved, model: null }, expect, { judge, ks: o.ks, noGoldenReason: LIVE });
-          const { traceId, result: res } = await askTarget(o.target, run, c.trace_id, c.question);
+          const { traceId, spans, result: res } = await askTarget(o.target, run, c.trace_id, c.question);
           // A failed call of captured live traffic keeps abstention not_applicable (there is no golden item).
           const replayed = adjust(await scoreTargetResult(item, traceId, res, judge, o.ks, { expect, noGoldenReason: LIVE }), live);
-          await recorder.record(replayed);
+          await recorder.record(replayed, spans);
           done++;
           o.onProgress?.(done, captured.length);
           return { c, original, replayed };

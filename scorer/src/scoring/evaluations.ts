@@ -1,0 +1,80 @@
+import type { EvaluatedSpans, Evaluation } from "../domain/evaluation.js";
+import { metricTable } from "../domain/metricTable.js";
+import type { ClaimInsert, ScoreInsert } from "../domain/rows.js";
+
+/** Statuses that mean the evaluation itself failed: they also set `error.type` (design §12). */
+const EVALUATION_ERRORS: ReadonlySet<string> = new Set(["judge_error", "context_too_long"]);
+
+/** `retrieval` for recall@k and MRR (they evaluate the retrieval span), else the answer metrics' kind. */
+function kindOf(metric: string): "retrieval" | "answer" {
+  if (metric.startsWith("recall@")) return "retrieval";
+  return metricTable([]).find((m) => m.name === metric)?.kind === "retrieval" ? "retrieval" : "answer";
+}
+
+/** The span a metric evaluates: retrieval metrics the retrieval span, the others the generation span; else the root. */
+export function evaluatedSpan(metric: string, spans: EvaluatedSpans | null): string | null {
+  if (spans === null) return null;
+  const own = kindOf(metric) === "retrieval" ? spans.retrieval : spans.generation;
+  return own ?? spans.root;
+}
+
+/** Claims of one score row's judgment (same trace, prompt version and repeat). */
+const claimsOf = (s: ScoreInsert, claims: readonly ClaimInsert[]): ClaimInsert[] =>
+  claims.filter((c) => c.trace_id === s.trace_id && c.run_id === s.run_id && c.judge_prompt_version === s.judge_prompt_version && c.repeat_index === s.repeat_index);
+
+/**
+ * The label of a measured score (design §12): `supported` / `contradicted` / `unsupported` for
+ * grounding (every claim SUPPORTED; some CONTRADICTED; else), `hit` / `miss` for recall@k and MRR,
+ * `abstained` / `answered` for abstention, else `ok`.
+ */
+function okLabel(s: ScoreInsert, value: number, claims: readonly ClaimInsert[]): string {
+  if (s.metric === "grounding") {
+    if (claims.some((c) => c.verdict === "CONTRADICTED")) return "contradicted";
+    return value === 1 ? "supported" : "unsupported";
+  }
+  if (s.metric === "mrr" || s.metric.startsWith("recall@")) return value > 0 ? "hit" : "miss";
+  if (s.metric === "abstention") return value === 1 ? "abstained" : "answered";
+  return "ok";
+}
+
+/** `3 claims: 2 SUPPORTED, 1 UNSUPPORTED` (verdicts in a fixed order). */
+function verdictCounts(claims: readonly ClaimInsert[]): string {
+  const parts = ["SUPPORTED", "CONTRADICTED", "UNSUPPORTED"]
+    .map((v) => [v, claims.filter((c) => c.verdict === v).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([v, n]) => `${n} ${v}`);
+  return `${claims.length} claim${claims.length === 1 ? "" : "s"}: ${parts.join(", ")}`;
+}
+
+/**
+ * The `gen_ai.evaluation.result` events of stored rows (design §12 "Evaluation export"): one per
+ * score row, parented to the span it evaluates ({@link evaluatedSpan}). An `ok` row carries its
+ * value as `gen_ai.evaluation.score.value`; any other status carries no value (never a number that
+ * was not measured): its label is the status and its explanation the reason.
+ */
+export function evaluationsOf(rows: { readonly scores: readonly ScoreInsert[]; readonly claims: readonly ClaimInsert[] }, spans: EvaluatedSpans | null): Evaluation[] {
+  return rows.scores.map((s) => {
+    const attributes: Record<string, string | number> = { "gen_ai.evaluation.name": s.metric };
+    const measured = s.status === "ok" && s.value !== null;
+    const claims = s.metric === "grounding" ? claimsOf(s, rows.claims) : [];
+    let explanation = s.reason;
+    if (measured) {
+      attributes["gen_ai.evaluation.score.value"] = s.value as number;
+      attributes["gen_ai.evaluation.score.label"] = okLabel(s, s.value as number, claims);
+      if (claims.length > 0) explanation = explanation === "" ? verdictCounts(claims) : `${verdictCounts(claims)}; ${explanation}`;
+    } else attributes["gen_ai.evaluation.score.label"] = s.status;
+    if (explanation !== "") attributes["gen_ai.evaluation.explanation"] = explanation;
+    const error = EVALUATION_ERRORS.has(s.status);
+    if (error) attributes["error.type"] = s.status;
+    attributes["ragmeter.run.id"] = s.run_id;
+    if (s.golden_id !== "") attributes["ragmeter.golden.id"] = s.golden_id;
+    attributes["ragmeter.pipeline.version"] = s.pipeline_version;
+    attributes["ragmeter.source"] = s.source;
+    attributes["ragmeter.score.status"] = s.status;
+    attributes["ragmeter.judge.kind"] = s.judge_kind;
+    if (s.judge_model !== "") attributes["ragmeter.judge.model"] = s.judge_model;
+    if (s.judge_prompt_version !== "") attributes["ragmeter.judge.prompt_version"] = s.judge_prompt_version;
+    attributes["ragmeter.repeat.index"] = s.repeat_index;
+    return { trace_id: s.trace_id, span_id: evaluatedSpan(s.metric, spans), attributes, error };
+  });
+}
