@@ -9,7 +9,7 @@
 //
 //   npm run bench:peer [-- --rounds 3 --duration 10 --clients 1,8,32 --warmup 3 --cpu-prof DIR]
 //
-// --cpu-prof DIR runs ragmeter's collector under `node --cpu-prof` and leaves its .cpuprofile in DIR
+// --cpu-prof DIR runs ragmeter's collector with `--cpu-prof` (through NODE_OPTIONS) and leaves its .cpuprofile in DIR
 // (written when the collector stops at the end); for quick iterations use e.g. --clients 1 --rounds 1.
 //
 // Needs Go 1.26+ (the collector is built once into ~/.cache/ragmeter/otelcol-<version>/ by
@@ -58,7 +58,9 @@ function usage(msg) {
 }
 const log = (msg) => process.stderr.write(`[peer] ${msg}\n`);
 
+// ragmeter's collector as shipped: its stand-alone entry point, whose shebang carries its Node flags.
 const mainJs = join(root, "collector", "dist", "main.js");
+const entry = join(root, "collector", "bin", "ragmeter-collector.js");
 if (!existsSync(mainJs)) usage("collector/dist/main.js is missing: run `npm run build` first");
 const codec = await import(join(root, "otlp", "dist", "index.js"));
 
@@ -86,10 +88,11 @@ function freePort() {
 }
 
 function startRagmeter(topic) {
-  const prof = values["cpu-prof"] === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${values["cpu-prof"]}`];
-  const child = spawn(process.execPath, [...prof, mainJs], {
+  const prof = values["cpu-prof"] === undefined ? {} : { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${values["cpu-prof"]}`.trim() };
+  const child = spawn(entry, [], {
     env: {
       ...process.env,
+      ...prof,
       KAFKA_BROKERS: brokers.join(","),
       RAGMETER_TOPIC: topic,
       RAGMETER_KAFKA_CREATE_TOPICS: "false",

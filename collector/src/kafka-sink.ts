@@ -4,13 +4,14 @@
  * Kafka is down, and answers readiness through an admin client.
  */
 
-import { Admin, compatibilityPartitioner, type MessageToProduce, ProduceAcks, Producer } from "@platformatic/kafka";
+import { Admin, type MessageToProduce, ProduceAcks, Producer } from "@platformatic/kafka";
 import { deadLetterTopic, recordHeaders, type Signal } from "@ragmeter/otlp";
 import type { TraceRecord } from "./batching.js";
 import type { CollectorConfig } from "./config.js";
 import { KafkaUnavailableError, TopicMissingError } from "./errors.js";
 import { describeKafkaError, isTopicExists, isUnknownTopic } from "./kafka-errors.js";
 import type { PinoLogger } from "./logger.js";
+import { recordPartitioner } from "./partitioner.js";
 
 /** Where the collector's records go. Implementations must not resolve before the data is durable. */
 export interface RecordSink {
@@ -51,13 +52,6 @@ function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   });
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
-
-/**
- * Partition of a keyed record before the modulo the producer applies: Kafka's Java client and
- * kafkajs's default partitioner (murmur2 with the sign bit cleared). @platformatic/kafka's own
- * default (`murmur2 >>> 0`) would put about half the keys on another partition.
- */
-export const recordPartitioner = compatibilityPartitioner;
 
 /** Retry back-off of the client: 100 ms doubling to at most 1 s. */
 const retryDelay = (_client: unknown, _op: string, attempt: number): number => Math.min(1_000, 100 * 2 ** Math.max(0, attempt - 1));

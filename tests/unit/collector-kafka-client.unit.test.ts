@@ -1,11 +1,11 @@
 // The collector's use of its Kafka client (@platformatic/kafka): keys land on the partitions Kafka's
 // Java client and kafkajs pick, and the client's nested errors are read for the 503 cases.
 import { randomBytes } from "node:crypto";
-import { GenericError, MultipleErrors, NetworkError, ProtocolError, ResponseError, UserError } from "@platformatic/kafka";
+import { compatibilityPartitioner, GenericError, MultipleErrors, NetworkError, ProtocolError, ResponseError, UserError } from "@platformatic/kafka";
 import kafkajs from "kafkajs";
 import { describe, expect, it } from "vitest";
 import { describeKafkaError, isTopicExists, isUnknownTopic } from "../../collector/src/kafka-errors.js";
-import { recordPartitioner } from "../../collector/src/kafka-sink.js";
+import { murmur2, recordPartitioner } from "../../collector/src/partitioner.js";
 
 const { Partitioners } = kafkajs;
 
@@ -24,6 +24,13 @@ describe("recordPartitioner", () => {
       expect([key, recordPartitioner({ topic: "t", value: Buffer.alloc(0) }, Buffer.from(key), { metadata: undefined })]).toEqual([key, murmur & 0x7fffffff]);
   });
 
+  it("agrees with @platformatic/kafka's compatibilityPartitioner on keys of every length 0..64", () => {
+    for (let len = 0; len <= 64; len++) {
+      const key = randomBytes(len);
+      expect([len, recordPartitioner(undefined, key)]).toEqual([len, compatibilityPartitioner({ topic: "t", value: Buffer.alloc(0) }, key, { metadata: undefined })]);
+    }
+  });
+
   it("gives kafkajs's DefaultPartitioner partition for 2,000 random trace ids at 1, 3, 7 and 12 partitions", () => {
     const reference = Partitioners.DefaultPartitioner();
     for (const n of [1, 3, 7, 12]) {
@@ -31,7 +38,7 @@ describe("recordPartitioner", () => {
       const diff: string[] = [];
       for (let i = 0; i < 2_000; i++) {
         const key = randomBytes(16).toString("hex");
-        const ours = recordPartitioner({ topic: "t", value: Buffer.alloc(0) }, Buffer.from(key), { metadata: undefined }) % n;
+        const ours = recordPartitioner(undefined, Buffer.from(key)) % n;
         const theirs = reference({ topic: "t", partitionMetadata, message: { key, value: null } });
         if (ours !== theirs) diff.push(`${key}: ${ours} vs ${theirs}`);
       }
