@@ -7,7 +7,10 @@
 // Prints per round and as medians: accepted spans/s, p50/p99, CPU µs per span (utime+stime of the
 // collector process tree from /proc), peak RSS (VmHWM, reset per round), errors, ragmeter/otelcol.
 //
-//   npm run bench:peer [-- --rounds 3 --duration 10 --clients 1,8,32 --warmup 3]
+//   npm run bench:peer [-- --rounds 3 --duration 10 --clients 1,8,32 --warmup 3 --cpu-prof DIR]
+//
+// --cpu-prof DIR runs ragmeter's collector with `--cpu-prof` (through NODE_OPTIONS) and leaves its .cpuprofile in DIR
+// (written when the collector stops at the end); for quick iterations use e.g. --clients 1 --rounds 1.
 //
 // Needs Go 1.26+ (the collector is built once into ~/.cache/ragmeter/otelcol-<version>/ by
 // scripts/otelcol/otelcol.mjs), Java 17+ and Maven for the broker (scripts/kafka/kafka.mjs; a broker
@@ -34,6 +37,7 @@ const { values } = parseArgs({
     clients: { type: "string", default: "1,8,32" },
     warmup: { type: "string", default: "3" },
     partitions: { type: "string", default: "3" },
+    "cpu-prof": { type: "string" },
   },
 });
 const rounds = Number(values.rounds);
@@ -54,7 +58,9 @@ function usage(msg) {
 }
 const log = (msg) => process.stderr.write(`[peer] ${msg}\n`);
 
+// ragmeter's collector as shipped: its stand-alone entry point, whose shebang carries its Node flags.
 const mainJs = join(root, "collector", "dist", "main.js");
+const entry = join(root, "collector", "bin", "ragmeter-collector.js");
 if (!existsSync(mainJs)) usage("collector/dist/main.js is missing: run `npm run build` first");
 const codec = await import(join(root, "otlp", "dist", "index.js"));
 
@@ -82,9 +88,11 @@ function freePort() {
 }
 
 function startRagmeter(topic) {
-  const child = spawn(process.execPath, [mainJs], {
+  const prof = values["cpu-prof"] === undefined ? {} : { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${values["cpu-prof"]}`.trim() };
+  const child = spawn(entry, [], {
     env: {
       ...process.env,
+      ...prof,
       KAFKA_BROKERS: brokers.join(","),
       RAGMETER_TOPIC: topic,
       RAGMETER_KAFKA_CREATE_TOPICS: "false",

@@ -1,18 +1,17 @@
 /**
- * Kafka side of the collector: a kafkajs producer (acks = all) behind a small supervisor that
- * replaces the producer after a failure, fails fast for a short back-off while Kafka is down, and
- * answers readiness through an admin client.
+ * Kafka side of the collector: a @platformatic/kafka producer (acks = all) behind a small
+ * supervisor that replaces the producer after a failure, fails fast for a short back-off while
+ * Kafka is down, and answers readiness through an admin client.
  */
 
+import { Admin, type MessageToProduce, ProduceAcks, Producer } from "@platformatic/kafka";
 import { deadLetterTopic, recordHeaders, type Signal } from "@ragmeter/otlp";
-import type { Admin, Kafka as KafkaClient, LogEntry, Message, Producer } from "kafkajs";
-import kafkajs from "kafkajs";
 import type { TraceRecord } from "./batching.js";
 import type { CollectorConfig } from "./config.js";
 import { KafkaUnavailableError, TopicMissingError } from "./errors.js";
+import { describeKafkaError, isTopicExists, isUnknownTopic } from "./kafka-errors.js";
 import type { PinoLogger } from "./logger.js";
-
-const { Kafka, CompressionTypes, Partitioners, logLevel: KafkaLogLevel } = kafkajs;
+import { recordPartitioner } from "./partitioner.js";
 
 /** Where the collector's records go. Implementations must not resolve before the data is durable. */
 export interface RecordSink {
@@ -35,18 +34,12 @@ export interface RecordSink {
 /** Readiness of a sink: ready, or why not. */
 export type Readiness = { ready: true } | { ready: false; reason: "kafka unreachable" } | { ready: false; reason: "topic missing"; topic: string };
 
-/** A kafkajs error (or its cause) saying the topic or partition does not exist. */
-function isUnknownTopic(err: unknown): boolean {
-  for (let e = err as { type?: string; message?: string; cause?: unknown; originalError?: unknown } | undefined, i = 0; e && i < 5; i++) {
-    if (e.type === "UNKNOWN_TOPIC_OR_PARTITION" || /does not host this topic-partition/u.test(e.message ?? "")) return true;
-    e = (e.cause ?? e.originalError) as typeof e;
-  }
-  return false;
-}
+/** Records as the producer takes them: key, value and header names and values already bytes. */
+type Record_ = MessageToProduce<Buffer, Buffer, Buffer, Buffer>;
+type KafkaProducer = Producer<Buffer, Buffer, Buffer, Buffer>;
 
 interface ProducerSlot {
-  producer: Producer;
-  connected: Promise<void>;
+  producer: KafkaProducer;
   pending: number;
   failed: boolean;
   retired: boolean;
@@ -60,51 +53,38 @@ function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
 
-function toKafkaLog(logger: PinoLogger) {
-  return () =>
-    ({ level, log }: LogEntry): void => {
-      const { message, ...rest } = log;
-      const fields: Record<string, unknown> = { kafka: true, ...rest };
-      if (level === KafkaLogLevel.ERROR || level === KafkaLogLevel.WARN) logger.warn(fields, `kafkajs: ${message}`);
-      else if (level === KafkaLogLevel.INFO) logger.debug(fields, `kafkajs: ${message}`);
-    };
-}
+/** Retry back-off of the client: 100 ms doubling to at most 1 s. */
+const retryDelay = (_client: unknown, _op: string, attempt: number): number => Math.min(1_000, 100 * 2 ** Math.max(0, attempt - 1));
 
 /**
  * Creates the Kafka sink for `config` (brokers, topic, idempotent, timeouts). Checks (and, when
  * allowed, creates) its topics at once in the background; the producer connects on the first send.
+ * Keys go to partitions as Kafka's Java client and kafkajs's default partitioner place them
+ * (murmur2, sign bit cleared, modulo the partition count), so one trace keeps one partition.
  */
 export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): RecordSink {
-  const kafka: KafkaClient = new Kafka({
+  const base = {
     clientId: config.clientId,
-    brokers: config.brokers,
-    logLevel: KafkaLogLevel.WARN,
-    logCreator: toKafkaLog(logger),
-    connectionTimeout: 2_000,
+    bootstrapBrokers: config.brokers,
+    connectTimeout: 2_000,
     requestTimeout: config.sendTimeoutMs,
-    retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1_000 },
-  });
+    timeout: config.sendTimeoutMs,
+    retryDelay,
+  };
   let slot: ProducerSlot | undefined;
   let lastFailure = 0;
   let closed = false;
   let admin: Admin | undefined;
-  let adminConnected: Promise<void> | undefined;
   let readyCache: { at: number; value: boolean } | undefined;
 
-  const getAdmin = (): Promise<Admin> => {
-    if (!admin) {
-      const a = kafka.admin({ retry: { retries: 0 } });
-      admin = a;
-      adminConnected = a.connect();
-    }
-    const a = admin;
-    return (adminConnected ?? Promise.resolve()).then(() => a);
+  const getAdmin = (): Admin => {
+    admin ??= new Admin({ ...base, retries: 0 });
+    return admin;
   };
   const dropAdmin = (): void => {
     const a = admin;
     admin = undefined;
-    adminConnected = undefined;
-    a?.disconnect().catch(() => {});
+    a?.close().catch(() => {});
   };
 
   // Topics: checked once before the first send (and again after Kafka says the topic is gone).
@@ -115,22 +95,23 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
   let missingLogged = 0;
   const ensureTopics = (): Promise<void> => {
     topicCheck ??= (async () => {
-      const a = await withDeadline(getAdmin(), config.sendTimeoutMs, "connect");
+      const a = getAdmin();
       const existing = new Set(await withDeadline(a.listTopics(), config.sendTimeoutMs, "list its topics"));
       const wanted = config.createTopics ? [config.topic, deadLetterTopic(config.topic)] : [config.topic];
       const missing = wanted.filter((t) => !existing.has(t));
       if (missing.length > 0 && config.createTopics) {
         const create = async (): Promise<void> => {
           try {
-            await a.createTopics({ topics: missing.map((topic) => ({ topic, numPartitions: config.topicPartitions })), waitForLeaders: true });
+            await withDeadline(a.createTopics({ topics: missing, partitions: config.topicPartitions }), config.sendTimeoutMs, "create the topics");
+            await waitForLeaders(a, missing, config.sendTimeoutMs);
             logger.info({ topics: missing, partitions: config.topicPartitions }, `created Kafka topic${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`);
           } catch (err) {
-            if (!/already exists/iu.test((err as Error).message ?? "")) throw err;
+            if (!isTopicExists(err)) throw err;
           }
         };
         if (missing.includes(config.topic)) await create();
         // Only the dead-letter topic is missing (the scorer writes it): sends need not wait for it.
-        else void create().catch((err: unknown) => logger.warn({ error: err instanceof Error ? err.message : String(err) }, `could not create ${missing.join(", ")}`));
+        else void create().catch((err: unknown) => logger.warn({ error: describeKafkaError(err) }, `could not create ${missing.join(", ")}`));
       } else if (missing.length > 0) {
         if (Date.now() - missingLogged > 30_000) {
           missingLogged = Date.now();
@@ -152,24 +133,24 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
   };
 
   const newSlot = (): ProducerSlot => {
-    const producer = kafka.producer({
-      allowAutoTopicCreation: false,
+    const producer: KafkaProducer = new Producer<Buffer, Buffer, Buffer, Buffer>({
+      ...base,
+      // The idempotent producer keeps one produce request in flight per connection; retries of a
+      // request reuse its sequence numbers, so the broker drops a duplicate.
       idempotent: config.idempotent,
-      ...(config.idempotent ? { maxInFlightRequests: 1 } : {}),
-      createPartitioner: Partitioners.DefaultPartitioner,
-      retry: { retries: config.idempotent ? 5 : 3, initialRetryTime: 100, maxRetryTime: 1_000 },
+      acks: ProduceAcks.ALL,
+      retries: config.idempotent ? 5 : 3,
+      autocreateTopics: false,
+      compression: "none",
+      partitioner: recordPartitioner,
     });
-    const s: ProducerSlot = { producer, connected: producer.connect(), pending: 0, failed: false, retired: false };
-    s.connected.catch(() => {
-      s.failed = true;
-    });
-    return s;
+    return { producer, pending: 0, failed: false, retired: false };
   };
 
   const retire = (s: ProducerSlot): void => {
     if (s.retired || s.pending > 0) return;
     s.retired = true;
-    s.producer.disconnect().catch((err: unknown) => logger.debug({ err }, "producer disconnect failed"));
+    s.producer.close().catch((err: unknown) => logger.debug({ error: describeKafkaError(err) }, "producer close failed"));
   };
 
   const acquire = (): ProducerSlot => {
@@ -192,41 +173,46 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
   }
   interface Queued {
     job: Job;
-    message: Message;
+    record: Record_;
     size: number;
   }
   const queue: Queued[] = [];
   let active = 0;
+  // The idempotent producer numbers the batches of a partition as it encodes them: one produce
+  // call at a time keeps those numbers in the order the broker receives them.
   const maxConcurrentSends = config.idempotent ? 1 : 4;
 
   const fail = (s: ProducerSlot, err: unknown): void => {
     s.failed = true;
     lastFailure = Date.now();
     readyCache = undefined;
-    logger.warn({ error: err instanceof Error ? err.message : String(err) }, "Kafka send failed");
+    logger.warn({ error: describeKafkaError(err) }, "Kafka send failed");
   };
 
   const pump = (): void => {
     while (active < maxConcurrentSends && queue.length > 0) {
       const chunk: Queued[] = [];
       let bytes = 0;
-      while (queue.length > 0) {
-        const q = queue[0]!;
+      let skip = 0;
+      while (skip < queue.length) {
+        const q = queue[skip]!;
         if (q.job.done) {
-          queue.shift();
+          skip++;
           continue;
         }
         if (chunk.length > 0 && bytes + q.size > config.maxMessageBytes) break;
         chunk.push(q);
         bytes += q.size;
-        queue.shift();
+        skip++;
       }
+      queue.splice(0, skip);
       if (chunk.length === 0) return;
       const s = acquire();
       s.pending++;
       active++;
-      s.connected
-        .then(() => s.producer.send({ topic: config.topic, acks: -1, timeout: config.sendTimeoutMs, compression: CompressionTypes.None, messages: chunk.map((q) => q.message) }))
+      const records = chunk.map((q) => q.record);
+      s.producer
+        .send({ messages: records })
         .then(
           () => {
             readyCache = { at: Date.now(), value: true };
@@ -240,7 +226,7 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
           (err: unknown) => {
             if (isUnknownTopic(err)) topicsOk = false;
             fail(s, err);
-            const msg = err instanceof Error ? err.message : String(err);
+            const msg = describeKafkaError(err);
             for (const q of chunk) {
               if (q.job.done) continue;
               q.job.done = true;
@@ -265,8 +251,7 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
     }
     let value: Readiness;
     try {
-      const a = await withDeadline(getAdmin(), 2_000, "connect");
-      const topics = await withDeadline(a.listTopics(), 2_000, "answer a metadata request");
+      const topics = await withDeadline(getAdmin().listTopics(), 2_000, "answer a metadata request");
       if (topics.includes(config.topic)) value = { ready: true };
       else if (!config.createTopics) value = { ready: false, reason: "topic missing", topic: config.topic };
       else {
@@ -274,7 +259,7 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
         value = { ready: true };
       }
     } catch (err) {
-      logger.debug({ error: err instanceof Error ? err.message : String(err) }, "readiness check failed");
+      logger.debug({ error: describeKafkaError(err) }, "readiness check failed");
       dropAdmin();
       value = { ready: false, reason: "kafka unreachable" };
     }
@@ -297,21 +282,29 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
         } catch (err) {
           if (err instanceof KafkaUnavailableError) throw err;
           lastFailure = Date.now();
-          throw new KafkaUnavailableError(`Kafka is unavailable: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+          throw new KafkaUnavailableError(`Kafka is unavailable: ${describeKafkaError(err)}`, { cause: err });
         }
       }
       if (Date.now() - lastFailure < config.kafkaBackoffMs) {
         throw new KafkaUnavailableError("Kafka is unavailable (recent failure); retry later");
       }
-      const allHeaders = recordHeaders(signal, headers);
+      // The same header bytes for every record of the request, in recordHeaders' order.
+      const recordHeaderBytes = new Map<Buffer, Buffer>();
       let headerBytes = 0;
-      for (const [k, v] of Object.entries(allHeaders)) headerBytes += k.length + v.length + 8;
+      for (const [k, v] of Object.entries(recordHeaders(signal, headers))) {
+        const kb = Buffer.from(k, "utf8");
+        const vb = Buffer.from(v, "utf8");
+        recordHeaderBytes.set(kb, vb);
+        headerBytes += kb.length + vb.length + 8;
+      }
       let timer: NodeJS.Timeout | undefined;
       const done = new Promise<void>((resolve, reject) => {
         const job: Job = { remaining: records.length, done: false, resolve, reject };
         for (const r of records) {
-          const message: Message = { key: r.key, value: Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength), headers: allHeaders };
-          queue.push({ job, message, size: r.value.byteLength + (r.key?.length ?? 0) + headerBytes + 64 });
+          const key = r.key === null ? undefined : Buffer.from(r.key, "utf8");
+          const record: Record_ = { topic: config.topic, value: Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength), headers: recordHeaderBytes };
+          if (key !== undefined) record.key = key;
+          queue.push({ job, record, size: r.value.byteLength + (key?.length ?? 0) + headerBytes + 64 });
         }
         timer = setTimeout(() => {
           if (job.done) return;
@@ -346,8 +339,20 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
       slot = undefined;
       const deadline = Date.now() + config.shutdownTimeoutMs;
       while (s && s.pending > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      await Promise.allSettled([s?.producer.disconnect(), admin?.disconnect()]);
+      await Promise.allSettled([s?.producer.close(), admin?.close()]);
     },
   };
   return sink;
+}
+
+/** Waits, bounded, until every partition of `topics` has a leader (a new topic's first sends would fail before). */
+async function waitForLeaders(admin: Admin, topics: string[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const m = await admin.metadata({ topics, forceUpdate: true }).catch(() => undefined);
+    const ok = m !== undefined && topics.every((t) => (m.topics.get(t)?.partitions ?? []).length > 0 && m.topics.get(t)!.partitions.every((p) => p.leader >= 0));
+    if (ok) return;
+    if (Date.now() > deadline) throw new KafkaUnavailableError(`partitions of ${topics.join(", ")} have no leader after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

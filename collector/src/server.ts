@@ -41,7 +41,7 @@ const inflateAsync = promisify(inflate);
 export interface CollectorDeps {
   /** Structured logger (default: silent). */
   logger?: Logger | PinoLogger;
-  /** Record sink (default: a kafkajs producer built from the config). An injected sink is not closed by `close()`. */
+  /** Record sink (default: a Kafka producer built from the config, kafka-sink.ts). An injected sink is not closed by `close()`. */
   sink?: RecordSink;
   /** More routes on the same port (e.g. the scorer's read API), registered as an encapsulated plugin with its own error handler. */
   routes?: FastifyPluginAsync;

@@ -6,6 +6,7 @@ import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace
 import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import kafkajs from "kafkajs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CollectorConfig, collectorConfigSchema } from "../../collector/src/config.js";
 import { type RunningCollector, startCollector } from "../../collector/src/server.js";
@@ -14,6 +15,7 @@ import type { LogsRequest, Span } from "../../otlp/src/model.js";
 import { hex, makeRequest, makeSpan, spansOf } from "../helpers/collector-fixtures.js";
 import { BROKER, type Consumed, consume, createTopic, ensureBroker, post } from "../helpers/collector-kafka-helpers.js";
 
+const { Partitioners } = kafkajs;
 const PB = { "content-type": "application/x-protobuf" };
 const JS = { "content-type": "application/json" };
 
@@ -177,6 +179,23 @@ describe("collector → Kafka round trip", () => {
     expect(new Set(msgs.map((m) => m.partition)).size).toBe(1);
     const got = msgs.flatMap((m) => spansOf(decodeTraceRequest(m.value, "application/x-protobuf").request));
     expect(got.map((s) => s.spanId).sort()).toEqual(spans.map((s) => s.spanId).sort());
+  });
+
+  it("puts each trace on the partition kafkajs's (and Java's) default partitioner picks for its key", async () => {
+    // The scorer groups a trace's spans by partition: the producer must place keys as Kafka's Java
+    // client does, murmur2 with the sign bit cleared, modulo the partition count (3 here).
+    const ids = Array.from({ length: 30 }, () => hex(16));
+    const req = makeRequest();
+    req.resourceSpans = [req.resourceSpans[0]!];
+    req.resourceSpans[0]!.scopeSpans[0]!.spans = ids.map((t) => makeSpan(t));
+    const res = await post(`${collector.url}/v1/traces`, encodeTraceRequest(req), PB);
+    expect(res.status).toBe(200);
+    const msgs = await newMessages((m) => ids.every((t) => m.some((x) => x.key === t)));
+    const partitionMetadata = [0, 1, 2].map((partitionId) => ({ partitionId, leader: 1, partitionErrorCode: 0, replicas: [1], isr: [1] }));
+    const reference = Partitioners.DefaultPartitioner();
+    const want = ids.map((t) => [t, reference({ topic, partitionMetadata, message: { key: t, value: null } })]);
+    expect(ids.map((t) => [t, msgs.find((m) => m.key === t)?.partition])).toEqual(want);
+    expect(new Set(want.map(([, p]) => p)).size).toBe(3); // 30 random keys reach every partition
   });
 
   it("forwards /v1/logs keyed by trace id with ragmeter-signal: logs", async () => {

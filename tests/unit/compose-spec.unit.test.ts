@@ -97,7 +97,7 @@ describe("docker-compose.yml", () => {
       expect(svc(name).build).toEqual({ context: ".", dockerfile: "Dockerfile" });
       expect(existsSync(path.join(root, "Dockerfile"))).toBe(true);
     }
-    expect(svc("collector").command).toEqual(["node", "scorer/bin/ragmeter.js", "collector"]);
+    expect(svc("collector").command).toEqual(["node", "--max-semi-space-size=4", "scorer/bin/ragmeter.js", "collector"]);
     expect(svc("scorer").command).toEqual(["node", "scorer/bin/ragmeter.js", "scorer"]);
     expect(svc("collector")["init"]).toBe(true);
     expect(svc("scorer")["init"]).toBe(true);
