@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 import { startRecorder } from "../../scorer/src/runs/recorder.js";
+import { digestResults } from "../../scorer/src/runs/summary.js";
 import { failedQuestion } from "../../scorer/src/scoring/score.js";
 import { openStore } from "../../scorer/src/store/client.js";
 import { runScores } from "../../scorer/src/store/results.js";
@@ -32,7 +33,7 @@ describe("run recorder (embedded store)", () => {
         results.push(q);
         await recorder.record(q);
       }
-      await recorder.complete({ results, repeat: 1, useCache: false, warnings: [], now: Date.now });
+      await recorder.complete({ questions: digestResults(results, ks, null), results, repeat: 1, useCache: false, warnings: [], now: Date.now });
       await recorder.close();
       const rows = await runScores(store, recorder.run.run_id);
       // 40 questions × the 8 metrics of the table, each stored once

@@ -10,6 +10,7 @@ import { saveGoldenSet } from "../store/golden.js";
 import { storeJudgeCache } from "../store/judgeCache.js";
 import { saveResults } from "../store/results.js";
 import type { RunRecord } from "../store/runs.js";
+import type { QuestionDigest } from "./digest.js";
 import { completeRun, type EvalOutcome, type NewRun, startRun } from "./summary.js";
 import type { Target, TargetResult } from "./target.js";
 import { baggage, newTraceIds, traceparent } from "./traceContext.js";
@@ -25,7 +26,10 @@ export const DEFAULT_FLUSH: FlushPolicy = { maxRows: 1000, intervalMs: 1000 };
 
 /** What a run's summary needs besides its results (see {@link RunRecorder.complete}). */
 export interface CompleteOptions {
-  readonly results: readonly QuestionResult[];
+  /** What the summary keeps of each question, in golden order. */
+  readonly questions: readonly QuestionDigest[];
+  /** The full results in the same order when kept (`--json`), else null. */
+  readonly results: readonly QuestionResult[] | null;
   readonly repeat: number;
   readonly useCache: boolean;
   readonly warnings: readonly string[];
@@ -136,6 +140,7 @@ export async function startRecorder(o: RecorderOptions): Promise<RunRecorder> {
       return completeRun({
         store,
         run,
+        questions: c.questions,
         results: c.results,
         ks,
         judge,
