@@ -15,14 +15,19 @@ import { completeRun, type EvalOutcome, type NewRun, startRun } from "./summary.
 import type { Target, TargetResult } from "./target.js";
 import { baggage, newTraceIds, traceparent } from "./traceContext.js";
 
-/** When buffered rows are written: at `maxRows` rows, or `intervalMs` after the first buffered row. */
+/**
+ * When buffered rows are written: at `maxRows` rows, or `intervalMs` after the first buffered row;
+ * after a write, the embedded engine's freed memory is released ({@link Store.releaseMemory}) when
+ * the last release is `releaseMs` or more ago.
+ */
 export interface FlushPolicy {
   readonly maxRows: number;
   readonly intervalMs: number;
+  readonly releaseMs?: number;
 }
 
-/** Default flush policy: a few hundred rows per insert, never more than a second behind. */
-export const DEFAULT_FLUSH: FlushPolicy = { maxRows: 1000, intervalMs: 1000 };
+/** Default flush policy: a few hundred rows per insert, never more than a second behind; memory released at most once a second. */
+export const DEFAULT_FLUSH: FlushPolicy = { maxRows: 1000, intervalMs: 1000, releaseMs: 1000 };
 
 /** What a run's summary needs besides its results (see {@link RunRecorder.complete}). */
 export interface CompleteOptions {
@@ -91,6 +96,12 @@ export async function startRecorder(o: RecorderOptions): Promise<RunRecorder> {
   let failure: unknown = null;
   // Batches handed to the store and not yet written: a question waits only when the store is two behind.
   let pending = 0;
+  let released = Date.now();
+  const release = async (): Promise<void> => {
+    if (Date.now() - released < (policy.releaseMs ?? DEFAULT_FLUSH.releaseMs ?? 1000)) return;
+    await store.releaseMemory();
+    released = Date.now();
+  };
 
   const size = (): number => interactions.length + scores.length + claims.length;
   const flush = (): Promise<void> => {
@@ -105,6 +116,7 @@ export async function startRecorder(o: RecorderOptions): Promise<RunRecorder> {
       pending++;
       writing = writing
         .then(() => saveResults(store, batch))
+        .then(release)
         .catch((err: unknown) => {
           failure ??= err;
         })
