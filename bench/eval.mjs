@@ -7,7 +7,7 @@
 // Usage: node bench/eval.mjs [--questions 2000] [--concurrency 4] [--rss-questions 20000]
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 
@@ -126,7 +126,12 @@ try {
   const own = await targetOnly(target.url, N);
   const ev = await evalChild(target.url, goldenFile(dir, N), path.join(dir, "home-a"));
   if (ev.code !== 0) throw new Error(`eval exited with ${ev.code}`);
-  console.log(`questions ${N}, concurrency ${C}, heuristic judges, embedded store`);
+  // The ratio is load-sensitive (2 cores shared with the target): print the load it was measured under.
+  console.log(
+    `questions ${N}, concurrency ${C}, heuristic judges, embedded store; load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
   console.log(`target's own time   ${own.toFixed(2)} s (${(N / own).toFixed(0)} questions/s)`);
   console.log(`ragmeter eval       ${ev.seconds.toFixed(2)} s (${(N / ev.seconds).toFixed(0)} questions/s), peak RSS ${ev.max_rss_mib.toFixed(0)} MiB`);
   console.log(`ratio eval / target ${(ev.seconds / own).toFixed(2)}× (goal ≤ 1.20×)`);

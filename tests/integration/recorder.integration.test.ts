@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 import { startRecorder } from "../../scorer/src/runs/recorder.js";
+import { digestResults } from "../../scorer/src/runs/summary.js";
 import { failedQuestion } from "../../scorer/src/scoring/score.js";
 import { openStore } from "../../scorer/src/store/client.js";
 import { runScores } from "../../scorer/src/store/results.js";
@@ -32,7 +33,7 @@ describe("run recorder (embedded store)", () => {
         results.push(q);
         await recorder.record(q);
       }
-      await recorder.complete({ results, repeat: 1, useCache: false, warnings: [], now: Date.now });
+      await recorder.complete({ questions: digestResults(results, ks, null), results, repeat: 1, useCache: false, warnings: [], now: Date.now });
       await recorder.close();
       const rows = await runScores(store, recorder.run.run_id);
       // 40 questions × the 8 metrics of the table, each stored once
@@ -43,6 +44,44 @@ describe("run recorder (embedded store)", () => {
       expect(rows.every((r) => r.status === "target_error" && r.value === null)).toBe(true);
     } finally {
       await store.close();
+    }
+  });
+
+  it("releases the embedded engine's freed memory after a write, at most once per releaseMs", async () => {
+    const home = await mkdtemp(path.join(tmpdir(), "ragmeter-recorder-"));
+    const opened = await openStore({ kind: "embedded", home, database: "ragmeter" });
+    const released: number[] = [];
+    const store = { ...opened, releaseMemory: async () => void released.push(Date.now()) };
+    try {
+      const ks = [1];
+      const start = (releaseMs: number) =>
+        startRecorder({
+          store,
+          judge: createHeuristicJudge(),
+          ks,
+          cache: false,
+          prices: null,
+          maxCostUsd: null,
+          golden: null,
+          run: { source: "golden", pipelineVersion: "rel", goldenSetHash: "h", goldenSetPath: "mem", target: "none", startedAt: Date.now() },
+          // One failed question is 1 interaction + 7 score rows ≥ 5: every record() writes a batch.
+          flush: { maxRows: 5, intervalMs: 60_000, releaseMs },
+        });
+      const record = async (r: Awaited<ReturnType<typeof start>>, n: number) => {
+        for (let i = 0; i < n; i++) await r.record(failedQuestion({ id: `g${i}`, tags: [], question: `q${i}` }, `t${i}`, "target_error", "HTTP 500", 1));
+        await r.close();
+      };
+      await record(await start(0), 6);
+      expect(released).toHaveLength(6);
+      released.length = 0;
+      // A long interval: no release within it, however many batches are written.
+      await record(await start(3_600_000), 6);
+      expect(released).toHaveLength(0);
+      // The real release (SYSTEM JEMALLOC PURGE on the embedded engine) resolves and leaves the store usable.
+      await opened.releaseMemory();
+      expect((await runScores(opened, "no-such-run")).length).toBe(0);
+    } finally {
+      await opened.close();
     }
   });
 });

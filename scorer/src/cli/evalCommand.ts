@@ -144,7 +144,8 @@ export async function evaluateAndReport(
           log: createLogger(process.stderr, "warn", "eval"),
           ...(via.onReceiver ? { onReceiver: via.onReceiver } : {}),
         })
-      : await runEval(common);
+      : // Full results only for --json: without it a run holds each question's digest alone (issue 12).
+        await runEval({ ...common, keepResults: opts.json !== undefined });
   } finally {
     progress.stop();
   }
@@ -163,16 +164,16 @@ export async function evaluateAndReport(
  * recall were measured are judge errors counted by `--max-error-rate` (issue 13), not "nothing".
  */
 export function evalExitCode(io: Io, outcome: EvalOutcome, maxErrorRate: number | undefined): number {
-  if (outcome.results.length > 0 && outcome.failures.length === outcome.results.length && outcome.failures.every((f) => f.status !== "judge_error")) {
+  if (outcome.questions.length > 0 && outcome.failures.length === outcome.questions.length && outcome.failures.every((f) => f.status !== "judge_error")) {
     const first = outcome.failures[0];
     io.err(
-      `ragmeter: nothing could be measured: all ${outcome.results.length} questions failed (${[...new Set(outcome.failures.map((f) => f.status))].join(", ")}; first: ${first?.reason ?? "?"}); run ${outcome.run.run_id} is stored as failed`,
+      `ragmeter: nothing could be measured: all ${outcome.questions.length} questions failed (${[...new Set(outcome.failures.map((f) => f.status))].join(", ")}; first: ${first?.reason ?? "?"}); run ${outcome.run.run_id} is stored as failed`,
     );
     return EXIT.usage;
   }
   if (maxErrorRate !== undefined && outcome.errorRate > maxErrorRate) {
     io.err(
-      `ragmeter: gate failed: error rate ${outcome.errorRate.toFixed(3)} (target_error, trace_timeout or judge_error on ${outcome.failures.length} of ${outcome.results.length} questions) > --max-error-rate ${maxErrorRate}`,
+      `ragmeter: gate failed: error rate ${outcome.errorRate.toFixed(3)} (target_error, trace_timeout or judge_error on ${outcome.failures.length} of ${outcome.questions.length} questions) > --max-error-rate ${maxErrorRate}`,
     );
     return EXIT.gate;
   }

@@ -73,7 +73,7 @@ export function formatReplay(r: ReplayOutcome, top = 10): string {
       `  ${name}  ${g ? `${fmtValue("grounding", g.a)}→${fmtValue("grounding", g.b)}` : "—"}  ${rel ? `${fmtValue("relevance", rel.a)}→${fmtValue("relevance", rel.b)}` : "—"}  J ${ov ? ov.jaccard.toFixed(2) : "—"}`,
     );
   }
-  const errs = o.results.filter((q) => q.status !== "ok").length;
+  const errs = o.questions.filter((q) => q.status !== "ok").length;
   if (errs > 0) out.push(`target errors: ${errs} (counted, never averaged)`);
   return out.join("\n");
 }

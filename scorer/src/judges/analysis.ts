@@ -95,15 +95,38 @@ export const LENGTH_BIAS_FLAG = 0.3;
  * answers show a positive ρ even where length does not make an answer better.
  */
 export function lengthBias(metric: string, points: readonly { readonly answer: string | null; readonly score: JudgedValue }[]): LengthBias {
+  return lengthBiasOfLengths(
+    metric,
+    points.map((p) => ({ length: p.answer === null ? null : codePointLength(p.answer), score: p.score })),
+  );
+}
+
+/** {@link lengthBias} from answer lengths in code points (null without an answer), as a run's summary keeps them. */
+export function lengthBiasOfLengths(metric: string, points: readonly { readonly length: number | null; readonly score: JudgedValue }[]): LengthBias {
   const xs: number[] = [];
   const ys: number[] = [];
   for (const p of points) {
-    if (p.answer === null || p.score.status !== "ok" || p.score.value === null) continue;
-    xs.push([...p.answer].length);
+    if (p.length === null || p.score.status !== "ok" || p.score.value === null) continue;
+    xs.push(p.length);
     ys.push(p.score.value);
   }
   const constant = (a: number[]) => a.every((v) => v === a[0]);
   if (xs.length < 3 || constant(xs) || constant(ys)) return { metric, spearman: null, n: xs.length };
   const rho = sampleRankCorrelation(xs, ys);
   return { metric, spearman: Number.isFinite(rho) ? rho : null, n: xs.length };
+}
+
+/** Length of `s` in code points (`[...s].length` without the array). */
+export function codePointLength(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point; a lone surrogate counts as one.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
 }

@@ -1,4 +1,4 @@
-import type { MetricValue } from "../domain/metricTable.js";
+import type { MetricLookup } from "./digest.js";
 
 /** Mean of `ok` values per metric (null when none), counts per status per metric. */
 export interface Aggregate {
@@ -10,7 +10,7 @@ export interface Aggregate {
 }
 
 /** Aggregates per-question values: means over `ok` values only; other statuses are counted, never averaged as 0. */
-export function aggregate(rows: readonly Map<string, MetricValue>[], names: readonly string[]): Aggregate {
+export function aggregate(rows: readonly MetricLookup[], names: readonly string[]): Aggregate {
   const metrics: Record<string, number | null> = {};
   const counts: Record<string, Record<string, number>> = {};
   const n: Record<string, number> = {};

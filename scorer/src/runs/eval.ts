@@ -1,10 +1,12 @@
 import type { GoldenItem, GoldenSet } from "@ragmeter/golden";
 import pLimit from "p-limit";
 import type { EvaluationSink } from "../domain/evaluation.js";
+import type { QuestionResult } from "../domain/result.js";
 import type { PriceTable } from "../judges/session/cost.js";
 import type { Judge } from "../judges/types.js";
 import type { Store } from "../store/client.js";
 import { scoreTargetResult } from "./answers.js";
+import { questionDigester } from "./digest.js";
 import { askTarget, startRecorder } from "./recorder.js";
 import type { EvalOutcome } from "./summary.js";
 import type { Target } from "./target.js";
@@ -36,6 +38,11 @@ export interface EvalOptions {
   readonly prices?: PriceTable | null;
   /** Receives a `gen_ai.evaluation.result` per stored score (`RAGMETER_EVALUATION_EXPORT_ENDPOINT`). */
   readonly evaluations?: EvaluationSink | null;
+  /**
+   * Keep every full result (answers, contexts, claims) for the outcome (default true; `--json`
+   * needs them). When false the run holds only each question's digest, so memory stays bounded.
+   */
+  readonly keepResults?: boolean;
 }
 
 /**
@@ -74,8 +81,10 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
     const warnings = new Set<string>();
     const limit = pLimit(Math.max(1, options.concurrency));
     let done = 0;
-    const results = await Promise.all(
-      golden.items.map((item: GoldenItem) =>
+    const digest = questionDigester(ks, golden.items);
+    const kept: QuestionResult[] | null = (options.keepResults ?? true) ? new Array(golden.items.length) : null;
+    const questions = await Promise.all(
+      golden.items.map((item: GoldenItem, i) =>
         limit(async () => {
           const { traceId, spans, result: res } = await askTarget(options.target, run, item.id, item.question);
           if (res.ok && res.reply.pipeline_version !== null && res.reply.pipeline_version !== options.pipelineVersion) {
@@ -86,13 +95,14 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
           }
           const q = await scoreTargetResult(item, traceId, res, judge, ks, { repeat });
           await recorder.record(q, spans);
+          if (kept) kept[i] = q;
           done++;
           options.onProgress?.(done, golden.items.length);
-          return q;
+          return digest(q);
         }),
       ),
     );
-    return await recorder.complete({ results, repeat, useCache, warnings: [...warnings], now });
+    return await recorder.complete({ questions, results: kept, repeat, useCache, warnings: [...warnings], now });
   } finally {
     await recorder.close().catch(() => undefined);
   }

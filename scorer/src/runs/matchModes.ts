@@ -1,5 +1,6 @@
 import { type GoldenItem, MATCH_MODES, type MatchMode, matchMode, normalizeText } from "@ragmeter/golden";
 import type { QuestionResult } from "../domain/result.js";
+import { expectedSources } from "./digest.js";
 
 /** The items of one match mode in a run, and their recall. */
 export interface ModeReport {
@@ -15,7 +16,11 @@ export interface ModeReport {
  * How many items of the golden set used each match mode (issue 12) and recall@k by mode, over the
  * run's results (matched to items by golden id). Every mode is present, with 0 items when unused.
  */
-export function matchModeReport(items: readonly GoldenItem[], results: readonly QuestionResult[], ks: readonly number[]): Record<MatchMode, ModeReport> {
+export function matchModeReport(
+  items: readonly GoldenItem[],
+  results: readonly Pick<QuestionResult, "golden_id" | "recall_status" | "recall">[],
+  ks: readonly number[],
+): Record<MatchMode, ModeReport> {
   const modeOf = new Map(items.map((it) => [it.id, matchMode(it)] as const));
   const out = {} as Record<MatchMode, ModeReport>;
   for (const mode of MATCH_MODES) {
@@ -34,12 +39,8 @@ export function matchModeReport(items: readonly GoldenItem[], results: readonly 
  * `substring`, `lines`) and the retrieved items of the run; null when some retrieved item's
  * document id is one of those sources, or when there is nothing to compare.
  */
-export function documentIdWarning(items: readonly GoldenItem[], results: readonly QuestionResult[]): string | null {
-  const sources = new Set<string>();
-  for (const it of items) {
-    const mode = matchMode(it);
-    if ((mode === "document" || mode === "substring" || mode === "lines") && it.expected_source !== null) sources.add(normalizeText(it.expected_source));
-  }
+export function documentIdWarning(items: readonly GoldenItem[], results: readonly Pick<QuestionResult, "contexts">[]): string | null {
+  const sources = expectedSources(items);
   let retrieved = 0;
   for (const q of results) {
     for (const c of q.contexts) {
@@ -47,6 +48,14 @@ export function documentIdWarning(items: readonly GoldenItem[], results: readonl
       if (sources.has(normalizeText(c.document_id))) return null;
     }
   }
-  if (sources.size === 0 || retrieved === 0) return null;
-  return `none of ${sources.size} expected sources among ${retrieved} retrieved items; do contexts carry document_id? (without one, the chunk id is used as document id)`;
+  return documentIdWarningOf(sources.size, retrieved, false);
+}
+
+/**
+ * {@link documentIdWarning} from counts: `sources` expected sources, `retrieved` items in the run,
+ * `hit` when some retrieved item's document id is one of the sources.
+ */
+export function documentIdWarningOf(sources: number, retrieved: number, hit: boolean): string | null {
+  if (hit || sources === 0 || retrieved === 0) return null;
+  return `none of ${sources} expected sources among ${retrieved} retrieved items; do contexts carry document_id? (without one, the chunk id is used as document id)`;
 }

@@ -1,5 +1,5 @@
-import type { MetricValue } from "../domain/metricTable.js";
 import { type BootstrapInterval, bootstrapMeanInterval } from "./bootstrap.js";
+import type { MetricLookup } from "./digest.js";
 
 /** Paired comparison of one metric between two runs (design §5). */
 export interface PairedDelta {
@@ -27,8 +27,8 @@ export interface PairedDelta {
  */
 export function pairedDelta(
   metric: string,
-  a: ReadonlyMap<string, ReadonlyMap<string, MetricValue>>,
-  b: ReadonlyMap<string, ReadonlyMap<string, MetricValue>>,
+  a: ReadonlyMap<string, MetricLookup>,
+  b: ReadonlyMap<string, MetricLookup>,
   withInterval: { resamples?: number; seed?: number } | null = null,
 ): PairedDelta {
   const differences: { golden_id: string; a: number; b: number; delta: number }[] = [];

@@ -12,22 +12,31 @@ import { saveGoldenSet } from "../store/golden.js";
 import { storeJudgeCache } from "../store/judgeCache.js";
 import { saveResults } from "../store/results.js";
 import type { RunRecord } from "../store/runs.js";
+import type { QuestionDigest } from "./digest.js";
 import { completeRun, type EvalOutcome, type NewRun, startRun } from "./summary.js";
 import type { Target, TargetResult } from "./target.js";
 import { baggage, newTraceIds, traceparent } from "./traceContext.js";
 
-/** When buffered rows are written: at `maxRows` rows, or `intervalMs` after the first buffered row. */
+/**
+ * When buffered rows are written: at `maxRows` rows, or `intervalMs` after the first buffered row;
+ * after a write, the embedded engine's freed memory is released ({@link Store.releaseMemory}) when
+ * the last release is `releaseMs` or more ago.
+ */
 export interface FlushPolicy {
   readonly maxRows: number;
   readonly intervalMs: number;
+  readonly releaseMs?: number;
 }
 
-/** Default flush policy: a few hundred rows per insert, never more than a second behind. */
-export const DEFAULT_FLUSH: FlushPolicy = { maxRows: 1000, intervalMs: 1000 };
+/** Default flush policy: a few hundred rows per insert, never more than a second behind; memory released at most once a second. */
+export const DEFAULT_FLUSH: FlushPolicy = { maxRows: 1000, intervalMs: 1000, releaseMs: 1000 };
 
 /** What a run's summary needs besides its results (see {@link RunRecorder.complete}). */
 export interface CompleteOptions {
-  readonly results: readonly QuestionResult[];
+  /** What the summary keeps of each question, in golden order. */
+  readonly questions: readonly QuestionDigest[];
+  /** The full results in the same order when kept (`--json`), else null. */
+  readonly results: readonly QuestionResult[] | null;
   readonly repeat: number;
   readonly useCache: boolean;
   readonly warnings: readonly string[];
@@ -96,6 +105,12 @@ export async function startRecorder(o: RecorderOptions): Promise<RunRecorder> {
   let failure: unknown = null;
   // Batches handed to the store and not yet written: a question waits only when the store is two behind.
   let pending = 0;
+  let released = Date.now();
+  const release = async (): Promise<void> => {
+    if (Date.now() - released < (policy.releaseMs ?? DEFAULT_FLUSH.releaseMs ?? 1000)) return;
+    await store.releaseMemory();
+    released = Date.now();
+  };
 
   const size = (): number => interactions.length + scores.length + claims.length;
   const flush = (): Promise<void> => {
@@ -113,6 +128,7 @@ export async function startRecorder(o: RecorderOptions): Promise<RunRecorder> {
       writing = writing
         .then(() => saveResults(store, batch))
         .then(() => sink?.emit(events))
+        .then(release)
         .catch((err: unknown) => {
           failure ??= err;
         })
@@ -149,6 +165,7 @@ export async function startRecorder(o: RecorderOptions): Promise<RunRecorder> {
       return completeRun({
         store,
         run,
+        questions: c.questions,
         results: c.results,
         ks,
         judge,

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { GoldenItem, MatchMode } from "@ragmeter/golden";
 import { JUDGED_METRICS, type MetricValue, metricNames, metricValues } from "../domain/metricTable.js";
 import type { QuestionResult } from "../domain/result.js";
-import { type LengthBias, lengthBias, type RepeatVariance, repeatVariance } from "../judges/analysis.js";
+import { type LengthBias, lengthBiasOfLengths, type RepeatVariance, repeatVariance } from "../judges/analysis.js";
 import { judgePromptVersion } from "../judges/promptVersion.js";
 import type { JudgeStats } from "../judges/session/session.js";
 import type { Judge } from "../judges/types.js";
@@ -11,7 +11,8 @@ import type { Store } from "../store/client.js";
 import { runScores } from "../store/results.js";
 import { getRun, previousRun, type RunRecord, saveRun } from "../store/runs.js";
 import { type Aggregate, aggregate } from "./aggregate.js";
-import { documentIdWarning, type ModeReport, matchModeReport } from "./matchModes.js";
+import { expectedSources, type QuestionDigest, type QuestionFailure, questionDigester, questionFailure } from "./digest.js";
+import { documentIdWarningOf, type ModeReport, matchModeReport } from "./matchModes.js";
 import { type PairedDelta, pairedDelta } from "./paired.js";
 
 /** What the run's judges did and how far they can be trusted: usage and cost, length bias, repeat variance, last calibration. */
@@ -45,7 +46,13 @@ export function runMetricNames(ks: readonly number[], judge: Judge): string[] {
 /** The outcome of one evaluation run. */
 export interface EvalOutcome {
   readonly run: RunRecord;
-  readonly results: readonly QuestionResult[];
+  /** What the summary keeps of each question, in golden order (every figure is computed from these). */
+  readonly questions: readonly QuestionDigest[];
+  /**
+   * The full per-question results (answers, contexts, claims), in the same order, when they were
+   * kept (`--json`, library calls); null otherwise, so a long run holds only the digests.
+   */
+  readonly results: readonly QuestionResult[] | null;
   readonly aggregate: Aggregate;
   readonly byTag: Readonly<Record<string, Aggregate>>;
   /** Paired deltas against the previous comparable run, or why there is none. */
@@ -125,7 +132,10 @@ export async function startRun(store: Store, n: NewRun): Promise<RunRecord> {
 export interface CompleteRunInput {
   readonly store: Store;
   readonly run: RunRecord;
-  readonly results: readonly QuestionResult[];
+  /** The digests of the run's questions in golden order (see {@link questionDigester}). */
+  readonly questions: readonly QuestionDigest[];
+  /** The full results in the same order when kept (`--json`), else null. */
+  readonly results: readonly QuestionResult[] | null;
   readonly ks: readonly number[];
   /** The judge the results were scored with (the session's judge). */
   readonly judge: Judge;
@@ -144,30 +154,38 @@ export interface CompleteRunInput {
  * summary, and pairs it with the previous comparable run (design §5).
  */
 export async function completeRun(input: CompleteRunInput): Promise<EvalOutcome> {
-  const { store, results, ks, judge, repeat, useCache } = input;
+  const { store, questions, ks, judge, repeat, useCache } = input;
   let run = input.run;
   const now = input.now;
   const goldenItems = input.goldenItems ?? null;
-  const byMode = goldenItems ? matchModeReport(goldenItems, results, ks) : null;
-  const docWarning = goldenItems ? documentIdWarning(goldenItems, results) : null;
+  const byMode = goldenItems ? matchModeReport(goldenItems, questions, ks) : null;
+  const docWarning = goldenItems
+    ? documentIdWarningOf(
+        expectedSources(goldenItems).size,
+        questions.reduce((n, q) => n + q.retrieved, 0),
+        questions.some((q) => q.source_hit),
+      )
+    : null;
   const warnings = docWarning ? [...input.warnings, docWarning] : input.warnings;
   const names = runMetricNames(ks, judge);
-  const rows = results.map((q) => runMetricValues(q, ks));
-  const agg = aggregate(rows, names);
+  const agg = aggregate(
+    questions.map((q) => q.metrics),
+    names,
+  );
   const byTag: Record<string, Aggregate> = {};
-  const tags = [...new Set(results.flatMap((q) => q.tags))].sort();
+  const tags = [...new Set(questions.flatMap((q) => q.tags))].sort();
   for (const tag of tags)
     byTag[tag] = aggregate(
-      results.filter((q) => q.tags.includes(tag)).map((q) => runMetricValues(q, ks)),
+      questions.filter((q) => q.tags.includes(tag)).map((q) => q.metrics),
       names,
     );
-  const errors = results.filter((q) => q.status === "target_error").length;
-  const failures = questionFailures(results);
-  const judgeReport = await judgeRunReport(store, run, results, input.stats, repeat, useCache);
+  const errors = questions.filter((q) => q.status === "target_error").length;
+  const failures = questions.flatMap((q) => (q.failure ? [q.failure] : []));
+  const judgeReport = await judgeRunReport(store, run, questions, input.stats, repeat, useCache);
   const finishedAt = now();
   // A run in which no question could be scored is stored as failed: never a baseline for the next.
   // Judge errors on answered questions (recall measured) are counted, not "nothing scored" (issue 13).
-  const nothingScored = results.length > 0 && failures.length === results.length && failures.every((f) => f.status !== "judge_error");
+  const nothingScored = questions.length > 0 && failures.length === questions.length && failures.every((f) => f.status !== "judge_error");
   run = {
     ...run,
     status: nothingScored ? "failed" : "completed",
@@ -176,7 +194,7 @@ export async function completeRun(input: CompleteRunInput): Promise<EvalOutcome>
       metrics: agg.metrics,
       n: agg.n,
       counts: agg.counts,
-      questions: results.length,
+      questions: questions.length,
       target_errors: errors,
       failed_questions: failures.length,
       ...(byMode ? { match_modes: byMode } : {}),
@@ -185,7 +203,7 @@ export async function completeRun(input: CompleteRunInput): Promise<EvalOutcome>
         cached: judgeReport.stats.cached,
         not_sampled: judgeReport.stats.not_sampled,
         // Judge calls not made, by the status the judged metric got instead (design §5).
-        skipped: judge.kind === "llm" ? skippedByReason(results) : {},
+        skipped: judge.kind === "llm" ? skippedByReason(questions) : {},
         input_tokens: judgeReport.stats.input_tokens,
         output_tokens: judgeReport.stats.output_tokens,
         cost_usd: judgeReport.stats.cost_usd,
@@ -207,30 +225,25 @@ export async function completeRun(input: CompleteRunInput): Promise<EvalOutcome>
     previous = { run: null, why: "no completed run on this golden set with the same judge kind, model and prompt version" };
   } else {
     const a = await storedQuestionMetrics(store, prev.run_id);
-    const b = new Map(results.map((q) => [q.golden_id, runMetricValues(q, ks)] as const));
+    const b = new Map(questions.map((q) => [q.golden_id, q.metrics] as const));
     previous = { run: prev, deltas: names.map((m) => pairedDelta(m, a, b)) };
   }
   return {
     run: stored,
-    results,
+    questions,
+    results: input.results,
     aggregate: agg,
     byTag,
     previous,
     warnings: [...warnings],
-    errorRate: results.length === 0 ? 0 : failures.length / results.length,
+    errorRate: questions.length === 0 ? 0 : failures.length / questions.length,
     failures,
     judgeReport,
     ...(byMode ? { byMode } : {}),
   };
 }
 
-/** Why one question could not be measured. */
-export interface QuestionFailure {
-  readonly golden_id: string;
-  /** `target_error`, `trace_timeout`, or `judge_error` (every judged metric failed). */
-  readonly status: string;
-  readonly reason: string;
-}
+export type { QuestionDigest, QuestionFailure } from "./digest.js";
 
 /**
  * The questions that could not be measured: the target failed (`target_error`), the spans never
@@ -238,29 +251,30 @@ export interface QuestionFailure {
  * is the error rate of `--max-error-rate`.
  */
 export function questionFailures(results: readonly QuestionResult[]): QuestionFailure[] {
-  const out: QuestionFailure[] = [];
-  for (const q of results) {
-    if (q.status !== "ok") out.push({ golden_id: q.golden_id, status: q.status, reason: q.reason });
-    else if (q.grounding.status === "judge_error" && q.relevance.status === "judge_error") {
-      out.push({ golden_id: q.golden_id, status: "judge_error", reason: q.grounding.reason ?? q.relevance.reason ?? "judge failed" });
-    }
-  }
-  return out;
+  return results.flatMap((q) => {
+    const f = questionFailure(q);
+    return f ? [f] : [];
+  });
+}
+
+/** The digests of full results, in their order (runs that hold every result anyway: replay, --via-traces). */
+export function digestResults(results: readonly QuestionResult[], ks: readonly number[], goldenItems: readonly GoldenItem[] | null): QuestionDigest[] {
+  return results.map(questionDigester(ks, goldenItems));
 }
 
 /** Builds the judge report of a run: stats, length bias per judged metric, variance over repeats, last calibration. */
-async function judgeRunReport(store: Store, run: RunRecord, results: readonly QuestionResult[], stats: JudgeStats, repeat: number, cache: boolean): Promise<JudgeRunReport> {
+async function judgeRunReport(store: Store, run: RunRecord, questions: readonly QuestionDigest[], stats: JudgeStats, repeat: number, cache: boolean): Promise<JudgeRunReport> {
   const length_bias = JUDGED_METRICS.map((m) =>
-    lengthBias(
+    lengthBiasOfLengths(
       m.name,
-      results.map((q) => ({ answer: q.answer, score: m.judgment(q) })),
+      questions.map((q) => ({ length: q.answer_length, score: q.metrics.get(m.name) ?? { status: "not_applicable", value: null } })),
     ),
   ).filter((b) => b.n > 0);
   const variance =
     repeat > 1
-      ? JUDGED_METRICS.map((m) =>
-          repeatVariance(m.name, new Map(results.filter((q) => q.repeats.length > 0).map((q) => [q.golden_id, q.repeats.map((r) => m.repeat(r))] as const))),
-        ).filter((v) => v.n > 0)
+      ? JUDGED_METRICS.map((m, i) => repeatVariance(m.name, new Map(questions.flatMap((q) => (q.repeats ? [[q.golden_id, q.repeats[i] ?? []] as const] : []))))).filter(
+          (v) => v.n > 0,
+        )
       : [];
   const judge = { judge_kind: run.judge_kind, judge_model: run.judge_model, judge_prompt_version: run.judge_prompt_version };
   const calibration = await lastCalibration(store, judge);
@@ -269,11 +283,10 @@ async function judgeRunReport(store: Store, run: RunRecord, results: readonly Qu
 }
 
 /** Judged metrics (grounding, relevance) stored without a call, by status: the calls a run did not spend. */
-function skippedByReason(results: readonly QuestionResult[]): Record<string, number> {
+function skippedByReason(questions: readonly QuestionDigest[]): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const q of results)
-    for (const j of [q.grounding, q.relevance])
-      if (j.status === "not_applicable" || j.status === "content_missing" || j.status === "context_incomplete" || j.status === "not_sampled")
-        out[j.status] = (out[j.status] ?? 0) + 1;
+  for (const q of questions)
+    for (const status of [q.metrics.status("grounding"), q.metrics.status("relevance")])
+      if (status === "not_applicable" || status === "content_missing" || status === "context_incomplete" || status === "not_sampled") out[status] = (out[status] ?? 0) + 1;
   return out;
 }

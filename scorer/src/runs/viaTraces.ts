@@ -8,7 +8,7 @@ import type { ScoredTrace } from "../scoring/trace.js";
 import { startScorerService } from "../stream/service.js";
 import type { EvalOptions } from "./eval.js";
 import { askTarget, startRecorder } from "./recorder.js";
-import type { EvalOutcome } from "./summary.js";
+import { digestResults, type EvalOutcome } from "./summary.js";
 
 /** Options of {@link runEvalViaTraces}: those of a direct eval plus where the spans come from. */
 export interface ViaTracesOptions extends EvalOptions {
@@ -135,7 +135,7 @@ export async function runEvalViaTraces(o: ViaTracesOptions): Promise<EvalOutcome
     for (const q of results) if (q.status !== "ok") await recorder.record(q, spansOf.get(q.trace_id) ?? null);
     const order = new Map(golden.items.map((it, i) => [it.id, i] as const));
     results.sort((a, b) => (order.get(a.golden_id) ?? 0) - (order.get(b.golden_id) ?? 0));
-    return await recorder.complete({ results, repeat, useCache, warnings: [...warnings], now });
+    return await recorder.complete({ questions: digestResults(results, ks, golden.items), results, repeat, useCache, warnings: [...warnings], now });
   } finally {
     if (receiver) await receiver.close();
     await service.stop();

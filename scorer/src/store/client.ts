@@ -25,6 +25,12 @@ export interface Store {
   readonly abortedRuns: readonly string[];
   /** Records the owner's read API URL where other processes find it (the embedded store's lock file; no-op on a server). */
   readonly recordApiUrl: (url: string) => void;
+  /**
+   * Hands the memory the embedded engine has freed back to the operating system (`SYSTEM JEMALLOC
+   * PURGE`): its allocator otherwise keeps the pages of every written batch, 150 MB and more over a
+   * long run (issue 12). No-op on a server; never throws (memory is not worth failing a run for).
+   */
+  readonly releaseMemory: () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -73,6 +79,7 @@ export async function openStore(target: StoreTarget, options: OpenStoreOptions =
       nextVersion: versionClock(),
       abortedRuns: [],
       recordApiUrl: () => {},
+      releaseMemory: async () => {},
       close: () => client.close(),
     };
   }
@@ -107,6 +114,11 @@ export async function openStore(target: StoreTarget, options: OpenStoreOptions =
       nextVersion,
       abortedRuns,
       recordApiUrl: (url) => lock.setApiUrl(url),
+      releaseMemory: () =>
+        client.command({ query: "SYSTEM JEMALLOC PURGE" }).then(
+          () => undefined,
+          () => undefined,
+        ),
       async close() {
         if (closed) return;
         closed = true;

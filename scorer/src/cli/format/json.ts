@@ -56,7 +56,8 @@ export interface EvalJson {
  */
 export function evalJson(o: EvalOutcome, expectations: ReadonlyMap<string, MatchExpectation> = new Map()): EvalJson {
   const questionCounts: Record<string, number> = {};
-  for (const q of o.results) questionCounts[q.status] = (questionCounts[q.status] ?? 0) + 1;
+  for (const q of o.questions) questionCounts[q.status] = (questionCounts[q.status] ?? 0) + 1;
+  if (o.results === null) throw new TypeError("evalJson: the run did not keep its per-question results (runEval keepResults)");
   return {
     run_id: o.run.run_id,
     pipeline_version: o.run.pipeline_version,

@@ -48,12 +48,15 @@ export function tagTable(byTag: Readonly<Record<string, Aggregate>>, names: read
  */
 export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): string {
   const ks = o.run.ks;
-  const referenceJudged = o.results.some((q) => q.reference_facts.status !== "not_applicable" && q.reference_facts.status !== "target_error");
+  const referenceJudged = o.questions.some((q) => {
+    const s = q.metrics.status("reference_facts");
+    return s !== "not_applicable" && s !== "target_error";
+  });
   const names = [...ks.map((k) => `recall@${k}`), "mrr", "grounding", "relevance", "key_facts", ...(referenceJudged ? ["reference_facts"] : []), "abstention"];
   const deltas = new Map(o.previous.run ? o.previous.deltas.map((d) => [d.metric, d] as const) : []);
   const out: string[] = [];
   out.push(
-    `run ${o.run.run_id} · pipeline ${o.run.pipeline_version} · ${o.results.length} questions · judge ${o.run.judge_kind}${o.run.judge_kind === "llm" ? ` ${o.run.judge_model}` : ""} (prompt ${o.run.judge_prompt_version})`,
+    `run ${o.run.run_id} · pipeline ${o.run.pipeline_version} · ${o.questions.length} questions · judge ${o.run.judge_kind}${o.run.judge_kind === "llm" ? ` ${o.run.judge_model}` : ""} (prompt ${o.run.judge_prompt_version})`,
   );
   out.push(
     o.previous.run
@@ -80,7 +83,7 @@ export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): s
     // Regressions first (what a reviewer opens first), then improvements, each by size.
     const shown = [...moves.filter((m) => m.d < 0).slice(0, top), ...moves.filter((m) => m.d > 0).slice(0, Math.max(1, Math.floor(top / 2)))];
     for (const mv of shown) {
-      const q = o.results.find((r) => r.golden_id === mv.id);
+      const q = o.questions.find((r) => r.golden_id === mv.id);
       out.push(
         `  ${mv.d < 0 ? "worse " : "better"} ${mv.id.padEnd(6)} ${(LABEL[mv.metric] ?? mv.metric).padEnd(10)} ${fmtValue(mv.metric, mv.a)} → ${fmtValue(mv.metric, mv.b)}  ${q ? JSON.stringify(q.question.slice(0, 60)) : ""}`,
       );
@@ -102,7 +105,7 @@ export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): s
   for (const [reason, n] of judgeErrors.slice(0, 8)) out.push(`    ${String(n).padStart(4)}  ${reason}`);
   if (judgeErrors.length > 8) out.push(`    … and ${judgeErrors.length - 8} more reasons`);
   const errs = o.failures;
-  if (errs.length > 0) out.push(`  not measured: ${errs.length} of ${o.results.length} questions`);
+  if (errs.length > 0) out.push(`  not measured: ${errs.length} of ${o.questions.length} questions`);
   for (const q of errs.slice(0, 10)) out.push(`  ${q.golden_id}: ${q.status} — ${q.reason}`);
   if (errs.length > 10) out.push(`  … and ${errs.length - 10} more`);
   out.push("");
@@ -129,16 +132,7 @@ export function modeLines(byMode: NonNullable<EvalOutcome["byMode"]>, ks: readon
 /** `judge_error` judgments of the run (grounding, relevance, reference facts) counted by metric and reason, most frequent first. */
 export function judgeErrorReasons(o: EvalOutcome): [string, number][] {
   const counts = new Map<string, number>();
-  for (const q of o.results)
-    for (const [metric, j] of [
-      ["grounding", q.grounding],
-      ["relevance", q.relevance],
-      ["reference_facts", q.reference_facts],
-    ] as const) {
-      if (j.status !== "judge_error") continue;
-      const key = `${metric}: ${j.reason ?? "no reason given"}`;
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-    }
+  for (const q of o.questions) for (const key of q.judge_errors) counts.set(key, (counts.get(key) ?? 0) + 1);
   return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
 

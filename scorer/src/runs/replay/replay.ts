@@ -12,7 +12,7 @@ import { goldenItemsFor } from "../../store/golden.js";
 import { scoreTargetResult } from "../answers.js";
 import { type PairedDelta, pairedDelta } from "../paired.js";
 import { askTarget, startRecorder } from "../recorder.js";
-import { type EvalOutcome, runMetricNames, runMetricValues } from "../summary.js";
+import { digestResults, type EvalOutcome, runMetricNames, runMetricValues } from "../summary.js";
 import type { Target } from "../target.js";
 import { distinct, jaccard, rankBiasedOverlap } from "./overlap.js";
 import { type CapturedInteraction, type ReplaySource, selectInteractions } from "./select.js";
@@ -143,7 +143,8 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
         }),
       ),
     );
-    outcome = await recorder.complete({ results: pairs.map((p) => p.replayed), repeat: 1, useCache, warnings: [], now: Date.now });
+    const results = pairs.map((p) => p.replayed);
+    outcome = await recorder.complete({ questions: digestResults(results, o.ks, null), results, repeat: 1, useCache, warnings: [], now: Date.now });
   } finally {
     await recorder.close().catch(() => undefined);
   }

@@ -1,0 +1,69 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fetchTargetText, httpTarget } from "../../scorer/src/runs/target.js";
+
+// The HTTP client of `eval` (undici's request since issue 12's speed work): every way a call can
+// fail is one reason string, and a good reply is parsed.
+let server: Server;
+let base: string;
+const seen: { method: string; headers: Record<string, string | string[] | undefined>; body: string }[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      seen.push({ method: req.method ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      if (req.url === "/hang") return; // never answers
+      if (req.url === "/fail") return void res.writeHead(503).end("overloaded, try later");
+      if (req.url === "/text") return void res.writeHead(200).end("not json");
+      if (req.url === "/moved") return void res.writeHead(307, { location: "/ask" }).end();
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ answer: "Port 5432.", contexts: [{ id: 7, text: "The port is 5432.", score: 0.5 }], model: "m1" }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+describe("fetchTargetText and httpTarget", () => {
+  it("posts the question with the trace headers and parses the reply", async () => {
+    const r = await httpTarget(`${base}/ask`, 5_000).ask("which port?", { traceparent: "00-aa-bb-01", baggage: "ragmeter.run_id=r1" });
+    expect(r).toMatchObject({
+      ok: true,
+      reply: { answer: "Port 5432.", contexts: [{ id: "7", document_id: "7", text: "The port is 5432.", score: 0.5 }], model: "m1", pipeline_version: null },
+    });
+    const req = seen.at(-1);
+    expect(req?.method).toBe("POST");
+    expect(JSON.parse(req?.body ?? "{}")).toEqual({ question: "which port?" });
+    expect(req?.headers["traceparent"]).toBe("00-aa-bb-01");
+    expect(req?.headers["baggage"]).toBe("ragmeter.run_id=r1");
+    expect(req?.headers["content-type"]).toBe("application/json");
+  });
+
+  it("follows a redirect as fetch did (307 keeps the method and body)", async () => {
+    const r = await httpTarget(`${base}/moved`, 5_000).ask("which port?", { traceparent: "00-aa-bb-01", baggage: "b" });
+    expect(r).toMatchObject({ ok: true, reply: { answer: "Port 5432." } });
+    const [moved, followed] = seen.slice(-2);
+    expect(moved?.body).toBe(followed?.body);
+    expect(JSON.parse(followed?.body ?? "{}")).toEqual({ question: "which port?" });
+  });
+
+  it("an HTTP error status, a body that is not JSON, a timeout and a refused connection are reasons", async () => {
+    expect(await fetchTargetText(`${base}/fail`, { method: "GET", headers: {} }, 5_000, 10)).toEqual({ ok: false, reason: "HTTP 503: overloaded" });
+    expect(await httpTarget(`${base}/text`, 5_000).ask("q", { traceparent: "t", baggage: "b" })).toMatchObject({ ok: false, reason: "reply is not JSON" });
+    const t0 = performance.now();
+    expect(await fetchTargetText(`${base}/hang`, { method: "GET", headers: {} }, 300)).toEqual({ ok: false, reason: "timeout after 300 ms" });
+    expect(performance.now() - t0).toBeLessThan(5_000);
+    const refused = await fetchTargetText("http://127.0.0.1:1/ask", { method: "GET", headers: {} }, 5_000);
+    expect(refused.ok).toBe(false);
+    expect(refused.ok ? "" : refused.reason).toMatch(/^request failed: .*ECONNREFUSED/u);
+  });
+});
