@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { access, writeFile } from "node:fs/promises";
+import { access, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createJsonLogger as createLogger } from "@ragmeter/collector";
 import { type GoldenSet, loadGoldenSet } from "@ragmeter/golden";
@@ -85,6 +85,17 @@ export async function assertWritable(file: string, flag: string): Promise<void> 
   } catch {
     throw new UsageError(`${flag} ${file}: folder ${dir} does not exist or is not writable`);
   }
+}
+
+/**
+ * Refuses a `--corpus` that is not a folder, so a mistyped path is one usage error naming the flag
+ * rather than every expected document "not found".
+ * @throws UsageError when `dir` does not exist or is not a directory.
+ */
+export async function assertCorpusDir(dir: string): Promise<void> {
+  const s = await stat(dir).catch(() => null);
+  if (s === null) throw new UsageError(`--corpus ${dir}: no such folder`);
+  if (!s.isDirectory()) throw new UsageError(`--corpus ${dir}: not a folder`);
 }
 
 /** Exit codes (design §5). */
@@ -198,6 +209,7 @@ export async function targetFor(
 
 /** `ragmeter eval`: replay a golden set against an HTTP target, score, store, print. Returns the exit code. */
 export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
+  if (flags.corpus !== undefined) await assertCorpusDir(flags.corpus);
   const golden = await loadGoldenSet(flags.golden, flags.corpus !== undefined ? { corpusDir: flags.corpus, verifySubstrings: true } : {});
   for (const n of golden.notices) io.err(`notice: ${golden.path}: ${n}`);
   if (flags.json !== undefined) await assertWritable(flags.json, "--json");

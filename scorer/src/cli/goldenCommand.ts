@@ -9,7 +9,7 @@ import { selectInteractions } from "../store/interactions.js";
 import { getRun } from "../store/runs.js";
 import type { CommandContext } from "./args.js";
 import { type Io, withStore } from "./context.js";
-import { assertWritable, EXIT, UsageError } from "./evalCommand.js";
+import { assertCorpusDir, assertWritable, EXIT, UsageError } from "./evalCommand.js";
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
@@ -20,6 +20,7 @@ const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
  * Exit 1 when it finds duplicates or such substrings, else 0.
  */
 export async function goldenCheckCommand(io: Io, file: string, flags: { corpus?: string }): Promise<number> {
+  if (flags.corpus !== undefined) await assertCorpusDir(flags.corpus);
   const set = await loadGoldenSet(file, flags.corpus !== undefined ? { corpusDir: flags.corpus } : {});
   for (const n of set.notices) io.err(`notice: ${set.path}: ${n}`);
   const c = await checkGoldenSet(set.items, flags.corpus);
@@ -35,9 +36,11 @@ export async function goldenCheckCommand(io: Io, file: string, flags: { corpus?:
   if (c.substrings !== null) {
     const checked = set.items.filter((it) => it.expected_source !== null && it.expected_substring !== null).length;
     out.push(
-      c.substrings.length === 0
-        ? `substrings: all ${checked} found exactly once in ${flags.corpus}`
-        : `substrings: ${c.substrings.length} of ${checked} not found exactly once in ${flags.corpus}`,
+      checked === 0
+        ? `substrings: none to check (no item has expected_source + expected_substring)`
+        : c.substrings.length === 0
+          ? `substrings: all ${checked} found exactly once in ${flags.corpus}`
+          : `substrings: ${c.substrings.length} of ${checked} not found exactly once in ${flags.corpus}`,
     );
     for (const s of c.substrings) {
       out.push(
