@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { SAMPLE_GOLDEN_FILE } from "../../examples/sample-rag/src/index.js";
 import { cli } from "../helpers/cli.js";
 
-describe("--corpus that is not a folder", () => {
+describe("golden check and --corpus", () => {
   it("is one usage error naming the flag (exit 2), not every document reported missing", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "ragmeter-corpus-"));
     const missing = path.join(dir, "no-such-corpus");
@@ -32,5 +32,14 @@ describe("--corpus that is not a folder", () => {
     const r = await cli(["golden", "check", golden, "--corpus", dir]);
     expect(r.code).toBe(0);
     expect(r.out.trim().split("\n").at(-1)).toBe("substrings: none to check (no item has expected_source + expected_substring)");
+  });
+  it("golden check of a set with no items is empty_golden_set, exit 2 (as eval)", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "ragmeter-corpus-"));
+    const golden = path.join(dir, "empty.jsonl");
+    await writeFile(golden, "\n// nothing yet\n");
+    const r = await cli(["golden", "check", golden]);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe("");
+    expect(r.err).toBe(`ragmeter: ${golden}: empty_golden_set — the golden set has no items\n`);
   });
 });
