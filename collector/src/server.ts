@@ -287,7 +287,8 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
   const url = new URL(address);
   if (url.hostname === "0.0.0.0" || url.hostname === "[::]") url.hostname = "127.0.0.1";
   const base = url.origin;
-  logger.info({ url: base, topic: config.topic, brokers: config.brokers, idempotent: config.idempotent }, "collector listening");
+  // With a sink of the caller's (serve's in-process hand-off) Kafka is not used: say so, not its settings.
+  logger.info(ownSink ? { url: base, topic: config.topic, brokers: config.brokers, idempotent: config.idempotent } : { url: base, sink: "in process" }, "collector listening");
 
   let closed: Promise<void> | undefined;
   return {

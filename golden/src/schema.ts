@@ -9,7 +9,8 @@ import { z } from "zod";
  * - `expected_substring`: text that a retrieved chunk of that document must contain (compared after
  *   NFC normalisation and whitespace folding). Instead of it, `expected_lines: [first, last]`
  *   (1-based, inclusive) names a line range of the document, resolved by the loader. With neither,
- *   any retrieved chunk of the document is a hit (document-level match).
+ *   any retrieved chunk of the document is a hit (document-level match). Either needs
+ *   `expected_source` (without it the item would silently be unanswerable).
  * - `key_facts`: short strings a correct answer must contain (key-facts metric, design §5).
  * - `expected_chunk_id`: instead of a document and substring, the exact id of the chunk that holds the
  *   answer (breaks when the documents are re-chunked). Not together with a substring or line range.
@@ -41,6 +42,15 @@ export const goldenItemSchema = z
         code: "custom",
         path: ["expected_chunk_id"],
         message: "give either expected_chunk_id or expected_substring/expected_lines, not both",
+      });
+    }
+    const source = item.expected_source !== null && item.expected_source !== undefined;
+    if (precise && !chunk && !source) {
+      // Without a document the item would be read as unanswerable and its substring ignored.
+      ctx.addIssue({
+        code: "custom",
+        path: ["expected_source"],
+        message: "needed with expected_substring/expected_lines (the document that holds them); an unanswerable item has neither",
       });
     }
     if (item.expected_lines && item.expected_lines[1] < item.expected_lines[0]) {

@@ -85,7 +85,7 @@ describe("ragmeter forget on the embedded store (real engine)", () => {
     await withOpen(async () => {
       const r = await cli(["forget", "--trace-id", traceIds.recent[0] as string, "--home", home]);
       expect(r.code).toBe(2);
-      expect(r.err).toBe(`ragmeter: store in use by PID ${process.pid}; use a ClickHouse server (CLICKHOUSE_URL) for several processes\n`);
+      expect(r.err).toBe(`ragmeter: store in use by PID ${process.pid}: stop that process first, or use a ClickHouse server (CLICKHOUSE_URL) for several processes\n`);
     });
   });
 });

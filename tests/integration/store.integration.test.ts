@@ -15,7 +15,7 @@ describe("embedded store (chdb through @clickhouse/client)", () => {
     await expect(openStore({ kind: "embedded", home, database: "ragmeter" })).rejects.toBeInstanceOf(StoreInUseError);
     const second = spawnSync(process.execPath, [bin, "runs", "--home", home], { encoding: "utf8" });
     expect(second.status).toBe(2);
-    expect(second.stderr).toContain(`store in use by PID ${process.pid}; use a ClickHouse server (CLICKHOUSE_URL) for several processes`);
+    expect(second.stderr).toContain(`store in use by PID ${process.pid}: stop that process first, or use a ClickHouse server (CLICKHOUSE_URL) for several processes`);
     await store.close();
     const third = spawnSync(process.execPath, [bin, "runs", "--home", home], { encoding: "utf8" });
     expect(third.status).toBe(0);

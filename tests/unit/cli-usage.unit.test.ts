@@ -22,3 +22,23 @@ describe("usage errors", () => {
     }
   });
 });
+
+describe("--help", () => {
+  it("shows --k's default as typed and what --max-error-rate counts", async () => {
+    for (const cmd of ["eval", "replay", "scorer", "serve"]) {
+      const r = await cli([cmd, "--help"]);
+      const help = r.out.replace(/\s+/gu, " ");
+      expect(help, cmd).toContain("--k <list> k values of recall@k, comma-separated (default: 1,3,5,10)");
+      expect(help, cmd).not.toContain("[1,3,5,10]");
+    }
+    const ev = (await cli(["eval", "--help"])).out.replace(/\s+/gu, " ");
+    expect(ev).toContain("exit 1 when the share of questions that could not be measured (target_error, trace_timeout, judge_error on every judged metric) exceeds r (0–1)");
+  });
+  it("lists forget and live with their flags", async () => {
+    const top = (await cli(["--help"])).out;
+    expect(top).toMatch(/^ {2}forget \[options\]/mu);
+    expect(top).toMatch(/^ {2}live \[options\]/mu);
+    const forget = (await cli(["forget", "--help"])).out;
+    for (const flag of ["--trace-id <id...>", "--service <name>", "--before <date>", "--dry-run", "--reason <text>", "--json", "--home <dir>"]) expect(forget).toContain(flag);
+  });
+});

@@ -2,8 +2,11 @@
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { registerCollectorCommand } from "../../collector/src/command.js";
+import { loadCollectorConfig } from "../../collector/src/config.js";
 import { CollectorConfigError } from "../../collector/src/errors.js";
+import type { RecordSink } from "../../collector/src/kafka-sink.js";
 import { createJsonLogger, createLogger } from "../../collector/src/logger.js";
+import { startCollector } from "../../collector/src/server.js";
 import { untilShutdown } from "../../collector/src/shutdown.js";
 
 function lines(): { out: string[]; destination: { write(line: string): void } } {
@@ -70,5 +73,32 @@ describe("untilShutdown", () => {
 
   it("resolves at once for an already aborted signal", async () => {
     await expect(untilShutdown(AbortSignal.abort())).resolves.toBe("abort");
+  });
+});
+
+describe("collector listening log line", () => {
+  it("names Kafka's topic and brokers only when the collector sends to Kafka; an injected sink is 'in process'", async () => {
+    const sent: number[] = [];
+    const sink: RecordSink = {
+      send: async (_signal, records) => void sent.push(records.length),
+      ready: async () => true,
+      degraded: () => false,
+      close: async () => undefined,
+    };
+    const config = loadCollectorConfig({}, { port: 0, host: "127.0.0.1", brokers: "127.0.0.1:9092" });
+    const listening = async (deps: { sink?: RecordSink }): Promise<Record<string, unknown>> => {
+      const { out, destination } = lines();
+      const c = await startCollector(config, { ...deps, logger: createLogger({ level: "info", component: "serve", destination }) });
+      await c.close();
+      const entry = out.map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e["msg"] === "collector listening");
+      expect(entry, out.join("")).toBeDefined();
+      return entry as Record<string, unknown>;
+    };
+    const inProcess = await listening({ sink });
+    expect(inProcess).toMatchObject({ sink: "in process" });
+    expect(inProcess).not.toHaveProperty("brokers");
+    expect(inProcess).not.toHaveProperty("topic");
+    expect(await listening({})).toMatchObject({ topic: "ragmeter.spans", brokers: ["127.0.0.1:9092"] });
+    expect(sent).toEqual([]);
   });
 });

@@ -14,6 +14,22 @@ describe("golden-set loader (design §7)", () => {
     );
     await expect(parseGoldenSet('{"id":"a","question":"q","typo_field":1}', "f")).rejects.toThrow(/unknown field\(s\) typo_field/u);
   });
+  it("refuses a substring or line range without the document that holds it (it would be read as unanswerable)", async () => {
+    await expect(parseGoldenSet('{"id":"a","question":"q?","expected_substring":"port 5432"}', "set.jsonl")).rejects.toThrow(
+      /^set\.jsonl:1: field "expected_source": needed with expected_substring\/expected_lines/u,
+    );
+    await expect(parseGoldenSet('{"id":"a","question":"q?","expected_source":null,"expected_lines":[1,2]}', "set.jsonl")).rejects.toThrow(
+      /^set\.jsonl:1: field "expected_source": needed/u,
+    );
+    const csv = "\uFEFFid,question,expected_source,expected_substring\r\na,q?,d.md,x\r\nb,q2?,,port 5432\r\n";
+    await expect(parseGoldenSet(csv, "set.csv")).rejects.toThrow(/^set\.csv:3 \(row 3\): field "expected_source": needed/u);
+    // the same item with its document, or without the substring, loads
+    const ok = await parseGoldenSet('{"id":"a","question":"q?","expected_source":"d.md","expected_substring":"x"}\n{"id":"b","question":"q2?"}', "f");
+    expect(ok.items.map((i) => [i.expected_source, i.expected_substring])).toEqual([
+      ["d.md", "x"],
+      [null, null],
+    ]);
+  });
   it("refuses duplicate ids, naming both lines", async () => {
     const line = '{"id":"a","question":"q","expected_source":null}';
     const err = await parseGoldenSet(`${line}\n${line}`, "dup.jsonl").catch((e: unknown) => e);

@@ -1,4 +1,4 @@
-import { type Command, InvalidArgumentError, type Option } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import type { Io } from "./context.js";
 
 /** What a command needs to register itself: the I/O, where its exit code goes, a fresh `--home` option. */
@@ -28,6 +28,11 @@ export function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
     if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected an integer from ${min} to ${max}`);
     return n;
   };
+}
+
+/** `--k <list>` with its default shown as typed (`1,3,5,10`), not as an array. */
+export function kOption(): Option {
+  return new Option("--k <list>", "k values of recall@k, comma-separated").argParser(kList).default([1, 3, 5, 10], "1,3,5,10");
 }
 
 export function kList(v: string): number[] {

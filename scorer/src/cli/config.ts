@@ -7,7 +7,8 @@ import type { StoreTarget } from "../store/client.js";
 import type { Retention } from "../store/retention.js";
 
 /** Days of retention of captured content: a whole number from 1 to 36500 (unset: kept forever). */
-const retentionDays = z.coerce.number().int("must be a whole number of days").min(1).max(36_500).optional();
+const DAYS = "must be a whole number of days from 1 to 36500 (e.g. 30), or unset to keep content forever";
+const retentionDays = z.coerce.number({ error: DAYS }).int(DAYS).min(1, DAYS).max(36_500, DAYS).optional();
 
 import type { EvaluationExportConfig } from "../stream/evaluationExport.js";
 

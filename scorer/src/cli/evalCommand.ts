@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { access, writeFile } from "node:fs/promises";
+import { access, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createJsonLogger as createLogger } from "@ragmeter/collector";
 import { type GoldenSet, loadGoldenSet } from "@ragmeter/golden";
@@ -15,7 +15,7 @@ import { loadTargetModule, moduleTarget } from "../runs/targetModule.js";
 import { runEvalViaTraces, type ViaTracesOptions } from "../runs/viaTraces.js";
 import type { Store } from "../store/client.js";
 import { loadStreamConfig } from "../stream/config.js";
-import { type CommandContext, httpUrl, intArg, judgeOptions, kList, nonEmpty, rate } from "./args.js";
+import { type CommandContext, httpUrl, intArg, judgeOptions, kOption, nonEmpty, rate } from "./args.js";
 import { type Io, judgeFor, withEvaluationExport, withStore } from "./context.js";
 import { evalJson } from "./format/json.js";
 import { formatSummary } from "./format/text.js";
@@ -85,6 +85,17 @@ export async function assertWritable(file: string, flag: string): Promise<void> 
   } catch {
     throw new UsageError(`${flag} ${file}: folder ${dir} does not exist or is not writable`);
   }
+}
+
+/**
+ * Refuses a `--corpus` that is not a folder, so a mistyped path is one usage error naming the flag
+ * rather than every expected document "not found".
+ * @throws UsageError when `dir` does not exist or is not a directory.
+ */
+export async function assertCorpusDir(dir: string): Promise<void> {
+  const s = await stat(dir).catch(() => null);
+  if (s === null) throw new UsageError(`--corpus ${dir}: no such folder`);
+  if (!s.isDirectory()) throw new UsageError(`--corpus ${dir}: not a folder`);
 }
 
 /** Exit codes (design §5). */
@@ -199,6 +210,7 @@ export async function targetFor(
 
 /** `ragmeter eval`: replay a golden set against an HTTP target, score, store, print. Returns the exit code. */
 export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
+  if (flags.corpus !== undefined) await assertCorpusDir(flags.corpus);
   const golden = await loadGoldenSet(flags.golden, flags.corpus !== undefined ? { corpusDir: flags.corpus, verifySubstrings: true } : {});
   for (const n of golden.notices) io.err(`notice: ${golden.path}: ${n}`);
   if (flags.json !== undefined) await assertWritable(flags.json, "--json");
@@ -251,10 +263,14 @@ export function registerEvalCommand(program: Command, ctx: CommandContext): void
     .option("--target-module <file>", "a module (.js or .ts) exporting async ask(question, {k, headers, signal}) → {answer, contexts}")
     .requiredOption("--pipeline-version <v>", "pipeline version recorded on the run", nonEmpty)
     .option("--corpus <dir>", "documents named by expected_source: resolves expected_lines and checks every expected substring")
-    .option("--k <list>", "k values of recall@k", kList, [1, 3, 5, 10])
+    .addOption(kOption())
     .option("--json <out>", "write the JSON report to this file")
     .option("--concurrency <n>", "questions in flight at once", intArg(1, 256), 4)
-    .option("--max-error-rate <r>", "exit 1 when the share of target errors exceeds r (0–1)", rate)
+    .option(
+      "--max-error-rate <r>",
+      "exit 1 when the share of questions that could not be measured (target_error, trace_timeout, judge_error on every judged metric) exceeds r (0–1)",
+      rate,
+    )
     .option("--via-traces", "score from the target's own spans (OTLP to this process, or through the collector and Kafka when KAFKA_BROKERS is set)")
     .option("--otlp-port <n>", "--via-traces without Kafka: OTLP/HTTP port this process listens on", intArg(0, 65535), 4318)
     .option("--otlp-host <addr>", "--via-traces without Kafka: listen address", "0.0.0.0")

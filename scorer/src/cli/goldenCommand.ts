@@ -9,7 +9,7 @@ import { selectInteractions } from "../store/interactions.js";
 import { getRun } from "../store/runs.js";
 import type { CommandContext } from "./args.js";
 import { type Io, withStore } from "./context.js";
-import { assertWritable, EXIT, UsageError } from "./evalCommand.js";
+import { assertCorpusDir, assertWritable, EXIT, UsageError } from "./evalCommand.js";
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
@@ -17,11 +17,18 @@ const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
  * `ragmeter golden check FILE [--corpus DIR]`: validates the set (a bad line is the loader's one-line
  * error, exit 2), prints counts by match mode and tag, the unanswerable share, duplicate and
  * near-duplicate questions and, with a corpus, every substring not found or found more than once.
- * Exit 1 when it finds duplicates or such substrings, else 0.
+ * Exit 1 when it finds duplicates or such substrings, 2 for an empty set (`empty_golden_set`, as
+ * `eval`), else 0.
  */
 export async function goldenCheckCommand(io: Io, file: string, flags: { corpus?: string }): Promise<number> {
+  if (flags.corpus !== undefined) await assertCorpusDir(flags.corpus);
   const set = await loadGoldenSet(file, flags.corpus !== undefined ? { corpusDir: flags.corpus } : {});
   for (const n of set.notices) io.err(`notice: ${set.path}: ${n}`);
+  if (set.items.length === 0) {
+    // as eval would refuse it: a set with no items is never "0 items, 0.0% unanswerable, all fine"
+    io.err(`ragmeter: ${set.path}: empty_golden_set — the golden set has no items`);
+    return EXIT.usage;
+  }
   const c = await checkGoldenSet(set.items, flags.corpus);
   const out: string[] = [];
   out.push(`golden set ${set.path} · ${set.format} · ${c.items} items · sha256 ${set.sha256.slice(0, 12)}`);
@@ -35,9 +42,11 @@ export async function goldenCheckCommand(io: Io, file: string, flags: { corpus?:
   if (c.substrings !== null) {
     const checked = set.items.filter((it) => it.expected_source !== null && it.expected_substring !== null).length;
     out.push(
-      c.substrings.length === 0
-        ? `substrings: all ${checked} found exactly once in ${flags.corpus}`
-        : `substrings: ${c.substrings.length} of ${checked} not found exactly once in ${flags.corpus}`,
+      checked === 0
+        ? `substrings: none to check (no item has expected_source + expected_substring)`
+        : c.substrings.length === 0
+          ? `substrings: all ${checked} found exactly once in ${flags.corpus}`
+          : `substrings: ${c.substrings.length} of ${checked} not found exactly once in ${flags.corpus}`,
     );
     for (const s of c.substrings) {
       out.push(

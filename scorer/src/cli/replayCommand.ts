@@ -5,7 +5,7 @@ import { evaluateGate, type GateResult, parseGate } from "../runs/gate.js";
 import { type ReplayOutcome, runReplay } from "../runs/replay/replay.js";
 import { parseReplaySource } from "../runs/replay/select.js";
 import { httpTarget } from "../runs/target.js";
-import { type CommandContext, httpUrl, intArg, kList, nonEmpty } from "./args.js";
+import { type CommandContext, httpUrl, intArg, kOption, nonEmpty } from "./args.js";
 import { type Io, judgeFor, withEvaluationExport, withStore } from "./context.js";
 import { assertWritable, EXIT } from "./evalCommand.js";
 import { fmtDelta, fmtValue } from "./format/text.js";
@@ -162,7 +162,7 @@ export function registerReplayCommand(program: Command, ctx: CommandContext): vo
     .requiredOption("--pipeline-version <v>", "pipeline version of the new side", nonEmpty)
     .option("--sample <n>", "replay at most n interactions (deterministic subset)", intArg(1))
     .option("--concurrency <n>", "questions in flight at once", intArg(1, 256), 4)
-    .option("--k <list>", "k values of recall@k", kList, [1, 3, 5, 10])
+    .addOption(kOption())
     .option("--json <out>", "write the replay report as JSON")
     .option("--no-cache", "do not use the judge cache")
     .option("--fail-on <rules>", 'gate as for compare, e.g. "grounding<-0.03,recall@5<-0.05": exit 1 when a rule fails')

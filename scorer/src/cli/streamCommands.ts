@@ -5,7 +5,7 @@ import { type ScorerService, startScorerService } from "../stream/service.js";
 import { watchContentCapture } from "./api/contentWatch.js";
 import { storeReader } from "./api/reader.js";
 import { readApiPlugin, startReadApi } from "./api/server.js";
-import { type CommandContext, intArg, kList } from "./args.js";
+import { type CommandContext, intArg, kOption } from "./args.js";
 import { type Io, judgeFor, withEvaluationExport, withStore } from "./context.js";
 import { EXIT } from "./evalCommand.js";
 
@@ -168,7 +168,7 @@ export function registerStreamCommands(program: Command, ctx: CommandContext): v
     .description("consume ragmeter.spans (group ragmeter-scorer), store spans, score settled traces into ClickHouse")
     .option("--brokers <list>", "Kafka bootstrap servers (env KAFKA_BROKERS, default 127.0.0.1:9092)")
     .option("--quiet-ms <ms>", "quiet window after a trace's last span (env RAGMETER_QUIET_MS, default 5000)", intArg(0))
-    .option("--k <list>", "k values of recall@k", kList, [1, 3, 5, 10])
+    .addOption(kOption())
     .option("--api-port <n>", "serve the read API and the live page on this port (bearer token RAGMETER_COLLECTOR_TOKEN)", intArg(0, 65535))
     .option("--host <addr>", "listen address of the read API (default 127.0.0.1)")
     .option("--source <name>", "who writes the topics: ragmeter (ragmeter.spans) or otelcol (the OpenTelemetry Collector's otlp_spans, otlp_logs; env RAGMETER_SOURCE)")
@@ -183,7 +183,7 @@ export function registerStreamCommands(program: Command, ctx: CommandContext): v
     .option("--port <n>", "OTLP/HTTP port (env RAGMETER_COLLECTOR_PORT, default 4318)", intArg(0, 65535))
     .option("--host <addr>", "listen address (env RAGMETER_COLLECTOR_HOST, default 0.0.0.0)")
     .option("--quiet-ms <ms>", "quiet window after a trace's last span (env RAGMETER_QUIET_MS, default 5000)", intArg(0))
-    .option("--k <list>", "k values of recall@k", kList, [1, 3, 5, 10])
+    .addOption(kOption())
     .option("--api-port <n>", "read API and live page on their own port (default: the OTLP port)", intArg(0, 65535))
     .addOption(home())
     .action(async (o: { port?: number; host?: string; quietMs?: number; k: number[]; home?: string; apiPort?: number }) => {

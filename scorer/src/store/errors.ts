@@ -14,7 +14,7 @@ export class StoreError extends Error {
 export class StoreInUseError extends StoreError {
   override readonly name = "StoreInUseError";
   constructor(readonly pid: number) {
-    super(`store in use by PID ${pid}; use a ClickHouse server (CLICKHOUSE_URL) for several processes`);
+    super(`store in use by PID ${pid}: stop that process first, or use a ClickHouse server (CLICKHOUSE_URL) for several processes`);
   }
 }
 
