@@ -53,8 +53,8 @@ function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
 
-/** Retry back-off of the client: 100 ms doubling to at most 1 s. */
-const retryDelay = (_client: unknown, _op: string, attempt: number): number => Math.min(1_000, 100 * 2 ** Math.max(0, attempt - 1));
+/** Retry back-off of the client (1.22 takes a fixed delay): 250 ms between attempts. */
+const retryDelay = 250;
 
 /**
  * Creates the Kafka sink for `config` (brokers, topic, idempotent, timeouts). Checks (and, when

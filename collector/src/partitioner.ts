@@ -2,8 +2,8 @@
  * Partition of a keyed record, as Kafka's Java client (`Utils.toPositive(Utils.murmur2(key)) %
  * partitions`) and kafkajs's default partitioner place it, so one trace id keeps one partition
  * whichever of them produced it. @platformatic/kafka's own default (`murmur2 >>> 0`) would put
- * about half the keys elsewhere; its `compatibilityPartitioner` agrees but hashes with BigInt
- * (about 2 % of the collector's CPU under load). The producer applies the modulo.
+ * about half the keys elsewhere. The producer applies the modulo (1.22: `partition %=
+ * partitionsCount` once the topic's metadata is known).
  */
 
 const SEED = 0x9747b28c;
@@ -34,7 +34,8 @@ export function murmur2(data: Uint8Array): number {
   return h | 0;
 }
 
-/** The producer's partitioner: murmur2 of the key with the sign bit cleared (records without a key are not passed here). */
-export function recordPartitioner(_message: unknown, key: Buffer | undefined): number {
+/** The producer's partitioner: murmur2 of the record's key with the sign bit cleared (0 for a record without a key). */
+export function recordPartitioner(message: { key?: Uint8Array | undefined }): number {
+  const key = message.key;
   return key === undefined ? 0 : murmur2(key) & 0x7fffffff;
 }

@@ -98,6 +98,10 @@ describe("docker-compose.yml", () => {
       expect(existsSync(path.join(root, "Dockerfile"))).toBe(true);
     }
     expect(svc("collector").command).toEqual(["node", "--max-semi-space-size=4", "scorer/bin/ragmeter.js", "collector"]);
+    // the stand-alone entry point's settings: its shebang's Node flag and malloc arena limit
+    const shebang = readFileSync(path.resolve(root, "collector/bin/ragmeter-collector.js"), "utf8").split("\n")[0];
+    expect(shebang).toBe("#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=4");
+    expect(svc("collector").environment?.["MALLOC_ARENA_MAX"]).toBe("2");
     expect(svc("scorer").command).toEqual(["node", "scorer/bin/ragmeter.js", "scorer"]);
     expect(svc("collector")["init"]).toBe(true);
     expect(svc("scorer")["init"]).toBe(true);
