@@ -1,11 +1,14 @@
 import { createJsonLogger as createLogger, loadCollectorConfig, type RunningCollector, startCollector, untilShutdown } from "@ragmeter/collector";
 import type { Command } from "commander";
-import { loadStreamConfig } from "../stream/config.js";
+import type { EvaluationSink } from "../domain/evaluation.js";
+import { loadStreamConfig, type StreamConfig } from "../stream/config.js";
+import type { ScoringSettings } from "../stream/loop.js";
 import { type ScorerService, startScorerService } from "../stream/service.js";
 import { watchContentCapture } from "./api/contentWatch.js";
 import { storeReader } from "./api/reader.js";
 import { readApiPlugin, startReadApi } from "./api/server.js";
 import { type CommandContext, intArg, kOption } from "./args.js";
+import type { Config } from "./config.js";
 import { type Io, judgeFor, withEvaluationExport, withStore } from "./context.js";
 import { EXIT } from "./evalCommand.js";
 
@@ -21,6 +24,19 @@ export interface StreamFlags {
   readonly apiPort?: number;
   /** `ragmeter` (ragmeter's collector) or `otelcol` (the OpenTelemetry Collector's Kafka exporter). */
   readonly source?: string;
+}
+
+/** The scoring settings of `scorer` and `serve`: live traffic, the stream's sampling and concurrency, 500 traces a pass. */
+function liveScoring(config: Config, flags: StreamFlags, stream: StreamConfig, evaluations: EvaluationSink | null): ScoringSettings {
+  return {
+    judge: judgeFor(config),
+    ks: flags.k ?? [1, 3, 5, 10],
+    quietMs: stream.quietMs,
+    liveSampleRate: stream.liveSampleRate,
+    concurrency: stream.concurrency,
+    batchSize: 500,
+    evaluations,
+  };
 }
 
 /**
@@ -46,15 +62,7 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
           stream: { ...stream, brokers },
           consume: true,
           log,
-          scoring: {
-            judge: judgeFor(config),
-            ks: flags.k ?? [1, 3, 5, 10],
-            quietMs: stream.quietMs,
-            liveSampleRate: stream.liveSampleRate,
-            concurrency: stream.concurrency,
-            batchSize: 500,
-            evaluations,
-          },
+          scoring: liveScoring(config, flags, stream, evaluations),
         });
         const reader = storeReader(store, config.prices);
         const token = io.env["RAGMETER_COLLECTOR_TOKEN"] || undefined;
@@ -111,15 +119,7 @@ export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSig
           stream,
           consume: useKafka,
           log,
-          scoring: {
-            judge: judgeFor(config),
-            ks: flags.k ?? [1, 3, 5, 10],
-            quietMs: stream.quietMs,
-            liveSampleRate: stream.liveSampleRate,
-            concurrency: stream.concurrency,
-            batchSize: 500,
-            evaluations,
-          },
+          scoring: liveScoring(config, flags, stream, evaluations),
         });
         let collector: RunningCollector | null = null;
         let api: { url: string; close(): Promise<void> } | null = null;
