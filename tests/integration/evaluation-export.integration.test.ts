@@ -13,7 +13,7 @@ import { cli } from "../helpers/cli.js";
 import { startFixtureTarget } from "../helpers/fixtureTarget.js";
 import { startFakeOpenAI } from "../helpers/openaiServer.js";
 import { type ReceivedRecord, startLogsReceiver } from "../helpers/otlpLogsReceiver.js";
-import { startSampleServeChild } from "../helpers/sampleServe.js";
+import { startLiveAndDarkSamples, startSampleServeChild } from "../helpers/sampleServe.js";
 
 const GOLDEN = [
   { id: "g1", question: "How many days is the refund window?", expected_source: "billing/refunds.md", expected_substring: "within 30 days", key_facts: ["30 days"] },
@@ -244,16 +244,7 @@ describe("evaluation export (RAGMETER_EVALUATION_EXPORT_ENDPOINT)", () => {
         },
       );
     });
-    const withContent = await startSampleServeChild({
-      OTEL_EXPORTER_OTLP_ENDPOINT: url,
-      OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true",
-      OTEL_SERVICE_NAME: "sample-live",
-    });
-    const noContent = await startSampleServeChild({
-      OTEL_EXPORTER_OTLP_ENDPOINT: url,
-      OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "false",
-      OTEL_SERVICE_NAME: "sample-dark",
-    });
+    const { withContent, noContent } = await startLiveAndDarkSamples(url);
     const ask = (u: string, q: string) =>
       fetch(u, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ question: q }) }).then((x) => x.json());
     await ask(withContent.url, "What port does managed PostgreSQL listen on?");
