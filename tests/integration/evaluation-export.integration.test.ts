@@ -2,7 +2,6 @@
 // OTLP/HTTP receiver as one `gen_ai.evaluation.result` event, decoded with the official
 // opentelemetry-proto files (protobufjs), and compared with the store queried on its own.
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,7 +12,8 @@ import { cli } from "../helpers/cli.js";
 import { startFixtureTarget } from "../helpers/fixtureTarget.js";
 import { startFakeOpenAI } from "../helpers/openaiServer.js";
 import { type ReceivedRecord, startLogsReceiver } from "../helpers/otlpLogsReceiver.js";
-import { startLiveAndDarkSamples, startSampleServeChild } from "../helpers/sampleServe.js";
+import { startLiveAndDarkSamples } from "../helpers/sampleServe.js";
+import { freePort, startSampleTracingTo, viaTracesFlags } from "../helpers/viaTraces.js";
 
 const GOLDEN = [
   { id: "g1", question: "How many days is the refund window?", expected_source: "billing/refunds.md", expected_substring: "within 30 days", key_facts: ["30 days"] },
@@ -110,15 +110,6 @@ function expectMatchesStore(records: readonly ReceivedRecord[], scores: readonly
     }
   }
 }
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 /** Per trace, from the stored spans alone: the latest-ending span of each GenAI operation name. */
 async function storedOperationSpans(home: string): Promise<Map<string, Map<string, string>>> {
@@ -274,23 +265,10 @@ describe("evaluation export (RAGMETER_EVALUATION_EXPORT_ENDPOINT)", () => {
     const out = path.join(dir, "via.json");
     receiver.records.length = 0;
     const otlpPort = await freePort();
-    const sample = await startSampleServeChild({
-      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${otlpPort}`,
-      OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true",
-      OTEL_LOG_LEVEL: "none",
-    });
+    const sample = await startSampleTracingTo(otlpPort);
     try {
       const r = await cli(
-        ["eval", "--golden", SAMPLE_GOLDEN_FILE, "--target", sample.url, "--pipeline-version", "sample-v1", "--json", out, "--home", home, "--via-traces"].concat([
-          "--otlp-port",
-          String(otlpPort),
-          "--otlp-host",
-          "127.0.0.1",
-          "--quiet-ms",
-          "300",
-          "--trace-timeout",
-          "15000",
-        ]),
+        ["eval", "--golden", SAMPLE_GOLDEN_FILE, "--target", sample.url, "--pipeline-version", "sample-v1", "--json", out, "--home", home].concat(viaTracesFlags(otlpPort)),
         { RAGMETER_EVALUATION_EXPORT_ENDPOINT: `${receiver.base}/v1/logs` },
       );
       expect(r.code, r.err).toBe(0);
