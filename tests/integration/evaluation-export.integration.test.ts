@@ -9,7 +9,7 @@ import { SAMPLE_GOLDEN_FILE } from "../../examples/sample-rag/src/index.js";
 import { serveCommand } from "../../scorer/src/cli/streamCommands.js";
 import { openStore } from "../../scorer/src/store/client.js";
 import { cli } from "../helpers/cli.js";
-import { startFixtureTarget } from "../helpers/fixtureTarget.js";
+import { FOUR_QUESTION_TABLE, startFixtureTarget } from "../helpers/fixtureTarget.js";
 import { startFakeOpenAI } from "../helpers/openaiServer.js";
 import { type ReceivedRecord, startLogsReceiver } from "../helpers/otlpLogsReceiver.js";
 import { startLiveAndDarkSamples } from "../helpers/sampleServe.js";
@@ -21,22 +21,7 @@ const GOLDEN = [
   { id: "g3", question: "Do you offer GPU servers?", expected_source: null },
   { id: "g4", question: "What is the price of a snapshot?", expected_source: "backups/snapshots.md", expected_substring: "per GB" },
 ];
-const TABLE = {
-  "How many days is the refund window?": {
-    answer: "Refunds are possible within 30 days.",
-    contexts: [{ id: "billing/refunds.md#1", document_id: "billing/refunds.md", text: "Refunds are possible within 30 days of the payment.", score: 9.5 }],
-  },
-  "Which port does PostgreSQL listen on?": {
-    answer: "PostgreSQL listens on port 5433.",
-    contexts: [
-      { id: "servers/ssh.md#1", document_id: "servers/ssh.md", text: "SSH listens on port 22.", score: 3 },
-      { id: "postgres/connecting.md#1", document_id: "postgres/connecting.md", text: "Connections need TLS.", score: 2 },
-      { id: "postgres/connecting.md#2", document_id: "postgres/connecting.md", text: "PostgreSQL listens on port 5432 by default.", score: 1 },
-    ],
-  },
-  "Do you offer GPU servers?": { answer: "Sorry, I could not find that in the documentation.", contexts: [] },
-  "What is the price of a snapshot?": { status: 500 },
-};
+const TABLE = FOUR_QUESTION_TABLE;
 
 interface StoredScore {
   trace_id: string;
