@@ -10,7 +10,7 @@ import { mkdtempSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { sampleGolden, startSampleTarget, writeGoldenFile } from "./lib/sample-target.mjs";
+import { benchEvalArgs, sampleGolden, startSampleTarget, writeGoldenFile } from "./lib/sample-target.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({
@@ -54,25 +54,10 @@ function heuristicEnv() {
 
 function evalChild(url, golden, home, extra = []) {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        ...extra,
-        path.join(root, "bench/lib/eval-child.mjs"),
-        "eval",
-        "--golden",
-        golden,
-        "--target",
-        url,
-        "--pipeline-version",
-        "bench",
-        "--concurrency",
-        String(C),
-        "--home",
-        home,
-      ],
-      { env: heuristicEnv(), stdio: ["ignore", "pipe", "inherit"] },
-    );
+    const child = spawn(process.execPath, [...extra, path.join(root, "bench/lib/eval-child.mjs"), ...benchEvalArgs(golden, url, C, home)], {
+      env: heuristicEnv(),
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.on("data", (d) => {
       out += d;

@@ -13,7 +13,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import protobuf from "protobufjs";
-import { startSampleTarget, writeGoldenFile } from "./lib/sample-target.mjs";
+import { benchEvalArgs, startSampleTarget, writeGoldenFile } from "./lib/sample-target.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({
@@ -50,26 +50,10 @@ async function startReceiver() {
 function runEval(dir, golden, url, env, i) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(
-      process.execPath,
-      [
-        path.join(root, "scorer/bin/ragmeter.js"),
-        "eval",
-        "--golden",
-        golden,
-        "--target",
-        url,
-        "--pipeline-version",
-        "bench",
-        "--k",
-        KS,
-        "--concurrency",
-        String(C),
-        "--home",
-        path.join(dir, `home-${i}`),
-      ],
-      { env: { ...process.env, CI: "true", ...env }, stdio: ["ignore", "ignore", "pipe"] },
-    );
+    const child = spawn(process.execPath, [path.join(root, "scorer/bin/ragmeter.js"), ...benchEvalArgs(golden, url, C, path.join(dir, `home-${i}`)), "--k", KS], {
+      env: { ...process.env, CI: "true", ...env },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let err = "";
     child.stderr.on("data", (d) => (err += d));
     child.on("exit", (code) => (code === 0 ? resolve({ ms: performance.now() - t0, err }) : reject(new Error(`eval exited ${code}: ${err}`))));

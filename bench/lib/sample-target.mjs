@@ -44,3 +44,8 @@ export function writeGoldenFile(file, n) {
   writeFileSync(file, `${lines.join("\n")}\n`);
   return file;
 }
+
+/** The `ragmeter eval` arguments the eval benchmarks share: `golden` against `url`, pipeline version `bench`. */
+export function benchEvalArgs(golden, url, concurrency, home) {
+  return ["eval", "--golden", golden, "--target", url, "--pipeline-version", "bench", "--concurrency", String(concurrency), "--home", home];
+}
