@@ -6,10 +6,11 @@
 // Prints both wall times, their ratio (goal ≤ 1.2) and eval's peak RSS (goal ≤ 500 MiB at 20,000).
 // Usage: node bench/eval.mjs [--questions 2000] [--concurrency 4] [--rss-questions 20000]
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { benchEvalArgs, sampleGolden, startSampleTarget, writeGoldenFile } from "./lib/sample-target.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({
@@ -23,40 +24,8 @@ const N = Number(args.questions);
 const C = Number(args.concurrency);
 const RSS_N = Number(args["rss-questions"]);
 
-async function startTarget() {
-  const child = spawn(process.execPath, [path.join(root, "examples/sample-rag/dist/serve.js")], {
-    env: { ...process.env, PORT: "0", OTEL_TRACES_EXPORTER: "none" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise((resolve, reject) => {
-    child.stdout.on("data", (d) => {
-      const m = /at (http:\/\/\S+\/ask)/u.exec(d.toString());
-      if (m) resolve(m[1]);
-    });
-    child.on("exit", (c) => reject(new Error(`sample serve exited with ${c}`)));
-  });
-  const stop = () =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once("exit", resolve);
-      child.kill("SIGTERM");
-    });
-  return { url, stop };
-}
-
-const sample = readFileSync(path.join(root, "examples/sample-rag/golden.jsonl"), "utf8")
-  .split("\n")
-  .filter((l) => l.trim() !== "")
-  .map((l) => JSON.parse(l));
 function goldenFile(dir, n) {
-  const file = path.join(dir, `golden-${n}.jsonl`);
-  const lines = [];
-  for (let i = 0; i < n; i++) {
-    const it = sample[i % sample.length];
-    lines.push(JSON.stringify({ ...it, id: `${it.id}-${Math.floor(i / sample.length)}` }));
-  }
-  writeFileSync(file, `${lines.join("\n")}\n`);
-  return file;
+  return writeGoldenFile(path.join(dir, `golden-${n}.jsonl`), n);
 }
 
 /** The target's own time: N questions from a bare client, C in flight. */
@@ -65,7 +34,7 @@ async function targetOnly(url, n) {
   const t0 = performance.now();
   const worker = async () => {
     while (next < n) {
-      const it = sample[next++ % sample.length];
+      const it = sampleGolden[next++ % sampleGolden.length];
       const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ question: it.question }) });
       if (!r.ok) throw new Error(`target: HTTP ${r.status}`);
       await r.json();
@@ -85,25 +54,10 @@ function heuristicEnv() {
 
 function evalChild(url, golden, home, extra = []) {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        ...extra,
-        path.join(root, "bench/lib/eval-child.mjs"),
-        "eval",
-        "--golden",
-        golden,
-        "--target",
-        url,
-        "--pipeline-version",
-        "bench",
-        "--concurrency",
-        String(C),
-        "--home",
-        home,
-      ],
-      { env: heuristicEnv(), stdio: ["ignore", "pipe", "inherit"] },
-    );
+    const child = spawn(process.execPath, [...extra, path.join(root, "bench/lib/eval-child.mjs"), ...benchEvalArgs(golden, url, C, home)], {
+      env: heuristicEnv(),
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.on("data", (d) => {
       out += d;
@@ -120,7 +74,7 @@ function evalChild(url, golden, home, extra = []) {
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), "ragmeter-bench-eval-"));
-const target = await startTarget();
+const target = await startSampleTarget();
 try {
   await targetOnly(target.url, Math.min(200, N)); // warm the target (corpus index, JIT)
   const own = await targetOnly(target.url, N);

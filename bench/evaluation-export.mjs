@@ -7,12 +7,13 @@
 // listens. Prints the median wall time of each, the ratios to "off", and events received / scores.
 // Usage: node bench/evaluation-export.mjs [--questions 500] [--repeats 3] [--concurrency 4]
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { createServer } from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import protobuf from "protobufjs";
+import { benchEvalArgs, startSampleTarget, writeGoldenFile } from "./lib/sample-target.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({
@@ -23,21 +24,6 @@ const R = Number(args.repeats);
 const C = Number(args.concurrency);
 const KS = "1,3,5,10";
 const METRICS_PER_QUESTION = 4 + 6; // recall@1,3,5,10 + mrr, grounding, relevance, key_facts, abstention, reference_facts
-
-async function startTarget() {
-  const child = spawn(process.execPath, [path.join(root, "examples/sample-rag/dist/serve.js")], {
-    env: { ...process.env, PORT: "0", OTEL_TRACES_EXPORTER: "none" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise((resolve, reject) => {
-    child.stdout.on("data", (d) => {
-      const m = /at (http:\/\/\S+\/ask)/u.exec(d.toString());
-      if (m) resolve(m[1]);
-    });
-    child.on("exit", (c) => reject(new Error(`sample serve exited with ${c}`)));
-  });
-  return { url, stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.kill("SIGTERM")))) };
-}
 
 async function startReceiver() {
   const proto = new protobuf.Root();
@@ -61,34 +47,13 @@ async function startReceiver() {
   return { base: `http://127.0.0.1:${server.address().port}`, stats, close: () => new Promise((r) => server.close(r)) };
 }
 
-const sample = readFileSync(path.join(root, "examples/sample-rag/golden.jsonl"), "utf8")
-  .split("\n")
-  .filter((l) => l.trim() !== "")
-  .map((l) => JSON.parse(l));
-
 function runEval(dir, golden, url, env, i) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(
-      process.execPath,
-      [
-        path.join(root, "scorer/bin/ragmeter.js"),
-        "eval",
-        "--golden",
-        golden,
-        "--target",
-        url,
-        "--pipeline-version",
-        "bench",
-        "--k",
-        KS,
-        "--concurrency",
-        String(C),
-        "--home",
-        path.join(dir, `home-${i}`),
-      ],
-      { env: { ...process.env, CI: "true", ...env }, stdio: ["ignore", "ignore", "pipe"] },
-    );
+    const child = spawn(process.execPath, [path.join(root, "scorer/bin/ragmeter.js"), ...benchEvalArgs(golden, url, C, path.join(dir, `home-${i}`)), "--k", KS], {
+      env: { ...process.env, CI: "true", ...env },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let err = "";
     child.stderr.on("data", (d) => (err += d));
     child.on("exit", (code) => (code === 0 ? resolve({ ms: performance.now() - t0, err }) : reject(new Error(`eval exited ${code}: ${err}`))));
@@ -98,12 +63,8 @@ function runEval(dir, golden, url, env, i) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const dir = mkdtempSync(path.join(tmpdir(), "ragmeter-bench-export-"));
-const golden = path.join(dir, "golden.jsonl");
-writeFileSync(
-  golden,
-  `${Array.from({ length: N }, (_, i) => JSON.stringify({ ...sample[i % sample.length], id: `${sample[i % sample.length].id}-${Math.floor(i / sample.length)}` })).join("\n")}\n`,
-);
-const target = await startTarget();
+const golden = writeGoldenFile(path.join(dir, "golden.jsonl"), N);
+const target = await startSampleTarget();
 const receiver = await startReceiver();
 const modes = {
   off: {},

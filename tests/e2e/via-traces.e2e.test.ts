@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtemp, readFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,17 +8,9 @@ import { SAMPLE_GOLDEN_FILE } from "../../examples/sample-rag/src/index.js";
 import { cli } from "../helpers/cli.js";
 import { BROKER, createTopic, ensureBroker } from "../helpers/collector-kafka-helpers.js";
 import { startSampleServeChild } from "../helpers/sampleServe.js";
+import { freePort, startSampleTracingTo, viaTracesFlags } from "../helpers/viaTraces.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-
 type Report = {
   metrics: Record<string, number | null>;
   counts: Record<string, Record<string, number>>;
@@ -48,11 +39,7 @@ let stopSample: () => Promise<void>;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "ragmeter-via-"));
   otlpPort = await freePort();
-  const sample = await startSampleServeChild({
-    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${otlpPort}`,
-    OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true",
-    OTEL_LOG_LEVEL: "none",
-  });
+  const sample = await startSampleTracingTo(otlpPort);
   sampleUrl = sample.url;
   stopSample = sample.stop;
   const out = path.join(dir, "direct.json");
@@ -79,15 +66,7 @@ describe("eval --via-traces on the bundled golden set gives the direct mode's nu
       out,
       "--home",
       path.join(dir, "via"),
-      "--via-traces",
-      "--otlp-port",
-      String(otlpPort),
-      "--otlp-host",
-      "127.0.0.1",
-      "--quiet-ms",
-      "300",
-      "--trace-timeout",
-      "15000",
+      ...viaTracesFlags(otlpPort),
     ]);
     expect(r.code, r.err).toBe(0);
     const via = JSON.parse(await readFile(out, "utf8")) as Report;

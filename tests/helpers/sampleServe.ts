@@ -27,3 +27,20 @@ export async function startSampleServeChild(env: Record<string, string>): Promis
       }),
   };
 }
+
+type SampleChild = Awaited<ReturnType<typeof startSampleServeChild>>;
+
+/** Two sample children exporting to `otlpUrl`: `sample-live` captures message content, `sample-dark` does not. */
+export async function startLiveAndDarkSamples(otlpUrl: string): Promise<{ withContent: SampleChild; noContent: SampleChild }> {
+  const withContent = await startSampleServeChild({
+    OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl,
+    OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true",
+    OTEL_SERVICE_NAME: "sample-live",
+  });
+  const noContent = await startSampleServeChild({
+    OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl,
+    OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "false",
+    OTEL_SERVICE_NAME: "sample-dark",
+  });
+  return { withContent, noContent };
+}

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli } from "../helpers/cli.js";
-import { startFixtureTarget } from "../helpers/fixtureTarget.js";
+import { FOUR_QUESTION_TABLE, startFixtureTarget } from "../helpers/fixtureTarget.js";
 
 // Four golden questions whose every figure is computed by hand below.
 const GOLDEN = [
@@ -26,24 +26,11 @@ const GOLDEN = [
   { id: "g3", question: "Do you offer GPU servers?", expected_source: null, tags: ["unanswerable"] },
   { id: "g4", question: "What is the price of a snapshot?", expected_source: "backups/snapshots.md", expected_substring: "per GB", tags: ["topic:backups"] },
 ];
+// The four-question replies, except that the refund chunk is retrieved twice (a duplicate in the top k).
+const refund = { id: "billing/refunds.md#1", document_id: "billing/refunds.md", text: "Refunds are possible within 30 days of the payment.", score: 9.5 };
 const TABLE = {
-  "How many days is the refund window?": {
-    answer: "Refunds are possible within 30 days.",
-    contexts: [
-      { id: "billing/refunds.md#1", document_id: "billing/refunds.md", text: "Refunds are possible within 30 days of the payment.", score: 9.5 },
-      { id: "billing/refunds.md#1", document_id: "billing/refunds.md", text: "Refunds are possible within 30 days of the payment.", score: 9.5 },
-    ],
-  },
-  "Which port does PostgreSQL listen on?": {
-    answer: "PostgreSQL listens on port 5433.",
-    contexts: [
-      { id: "servers/ssh.md#1", document_id: "servers/ssh.md", text: "SSH listens on port 22.", score: 3 },
-      { id: "postgres/connecting.md#1", document_id: "postgres/connecting.md", text: "Connections need TLS.", score: 2 },
-      { id: "postgres/connecting.md#2", document_id: "postgres/connecting.md", text: "PostgreSQL listens on port 5432 by default.", score: 1 },
-    ],
-  },
-  "Do you offer GPU servers?": { answer: "Sorry, I could not find that in the documentation.", contexts: [] },
-  "What is the price of a snapshot?": { status: 500 },
+  ...FOUR_QUESTION_TABLE,
+  "How many days is the refund window?": { answer: "Refunds are possible within 30 days.", contexts: [refund, refund] },
 };
 
 let dir: string;

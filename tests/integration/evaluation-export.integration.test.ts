@@ -2,7 +2,6 @@
 // OTLP/HTTP receiver as one `gen_ai.evaluation.result` event, decoded with the official
 // opentelemetry-proto files (protobufjs), and compared with the store queried on its own.
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,10 +9,11 @@ import { SAMPLE_GOLDEN_FILE } from "../../examples/sample-rag/src/index.js";
 import { serveCommand } from "../../scorer/src/cli/streamCommands.js";
 import { openStore } from "../../scorer/src/store/client.js";
 import { cli } from "../helpers/cli.js";
-import { startFixtureTarget } from "../helpers/fixtureTarget.js";
+import { FOUR_QUESTION_TABLE, startFixtureTarget } from "../helpers/fixtureTarget.js";
 import { startFakeOpenAI } from "../helpers/openaiServer.js";
 import { type ReceivedRecord, startLogsReceiver } from "../helpers/otlpLogsReceiver.js";
-import { startSampleServeChild } from "../helpers/sampleServe.js";
+import { startLiveAndDarkSamples } from "../helpers/sampleServe.js";
+import { freePort, startSampleTracingTo, viaTracesFlags } from "../helpers/viaTraces.js";
 
 const GOLDEN = [
   { id: "g1", question: "How many days is the refund window?", expected_source: "billing/refunds.md", expected_substring: "within 30 days", key_facts: ["30 days"] },
@@ -21,22 +21,7 @@ const GOLDEN = [
   { id: "g3", question: "Do you offer GPU servers?", expected_source: null },
   { id: "g4", question: "What is the price of a snapshot?", expected_source: "backups/snapshots.md", expected_substring: "per GB" },
 ];
-const TABLE = {
-  "How many days is the refund window?": {
-    answer: "Refunds are possible within 30 days.",
-    contexts: [{ id: "billing/refunds.md#1", document_id: "billing/refunds.md", text: "Refunds are possible within 30 days of the payment.", score: 9.5 }],
-  },
-  "Which port does PostgreSQL listen on?": {
-    answer: "PostgreSQL listens on port 5433.",
-    contexts: [
-      { id: "servers/ssh.md#1", document_id: "servers/ssh.md", text: "SSH listens on port 22.", score: 3 },
-      { id: "postgres/connecting.md#1", document_id: "postgres/connecting.md", text: "Connections need TLS.", score: 2 },
-      { id: "postgres/connecting.md#2", document_id: "postgres/connecting.md", text: "PostgreSQL listens on port 5432 by default.", score: 1 },
-    ],
-  },
-  "Do you offer GPU servers?": { answer: "Sorry, I could not find that in the documentation.", contexts: [] },
-  "What is the price of a snapshot?": { status: 500 },
-};
+const TABLE = FOUR_QUESTION_TABLE;
 
 interface StoredScore {
   trace_id: string;
@@ -110,15 +95,6 @@ function expectMatchesStore(records: readonly ReceivedRecord[], scores: readonly
     }
   }
 }
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 /** Per trace, from the stored spans alone: the latest-ending span of each GenAI operation name. */
 async function storedOperationSpans(home: string): Promise<Map<string, Map<string, string>>> {
@@ -244,16 +220,7 @@ describe("evaluation export (RAGMETER_EVALUATION_EXPORT_ENDPOINT)", () => {
         },
       );
     });
-    const withContent = await startSampleServeChild({
-      OTEL_EXPORTER_OTLP_ENDPOINT: url,
-      OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true",
-      OTEL_SERVICE_NAME: "sample-live",
-    });
-    const noContent = await startSampleServeChild({
-      OTEL_EXPORTER_OTLP_ENDPOINT: url,
-      OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "false",
-      OTEL_SERVICE_NAME: "sample-dark",
-    });
+    const { withContent, noContent } = await startLiveAndDarkSamples(url);
     const ask = (u: string, q: string) =>
       fetch(u, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ question: q }) }).then((x) => x.json());
     await ask(withContent.url, "What port does managed PostgreSQL listen on?");
@@ -283,23 +250,10 @@ describe("evaluation export (RAGMETER_EVALUATION_EXPORT_ENDPOINT)", () => {
     const out = path.join(dir, "via.json");
     receiver.records.length = 0;
     const otlpPort = await freePort();
-    const sample = await startSampleServeChild({
-      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${otlpPort}`,
-      OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true",
-      OTEL_LOG_LEVEL: "none",
-    });
+    const sample = await startSampleTracingTo(otlpPort);
     try {
       const r = await cli(
-        ["eval", "--golden", SAMPLE_GOLDEN_FILE, "--target", sample.url, "--pipeline-version", "sample-v1", "--json", out, "--home", home, "--via-traces"].concat([
-          "--otlp-port",
-          String(otlpPort),
-          "--otlp-host",
-          "127.0.0.1",
-          "--quiet-ms",
-          "300",
-          "--trace-timeout",
-          "15000",
-        ]),
+        ["eval", "--golden", SAMPLE_GOLDEN_FILE, "--target", sample.url, "--pipeline-version", "sample-v1", "--json", out, "--home", home].concat(viaTracesFlags(otlpPort)),
         { RAGMETER_EVALUATION_EXPORT_ENDPOINT: `${receiver.base}/v1/logs` },
       );
       expect(r.code, r.err).toBe(0);

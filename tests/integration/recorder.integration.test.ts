@@ -6,8 +6,25 @@ import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristi
 import { startRecorder } from "../../scorer/src/runs/recorder.js";
 import { digestResults } from "../../scorer/src/runs/summary.js";
 import { failedQuestion } from "../../scorer/src/scoring/score.js";
-import { openStore } from "../../scorer/src/store/client.js";
+import { openStore, type Store } from "../../scorer/src/store/client.js";
 import { runScores } from "../../scorer/src/store/results.js";
+
+type RecorderOptions = Parameters<typeof startRecorder>[0];
+
+/** A recorder of a golden run with heuristic judges, no cache, no prices and no cost cap. */
+function recorderOptions(store: Store, ks: number[], pipelineVersion: string, flush: RecorderOptions["flush"]): RecorderOptions {
+  return {
+    store,
+    judge: createHeuristicJudge(),
+    ks,
+    cache: false,
+    prices: null,
+    maxCostUsd: null,
+    golden: null,
+    run: { source: "golden", pipelineVersion, goldenSetHash: "h", goldenSetPath: "mem", target: "none", startedAt: Date.now() },
+    flush,
+  };
+}
 
 describe("run recorder (embedded store)", () => {
   it("writes size-triggered batches in the background without losing or reordering a row", async () => {
@@ -16,17 +33,7 @@ describe("run recorder (embedded store)", () => {
     try {
       const ks = [1, 5];
       // maxRows 7: a failed question gives one interaction and one score row per metric, so nearly every record() triggers a write
-      const recorder = await startRecorder({
-        store,
-        judge: createHeuristicJudge(),
-        ks,
-        cache: false,
-        prices: null,
-        maxCostUsd: null,
-        golden: null,
-        run: { source: "golden", pipelineVersion: "rec", goldenSetHash: "h", goldenSetPath: "mem", target: "none", startedAt: Date.now() },
-        flush: { maxRows: 7, intervalMs: 60_000 },
-      });
+      const recorder = await startRecorder(recorderOptions(store, ks, "rec", { maxRows: 7, intervalMs: 60_000 }));
       const results = [];
       for (let i = 0; i < 40; i++) {
         const q = failedQuestion({ id: `g${String(i).padStart(2, "0")}`, tags: [], question: `q${i}` }, `t${i}`, "target_error", "HTTP 500", 1);
@@ -55,18 +62,8 @@ describe("run recorder (embedded store)", () => {
     try {
       const ks = [1];
       const start = (releaseMs: number) =>
-        startRecorder({
-          store,
-          judge: createHeuristicJudge(),
-          ks,
-          cache: false,
-          prices: null,
-          maxCostUsd: null,
-          golden: null,
-          run: { source: "golden", pipelineVersion: "rel", goldenSetHash: "h", goldenSetPath: "mem", target: "none", startedAt: Date.now() },
-          // One failed question is 1 interaction + 7 score rows ≥ 5: every record() writes a batch.
-          flush: { maxRows: 5, intervalMs: 60_000, releaseMs },
-        });
+        // One failed question is 1 interaction + 7 score rows ≥ 5: every record() writes a batch.
+        startRecorder(recorderOptions(store, ks, "rel", { maxRows: 5, intervalMs: 60_000, releaseMs }));
       const record = async (r: Awaited<ReturnType<typeof start>>, n: number) => {
         for (let i = 0; i < n; i++) await r.record(failedQuestion({ id: `g${i}`, tags: [], question: `q${i}` }, `t${i}`, "target_error", "HTTP 500", 1));
         await r.close();

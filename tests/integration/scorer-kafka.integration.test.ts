@@ -1,40 +1,28 @@
 import { randomUUID } from "node:crypto";
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Producer } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
-import { openStore, type Store } from "../../scorer/src/store/client.js";
-import { migrate } from "../../scorer/src/store/migrations.js";
+import type { Store } from "../../scorer/src/store/client.js";
 import { type ScorerService, startScorerService } from "../../scorer/src/stream/service.js";
-import { BROKER, createTopic, ensureBroker, kafkaClient } from "../helpers/collector-kafka-helpers.js";
+import { BROKER, createTopic, kafkaClient } from "../helpers/collector-kafka-helpers.js";
+import { type KafkaEngine, openKafkaEngine } from "../helpers/kafkaEngine.js";
 import { protobufOf, ragSpans, traceId, traceRequest } from "../helpers/ragTrace.js";
 import { DOCS as docs, rows, sender, sleep, waitFor } from "../helpers/streaming.js";
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
-let home: string;
-let base: Store;
+let engine: KafkaEngine;
 let producer: Producer;
 beforeAll(async () => {
-  await ensureBroker();
-  home = await mkdtemp(path.join(tmpdir(), "ragmeter-scorer-kafka-"));
-  base = await openStore({ kind: "embedded", home, database: "ragmeter" });
-  producer = kafkaClient().producer();
-  await producer.connect();
+  engine = await openKafkaEngine("ragmeter-scorer-kafka-");
+  producer = engine.producer;
 });
 afterAll(async () => {
-  await producer?.disconnect();
-  await base?.close();
+  await engine?.close();
 });
 
 /** A fresh database in the shared embedded engine, so tests do not see each other's traces. */
-async function freshStore(): Promise<Store> {
-  const database = `t_${randomUUID().replace(/-/gu, "").slice(0, 12)}`;
-  await migrate(base.client, database);
-  return { ...base, database, close: async () => {} };
-}
+const freshStore = (): Promise<Store> => engine.freshStore();
 
 async function startService(store: Store, topic: string, group: string, extra: Partial<Parameters<typeof startScorerService>[0]> = {}): Promise<ScorerService> {
   return startScorerService({

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { serveCommand } from "../../scorer/src/cli/streamCommands.js";
 import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 import { openStore } from "../../scorer/src/store/client.js";
-import { startSampleServeChild } from "../helpers/sampleServe.js";
+import { startLiveAndDarkSamples } from "../helpers/sampleServe.js";
 
 const io = (env: NodeJS.ProcessEnv) => ({ out: () => {}, err: () => {}, interactive: false, env, cwd: process.cwd() });
 
@@ -21,16 +21,7 @@ describe("ragmeter serve: collector + scorer in one process (in-process hand-off
       }).then((code) => expect(code).toBe(0));
     });
     await ready;
-    const withContent = await startSampleServeChild({
-      OTEL_EXPORTER_OTLP_ENDPOINT: url,
-      OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true",
-      OTEL_SERVICE_NAME: "sample-live",
-    });
-    const noContent = await startSampleServeChild({
-      OTEL_EXPORTER_OTLP_ENDPOINT: url,
-      OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "false",
-      OTEL_SERVICE_NAME: "sample-dark",
-    });
+    const { withContent, noContent } = await startLiveAndDarkSamples(url);
     const questions = ["What port does managed PostgreSQL listen on?", "How do I enable automatic top-up?"];
     const replies: { answer: string; contexts: { id: string; text: string }[] }[] = [];
     for (const q of questions) {

@@ -1,11 +1,15 @@
 import { createJsonLogger as createLogger, loadCollectorConfig, type RunningCollector, startCollector, untilShutdown } from "@ragmeter/collector";
 import type { Command } from "commander";
-import { loadStreamConfig } from "../stream/config.js";
+import type { EvaluationSink } from "../domain/evaluation.js";
+import type { Store } from "../store/client.js";
+import { loadStreamConfig, type StreamConfig } from "../stream/config.js";
+import type { ScoringSettings } from "../stream/loop.js";
 import { type ScorerService, startScorerService } from "../stream/service.js";
 import { watchContentCapture } from "./api/contentWatch.js";
 import { storeReader } from "./api/reader.js";
 import { readApiPlugin, startReadApi } from "./api/server.js";
 import { type CommandContext, intArg, kOption } from "./args.js";
+import type { Config } from "./config.js";
 import { type Io, judgeFor, withEvaluationExport, withStore } from "./context.js";
 import { EXIT } from "./evalCommand.js";
 
@@ -23,6 +27,36 @@ export interface StreamFlags {
   readonly source?: string;
 }
 
+/** The scoring settings of `scorer` and `serve`: live traffic, the stream's sampling and concurrency, 500 traces a pass. */
+function liveScoring(config: Config, flags: StreamFlags, stream: StreamConfig, evaluations: EvaluationSink | null): ScoringSettings {
+  return {
+    judge: judgeFor(config),
+    ks: flags.k ?? [1, 3, 5, 10],
+    quietMs: stream.quietMs,
+    liveSampleRate: stream.liveSampleRate,
+    concurrency: stream.concurrency,
+    batchSize: 500,
+    evaluations,
+  };
+}
+
+/** The store and the evaluation export (service `ragmeter-scorer`) of `scorer` and `serve`, open for the length of `fn`. */
+function withScorerStore(
+  io: Io,
+  flags: StreamFlags,
+  log: { warn(message: string): void },
+  fn: (store: Store, config: Config, evaluations: EvaluationSink | null) => Promise<number>,
+): Promise<number> {
+  return withStore(io, flags, (store, config) =>
+    withEvaluationExport(
+      config,
+      "ragmeter-scorer",
+      (m) => log.warn(m),
+      (evaluations) => fn(store, config, evaluations),
+    ),
+  );
+}
+
 /**
  * `ragmeter scorer`: consumes `ragmeter.spans` in consumer group `ragmeter-scorer`, stores spans,
  * scores settled traces into ClickHouse; runs until SIGTERM/SIGINT (or `signal`).
@@ -35,52 +69,37 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
   });
   const brokers = stream.brokers ?? ["127.0.0.1:9092"];
   const log = createLogger(process.stderr, "info", "scorer");
-  return withStore(io, flags, (store, config) =>
-    withEvaluationExport(
-      config,
-      "ragmeter-scorer",
-      (m) => log.warn(m),
-      async (evaluations) => {
-        const service = await startScorerService({
-          store,
-          stream: { ...stream, brokers },
-          consume: true,
-          log,
-          scoring: {
-            judge: judgeFor(config),
-            ks: flags.k ?? [1, 3, 5, 10],
-            quietMs: stream.quietMs,
-            liveSampleRate: stream.liveSampleRate,
-            concurrency: stream.concurrency,
-            batchSize: 500,
-            evaluations,
-          },
-        });
-        const reader = storeReader(store, config.prices);
-        const token = io.env["RAGMETER_COLLECTOR_TOKEN"] || undefined;
-        const api = flags.apiPort !== undefined ? await startReadApi(reader, { host: flags.host ?? "127.0.0.1", port: flags.apiPort }, token !== undefined ? { token } : {}) : null;
-        if (api) store.recordApiUrl(api.url);
-        const watch = watchContentCapture(reader, log);
-        log.info("scorer running", {
-          brokers,
-          source: stream.source,
-          topics: (stream.topics ?? []).map((t) => t.topic),
-          group: stream.groupId,
-          quiet_ms: stream.quietMs,
-          store: store.location,
-          retention_days: config.retention,
-          ...(api ? { api: api.url } : {}),
-        });
-        for (const id of store.abortedRuns) log.warn("run aborted: its process died while running it", { run_id: id });
-        const why = await untilShutdown(signal);
-        log.info("scorer stopping", { reason: why });
-        watch.stop();
-        await api?.close();
-        await service.stop();
-        return EXIT.done;
-      },
-    ),
-  );
+  return withScorerStore(io, flags, log, async (store, config, evaluations) => {
+    const service = await startScorerService({
+      store,
+      stream: { ...stream, brokers },
+      consume: true,
+      log,
+      scoring: liveScoring(config, flags, stream, evaluations),
+    });
+    const reader = storeReader(store, config.prices);
+    const token = io.env["RAGMETER_COLLECTOR_TOKEN"] || undefined;
+    const api = flags.apiPort !== undefined ? await startReadApi(reader, { host: flags.host ?? "127.0.0.1", port: flags.apiPort }, token !== undefined ? { token } : {}) : null;
+    if (api) store.recordApiUrl(api.url);
+    const watch = watchContentCapture(reader, log);
+    log.info("scorer running", {
+      brokers,
+      source: stream.source,
+      topics: (stream.topics ?? []).map((t) => t.topic),
+      group: stream.groupId,
+      quiet_ms: stream.quietMs,
+      store: store.location,
+      retention_days: config.retention,
+      ...(api ? { api: api.url } : {}),
+    });
+    for (const id of store.abortedRuns) log.warn("run aborted: its process died while running it", { run_id: id });
+    const why = await untilShutdown(signal);
+    log.info("scorer stopping", { reason: why });
+    watch.stop();
+    await api?.close();
+    await service.stop();
+    return EXIT.done;
+  });
 }
 
 /**
@@ -99,65 +118,50 @@ export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSig
     ...(stream.brokers !== null ? { brokers: [...stream.brokers] } : {}),
   });
   const log = createLogger(process.stderr, collectorConfig.logLevel, "serve");
-  return withStore(io, flags, (store, config) =>
-    withEvaluationExport(
-      config,
-      "ragmeter-scorer",
-      (m) => log.warn(m),
-      async (evaluations) => {
-        const useKafka = stream.brokers !== null;
-        const service: ScorerService = await startScorerService({
-          store,
-          stream,
-          consume: useKafka,
-          log,
-          scoring: {
-            judge: judgeFor(config),
-            ks: flags.k ?? [1, 3, 5, 10],
-            quietMs: stream.quietMs,
-            liveSampleRate: stream.liveSampleRate,
-            concurrency: stream.concurrency,
-            batchSize: 500,
-            evaluations,
-          },
-        });
-        let collector: RunningCollector | null = null;
-        let api: { url: string; close(): Promise<void> } | null = null;
-        const reader = storeReader(store, config.prices);
-        const auth = collectorConfig.token !== undefined ? { token: collectorConfig.token } : {};
-        const watch = watchContentCapture(reader, log);
-        try {
-          const sameport = flags.apiPort === undefined;
-          collector = await startCollector(collectorConfig, {
-            logger: log,
-            ...(useKafka ? {} : { sink: service.sink }),
-            ...(sameport ? { routes: readApiPlugin(reader, auth) } : {}),
-          });
-          api = sameport ? null : await startReadApi(reader, { host: collectorConfig.host, port: flags.apiPort as number }, auth);
-          const apiUrl = api?.url ?? collector.url;
-          store.recordApiUrl(apiUrl);
-          log.info("serve running", {
-            otlp: collector.url,
-            api: apiUrl,
-            hand_off: useKafka ? `kafka ${stream.brokers?.join(",")}` : "in process",
-            store: store.location,
-            retention_days: config.retention,
-          });
-          for (const id of store.abortedRuns) log.warn("run aborted: its process died while running it", { run_id: id });
-          onReady?.(collector.url);
-          const why = await untilShutdown(signal);
-          log.info("serve stopping", { reason: why });
-        } finally {
-          watch.stop();
-          if (api) await api.close();
-          if (collector) await collector.close();
-          await service.scoreNow().catch(() => 0);
-          await service.stop();
-        }
-        return EXIT.done;
-      },
-    ),
-  );
+  return withScorerStore(io, flags, log, async (store, config, evaluations) => {
+    const useKafka = stream.brokers !== null;
+    const service: ScorerService = await startScorerService({
+      store,
+      stream,
+      consume: useKafka,
+      log,
+      scoring: liveScoring(config, flags, stream, evaluations),
+    });
+    let collector: RunningCollector | null = null;
+    let api: { url: string; close(): Promise<void> } | null = null;
+    const reader = storeReader(store, config.prices);
+    const auth = collectorConfig.token !== undefined ? { token: collectorConfig.token } : {};
+    const watch = watchContentCapture(reader, log);
+    try {
+      const sameport = flags.apiPort === undefined;
+      collector = await startCollector(collectorConfig, {
+        logger: log,
+        ...(useKafka ? {} : { sink: service.sink }),
+        ...(sameport ? { routes: readApiPlugin(reader, auth) } : {}),
+      });
+      api = sameport ? null : await startReadApi(reader, { host: collectorConfig.host, port: flags.apiPort as number }, auth);
+      const apiUrl = api?.url ?? collector.url;
+      store.recordApiUrl(apiUrl);
+      log.info("serve running", {
+        otlp: collector.url,
+        api: apiUrl,
+        hand_off: useKafka ? `kafka ${stream.brokers?.join(",")}` : "in process",
+        store: store.location,
+        retention_days: config.retention,
+      });
+      for (const id of store.abortedRuns) log.warn("run aborted: its process died while running it", { run_id: id });
+      onReady?.(collector.url);
+      const why = await untilShutdown(signal);
+      log.info("serve stopping", { reason: why });
+    } finally {
+      watch.stop();
+      if (api) await api.close();
+      if (collector) await collector.close();
+      await service.scoreNow().catch(() => 0);
+      await service.stop();
+    }
+    return EXIT.done;
+  });
 }
 
 /** Registers `ragmeter scorer` and `serve`. */
