@@ -77,6 +77,8 @@ export async function benchOne(cases: readonly JudgeCase[], judge: Judge, concur
     const t0 = performance.now();
     const outcome = await runEval({ golden, target: replayTarget(cases), pipelineVersion: "bench", ks: [1], concurrency, judge, store, cache: false });
     const wallMs = performance.now() - t0;
+    // runEval keeps the per-question results unless told not to (keepResults), and this run does not say so.
+    if (outcome.results === null) throw new Error("bench/judges: runEval kept no per-question results");
     const judged = new Map<string, CaseJudgment>(
       outcome.results.map((q) => [
         q.golden_id,

@@ -95,7 +95,7 @@ describe("ragmeter replay", () => {
       "--home",
       home,
     ]);
-    const _b = await cli([
+    const b = await cli([
       "replay",
       "--from",
       "pipeline=sample-v1,since=1d",
@@ -111,6 +111,7 @@ describe("ragmeter replay", () => {
       home,
     ]);
     expect(a.code, a.err).toBe(0);
+    expect(b.code, b.err).toBe(0);
     const ids = async (f: string) => (JSON.parse(await readFile(path.join(home, f), "utf8")) as { questions: { trace_id: string }[] }).questions.map((q) => q.trace_id).sort();
     expect(await ids("a.json")).toHaveLength(5);
     expect(await ids("a.json")).toEqual(await ids("b.json"));

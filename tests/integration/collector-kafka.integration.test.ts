@@ -262,8 +262,9 @@ describe("collector → Kafka round trip", () => {
 
 describe("bad input keeps the collector serving", () => {
   const validPb = () => encodeTraceRequest(makeRequest());
-
-  it.each([
+  /** A case: name, the request (body and headers), the status expected, and what its error message must say. */
+  type BadInput = readonly [name: string, make: () => readonly [body: Uint8Array | string, headers: Readonly<Record<string, string>>], status: number, message: RegExp];
+  const cases: readonly BadInput[] = [
     ["malformed protobuf", () => [Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f, 0x01]), PB], 400, /body: malformed protobuf/],
     ["malformed JSON", () => ['{"resourceSpans": [', JS], 400, /body: malformed JSON/],
     [
@@ -288,11 +289,12 @@ describe("bad input keeps the collector serving", () => {
     ["no content type", () => [validPb(), {}], 415, /unsupported content type/],
     ["brotli", () => [validPb(), { ...PB, "content-encoding": "br" }], 415, /content encoding/],
     ["broken gzip", () => [Buffer.from("not gzip"), { ...PB, "content-encoding": "gzip" }], 400, /not valid gzip/],
-  ] as const)("%s → %i naming the problem", async (_name, make, status, re) => {
+  ];
+  it.each(cases)("%s → %i naming the problem", async (_name, make, status, re) => {
     const [body, headers] = make();
-    const res = await post(`${collector.url}/v1/traces`, body, headers as Record<string, string>);
+    const res = await post(`${collector.url}/v1/traces`, body, { ...headers });
     expect(res.status).toBe(status);
-    const isPb = (headers as Record<string, string>)["content-type"] === PB["content-type"];
+    const isPb = headers["content-type"] === PB["content-type"];
     const msg = isPb ? decodeErrorStatus(res.body).message : JSON.parse(res.body.toString()).message;
     expect(msg).toMatch(re);
     expect((await fetch(`${collector.url}/healthz`)).status).toBe(200);

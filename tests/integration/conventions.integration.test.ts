@@ -5,7 +5,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { goldenItemSchema } from "../../golden/src/index.js";
+import type { GoldenItem } from "../../golden/src/index.js";
 import { decodeLogsRequest, decodeTraceRequest } from "../../otlp/src/index.js";
 import { extractInteraction, type Interaction } from "../../scorer/src/extract/interaction.js";
 import { logsOf, type StoredLog, type StoredSpan, spansOf } from "../../scorer/src/extract/spans.js";
@@ -82,11 +82,8 @@ async function runDriver(name: string, env: Record<string, string> = {}): Promis
       logs.push(...logsOf(d.request, (s) => createHash("sha256").update(s).digest("hex")));
     }
   }
-  if (process.env.RAGMETER_DUMP_CONVENTIONS)
-    writeFileSync(
-      path.join(process.env.RAGMETER_DUMP_CONVENTIONS, `${name}${env["RAGMETER_TEST_CAPTURE"] === "false" ? "-nocontent" : ""}.json`),
-      JSON.stringify({ spans, logs }, null, 2),
-    );
+  const dump = process.env["RAGMETER_DUMP_CONVENTIONS"];
+  if (dump) writeFileSync(path.join(dump, `${name}${env["RAGMETER_TEST_CAPTURE"] === "false" ? "-nocontent" : ""}.json`), JSON.stringify({ spans, logs }, null, 2));
   const traceIds = new Set(spans.map((s) => s.trace_id));
   expect([...traceIds], `driver ${name} should record one trace`).toHaveLength(1);
   const traceId = [...traceIds][0]!;
@@ -211,7 +208,16 @@ describe("interactions from the spans real instrumentation libraries emit (desig
   }
 
   // Plain OTel SDK traces that cannot be scored whole (issue 11): scored with a counting LLM judge.
-  const golden = goldenItemSchema.parse({ id: "g-refund", question: QUESTION, expected_source: "doc-k", expected_substring: "within 30 days" });
+  const golden: GoldenItem = {
+    id: "g-refund",
+    question: QUESTION,
+    expected_source: "doc-k",
+    expected_substring: "within 30 days",
+    expected_chunk_id: null,
+    reference_answer: null,
+    key_facts: null,
+    tags: [],
+  };
 
   it("retrieval-only trace (plain OTel SDK, golden traffic, no generation): recall@k and MRR from the retrieval (hit at rank 11), grounding/relevance not_applicable, zero judge calls, top_k read", async () => {
     const { interaction: i, spans } = await runDriver("plain-otel", { RAGMETER_TEST_MODE: "retrieval-only" });

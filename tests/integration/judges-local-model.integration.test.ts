@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { judgeCases, loadCases, pickCases } from "../../bench/judges/local-model.mjs";
 import { type LocalModelServer, localModelInstalled, startLocalModel, stopLocalModel } from "../../scripts/local-model/local-model.mjs";
 
-const flag = process.env.RAGMETER_LOCAL_MODEL;
+const flag = process.env["RAGMETER_LOCAL_MODEL"];
 const enabled = flag === "1" || (flag !== "0" && localModelInstalled());
 if (!enabled) {
   console.log(

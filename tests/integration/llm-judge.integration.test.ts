@@ -106,7 +106,7 @@ describe("LLM judges through the real openai client against a local OpenAI-compa
     const store = await openStore({ kind: "embedded", home, database: "ragmeter" });
     closers.push(() => store.close());
     const o = await runEval({ golden, target, pipelineVersion: "p", ks: [1], concurrency: 2, judge, store });
-    expect(o.results.map((q) => [q.golden_id, q.grounding.status])).toEqual([
+    expect(o.results?.map((q) => [q.golden_id, q.grounding.status])).toEqual([
       ["a", "ok"],
       ["b", "judge_error"],
       ["c", "ok"],

@@ -13,7 +13,7 @@ import OpenAI, { APIError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalModelServer, localModelInstalled, localModelStatus, startLocalModel, stopLocalModel } from "../../scripts/local-model/local-model.mjs";
 
-const flag = process.env.RAGMETER_LOCAL_MODEL;
+const flag = process.env["RAGMETER_LOCAL_MODEL"];
 const cached = localModelInstalled();
 const enabled = flag === "1" || (flag !== "0" && cached);
 if (!enabled) {
@@ -43,14 +43,14 @@ function matchesSchema(v: unknown): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const o = v as Record<string, unknown>;
   const keys = Object.keys(o).sort();
-  return keys.join(",") === "reason,verdict" && (o.verdict === "SUPPORTED" || o.verdict === "UNSUPPORTED") && typeof o.reason === "string";
+  return keys.join(",") === "reason,verdict" && (o["verdict"] === "SUPPORTED" || o["verdict"] === "UNSUPPORTED") && typeof o["reason"] === "string";
 }
 
 describe.skipIf(!enabled)("local model server (llama-server + SmolLM2-135M) through the real openai client", () => {
   beforeAll(async () => {
     const t0 = Date.now();
     server = await startLocalModel({ install: true, log: (m) => console.log(`[local-model] ${m}`) });
-    observed.start = { ms: Date.now() - t0, loadMs: server.loadMs, ctx: server.ctx, threads: server.threads, model: server.model };
+    observed["start"] = { ms: Date.now() - t0, loadMs: server.loadMs, ctx: server.ctx, threads: server.threads, model: server.model };
     client = new OpenAI({ baseURL: server.baseURL, apiKey: "local", maxRetries: 0, timeout: 120_000 });
   }, 30 * 60_000);
 
@@ -98,7 +98,7 @@ describe.skipIf(!enabled)("local model server (llama-server + SmolLM2-135M) thro
       parsed = undefined;
     }
     const timings = (res as unknown as { timings?: Record<string, number> }).timings;
-    observed.jsonSchema = { ms, finish_reason: choice.finish_reason, content, parses: parsed !== undefined, matchesSchema: matchesSchema(parsed), usage: res.usage, timings };
+    observed["jsonSchema"] = { ms, finish_reason: choice.finish_reason, content, parses: parsed !== undefined, matchesSchema: matchesSchema(parsed), usage: res.usage, timings };
     expect(["stop", "length"]).toContain(choice.finish_reason);
     if (choice.finish_reason === "stop") expect(matchesSchema(parsed)).toBe(true);
     expect(res.usage?.completion_tokens).toBeLessThanOrEqual(64);
@@ -114,7 +114,7 @@ describe.skipIf(!enabled)("local model server (llama-server + SmolLM2-135M) thro
     });
     const ms = Date.now() - t0;
     const timings = (res as unknown as { timings?: Record<string, number> }).timings;
-    observed.freeText = { ms, finish_reason: res.choices[0]!.finish_reason, usage: res.usage, timings };
+    observed["freeText"] = { ms, finish_reason: res.choices[0]!.finish_reason, usage: res.usage, timings };
     expect(res.usage?.completion_tokens ?? 0).toBeGreaterThan(0);
   }, 180_000);
 
@@ -130,7 +130,7 @@ describe.skipIf(!enabled)("local model server (llama-server + SmolLM2-135M) thro
     const ms = Date.now() - t0;
     expect(err).toBeInstanceOf(APIError);
     const e = err as InstanceType<typeof APIError>;
-    observed.contextOverflow = { ms, promptChars: long.length, status: e.status, error: e.error, message: e.message };
+    observed["contextOverflow"] = { ms, promptChars: long.length, status: e.status, error: e.error, message: e.message };
     expect(e.status).toBe(400);
     expect(e.error).toMatchObject({ type: "exceed_context_size_error" });
     expect(String((e.error as { message?: string }).message)).toMatch(/exceeds the available context size/);
@@ -161,7 +161,7 @@ describe.skipIf(!enabled)("local model server (llama-server + SmolLM2-135M) thro
       }
       const ms = Date.now() - t0;
       const timings = (res as unknown as { timings?: Record<string, number> } | undefined)?.timings;
-      observed.nearContext = res
+      observed["nearContext"] = res
         ? { ms, finish_reason: res.choices[0]!.finish_reason, usage: res.usage, timings }
         : {
             ms,

@@ -6,13 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../../scorer/src/store/client.js";
 import { forgetStatements, forgetTraces } from "../../scorer/src/store/forget.js";
 import { clusteredStatements, migrate, migrationStatements } from "../../scorer/src/store/migrations.js";
-import { applyRetention, KEEP_FOREVER, retentionStatements, ttlOf } from "../../scorer/src/store/retention.js";
+import { applyRetention, KEEP_FOREVER, type Retention, retentionStatements, ttlOf } from "../../scorer/src/store/retention.js";
 import { loadTraces } from "../../scorer/src/store/spans.js";
 import { contentOf, seed, traceIds } from "../helpers/retentionSeed.js";
 import { rows, waitFor } from "../helpers/streaming.js";
 
 let base: Store;
-const RET = { spans: 30, logs: 14, interactions: 90 };
+const RET: Retention = { spans: 30, logs: 14, interactions: 90 };
 beforeAll(async () => {
   base = await openStore({ kind: "embedded", home: await mkdtemp(path.join(tmpdir(), "ragmeter-retention-")), database: "ragmeter" }, { retention: RET });
 });
@@ -69,7 +69,7 @@ describe("retention of captured content (RAGMETER_RETENTION_DAYS, design §12)",
   it("a changed setting changes the TTL, an unset one removes it, and only the tables that differ are altered", async () => {
     const store = await fresh();
     const db = store.database;
-    const apply = (r: typeof RET) => applyRetention(store.client, db, null, r);
+    const apply = (r: Retention) => applyRetention(store.client, db, null, r);
     expect(await apply({ spans: 30, logs: null, interactions: 90 })).toEqual([
       `ALTER TABLE ${db}.spans MODIFY COLUMN attributes TTL received_at + INTERVAL 30 DAY, MODIFY COLUMN events TTL received_at + INTERVAL 30 DAY`,
       `ALTER TABLE ${db}.interactions MODIFY COLUMN question TTL created_at + INTERVAL 90 DAY, MODIFY COLUMN answer TTL created_at + INTERVAL 90 DAY, MODIFY COLUMN retrieved TTL created_at + INTERVAL 90 DAY`,

@@ -11,7 +11,6 @@ import { openStore, type Store } from "../../scorer/src/store/client.js";
 import { migrate } from "../../scorer/src/store/migrations.js";
 import { loadStreamConfig } from "../../scorer/src/stream/config.js";
 import { type ScorerService, startScorerService } from "../../scorer/src/stream/service.js";
-// @ts-expect-error -- plain ESM script without type declarations
 import { buildOtelcol, checkGo, OtelcolScriptError, otelcolSettings, otelcolStatus, startOtelcol, stopOtelcol } from "../../scripts/otelcol/otelcol.mjs";
 import { startChatServer } from "../conventions/servers.js";
 import { BROKER, ensureBroker, kafkaClient } from "../helpers/collector-kafka-helpers.js";

@@ -30,6 +30,7 @@ interface Service {
   volumes?: string[];
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
+  init?: boolean;
 }
 interface Compose {
   services: Record<string, Service>;
@@ -103,8 +104,8 @@ describe("docker-compose.yml", () => {
     expect(shebang).toBe("#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=4");
     expect(svc("collector").environment?.["MALLOC_ARENA_MAX"]).toBe("2");
     expect(svc("scorer").command).toEqual(["node", "scorer/bin/ragmeter.js", "scorer"]);
-    expect(svc("collector")["init"]).toBe(true);
-    expect(svc("scorer")["init"]).toBe(true);
+    expect(svc("collector").init).toBe(true);
+    expect(svc("scorer").init).toBe(true);
     const dockerfile = readFileSync(path.join(root, "Dockerfile"), "utf8");
     expect(dockerfile).toMatch(/^FROM node:20/mu);
     expect(readFileSync(path.join(root, ".dockerignore"), "utf8")).toMatch(/node_modules/u);

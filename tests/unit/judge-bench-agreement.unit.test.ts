@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { agreementTable, type CaseJudgment, claimPairs, GROUNDING_TOLERANCE, goalCheck, groundingAgrees, MISSING, relevanceAgrees } from "../../bench/judges/agreement.js";
 import type { JudgeCase } from "../../bench/judges/cases.js";
 
-const base = { chunks: [{ id: "c1", text: "x" }], note: "n", question: "q?" } as const;
+const base: Pick<JudgeCase, "chunks" | "note" | "question"> = { chunks: [{ id: "c1", text: "x" }], note: "n", question: "q?" };
 const two: JudgeCase = {
   ...base,
   id: "en-mixed-01",
