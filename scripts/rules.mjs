@@ -3,6 +3,10 @@
 //   lint+format  Biome over the whole tree (biome.json): formatting, lint
 //   dependencies dependency-cruiser (.dependency-cruiser.cjs): no cycles, layers import one way,
 //                no workspace internals from another workspace, test helpers only in tests/helpers
+//   types        tsc over tests/, bench/ and scripts/ (tsconfig.tests.json, no emit): `tsc -b` builds only
+//                the workspaces and vitest strips types without checking them, so nothing else would
+//                catch a type error in a test or a tool (needs the build: tests import workspaces by
+//                name through their declarations in dist/)
 // Prints one line per rule set and exits 1 when any failed; each violation names its rule.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -19,6 +23,7 @@ const checks = [
     cmd: bin("depcruise"),
     args: ["--config", ".dependency-cruiser.cjs", "--output-type", "err", ...SOURCES.filter((d) => existsSync(path.join(root, d)))],
   },
+  { name: "types (tsc, tests and tools)", cmd: bin("tsc"), args: ["-p", "tsconfig.tests.json", "--noEmit", "--pretty", "false"] },
 ];
 
 /** Runs each rule set; returns `{passed, failed}` counts. */

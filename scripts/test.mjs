@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The test command (`npm test`): builds, starts what the tests need, runs unit tests in parallel and
 // integration/e2e tests one file at a time, then prints one closing line "N passed, N failed".
-// The repository's rules (scripts/rules.mjs: Biome lint+format, dependency-cruiser) run first and
-// count as one test each.
+// The repository's rules (scripts/rules.mjs: Biome lint+format, dependency-cruiser, tsc over the
+// tests and tools) run after the build, before the tiers, and count as one test each.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
