@@ -32,6 +32,8 @@ describe("golden check and --corpus", () => {
     const r = await cli(["golden", "check", golden, "--corpus", dir]);
     expect(r.code).toBe(0);
     expect(r.out.trim().split("\n").at(-1)).toBe("substrings: none to check (no item has expected_source + expected_substring)");
+    // one item: singular
+    expect(r.out.split("\n")[0]).toMatch(/^golden set .* · jsonl · 1 item · sha256 [0-9a-f]{12}$/u);
   });
   it("golden check of a set with no items is empty_golden_set, exit 2 (as eval)", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "ragmeter-corpus-"));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../scorer/src/domain/errors.js";
 import { uniqueSubstring } from "../../scorer/src/runs/pin.js";
-import { expandEnv, fillPlaceholders } from "../../scorer/src/runs/targetConfig.js";
+import { expandEnv, fillPlaceholders, loadTargetConfig } from "../../scorer/src/runs/targetConfig.js";
 
 const vars = { question: "a b?", k: 10, golden_id: "g 1", run_id: "r-1" };
 
@@ -44,5 +44,20 @@ describe("uniqueSubstring", () => {
   });
   it("the whole text when no sentence is unique", () => {
     expect(uniqueSubstring("Run it now. Run it now.")).toBe("Run it now. Run it now.");
+  });
+});
+
+describe("target config validation", () => {
+  it("a missing field is named and reads required; a wrong type keeps zod's message", async () => {
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const path = await import("node:path");
+    const dir = mkdtempSync(path.join(tmpdir(), "ragmeter-target-config-"));
+    const missing = path.join(dir, "missing.json");
+    writeFileSync(missing, JSON.stringify({ response: { answer: "$.response", contexts: "$.sources[*]" } }));
+    await expect(loadTargetConfig(missing, {})).rejects.toThrow(`--target-config ${missing}: field "url": required`);
+    const wrong = path.join(dir, "wrong.json");
+    writeFileSync(wrong, JSON.stringify({ url: 7, response: { answer: "$.response", contexts: "$.sources[*]" } }));
+    await expect(loadTargetConfig(wrong, {})).rejects.toThrow(/field "url": .*expected string, received number/u);
   });
 });

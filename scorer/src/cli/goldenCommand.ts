@@ -31,7 +31,7 @@ export async function goldenCheckCommand(io: Io, file: string, flags: { corpus?:
   }
   const c = await checkGoldenSet(set.items, flags.corpus);
   const out: string[] = [];
-  out.push(`golden set ${set.path} · ${set.format} · ${c.items} items · sha256 ${set.sha256.slice(0, 12)}`);
+  out.push(`golden set ${set.path} · ${set.format} · ${c.items} item${c.items === 1 ? "" : "s"} · sha256 ${set.sha256.slice(0, 12)}`);
   out.push(`match modes: ${MATCH_MODES.map((m) => `${m} ${c.byMode[m]}`).join(", ")}`);
   out.push(`unanswerable: ${pct(c.unanswerableShare)} (${c.byMode.unanswerable} of ${c.items})`);
   const tags = Object.entries(c.byTag);

@@ -101,7 +101,8 @@ export async function loadTargetConfig(file: string, env: Readonly<Record<string
   } catch (err) {
     throw new ConfigError(`--target-config ${file}: not valid ${path.extname(file).toLowerCase() === ".json" ? "JSON" : "YAML"} (${(err as Error).message.split("\n")[0]})`);
   }
-  const parsed = targetConfigSchema.safeParse(raw);
+  // a missing field reads "required", not zod's "expected string, received undefined"
+  const parsed = targetConfigSchema.safeParse(raw, { error: (iss) => (iss.input === undefined ? "required" : undefined) });
   if (!parsed.success) {
     const i = parsed.error.issues[0];
     const where = i && i.path.length > 0 ? i.path.join(".") : "(top level)";
