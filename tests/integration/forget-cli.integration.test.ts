@@ -79,6 +79,16 @@ describe("ragmeter forget on the embedded store (real engine)", () => {
     expect(JSON.parse(byId.out)).toEqual({ dry_run: false, traces: 1, spans: 1, logs: 0, interactions: 1, claims: 0, scores_kept: 1, trace_ids: [...traceIds.oldB] });
     const again = await cli(["forget", "--service", "svc-a", "--before", cutoff, "--json", "--home", home]);
     expect(JSON.parse(again.out)).toMatchObject({ traces: 2, spans: 0, logs: 0, interactions: 0, claims: 0, scores_kept: 4 });
+    expect(again.err).toBe("");
+    // a mistyped service name or trace id forgets nothing: said on stderr, exit 0
+    const typo = await cli(["forget", "--service", "svc-A", "--before", cutoff, "--home", home]);
+    expect(typo.code).toBe(0);
+    expect(typo.out.split("\n")[0]).toMatch(/^forgot 0 traces in /u);
+    expect(typo.err).toBe(
+      `ragmeter: forget: no trace of service "svc-A" before ${new Date(cutoff).toISOString()} (the service name is matched exactly; \`ragmeter live\` lists the services seen)\n`,
+    );
+    const unknownId = await cli(["forget", "--trace-id", "ab".repeat(16), "--home", home]);
+    expect(unknownId.err).toBe("ragmeter: forget: nothing of the 1 trace id(s) is in the store (never stored here, or forgotten and gone)\n");
   });
 
   it("while another process owns the embedded store: one line, exit 2 (stop serve, or use a ClickHouse server)", async () => {

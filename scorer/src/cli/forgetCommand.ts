@@ -52,6 +52,13 @@ function describeSelection(s: ForgetSelection): string {
   return s.kind === "traces" ? `--trace-id (${s.traceIds.length})` : `--service ${s.service} --before ${s.before.toISOString()}`;
 }
 
+/** The hint when the selection matched no trace: a mistyped service name or id forgets nothing, silently otherwise. */
+export function nothingSelected(s: ForgetSelection): string {
+  return s.kind === "traces"
+    ? `ragmeter: forget: nothing of the ${s.traceIds.length} trace id(s) is in the store (never stored here, or forgotten and gone)`
+    : `ragmeter: forget: no trace of service "${s.service}" before ${s.before.toISOString()} (the service name is matched exactly; \`ragmeter live\` lists the services seen)`;
+}
+
 /** The per-table lines `forget` prints. */
 export function formatForget(c: ForgetCounts, dryRun: boolean, where: string): string[] {
   const w = (n: number): string => String(n).padStart(8);
@@ -86,6 +93,7 @@ export async function forgetCommand(io: Io, flags: ForgetFlags): Promise<number>
         : await forgetTraces(store, ids, { reason: flags.reason ?? `ragmeter forget ${describeSelection(selection)}`, now: Date.now() });
       if (flags.json) io.out(JSON.stringify({ dry_run: dryRun, ...counts, trace_ids: ids }, null, 2));
       else for (const line of formatForget(counts, dryRun, store.location)) io.out(line);
+      if (!flags.json && counts.spans + counts.logs + counts.interactions + counts.claims + counts.scores_kept === 0) io.err(nothingSelected(selection));
       return EXIT.done;
     },
     { retention: false },
