@@ -134,6 +134,9 @@ describe("judge cost, cache, repeats, max cost and calibration through ragmeter 
     expect(j.counts.relevance).toEqual({ ok: 1, not_sampled: 1 });
     expect(j.judge_report).toMatchObject({ calls: 3, not_sampled: 2, cost_usd: 3 });
     expect(r.out).toContain("--max-cost $2.5000 reached: 2 judgments not_sampled");
+    // b's grounding and relevance: two calls not made, said in the summary and --json
+    expect(j.judge_report.skipped).toEqual({ not_sampled: 2 });
+    expect(r.out).toContain("\n  not called (decided before judging): not_sampled 2\n");
     // without a price for the model, --max-cost is a configuration error (exit 2)
     const bad = await cli(evalArgs("p2", "--max-cost", "1"), { ...env, RAGMETER_JUDGE_MODEL: "judge-unpriced" });
     expect(bad.code).toBe(2);

@@ -31,6 +31,8 @@ export interface JudgeRunReport {
    * prompt version (the summary says "not calibrated since prompt X"), else null.
    */
   readonly calibration_before_change: CalibrationRecord | null;
+  /** LLM judge calls not made, by the status the judged metric got instead (design §5); empty for the heuristic judge. */
+  readonly skipped: Readonly<Record<string, number>>;
 }
 
 /** Per-question metric values of a run: every metric of the table (design §5). */
@@ -181,7 +183,10 @@ export async function completeRun(input: CompleteRunInput): Promise<EvalOutcome>
     );
   const errors = questions.filter((q) => q.status === "target_error").length;
   const failures = questions.flatMap((q) => (q.failure ? [q.failure] : []));
-  const judgeReport = await judgeRunReport(store, run, questions, input.stats, repeat, useCache);
+  const judgeReport: JudgeRunReport = {
+    ...(await judgeRunReport(store, run, questions, input.stats, repeat, useCache)),
+    skipped: judge.kind === "llm" ? skippedByReason(questions) : {},
+  };
   const finishedAt = now();
   // A run in which no question could be scored is stored as failed: never a baseline for the next.
   // Judge errors on answered questions (recall measured) are counted, not "nothing scored" (issue 13).
@@ -203,7 +208,7 @@ export async function completeRun(input: CompleteRunInput): Promise<EvalOutcome>
         cached: judgeReport.stats.cached,
         not_sampled: judgeReport.stats.not_sampled,
         // Judge calls not made, by the status the judged metric got instead (design §5).
-        skipped: judge.kind === "llm" ? skippedByReason(questions) : {},
+        skipped: judgeReport.skipped,
         input_tokens: judgeReport.stats.input_tokens,
         output_tokens: judgeReport.stats.output_tokens,
         cost_usd: judgeReport.stats.cost_usd,
@@ -263,7 +268,14 @@ export function digestResults(results: readonly QuestionResult[], ks: readonly n
 }
 
 /** Builds the judge report of a run: stats, length bias per judged metric, variance over repeats, last calibration. */
-async function judgeRunReport(store: Store, run: RunRecord, questions: readonly QuestionDigest[], stats: JudgeStats, repeat: number, cache: boolean): Promise<JudgeRunReport> {
+async function judgeRunReport(
+  store: Store,
+  run: RunRecord,
+  questions: readonly QuestionDigest[],
+  stats: JudgeStats,
+  repeat: number,
+  cache: boolean,
+): Promise<Omit<JudgeRunReport, "skipped">> {
   const length_bias = JUDGED_METRICS.map((m) =>
     lengthBiasOfLengths(
       m.name,

@@ -102,6 +102,7 @@ export function evalJson(o: EvalOutcome, expectations: ReadonlyMap<string, Match
       variance: o.judgeReport.variance,
       calibration: o.judgeReport.calibration,
       calibration_before_change: o.judgeReport.calibration_before_change,
+      skipped: o.judgeReport.skipped,
     },
   };
 }

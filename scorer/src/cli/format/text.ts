@@ -159,6 +159,14 @@ export function formatJudgeReport(o: EvalOutcome): string[] {
     out.push(
       `judge: ${int(s.calls)} calls, ${int(s.cached)} cached${r.cache ? "" : ` (cache off${r.repeat > 1 ? ": --repeat" : ""})`}, ${int(s.not_sampled)} not sampled · tokens in ${int(s.input_tokens)} / out ${int(s.output_tokens)} · ${cost}`,
     );
+    const skipped = Object.entries(r.skipped).filter(([, n]) => n > 0);
+    if (skipped.length > 0)
+      out.push(
+        `  not called (decided before judging): ${skipped
+          .sort()
+          .map(([status, n]) => `${status} ${int(n)}`)
+          .join(", ")}`,
+      );
     if (s.max_cost_usd !== null) out.push(`  --max-cost ${usd(s.max_cost_usd)}${s.not_sampled > 0 ? ` reached: ${s.not_sampled} judgments not_sampled` : " not reached"}`);
   }
   if (r.length_bias.length > 0) {
