@@ -81,6 +81,9 @@ describe("ragmeter eval against an HTTP target (embedded store)", () => {
     }
     expect(r.out).toMatch(/^recall@1 +0\.50 +\(n=2\)$/mu);
     expect(r.out).toMatch(/^relevance +2\.7\/4 +\(n=3\)$/mu);
+    // a tagged set keeps its by-tag table
+    expect(r.out).toContain("\nby tag (value·n)\n  tag ");
+    expect(r.out).toMatch(/^ {2}topic:postgres /mu);
   });
 
   it("--json drills down per question: answer, retrieved items with rank and match, claims with chunk ids, judge reasons and statuses", async () => {

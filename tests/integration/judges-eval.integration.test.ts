@@ -137,6 +137,9 @@ describe("judge cost, cache, repeats, max cost and calibration through ragmeter 
     // b's grounding and relevance: two calls not made, said in the summary and --json
     expect(j.judge_report.skipped).toEqual({ not_sampled: 2 });
     expect(r.out).toContain("\n  not called (decided before judging): not_sampled 2\n");
+    // the golden set has no tags: one line, not an empty table
+    expect(r.out).toContain("\nby tag: none (no item has tags)\n");
+    expect(r.out).not.toContain("by tag (value·n)");
     // without a price for the model, --max-cost is a configuration error (exit 2)
     const bad = await cli(evalArgs("p2", "--max-cost", "1"), { ...env, RAGMETER_JUDGE_MODEL: "judge-unpriced" });
     expect(bad.code).toBe(2);

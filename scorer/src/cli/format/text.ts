@@ -67,8 +67,11 @@ export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): s
   for (const m of names) out.push(line(m, o.aggregate.metrics[m] ?? null, o.aggregate.n[m] ?? 0, o.previous.run ? (deltas.get(m) ?? null) : null));
   if (o.byMode) out.push(...modeLines(o.byMode, ks));
   out.push("");
-  out.push("by tag (value·n)");
-  out.push(...tagTable(o.byTag, names));
+  if (Object.keys(o.byTag).length === 0) out.push("by tag: none (no item has tags)");
+  else {
+    out.push("by tag (value·n)");
+    out.push(...tagTable(o.byTag, names));
+  }
   if (o.previous.run) {
     const moves: { id: string; metric: string; a: number; b: number; d: number }[] = [];
     for (const m of ["recall@5", "grounding", "relevance", "key_facts"]) {
