@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { outputBounds, promptTokens } from "../../scorer/src/judges/llm/bounds.js";
-import { createLlmJudge, type LlmJudgeOptions } from "../../scorer/src/judges/llm/llmJudge.js";
+import type { LlmJudgeOptions } from "../../scorer/src/judges/llm/llmJudge.js";
 import { CLAIMS_PROMPT, claimsUserMessage, VERIFY_PROMPT, verifyUserMessage } from "../../scorer/src/judges/prompts.js";
-import { startFakeOpenAI } from "../helpers/openaiServer.js";
+import { fakeJudge } from "../helpers/fakeJudge.js";
+import type { startFakeOpenAI } from "../helpers/openaiServer.js";
 
 // The LLM judges through the real `openai` client against the local OpenAI-compatible server
 // (tests/helpers/openaiServer.ts). Basic reply parsing (code fence, missing labels, 2 verdicts for
@@ -13,11 +14,7 @@ afterEach(async () => {
   closers = [];
 });
 
-async function judgeWith(script: Parameters<typeof startFakeOpenAI>[0], opts: Partial<LlmJudgeOptions> = {}) {
-  const server = await startFakeOpenAI(script);
-  closers.push(server.close);
-  return { server, judge: createLlmJudge({ baseURL: server.baseURL, apiKey: "test", model: "judge-1", timeoutMs: 5_000, maxRetries: 2, ...opts }) };
-}
+const judgeWith = (script: Parameters<typeof startFakeOpenAI>[0], opts: Partial<LlmJudgeOptions> = {}) => fakeJudge(script, closers, { model: "judge-1", maxRetries: 2, ...opts });
 const G1 = JSON.stringify({ claims: ["Port 5432."], verdicts: [{ verdict: "SUPPORTED", chunk_ids: ["c1"] }] });
 const chunks = [{ id: "c1", text: "Managed PostgreSQL listens on port 5432." }];
 

@@ -8,13 +8,14 @@ import { evalExitCode } from "../../scorer/src/cli/evalCommand.js";
 import { evalJson } from "../../scorer/src/cli/format/json.js";
 import { formatSummary } from "../../scorer/src/cli/format/text.js";
 import { outputBounds, TOKENIZER_MARGIN } from "../../scorer/src/judges/llm/bounds.js";
-import { createLlmJudge, type LlmJudgeOptions } from "../../scorer/src/judges/llm/llmJudge.js";
+import type { LlmJudgeOptions } from "../../scorer/src/judges/llm/llmJudge.js";
 import { countTokens } from "../../scorer/src/judges/llm/tokens.js";
 import { CLAIMS_PROMPT, GROUNDING_PROMPT, RELEVANCE_PROMPT, VERIFY_PROMPT } from "../../scorer/src/judges/prompts.js";
 import { runEval } from "../../scorer/src/runs/eval.js";
 import type { Target } from "../../scorer/src/runs/target.js";
 import { openStore } from "../../scorer/src/store/client.js";
-import { startFakeOpenAI } from "../helpers/openaiServer.js";
+import { fakeJudge } from "../helpers/fakeJudge.js";
+import type { startFakeOpenAI } from "../helpers/openaiServer.js";
 
 // Issue 13: the LLM judges against replies shaped as a real llama.cpp server gave them
 // (scripts/local-model/README.md, "Reply shapes observed"), through the real `openai` client.
@@ -24,11 +25,7 @@ afterEach(async () => {
   closers = [];
 });
 
-async function judgeWith(script: Parameters<typeof startFakeOpenAI>[0], opts: Partial<LlmJudgeOptions> = {}) {
-  const server = await startFakeOpenAI(script);
-  closers.push(server.close);
-  return { server, judge: createLlmJudge({ baseURL: server.baseURL, apiKey: "test", model: "smollm2", timeoutMs: 5_000, maxRetries: 0, ...opts }) };
-}
+const judgeWith = (script: Parameters<typeof startFakeOpenAI>[0], opts: Partial<LlmJudgeOptions> = {}) => fakeJudge(script, closers, { model: "smollm2", maxRetries: 0, ...opts });
 const chunks = [{ id: "c1", text: "Managed PostgreSQL listens on port 5432. Backups are kept for 14 days." }];
 const item = (claim: string, verdict: string, chunk_ids: string[]) => ({ claim, reasoning: "The passage says so.", verdict, chunk_ids });
 const llamaContextError = (nPrompt: number, nCtx: number) =>

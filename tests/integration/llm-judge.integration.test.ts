@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseGoldenSet } from "@ragmeter/golden";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLlmJudge } from "../../scorer/src/judges/llm/llmJudge.js";
 import { runEval } from "../../scorer/src/runs/eval.js";
 import type { Target } from "../../scorer/src/runs/target.js";
 import { openStore } from "../../scorer/src/store/client.js";
-import { type ScriptedReply, startFakeOpenAI } from "../helpers/openaiServer.js";
+import { fakeJudge } from "../helpers/fakeJudge.js";
+import type { ScriptedReply, startFakeOpenAI } from "../helpers/openaiServer.js";
 
 let closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -15,11 +15,7 @@ afterEach(async () => {
   closers = [];
 });
 
-async function judgeWith(script: Parameters<typeof startFakeOpenAI>[0]) {
-  const server = await startFakeOpenAI(script);
-  closers.push(server.close);
-  return { server, judge: createLlmJudge({ baseURL: server.baseURL, apiKey: "test", model: "judge-1", timeoutMs: 5_000, maxRetries: 0 }) };
-}
+const judgeWith = (script: Parameters<typeof startFakeOpenAI>[0]) => fakeJudge(script, closers, { model: "judge-1", maxRetries: 0 });
 
 const chunks = [{ id: "c1", text: "Managed PostgreSQL listens on port 5432. Backups are kept for 14 days." }];
 

@@ -68,16 +68,7 @@ export async function goldenItemsFor(store: Store, pairs: readonly { run_id: str
   });
   for (const raw of await rs.json<unknown>()) {
     const r = itemRow.parse(raw);
-    out.set(`${r.run_id}\u0000${r.golden_id}`, {
-      id: r.golden_id,
-      question: r.question,
-      expected_source: r.expected_source,
-      expected_substring: r.expected_substring,
-      expected_chunk_id: r.expected_chunk_id,
-      reference_answer: r.reference_answer,
-      key_facts: r.has_key_facts ? r.key_facts : null,
-      tags: r.tags,
-    });
+    out.set(`${r.run_id}\u0000${r.golden_id}`, goldenItemOf(r));
   }
   return out;
 }
@@ -92,17 +83,19 @@ export async function goldenItemsOfSet(store: Store, goldenSetHash: string): Pro
     query_params: { hash: goldenSetHash },
     format: "JSONEachRow",
   });
-  return (await rs.json<unknown>()).map((raw) => {
-    const r = setItemRow.parse(raw);
-    return {
-      id: r.golden_id,
-      question: r.question,
-      expected_source: r.expected_source,
-      expected_substring: r.expected_substring,
-      expected_chunk_id: r.expected_chunk_id,
-      reference_answer: r.reference_answer,
-      key_facts: r.has_key_facts ? r.key_facts : null,
-      tags: r.tags,
-    };
-  });
+  return (await rs.json<unknown>()).map((raw) => goldenItemOf(setItemRow.parse(raw)));
+}
+
+/** A stored `golden_items` row as the item it was loaded from (`key_facts` null unless the item had them). */
+function goldenItemOf(r: z.infer<typeof setItemRow>): GoldenItem {
+  return {
+    id: r.golden_id,
+    question: r.question,
+    expected_source: r.expected_source,
+    expected_substring: r.expected_substring,
+    expected_chunk_id: r.expected_chunk_id,
+    reference_answer: r.reference_answer,
+    key_facts: r.has_key_facts ? r.key_facts : null,
+    tags: r.tags,
+  };
 }
