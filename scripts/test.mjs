@@ -14,7 +14,8 @@ const outDir = path.join(root, "test-output");
 mkdirSync(outDir, { recursive: true });
 const run = (cmd, args, opts = {}) => spawnSync(cmd, args, { cwd: root, stdio: "inherit", ...opts });
 
-if (run("npx", ["tsc", "-b"]).status !== 0) {
+// the same build as `npm run build`: tsc, then the stand-alone collector's bundle (collector/bundle/build.mjs)
+if (run("npx", ["tsc", "-b"]).status !== 0 || run(process.execPath, [path.join(root, "collector", "bundle", "build.mjs")]).status !== 0) {
   console.error("build failed");
   process.exit(2);
 }
