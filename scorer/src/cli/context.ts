@@ -3,7 +3,6 @@ import { createHeuristicJudge } from "../judges/heuristic/heuristicJudge.js";
 import { createLlmJudge } from "../judges/llm/llmJudge.js";
 import type { Judge } from "../judges/types.js";
 import { openStore, type Store } from "../store/client.js";
-import { startEvaluationExport } from "../stream/evaluationExport.js";
 import { type Config, loadConfig } from "./config.js";
 
 /** Where a command writes: injectable for tests (no process globals inside commands). */
@@ -51,6 +50,8 @@ export function judgeFor(config: Config): Judge {
  */
 export async function withEvaluationExport<T>(config: Config, serviceName: string, warn: (message: string) => void, fn: (sink: EvaluationSink | null) => Promise<T>): Promise<T> {
   if (config.evaluationExport === null) return fn(null);
+  // Loaded only when configured: the OpenTelemetry logs SDK and exporter are not needed otherwise.
+  const { startEvaluationExport } = await import("../stream/evaluationExport.js");
   const exporter = startEvaluationExport(config.evaluationExport, serviceName, warn);
   try {
     return await fn(exporter);

@@ -1,7 +1,6 @@
 import { constants } from "node:fs";
 import { access, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { createJsonLogger as createLogger } from "@ragmeter/collector";
 import { type GoldenSet, loadGoldenSet } from "@ragmeter/golden";
 import type { Command } from "commander";
 import type { EvaluationSink } from "../domain/evaluation.js";
@@ -12,7 +11,7 @@ import type { EvalOutcome } from "../runs/summary.js";
 import { httpTarget, type Target } from "../runs/target.js";
 import { configTarget, loadTargetConfig } from "../runs/targetConfig.js";
 import { loadTargetModule, moduleTarget } from "../runs/targetModule.js";
-import { runEvalViaTraces, type ViaTracesOptions } from "../runs/viaTraces.js";
+import type { ViaTracesOptions } from "../runs/viaTraces.js";
 import type { Store } from "../store/client.js";
 import { loadStreamConfig } from "../stream/config.js";
 import { type CommandContext, httpUrl, intArg, judgeOptions, kOption, nonEmpty, rate } from "./args.js";
@@ -146,17 +145,21 @@ export async function evaluateAndReport(
       evaluations: opts.evaluations ?? null,
     };
     const via = opts.viaTraces;
-    outcome = via
-      ? await runEvalViaTraces({
-          ...common,
-          spans: via.spans,
-          quietMs: via.quietMs,
-          traceTimeoutMs: via.traceTimeoutMs,
-          log: createLogger(process.stderr, "warn", "eval"),
-          ...(via.onReceiver ? { onReceiver: via.onReceiver } : {}),
-        })
-      : // Full results only for --json: without it a run holds each question's digest alone (issue 12).
-        await runEval({ ...common, keepResults: opts.json !== undefined });
+    if (via) {
+      // Loaded only for --via-traces: the collector, its Kafka client and the stream consumer.
+      const [{ runEvalViaTraces }, { createJsonLogger }] = await Promise.all([import("../runs/viaTraces.js"), import("@ragmeter/collector")]);
+      outcome = await runEvalViaTraces({
+        ...common,
+        spans: via.spans,
+        quietMs: via.quietMs,
+        traceTimeoutMs: via.traceTimeoutMs,
+        log: createJsonLogger(process.stderr, "warn", "eval"),
+        ...(via.onReceiver ? { onReceiver: via.onReceiver } : {}),
+      });
+    } else {
+      // Full results only for --json: without it a run holds each question's digest alone (issue 12).
+      outcome = await runEval({ ...common, keepResults: opts.json !== undefined });
+    }
   } finally {
     progress.stop();
   }
