@@ -1,6 +1,5 @@
 import type { EvaluationSink } from "../domain/evaluation.js";
 import { createHeuristicJudge } from "../judges/heuristic/heuristicJudge.js";
-import { createLlmJudge } from "../judges/llm/llmJudge.js";
 import type { Judge } from "../judges/types.js";
 import { openStore, type Store } from "../store/client.js";
 import { type Config, loadConfig } from "./config.js";
@@ -26,21 +25,24 @@ export function processIo(): Io {
   };
 }
 
-/** The judge the configuration asks for: LLM when an endpoint is set, else heuristic. */
-export function judgeFor(config: Config): Judge {
-  return config.judge
-    ? createLlmJudge({
-        baseURL: config.judge.baseURL,
-        apiKey: config.judge.apiKey,
-        model: config.judge.model,
-        timeoutMs: config.judge.timeoutMs,
-        contextTokens: config.judge.contextTokens,
-        concurrency: config.judge.concurrency,
-        rpm: config.judge.rpm,
-        maxRetries: config.judge.retries,
-        maxOutputTokens: config.judge.maxOutputTokens,
-      })
-    : createHeuristicJudge();
+/**
+ * The judge the configuration asks for: LLM when an endpoint is set, else heuristic. The LLM judge
+ * (the OpenAI client) is loaded only when configured.
+ */
+export async function judgeFor(config: Config): Promise<Judge> {
+  if (!config.judge) return createHeuristicJudge();
+  const { createLlmJudge } = await import("../judges/llm/llmJudge.js");
+  return createLlmJudge({
+    baseURL: config.judge.baseURL,
+    apiKey: config.judge.apiKey,
+    model: config.judge.model,
+    timeoutMs: config.judge.timeoutMs,
+    contextTokens: config.judge.contextTokens,
+    concurrency: config.judge.concurrency,
+    rpm: config.judge.rpm,
+    maxRetries: config.judge.retries,
+    maxOutputTokens: config.judge.maxOutputTokens,
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { constants } from "node:fs";
 import { access, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { setFlagsFromString } from "node:v8";
 import { type GoldenSet, loadGoldenSet } from "@ragmeter/golden";
 import type { Command } from "commander";
 import type { EvaluationSink } from "../domain/evaluation.js";
@@ -211,8 +212,18 @@ export async function targetFor(
   return httpTarget(flags.target as string, timeoutMs);
 }
 
+/**
+ * Old-generation growth between V8's full collections during `eval`, percent. By default V8 lets
+ * the heap grow to 3–4× what survived the last full collection; a run allocates mostly short-lived
+ * rows and reply texts, so at 20,000 questions that headroom was most of its peak RSS (issue 12).
+ * 1.5×: a lower peak for a few more full collections; no limit, so it cannot run out of memory.
+ */
+export const EVAL_HEAP_GROWING_PERCENT = 50;
+
 /** `ragmeter eval`: replay a golden set against an HTTP target, score, store, print. Returns the exit code. */
 export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
+  // The process's V8 setting (read at each full collection), for this command's lifetime and after.
+  setFlagsFromString(`--heap-growing-percent=${EVAL_HEAP_GROWING_PERCENT}`);
   if (flags.corpus !== undefined) await assertCorpusDir(flags.corpus);
   const golden = await loadGoldenSet(flags.golden, flags.corpus !== undefined ? { corpusDir: flags.corpus, verifySubstrings: true } : {});
   for (const n of golden.notices) io.err(`notice: ${golden.path}: ${n}`);
@@ -234,12 +245,13 @@ export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
     : null;
   return withStore(io, flags, async (store, config) => {
     const target = await targetFor(flags, io.env, config.targetTimeoutMs);
+    const judge = await judgeFor(config);
     const outcome = await withEvaluationExport(
       config,
       "ragmeter-eval",
       (m) => io.err(`warning: ${m}`),
       (evaluations) =>
-        evaluateAndReport(io, store, judgeFor(config), golden, target, {
+        evaluateAndReport(io, store, judge, golden, target, {
           pipelineVersion: flags.pipelineVersion,
           ks: flags.k,
           concurrency: flags.concurrency,
