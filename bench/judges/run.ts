@@ -34,12 +34,12 @@ interface BenchJudge {
  * The judges to run (the one place the bench chooses them): the heuristic judges; the LLM judges of
  * the environment when OPENAI_BASE_URL is set; `--local-model` is filled by issue 13 part B.
  */
-export function benchJudges(env: NodeJS.ProcessEnv, flags: { localModel: boolean; only: string | undefined }): BenchJudge[] {
+export async function benchJudges(env: NodeJS.ProcessEnv, flags: { localModel: boolean; only: string | undefined }): Promise<BenchJudge[]> {
   if (flags.localModel) throw new Error("ragmeter: --local-model: not available yet (issue 13, part B)");
   const out: BenchJudge[] = [];
   if (flags.only === undefined || flags.only === "heuristic") out.push({ label: "heuristic", judge: createHeuristicJudge(), goal: true });
   if ((flags.only === undefined || flags.only === "llm") && env["OPENAI_BASE_URL"]) {
-    const judge = judgeFor(loadConfig(env));
+    const judge = await judgeFor(loadConfig(env));
     out.push({ label: `llm ${judge.model}`, judge, goal: false });
   }
   return out;
@@ -106,7 +106,7 @@ async function main(): Promise<void> {
     },
   });
   const cases = loadJudgeCases();
-  const judges = benchJudges(process.env, { localModel: values["local-model"] ?? false, only: values.only });
+  const judges = await benchJudges(process.env, { localModel: values["local-model"] ?? false, only: values.only });
   const report: unknown[] = [];
   let failed = false;
   for (const b of judges) {

@@ -31,7 +31,7 @@ export async function calibrateSampleCommand(io: Io, flags: { run?: string; case
     let file: Awaited<ReturnType<typeof sampleForCalibration>>;
     if (flags.cases !== undefined) {
       const casesPath = path.resolve(io.cwd, flags.cases);
-      file = await sampleFromCases(await readLabelledCases(casesPath), flags.cases, judgeFor(config), flags.n, flags.seed);
+      file = await sampleFromCases(await readLabelledCases(casesPath), flags.cases, await judgeFor(config), flags.n, flags.seed);
     } else {
       file = await sampleForCalibration(store, flags.run as string, flags.n, flags.seed);
     }

@@ -1,9 +1,7 @@
 import type { EvaluationSink } from "../domain/evaluation.js";
 import { createHeuristicJudge } from "../judges/heuristic/heuristicJudge.js";
-import { createLlmJudge } from "../judges/llm/llmJudge.js";
 import type { Judge } from "../judges/types.js";
 import { openStore, type Store } from "../store/client.js";
-import { startEvaluationExport } from "../stream/evaluationExport.js";
 import { type Config, loadConfig } from "./config.js";
 
 /** Where a command writes: injectable for tests (no process globals inside commands). */
@@ -27,21 +25,24 @@ export function processIo(): Io {
   };
 }
 
-/** The judge the configuration asks for: LLM when an endpoint is set, else heuristic. */
-export function judgeFor(config: Config): Judge {
-  return config.judge
-    ? createLlmJudge({
-        baseURL: config.judge.baseURL,
-        apiKey: config.judge.apiKey,
-        model: config.judge.model,
-        timeoutMs: config.judge.timeoutMs,
-        contextTokens: config.judge.contextTokens,
-        concurrency: config.judge.concurrency,
-        rpm: config.judge.rpm,
-        maxRetries: config.judge.retries,
-        maxOutputTokens: config.judge.maxOutputTokens,
-      })
-    : createHeuristicJudge();
+/**
+ * The judge the configuration asks for: LLM when an endpoint is set, else heuristic. The LLM judge
+ * (the OpenAI client) is loaded only when configured.
+ */
+export async function judgeFor(config: Config): Promise<Judge> {
+  if (!config.judge) return createHeuristicJudge();
+  const { createLlmJudge } = await import("../judges/llm/llmJudge.js");
+  return createLlmJudge({
+    baseURL: config.judge.baseURL,
+    apiKey: config.judge.apiKey,
+    model: config.judge.model,
+    timeoutMs: config.judge.timeoutMs,
+    contextTokens: config.judge.contextTokens,
+    concurrency: config.judge.concurrency,
+    rpm: config.judge.rpm,
+    maxRetries: config.judge.retries,
+    maxOutputTokens: config.judge.maxOutputTokens,
+  });
 }
 
 /**
@@ -51,6 +52,8 @@ export function judgeFor(config: Config): Judge {
  */
 export async function withEvaluationExport<T>(config: Config, serviceName: string, warn: (message: string) => void, fn: (sink: EvaluationSink | null) => Promise<T>): Promise<T> {
   if (config.evaluationExport === null) return fn(null);
+  // Loaded only when configured: the OpenTelemetry logs SDK and exporter are not needed otherwise.
+  const { startEvaluationExport } = await import("../stream/evaluationExport.js");
   const exporter = startEvaluationExport(config.evaluationExport, serviceName, warn);
   try {
     return await fn(exporter);

@@ -35,7 +35,7 @@ export async function demoCommand(io: Io, flags: { home?: string; concurrency: n
       "ragmeter-eval",
       (m) => io.err(`warning: ${m}`),
       async (evaluations) => {
-        const judge = judgeFor(config);
+        const judge = await judgeFor(config);
         const llm =
           config.sampleModel && config.judge
             ? { client: new OpenAI({ baseURL: config.judge.baseURL, apiKey: config.judge.apiKey ?? "none" }), model: config.sampleModel }

@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
 import { access, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { createJsonLogger as createLogger } from "@ragmeter/collector";
+import { setFlagsFromString } from "node:v8";
 import { type GoldenSet, loadGoldenSet } from "@ragmeter/golden";
 import type { Command } from "commander";
 import type { EvaluationSink } from "../domain/evaluation.js";
@@ -12,7 +12,7 @@ import type { EvalOutcome } from "../runs/summary.js";
 import { httpTarget, type Target } from "../runs/target.js";
 import { configTarget, loadTargetConfig } from "../runs/targetConfig.js";
 import { loadTargetModule, moduleTarget } from "../runs/targetModule.js";
-import { runEvalViaTraces, type ViaTracesOptions } from "../runs/viaTraces.js";
+import type { ViaTracesOptions } from "../runs/viaTraces.js";
 import type { Store } from "../store/client.js";
 import { loadStreamConfig } from "../stream/config.js";
 import { type CommandContext, httpUrl, intArg, judgeOptions, kOption, nonEmpty, rate } from "./args.js";
@@ -146,17 +146,21 @@ export async function evaluateAndReport(
       evaluations: opts.evaluations ?? null,
     };
     const via = opts.viaTraces;
-    outcome = via
-      ? await runEvalViaTraces({
-          ...common,
-          spans: via.spans,
-          quietMs: via.quietMs,
-          traceTimeoutMs: via.traceTimeoutMs,
-          log: createLogger(process.stderr, "warn", "eval"),
-          ...(via.onReceiver ? { onReceiver: via.onReceiver } : {}),
-        })
-      : // Full results only for --json: without it a run holds each question's digest alone (issue 12).
-        await runEval({ ...common, keepResults: opts.json !== undefined });
+    if (via) {
+      // Loaded only for --via-traces: the collector, its Kafka client and the stream consumer.
+      const [{ runEvalViaTraces }, { createJsonLogger }] = await Promise.all([import("../runs/viaTraces.js"), import("@ragmeter/collector")]);
+      outcome = await runEvalViaTraces({
+        ...common,
+        spans: via.spans,
+        quietMs: via.quietMs,
+        traceTimeoutMs: via.traceTimeoutMs,
+        log: createJsonLogger(process.stderr, "warn", "eval"),
+        ...(via.onReceiver ? { onReceiver: via.onReceiver } : {}),
+      });
+    } else {
+      // Full results only for --json: without it a run holds each question's digest alone (issue 12).
+      outcome = await runEval({ ...common, keepResults: opts.json !== undefined });
+    }
   } finally {
     progress.stop();
   }
@@ -208,8 +212,18 @@ export async function targetFor(
   return httpTarget(flags.target as string, timeoutMs);
 }
 
+/**
+ * Old-generation growth between V8's full collections during `eval`, percent. By default V8 lets
+ * the heap grow to 3–4× what survived the last full collection; a run allocates mostly short-lived
+ * rows and reply texts, so at 20,000 questions that headroom was most of its peak RSS (issue 12).
+ * 1.5×: a lower peak for a few more full collections; no limit, so it cannot run out of memory.
+ */
+export const EVAL_HEAP_GROWING_PERCENT = 50;
+
 /** `ragmeter eval`: replay a golden set against an HTTP target, score, store, print. Returns the exit code. */
 export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
+  // The process's V8 setting (read at each full collection), for this command's lifetime and after.
+  setFlagsFromString(`--heap-growing-percent=${EVAL_HEAP_GROWING_PERCENT}`);
   if (flags.corpus !== undefined) await assertCorpusDir(flags.corpus);
   const golden = await loadGoldenSet(flags.golden, flags.corpus !== undefined ? { corpusDir: flags.corpus, verifySubstrings: true } : {});
   for (const n of golden.notices) io.err(`notice: ${golden.path}: ${n}`);
@@ -231,12 +245,13 @@ export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
     : null;
   return withStore(io, flags, async (store, config) => {
     const target = await targetFor(flags, io.env, config.targetTimeoutMs);
+    const judge = await judgeFor(config);
     const outcome = await withEvaluationExport(
       config,
       "ragmeter-eval",
       (m) => io.err(`warning: ${m}`),
       (evaluations) =>
-        evaluateAndReport(io, store, judgeFor(config), golden, target, {
+        evaluateAndReport(io, store, judge, golden, target, {
           pipelineVersion: flags.pipelineVersion,
           ks: flags.k,
           concurrency: flags.concurrency,

@@ -1,27 +1,64 @@
-import { CollectorConfigError } from "@ragmeter/collector";
-import { GoldenSetError } from "@ragmeter/golden";
 import { Command, CommanderError, Option } from "commander";
-import { ConfigError } from "../domain/errors.js";
-import { JudgeConfigError } from "../judges/errors.js";
-import { CalibrationError } from "../runs/calibrate/errors.js";
-import { GateSyntaxError } from "../runs/gate.js";
-import { NothingToReplayError } from "../runs/replay/replay.js";
-import { ReplaySpecError } from "../runs/replay/select.js";
-import { StoreError } from "../store/errors.js";
-import { ReadApiError } from "./api/errors.js";
 import type { CommandContext } from "./args.js";
-import { registerCalibrateCommand } from "./calibrateCommand.js";
-import { registerCollectorCommand } from "./collectorCommand.js";
 import { type Io, processIo } from "./context.js";
-import { registerDemoCommand } from "./demoCommand.js";
 import { EXIT, registerEvalCommand, UsageError } from "./evalCommand.js";
-import { registerForgetCommand } from "./forgetCommand.js";
-import { registerGoldenCommands } from "./goldenCommand.js";
-import { registerHistoryCommands } from "./historyCommands.js";
-import { registerLiveCommand } from "./liveCommand.js";
-import { registerReplayCommand } from "./replayCommand.js";
-import { registerReportCommand } from "./reportCommand.js";
-import { registerStreamCommands } from "./streamCommands.js";
+
+/** Registers one module's commands on the program. */
+type Registrar = (program: Command, ctx: CommandContext) => void;
+
+/**
+ * The commands of each CLI module, in help order. A run loads only the module of the command it
+ * runs (issue 12: `eval` does not load the collector, Kafka clients, the read API server or the
+ * HTML report); help, `--version` and an unknown command load them all.
+ */
+const MODULES: readonly { readonly commands: readonly string[]; readonly load: () => Promise<Registrar> }[] = [
+  { commands: ["eval"], load: async () => registerEvalCommand },
+  { commands: ["demo"], load: async () => (await import("./demoCommand.js")).registerDemoCommand },
+  { commands: ["runs", "compare", "export"], load: async () => (await import("./historyCommands.js")).registerHistoryCommands },
+  { commands: ["live"], load: async () => (await import("./liveCommand.js")).registerLiveCommand },
+  { commands: ["report"], load: async () => (await import("./reportCommand.js")).registerReportCommand },
+  { commands: ["collector"], load: async () => (await import("./collectorCommand.js")).registerCollectorCommand },
+  {
+    commands: ["calibrate"],
+    load: async () => {
+      const { registerCalibrateCommand } = await import("./calibrateCommand.js");
+      return (program, ctx) => registerCalibrateCommand(program, ctx.io, ctx.result, ctx.home);
+    },
+  },
+  { commands: ["replay"], load: async () => (await import("./replayCommand.js")).registerReplayCommand },
+  { commands: ["scorer", "serve"], load: async () => (await import("./streamCommands.js")).registerStreamCommands },
+  { commands: ["golden"], load: async () => (await import("./goldenCommand.js")).registerGoldenCommands },
+  { commands: ["forget"], load: async () => (await import("./forgetCommand.js")).registerForgetCommand },
+];
+
+/** The error classes a command reports as one `ragmeter:` line with exit 2, loaded only when an error is caught. */
+async function isUsageLevelError(err: unknown): Promise<boolean> {
+  if (err instanceof UsageError) return true;
+  const [collector, golden, domain, judges, calibrate, gate, replay, select, store, api] = await Promise.all([
+    import("@ragmeter/collector"),
+    import("@ragmeter/golden"),
+    import("../domain/errors.js"),
+    import("../judges/errors.js"),
+    import("../runs/calibrate/errors.js"),
+    import("../runs/gate.js"),
+    import("../runs/replay/replay.js"),
+    import("../runs/replay/select.js"),
+    import("../store/errors.js"),
+    import("./api/errors.js"),
+  ]);
+  return (
+    err instanceof domain.ConfigError ||
+    err instanceof select.ReplaySpecError ||
+    err instanceof replay.NothingToReplayError ||
+    err instanceof collector.CollectorConfigError ||
+    err instanceof golden.GoldenSetError ||
+    err instanceof gate.GateSyntaxError ||
+    err instanceof store.StoreError ||
+    err instanceof judges.JudgeConfigError ||
+    err instanceof calibrate.CalibrationError ||
+    err instanceof api.ReadApiError
+  );
+}
 
 /** A commander usage error as one `ragmeter:` line (commander writes `error: …`). */
 export function usageLine(s: string): string {
@@ -30,9 +67,10 @@ export function usageLine(s: string): string {
 
 /**
  * Builds the `ragmeter` command line. Each action stores its exit code in `result.code`
- * (design §5: 0 done, 1 gate failed, 2 usage/configuration/infrastructure).
+ * (design §5: 0 done, 1 gate failed, 2 usage/configuration/infrastructure). With `command` (the
+ * first argument of a run) naming a command, only its module is loaded and registered.
  */
-export function buildCli(io: Io, result: { code: number }): Command {
+export async function buildCli(io: Io, result: { code: number }, command?: string): Promise<Command> {
   const program = new Command("ragmeter")
     .description("Measure whether a RAG change made answers better or worse: recall@k, grounding, relevance.")
     .version("0.1.0")
@@ -41,25 +79,15 @@ export function buildCli(io: Io, result: { code: number }): Command {
     .showHelpAfterError("(run `ragmeter --help`, or `ragmeter <command> --help`, for usage)");
   const home = (): Option => new Option("--home <dir>", "local state and embedded store (env RAGMETER_HOME, default ./.ragmeter)");
   const ctx: CommandContext = { io, result, home };
-
-  registerEvalCommand(program, ctx);
-  registerDemoCommand(program, ctx);
-  registerHistoryCommands(program, ctx);
-  registerLiveCommand(program, ctx);
-  registerReportCommand(program, ctx);
-  registerCollectorCommand(program, ctx);
-  registerCalibrateCommand(program, io, result, home);
-  registerReplayCommand(program, ctx);
-  registerStreamCommands(program, ctx);
-  registerGoldenCommands(program, ctx);
-  registerForgetCommand(program, ctx);
+  const only = MODULES.filter((m) => command !== undefined && m.commands.includes(command));
+  for (const register of await Promise.all((only.length > 0 ? only : MODULES).map((m) => m.load()))) register(program, ctx);
   return program;
 }
 
 /** Runs the CLI with `argv` (as `process.argv`); resolves to the exit code. Never calls process.exit. */
 export async function runCli(argv: readonly string[], io: Io = processIo()): Promise<number> {
   const result = { code: EXIT.done as number };
-  const program = buildCli(io, result);
+  const program = await buildCli(io, result, argv[2]);
   try {
     if (argv.length <= 2) {
       io.err(program.helpInformation().trimEnd());
@@ -72,20 +100,8 @@ export async function runCli(argv: readonly string[], io: Io = processIo()): Pro
       if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return EXIT.done;
       return EXIT.usage;
     }
-    if (
-      err instanceof ConfigError ||
-      err instanceof UsageError ||
-      err instanceof ReplaySpecError ||
-      err instanceof NothingToReplayError ||
-      err instanceof CollectorConfigError ||
-      err instanceof GoldenSetError ||
-      err instanceof GateSyntaxError ||
-      err instanceof StoreError ||
-      err instanceof JudgeConfigError ||
-      err instanceof CalibrationError ||
-      err instanceof ReadApiError
-    ) {
-      io.err(`ragmeter: ${err.message}`);
+    if (await isUsageLevelError(err)) {
+      io.err(`ragmeter: ${(err as Error).message}`);
       return EXIT.usage;
     }
     // Infrastructure errors (Kafka, ClickHouse, files) as one line; the stack with RAGMETER_DEBUG=1.

@@ -87,6 +87,7 @@ export async function replayCommand(io: Io, flags: ReplayFlags): Promise<number>
   return withStore(io, flags, async (store, config) => {
     const progress = createProgress(io.interactive, `replay ${flags.pipelineVersion}`);
     let r: ReplayOutcome;
+    const judge = await judgeFor(config);
     try {
       r = await withEvaluationExport(
         config,
@@ -96,7 +97,7 @@ export async function replayCommand(io: Io, flags: ReplayFlags): Promise<number>
           runReplay({
             evaluations,
             store,
-            judge: judgeFor(config),
+            judge,
             target: httpTarget(flags.target, config.targetTimeoutMs),
             pipelineVersion: flags.pipelineVersion,
             from,

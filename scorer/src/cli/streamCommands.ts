@@ -28,9 +28,9 @@ export interface StreamFlags {
 }
 
 /** The scoring settings of `scorer` and `serve`: live traffic, the stream's sampling and concurrency, 500 traces a pass. */
-function liveScoring(config: Config, flags: StreamFlags, stream: StreamConfig, evaluations: EvaluationSink | null): ScoringSettings {
+async function liveScoring(config: Config, flags: StreamFlags, stream: StreamConfig, evaluations: EvaluationSink | null): Promise<ScoringSettings> {
   return {
-    judge: judgeFor(config),
+    judge: await judgeFor(config),
     ks: flags.k ?? [1, 3, 5, 10],
     quietMs: stream.quietMs,
     liveSampleRate: stream.liveSampleRate,
@@ -75,7 +75,7 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
       stream: { ...stream, brokers },
       consume: true,
       log,
-      scoring: liveScoring(config, flags, stream, evaluations),
+      scoring: await liveScoring(config, flags, stream, evaluations),
     });
     const reader = storeReader(store, config.prices);
     const token = io.env["RAGMETER_COLLECTOR_TOKEN"] || undefined;
@@ -125,7 +125,7 @@ export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSig
       stream,
       consume: useKafka,
       log,
-      scoring: liveScoring(config, flags, stream, evaluations),
+      scoring: await liveScoring(config, flags, stream, evaluations),
     });
     let collector: RunningCollector | null = null;
     let api: { url: string; close(): Promise<void> } | null = null;

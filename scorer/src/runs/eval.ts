@@ -1,5 +1,4 @@
 import type { GoldenItem, GoldenSet } from "@ragmeter/golden";
-import pLimit from "p-limit";
 import type { EvaluationSink } from "../domain/evaluation.js";
 import type { QuestionResult } from "../domain/result.js";
 import type { PriceTable } from "../judges/session/cost.js";
@@ -7,6 +6,7 @@ import type { Judge } from "../judges/types.js";
 import type { Store } from "../store/client.js";
 import { scoreTargetResult } from "./answers.js";
 import { questionDigester } from "./digest.js";
+import { mapInPool } from "./pool.js";
 import { askTarget, startRecorder } from "./recorder.js";
 import type { EvalOutcome } from "./summary.js";
 import type { Target } from "./target.js";
@@ -79,29 +79,24 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
   const { run, judge } = recorder;
   try {
     const warnings = new Set<string>();
-    const limit = pLimit(Math.max(1, options.concurrency));
     let done = 0;
     const digest = questionDigester(ks, golden.items);
     const kept: QuestionResult[] | null = (options.keepResults ?? true) ? new Array(golden.items.length) : null;
-    const questions = await Promise.all(
-      golden.items.map((item: GoldenItem, i) =>
-        limit(async () => {
-          const { traceId, spans, result: res } = await askTarget(options.target, run, item.id, item.question);
-          if (res.ok && res.reply.pipeline_version !== null && res.reply.pipeline_version !== options.pipelineVersion) {
-            warnings.add(`the target reports pipeline version "${res.reply.pipeline_version}"; recorded as "${options.pipelineVersion}" (--pipeline-version wins)`);
-          }
-          if (res.ok && judge.kind === "llm" && res.reply.model === judge.model) {
-            warnings.add(`the judge model "${judge.model}" is also the generator model: self-preference bias is likely`);
-          }
-          const q = await scoreTargetResult(item, traceId, res, judge, ks, { repeat });
-          await recorder.record(q, spans);
-          if (kept) kept[i] = q;
-          done++;
-          options.onProgress?.(done, golden.items.length);
-          return digest(q);
-        }),
-      ),
-    );
+    const questions = await mapInPool(golden.items, options.concurrency, async (item: GoldenItem, i) => {
+      const { traceId, spans, result: res } = await askTarget(options.target, run, item.id, item.question);
+      if (res.ok && res.reply.pipeline_version !== null && res.reply.pipeline_version !== options.pipelineVersion) {
+        warnings.add(`the target reports pipeline version "${res.reply.pipeline_version}"; recorded as "${options.pipelineVersion}" (--pipeline-version wins)`);
+      }
+      if (res.ok && judge.kind === "llm" && res.reply.model === judge.model) {
+        warnings.add(`the judge model "${judge.model}" is also the generator model: self-preference bias is likely`);
+      }
+      const q = await scoreTargetResult(item, traceId, res, judge, ks, { repeat });
+      await recorder.record(q, spans);
+      if (kept) kept[i] = q;
+      done++;
+      options.onProgress?.(done, golden.items.length);
+      return digest(q);
+    });
     return await recorder.complete({ questions, results: kept, repeat, useCache, warnings: [...warnings], now });
   } finally {
     await recorder.close().catch(() => undefined);

@@ -2,34 +2,39 @@ import type { GoldenItem, GoldenSet } from "@ragmeter/golden";
 import { z } from "zod";
 import type { Store } from "./client.js";
 
+/** Golden items per insert: a 20,000-item set as one insert was a 22 MB body held twice (issue 12). */
+export const GOLDEN_INSERT_ROWS = 2000;
+
 /**
  * Stores a golden set's items under its hash (`golden_sets`, `golden_items`, design §2), so the
- * streaming scorer can compute recall for a golden id without the file. Idempotent.
+ * streaming scorer can compute recall for a golden id without the file. Idempotent. The items go
+ * in inserts of {@link GOLDEN_INSERT_ROWS}, then the set's row.
  */
 export async function saveGoldenSet(store: Store, set: GoldenSet): Promise<void> {
   const version = store.nextVersion();
+  for (let start = 0; start < set.items.length; start += GOLDEN_INSERT_ROWS) {
+    await store.client.insert({
+      table: `${store.database}.golden_items`,
+      values: set.items.slice(start, start + GOLDEN_INSERT_ROWS).map((it, i) => ({
+        golden_set_hash: set.sha256,
+        golden_id: it.id,
+        position: start + i,
+        question: it.question,
+        expected_source: it.expected_source,
+        expected_substring: it.expected_substring,
+        expected_chunk_id: it.expected_chunk_id ?? null,
+        reference_answer: it.reference_answer,
+        key_facts: it.key_facts ?? [],
+        has_key_facts: it.key_facts === null ? 0 : 1,
+        tags: it.tags,
+        version,
+      })),
+      format: "JSONEachRow",
+    });
+  }
   await store.client.insert({
     table: `${store.database}.golden_sets`,
     values: [{ golden_set_hash: set.sha256, path: set.path, item_count: set.items.length, created_at: Date.now(), version }],
-    format: "JSONEachRow",
-  });
-  if (set.items.length === 0) return;
-  await store.client.insert({
-    table: `${store.database}.golden_items`,
-    values: set.items.map((it, position) => ({
-      golden_set_hash: set.sha256,
-      golden_id: it.id,
-      position,
-      question: it.question,
-      expected_source: it.expected_source,
-      expected_substring: it.expected_substring,
-      expected_chunk_id: it.expected_chunk_id ?? null,
-      reference_answer: it.reference_answer,
-      key_facts: it.key_facts ?? [],
-      has_key_facts: it.key_facts === null ? 0 : 1,
-      tags: it.tags,
-      version,
-    })),
     format: "JSONEachRow",
   });
 }
