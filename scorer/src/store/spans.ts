@@ -129,12 +129,14 @@ const logRow = z.object({
 });
 
 /**
- * Settings of the read-back on the embedded engine: one thread and small blocks. The trace ids of a
- * batch are spread over the whole key range, so the read touches most granules of every part; with
- * the defaults (two threads, 65,536-row blocks) one 5,000-trace read held about 140 MiB in the engine,
- * with these about 55 MiB (bench:scorer, issue 15). A server keeps its own settings.
+ * Settings of the read-back on the embedded engine: small blocks. The trace ids of a batch are spread
+ * over the whole key range, so the read touches most granules of every part; with 65,536-row blocks
+ * and a sort of the whole result one 5,000-trace read held about 140 MiB in the engine, with these
+ * and the per-trace sort here about 85 MiB (55 MiB on one thread, which cost a third of the
+ * throughput: the engine runs one statement at a time; bench:scorer, issue 15). A server keeps its
+ * own settings.
  */
-export const EMBEDDED_READ_SETTINGS: ClickHouseSettings = { max_threads: 1, max_block_size: "4096", preferred_block_size_bytes: "262144" };
+export const EMBEDDED_READ_SETTINGS: ClickHouseSettings = { max_block_size: "4096", preferred_block_size_bytes: "262144" };
 
 /** Byte order of ASCII strings, as ClickHouse's ORDER BY on a String. */
 const byBytes = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

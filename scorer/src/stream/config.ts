@@ -15,9 +15,10 @@ export type Source = (typeof SOURCES)[number];
  * How far V8 lets the scorer's heap grow past the live objects of its last full collection, percent
  * (`RAGMETER_SCORER_HEAP_GROWTH_PERCENT`; V8's flag `--heap-growing-percent`). A scoring pass makes
  * much short-lived garbage that outlives the young generation; with V8's own factor (up to 4×) the
- * heap ran to 300+ MiB around a live set of about 75 MiB (bench:scorer, issue 15). 0 = V8's default.
+ * heap ran to 300+ MiB around a live set of about 75 MiB; at 50 % it peaked at 125–165 MiB, at 20 % at
+ * 100–125 MiB for more CPU in collections (bench:scorer, issue 15). 0 = V8's default.
  */
-export const DEFAULT_HEAP_GROWTH_PERCENT = 20;
+export const DEFAULT_HEAP_GROWTH_PERCENT = 50;
 
 /**
  * Environment of the streaming scorer (design §10): Kafka, quiet window, live sampling. Validated
