@@ -87,7 +87,17 @@ async function runOnce(label, n, judge, judgeConcurrency) {
   let peakHeap = process.memoryUsage().heapUsed;
   const svc = await startScorerService({
     store,
-    stream: { brokers: [BROKER], topic, quietMs, liveSampleRate: 1, groupId: `bench-${randomUUID()}`, sessionTimeoutMs: 30_000, concurrency: judgeConcurrency },
+    stream: {
+      brokers: [BROKER],
+      topic,
+      quietMs,
+      liveSampleRate: 1,
+      groupId: `bench-${randomUUID()}`,
+      sessionTimeoutMs: 30_000,
+      concurrency: judgeConcurrency,
+      // RAGMETER_SCORER_HEAP_GROWTH_PERCENT as the scorer reads it (unset: its default).
+      ...(process.env.RAGMETER_SCORER_HEAP_GROWTH_PERCENT ? { heapGrowthPercent: Number(process.env.RAGMETER_SCORER_HEAP_GROWTH_PERCENT) } : {}),
+    },
     consume: true,
     log: silent,
     scoring: { judge, ks: [1, 3, 5, 10], quietMs, liveSampleRate: 1, concurrency: judgeConcurrency, batchSize: 5000 },
