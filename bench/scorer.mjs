@@ -6,14 +6,13 @@ import { spawn } from "node:child_process";
 //   1. heuristic judges: traces/s end to end (first message consumed → last trace scored);
 //   2. an LLM judge behind a local OpenAI-compatible server that answers after a fixed delay:
 //      judge-bound efficiency = achieved judge calls/s ÷ (concurrency ÷ delay).
-// Usage: node bench/scorer.mjs [--traces 100000] [--llm-traces 3000] [--delay-ms 200] [--judge-concurrency 64]
-import { randomBytes, randomUUID } from "node:crypto";
+// Usage: node bench/scorer.mjs [--traces 100000] [--llm-traces 3000 (0: heuristic only)] [--delay-ms 200] [--judge-concurrency 64]
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import kafkajs from "kafkajs";
-import { encodeTraceRequest } from "../otlp/dist/index.js";
 import { createHeuristicJudge } from "../scorer/dist/judges/heuristic/heuristicJudge.js";
 import { createLlmJudge } from "../scorer/dist/judges/llm/llmJudge.js";
 import { openStore } from "../scorer/dist/store/client.js";
@@ -45,79 +44,18 @@ const silent = {
   },
 };
 
-const kv = (key, v) => ({ key, value: typeof v === "number" ? { intValue: BigInt(v) } : { stringValue: v } });
-function traceBytes(i) {
-  const traceId = randomBytes(16).toString("hex");
-  const span = (name, attributes, start) => ({
-    traceId,
-    spanId: randomBytes(8).toString("hex"),
-    traceState: "",
-    parentSpanId: "",
-    flags: 1,
-    name,
-    kind: 1,
-    startTimeUnixNano: start,
-    endTimeUnixNano: start + 1_000_000n,
-    attributes,
-    droppedAttributesCount: 0,
-    events: [],
-    droppedEventsCount: 0,
-    links: [],
-    droppedLinksCount: 0,
-    status: { code: 0, message: "" },
+/** Pre-fills the topic from a child process (bench/lib/scorer-prefill.mjs); resolves to its seconds. */
+function prefill(topic, n) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(path.dirname(new URL(import.meta.url).pathname), "lib", "scorer-prefill.mjs"), topic, String(n)], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += String(d);
+    });
+    child.on("exit", (code) => (code === 0 ? resolve(Number(out.trim())) : reject(new Error(`prefill exited with ${code}`))));
   });
-  const docs = Array.from({ length: 5 }, (_, d) => ({
-    id: `doc-${(i + d) % 500}.md#${d + 1}`,
-    document_id: `doc-${(i + d) % 500}.md`,
-    score: 5 - d,
-    content: `Plan ${i % 7} includes ${d + 2} vCPUs and ${(d + 1) * 4} GB of memory; backups are kept for ${7 + d} days.`,
-  }));
-  const q = `How many vCPUs does plan ${i % 7} include?`;
-  const spans = [
-    span(
-      "retrieval kb",
-      [kv("gen_ai.operation.name", "retrieval"), kv("gen_ai.retrieval.query.text", q), kv("gen_ai.retrieval.documents", JSON.stringify(docs))],
-      1_764_460_800_000_000_000n,
-    ),
-    span(
-      "chat gen",
-      [
-        kv("gen_ai.operation.name", "chat"),
-        kv("gen_ai.request.model", "gen-1"),
-        kv("gen_ai.usage.input_tokens", 420),
-        kv("gen_ai.usage.output_tokens", 24),
-        kv("gen_ai.output.messages", JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: `Plan ${i % 7} includes 2 vCPUs and 4 GB of memory.` }] }])),
-      ],
-      1_764_460_800_010_000_000n,
-    ),
-  ];
-  const req = {
-    resourceSpans: [
-      {
-        resource: { attributes: [kv("service.name", "bench")], droppedAttributesCount: 0, entityRefs: [] },
-        scopeSpans: [{ scope: { name: "bench", version: "1", attributes: [], droppedAttributesCount: 0 }, spans, schemaUrl: "" }],
-        schemaUrl: "",
-      },
-    ],
-  };
-  return { key: traceId, value: Buffer.from(encodeTraceRequest(req, "protobuf")) };
-}
-
-async function prefill(topic, n) {
-  const admin = kafka.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic, numPartitions: 3, replicationFactor: 1 }], waitForLeaders: true });
-  await admin.disconnect();
-  const producer = kafka.producer();
-  await producer.connect();
-  const t0 = performance.now();
-  for (let i = 0; i < n; i += 2000) {
-    const messages = [];
-    for (let j = i; j < Math.min(n, i + 2000); j++) messages.push({ ...traceBytes(j), headers: { "ragmeter-signal": "traces" } });
-    await producer.send({ topic, acks: -1, messages });
-  }
-  await producer.disconnect();
-  return (performance.now() - t0) / 1000;
 }
 
 async function dropTopic(topic) {
@@ -144,10 +82,22 @@ async function runOnce(label, n, judge, judgeConcurrency) {
   const t0 = performance.now();
   let firstScoredAt = null;
   let lastScoredAt = null;
-  let peakRss = process.memoryUsage().rss;
+  const rss0 = process.memoryUsage().rss;
+  let peakRss = rss0;
+  let peakHeap = process.memoryUsage().heapUsed;
   const svc = await startScorerService({
     store,
-    stream: { brokers: [BROKER], topic, quietMs, liveSampleRate: 1, groupId: `bench-${randomUUID()}`, sessionTimeoutMs: 30_000, concurrency: judgeConcurrency },
+    stream: {
+      brokers: [BROKER],
+      topic,
+      quietMs,
+      liveSampleRate: 1,
+      groupId: `bench-${randomUUID()}`,
+      sessionTimeoutMs: 30_000,
+      concurrency: judgeConcurrency,
+      // RAGMETER_SCORER_HEAP_GROWTH_PERCENT as the scorer reads it (unset: its default).
+      ...(process.env.RAGMETER_SCORER_HEAP_GROWTH_PERCENT ? { heapGrowthPercent: Number(process.env.RAGMETER_SCORER_HEAP_GROWTH_PERCENT) } : {}),
+    },
     consume: true,
     log: silent,
     scoring: { judge, ks: [1, 3, 5, 10], quietMs, liveSampleRate: 1, concurrency: judgeConcurrency, batchSize: 5000 },
@@ -163,7 +113,9 @@ async function runOnce(label, n, judge, judgeConcurrency) {
   let scored = 0;
   while (scored < n) {
     await new Promise((r) => setTimeout(r, 500));
-    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    const mem = process.memoryUsage();
+    peakRss = Math.max(peakRss, mem.rss);
+    peakHeap = Math.max(peakHeap, mem.heapUsed);
     if (storedAt === null) {
       stored = await count(store, "spans");
       if (stored >= 2 * n) storedAt = performance.now();
@@ -191,6 +143,8 @@ async function runOnce(label, n, judge, judgeConcurrency) {
     cpuMsPerTrace: (cpu.user + cpu.system) / 1000 / Math.max(1, scored),
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     peakRssMiB: Math.round(peakRss / 2 ** 20),
+    startRssMiB: Math.round(rss0 / 2 ** 20),
+    peakHeapMiB: Math.round(peakHeap / 2 ** 20),
     quietMs,
   };
 }
@@ -217,9 +171,13 @@ console.log(
   `heuristic: ${h.n} traces pre-filled in ${h.fillSeconds.toFixed(1)} s; all spans stored after ${h.storeSeconds?.toFixed(1)} s (${Math.round((2 * h.n) / (h.storeSeconds ?? h.total))} spans/s)`,
 );
 console.log(
-  `heuristic: ${h.scored} traces stored, settled, scored and written in ${h.total.toFixed(1)} s → ${Math.round(h.scored / h.total)} traces/s end to end (scoring phase ${Math.round(h.scored / h.scoring)} traces/s); scorer process CPU ${h.cpuSeconds.toFixed(1)} s = ${h.cpuMsPerTrace.toFixed(3)} ms per trace (→ ${Math.round(1000 / h.cpuMsPerTrace)} traces/s per busy core); peak RSS ${h.peakRssMiB} MiB`,
+  `heuristic: ${h.scored} traces stored, settled, scored and written in ${h.total.toFixed(1)} s → ${Math.round(h.scored / h.total)} traces/s end to end (scoring phase ${Math.round(h.scored / h.scoring)} traces/s); scorer process CPU ${h.cpuSeconds.toFixed(1)} s = ${h.cpuMsPerTrace.toFixed(3)} ms per trace (→ ${Math.round(1000 / h.cpuMsPerTrace)} traces/s per busy core); peak RSS ${h.peakRssMiB} MiB (${h.startRssMiB} MiB at the start, engine open; peak V8 heap used ${h.peakHeapMiB} MiB)`,
 );
 
+if (LLM_N === 0) {
+  if (broker.status === "started") await stopKafka({ log: () => {} });
+  process.exit(0);
+}
 const fake = await fakeJudgeServer(DELAY);
 const judge = createLlmJudge({ baseURL: fake.url, model: "bench-judge", concurrency: JUDGE_C, timeoutMs: 30_000 });
 const l = await runOnce("llm", LLM_N, judge, JUDGE_C);

@@ -20,6 +20,14 @@ describe("streaming scorer config: source, topics, creation, backlog bound (issu
     expect([c.source, c.createTopics, c.partitions]).toEqual(["ragmeter", false, 6]);
   });
 
+  it("V8 heap growth of the scorer: 50 % by default, RAGMETER_SCORER_HEAP_GROWTH_PERCENT sets it, 0 leaves V8's own", () => {
+    expect(loadStreamConfig({}).heapGrowthPercent).toBe(50);
+    expect(loadStreamConfig({ RAGMETER_SCORER_HEAP_GROWTH_PERCENT: "0" }).heapGrowthPercent).toBe(0);
+    expect(loadStreamConfig({ RAGMETER_SCORER_HEAP_GROWTH_PERCENT: "20" }).heapGrowthPercent).toBe(20);
+    expect(() => loadStreamConfig({ RAGMETER_SCORER_HEAP_GROWTH_PERCENT: "-1" })).toThrow(/^environment variable RAGMETER_SCORER_HEAP_GROWTH_PERCENT: /u);
+    expect(() => loadStreamConfig({ RAGMETER_SCORER_HEAP_GROWTH_PERCENT: "2.5" })).toThrow(/^environment variable RAGMETER_SCORER_HEAP_GROWTH_PERCENT: /u);
+  });
+
   it("bad values are one-line errors naming the variable or the flag", () => {
     expect(() => loadStreamConfig({ RAGMETER_TOPIC_PARTITIONS: "0" })).toThrow(/^environment variable RAGMETER_TOPIC_PARTITIONS: /u);
     expect(() => loadStreamConfig({ RAGMETER_SCORER_MAX_PENDING: "many" })).toThrow(/^environment variable RAGMETER_SCORER_MAX_PENDING: /u);

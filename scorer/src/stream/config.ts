@@ -12,6 +12,15 @@ export const SOURCES = ["ragmeter", "otelcol"] as const;
 export type Source = (typeof SOURCES)[number];
 
 /**
+ * How far V8 lets the scorer's heap grow past the live objects of its last full collection, percent
+ * (`RAGMETER_SCORER_HEAP_GROWTH_PERCENT`; V8's flag `--heap-growing-percent`). A scoring pass makes
+ * much short-lived garbage that outlives the young generation; with V8's own factor (up to 4×) the
+ * heap ran to 300+ MiB around a live set of about 75 MiB; at 50 % it peaked at 125–165 MiB, at 20 % at
+ * 100–125 MiB for more CPU in collections (bench:scorer, issue 15). 0 = V8's default.
+ */
+export const DEFAULT_HEAP_GROWTH_PERCENT = 50;
+
+/**
  * Environment of the streaming scorer (design §10): Kafka, quiet window, live sampling. Validated
  * once; flags win over these.
  */
@@ -30,6 +39,7 @@ export const streamEnvSchema = kafkaEnvSchema.extend({
     .transform((v) => v === "1" || v === "true"),
   RAGMETER_TOPIC_PARTITIONS: z.coerce.number().int().min(1).default(3),
   RAGMETER_SCORER_MAX_PENDING: z.coerce.number().int().min(1).default(50_000),
+  RAGMETER_SCORER_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(DEFAULT_HEAP_GROWTH_PERCENT),
 });
 
 /** A topic the scorer consumes; `signal` null = read from the record's `ragmeter-signal` header. */
@@ -57,6 +67,8 @@ export interface StreamConfig {
   readonly partitions?: number;
   /** Traces written and not yet scored at which consumption pauses (default 50,000). */
   readonly maxPending?: number;
+  /** V8 heap growth past the live set, percent (default {@link DEFAULT_HEAP_GROWTH_PERCENT}; 0 = V8's own). */
+  readonly heapGrowthPercent?: number;
 }
 
 /**
@@ -95,5 +107,6 @@ export function loadStreamConfig(env: NodeJS.ProcessEnv, flags: { brokers?: stri
     createTopics: e.RAGMETER_CREATE_TOPICS,
     partitions: e.RAGMETER_TOPIC_PARTITIONS,
     maxPending: e.RAGMETER_SCORER_MAX_PENDING,
+    heapGrowthPercent: e.RAGMETER_SCORER_HEAP_GROWTH_PERCENT,
   };
 }
