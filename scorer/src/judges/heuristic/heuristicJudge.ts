@@ -42,9 +42,9 @@ function scriptOf(text: string): Script {
  * Tokens of a text: word segments (CJK bigrams) with Chinese numerals as digits and English/Russian
  * number words merged into numbers, then Snowball stems of the words.
  */
-function tokenize(text: string): Tokenized {
+function tokenize(text: string, stemOf: (word: string) => string = stem): Tokenized {
   const segments = mergeNumberWords(wordSegments(chineseNumeralsToDigits(text))).map(
-    (s): Token => (s.isNumber ? { text: s.text, isNumber: true, stop: false } : { text: stem(s.text), isNumber: false, stop: STOP_WORDS.has(s.text) }),
+    (s): Token => (s.isNumber ? { text: s.text, isNumber: true, stop: false } : { text: stemOf(s.text), isNumber: false, stop: STOP_WORDS.has(s.text) }),
   );
   const content = new Set<string>();
   const numbers = new Set<string>();
@@ -55,14 +55,60 @@ function tokenize(text: string): Tokenized {
   return { segments, content, numbers, script: scriptOf(text) };
 }
 
+/** A map that drops its least recently inserted entry once it holds `capacity` entries. */
+class Bounded<V> {
+  readonly #map = new Map<string, V>();
+  constructor(readonly capacity: number) {}
+  get(key: string, make: (key: string) => V): V {
+    let v = this.#map.get(key);
+    if (v === undefined) {
+      v = make(key);
+      if (this.#map.size >= this.capacity) {
+        const oldest = this.#map.keys().next();
+        if (!oldest.done) this.#map.delete(oldest.value);
+      }
+      this.#map.set(key, v);
+    }
+    return v;
+  }
+}
+
+/**
+ * Tokenized texts of one judge. Tokenizing is a pure function of the text, so results are kept:
+ * chunk texts recur across questions (the same corpus answers them all), an answer's sentences are
+ * tokenized by claims, grounding and relevance alike, and words recur across all texts (stems).
+ */
+class Tokens {
+  readonly #stems = new Bounded<string>(STEM_CACHE_ENTRIES);
+  readonly #chunks = new Bounded<Tokenized>(CHUNK_CACHE_ENTRIES);
+  readonly #recent = new Bounded<Tokenized>(RECENT_CACHE_ENTRIES);
+  readonly #stem = (word: string): string => this.#stems.get(word, stem);
+  readonly #tokenize = (text: string): Tokenized => tokenize(text, this.#stem);
+  /** Tokens of a chunk text. */
+  chunk(text: string): Tokenized {
+    return this.#chunks.get(text, this.#tokenize);
+  }
+  /** Tokens of a question, answer or sentence. */
+  text(text: string): Tokenized {
+    return this.#recent.get(text, this.#tokenize);
+  }
+}
+
+/** Chunk texts whose tokens a heuristic judge keeps (about 1–2 KiB each with their tokens). */
+export const CHUNK_CACHE_ENTRIES = 20_000;
+/** Questions, answers and sentences whose tokens a heuristic judge keeps (those of the last questions). */
+export const RECENT_CACHE_ENTRIES = 1_000;
+/** Words whose stems a heuristic judge keeps. */
+export const STEM_CACHE_ENTRIES = 100_000;
+
 /**
  * The answer's claims for the heuristic judge: its sentences (`Intl.Segmenter` plus CJK `。！？`),
  * minus sentences that decline to answer and sentences with neither content words nor numbers.
  */
-export function heuristicClaims(answer: string): string[] {
+export function heuristicClaims(answer: string, tokens: Tokens = new Tokens()): string[] {
   return sentences(answer).filter((s) => {
     if (isAbstention(s)) return false;
-    const t = tokenize(s);
+    const t = tokens.text(s);
     return t.content.size > 0 || t.numbers.size > 0;
   });
 }
@@ -103,37 +149,14 @@ function givesDifferentNumber(claim: Tokenized, chunk: Tokenized): boolean {
 
 /** Verdict of one claim against the chunks, by the rules of design §5. */
 export function heuristicVerdict(claimText: string, chunks: readonly { id: string; text: string }[]): { verdict: Verdict; chunk_ids: string[] } {
-  return verdictAgainst(tokenize(claimText), tokenizeChunks(chunks));
+  const tokens = new Tokens();
+  return verdictAgainst(tokens.text(claimText), tokenizeChunks(chunks, tokens));
 }
 
 /** Chunks tokenized once per answer (blank chunks are no context). */
-function tokenizeChunks(chunks: readonly { id: string; text: string }[], cache?: ChunkCache): { id: string; t: Tokenized }[] {
-  return chunks.filter((c) => c.text.trim().length > 0).map((c) => ({ id: c.id, t: cache ? cache.get(c.text) : tokenize(c.text) }));
+function tokenizeChunks(chunks: readonly { id: string; text: string }[], tokens: Tokens): { id: string; t: Tokenized }[] {
+  return chunks.filter((c) => c.text.trim().length > 0).map((c) => ({ id: c.id, t: tokens.chunk(c.text) }));
 }
-
-/**
- * Tokenized chunk texts of one judge, bounded (least recently inserted out first). Retrieved chunks
- * recur across questions — the same corpus answers them all — so streams tokenize each once.
- */
-class ChunkCache {
-  readonly #map = new Map<string, Tokenized>();
-  constructor(readonly capacity: number) {}
-  get(text: string): Tokenized {
-    let t = this.#map.get(text);
-    if (t === undefined) {
-      t = tokenize(text);
-      if (this.#map.size >= this.capacity) {
-        const oldest = this.#map.keys().next();
-        if (!oldest.done) this.#map.delete(oldest.value);
-      }
-      this.#map.set(text, t);
-    }
-    return t;
-  }
-}
-
-/** Chunk texts whose tokens a heuristic judge keeps (about 1–2 KiB each with their tokens). */
-export const CHUNK_CACHE_ENTRIES = 20_000;
 
 function verdictAgainst(claim: Tokenized, tokenized: readonly { id: string; t: Tokenized }[]): { verdict: Verdict; chunk_ids: string[] } {
   // Across scripts words cannot be compared: a claim with numbers that a chunk in another script
@@ -178,14 +201,14 @@ const QUANTITY_QUESTION =
  * ("how many", "сколько", "多少") is a direct answer, at least {@link DIRECT_RELEVANCE}.
  * Right or wrong does not matter: grounding measures that.
  */
-export function heuristicRelevance(input: RelevanceInput): { value: number; reason: string } {
+export function heuristicRelevance(input: RelevanceInput, tokens: Tokens = new Tokens()): { value: number; reason: string } {
   if (input.answer.trim().length === 0) return { value: 0, reason: "empty answer" };
-  const claims = heuristicClaims(input.answer);
+  const claims = heuristicClaims(input.answer, tokens);
   if (input.answerable === true && claims.length === 0 && isAbstention(input.answer)) {
     return { value: ABSTENTION_RELEVANCE, reason: "abstention on an answerable question" };
   }
-  const q = tokenize(input.question);
-  const a = tokenize(input.answer);
+  const q = tokens.text(input.question);
+  const a = tokens.text(input.answer);
   const qTokens = new Set([...q.content, ...q.numbers]);
   if (qTokens.size === 0) return { value: 0, reason: "question has no content tokens" };
   let n = 0;
@@ -207,16 +230,16 @@ const VERSION = createHash("sha256").update(RULES).digest("hex").slice(0, 12);
  * prompt version is a hash of the rules and thresholds.
  */
 export function createHeuristicJudge(): Judge {
-  const cache = new ChunkCache(CHUNK_CACHE_ENTRIES);
+  const tokens = new Tokens();
   return {
     kind: "heuristic",
     model: "heuristic",
     promptVersion: { grounding: VERSION, relevance: VERSION },
     async grounding(input: GroundingInput): Promise<GroundingJudgment> {
       const t0 = performance.now();
-      const claimTexts = heuristicClaims(input.answer);
-      const chunks = tokenizeChunks(input.chunks, cache);
-      const claims: ClaimVerdict[] = claimTexts.map((text, index) => ({ index, text, ...verdictAgainst(tokenize(text), chunks) }));
+      const claimTexts = heuristicClaims(input.answer, tokens);
+      const chunks = tokenizeChunks(input.chunks, tokens);
+      const claims: ClaimVerdict[] = claimTexts.map((text, index) => ({ index, text, ...verdictAgainst(tokens.text(text), chunks) }));
       const cost = { input_tokens: 0, output_tokens: 0, latency_ms: performance.now() - t0 };
       if (claims.length === 0) return { status: "no_claims", value: null, claims, reason: "the answer makes no factual claim", ...cost };
       const supported = claims.filter((c) => c.verdict === "SUPPORTED").length;
@@ -224,7 +247,7 @@ export function createHeuristicJudge(): Judge {
     },
     async relevance(input: RelevanceInput): Promise<RelevanceJudgment> {
       const t0 = performance.now();
-      const r = heuristicRelevance(input);
+      const r = heuristicRelevance(input, tokens);
       return { status: "ok", value: r.value, reason: r.reason, input_tokens: 0, output_tokens: 0, latency_ms: performance.now() - t0 };
     },
   };
