@@ -149,7 +149,8 @@ export async function scoreInteraction(subject: Subject, reply: Answer, expect: 
       return { grounding: g, relevance: r, reference_facts: f };
     }),
   );
-  const abstained = heuristicClaims(reply.answer).length === 0 && isAbstention(reply.answer);
+  // isAbstention first: a cheap test that spares tokenizing every sentence of most answers.
+  const abstained = isAbstention(reply.answer) && heuristicClaims(reply.answer).length === 0;
   return {
     ...subject,
     status: "ok",
