@@ -1,11 +1,11 @@
 import { hostname } from "node:os";
-import v8 from "node:v8";
 import type { RecordSink, TraceRecord } from "@ragmeter/collector";
 import { deadLetterTopic, type Signal } from "@ragmeter/otlp";
 import type { ScoredTrace } from "../scoring/trace.js";
 import type { Store } from "../store/client.js";
 import { DEFAULT_HEAP_GROWTH_PERCENT, type StreamConfig } from "./config.js";
 import { type ConsumerLogger, type ConsumerSettings, type SpanConsumer, startSpanConsumer } from "./consumer.js";
+import { limitHeapGrowth } from "./heapGrowth.js";
 import { decodeRecord, writeRecords } from "./ingest.js";
 import { type ScoringSettings, scoreSettledTraces, scoreTraces } from "./loop.js";
 import { IngestionStats } from "./stats.js";
@@ -50,8 +50,7 @@ export interface ScorerServiceOptions {
 export async function startScorerService(o: ScorerServiceOptions): Promise<ScorerService> {
   // The scorer is the process's job: its heap is kept near the live set (V8 reads the flag at each
   // full collection; process-wide, so it is set here and not per pass).
-  const growth = o.stream.heapGrowthPercent ?? DEFAULT_HEAP_GROWTH_PERCENT;
-  if (growth > 0) v8.setFlagsFromString(`--heap-growing-percent=${growth}`);
+  limitHeapGrowth(o.stream.heapGrowthPercent ?? DEFAULT_HEAP_GROWTH_PERCENT);
   const stats = new IngestionStats(`${hostname()}-${process.pid}`);
   // Traces this instance wrote and has not scored since: trace id → when its last span was written.
   const dirty = new Map<string, number>();
