@@ -101,13 +101,16 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
       const missing = wanted.filter((t) => !existing.has(t));
       if (missing.length > 0 && config.createTopics) {
         const create = async (): Promise<void> => {
+          let created = true;
           try {
             await withDeadline(a.createTopics({ topics: missing, partitions: config.topicPartitions }), config.sendTimeoutMs, "create the topics");
-            await waitForLeaders(a, missing, config.sendTimeoutMs);
-            logger.info({ topics: missing, partitions: config.topicPartitions }, `created Kafka topic${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`);
           } catch (err) {
             if (!isTopicExists(err)) throw err;
+            created = false; // another process (e.g. a sibling cluster worker) created it just now
           }
+          // Either way its partitions may still be without a leader: a send now would fail (503).
+          await waitForLeaders(a, missing, config.sendTimeoutMs);
+          if (created) logger.info({ topics: missing, partitions: config.topicPartitions }, `created Kafka topic${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`);
         };
         if (missing.includes(config.topic)) await create();
         // Only the dead-letter topic is missing (the scorer writes it): sends need not wait for it.
