@@ -11,9 +11,10 @@
 //   + @platformatic/kafka modules side-effect free (only Producer and Admin
 //     with what they import), mnemonist → its LRUCache only, ajv → unused    80 MiB
 //   + minified (source text kept by V8 is about a third)                      74–76 MiB
+//   + node:http instead of fastify (collector/src/server.ts)                  see bench/README.md
 // What is swapped (see each stand-in for why it is safe): `mnemonist` → ./mnemonist-lru.cjs,
 // `ajv/dist/2020.js` (imported by @platformatic/kafka only) → ./ajv-unused.mjs.
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -48,7 +49,7 @@ const lean = {
 };
 
 rmSync(join(dist, "bundle"), { recursive: true, force: true });
-await build({
+const result = await build({
   entryPoints: { main: join(dist, "main.js"), worker: join(dist, "worker.js") },
   outdir: join(dist, "bundle"),
   bundle: true,
@@ -63,7 +64,19 @@ await build({
   minifySyntax: true,
   legalComments: "none",
   logLevel: "warning",
-  // CommonJS dependencies (fastify, pino, commander) call require() for Node's built-in modules.
+  // CommonJS dependencies (pino, commander) call require() for Node's built-in modules.
   banner: { js: 'import { createRequire as __ragmeterRequire } from "node:module"; const require = __ragmeterRequire(import.meta.url);' },
   plugins: [lean],
+  metafile: true,
 });
+
+// What the bundle holds, per input (esbuild's metafile: `bytesInOutput` of each module per chunk).
+writeFileSync(join(dist, "bundle-meta.json"), JSON.stringify(result.metafile));
+
+// The collector serves HTTP with node:http (collector/src/server.ts); a web framework pulled back in
+// (e.g. through an import of the scorer) would cost 10–15 MiB of RSS: fail the build instead.
+const framework = Object.keys(result.metafile.inputs).filter((p) => /node_modules[\\/](fastify|@fastify|find-my-way|avvio|light-my-request)[\\/]/.test(p));
+if (framework.length > 0) {
+  process.stderr.write(`collector bundle: must not contain a web framework, found ${framework.length} module(s), e.g. ${framework[0]}\n`);
+  process.exit(1);
+}

@@ -37,7 +37,7 @@ export async function runCollectorCommand(flags: CollectorFlags = {}, options: C
     collector = await startCluster(config, logger, entry);
     logger.info({ url: collector.url, workers: config.workers, topic: config.topic, brokers: config.brokers, idempotent: config.idempotent }, "collector listening");
   } else {
-    // Loaded here so that a cluster primary does not load fastify, the Kafka client and the codecs.
+    // Loaded here so that a cluster primary does not load the HTTP server, the Kafka client and the codecs.
     const { startCollector } = await import("./server.js");
     collector = await startCollector(config, { logger });
   }

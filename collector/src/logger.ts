@@ -1,6 +1,6 @@
 /**
  * Logging of the collector: one pino instance per process (or per collector in tests), created by
- * the entry point and passed down; fastify logs through the same instance (`loggerInstance`).
+ * the entry point and passed down.
  */
 import { type DestinationStream, type Logger as PinoLogger, pino } from "pino";
 
@@ -59,7 +59,7 @@ export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
-  /** The pino instance underneath (what the collector and fastify log through). */
+  /** The pino instance underneath (what the collector logs through). */
   readonly pino: PinoLogger;
 }
 

@@ -1,8 +1,13 @@
 /**
  * The OTLP/HTTP receiver: POST /v1/traces and /v1/logs (protobuf or JSON, gzip or not), GET
  * /healthz and /readyz. Answers 200 only after Kafka acknowledged every record of the request.
+ * Served by `node:http` directly (no web framework: fastify alone was ≈ 10–15 MiB of the
+ * stand-alone collector's RSS); other paths go to `deps.routes` when given (`ragmeter serve`'s read
+ * API, on fastify in the scorer), else 404.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { promisify } from "node:util";
 import { gunzip, inflate } from "node:zlib";
 import {
@@ -16,8 +21,6 @@ import {
   type Signal,
   splitTraceRequestProtobuf,
 } from "@ragmeter/otlp";
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
-import Fastify, { LogController } from "fastify";
 import { type Batch, batchLogs, batchTraces, countLogRecords, countSpans } from "./batching.js";
 import type { CollectorConfig } from "./config.js";
 import {
@@ -43,8 +46,19 @@ export interface CollectorDeps {
   logger?: Logger | PinoLogger;
   /** Record sink (default: a Kafka producer built from the config, kafka-sink.ts). An injected sink is not closed by `close()`. */
   sink?: RecordSink;
-  /** More routes on the same port (e.g. the scorer's read API), registered as an encapsulated plugin with its own error handler. */
-  routes?: FastifyPluginAsync;
+  /**
+   * More routes on the same port (e.g. the scorer's read API): every request that is not
+   * `POST /v1/traces`, `POST /v1/logs`, `GET|HEAD /healthz` or `GET|HEAD /readyz` goes to it (else 404).
+   */
+  routes?: HttpRoutes;
+}
+
+/** Requests the collector does not serve itself, e.g. a fastify instance's `routing` (scorer/src/cli/api/server.ts). */
+export interface HttpRoutes {
+  /** Answers one request (it owns `res`). */
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** Called once when the collector closes, after the server stopped. */
+  close?(): Promise<void>;
 }
 
 /** Counters of a running collector (since start). */
@@ -71,10 +85,13 @@ export interface RunningCollector {
 /** gRPC status codes used in google.rpc.Status error bodies, by HTTP status. */
 const GRPC_CODE: Record<number, number> = { 400: 3, 401: 16, 413: 8, 415: 3, 429: 8, 500: 13, 503: 14 };
 
+/** Bytes of the in-flight budget one request holds. */
 interface RequestState {
   reserved: number;
   released: boolean;
 }
+
+const JSON_TYPE = "application/json; charset=utf-8";
 
 function digest(s: string): Buffer {
   return createHash("sha256").update(s, "utf8").digest();
@@ -87,6 +104,13 @@ function summarise(errors: string[], max = 5): string {
 
 const TRACE_CONTEXT_HEADERS = ["traceparent", "tracestate", "baggage"] as const;
 
+/** Path of a request target without its query string. */
+function pathOf(url: string | undefined): string {
+  const u = url ?? "/";
+  const q = u.indexOf("?");
+  return q < 0 ? u : u.slice(0, q);
+}
+
 /**
  * Starts an OTLP/HTTP collector on `config.host:config.port` (port 0 picks a free port).
  * Kafka is not needed to start; requests get 503 until it is reachable.
@@ -96,35 +120,19 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
   const logger = deps.logger ? pinoOf(deps.logger) : silentLogger();
   const ownSink = deps.sink === undefined;
   const sink = deps.sink ?? createKafkaSink(config, logger);
+  const routes = deps.routes;
   const expectedToken = config.token === undefined ? undefined : digest(`Bearer ${config.token}`);
   const stats: CollectorStats = { requests: 0, acceptedItems: 0, rejectedItems: 0, records: 0, kafkaFailures: 0, inflightBytes: 0, peakInflightBytes: 0 };
-  const states = new WeakMap<FastifyRequest, RequestState>();
   let closing = false;
 
-  const app = Fastify({
-    loggerInstance: logger,
-    logController: new LogController({ disableRequestLogging: true }), // no per-request lines on the hot path
-    bodyLimit: config.bodyLimitBytes,
-    return503OnClosing: true,
-    forceCloseConnections: "idle",
-    keepAliveTimeout: 10_000,
-  });
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
-
-  const release = (req: FastifyRequest): void => {
-    const st = states.get(req);
-    if (!st || st.released) return;
+  const release = (st: RequestState): void => {
+    if (st.released) return;
     st.released = true;
     stats.inflightBytes -= st.reserved;
   };
 
-  const reserve = (req: FastifyRequest, bytes: number): void => {
-    let st = states.get(req);
-    if (!st) {
-      st = { reserved: 0, released: false };
-      states.set(req, st);
-    }
+  const reserve = (st: RequestState, bytes: number): void => {
+    if (st.released) return;
     if (stats.inflightBytes + bytes > config.maxInflightBytes && stats.inflightBytes > 0) {
       if (sink.degraded()) throw new KafkaUnavailableError("Kafka is unavailable and the collector's in-flight budget is used up");
       throw new OverloadedError(`the collector is busy (${stats.inflightBytes} bytes in flight, limit ${config.maxInflightBytes}); retry later`);
@@ -134,7 +142,7 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
     if (stats.inflightBytes > stats.peakInflightBytes) stats.peakInflightBytes = stats.inflightBytes;
   };
 
-  const guessEncoding = (req: FastifyRequest): OtlpEncoding => {
+  const guessEncoding = (req: IncomingMessage): OtlpEncoding => {
     try {
       return encodingOf(req.headers["content-type"]);
     } catch {
@@ -142,34 +150,33 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
     }
   };
 
-  const sendError = (reply: FastifyReply, encoding: OtlpEncoding, err: CollectorError): FastifyReply => {
-    if (err.status === 429 || err.status === 503) reply.header("retry-after", String(config.retryAfterSeconds));
-    return reply
-      .code(err.status)
-      .header("content-type", CONTENT_TYPES[encoding])
-      .send(Buffer.from(encodeErrorStatus(encoding, GRPC_CODE[err.status] ?? 2, err.message)));
+  /** Writes a whole response (once; nothing if the client is gone). While closing, the connection closes after it. */
+  const send = (res: ServerResponse, status: number, contentType: string, body: Uint8Array | string, extra?: Record<string, string>): void => {
+    if (res.headersSent || res.destroyed) return;
+    const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
+    res.statusCode = status;
+    res.setHeader("content-type", contentType);
+    res.setHeader("content-length", bytes.length);
+    if (extra) for (const [k, v] of Object.entries(extra)) res.setHeader(k, v);
+    if (closing) res.setHeader("connection", "close");
+    res.end(bytes);
+  };
+
+  const sendError = (res: ServerResponse, encoding: OtlpEncoding, err: CollectorError): void => {
+    const extra = err.status === 429 || err.status === 503 ? { "retry-after": String(config.retryAfterSeconds) } : undefined;
+    send(res, err.status, CONTENT_TYPES[encoding], encodeErrorStatus(encoding, GRPC_CODE[err.status] ?? 2, err.message), extra);
   };
 
   const toCollectorError = (err: unknown): CollectorError => {
     if (err instanceof CollectorError) return err;
     if (err instanceof OtlpError) return fromOtlpError(err);
-    const e = err as { statusCode?: number; code?: string; message?: string };
-    if (e.code === "FST_ERR_CTP_BODY_TOO_LARGE") return new PayloadTooLargeError(`request body is over the limit of ${config.bodyLimitBytes} bytes`);
-    if (typeof e.statusCode === "number" && e.statusCode >= 400 && e.statusCode < 500) {
-      return new CollectorError(e.message ?? "bad request", e.statusCode, false);
-    }
+    const e = err as { message?: string };
     logger.error({ error: e.message ?? String(err) }, "unexpected error");
     return new CollectorError("internal error", 500, true);
   };
 
-  app.setErrorHandler((err, req, reply) => {
-    release(req);
-    return sendError(reply, guessEncoding(req), toCollectorError(err));
-  });
-  app.addHook("onResponse", async (req) => release(req));
-  app.addHook("onRequestAbort", async (req) => release(req));
-
-  const preflight = async (req: FastifyRequest): Promise<void> => {
+  /** Token, content type and encoding, declared length and the in-flight budget, before the body is read. */
+  const preflight = (req: IncomingMessage, st: RequestState): void => {
     if (expectedToken) {
       // The auth scheme is case-insensitive (RFC 9110 §11.1); the token is compared as sent.
       const got = digest((req.headers.authorization ?? "").replace(/^bearer(?= )/iu, "Bearer"));
@@ -184,15 +191,51 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
     if (Number.isFinite(declared) && declared > config.bodyLimitBytes) {
       throw new PayloadTooLargeError(`request body of ${declared} bytes is over the limit of ${config.bodyLimitBytes} bytes`);
     }
-    reserve(req, Number.isFinite(declared) && declared > 0 ? declared : Math.min(config.bodyLimitBytes, 64 * 1024));
+    reserve(st, Number.isFinite(declared) && declared > 0 ? declared : Math.min(config.bodyLimitBytes, 64 * 1024));
   };
 
-  const decompress = async (req: FastifyRequest, body: Buffer): Promise<Buffer> => {
+  /** The request body as sent, at most `bodyLimitBytes` (413 past it; the rest is read and dropped). */
+  const readBody = (req: IncomingMessage): Promise<Buffer> =>
+    new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let length = 0;
+      const done = (): void => {
+        req.off("data", onData);
+        req.off("end", onEnd);
+        req.off("error", onError);
+        req.off("aborted", onAborted);
+      };
+      const onData = (chunk: Buffer): void => {
+        length += chunk.length;
+        if (length > config.bodyLimitBytes) {
+          done();
+          req.resume(); // drain and drop the rest, so the connection can carry the 413
+          reject(new PayloadTooLargeError(`request body is over the limit of ${config.bodyLimitBytes} bytes`));
+          return;
+        }
+        chunks.push(chunk);
+      };
+      const onEnd = (): void => {
+        done();
+        resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, length));
+      };
+      const onError = (err: Error): void => {
+        done();
+        reject(new OtlpDecodeError("body", `request body could not be read: ${err.message}`, { cause: err }));
+      };
+      const onAborted = (): void => onError(new Error("the client aborted the request"));
+      req.on("data", onData);
+      req.on("end", onEnd);
+      req.on("error", onError);
+      req.on("aborted", onAborted);
+    });
+
+  const decompress = async (req: IncomingMessage, st: RequestState, body: Buffer): Promise<Buffer> => {
     const ce = (req.headers["content-encoding"] ?? "identity").toLowerCase().trim();
     if (ce !== "gzip" && ce !== "deflate") return body;
     try {
       const out = await (ce === "gzip" ? gunzipAsync : inflateAsync)(body, { maxOutputLength: config.bodyLimitBytes });
-      reserve(req, out.length);
+      reserve(st, out.length);
       return out;
     } catch (err) {
       if (err instanceof CollectorError) throw err;
@@ -204,12 +247,17 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
     }
   };
 
-  const handle = (signal: Signal) => async (req: FastifyRequest, reply: FastifyReply) => {
-    stats.requests++;
-    const encoding = encodingOf(req.headers["content-type"]);
-    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+  const exportRequest = async (signal: Signal, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const st: RequestState = { reserved: 0, released: false };
+    res.once("close", () => release(st)); // answered, or the client went away
+    let encoding = guessEncoding(req);
     try {
-      const body = await decompress(req, raw);
+      if (closing) throw new CollectorError("the collector is shutting down; retry later", 503, true);
+      preflight(req, st);
+      encoding = encodingOf(req.headers["content-type"]);
+      const raw = await readBody(req);
+      stats.requests++;
+      const body = await decompress(req, st, raw);
       let batch: Batch;
       let rejected: number;
       let errors: string[];
@@ -254,39 +302,65 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
       stats.acceptedItems += total - rejected;
       stats.rejectedItems += rejected;
       if (rejected > 0) logger.info({ signal, rejected, first: errors[0] }, "partial success");
-      return reply
-        .code(200)
-        .header("content-type", CONTENT_TYPES[encoding])
-        .send(Buffer.from(encodeExportResponse(signal, encoding, rejected, rejected > 0 ? summarise(errors) : "")));
+      send(res, 200, CONTENT_TYPES[encoding], encodeExportResponse(signal, encoding, rejected, rejected > 0 ? summarise(errors) : ""));
     } catch (err) {
       const ce = toCollectorError(err);
       if (ce.status < 500) logger.debug({ status: ce.status, error: ce.message }, "request refused");
-      return sendError(reply, encoding, ce);
+      sendError(res, encoding, ce);
     } finally {
-      release(req);
+      release(st);
     }
   };
 
-  app.post("/v1/traces", { onRequest: preflight }, handle("traces"));
-  app.post("/v1/logs", { onRequest: preflight }, handle("logs"));
-  app.get("/healthz", async (_req, reply) => reply.code(200).send({ status: "ok" }));
-  app.get("/readyz", async (_req, reply) => {
-    if (closing) return reply.code(503).send({ status: "closing" });
-    if (sink.readiness) {
+  const readiness = async (res: ServerResponse): Promise<void> => {
+    let status: number;
+    let body: Record<string, string>;
+    if (closing) [status, body] = [503, { status: "closing" }];
+    else if (sink.readiness) {
       const r = await sink.readiness();
-      if (r.ready) return reply.code(200).send({ status: "ready" });
-      return reply.code(503).send(r.reason === "topic missing" ? { status: r.reason, topic: r.topic } : { status: r.reason });
+      if (r.ready) [status, body] = [200, { status: "ready" }];
+      else [status, body] = [503, r.reason === "topic missing" ? { status: r.reason, topic: r.topic } : { status: r.reason }];
+    } else {
+      const ok = await sink.ready();
+      [status, body] = [ok ? 200 : 503, { status: ok ? "ready" : "kafka unreachable" }];
     }
-    const ok = await sink.ready();
-    return reply.code(ok ? 200 : 503).send({ status: ok ? "ready" : "kafka unreachable" });
+    send(res, status, JSON_TYPE, JSON.stringify(body));
+  };
+
+  const server = createServer((req, res) => {
+    const path = pathOf(req.url);
+    const method = req.method ?? "GET";
+    if (method === "POST" && (path === "/v1/traces" || path === "/v1/logs")) {
+      void exportRequest(path === "/v1/traces" ? "traces" : "logs", req, res);
+      return;
+    }
+    const get = method === "GET" || method === "HEAD";
+    if (get && path === "/healthz") return send(res, 200, JSON_TYPE, '{"status":"ok"}');
+    if (get && path === "/readyz") {
+      readiness(res).catch((err: unknown) => {
+        logger.error({ error: (err as Error).message ?? String(err) }, "readiness check failed");
+        send(res, 503, JSON_TYPE, JSON.stringify({ status: "readiness check failed" }));
+      });
+      return;
+    }
+    if (routes) return routes.handle(req, res);
+    send(res, 404, JSON_TYPE, JSON.stringify({ error: "Not Found", message: `Route ${method}:${path} not found`, statusCode: 404 }));
   });
+  server.keepAliveTimeout = 10_000;
 
-  if (deps.routes) await app.register(deps.routes);
-
-  const address = await app.listen({ host: config.host, port: config.port });
-  const url = new URL(address);
-  if (url.hostname === "0.0.0.0" || url.hostname === "[::]") url.hostname = "127.0.0.1";
-  const base = url.origin;
+  await new Promise<void>((resolve, reject) => {
+    const onError = (err: Error): void => reject(err);
+    server.once("error", onError);
+    server.listen(config.port, config.host, () => {
+      server.off("error", onError);
+      resolve();
+    });
+  });
+  server.on("error", (err) => logger.error({ error: err.message }, "server error"));
+  const address = server.address() as AddressInfo;
+  let host = address.address;
+  if (host === "0.0.0.0" || host === "::") host = "127.0.0.1";
+  const base = `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
   // With a sink of the caller's (serve's in-process hand-off) Kafka is not used: say so, not its settings.
   logger.info(ownSink ? { url: base, topic: config.topic, brokers: config.brokers, idempotent: config.idempotent } : { url: base, sink: "in process" }, "collector listening");
 
@@ -299,15 +373,19 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
         closing = true;
         logger.info("collector closing: finishing requests in flight");
         let timer: NodeJS.Timeout | undefined;
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections(); // keep-alive connections with no request: closed now; the others after their response
         await Promise.race([
-          app.close(),
+          stopped,
           new Promise<void>((resolve) => {
             timer = setTimeout(() => {
               logger.warn("shutdown timeout reached with requests still in flight");
+              server.closeAllConnections();
               resolve();
             }, config.shutdownTimeoutMs);
           }),
         ]).finally(() => clearTimeout(timer));
+        if (routes?.close) await routes.close();
         if (ownSink) await sink.close();
         logger.info({ ...stats }, "collector closed");
       })();

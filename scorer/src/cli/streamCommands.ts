@@ -7,7 +7,7 @@ import type { ScoringSettings } from "../stream/loop.js";
 import { type ScorerService, startScorerService } from "../stream/service.js";
 import { watchContentCapture } from "./api/contentWatch.js";
 import { storeReader } from "./api/reader.js";
-import { readApiPlugin, startReadApi } from "./api/server.js";
+import { readApiRoutes, startReadApi } from "./api/server.js";
 import { type CommandContext, intArg, kOption } from "./args.js";
 import type { Config } from "./config.js";
 import { type Io, judgeFor, withEvaluationExport, withStore } from "./context.js";
@@ -137,7 +137,7 @@ export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSig
       collector = await startCollector(collectorConfig, {
         logger: log,
         ...(useKafka ? {} : { sink: service.sink }),
-        ...(sameport ? { routes: readApiPlugin(reader, auth) } : {}),
+        ...(sameport ? { routes: await readApiRoutes(reader, auth) } : {}),
       });
       api = sameport ? null : await startReadApi(reader, { host: collectorConfig.host, port: flags.apiPort as number }, auth);
       const apiUrl = api?.url ?? collector.url;

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from "fastify";
 import { z } from "zod";
 import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "../../runs/bootstrap.js";
@@ -121,6 +122,18 @@ export function readApiPlugin(reader: Reader, options: ReadApiOptions = {}): Fas
       return reply.type("text/html; charset=utf-8").send(html);
     });
   };
+}
+
+/**
+ * The read API as routes of another server on the same port (`ragmeter serve` without `--api-port`):
+ * a fastify instance that is never listened on; the collector's `node:http` server hands it every
+ * request that is not OTLP or health (`CollectorDeps.routes`), and fastify's 404 answers the rest.
+ */
+export async function readApiRoutes(reader: Reader, options: ReadApiOptions = {}): Promise<{ handle(req: IncomingMessage, res: ServerResponse): void; close(): Promise<void> }> {
+  const app: FastifyInstance = Fastify();
+  await app.register(readApiPlugin(reader, options));
+  await app.ready();
+  return { handle: (req, res) => app.routing(req, res), close: () => app.close() };
 }
 
 /** A read API on its own port (`--api-port`). */
