@@ -7,10 +7,15 @@
 // Prints per round and as medians: accepted spans/s, p50/p99, CPU µs per span (utime+stime of the
 // collector process tree from /proc), peak RSS (VmHWM, reset per round), errors, ragmeter/otelcol.
 //
-//   npm run bench:peer [-- --rounds 3 --duration 10 --clients 1,8,32 --warmup 3 --cpu-prof DIR]
+//   npm run bench:peer [-- --rounds 3 --duration 10 --clients 1,8,32 --warmup 3 --cpu-prof DIR --keep-up]
+//
+// By default each (client count, round) cell starts a fresh process of each collector in turn, warms
+// it up at the cell's client count for --warmup s, measures it and stops it (the same for both).
+// --keep-up starts both once, warms both up at 8 clients and keeps them up for every cell (the
+// peak RSS of a cell then includes what earlier, heavier cells left in the process).
 //
 // --cpu-prof DIR runs ragmeter's collector with `--cpu-prof` (through NODE_OPTIONS) and leaves its .cpuprofile in DIR
-// (written when the collector stops at the end); for quick iterations use e.g. --clients 1 --rounds 1.
+// (written when each collector process stops); for quick iterations use e.g. --clients 1 --rounds 1.
 //
 // Needs Go 1.26+ (the collector is built once into ~/.cache/ragmeter/otelcol-<version>/ by
 // scripts/otelcol/otelcol.mjs), Java 17+ and Maven for the broker (scripts/kafka/kafka.mjs; a broker
@@ -38,6 +43,7 @@ const { values } = parseArgs({
     warmup: { type: "string", default: "3" },
     partitions: { type: "string", default: "3" },
     "cpu-prof": { type: "string" },
+    "keep-up": { type: "boolean", default: false },
   },
 });
 const rounds = Number(values.rounds);
@@ -45,6 +51,7 @@ const duration = Number(values.duration);
 const warmup = Number(values.warmup);
 const partitions = Number(values.partitions);
 const levels = values.clients.split(",").map(Number);
+const keepUp = values["keep-up"];
 if (!(Number.isInteger(rounds) && rounds >= 1 && rounds <= 100)) usage(`--rounds must be an integer 1..100, got ${values.rounds}`);
 if (!(duration > 0 && duration <= 3600)) usage(`--duration must be seconds in (0, 3600], got ${values.duration}`);
 if (!(warmup >= 0 && warmup <= 600)) usage(`--warmup must be seconds in [0, 600], got ${values.warmup}`);
@@ -56,7 +63,7 @@ function usage(msg) {
   process.stderr.write(`bench:peer: ${msg}\n`);
   process.exit(2);
 }
-const log = (msg) => process.stderr.write(`[peer] ${msg}\n`);
+const log = (msg) => process.stderr.write(`[peer ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 
 // ragmeter's collector as shipped: its stand-alone entry point, whose shebang carries its Node flags.
 const mainJs = join(root, "collector", "dist", "main.js");
@@ -207,9 +214,11 @@ const started = [];
 const rows = [];
 let exitCode = 0;
 let cleaning;
+let stopping = false; // set by cleanup: start no more collector processes
 /** Stops what this run started (collectors, and the broker only if it started it) and deletes its topics; once. */
 function cleanup() {
   cleaning ??= (async () => {
+    stopping = true;
     for (const t of started.reverse()) await t.stop().catch((e) => log(`stopping ${t.name}: ${e.message}`));
     await admin.deleteTopics({ topics: Object.values(topics), timeout: 10_000 }).catch((e) => log(`deleting topics: ${e.message}`));
     await admin.disconnect();
@@ -226,34 +235,51 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 try {
   await admin.createTopics({ topics: Object.values(topics).map((topic) => ({ topic, numPartitions: partitions, replicationFactor: 1 })), waitForLeaders: true });
   log(`topics ${Object.values(topics).join(", ")} (${partitions} partitions each)`);
-  const targets = { otelcol: await startGo(topics.otelcol) };
-  started.push(targets.otelcol);
-  targets.ragmeter = await startRagmeter(topics.ragmeter);
-  started.push(targets.ragmeter);
   const accepted = { ragmeter: 0, otelcol: 0 };
   // requests in flight when a run ends may still be written to Kafka without their 2xx being counted
   const cutOff = { ragmeter: 0, otelcol: 0 };
-  if (warmup > 0) {
-    for (const t of [targets.otelcol, targets.ragmeter]) {
-      const r = await load(t.url, 8, warmup); // JIT, connections, metadata
-      accepted[t.name] += r["2xx"];
-      cutOff[t.name] += 8;
-      log(`warm-up ${t.name}: ${r["2xx"]} × 2xx, ${r.non2xx + r.errors + r.timeouts} errors`);
+  const start = { otelcol: () => startGo(topics.otelcol), ragmeter: () => startRagmeter(topics.ragmeter) };
+  const warm = async (t, clients) => {
+    const r = await load(t.url, clients, warmup); // JIT, connections, metadata
+    accepted[t.name] += r["2xx"];
+    cutOff[t.name] += clients;
+    log(`warm-up ${t.name} (${clients} clients): ${r["2xx"]} × 2xx, ${r.non2xx + r.errors + r.timeouts} errors`);
+  };
+  const targets = {};
+  if (keepUp) {
+    for (const name of ["otelcol", "ragmeter"]) {
+      targets[name] = await start[name]();
+      started.push(targets[name]);
     }
+    if (warmup > 0) for (const t of [targets.otelcol, targets.ragmeter]) await warm(t, 8);
   }
   for (const clients of levels) {
     for (let round = 1; round <= rounds; round++) {
       const order = round % 2 ? ["ragmeter", "otelcol"] : ["otelcol", "ragmeter"];
       const pair = {};
       for (const name of order) {
-        pair[name] = await measure(targets[name], clients);
+        let t = targets[name];
+        if (!keepUp) {
+          // A fresh process per cell, warmed up at the cell's client count: its peak is that load's,
+          // not what an earlier heavier round left behind (V8 and glibc keep it, Go returns it).
+          if (stopping) throw new Error("stopped");
+          t = await start[name]();
+          started.push(t);
+          if (stopping) await t.stop();
+          if (warmup > 0) await warm(t, clients);
+        }
+        pair[name] = await measure(t, clients);
         accepted[name] += pair[name].accepted;
         cutOff[name] += clients;
+        if (!keepUp) {
+          await t.stop();
+          started.splice(started.indexOf(t), 1);
+        }
       }
       for (const name of ["ragmeter", "otelcol"]) rows.push({ ...pair[name], round });
       log(
-        `clients=${clients} round ${round}/${rounds}: ragmeter ${pair.ragmeter["spans/s"]} spans/s p99 ${pair.ragmeter["p99 ms"]} ms, ` +
-          `otelcol ${pair.otelcol["spans/s"]} spans/s p99 ${pair.otelcol["p99 ms"]} ms → ratio ${ratio(pair.ragmeter["spans/s"], pair.otelcol["spans/s"])}`,
+        `clients=${clients} round ${round}/${rounds}: ragmeter ${pair.ragmeter["spans/s"]} spans/s p99 ${pair.ragmeter["p99 ms"]} ms RSS ${pair.ragmeter["peak RSS MiB"]} MiB, ` +
+          `otelcol ${pair.otelcol["spans/s"]} spans/s p99 ${pair.otelcol["p99 ms"]} ms RSS ${pair.otelcol["peak RSS MiB"]} MiB → ratio ${ratio(pair.ragmeter["spans/s"], pair.otelcol["spans/s"])}`,
       );
     }
   }
@@ -323,7 +349,7 @@ try {
     };
   });
   const md = [
-    `Medians of ${rounds} alternating rounds of ${duration} s per client count (ratio = ragmeter / otelcol; spans/s ratio = median of per-round ratios)`,
+    `Medians of ${rounds} alternating rounds of ${duration} s per client count, ${keepUp ? "both collectors kept up for the whole run (--keep-up)" : "a fresh process of each per round, warmed up at its client count"} (ratio = ragmeter / otelcol; spans/s ratio = median of per-round ratios)`,
     "",
     "| clients | spans/s ragmeter | spans/s otelcol | ratio | p50 ms r / o | p99 ms r / o (ratio) | CPU µs/span r / o (ratio) | peak RSS MiB r / o (ratio) | errors r / o |",
     "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
@@ -335,7 +361,7 @@ try {
     `Kafka messages (one per trace): ragmeter ${delivered.ragmeter.messages} (${delivered.ragmeter.expected}..${delivered.ragmeter.atMost} expected), otelcol ${delivered.otelcol.messages} (${delivered.otelcol.expected}..${delivered.otelcol.atMost}).`,
   ].join("\n");
   process.stdout.write(`\n${md}\n\n`);
-  process.stdout.write(`${JSON.stringify({ bench: "peer", spansPerRequest: SPANS_PER_REQUEST, durationSeconds: duration, rounds, rows, medians, delivered })}\n`);
+  process.stdout.write(`${JSON.stringify({ bench: "peer", keepUp, spansPerRequest: SPANS_PER_REQUEST, durationSeconds: duration, rounds, rows, medians, delivered })}\n`);
 } catch (e) {
   exitCode = 2;
   process.stderr.write(`[peer] ${e instanceof OtelcolScriptError ? e.message : e.stack}\n`);
