@@ -342,7 +342,16 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
       slot = undefined;
       const deadline = Date.now() + config.shutdownTimeoutMs;
       while (s && s.pending > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      await Promise.allSettled([s?.producer.close(), admin?.close()]);
+      // Bounded too: a client's close() was seen to never settle (an admin client with an idle
+      // connection, after a bench:peer round), which kept the process from exiting on SIGTERM.
+      let timer: NodeJS.Timeout | undefined;
+      const closing = Promise.allSettled([s?.producer.close(), admin?.close()]);
+      const late = new Promise<"late">((r) => {
+        timer = setTimeout(() => r("late"), Math.max(1_000, deadline - Date.now()));
+      });
+      if ((await Promise.race([closing, late]).finally(() => clearTimeout(timer))) === "late") {
+        logger.warn({ timeoutMs: config.shutdownTimeoutMs }, "the Kafka clients did not close within the shutdown timeout; leaving them");
+      }
     },
   };
   return sink;
