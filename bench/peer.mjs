@@ -130,7 +130,14 @@ function startRagmeter(topic) {
           stop: () =>
             new Promise((r) => {
               if (child.exitCode !== null) return r();
-              child.once("exit", r);
+              const kill = setTimeout(() => {
+                log(`ragmeter's collector (pid ${child.pid}) did not exit within 30 s of SIGTERM: killing it`);
+                child.kill("SIGKILL");
+              }, 30_000);
+              child.once("exit", () => {
+                clearTimeout(kill);
+                r();
+              });
               child.kill("SIGTERM");
             }),
         });

@@ -4,7 +4,7 @@
 // trace id on the partition Kafka's Java client would pick, partialSuccess, 400/415, 503 with
 // Retry-After when Kafka is down, and the cluster worker entry of the bundle.
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Admin } from "kafkajs";
@@ -105,6 +105,20 @@ describe("the stand-alone collector (bundle)", () => {
     const res = await post(`${url}/v1/traces`, twoTraces(hex(16), hex(16)), PB);
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("2");
+  });
+
+  it("holds no web framework (node:http serves OTLP) and none of zod's locales (namespace import)", () => {
+    type Meta = { outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }> };
+    const meta = JSON.parse(readFileSync(path.join(root, "collector", "dist", "bundle-meta.json"), "utf8")) as Meta;
+    // Modules with code in some output chunk (the metafile lists tree-shaken modules too, with 0 bytes).
+    const inputs = Object.values(meta.outputs).flatMap((o) =>
+      Object.entries(o.inputs)
+        .filter(([, i]) => i.bytesInOutput > 0)
+        .map(([p]) => p),
+    );
+    expect(inputs.some((p) => p.includes("@platformatic/kafka"))).toBe(true); // the metafile is the bundle's
+    expect(inputs.filter((p) => /node_modules\/(fastify|@fastify|find-my-way|avvio|light-my-request)\//.test(p))).toEqual([]);
+    expect(inputs.filter((p) => /node_modules\/zod\/v4\/locales\/(?!en\.js)/.test(p))).toEqual([]);
   });
 
   it("forks the bundle's worker entry with --workers", async () => {
