@@ -29,12 +29,13 @@ export interface FlushPolicy {
 }
 
 /**
- * Default flush policy: up to 10,000 rows (≈ 900 questions of 11 rows) per insert, never more than
- * 2 s behind; memory released at most once a second. Each insert costs the embedded engine a fixed
- * ≈ 10–30 ms (a part written per table, then merged): saving 2,000 questions' rows in batches of 100
- * questions took 2.1–2.6 s of CPU, in batches of 500 1.1–1.2 s, of 2,000 1.0–1.3 s (issue 12).
+ * Default flush policy: a few hundred rows per insert, never more than a second behind; memory
+ * released at most once a second. Larger batches cost the embedded engine less CPU (saving 2,000
+ * questions' rows: 1.2–2.0 s in batches of 80 questions, 0.7–1.2 s in batches of 200–600) but
+ * raised eval's peak RSS at 20,000 questions (1,000 rows 479–498 MiB; 2,500 552; 4,000 531–533;
+ * 10,000 558), against the 500 MiB goal of issue 12: kept at 1,000 rows.
  */
-export const DEFAULT_FLUSH: FlushPolicy = { maxRows: 10_000, intervalMs: 2_000, releaseMs: 1000 };
+export const DEFAULT_FLUSH: FlushPolicy = { maxRows: 1000, intervalMs: 1000, releaseMs: 1000 };
 
 /** What a run's summary needs besides its results (see {@link RunRecorder.complete}). */
 export interface CompleteOptions {
