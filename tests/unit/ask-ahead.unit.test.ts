@@ -36,8 +36,14 @@ describe("askAhead", () => {
       backlog: 10,
       ready: Promise.resolve(),
       // Later items answer first: the order must come from the index, not from completion.
-      ask: (x, i) => (asked.push(i), busy((50 - i) % 5, x * 10)),
-      finish: (a, x, i) => (finished.push(i), busy(i % 3, `${x}:${a}`)),
+      ask: (x, i) => {
+        asked.push(i);
+        return busy((50 - i) % 5, x * 10);
+      },
+      finish: (a, x, i) => {
+        finished.push(i);
+        return busy(i % 3, `${x}:${a}`);
+      },
     });
     expect(out).toEqual(items.map((x) => `${x}:${x * 10}`));
     expect([...asked].sort((a, b) => a - b)).toEqual(items);
