@@ -195,6 +195,17 @@ describe("ragmeter eval against an HTTP target (embedded store)", () => {
     expect(j.previous.run_id).not.toBe(failed.run_id);
   });
 
+  it("a store another live process owns: exit 2 naming its PID, before the target is asked anything", async () => {
+    // The store opens while the first questions are asked, but its lock is taken before any.
+    const home = await mkdtemp(path.join(tmpdir(), "ragmeter-eval-locked-"));
+    await writeFile(path.join(home, "store.lock"), `${process.pid}\n`);
+    const asked = target.headers.length;
+    const r = await cli(["eval", "--golden", goldenFile, "--target", target.url, "--pipeline-version", "locked", "--home", home]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(new RegExp(`^ragmeter: store in use by PID ${process.pid}: `, "u"));
+    expect(target.headers.length).toBe(asked);
+  });
+
   it("usage and configuration errors exit 2 with a message naming what to set", async () => {
     expect((await cli(["eval", "--golden", goldenFile, "--home", dir])).code).toBe(2);
     const r = await cli(["eval", "--golden", goldenFile, "--target", target.url, "--pipeline-version", "x", "--home", dir], { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });

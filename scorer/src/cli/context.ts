@@ -1,7 +1,7 @@
 import type { EvaluationSink } from "../domain/evaluation.js";
 import { createHeuristicJudge } from "../judges/heuristic/heuristicJudge.js";
 import type { Judge } from "../judges/types.js";
-import { openStore, type Store } from "../store/client.js";
+import { type Store, startOpeningStore } from "../store/client.js";
 import { type Config, loadConfig } from "./config.js";
 
 /** Where a command writes: injectable for tests (no process globals inside commands). */
@@ -68,12 +68,37 @@ export async function withEvaluationExport<T>(config: Config, serviceName: strin
  * that captures no content, such as `forget`, leaves the tables' TTLs as they are).
  */
 export async function withStore<T>(io: Io, flags: { home?: string }, fn: (store: Store, config: Config) => Promise<T>, opts: { retention?: boolean } = {}): Promise<T> {
+  return withStoreOpening(io, flags, async (opening, config) => fn(await opening, config), opts);
+}
+
+/**
+ * {@link withStore} for a command with work to do while the store opens (`eval` asks its first
+ * questions): `fn` gets the opening at once. The embedded store's lock is taken before `fn` starts,
+ * so a store in use fails before any work. The store is closed afterwards once it has opened; when
+ * `fn` returns without having needed it and it failed to open, its error is the command's.
+ */
+export async function withStoreOpening<T>(
+  io: Io,
+  flags: { home?: string },
+  fn: (store: Promise<Store>, config: Config) => Promise<T>,
+  opts: { retention?: boolean } = {},
+): Promise<T> {
   const config = loadConfig(io.env, flags.home !== undefined ? { home: flags.home } : {});
   if (io.env["RAGMETER_JUDGE_MODEL"] && !io.env["OPENAI_BASE_URL"]) io.err(`warning: RAGMETER_JUDGE_MODEL is set but OPENAI_BASE_URL is not: the heuristic judges run`);
-  const store = await openStore(config.store, opts.retention === false ? {} : { retention: config.retention });
+  const opening = startOpeningStore(config.store, opts.retention === false ? {} : { retention: config.retention });
+  // Awaited by `fn` or below; this keeps a failure to open from being unhandled meanwhile.
+  opening.catch(() => undefined);
+  let result: T;
   try {
-    return await fn(store, config);
-  } finally {
-    await store.close();
+    result = await fn(opening, config);
+  } catch (err) {
+    await opening.then(
+      (store) => store.close(),
+      () => undefined,
+    );
+    throw err;
   }
+  const store = await opening;
+  await store.close();
+  return result;
 }

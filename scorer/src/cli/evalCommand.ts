@@ -16,7 +16,7 @@ import type { Store } from "../store/client.js";
 import { DEFAULT_HEAP_GROWTH_PERCENT, loadStreamConfig } from "../stream/config.js";
 import { limitHeapGrowth } from "../stream/heapGrowth.js";
 import { type CommandContext, httpUrl, intArg, judgeOptions, kOption, nonEmpty, rate } from "./args.js";
-import { type Io, judgeFor, withEvaluationExport, withStore } from "./context.js";
+import { type Io, judgeFor, withEvaluationExport, withStoreOpening } from "./context.js";
 import { evalJson } from "./format/json.js";
 import { formatSummary } from "./format/text.js";
 import { createProgress } from "./progress.js";
@@ -107,7 +107,7 @@ export const EXIT = { done: 0, gate: 1, usage: 2 } as const;
  */
 export async function evaluateAndReport(
   io: Io,
-  store: Store,
+  store: Store | Promise<Store>,
   judge: Judge,
   golden: GoldenSet,
   target: Target,
@@ -151,6 +151,7 @@ export async function evaluateAndReport(
       const [{ runEvalViaTraces }, { createJsonLogger }] = await Promise.all([import("../runs/viaTraces.js"), import("@ragmeter/collector")]);
       outcome = await runEvalViaTraces({
         ...common,
+        store: await store,
         spans: via.spans,
         quietMs: via.quietMs,
         traceTimeoutMs: via.traceTimeoutMs,
@@ -164,7 +165,7 @@ export async function evaluateAndReport(
   } finally {
     progress.stop();
   }
-  io.out(formatSummary(outcome, store.location));
+  io.out(formatSummary(outcome, (await store).location));
   if (opts.json) {
     await writeFile(opts.json, `${JSON.stringify(evalJson(outcome, new Map(golden.items.map((g) => [g.id, g]))), null, 2)}\n`);
     io.out(`json report: ${opts.json}`);
@@ -235,7 +236,8 @@ export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
         traceTimeoutMs: flags.traceTimeout ?? 30_000,
       }
     : null;
-  return withStore(io, flags, async (store, config) => {
+  // The store opens (engine, migrations) while the first questions are asked (runEval).
+  return withStoreOpening(io, flags, async (store, config) => {
     const target = await targetFor(flags, io.env, config.targetTimeoutMs);
     const judge = await judgeFor(config);
     const outcome = await withEvaluationExport(

@@ -5,13 +5,20 @@ import type { PriceTable } from "../judges/session/cost.js";
 import type { Judge } from "../judges/types.js";
 import type { Store } from "../store/client.js";
 import { scoreTargetResult } from "./answers.js";
+import { askAhead } from "./askAhead.js";
 import { questionDigester } from "./digest.js";
-import { mapInPool } from "./pool.js";
-import { askTarget, startRecorder } from "./recorder.js";
-import type { EvalOutcome } from "./summary.js";
+import { askTarget, type RunRecorder, startRecorder } from "./recorder.js";
+import { type EvalOutcome, planRun } from "./summary.js";
 import type { Target } from "./target.js";
 
 export type { EvalOutcome } from "./summary.js";
+
+/**
+ * Answers parked while the store opens (loading the embedded engine and migrating a fresh store
+ * takes ≈ 0.3–0.7 s, a second or more under load): the target answers them meanwhile instead of
+ * idling, and they are judged and stored once it is open (issue 12).
+ */
+export const ASK_AHEAD = 256;
 
 /** Options of {@link runEval}. */
 export interface EvalOptions {
@@ -23,7 +30,8 @@ export interface EvalOptions {
   /** Questions in flight at once. */
   readonly concurrency: number;
   readonly judge: Judge;
-  readonly store: Store;
+  /** The store, or its opening (questions are asked meanwhile, see {@link ASK_AHEAD}). */
+  readonly store: Store | Promise<Store>;
   /** Called after each question (progress bar). */
   readonly onProgress?: (done: number, total: number) => void;
   /** Clock for run timestamps (tests); default `Date.now`. */
@@ -54,51 +62,71 @@ export interface EvalOptions {
  * @throws store errors (infrastructure); never for a single question's failure.
  */
 export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
-  const { golden, store, ks } = options;
+  const { golden, ks } = options;
   const repeat = Math.max(1, options.repeat ?? 1);
   const useCache = (options.cache ?? true) && repeat === 1;
   const now = options.now ?? Date.now;
-  const recorder = await startRecorder({
-    store,
-    judge: options.judge,
-    ks,
-    cache: useCache,
-    prices: options.prices ?? null,
-    maxCostUsd: options.maxCostUsd ?? null,
-    golden,
-    evaluations: options.evaluations ?? null,
-    run: {
-      source: "golden",
-      pipelineVersion: options.pipelineVersion,
-      goldenSetHash: golden.sha256,
-      goldenSetPath: golden.path,
-      target: options.target.description,
-      startedAt: now(),
-    },
+  const newRun = {
+    source: "golden" as const,
+    pipelineVersion: options.pipelineVersion,
+    goldenSetHash: golden.sha256,
+    goldenSetPath: golden.path,
+    target: options.target.description,
+    startedAt: now(),
+  };
+  // The run's id goes out in every question's baggage, so it is known before the store is open.
+  const planned = planRun({ ...newRun, judge: options.judge, ks });
+  const opening = Promise.resolve(options.store).then((store) =>
+    startRecorder({
+      store,
+      judge: options.judge,
+      ks,
+      cache: useCache,
+      prices: options.prices ?? null,
+      maxCostUsd: options.maxCostUsd ?? null,
+      golden,
+      evaluations: options.evaluations ?? null,
+      run: newRun,
+      planned,
+    }),
+  );
+  let recorder: RunRecorder | null = null;
+  const ready = opening.then((r) => {
+    recorder = r;
   });
-  const { run, judge } = recorder;
   try {
     const warnings = new Set<string>();
     let done = 0;
     const digest = questionDigester(ks, golden.items);
     const kept: QuestionResult[] | null = (options.keepResults ?? true) ? new Array(golden.items.length) : null;
-    const questions = await mapInPool(golden.items, options.concurrency, async (item: GoldenItem, i) => {
-      const { traceId, spans, result: res } = await askTarget(options.target, run, item.id, item.question);
-      if (res.ok && res.reply.pipeline_version !== null && res.reply.pipeline_version !== options.pipelineVersion) {
-        warnings.add(`the target reports pipeline version "${res.reply.pipeline_version}"; recorded as "${options.pipelineVersion}" (--pipeline-version wins)`);
-      }
-      if (res.ok && judge.kind === "llm" && res.reply.model === judge.model) {
-        warnings.add(`the judge model "${judge.model}" is also the generator model: self-preference bias is likely`);
-      }
-      const q = await scoreTargetResult(item, traceId, res, judge, ks, { repeat });
-      await recorder.record(q, spans);
-      if (kept) kept[i] = q;
-      done++;
-      options.onProgress?.(done, golden.items.length);
-      return digest(q);
+    const questions = await askAhead(golden.items, {
+      concurrency: options.concurrency,
+      backlog: ASK_AHEAD,
+      ready,
+      ask: (item: GoldenItem) => askTarget(options.target, planned, item.id, item.question),
+      finish: async ({ traceId, spans, result: res }, item: GoldenItem, i) => {
+        const rec = recorder as unknown as RunRecorder;
+        const judge = rec.judge;
+        if (res.ok && res.reply.pipeline_version !== null && res.reply.pipeline_version !== options.pipelineVersion) {
+          warnings.add(`the target reports pipeline version "${res.reply.pipeline_version}"; recorded as "${options.pipelineVersion}" (--pipeline-version wins)`);
+        }
+        if (res.ok && judge.kind === "llm" && res.reply.model === judge.model) {
+          warnings.add(`the judge model "${judge.model}" is also the generator model: self-preference bias is likely`);
+        }
+        const q = await scoreTargetResult(item, traceId, res, judge, ks, { repeat });
+        await rec.record(q, spans);
+        if (kept) kept[i] = q;
+        done++;
+        options.onProgress?.(done, golden.items.length);
+        return digest(q);
+      },
     });
-    return await recorder.complete({ questions, results: kept, repeat, useCache, warnings: [...warnings], now });
+    const rec = await opening;
+    return await rec.complete({ questions, results: kept, repeat, useCache, warnings: [...warnings], now });
   } finally {
-    await recorder.close().catch(() => undefined);
+    await opening.then(
+      (r) => r.close(),
+      () => undefined,
+    );
   }
 }

@@ -110,7 +110,14 @@ export interface NewRun {
 
 /** Creates and stores the row of a run in state `running` (eval, eval --via-traces, replay). */
 export async function startRun(store: Store, n: NewRun): Promise<RunRecord> {
-  const run: RunRecord = {
+  const run = planRun(n);
+  await saveRun(store, run);
+  return run;
+}
+
+/** The row of a new run in state `running`, not yet stored (its id is known before the store is open). */
+export function planRun(n: NewRun): RunRecord {
+  return {
     run_id: newRunId(n.startedAt),
     started_at: new Date(n.startedAt).toISOString(),
     finished_at: null,
@@ -126,8 +133,6 @@ export async function startRun(store: Store, n: NewRun): Promise<RunRecord> {
     target: n.target,
     summary: "{}",
   };
-  await saveRun(store, run);
-  return run;
 }
 
 /** What {@link completeRun} needs from the run that produced the results. */

@@ -5,13 +5,16 @@ import type { EvaluatedSpans } from "../domain/evaluation.js";
 import type { QuestionResult } from "../domain/result.js";
 import { failedQuestion } from "../scoring/score.js";
 import type { ScoredTrace } from "../scoring/trace.js";
+import type { Store } from "../store/client.js";
 import { startScorerService } from "../stream/service.js";
 import type { EvalOptions } from "./eval.js";
 import { askTarget, startRecorder } from "./recorder.js";
 import { digestResults, type EvalOutcome } from "./summary.js";
 
 /** Options of {@link runEvalViaTraces}: those of a direct eval plus where the spans come from. */
-export interface ViaTracesOptions extends EvalOptions {
+export interface ViaTracesOptions extends Omit<EvalOptions, "store"> {
+  /** The open store (the spans' consumer needs it from the start). */
+  readonly store: Store;
   /**
    * Where the target's spans arrive:
    * - `otlp`: this process serves OTLP/HTTP on `port` (the target's `OTEL_EXPORTER_OTLP_ENDPOINT`)

@@ -66,33 +66,50 @@ export interface OpenStoreOptions {
  *   unreachable.
  */
 export async function openStore(target: StoreTarget, options: OpenStoreOptions = {}): Promise<Store> {
-  if (target.kind === "server") {
-    const client = createClient({
-      url: target.url,
-      ...(target.username !== undefined ? { username: target.username } : {}),
-      ...(target.password !== undefined ? { password: target.password } : {}),
-      clickhouse_settings: SETTINGS,
-    });
-    try {
-      await migrate(client, target.database, target.cluster ?? null);
-      if (options.retention) await applyRetention(client, target.database, target.cluster ?? null, options.retention);
-    } catch (err) {
-      await client.close();
-      throw err;
-    }
-    return {
-      client,
-      database: target.database,
-      target,
-      location: `${target.url} database ${target.database}`,
-      nextVersion: versionClock(),
-      abortedRuns: [],
-      recordApiUrl: () => {},
-      releaseMemory: async () => {},
-      close: () => client.close(),
-    };
-  }
+  return startOpeningStore(target, options);
+}
+
+/**
+ * {@link openStore} in two steps: the embedded store's single-owner lock is taken (or refused)
+ * before this returns, the rest (loading the engine, migrations) goes on in the returned promise, so
+ * a caller can do other work meanwhile (`eval` asks its first questions, issue 12) and still fails
+ * at once on a store another process owns.
+ * @throws StoreInUseError synchronously; the promise rejects as {@link openStore} does.
+ */
+export function startOpeningStore(target: StoreTarget, options: OpenStoreOptions = {}): Promise<Store> {
+  if (target.kind === "server") return openServerStore(target, options);
   const lock = acquireStoreLock(target.home);
+  return openEmbeddedStore(target, options, lock);
+}
+
+async function openServerStore(target: Extract<StoreTarget, { kind: "server" }>, options: OpenStoreOptions): Promise<Store> {
+  const client = createClient({
+    url: target.url,
+    ...(target.username !== undefined ? { username: target.username } : {}),
+    ...(target.password !== undefined ? { password: target.password } : {}),
+    clickhouse_settings: SETTINGS,
+  });
+  try {
+    await migrate(client, target.database, target.cluster ?? null);
+    if (options.retention) await applyRetention(client, target.database, target.cluster ?? null, options.retention);
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
+  return {
+    client,
+    database: target.database,
+    target,
+    location: `${target.url} database ${target.database}`,
+    nextVersion: versionClock(),
+    abortedRuns: [],
+    recordApiUrl: () => {},
+    releaseMemory: async () => {},
+    close: () => client.close(),
+  };
+}
+
+async function openEmbeddedStore(target: Extract<StoreTarget, { kind: "embedded" }>, options: OpenStoreOptions, lock: ReturnType<typeof acquireStoreLock>): Promise<Store> {
   try {
     let mod: typeof import("chdb/connection");
     // Read by the engine's allocator when chdb loads (below), so only the first store opened in a

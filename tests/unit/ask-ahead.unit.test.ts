@@ -1,0 +1,151 @@
+import { describe, expect, it } from "vitest";
+import { askAhead } from "../../scorer/src/runs/askAhead.js";
+
+const tick = () => new Promise<void>((r) => setImmediate(r));
+const ticks = async (n: number) => {
+  for (let t = 0; t < n; t++) await tick();
+};
+
+/** A promise with its resolve/reject, to settle `ready` when the test says so. */
+function gate(): { promise: Promise<void>; open: () => void; fail: (e: Error) => void } {
+  let open!: () => void;
+  let fail!: (e: Error) => void;
+  const promise = new Promise<void>((res, rej) => {
+    open = res;
+    fail = rej;
+  });
+  return { promise, open, fail };
+}
+
+describe("askAhead", () => {
+  it("keeps input order, asks and finishes each item once, never more than `concurrency` calls at once", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const asked: number[] = [];
+    const finished: number[] = [];
+    const items = Array.from({ length: 50 }, (_, i) => i);
+    const busy = async <T>(n: number, v: T): Promise<T> => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await ticks(n);
+      inFlight--;
+      return v;
+    };
+    const out = await askAhead(items, {
+      concurrency: 4,
+      backlog: 10,
+      ready: Promise.resolve(),
+      // Later items answer first: the order must come from the index, not from completion.
+      ask: (x, i) => {
+        asked.push(i);
+        return busy((50 - i) % 5, x * 10);
+      },
+      finish: (a, x, i) => {
+        finished.push(i);
+        return busy(i % 3, `${x}:${a}`);
+      },
+    });
+    expect(out).toEqual(items.map((x) => `${x}:${x * 10}`));
+    expect([...asked].sort((a, b) => a - b)).toEqual(items);
+    expect([...finished].sort((a, b) => a - b)).toEqual(items);
+    expect(most).toBe(4);
+  });
+
+  it("asks ahead while `ready` is pending — up to the backlog plus one per worker — and finishes nothing before it resolves", async () => {
+    const g = gate();
+    const asked: number[] = [];
+    const finished: number[] = [];
+    const run = askAhead(
+      Array.from({ length: 100 }, (_, i) => i),
+      {
+        concurrency: 3,
+        backlog: 7,
+        ready: g.promise,
+        ask: async (x) => {
+          asked.push(x);
+          await tick();
+          return x;
+        },
+        finish: async (x) => {
+          finished.push(x);
+          await tick();
+          return x + 1;
+        },
+      },
+    );
+    await ticks(60);
+    // 7 answers parked, then each of the 3 workers holds one more answer waiting for `ready`.
+    expect(asked).toEqual(Array.from({ length: 10 }, (_, i) => i));
+    expect(finished).toEqual([]);
+    g.open();
+    const out = await run;
+    expect(out).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect(finished.length).toBe(100);
+    // The parked answers (the first 7 questions) are finished before the workers ask further.
+    expect(finished.slice(0, 10).sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, i) => i));
+  });
+
+  it("when `ready` rejects: no finish at all, asking stops, and the run rejects with that error", async () => {
+    const g = gate();
+    const asked: number[] = [];
+    let finishes = 0;
+    const run = askAhead(
+      Array.from({ length: 100 }, (_, i) => i),
+      {
+        concurrency: 2,
+        backlog: 4,
+        ready: g.promise,
+        ask: async (x) => {
+          asked.push(x);
+          await tick();
+          return x;
+        },
+        finish: async (x) => {
+          finishes++;
+          return x;
+        },
+      },
+    );
+    await ticks(3);
+    g.fail(new Error("store locked"));
+    await expect(run).rejects.toThrow("store locked");
+    expect(finishes).toBe(0);
+    // At most the backlog plus one answer per worker, and the calls in flight when it failed.
+    expect(asked.length).toBeLessThanOrEqual(4 + 2 + 2);
+  });
+
+  it("starts no call after a finish throws and rejects with the first error", async () => {
+    const started: number[] = [];
+    const run = askAhead(
+      Array.from({ length: 20 }, (_, i) => i),
+      {
+        concurrency: 3,
+        backlog: 0,
+        ready: Promise.resolve(),
+        ask: async (x) => {
+          started.push(x);
+          await tick();
+          return x;
+        },
+        finish: async (x) => {
+          await tick();
+          if (x === 4) throw new Error("boom at 4");
+          return x;
+        },
+      },
+    );
+    await expect(run).rejects.toThrow("boom at 4");
+    // 0–2 start together, 3–5 as they finish; 4 fails, so at most 6 and 7 may have started before the flag was seen.
+    expect(started.length).toBeLessThan(9);
+    expect(started.slice(0, 3)).toEqual([0, 1, 2]);
+  });
+
+  it("handles an empty list, a concurrency above the item count, and `ready` resolving after every answer is parked", async () => {
+    expect(await askAhead([], { concurrency: 8, backlog: 4, ready: Promise.resolve(), ask: async (x: number) => x, finish: async (a) => a })).toEqual([]);
+    const g = gate();
+    const run = askAhead([1, 2], { concurrency: 8, backlog: 4, ready: g.promise, ask: async (x) => x, finish: async (a) => a * 2 });
+    await ticks(5);
+    g.open();
+    expect(await run).toEqual([2, 4]);
+  });
+});
