@@ -2,6 +2,7 @@ import path from "node:path";
 import { type ClickHouseClient, createClient } from "@clickhouse/client";
 import { abortRunningRuns } from "./aborted.js";
 import { versionClock } from "./clock.js";
+import { applyEmbeddedTableSettings } from "./embeddedTables.js";
 import { EmbeddedEngineMissingError } from "./errors.js";
 import { acquireStoreLock } from "./lock.js";
 import { migrate } from "./migrations.js";
@@ -126,6 +127,7 @@ async function openEmbeddedStore(target: Extract<StoreTarget, { kind: "embedded"
     const connection = mod.createChdbConnection({ path: dataDir }) as unknown as ClientConnection;
     const client = createClient({ connection, clickhouse_settings: SETTINGS });
     await migrate(client, target.database);
+    await applyEmbeddedTableSettings(client, target.database);
     if (options.retention) await applyRetention(client, target.database, null, options.retention);
     const nextVersion = versionClock();
     // This process owns the store now: a run still `running` belongs to a process that died.
