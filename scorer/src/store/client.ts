@@ -125,7 +125,11 @@ async function openEmbeddedStore(target: Extract<StoreTarget, { kind: "embedded"
     // chdb types its connection against its own copy of @clickhouse/client-common; the shapes are
     // the same contract (chdb's README), so the cast only bridges two copies of one interface.
     const connection = mod.createChdbConnection({ path: dataDir }) as unknown as ClientConnection;
-    const client = createClient({ connection, clickhouse_settings: SETTINGS });
+    // The settings once for the engine's session, where they hold for every later query: as
+    // per-query settings chdb/connection sends them as `SET …;` statements before each query, ≈ 2.4
+    // ms of engine CPU per query (an 800-row insert 13.0 → 10.6 ms; issue 12).
+    const client = createClient({ connection });
+    for (const [name, value] of Object.entries(SETTINGS)) await client.command({ query: `SET ${name} = ${JSON.stringify(value).replaceAll('"', "'")}` });
     await migrate(client, target.database);
     await applyEmbeddedTableSettings(client, target.database);
     if (options.retention) await applyRetention(client, target.database, null, options.retention);
