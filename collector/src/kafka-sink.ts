@@ -113,11 +113,8 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
           if (created) logger.info({ topics: missing, partitions: config.topicPartitions }, `created Kafka topic${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`);
         };
         if (missing.includes(config.topic)) await create();
-        else {
-          // Only the dead-letter topic is missing (the scorer writes it): sends need not wait for it.
-          void create().catch((err: unknown) => logger.warn({ error: describeKafkaError(err) }, `could not create ${missing.join(", ")}`));
-          await waitForLeaders(a, [config.topic], config.sendTimeoutMs);
-        }
+        // Only the dead-letter topic is missing (the scorer writes it): sends need not wait for it.
+        else void create().catch((err: unknown) => logger.warn({ error: describeKafkaError(err) }, `could not create ${missing.join(", ")}`));
       } else if (missing.length > 0) {
         if (Date.now() - missingLogged > 30_000) {
           missingLogged = Date.now();
@@ -125,11 +122,10 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
         }
         missingSince = Date.now();
         throw new TopicMissingError(config.topic);
-      } else {
-        // The topic exists, but may have been created a moment ago by another process (a sibling
-        // cluster worker listed it after creating it): its partitions may still have no leader.
-        await waitForLeaders(a, [config.topic], config.sendTimeoutMs);
       }
+      // The topic existed, but another process (a sibling cluster worker) may have created it a
+      // moment ago: its partitions may still have no leader. create() above waited for its own.
+      if (!missing.includes(config.topic)) await waitForLeaders(a, [config.topic], config.sendTimeoutMs);
       topicsOk = true;
     })()
       .catch((err: unknown) => {

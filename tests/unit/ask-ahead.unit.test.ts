@@ -17,6 +17,26 @@ function gate(): { promise: Promise<void>; open: () => void; fail: (e: Error) =>
   return { promise, open, fail };
 }
 
+/** Stages that record what they were called with: ask answers x, finish gives x + 1, each after a tick. */
+function recordingStages(): { asked: number[]; finished: number[]; ask: (x: number) => Promise<number>; finish: (x: number) => Promise<number> } {
+  const asked: number[] = [];
+  const finished: number[] = [];
+  return {
+    asked,
+    finished,
+    ask: async (x) => {
+      asked.push(x);
+      await tick();
+      return x;
+    },
+    finish: async (x) => {
+      finished.push(x);
+      await tick();
+      return x + 1;
+    },
+  };
+}
+
 describe("askAhead", () => {
   it("keeps input order, asks and finishes each item once, never more than `concurrency` calls at once", async () => {
     let inFlight = 0;
@@ -53,25 +73,10 @@ describe("askAhead", () => {
 
   it("asks ahead while `ready` is pending — up to the backlog plus one per worker — and finishes nothing before it resolves", async () => {
     const g = gate();
-    const asked: number[] = [];
-    const finished: number[] = [];
+    const { asked, finished, ask, finish } = recordingStages();
     const run = askAhead(
       Array.from({ length: 100 }, (_, i) => i),
-      {
-        concurrency: 3,
-        backlog: 7,
-        ready: g.promise,
-        ask: async (x) => {
-          asked.push(x);
-          await tick();
-          return x;
-        },
-        finish: async (x) => {
-          finished.push(x);
-          await tick();
-          return x + 1;
-        },
-      },
+      { concurrency: 3, backlog: 7, ready: g.promise, ask, finish },
     );
     await ticks(60);
     // 7 answers parked, then each of the 3 workers holds one more answer waiting for `ready`.
@@ -87,29 +92,15 @@ describe("askAhead", () => {
 
   it("when `ready` rejects: no finish at all, asking stops, and the run rejects with that error", async () => {
     const g = gate();
-    const asked: number[] = [];
-    let finishes = 0;
+    const { asked, finished, ask, finish } = recordingStages();
     const run = askAhead(
       Array.from({ length: 100 }, (_, i) => i),
-      {
-        concurrency: 2,
-        backlog: 4,
-        ready: g.promise,
-        ask: async (x) => {
-          asked.push(x);
-          await tick();
-          return x;
-        },
-        finish: async (x) => {
-          finishes++;
-          return x;
-        },
-      },
+      { concurrency: 2, backlog: 4, ready: g.promise, ask, finish },
     );
     await ticks(3);
     g.fail(new Error("store locked"));
     await expect(run).rejects.toThrow("store locked");
-    expect(finishes).toBe(0);
+    expect(finished.length).toBe(0);
     // At most the backlog plus one answer per worker, and the calls in flight when it failed.
     expect(asked.length).toBeLessThanOrEqual(4 + 2 + 2);
   });

@@ -7,7 +7,7 @@ import type { Store } from "../store/client.js";
 import { scoreTargetResult } from "./answers.js";
 import { askAhead } from "./askAhead.js";
 import { questionDigester } from "./digest.js";
-import { askTarget, type RunRecorder, startRecorder } from "./recorder.js";
+import { askTarget, startRecorder } from "./recorder.js";
 import { type EvalOutcome, planRun } from "./summary.js";
 import type { Target } from "./target.js";
 
@@ -90,10 +90,6 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
       planned,
     }),
   );
-  let recorder: RunRecorder | null = null;
-  const ready = opening.then((r) => {
-    recorder = r;
-  });
   try {
     const warnings = new Set<string>();
     let done = 0;
@@ -102,10 +98,11 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
     const questions = await askAhead(golden.items, {
       concurrency: options.concurrency,
       backlog: ASK_AHEAD,
-      ready,
+      ready: opening,
       ask: (item: GoldenItem) => askTarget(options.target, planned, item.id, item.question),
       finish: async ({ traceId, spans, result: res }, item: GoldenItem, i) => {
-        const rec = recorder as unknown as RunRecorder;
+        // Resolved by now: askAhead finishes nothing before `opening` has resolved.
+        const rec = await opening;
         const judge = rec.judge;
         if (res.ok && res.reply.pipeline_version !== null && res.reply.pipeline_version !== options.pipelineVersion) {
           warnings.add(`the target reports pipeline version "${res.reply.pipeline_version}"; recorded as "${options.pipelineVersion}" (--pipeline-version wins)`);
