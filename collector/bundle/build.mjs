@@ -66,6 +66,8 @@ const result = await build({
   logLevel: "warning",
   // CommonJS dependencies (pino, commander) call require() for Node's built-in modules.
   banner: { js: 'import { createRequire as __ragmeterRequire } from "node:module"; const require = __ragmeterRequire(import.meta.url);' },
+  // koffi loads its prebuilt native binary by path at run time: resolved from node_modules, not bundled.
+  external: ["koffi"],
   plugins: [lean],
   metafile: true,
 });

@@ -9,6 +9,7 @@ import { type CollectorFlags, loadCollectorConfig } from "./config.js";
 import { createLogger, type Logger, type PinoLogger, pinoOf } from "./logger.js";
 import type { RunningCollector } from "./server.js";
 import { untilShutdown } from "./shutdown.js";
+import { releaseStartupPagesOnce } from "./startupPages.js";
 
 /** Options of {@link runCollectorCommand}, mainly for tests. */
 export interface CollectorCommandOptions {
@@ -35,11 +36,12 @@ export async function runCollectorCommand(flags: CollectorFlags = {}, options: C
   let collector: RunningCollector;
   if (entry !== undefined) {
     collector = await startCluster(config, logger, entry);
+    await releaseStartupPagesOnce(config, logger);
     logger.info({ url: collector.url, workers: config.workers, topic: config.topic, brokers: config.brokers, idempotent: config.idempotent }, "collector listening");
   } else {
     // Loaded here so that a cluster primary does not load the HTTP server, the Kafka client and the codecs.
     const { startCollector } = await import("./server.js");
-    collector = await startCollector(config, { logger });
+    collector = await startCollector(config, { logger, beforeListen: () => releaseStartupPagesOnce(config, logger) });
   }
   options.onListening?.(collector);
   const why = await untilShutdown(options.signal);

@@ -10,15 +10,18 @@ const MiB = 1024 * 1024;
 
 const positiveInt = (max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().positive().max(max);
 
-const booleanLike = z.union([
-  z.boolean(),
-  z
-    .string()
-    .trim()
-    .toLowerCase()
-    .refine((s) => ["1", "0", "true", "false", "yes", "no", "on", "off"].includes(s), "must be true or false")
-    .transform((s) => ["1", "true", "yes", "on"].includes(s)),
-]);
+const booleanLike = z.union(
+  [
+    z.boolean(),
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .refine((s) => ["1", "0", "true", "false", "yes", "no", "on", "off"].includes(s), "must be true or false")
+      .transform((s) => ["1", "true", "yes", "on"].includes(s)),
+  ],
+  { error: "must be true or false" },
+);
 
 /** Schema of the collector configuration (all fields after defaults). */
 export const collectorConfigSchema = z.object({
@@ -68,6 +71,12 @@ export const collectorConfigSchema = z.object({
    * where the collector has cores of its own.
    */
   workers: z.union([z.literal("auto").transform(() => availableParallelism()), positiveInt(256)]).default(1),
+  /**
+   * Once listening, return to the kernel the pages of code and read-only data only the start
+   * touched (@ragmeter/runtime releaseStartupPages: 18–22 MiB less peak RSS under load, measured
+   * with bench:peer). Env RAGMETER_RELEASE_STARTUP_PAGES, default true.
+   */
+  releaseStartupPages: booleanLike.default(true),
   /** Log level. Env RAGMETER_LOG_LEVEL, default info. */
   logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
@@ -97,6 +106,7 @@ export const COLLECTOR_ENV: Record<keyof CollectorConfig, string> = {
   createTopics: "RAGMETER_KAFKA_CREATE_TOPICS",
   topicPartitions: "RAGMETER_KAFKA_TOPIC_PARTITIONS",
   workers: "RAGMETER_COLLECTOR_WORKERS",
+  releaseStartupPages: "RAGMETER_RELEASE_STARTUP_PAGES",
   logLevel: "RAGMETER_LOG_LEVEL",
 };
 

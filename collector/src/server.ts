@@ -51,6 +51,11 @@ export interface CollectorDeps {
    * `POST /v1/traces`, `POST /v1/logs`, `GET|HEAD /healthz` or `GET|HEAD /readyz` goes to it (else 404).
    */
   routes?: HttpRoutes;
+  /**
+   * Run once the collector is set up, just before its socket listens: the stand-alone command
+   * returns its startup pages here, so the process answers no request before that is done.
+   */
+  beforeListen?: () => Promise<void>;
 }
 
 /** Requests the collector does not serve itself, e.g. a fastify instance's `routing` (scorer/src/cli/api/server.ts). */
@@ -348,6 +353,7 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
   });
   server.keepAliveTimeout = 10_000;
 
+  await deps.beforeListen?.();
   await new Promise<void>((resolve, reject) => {
     const onError = (err: Error): void => reject(err);
     server.once("error", onError);

@@ -9,6 +9,7 @@ import { type PrimaryMessage, WORKER_CONFIG_ENV, type WorkerMessage } from "./cl
 import { collectorConfigSchema } from "./config.js";
 import { createLogger } from "./logger.js";
 import { startCollector } from "./server.js";
+import { releaseStartupPagesOnce } from "./startupPages.js";
 
 async function main(): Promise<void> {
   const raw = process.env[WORKER_CONFIG_ENV];
@@ -16,7 +17,7 @@ async function main(): Promise<void> {
   const config = collectorConfigSchema.parse(JSON.parse(raw));
   const logger = createLogger({ level: config.logLevel }).child({ worker: cluster.worker?.id ?? 0 });
   const send = (m: WorkerMessage): void => void process.send?.(m);
-  const collector = await startCollector(config, { logger });
+  const collector = await startCollector(config, { logger, beforeListen: () => releaseStartupPagesOnce(config, logger) });
   send({ type: "listening", url: collector.url });
   const report = setInterval(() => send({ type: "stats", stats: collector.stats() }), 1_000);
   report.unref();

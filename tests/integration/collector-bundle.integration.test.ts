@@ -72,6 +72,13 @@ describe("the stand-alone collector (bundle)", () => {
     topics.push(topic);
     const { url, stderr } = await startBin({ KAFKA_BROKERS: BROKER, RAGMETER_TOPIC: topic, RAGMETER_KAFKA_CREATE_TOPICS: "true", RAGMETER_KAFKA_TOPIC_PARTITIONS: "3" });
     expect(stderr).not.toContain("running the unbundled");
+    // Before it listens, the process returned the pages only its start used (node's binary: 30 MiB and more).
+    const released = stderr.split("\n").find((l) => l.includes('"startup pages released"'));
+    expect(released, stderr).toBeDefined();
+    const pages = JSON.parse(released ?? "{}") as { released_mib: number; failed: number };
+    expect(pages.released_mib).toBeGreaterThan(10);
+    expect(pages.failed).toBe(0);
+    expect(stderr.indexOf('"startup pages released"')).toBeLessThan(stderr.indexOf('"collector listening"'));
     const [a, b] = [hex(16), hex(16)];
     const res = await post(`${url}/v1/traces`, twoTraces(a, b), PB);
     expect(res.status).toBe(200);

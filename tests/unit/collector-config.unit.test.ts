@@ -19,5 +19,12 @@ describe("collector config", () => {
     expect(() => loadCollectorConfig({ RAGMETER_COLLECTOR_PORT: "http" }, {})).toThrow(CollectorConfigError);
     expect(() => loadCollectorConfig({ KAFKA_BROKERS: "nohostport" }, {})).toThrow(/KAFKA_BROKERS/);
     expect(() => loadCollectorConfig({}, { port: 70000 })).toThrow(/flag --port/);
+    expect(() => loadCollectorConfig({ RAGMETER_RELEASE_STARTUP_PAGES: "sometimes" }, {})).toThrow(/RAGMETER_RELEASE_STARTUP_PAGES: must be true or false/);
+  });
+
+  it("releases the startup pages unless told not to", () => {
+    expect(loadCollectorConfig({}, {}).releaseStartupPages).toBe(true);
+    expect(loadCollectorConfig({ RAGMETER_RELEASE_STARTUP_PAGES: "false" }, {}).releaseStartupPages).toBe(false);
+    expect(loadCollectorConfig({ RAGMETER_RELEASE_STARTUP_PAGES: "0" }, {}).releaseStartupPages).toBe(false);
   });
 });

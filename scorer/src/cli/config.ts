@@ -45,6 +45,13 @@ export const envSchema = z.object({
   RAGMETER_RETENTION_DAYS_SPANS: retentionDays,
   RAGMETER_RETENTION_DAYS_LOGS: retentionDays,
   RAGMETER_RETENTION_DAYS_INTERACTIONS: retentionDays,
+  RAGMETER_RELEASE_STARTUP_PAGES: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine((v) => ["true", "false", "1", "0"].includes(v), "must be true or false")
+    .transform((v) => v === "true" || v === "1")
+    .default(true),
   RAGMETER_EVALUATION_EXPORT_ENDPOINT: z
     .string()
     .url()
@@ -118,6 +125,11 @@ export interface Config {
   readonly targetTimeoutMs: number;
   /** Model of the sample pipeline's LLM answer (with OPENAI_BASE_URL), null for extractive answers. */
   readonly sampleModel: string | null;
+  /**
+   * Once the store is open, return the pages of code and read-only data only the start touched
+   * (Node's, and the embedded engine's) to the kernel (`RAGMETER_RELEASE_STARTUP_PAGES`, design §12).
+   */
+  readonly releaseStartupPages: boolean;
   /** Resolved `RAGMETER_HOME`. */
   readonly home: string;
   /**
@@ -173,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { home?: string } 
     prices: e.RAGMETER_PRICES === undefined ? null : loadPrices(path.resolve(e.RAGMETER_PRICES)),
     targetTimeoutMs: e.RAGMETER_TARGET_TIMEOUT_MS,
     sampleModel: e.RAGMETER_SAMPLE_MODEL ?? null,
+    releaseStartupPages: e.RAGMETER_RELEASE_STARTUP_PAGES,
     home,
     retention: {
       spans: e.RAGMETER_RETENTION_DAYS_SPANS ?? e.RAGMETER_RETENTION_DAYS ?? null,

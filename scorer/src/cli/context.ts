@@ -85,7 +85,7 @@ export async function withStoreOpening<T>(
 ): Promise<T> {
   const config = loadConfig(io.env, flags.home !== undefined ? { home: flags.home } : {});
   if (io.env["RAGMETER_JUDGE_MODEL"] && !io.env["OPENAI_BASE_URL"]) io.err(`warning: RAGMETER_JUDGE_MODEL is set but OPENAI_BASE_URL is not: the heuristic judges run`);
-  const opening = startOpeningStore(config.store, opts.retention === false ? {} : { retention: config.retention });
+  const opening = startOpeningStore(config.store, { ...(opts.retention === false ? {} : { retention: config.retention }), releaseStartupPages: config.releaseStartupPages });
   // Awaited by `fn` or below; this keeps a failure to open from being unhandled meanwhile.
   opening.catch(() => undefined);
   let result: T;

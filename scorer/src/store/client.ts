@@ -1,5 +1,6 @@
 import path from "node:path";
 import { type ClickHouseClient, createClient } from "@clickhouse/client";
+import { type ReleaseOutcome, releaseStartupPages } from "@ragmeter/runtime";
 import { abortRunningRuns } from "./aborted.js";
 import { versionClock } from "./clock.js";
 import { applyEmbeddedTableSettings } from "./embeddedTables.js";
@@ -32,6 +33,8 @@ export interface Store {
    * long run (issue 12). No-op on a server; never throws (memory is not worth failing a run for).
    */
   readonly releaseMemory: () => Promise<void>;
+  /** What releasing the startup pages did, when the opening was asked to ({@link OpenStoreOptions.releaseStartupPages}). */
+  readonly startupPages?: ReleaseOutcome;
   close(): Promise<void>;
 }
 
@@ -64,6 +67,12 @@ export interface OpenStoreOptions {
    * brought to it (removed where it is null). Absent: the TTLs are left as they are (readers).
    */
   readonly retention?: Retention;
+  /**
+   * Once open, return this process's startup pages (@ragmeter/runtime releaseStartupPages): the
+   * embedded engine's initialisation alone touches about 150 MiB of libchdb.so that later queries
+   * mostly do not use. The outcome is the store's {@link Store.startupPages}.
+   */
+  readonly releaseStartupPages?: boolean;
 }
 
 /**
@@ -86,9 +95,9 @@ export async function openStore(target: StoreTarget, options: OpenStoreOptions =
  * @throws StoreInUseError synchronously; the promise rejects as {@link openStore} does.
  */
 export function startOpeningStore(target: StoreTarget, options: OpenStoreOptions = {}): Promise<Store> {
-  if (target.kind === "server") return openServerStore(target, options);
-  const lock = acquireStoreLock(target.home);
-  return openEmbeddedStore(target, options, lock);
+  const opening = target.kind === "server" ? openServerStore(target, options) : openEmbeddedStore(target, options, acquireStoreLock(target.home));
+  if (options.releaseStartupPages !== true) return opening;
+  return opening.then(async (store) => ({ ...store, startupPages: await releaseStartupPages() }));
 }
 
 async function openServerStore(target: Extract<StoreTarget, { kind: "server" }>, options: OpenStoreOptions): Promise<Store> {
