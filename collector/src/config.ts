@@ -72,7 +72,7 @@ export const collectorConfigSchema = z.object({
    */
   workers: z.union([z.literal("auto").transform(() => availableParallelism()), positiveInt(256)]).default(1),
   /**
-   * Once listening, return to the kernel the pages of code and read-only data only the start
+   * Just before listening, return to the kernel the pages of code and read-only data only the start
    * touched (@ragmeter/runtime releaseStartupPages: 18–22 MiB less peak RSS under load, measured
    * with bench:peer). Env RAGMETER_RELEASE_STARTUP_PAGES, default true.
    */

@@ -1,5 +1,5 @@
 /**
- * The collector process's own pages: once it listens, the pages of code and read-only data only its
+ * The collector process's own pages: just before it listens, the pages of code and read-only data only its
  * start touched go back to the kernel (@ragmeter/runtime), unless RAGMETER_RELEASE_STARTUP_PAGES is false.
  */
 import { releaseStartupPages } from "@ragmeter/runtime";
