@@ -99,6 +99,13 @@ describe("JSON content cut off upstream", () => {
     );
     expect(incompleteJson(json, "gen_ai.retrieval.documents", json.length + 1)).toBeNull();
   });
+  it("the limit counts characters, not UTF-16 units: 20 emoji are 20 characters in 40 units", () => {
+    const emoji = JSON.stringify(["🦊".repeat(20)]); // ["…"]: 4 + 20 characters, 4 + 40 units
+    expect(emoji.length).toBe(44);
+    expect(incompleteJson(emoji, "gen_ai.retrieval.documents", 25)).toBeNull();
+    expect(incompleteJson(emoji, "gen_ai.retrieval.documents", 24)?.reason).toMatch(/reaches the attribute length limit 24/);
+    expect(incompleteJson(emoji.slice(0, 30), "gen_ai.retrieval.documents")?.reason).toMatch(/not valid JSON \(16 characters/); // `["` and 14 emoji
+  });
 });
 
 describe("exact 64-bit integers", () => {

@@ -2,12 +2,19 @@ import type { Store } from "./client.js";
 
 /**
  * The trace ids among `traceIds` that `ragmeter forget` removed (table `forgotten_traces`, key
- * `trace_id`): one query for the whole batch, a primary-key lookup.
+ * `trace_id`): one query for the whole batch, a primary-key lookup. The table is almost always
+ * empty, and the lookup's cost is in binding the batch's ids (≈ 29 ms of engine time for 1,300
+ * ids in `bench:scorer`, a sixth of the scorer's engine time), so its row count is read first,
+ * from the parts' metadata, and an empty table answers without the lookup.
  */
 export async function forgottenAmong(store: Store, traceIds: readonly string[]): Promise<Set<string>> {
   if (traceIds.length === 0) return new Set();
+  const db = store.database;
+  const counted = await store.client.query({ query: `SELECT count() AS n FROM ${db}.forgotten_traces`, format: "JSONEachRow" });
+  const [{ n } = { n: "0" }] = await counted.json<{ n: string | number }>();
+  if (Number(n) === 0) return new Set();
   const rs = await store.client.query({
-    query: `SELECT DISTINCT trace_id FROM ${store.database}.forgotten_traces WHERE trace_id IN {ids:Array(String)}`,
+    query: `SELECT DISTINCT trace_id FROM ${db}.forgotten_traces WHERE trace_id IN {ids:Array(String)}`,
     query_params: { ids: traceIds },
     format: "JSONEachRow",
   });

@@ -154,6 +154,32 @@ export function logOrder(a: Pick<StoredLog, "time_unix_nano" | "record_id">, b: 
   return byBytes(a.time_unix_nano, b.time_unix_nano) || byBytes(a.record_id, b.record_id);
 }
 
+const countRow = z.object({ trace_id: z.string(), spans: z.coerce.number(), logs: z.coerce.number() });
+
+/**
+ * Stored rows of the given traces, before merging (a span stored twice counts twice): spans and
+ * log records per trace id; a trace with none is absent. Reads the key column only.
+ */
+export async function storedRowCounts(store: Store, traceIds: readonly string[]): Promise<Map<string, { spans: number; logs: number }>> {
+  const out = new Map<string, { spans: number; logs: number }>();
+  if (traceIds.length === 0) return out;
+  const db = store.database;
+  const rs = await store.client.query({
+    query: `SELECT trace_id, sum(s) AS spans, sum(l) AS logs FROM (
+        SELECT trace_id, 1 AS s, 0 AS l FROM ${db}.spans WHERE trace_id IN {ids:Array(String)}
+        UNION ALL
+        SELECT trace_id, 0 AS s, 1 AS l FROM ${db}.logs WHERE trace_id IN {ids:Array(String)})
+      GROUP BY trace_id`,
+    query_params: { ids: traceIds },
+    format: "JSONEachRow",
+  });
+  for (const r of await rs.json<unknown>()) {
+    const c = countRow.parse(r);
+    out.set(c.trace_id, { spans: c.spans, logs: c.logs });
+  }
+  return out;
+}
+
 /**
  * All stored spans and log records of the given traces, grouped by trace id, each trace's in
  * {@link spanOrder} / {@link logOrder} (sorted here per trace: the engine then streams the rows

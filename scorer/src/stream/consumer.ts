@@ -1,7 +1,7 @@
 import { deadLetterHeaders, deadLetterTopic, type Signal } from "@ragmeter/otlp";
 import kafkajs, { type Admin, type Consumer, type Producer } from "kafkajs";
 import type { Store } from "../store/client.js";
-import { type DecodedRecord, decodeMessage, UndecodableMessageError, writeRecords } from "./ingest.js";
+import { type DecodedRecord, decodeMessage, type IngestResult, UndecodableMessageError, writeRecords } from "./ingest.js";
 import { retryUntil } from "./retry.js";
 import type { IngestionStats } from "./stats.js";
 import { ensureTopics, type TopicPolicy } from "./topics.js";
@@ -29,7 +29,8 @@ export interface ConsumerSettings {
   readonly heartbeatIntervalMs: number;
   /**
    * Largest fetch per partition, bytes (kafkajs default 1 MiB): a fetch is one batch, and a batch
-   * is one insert per table.
+   * is one insert per table. Larger fetches store faster but do not score faster: in bench:scorer
+   * at 100,000 traces, 4 MiB gave the same 3,960 traces/s as 1 MiB at 806 MiB peak RSS against 542.
    */
   readonly maxBytesPerPartition?: number;
   /** Longest wait of a fetch for new messages, ms (default 1000). */
@@ -76,7 +77,7 @@ export interface SpanConsumer {
  * (design §6: at least once, no loss). A failing write is retried with backoff, heartbeating, and
  * nothing is committed until it succeeds. An undecodable message goes to the dead-letter topic
  * with the error in the `ragmeter-error` header, and the partition moves on.
- * @param onWritten told the trace ids of each written batch (the scoring loop's dirty set).
+ * @param onWritten told what each batch stored (the scoring loop's dirty set and held traces).
  * @throws the kafkajs error when the first connection fails.
  */
 export async function startSpanConsumer(
@@ -84,7 +85,7 @@ export async function startSpanConsumer(
   settings: ConsumerSettings,
   stats: IngestionStats,
   log: ConsumerLogger,
-  onWritten: (traceIds: readonly string[], at: number) => void = () => {},
+  onWritten: (written: IngestResult, at: number) => void = () => {},
 ): Promise<SpanConsumer> {
   const restart = settings.restartOnFailure ?? true;
   const kafka = new Kafka({
@@ -181,7 +182,7 @@ export async function startSpanConsumer(
       const now = Date.now();
       stats.spans(written.spans, now);
       stats.forgotten(written.dropped, now);
-      onWritten(written.traceIds, now);
+      onWritten(written, now);
       pauseIfFull();
       stats.dlq(dead.length, now);
       await settings.beforeCommit?.(batch.partition, last);

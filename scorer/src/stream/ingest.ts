@@ -18,6 +18,8 @@ export interface IngestResult {
   readonly traceIds: readonly string[];
   /** Spans and log records dropped because their trace was forgotten (`ragmeter forget`). */
   readonly dropped: number;
+  /** What was stored (the records' spans and log records, forgotten traces' left out). */
+  readonly stored: DecodedRecord;
 }
 
 const sha = (s: string): string => createHash("sha256").update(s).digest("hex").slice(0, 32);
@@ -70,5 +72,5 @@ export async function writeRecords(store: Store, records: readonly DecodedRecord
   await saveSpans(store, spans, origin, receivedAt);
   await saveLogs(store, logs, receivedAt);
   const traceIds = [...new Set([...spans.map((x) => x.trace_id), ...logs.map((x) => x.trace_id)])];
-  return { spans: spans.length, logs: logs.length, traceIds, dropped: allSpans.length - spans.length + allLogs.length - logs.length };
+  return { spans: spans.length, logs: logs.length, traceIds, dropped: allSpans.length - spans.length + allLogs.length - logs.length, stored: { spans, logs } };
 }

@@ -9,7 +9,8 @@ import type { Store } from "../store/client.js";
 import { forgottenAmong } from "../store/forgotten.js";
 import { goldenItemsFor } from "../store/golden.js";
 import { type ClaimInsert, type InteractionInsert, type ScoreInsert, saveResults } from "../store/results.js";
-import { loadTraces, settledTraces } from "../store/spans.js";
+import { loadTraces, settledTraces, storedRowCounts } from "../store/spans.js";
+import type { HeldTrace, HeldTraceSource } from "./held.js";
 
 /** Settings of the scoring loop. */
 export interface ScoringSettings {
@@ -46,17 +47,54 @@ export async function scoreSettledTraces(store: Store, settings: ScoringSettings
 }
 
 /**
- * Builds and scores the interactions of the given traces and writes interactions, scores and
- * claims. Keys make a repeated call harmless (one row per key after FINAL). A trace forgotten in the
- * meantime (`ragmeter forget`) is left out, so its blanked interaction is never rebuilt.
- * @returns the traces scored.
+ * The given traces' spans and log records: from `held` for each trace whose stored row counts
+ * (one query on the key column) equal the held ones — the store then has exactly what was held —
+ * and read back from the store for the others (not held, or the store has rows this process did
+ * not hold: written by another process, or a span stored twice).
  */
-export async function scoreTraces(store: Store, settings: ScoringSettings, requested: readonly string[]): Promise<ScoredTrace[]> {
+async function tracesOf(store: Store, traceIds: readonly string[], held: HeldTraceSource | null): Promise<Map<string, HeldTrace>> {
+  if (held === null) return loadTraces(store, traceIds);
+  const fromMemory = new Map<string, HeldTrace>();
+  for (const id of traceIds) {
+    const t = held.get(id);
+    if (t !== null) fromMemory.set(id, t);
+  }
+  if (fromMemory.size === 0) return loadTraces(store, traceIds);
+  const counts = await storedRowCounts(store, [...fromMemory.keys()]);
+  const out = new Map<string, HeldTrace>();
+  const readBack: string[] = [];
+  for (const id of traceIds) {
+    const t = fromMemory.get(id);
+    const c = counts.get(id);
+    if (t !== undefined && c !== undefined && c.spans === t.spans.length && c.logs === t.logs.length) out.set(id, t);
+    else readBack.push(id);
+  }
+  if (readBack.length > 0) for (const [id, t] of await loadTraces(store, readBack)) out.set(id, t);
+  // In the requested order, as loadTraces gives them.
+  return new Map(traceIds.flatMap((id) => (out.has(id) ? [[id, out.get(id) as HeldTrace] as const] : [])));
+}
+
+/** Traces scored and their rows, not yet written ({@link prepareTraces}, {@link saveScored}). */
+export interface PreparedScores {
+  readonly scored: ScoredTrace[];
+  readonly batch: { interactions: InteractionInsert[]; scores: ScoreInsert[]; claims: ClaimInsert[] };
+  readonly evaluations: Evaluation[];
+}
+
+/**
+ * Builds and scores the interactions of the given traces (judge calls included) and their rows,
+ * without writing them. A trace forgotten in the meantime (`ragmeter forget`) is left out, so its
+ * blanked interaction is never rebuilt.
+ * @param held traces as this process wrote them (see {@link tracesOf}); null reads every trace back.
+ */
+export async function prepareTraces(store: Store, settings: ScoringSettings, requested: readonly string[], held: HeldTraceSource | null = null): Promise<PreparedScores> {
   const forgotten = await forgottenAmong(store, requested);
   const traceIds = forgotten.size === 0 ? requested : requested.filter((id) => !forgotten.has(id));
-  if (traceIds.length === 0) return [];
+  const batch: PreparedScores["batch"] = { interactions: [], scores: [], claims: [] };
+  const evaluations: Evaluation[] = [];
+  if (traceIds.length === 0) return { scored: [], batch, evaluations };
   const promptVersion = judgePromptVersion(settings.judge);
-  const traces = await loadTraces(store, traceIds);
+  const traces = await tracesOf(store, traceIds, held);
   const extracted = [...traces].map(([id, t]) => ({ id, t, interaction: extractInteraction(id, t.spans, t.logs) }));
   const pairs: { run_id: string; golden_id: string }[] = [];
   for (const { interaction: i } of extracted) {
@@ -72,9 +110,7 @@ export async function scoreTraces(store: Store, settings: ScoringSettings, reque
       }),
     ),
   );
-  const batch: { interactions: InteractionInsert[]; scores: ScoreInsert[]; claims: ClaimInsert[] } = { interactions: [], scores: [], claims: [] };
   const sink = settings.evaluations ?? null;
-  const evaluations: Evaluation[] = [];
   for (const s of scored) {
     const rows = traceRows(s, settings.judge, settings.ks, promptVersion);
     batch.interactions.push(rows.interaction);
@@ -82,8 +118,27 @@ export async function scoreTraces(store: Store, settings: ScoringSettings, reque
     batch.claims.push(...rows.claims);
     if (sink) evaluations.push(...evaluationsOf(rows, s.interaction.spans));
   }
-  await saveResults(store, batch);
+  return { scored, batch, evaluations };
+}
+
+/**
+ * Writes what {@link prepareTraces} built (interactions, scores, claims), then emits its
+ * evaluation events. Keys make a repeated call harmless (one row per key after FINAL).
+ * @returns the traces scored.
+ */
+export async function saveScored(store: Store, settings: ScoringSettings, prepared: PreparedScores): Promise<ScoredTrace[]> {
+  if (prepared.scored.length === 0) return [];
+  await saveResults(store, prepared.batch);
   // Emitted once stored: every event is a stored score.
-  sink?.emit(evaluations);
-  return scored;
+  settings.evaluations?.emit(prepared.evaluations);
+  return prepared.scored;
+}
+
+/**
+ * Builds, scores and writes the interactions of the given traces ({@link prepareTraces} then
+ * {@link saveScored}).
+ * @returns the traces scored.
+ */
+export async function scoreTraces(store: Store, settings: ScoringSettings, requested: readonly string[], held: HeldTraceSource | null = null): Promise<ScoredTrace[]> {
+  return saveScored(store, settings, await prepareTraces(store, settings, requested, held));
 }

@@ -6,9 +6,17 @@ import type { Store } from "../store/client.js";
 import { DEFAULT_HEAP_GROWTH_PERCENT, type StreamConfig } from "./config.js";
 import { type ConsumerLogger, type ConsumerSettings, type SpanConsumer, startSpanConsumer } from "./consumer.js";
 import { limitHeapGrowth } from "./heapGrowth.js";
-import { decodeRecord, writeRecords } from "./ingest.js";
-import { type ScoringSettings, scoreSettledTraces, scoreTraces } from "./loop.js";
+import { HeldTraces } from "./held.js";
+import { decodeRecord, type IngestResult, writeRecords } from "./ingest.js";
+import { prepareTraces, type ScoringSettings, saveScored, scoreSettledTraces } from "./loop.js";
 import { IngestionStats } from "./stats.js";
+
+/**
+ * Traces held in memory between their write and their scoring, at most (see {@link HeldTraces}):
+ * about 5 KiB each for a retrieval + generation trace of 5 chunks, so ≈ 50 MiB at the bound; it
+ * covers the traces written in one quiet window at 10,000 traces/s. A trace beyond it is read back.
+ */
+export const HELD_TRACES = 10_000;
 
 /** A running scorer: consumer (optional), scoring loop and ingestion stats. */
 export interface ScorerService {
@@ -54,8 +62,11 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
   const stats = new IngestionStats(`${hostname()}-${process.pid}`);
   // Traces this instance wrote and has not scored since: trace id → when its last span was written.
   const dirty = new Map<string, number>();
-  const written = (ids: readonly string[], at: number): void => {
-    for (const id of ids) dirty.set(id, at);
+  // Their decoded spans, scored from memory when the store has no other rows of them.
+  const held = new HeldTraces(HELD_TRACES);
+  const written = (w: IngestResult, at: number): void => {
+    for (const id of w.traceIds) dirty.set(id, at);
+    held.add(w.stored.spans, w.stored.logs);
   };
   let consumer: SpanConsumer | null = null;
   if (o.consume) {
@@ -98,21 +109,60 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
           if (scored.length < o.scoring.batchSize || stopped) break;
         }
       }
-      for (;;) {
-        const cutoff = Date.now() - o.scoring.quietMs;
-        const due = [...dirty].filter(([, at]) => at <= cutoff).slice(0, o.scoring.batchSize);
-        if (due.length === 0) break;
-        const scored = await scoreTraces(
-          o.store,
-          o.scoring,
-          due.map(([id]) => id),
-        );
-        // A trace that received spans while it was being scored stays dirty and is scored again.
-        for (const [id, at] of due) if (dirty.get(id) === at) dirty.delete(id);
-        total += scored.length;
-        for (const t of scored) stats.skipped(t.skipped, Date.now());
-        if (scored.length > 0) o.onScored?.(scored);
-        if (stopped) break;
+      // The traces this instance wrote, in batches: a batch is scored while the one before it is
+      // written (the writes in order, one at a time), so the judges and the engine work at once.
+      type Saving = { readonly due: readonly (readonly [string, number])[]; readonly done: Promise<ScoredTrace[]> };
+      const inFlight = new Set<string>();
+      const settle = async (s: Saving): Promise<void> => {
+        try {
+          const scored = await s.done;
+          // A trace that received spans while it was being scored stays dirty (and held) and is scored again.
+          for (const [id, at] of s.due) {
+            if (dirty.get(id) !== at) continue;
+            dirty.delete(id);
+            held.delete(id);
+          }
+          total += scored.length;
+          for (const t of scored) stats.skipped(t.skipped, Date.now());
+          if (scored.length > 0) o.onScored?.(scored);
+        } finally {
+          for (const [id] of s.due) inFlight.delete(id);
+        }
+      };
+      let saving: Saving | null = null;
+      try {
+        for (;;) {
+          const cutoff = Date.now() - o.scoring.quietMs;
+          const due = [...dirty].filter(([id, at]) => at <= cutoff && !inFlight.has(id)).slice(0, o.scoring.batchSize);
+          if (due.length === 0) break;
+          for (const [id] of due) inFlight.add(id);
+          const prepared = await prepareTraces(
+            o.store,
+            o.scoring,
+            due.map(([id]) => id),
+            held,
+          );
+          const previous: Saving | null = saving;
+          const after =
+            previous === null
+              ? Promise.resolve()
+              : previous.done.then(
+                  () => undefined,
+                  () => undefined,
+                );
+          const done: Promise<ScoredTrace[]> = after.then(() => saveScored(o.store, o.scoring, prepared));
+          // Awaited below (or in `finally`); this keeps a failed write from being an unhandled rejection meanwhile.
+          done.catch(() => undefined);
+          saving = { due, done };
+          if (previous !== null) await settle(previous);
+          if (stopped) break;
+        }
+        const last = saving;
+        saving = null;
+        if (last !== null) await settle(last);
+      } finally {
+        // A pass that failed still settles the write it started (its traces leave the dirty set when written).
+        if (saving !== null) await settle(saving).catch(() => undefined);
       }
       if (total > 0) stats.scored(total, Date.now());
       return total;
@@ -160,7 +210,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
       const w = await writeRecords(o.store, decoded, { partition: -1, offset: "-1" }, at);
       stats.spans(w.spans, at);
       stats.forgotten(w.dropped, at);
-      written(w.traceIds, at);
+      written(w, at);
     },
     ready: async () => true,
     degraded: () => false,
