@@ -139,6 +139,7 @@ async function runOnce(label, n, judge, judgeConcurrency) {
   };
   const sampler = setInterval(() => void sample(), 250);
   const timeout = setTimeout(allScored, 900_000);
+  if (n === 0) allScored();
   await done;
   clearInterval(sampler);
   clearTimeout(timeout);

@@ -177,24 +177,24 @@ describe("streaming scorer on the real broker and the ClickHouse engine (design 
   it("ClickHouse writes failing → retried with backoff, no offset committed until the spans are written; nothing lost after recovery", async () => {
     const store = await freshStore();
     let failures = 0;
-    const failing: Store = {
-      ...store,
-      client: new Proxy(store.client, {
-        get(target, prop, receiver) {
-          if (prop === "insert") {
-            return async (params: { table: string }) => {
-              if (params.table.endsWith(".spans") && failures < 4) {
-                failures++;
-                throw new Error("simulated ClickHouse outage");
-              }
-              return target.insert(params as Parameters<typeof target.insert>[0]);
-            };
-          }
-          const v = Reflect.get(target, prop, receiver) as unknown;
-          return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-        },
-      }),
-    };
+    // Spans are written through the store's second connection (the scorer's ingest lane).
+    const lane = await store.secondClient();
+    const failingLane = new Proxy(lane, {
+      get(target, prop, receiver) {
+        if (prop === "insert") {
+          return async (params: { table: string }) => {
+            if (params.table.endsWith(".spans") && failures < 4) {
+              failures++;
+              throw new Error("simulated ClickHouse outage");
+            }
+            return target.insert(params as Parameters<typeof target.insert>[0]);
+          };
+        }
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const failing: Store = { ...store, secondClient: async () => failingLane };
     const { topic, drop } = await createTopic(1);
     const group = `g-${randomUUID()}`;
     const admin = kafkaClient().admin();

@@ -35,6 +35,14 @@ export interface Store {
   readonly releaseMemory: () => Promise<void>;
   /** What releasing the startup pages did, when the opening was asked to ({@link OpenStoreOptions.releaseStartupPages}). */
   readonly startupPages?: ReleaseOutcome;
+  /**
+   * A client on a connection of its own, for a writer that should not wait behind `client`'s
+   * statements (the streaming scorer's span ingestion beside its scoring loop): the embedded engine
+   * runs one statement of a connection at a time, but the statements of two connections to its
+   * data directory side by side. Opened on first use, with the session settings, and closed with the
+   * store. On a server `client` itself (it already runs statements side by side).
+   */
+  readonly secondClient: () => Promise<ClickHouseClient>;
   close(): Promise<void>;
 }
 
@@ -114,7 +122,7 @@ async function openServerStore(target: Extract<StoreTarget, { kind: "server" }>,
     await client.close();
     throw err;
   }
-  return {
+  const server: Store = {
     client,
     database: target.database,
     target,
@@ -123,8 +131,10 @@ async function openServerStore(target: Extract<StoreTarget, { kind: "server" }>,
     abortedRuns: [],
     recordApiUrl: () => {},
     releaseMemory: async () => {},
+    secondClient: async () => client,
     close: () => client.close(),
   };
+  return server;
 }
 
 async function openEmbeddedStore(target: Extract<StoreTarget, { kind: "embedded" }>, options: OpenStoreOptions, lock: ReturnType<typeof acquireStoreLock>): Promise<Store> {
@@ -158,7 +168,8 @@ async function openEmbeddedStore(target: Extract<StoreTarget, { kind: "embedded"
         : `the process that ran it ended without completing it; found by PID ${process.pid}`;
     const abortedRuns = await abortRunningRuns(client, target.database, reason, Date.now(), nextVersion());
     let closed = false;
-    return {
+    let second: Promise<ClickHouseClient> | null = null;
+    const store: Store = {
       client,
       database: target.database,
       target,
@@ -171,16 +182,27 @@ async function openEmbeddedStore(target: Extract<StoreTarget, { kind: "embedded"
           () => undefined,
           () => undefined,
         ),
+      secondClient: () => {
+        second ??= (async () => {
+          const c = createClient({ connection: mod.createChdbConnection({ path: dataDir }) as unknown as ClientConnection });
+          // Session settings hold per connection.
+          await c.command({ query: sessionSettingsStatement(SETTINGS) });
+          return c;
+        })();
+        return second;
+      },
       async close() {
         if (closed) return;
         closed = true;
         try {
+          if (second !== null) await (await second.catch(() => null))?.close();
           await client.close();
         } finally {
           lock.release();
         }
       },
     };
+    return store;
   } catch (err) {
     lock.release();
     throw err;

@@ -60,6 +60,10 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
   // full collection; process-wide, so it is set here and not per pass).
   limitHeapGrowth(o.stream.heapGrowthPercent ?? DEFAULT_HEAP_GROWTH_PERCENT);
   const stats = new IngestionStats(`${hostname()}-${process.pid}`);
+  // Spans are written through a connection of their own, so a batch's write never waits behind the
+  // scoring loop's statements (nor they behind it): bench:scorer at 30,000 traces, 3,314–3,419 →
+  // 3,497–3,610 traces/s, peak RSS +30–40 MiB (issue 15).
+  const ingest: Store = { ...o.store, client: await o.store.secondClient() };
   // Traces this instance wrote and has not scored since: trace id → when its last span was written.
   const dirty = new Map<string, number>();
   // Their decoded spans, scored from memory when the store has no other rows of them.
@@ -72,7 +76,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
   if (o.consume) {
     if (o.stream.brokers === null) throw new Error("KAFKA_BROKERS is not set");
     consumer = await startSpanConsumer(
-      o.store,
+      ingest,
       {
         brokers: o.stream.brokers,
         topic: o.stream.topic,
@@ -207,7 +211,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
     async send(signal: Signal, records: TraceRecord[]) {
       const decoded = records.map((r) => decodeRecord(signal, r.value));
       const at = Date.now();
-      const w = await writeRecords(o.store, decoded, { partition: -1, offset: "-1" }, at);
+      const w = await writeRecords(ingest, decoded, { partition: -1, offset: "-1" }, at);
       stats.spans(w.spans, at);
       stats.forgotten(w.dropped, at);
       written(w, at);
