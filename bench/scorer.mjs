@@ -16,6 +16,7 @@ import kafkajs from "kafkajs";
 import { createHeuristicJudge } from "../scorer/dist/judges/heuristic/heuristicJudge.js";
 import { createLlmJudge } from "../scorer/dist/judges/llm/llmJudge.js";
 import { openStore } from "../scorer/dist/store/client.js";
+import { passBatchSize } from "../scorer/dist/stream/loop.js";
 import { startScorerService } from "../scorer/dist/stream/service.js";
 import { startKafka, stopKafka } from "../scripts/kafka/kafka.mjs";
 
@@ -116,7 +117,7 @@ async function runOnce(label, n, judge, judgeConcurrency) {
     },
     consume: true,
     log: silent,
-    scoring: { judge, ks: [1, 3, 5, 10], quietMs, liveSampleRate: 1, concurrency: judgeConcurrency, batchSize: 5000 },
+    scoring: { judge, ks: [1, 3, 5, 10], quietMs, liveSampleRate: 1, concurrency: judgeConcurrency, batchSize: passBatchSize(judge) },
     intervalMs: 250,
     consumer: { maxWaitTimeMs: 100, ...(FETCH_BYTES !== undefined ? { maxBytesPerPartition: FETCH_BYTES } : {}) },
     onScored: (scored) => {

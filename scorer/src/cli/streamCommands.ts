@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import type { EvaluationSink } from "../domain/evaluation.js";
 import type { Store } from "../store/client.js";
 import { loadStreamConfig, type StreamConfig } from "../stream/config.js";
-import type { ScoringSettings } from "../stream/loop.js";
+import { passBatchSize, type ScoringSettings } from "../stream/loop.js";
 import { type ScorerService, startScorerService } from "../stream/service.js";
 import { watchContentCapture } from "./api/contentWatch.js";
 import { storeReader } from "./api/reader.js";
@@ -27,15 +27,16 @@ export interface StreamFlags {
   readonly source?: string;
 }
 
-/** The scoring settings of `scorer` and `serve`: live traffic, the stream's sampling and concurrency, 500 traces a pass. */
+/** The scoring settings of `scorer` and `serve`: live traffic, the stream's sampling and concurrency, batches by judge ({@link passBatchSize}). */
 async function liveScoring(config: Config, flags: StreamFlags, stream: StreamConfig, evaluations: EvaluationSink | null): Promise<ScoringSettings> {
+  const judge = await judgeFor(config);
   return {
-    judge: await judgeFor(config),
+    judge,
     ks: flags.k ?? [1, 3, 5, 10],
     quietMs: stream.quietMs,
     liveSampleRate: stream.liveSampleRate,
     concurrency: stream.concurrency,
-    batchSize: 500,
+    batchSize: passBatchSize(judge),
     evaluations,
   };
 }

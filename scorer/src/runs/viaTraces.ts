@@ -6,6 +6,7 @@ import type { QuestionResult } from "../domain/result.js";
 import { failedQuestion } from "../scoring/score.js";
 import type { ScoredTrace } from "../scoring/trace.js";
 import type { Store } from "../store/client.js";
+import { passBatchSize } from "../stream/loop.js";
 import { startScorerService } from "../stream/service.js";
 import type { EvalOptions } from "./eval.js";
 import { askTarget, startRecorder } from "./recorder.js";
@@ -83,7 +84,7 @@ export async function runEvalViaTraces(o: ViaTracesOptions): Promise<EvalOutcome
     consume: o.spans.kind === "kafka",
     consumer: { fromBeginning: false, maxWaitTimeMs: 250 },
     log: o.log,
-    scoring: { judge, ks, quietMs: o.quietMs, liveSampleRate: 1, concurrency: 8, batchSize: 500, evaluations: o.evaluations ?? null },
+    scoring: { judge, ks, quietMs: o.quietMs, liveSampleRate: 1, concurrency: 8, batchSize: passBatchSize(judge), evaluations: o.evaluations ?? null },
     intervalMs: Math.min(250, Math.max(50, Math.floor(o.quietMs / 4))),
     onScored: (scored: readonly ScoredTrace[]) => {
       for (const s of scored) {

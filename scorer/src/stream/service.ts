@@ -113,8 +113,9 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
           if (scored.length < o.scoring.batchSize || stopped) break;
         }
       }
-      // The traces this instance wrote, in batches: a batch is scored while the one before it is
-      // written (the writes in order, one at a time), so the judges and the engine work at once.
+      // The traces this instance wrote, in batches, two at a time: a batch is scored while the one
+      // before it finishes scoring and is written (the writes in order, one at a time), so the judges
+      // stay busy across a batch's last traces and the engine writes while the judges work.
       type Saving = { readonly due: readonly (readonly [string, number])[]; readonly done: Promise<ScoredTrace[]> };
       const inFlight = new Set<string>();
       const settle = async (s: Saving): Promise<void> => {
@@ -140,12 +141,14 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
           const due = [...dirty].filter(([id, at]) => at <= cutoff && !inFlight.has(id)).slice(0, o.scoring.batchSize);
           if (due.length === 0) break;
           for (const [id] of due) inFlight.add(id);
-          const prepared = await prepareTraces(
+          const prepared = prepareTraces(
             o.store,
             o.scoring,
             due.map(([id]) => id),
             held,
           );
+          // Observed through `done` below; this keeps an early failure from being an unhandled rejection meanwhile.
+          prepared.catch(() => undefined);
           const previous: Saving | null = saving;
           const after =
             previous === null
@@ -154,7 +157,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
                   () => undefined,
                   () => undefined,
                 );
-          const done: Promise<ScoredTrace[]> = after.then(() => saveScored(o.store, o.scoring, prepared));
+          const done: Promise<ScoredTrace[]> = after.then(async () => saveScored(o.store, o.scoring, await prepared));
           // Awaited below (or in `finally`); this keeps a failed write from being an unhandled rejection meanwhile.
           done.catch(() => undefined);
           saving = { due, done };

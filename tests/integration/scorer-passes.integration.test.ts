@@ -1,0 +1,83 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Judge } from "../../scorer/src/judges/types.js";
+import type { ScoredTrace } from "../../scorer/src/scoring/trace.js";
+import { openStore, type Store } from "../../scorer/src/store/client.js";
+import { startScorerService } from "../../scorer/src/stream/service.js";
+import { protobufOf, ragSpans, traceId, traceRequest } from "../helpers/ragTrace.js";
+import { DOCS as docs, rows, sleep, waitFor } from "../helpers/streaming.js";
+
+let store: Store;
+beforeAll(async () => {
+  store = await openStore({ kind: "embedded", home: await mkdtemp(path.join(tmpdir(), "ragmeter-passes-")), database: "ragmeter" });
+});
+afterAll(async () => {
+  await store?.close();
+});
+
+/** An LLM-kind judge whose grounding takes `ms`, recording how many traces it judges at once. */
+function slowJudge(ms: number): Judge & { readonly most: () => number } {
+  let now = 0;
+  let most = 0;
+  const cost = { input_tokens: 1, output_tokens: 1, latency_ms: ms };
+  return {
+    kind: "llm",
+    model: "slow",
+    promptVersion: { grounding: "g", relevance: "r" },
+    most: () => most,
+    async grounding() {
+      now++;
+      most = Math.max(most, now);
+      await new Promise((r) => setTimeout(r, ms));
+      now--;
+      return { status: "ok", value: 1, claims: [], reason: "", ...cost };
+    },
+    async relevance() {
+      return { status: "ok", value: 4, reason: "", ...cost };
+    },
+  };
+}
+
+describe("the streaming scorer's passes (issue 15)", () => {
+  it("scores two batches at a time, so the judge stays busy across a batch's end, and writes the batches in order", async () => {
+    const judge = slowJudge(40);
+    const reported: string[][] = [];
+    const svc = await startScorerService({
+      store,
+      stream: { brokers: null, topic: "unused", quietMs: 0, liveSampleRate: 1, groupId: "unused", sessionTimeoutMs: 6000, concurrency: 2 },
+      consume: false,
+      log: { info() {}, warn() {}, error() {} },
+      // Batches of 3 traces, at most 2 traces of a batch judged at once.
+      scoring: { judge, ks: [1], quietMs: 0, liveSampleRate: 1, concurrency: 2, batchSize: 3 },
+      // Passes every 100 ms; the first one scans the store (empty), the later ones take the dirty traces.
+      intervalMs: 100,
+      fullScanIntervalMs: 3_600_000,
+      onScored: (scored: readonly ScoredTrace[]) => reported.push(scored.map((s) => s.interaction.trace_id)),
+    });
+    try {
+      await sleep(400);
+      const ids = Array.from({ length: 9 }, () => traceId());
+      // One write: all nine traces become due in the same pass.
+      await svc.sink.send(
+        "traces",
+        ids.map((t) => {
+          const { retrieval, generation } = ragSpans({ traceId: t, question: "Which port does Postgres listen on?", docs, answer: "PostgreSQL listens on port 5432." });
+          return { key: t, value: protobufOf(traceRequest([retrieval, generation])), items: 2 };
+        }),
+        {},
+      );
+      await waitFor(async () => reported.flat().length >= 9, 20_000);
+      await sleep(300);
+      // One batch alone would judge at most 2 traces at once; two batches at a time, 4.
+      expect(judge.most()).toBe(4);
+      // Three batches of three, reported (written) in the order they were taken: oldest first.
+      expect(reported.map((b) => b.length)).toEqual([3, 3, 3]);
+      expect(reported.flat()).toEqual(ids);
+      expect(await rows(store, "SELECT count() AS c FROM ragmeter.interactions FINAL")).toEqual([{ c: "9" }]);
+    } finally {
+      await svc.stop();
+    }
+  });
+});
