@@ -35,6 +35,7 @@ const DELAY = Number(args["delay-ms"]);
 const JUDGE_C = Number(args["judge-concurrency"]);
 const FETCH_BYTES = args["fetch-bytes"] === undefined ? undefined : Number(args["fetch-bytes"]);
 const BROKER = process.env.KAFKA_BROKERS ?? "127.0.0.1:9092";
+const RELEASE_PAGES = !["false", "0"].includes((process.env.RAGMETER_RELEASE_STARTUP_PAGES ?? "true").trim().toLowerCase());
 const { Kafka, logLevel } = kafkajs;
 const kafka = new Kafka({ clientId: "bench-scorer", brokers: BROKER.split(","), logLevel: logLevel.NOTHING });
 const silent = {
@@ -84,7 +85,8 @@ async function runOnce(label, n, judge, judgeConcurrency) {
   const topic = `ragmeter.bench.${randomUUID()}`;
   const fillSeconds = await prefill(topic, n);
   const home = mkdtempSync(path.join(tmpdir(), "ragmeter-bench-scorer-"));
-  const store = await openStore({ kind: "embedded", home, database: "ragmeter" });
+  // As `ragmeter scorer` opens it: startup pages released unless RAGMETER_RELEASE_STARTUP_PAGES is false/0.
+  const store = await openStore({ kind: "embedded", home, database: "ragmeter" }, { releaseStartupPages: RELEASE_PAGES });
   const quietMs = 1000;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -167,6 +169,8 @@ async function runOnce(label, n, judge, judgeConcurrency) {
     cpuMsPerTrace: (cpu.user + cpu.system) / 1000 / Math.max(1, scored),
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     peakRssMiB: Math.round(peakRss / 2 ** 20),
+    // The kernel's high-water mark of the whole process so far (no sampling gap).
+    maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
     startRssMiB: Math.round(rss0 / 2 ** 20),
     peakHeapMiB: Math.round(peakHeap / 2 ** 20),
     quietMs,
@@ -195,7 +199,7 @@ console.log(
   `heuristic: ${h.n} traces pre-filled in ${h.fillSeconds.toFixed(1)} s; all spans stored after ${h.storeSeconds?.toFixed(1)} s (${Math.round((2 * h.n) / (h.storeSeconds ?? h.total))} spans/s)`,
 );
 console.log(
-  `heuristic: ${h.scored} traces stored, settled, scored and written in ${h.total.toFixed(1)} s → ${Math.round(h.scored / h.total)} traces/s end to end (scoring phase ${Math.round(h.scored / h.scoring)} traces/s); scorer process CPU ${h.cpuSeconds.toFixed(1)} s = ${h.cpuMsPerTrace.toFixed(3)} ms per trace (→ ${Math.round(1000 / h.cpuMsPerTrace)} traces/s per busy core); peak RSS ${h.peakRssMiB} MiB (${h.startRssMiB} MiB at the start, engine open; peak V8 heap used ${h.peakHeapMiB} MiB)`,
+  `heuristic: ${h.scored} traces stored, settled, scored and written in ${h.total.toFixed(1)} s → ${Math.round(h.scored / h.total)} traces/s end to end (scoring phase ${Math.round(h.scored / h.scoring)} traces/s); scorer process CPU ${h.cpuSeconds.toFixed(1)} s = ${h.cpuMsPerTrace.toFixed(3)} ms per trace (→ ${Math.round(1000 / h.cpuMsPerTrace)} traces/s per busy core); peak RSS ${h.peakRssMiB} MiB sampled every 250 ms, ${h.maxRssMiB} MiB the kernel's high-water mark (${h.startRssMiB} MiB at the start, engine open${RELEASE_PAGES ? ", startup pages released" : ""}; peak V8 heap used ${h.peakHeapMiB} MiB)`,
 );
 
 if (LLM_N === 0) {
