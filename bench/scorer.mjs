@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import kafkajs from "kafkajs";
+import { envSchema } from "../scorer/dist/cli/config.js";
 import { createHeuristicJudge } from "../scorer/dist/judges/heuristic/heuristicJudge.js";
 import { createLlmJudge } from "../scorer/dist/judges/llm/llmJudge.js";
 import { openStore } from "../scorer/dist/store/client.js";
@@ -35,7 +36,8 @@ const DELAY = Number(args["delay-ms"]);
 const JUDGE_C = Number(args["judge-concurrency"]);
 const FETCH_BYTES = args["fetch-bytes"] === undefined ? undefined : Number(args["fetch-bytes"]);
 const BROKER = process.env.KAFKA_BROKERS ?? "127.0.0.1:9092";
-const RELEASE_PAGES = !["false", "0"].includes((process.env.RAGMETER_RELEASE_STARTUP_PAGES ?? "true").trim().toLowerCase());
+// RAGMETER_RELEASE_STARTUP_PAGES as the scorer reads it (default true; an invalid value is an error).
+const RELEASE_PAGES = envSchema.shape.RAGMETER_RELEASE_STARTUP_PAGES.parse(process.env.RAGMETER_RELEASE_STARTUP_PAGES || undefined);
 const { Kafka, logLevel } = kafkajs;
 const kafka = new Kafka({ clientId: "bench-scorer", brokers: BROKER.split(","), logLevel: logLevel.NOTHING });
 const silent = {
@@ -69,15 +71,12 @@ async function dropTopic(topic) {
   await admin.disconnect();
 }
 
-/** Rows of `table` as stored (FINAL: one per key), for the check after a run. */
-async function count(store, table) {
-  const rs = await store.client.query({ query: `SELECT count() AS c FROM ${store.database}.${table} FINAL`, format: "JSONEachRow" });
-  return Number((await rs.json())[0].c);
-}
-
-/** Rows of `table` from the parts' metadata (no read, so polling it costs the scorer nothing measurable). */
-async function partRows(store, table) {
-  const rs = await store.client.query({ query: `SELECT count() AS c FROM ${store.database}.${table}`, format: "JSONEachRow" });
+/**
+ * Rows of `table`: as stored (`final`, one per key) for the check after a run, or from the parts'
+ * metadata (no read, so polling it costs the scorer nothing measurable).
+ */
+async function count(store, table, final = true) {
+  const rs = await store.client.query({ query: `SELECT count() AS c FROM ${store.database}.${table}${final ? " FINAL" : ""}`, format: "JSONEachRow" });
   return Number((await rs.json())[0].c);
 }
 
@@ -138,7 +137,7 @@ async function runOnce(label, n, judge, judgeConcurrency) {
     const mem = process.memoryUsage();
     peakRss = Math.max(peakRss, mem.rss);
     peakHeap = Math.max(peakHeap, mem.heapUsed);
-    if (storedAt === null && (await partRows(store, "spans")) >= 2 * n) storedAt = performance.now();
+    if (storedAt === null && (await count(store, "spans", false)) >= 2 * n) storedAt = performance.now();
   };
   const sampler = setInterval(() => void sample(), 250);
   const timeout = setTimeout(allScored, 900_000);

@@ -72,17 +72,12 @@ async function tracesOf(store: Store, traceIds: readonly string[], held: HeldTra
   }
   if (fromMemory.size === 0) return loadTraces(store, traceIds);
   const counts = await storedRowCounts(store, [...fromMemory.keys()]);
-  const out = new Map<string, HeldTrace>();
-  const readBack: string[] = [];
-  for (const id of traceIds) {
-    const t = fromMemory.get(id);
-    const c = counts.get(id);
-    if (t !== undefined && c !== undefined && c.spans === t.spans.length && c.logs === t.logs.length) out.set(id, t);
-    else readBack.push(id);
-  }
-  if (readBack.length > 0) for (const [id, t] of await loadTraces(store, readBack)) out.set(id, t);
-  // In the requested order, as loadTraces gives them.
-  return new Map(traceIds.flatMap((id) => (out.has(id) ? [[id, out.get(id) as HeldTrace] as const] : [])));
+  const matches = (id: string, t: HeldTrace): boolean => counts.get(id)?.spans === t.spans.length && counts.get(id)?.logs === t.logs.length;
+  for (const [id, t] of fromMemory) if (!matches(id, t)) fromMemory.delete(id);
+  const readBack = traceIds.filter((id) => !fromMemory.has(id));
+  const stored = readBack.length > 0 ? await loadTraces(store, readBack) : new Map<string, HeldTrace>();
+  // In the requested order, as loadTraces gives them (it has an entry for every id it was asked).
+  return new Map(traceIds.map((id) => [id, fromMemory.get(id) ?? (stored.get(id) as HeldTrace)]));
 }
 
 /** Traces scored and their rows, not yet written ({@link prepareTraces}, {@link saveScored}). */
