@@ -3,7 +3,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { openStore } from "../../scorer/src/store/client.js";
+import { openStore, startOpeningStore } from "../../scorer/src/store/client.js";
 import { StoreInUseError } from "../../scorer/src/store/errors.js";
 
 const bin = path.resolve(import.meta.dirname, "../../scorer/bin/ragmeter.js");
@@ -20,6 +20,30 @@ describe("embedded store (chdb through @clickhouse/client)", () => {
     const third = spawnSync(process.execPath, [bin, "runs", "--home", home], { encoding: "utf8" });
     expect(third.status).toBe(0);
     expect(third.stdout).toMatch(/no runs yet/u);
+  });
+
+  it("with `after`, takes the lock at once and opens the engine only once `after` settles (a rejection too)", async () => {
+    for (const outcome of ["resolve", "reject"] as const) {
+      const home = await mkdtemp(path.join(tmpdir(), "ragmeter-after-"));
+      let settle: () => void = () => {};
+      const after = new Promise<void>((resolve, reject) => {
+        settle = outcome === "resolve" ? resolve : () => reject(new Error("thread failed"));
+      });
+      let opened = false;
+      const opening = startOpeningStore({ kind: "embedded", home, database: "ragmeter" }, { after }).then((s) => {
+        opened = true;
+        return s;
+      });
+      // The lock is held from the call on: a second opening fails at once.
+      expect(() => startOpeningStore({ kind: "embedded", home, database: "ragmeter" })).toThrow(StoreInUseError);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(opened).toBe(false);
+      settle();
+      const store = await opening;
+      const rs = await store.client.query({ query: "SELECT 1 AS one", format: "JSONEachRow" });
+      expect(await rs.json()).toEqual([{ one: 1 }]);
+      await store.close();
+    }
   });
 
   it("keeps UInt64 exact, answers in UTC, and FINAL collapses a re-written key", async () => {

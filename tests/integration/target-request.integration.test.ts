@@ -1,13 +1,18 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchTargetText, httpTarget } from "../../scorer/src/runs/target.js";
+import { httpTarget } from "../../scorer/src/runs/target.js";
+import { TargetClientError, threadTargetClient } from "../../scorer/src/runs/targetClient.js";
+import { fetchTargetText } from "../../scorer/src/runs/targetFetch.js";
 
 // The HTTP client of `eval` (undici's request since issue 12's speed work): every way a call can
 // fail is one reason string, and a good reply is parsed.
 let server: Server;
 let base: string;
 const seen: { method: string; headers: Record<string, string | string[] | undefined>; body: string }[] = [];
+// /slow: requests being answered at once (and the most seen), each answered after 60 ms.
+let slowNow = 0;
+let slowMost = 0;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -16,6 +21,15 @@ beforeAll(async () => {
     req.on("end", () => {
       seen.push({ method: req.method ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
       if (req.url === "/hang") return; // never answers
+      if (req.url === "/slow") {
+        slowMost = Math.max(slowMost, ++slowNow);
+        const q = (JSON.parse(Buffer.concat(chunks).toString("utf8")) as { question: string }).question;
+        setTimeout(() => {
+          slowNow--;
+          res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ answer: `re: ${q}`, contexts: [] }));
+        }, 60);
+        return;
+      }
       if (req.url === "/fail") return void res.writeHead(503).end("overloaded, try later");
       if (req.url === "/text") return void res.writeHead(200).end("not json");
       if (req.url === "/moved") return void res.writeHead(307, { location: "/ask" }).end();
@@ -65,5 +79,41 @@ describe("fetchTargetText and httpTarget", () => {
     const refused = await fetchTargetText("http://127.0.0.1:1/ask", { method: "GET", headers: {} }, 5_000);
     expect(refused.ok).toBe(false);
     expect(refused.ok ? "" : refused.reason).toMatch(/^request failed: .*ECONNREFUSED/u);
+  });
+});
+
+describe("threadTargetClient", () => {
+  it("answers as the inline client does, keeps `inFlight` requests at the target and times each without its wait in the queue", async () => {
+    const client = threadTargetClient(2);
+    const target = httpTarget(`${base}/slow`, 5_000, client);
+    expect(target.inFlight).toBe(2);
+    slowMost = 0;
+    const t0 = performance.now();
+    // 6 questions handed over at once: 3 rounds of 2 at the target, 60 ms each.
+    const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => target.ask(`q${i}`, { traceparent: "t", baggage: "b" })));
+    const wall = performance.now() - t0;
+    expect(replies.map((r) => (r.ok ? r.reply.answer : r.reason))).toEqual(["re: q0", "re: q1", "re: q2", "re: q3", "re: q4", "re: q5"]);
+    expect(slowMost).toBe(2);
+    expect(wall).toBeGreaterThanOrEqual(3 * 60 - 5);
+    // Each request's own time is one answer's 60 ms, not the 120–180 ms the later ones waited in all.
+    for (const r of replies) expect(r.latency_ms).toBeLessThan(wall - 60);
+    const trace = { traceparent: "00-aa-bb-01", baggage: "ragmeter.run_id=r1" };
+    const threaded = await httpTarget(`${base}/ask`, 5_000, client).ask("which port?", trace);
+    expect(seen.at(-1)?.headers["traceparent"]).toBe("00-aa-bb-01");
+    expect(threaded).toEqual({ ...(await httpTarget(`${base}/ask`, 5_000).ask("which port?", trace)), latency_ms: threaded.latency_ms });
+    await target.close?.();
+  });
+
+  it("carries the same reasons, and a closed client refuses with a TargetClientError", async () => {
+    const client = threadTargetClient(4);
+    expect(await client.fetchText(`${base}/fail`, { method: "GET", headers: {} }, 5_000, 10)).toMatchObject({ ok: false, reason: "HTTP 503: overloaded" });
+    expect(await client.fetchText(`${base}/hang`, { method: "GET", headers: {} }, 300)).toMatchObject({ ok: false, reason: "timeout after 300 ms" });
+    const pending = client.fetchText(`${base}/hang`, { method: "GET", headers: {} }, 60_000).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    await client.close();
+    expect(await pending).toBeInstanceOf(TargetClientError);
+    await expect(client.fetchText(`${base}/ask`, { method: "GET", headers: {} }, 5_000)).rejects.toThrow("the target client is closed");
   });
 });

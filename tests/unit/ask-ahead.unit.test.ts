@@ -38,56 +38,89 @@ function recordingStages(): { asked: number[]; finished: number[]; ask: (x: numb
 }
 
 describe("askAhead", () => {
-  it("keeps input order, asks and finishes each item once, never more than `concurrency` calls at once", async () => {
-    let inFlight = 0;
-    let most = 0;
+  it("keeps input order, asks and finishes each item once, never more than `askers` asks nor `finishers` finishes at once", async () => {
     const asked: number[] = [];
     const finished: number[] = [];
     const items = Array.from({ length: 50 }, (_, i) => i);
-    const busy = async <T>(n: number, v: T): Promise<T> => {
-      inFlight++;
-      most = Math.max(most, inFlight);
-      await ticks(n);
-      inFlight--;
-      return v;
+    const gauge = () => {
+      const g = { now: 0, most: 0 };
+      const busy = async <T>(n: number, v: T): Promise<T> => {
+        g.most = Math.max(g.most, ++g.now);
+        await ticks(n);
+        g.now--;
+        return v;
+      };
+      return { g, busy };
     };
+    const asking = gauge();
+    const finishing = gauge();
     const out = await askAhead(items, {
-      concurrency: 4,
+      askers: 6,
+      finishers: 2,
       backlog: 10,
       ready: Promise.resolve(),
       // Later items answer first: the order must come from the index, not from completion.
       ask: (x, i) => {
         asked.push(i);
-        return busy((50 - i) % 5, x * 10);
+        return asking.busy((50 - i) % 5, x * 10);
       },
       finish: (a, x, i) => {
         finished.push(i);
-        return busy(i % 3, `${x}:${a}`);
+        return finishing.busy(i % 3, `${x}:${a}`);
       },
     });
     expect(out).toEqual(items.map((x) => `${x}:${x * 10}`));
     expect([...asked].sort((a, b) => a - b)).toEqual(items);
     expect([...finished].sort((a, b) => a - b)).toEqual(items);
-    expect(most).toBe(4);
+    expect(asking.g.most).toBe(6);
+    expect(finishing.g.most).toBe(2);
   });
 
-  it("asks ahead while `ready` is pending — up to the backlog plus one per worker — and finishes nothing before it resolves", async () => {
+  it("goes on asking while a finish is slow, up to the backlog plus one answer per asker", async () => {
+    const g = gate();
+    const asked: number[] = [];
+    const run = askAhead(
+      Array.from({ length: 30 }, (_, i) => i),
+      {
+        askers: 2,
+        finishers: 1,
+        backlog: 5,
+        ready: Promise.resolve(),
+        ask: async (x) => {
+          asked.push(x);
+          await tick();
+          return x;
+        },
+        finish: async (x) => {
+          if (x === 0) await g.promise;
+          return x * 2;
+        },
+      },
+    );
+    await ticks(40);
+    // Item 0 is being finished, 5 answers wait in the queue, each asker holds one more.
+    expect(asked).toEqual(Array.from({ length: 8 }, (_, i) => i));
+    g.open();
+    expect(await run).toEqual(Array.from({ length: 30 }, (_, i) => i * 2));
+  });
+
+  it("asks ahead while `ready` is pending — up to the backlog plus one per asker — and finishes nothing before it resolves", async () => {
     const g = gate();
     const { asked, finished, ask, finish } = recordingStages();
     const run = askAhead(
       Array.from({ length: 100 }, (_, i) => i),
-      { concurrency: 3, backlog: 7, ready: g.promise, ask, finish },
+      { askers: 3, finishers: 3, backlog: 7, ready: g.promise, ask, finish },
     );
     await ticks(60);
-    // 7 answers parked, then each of the 3 workers holds one more answer waiting for `ready`.
+    // 7 answers queued, then each of the 3 askers holds one more answer waiting for room.
     expect(asked).toEqual(Array.from({ length: 10 }, (_, i) => i));
     expect(finished).toEqual([]);
     g.open();
     const out = await run;
     expect(out).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
     expect(finished.length).toBe(100);
-    // The parked answers (the first 7 questions) are finished before the workers ask further.
-    expect(finished.slice(0, 10).sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, i) => i));
+    // The answers asked before `ready` (the first 10 questions) are finished first, in the order asked.
+    expect(finished.slice(0, 10)).toEqual(Array.from({ length: 10 }, (_, i) => i));
   });
 
   it("when `ready` rejects: no finish at all, asking stops, and the run rejects with that error", async () => {
@@ -95,23 +128,24 @@ describe("askAhead", () => {
     const { asked, finished, ask, finish } = recordingStages();
     const run = askAhead(
       Array.from({ length: 100 }, (_, i) => i),
-      { concurrency: 2, backlog: 4, ready: g.promise, ask, finish },
+      { askers: 2, finishers: 2, backlog: 4, ready: g.promise, ask, finish },
     );
     await ticks(3);
     g.fail(new Error("store locked"));
     await expect(run).rejects.toThrow("store locked");
     expect(finished.length).toBe(0);
-    // At most the backlog plus one answer per worker, and the calls in flight when it failed.
+    // At most the backlog plus one answer per asker, and the calls in flight when it failed.
     expect(asked.length).toBeLessThanOrEqual(4 + 2 + 2);
   });
 
   it("starts no call after a finish throws and rejects with the first error", async () => {
     const started: number[] = [];
     const run = askAhead(
-      Array.from({ length: 20 }, (_, i) => i),
+      Array.from({ length: 40 }, (_, i) => i),
       {
-        concurrency: 3,
-        backlog: 0,
+        askers: 3,
+        finishers: 3,
+        backlog: 1,
         ready: Promise.resolve(),
         ask: async (x) => {
           started.push(x);
@@ -121,20 +155,24 @@ describe("askAhead", () => {
         finish: async (x) => {
           await tick();
           if (x === 4) throw new Error("boom at 4");
+          if (x === 5) throw new Error("boom at 5");
           return x;
         },
       },
     );
     await expect(run).rejects.toThrow("boom at 4");
-    // 0–2 start together, 3–5 as they finish; 4 fails, so at most 6 and 7 may have started before the flag was seen.
-    expect(started.length).toBeLessThan(9);
+    // Before the failure: items 0–3 finished and 3 finishing at most, one queued, one with each asker.
+    expect(started.length).toBeLessThanOrEqual(4 + 3 + 1 + 3);
     expect(started.slice(0, 3)).toEqual([0, 1, 2]);
+    const atFailure = started.length;
+    await ticks(10);
+    expect(started.length).toBe(atFailure);
   });
 
   it("handles an empty list, a concurrency above the item count, and `ready` resolving after every answer is parked", async () => {
-    expect(await askAhead([], { concurrency: 8, backlog: 4, ready: Promise.resolve(), ask: async (x: number) => x, finish: async (a) => a })).toEqual([]);
+    expect(await askAhead([], { askers: 8, finishers: 8, backlog: 4, ready: Promise.resolve(), ask: async (x: number) => x, finish: async (a) => a })).toEqual([]);
     const g = gate();
-    const run = askAhead([1, 2], { concurrency: 8, backlog: 4, ready: g.promise, ask: async (x) => x, finish: async (a) => a * 2 });
+    const run = askAhead([1, 2], { askers: 8, finishers: 8, backlog: 4, ready: g.promise, ask: async (x) => x, finish: async (a) => a * 2 });
     await ticks(5);
     g.open();
     expect(await run).toEqual([2, 4]);

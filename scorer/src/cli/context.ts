@@ -73,7 +73,7 @@ export async function withStore<T>(io: Io, flags: { home?: string }, fn: (store:
 
 /**
  * {@link withStore} for a command with work to do while the store opens (`eval` asks its first
- * questions): `fn` gets the opening at once. The embedded store's lock is taken before `fn` starts,
+ * questions): `fn` gets the opening at once; with `after`, the store opens once that settles. The embedded store's lock is taken before `fn` starts,
  * so a store in use fails before any work. The store is closed afterwards once it has opened; when
  * `fn` returns without having needed it and it failed to open, its error is the command's.
  */
@@ -81,11 +81,15 @@ export async function withStoreOpening<T>(
   io: Io,
   flags: { home?: string },
   fn: (store: Promise<Store>, config: Config) => Promise<T>,
-  opts: { retention?: boolean } = {},
+  opts: { retention?: boolean; after?: Promise<unknown> } = {},
 ): Promise<T> {
   const config = loadConfig(io.env, flags.home !== undefined ? { home: flags.home } : {});
   if (io.env["RAGMETER_JUDGE_MODEL"] && !io.env["OPENAI_BASE_URL"]) io.err(`warning: RAGMETER_JUDGE_MODEL is set but OPENAI_BASE_URL is not: the heuristic judges run`);
-  const opening = startOpeningStore(config.store, { ...(opts.retention === false ? {} : { retention: config.retention }), releaseStartupPages: config.releaseStartupPages });
+  const opening = startOpeningStore(config.store, {
+    ...(opts.retention === false ? {} : { retention: config.retention }),
+    releaseStartupPages: config.releaseStartupPages,
+    ...(opts.after !== undefined ? { after: opts.after } : {}),
+  });
   // Awaited by `fn` or below; this keeps a failure to open from being unhandled meanwhile.
   opening.catch(() => undefined);
   let result: T;

@@ -9,6 +9,7 @@ import type { Judge } from "../judges/types.js";
 import { runEval } from "../runs/eval.js";
 import type { EvalOutcome } from "../runs/summary.js";
 import { httpTarget, type Target } from "../runs/target.js";
+import { inlineTargetClient, type TargetClient, threadTargetClient } from "../runs/targetClient.js";
 import { configTarget, loadTargetConfig } from "../runs/targetConfig.js";
 import { loadTargetModule, moduleTarget } from "../runs/targetModule.js";
 import type { ViaTracesOptions } from "../runs/viaTraces.js";
@@ -19,6 +20,7 @@ import { type CommandContext, httpUrl, intArg, judgeOptions, kOption, nonEmpty, 
 import { type Io, judgeFor, withEvaluationExport, withStoreOpening } from "./context.js";
 import { evalJson } from "./format/json.js";
 import { formatSummary } from "./format/text.js";
+import { EVAL_INTERRUPT_BUDGET, setInterruptBudget } from "./optimizationBudget.js";
 import { createProgress } from "./progress.js";
 
 /** Flags of `ragmeter eval`. */
@@ -198,25 +200,31 @@ export function evalExitCode(io: Io, outcome: EvalOutcome, maxErrorRate: number 
 
 /**
  * The target of `eval`: exactly one of `--target URL`, `--target-config FILE`, `--target-module FILE`.
+ * An HTTP target (URL or config) sends its requests through `client` (default: from the calling
+ * thread, all at once); the caller closes the target, which closes its client.
  * @throws UsageError when none or several are given; ConfigError for a bad config or module.
  */
 export async function targetFor(
   flags: Pick<EvalFlags, "target" | "targetConfig" | "targetModule" | "k">,
   env: Readonly<Record<string, string | undefined>>,
   timeoutMs: number,
+  client: TargetClient = inlineTargetClient(),
 ): Promise<Target> {
   const given = [flags.target, flags.targetConfig, flags.targetModule].filter((x) => x !== undefined).length;
   if (given !== 1) throw new UsageError("eval: give exactly one of --target URL, --target-config FILE, --target-module FILE");
   const k = Math.max(...flags.k);
-  if (flags.targetConfig !== undefined) return configTarget(await loadTargetConfig(flags.targetConfig, env), { k, timeoutMs, file: flags.targetConfig });
   if (flags.targetModule !== undefined) return moduleTarget(await loadTargetModule(flags.targetModule), { k, timeoutMs, file: flags.targetModule });
-  return httpTarget(flags.target as string, timeoutMs);
+  const cfg = flags.targetConfig !== undefined ? await loadTargetConfig(flags.targetConfig, env) : null;
+  if (cfg !== null) return configTarget(cfg, { k, timeoutMs, file: flags.targetConfig as string, client });
+  return httpTarget(flags.target as string, timeoutMs, client);
 }
 
 /** `ragmeter eval`: replay a golden set against an HTTP target, score, store, print. Returns the exit code. */
 export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
   // At 20,000 questions: 602–615 → 517–554 MiB peak RSS (issue 12); process-wide, for this command and after.
   limitHeapGrowth(DEFAULT_HEAP_GROWTH_PERCENT);
+  // A run of seconds to minutes beside a local target: optimize only what stays hot.
+  setInterruptBudget(EVAL_INTERRUPT_BUDGET);
   if (flags.corpus !== undefined) await assertCorpusDir(flags.corpus);
   const golden = await loadGoldenSet(flags.golden, flags.corpus !== undefined ? { corpusDir: flags.corpus, verifySubstrings: true } : {});
   for (const n of golden.notices) io.err(`notice: ${golden.path}: ${n}`);
@@ -236,29 +244,42 @@ export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
         traceTimeoutMs: flags.traceTimeout ?? 30_000,
       }
     : null;
-  // The store opens (engine, migrations) while the first questions are asked (runEval).
-  return withStoreOpening(io, flags, async (store, config) => {
-    const target = await targetFor(flags, io.env, config.targetTimeoutMs);
-    const judge = await judgeFor(config);
-    const outcome = await withEvaluationExport(
-      config,
-      "ragmeter-eval",
-      (m) => io.err(`warning: ${m}`),
-      (evaluations) =>
-        evaluateAndReport(io, store, judge, golden, target, {
-          pipelineVersion: flags.pipelineVersion,
-          ks: flags.k,
-          concurrency: flags.concurrency,
-          json: flags.json,
-          judging: flags,
-          prices: config.prices,
-          viaTraces,
-          evaluations,
-        }),
+  // A direct eval of an HTTP target asks from a client thread (via traces the answers come from
+  // spans; a module runs in process). The store opens (engine, migrations) once the thread has
+  // loaded, while the first questions are asked (runEval).
+  const client = viaTraces === null && flags.targetModule === undefined ? threadTargetClient(flags.concurrency) : inlineTargetClient();
+  try {
+    return await withStoreOpening(
+      io,
+      flags,
+      async (store, config) => {
+        const target = await targetFor(flags, io.env, config.targetTimeoutMs, client);
+        const judge = await judgeFor(config);
+        const outcome = await withEvaluationExport(
+          config,
+          "ragmeter-eval",
+          (m) => io.err(`warning: ${m}`),
+          (evaluations) =>
+            evaluateAndReport(io, store, judge, golden, target, {
+              pipelineVersion: flags.pipelineVersion,
+              ks: flags.k,
+              concurrency: flags.concurrency,
+              json: flags.json,
+              judging: flags,
+              prices: config.prices,
+              viaTraces,
+              evaluations,
+            }),
+        );
+        if (outcome === null) return EXIT.usage;
+        return evalExitCode(io, outcome, flags.maxErrorRate);
+      },
+      { after: client.ready },
     );
-    if (outcome === null) return EXIT.usage;
-    return evalExitCode(io, outcome, flags.maxErrorRate);
-  });
+  } finally {
+    // The target's client (its thread), whatever happened to the store.
+    await client.close();
+  }
 }
 
 /** Registers `ragmeter eval`. */

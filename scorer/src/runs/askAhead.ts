@@ -1,8 +1,13 @@
 /** The two stages of {@link askAhead}. */
 export interface AskAheadStages<T, A, R> {
-  /** Workers at once; each runs one call of `ask` or `finish` at a time. */
-  readonly concurrency: number;
-  /** Answers parked while `ready` is pending, at most; then the workers wait for it. */
+  /** Calls of `ask` at once. */
+  readonly askers: number;
+  /** Calls of `finish` at once. */
+  readonly finishers: number;
+  /**
+   * Answers waiting to be finished, at most (at least one): asked ahead while `ready` is pending or
+   * the finishers are busy; then the askers wait.
+   */
   readonly backlog: number;
   /** What `finish` needs (the open store); asking starts before it settles. */
   readonly ready: Promise<unknown>;
@@ -13,71 +18,78 @@ export interface AskAheadStages<T, A, R> {
 }
 
 /**
- * Maps `items` through `ask` then `finish` with `concurrency` workers, results in input order.
- * While `ready` is pending, a worker parks each answer and asks the next question, up to `backlog`
- * parked answers, so the target is busy while the store opens (`eval`, issue 12); once it resolves,
- * the workers finish the parked answers first, then ask and finish in turn as one worker did
- * before. No `finish` call ever starts before `ready` resolves (no judge call whose result cannot
- * be stored). When `ready` rejects or a call throws, no worker starts another call, and the
- * returned promise rejects with the first error once the calls in flight have settled.
+ * Maps `items` through `ask` then `finish`, results in input order: `askers` workers keep that
+ * many calls of `ask` in flight, whatever the finishing does, and hand each answer to `finishers`
+ * workers through a queue of at most `backlog` answers (a full queue holds the askers back, each
+ * with its answer). So the target keeps getting questions while the answers before are judged and
+ * stored, and while the store opens (`eval`, issue 12): no `finish` call ever starts before `ready`
+ * resolves (no judge call whose result cannot be stored). When `ready` rejects or a call throws,
+ * no call starts after it, and the returned promise rejects with the first error once the calls
+ * in flight have settled.
  */
 export async function askAhead<T, A, R>(items: readonly T[], stages: AskAheadStages<T, A, R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
-  const parked: { readonly answer: A; readonly index: number }[] = [];
+  const queue: { readonly answer: A; readonly index: number }[] = [];
+  const width = (n: number): number => Math.min(items.length, Math.max(1, Math.floor(n)));
+  const room = Math.max(1, Math.floor(stages.backlog));
   let next = 0;
+  const askers = width(stages.askers);
+  let asking = askers;
   let failed = false;
-  let isReady = false;
-  const ready = stages.ready.then(
-    () => {
-      isReady = true;
-    },
-    (err: unknown) => {
-      failed = true;
-      throw err;
-    },
-  );
-  // Observed by the workers that wait for it; this keeps an early rejection from being unhandled.
-  ready.catch(() => undefined);
-  const finish = async (answer: A, index: number): Promise<void> => {
-    out[index] = await stages.finish(answer, items[index] as T, index);
+  let firstError: unknown = null;
+  // Parties waiting for the queue to change (an answer in, an answer out, the askers done, a failure).
+  let waiters: (() => void)[] = [];
+  const changed = (): void => {
+    const w = waiters;
+    waiters = [];
+    for (const f of w) f();
   };
-  const worker = async (): Promise<void> => {
+  const change = (): Promise<void> => new Promise<void>((resolve) => waiters.push(resolve));
+  const fail = (err: unknown): never => {
+    if (!failed) firstError = err;
+    failed = true;
+    changed();
+    throw err;
+  };
+  const ready = stages.ready.then(() => undefined, fail);
+  // Observed by the finishers; this keeps an early rejection from being unhandled.
+  ready.catch(() => undefined);
+  const asker = async (): Promise<void> => {
     try {
-      while (!failed) {
-        if (isReady) {
-          const p = parked.shift();
-          if (p) {
-            await finish(p.answer, p.index);
-            continue;
-          }
-        }
-        if (next >= items.length) {
-          if (isReady) return;
-          await ready;
-          continue;
-        }
+      while (!failed && next < items.length) {
         const index = next++;
         const answer = await stages.ask(items[index] as T, index);
+        // One answer beyond the queue waits with its asker (the queue is full).
+        while (!failed && queue.length >= room) await change();
         if (failed) return;
-        if (!isReady) {
-          if (parked.length < stages.backlog) {
-            parked.push({ answer, index });
-            continue;
-          }
-          await ready;
-        }
-        await finish(answer, index);
+        queue.push({ answer, index });
+        changed();
       }
     } catch (err) {
-      failed = true;
-      throw err;
+      fail(err);
+    } finally {
+      if (--asking === 0) changed();
     }
   };
-  const workers = Array.from({ length: Math.min(items.length, Math.max(1, Math.floor(stages.concurrency))) }, worker);
-  const settled = await Promise.allSettled(workers);
-  const rejected = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
-  if (rejected) throw rejected.reason;
-  // Every worker may have returned on `failed` without being the one that saw `ready` reject.
-  if (failed) await ready;
+  const finisher = async (): Promise<void> => {
+    await ready;
+    try {
+      for (;;) {
+        if (failed) return;
+        const p = queue.shift();
+        if (p === undefined) {
+          if (asking === 0) return;
+          await change();
+          continue;
+        }
+        changed();
+        out[p.index] = await stages.finish(p.answer, items[p.index] as T, p.index);
+      }
+    } catch (err) {
+      fail(err);
+    }
+  };
+  await Promise.allSettled([...Array.from({ length: askers }, asker), ...Array.from({ length: width(stages.finishers) }, finisher)]);
+  if (failed) throw firstError;
   return out;
 }

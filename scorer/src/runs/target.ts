@@ -1,6 +1,6 @@
-import { type Dispatcher, request } from "undici";
 import { z } from "zod";
 import type { RetrievedItem } from "../domain/metrics/recall.js";
+import { inlineTargetClient, type TargetClient } from "./targetClient.js";
 
 /** A reply of a target (contract of `ragmeter eval`): the answer and the contexts in rank order. */
 export interface TargetReply {
@@ -33,7 +33,14 @@ export interface TargetRequest {
 export interface Target {
   /** Printable description (URL or `in-process sample v1`). */
   readonly description: string;
+  /**
+   * Calls this target runs at once, queuing the others (its client thread); absent: every call at
+   * once. A caller may then hand it more questions than it wants in flight (eval asks ahead).
+   */
+  readonly inFlight?: number;
   ask(question: string, headers: TraceHeaders, request?: TargetRequest): Promise<TargetResult>;
+  /** Releases what the target holds (its client thread); absent: nothing to release. */
+  close?(): Promise<void>;
 }
 
 /** Target reply body schema: `{answer, contexts:[{id, document_id, text, score}]}`. */
@@ -70,65 +77,19 @@ export function parseTargetReply(body: unknown): { ok: true; reply: TargetReply 
   };
 }
 
-/** What {@link fetchTargetText} sends: method, headers and an optional body. */
-export interface TargetRequestInit {
-  readonly method: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body?: string;
-}
-
-/**
- * One request to a target and its body as text: a network error, a timeout, an unreadable body or an
- * HTTP error status comes back as `{ok: false, reason}` (the error body's first `bodyStart` characters).
- * Sent with undici's `request` (keep-alive pool, no WHATWG streams): for `eval` the client side of a
- * question costs a fraction of `fetch`'s CPU and garbage (issue 12).
- */
-export async function fetchTargetText(
-  url: string | URL,
-  init: TargetRequestInit,
-  timeoutMs: number,
-  bodyStart = 200,
-): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
-  const signal = AbortSignal.timeout(timeoutMs);
-  const timedOut = (err: unknown): boolean => signal.aborted || (err as Error | undefined)?.name === "TimeoutError";
-  let res: Dispatcher.ResponseData;
-  try {
-    res = await request(url, {
-      method: init.method as Dispatcher.HttpMethod,
-      headers: { ...init.headers },
-      ...(init.body !== undefined ? { body: init.body } : {}),
-      signal,
-      maxRedirections: 20,
-    });
-  } catch (err) {
-    const e = err as Error;
-    return {
-      ok: false,
-      reason: timedOut(err) ? `timeout after ${timeoutMs} ms` : `request failed: ${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ""}`,
-    };
-  }
-  let text: string;
-  try {
-    text = await res.body.text();
-  } catch (err) {
-    return { ok: false, reason: timedOut(err) ? `timeout after ${timeoutMs} ms` : `reading the body failed: ${(err as Error).message}` };
-  }
-  if (res.statusCode < 200 || res.statusCode > 299) return { ok: false, reason: `HTTP ${res.statusCode}${text ? `: ${text.slice(0, bodyStart)}` : ""}` };
-  return { ok: true, text };
-}
-
 /**
  * An HTTP target: `POST url` with JSON `{question}` and the trace headers. HTTP errors, timeouts,
  * bodies that are not JSON or lack `answer`/`contexts` come back as `{ok: false, reason}`.
  * @param timeoutMs per-request timeout, ms.
+ * @param client how requests are sent (default: on the calling thread, all at once); the target
+ *   closes it.
  */
-export function httpTarget(url: string, timeoutMs: number): Target {
+export function httpTarget(url: string, timeoutMs: number, client: TargetClient = inlineTargetClient()): Target {
   return {
     description: url,
+    ...(client.inFlight !== null ? { inFlight: client.inFlight } : {}),
     async ask(question, headers) {
-      const t0 = performance.now();
-      const elapsed = (): number => performance.now() - t0;
-      const got = await fetchTargetText(
+      const got = await client.fetchText(
         url,
         {
           method: "POST",
@@ -137,16 +98,17 @@ export function httpTarget(url: string, timeoutMs: number): Target {
         },
         timeoutMs,
       );
-      if (!got.ok) return { ok: false, reason: got.reason, latency_ms: elapsed() };
-      const text = got.text;
+      const latency = got.latency_ms;
+      if (!got.ok) return { ok: false, reason: got.reason, latency_ms: latency };
       let body: unknown;
       try {
-        body = JSON.parse(text);
+        body = JSON.parse(got.text);
       } catch {
-        return { ok: false, reason: "reply is not JSON", latency_ms: elapsed() };
+        return { ok: false, reason: "reply is not JSON", latency_ms: latency };
       }
       const r = parseTargetReply(body);
-      return r.ok ? { ok: true, reply: r.reply, latency_ms: elapsed() } : { ok: false, reason: r.reason, latency_ms: elapsed() };
+      return r.ok ? { ok: true, reply: r.reply, latency_ms: latency } : { ok: false, reason: r.reason, latency_ms: latency };
     },
+    close: () => client.close(),
   };
 }

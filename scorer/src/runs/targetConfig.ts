@@ -5,7 +5,8 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { ConfigError } from "../domain/errors.js";
 import type { RetrievedItem } from "../domain/metrics/recall.js";
-import { fetchTargetText, type Target, type TargetRequest, type TargetResult, type TraceHeaders } from "./target.js";
+import type { Target, TargetRequest, TargetResult, TraceHeaders } from "./target.js";
+import { inlineTargetClient, type TargetClient } from "./targetClient.js";
 
 /**
  * A target config (`eval --target-config FILE`, issue 12), modelled on promptfoo's HTTP provider:
@@ -179,12 +180,13 @@ const BODY_START = 200;
  * mappings that find nothing come back as `{ok: false, reason}` (`target_error`).
  * @param k the largest k asked (`{{k}}`).
  */
-export function configTarget(cfg: TargetConfig, options: { readonly k: number; readonly timeoutMs: number; readonly file: string }): Target {
+export function configTarget(cfg: TargetConfig, options: { readonly k: number; readonly timeoutMs: number; readonly file: string; readonly client?: TargetClient }): Target {
+  const client = options.client ?? inlineTargetClient();
   return {
     description: `${cfg.method} ${cfg.url} (${options.file})`,
+    ...(client.inFlight !== null ? { inFlight: client.inFlight } : {}),
+    close: () => client.close(),
     async ask(question: string, trace: TraceHeaders, request?: TargetRequest): Promise<TargetResult> {
-      const t0 = performance.now();
-      const elapsed = (): number => performance.now() - t0;
       const vars: PlaceholderValues = { question, k: options.k, golden_id: request?.golden_id ?? "", run_id: request?.run_id ?? "" };
       const url = new URL(fillPlaceholders(cfg.url, vars, encodeURIComponent) as string);
       for (const [name, v] of Object.entries(cfg.queryParams)) url.searchParams.set(name, String(fillPlaceholders(v, vars)));
@@ -198,21 +200,22 @@ export function configTarget(cfg: TargetConfig, options: { readonly k: number; r
         body = typeof filled === "string" ? filled : JSON.stringify(filled);
         headers["content-type"] ??= "application/json";
       }
-      const got = await fetchTargetText(url, { method: cfg.method, headers, ...(body !== undefined ? { body } : {}) }, options.timeoutMs, BODY_START);
-      if (!got.ok) return { ok: false, reason: got.reason, latency_ms: elapsed() };
+      const got = await client.fetchText(url, { method: cfg.method, headers, ...(body !== undefined ? { body } : {}) }, options.timeoutMs, BODY_START);
+      const latency = got.latency_ms;
+      if (!got.ok) return { ok: false, reason: got.reason, latency_ms: latency };
       const text = got.text;
       let json: unknown;
       try {
         json = JSON.parse(text);
       } catch {
-        return { ok: false, reason: `reply is not JSON; body starts ${JSON.stringify(text.slice(0, BODY_START))}`, latency_ms: elapsed() };
+        return { ok: false, reason: `reply is not JSON; body starts ${JSON.stringify(text.slice(0, BODY_START))}`, latency_ms: latency };
       }
       try {
         const { answer, contexts } = mapReply(cfg, json);
-        return { ok: true, reply: { answer, contexts, model: null, pipeline_version: null }, latency_ms: elapsed() };
+        return { ok: true, reply: { answer, contexts, model: null, pipeline_version: null }, latency_ms: latency };
       } catch (err) {
         if (!(err instanceof MappingError)) throw err;
-        return { ok: false, reason: `${err.message}; body starts ${JSON.stringify(text.slice(0, BODY_START))}`, latency_ms: elapsed() };
+        return { ok: false, reason: `${err.message}; body starts ${JSON.stringify(text.slice(0, BODY_START))}`, latency_ms: latency };
       }
     },
   };

@@ -81,6 +81,13 @@ export interface OpenStoreOptions {
    * mostly do not use. The outcome is the store's {@link Store.startupPages}.
    */
   readonly releaseStartupPages?: boolean;
+  /**
+   * The engine loads (or the server is contacted) once this settles, either way; the embedded
+   * store's lock is taken at once all the same. `eval` lets its target client thread load first:
+   * the engine's load blocks the main thread for 100–200 ms, and only that thread then keeps the
+   * target busy (issue 12).
+   */
+  readonly after?: Promise<unknown>;
 }
 
 /**
@@ -109,6 +116,7 @@ export function startOpeningStore(target: StoreTarget, options: OpenStoreOptions
 }
 
 async function openServerStore(target: Extract<StoreTarget, { kind: "server" }>, options: OpenStoreOptions): Promise<Store> {
+  await options.after?.catch(() => undefined);
   const client = createClient({
     url: target.url,
     ...(target.username !== undefined ? { username: target.username } : {}),
@@ -139,6 +147,7 @@ async function openServerStore(target: Extract<StoreTarget, { kind: "server" }>,
 
 async function openEmbeddedStore(target: Extract<StoreTarget, { kind: "embedded" }>, options: OpenStoreOptions, lock: ReturnType<typeof acquireStoreLock>): Promise<Store> {
   try {
+    await options.after?.catch(() => undefined);
     let mod: typeof import("chdb/connection");
     // Read by the engine's allocator when chdb loads (below), so only the first store opened in a
     // process sets it; a value the user set wins.

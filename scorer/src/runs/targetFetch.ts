@@ -1,0 +1,57 @@
+import { type Dispatcher, request } from "undici";
+
+/** What {@link fetchTargetText} sends: method, headers and an optional body. */
+export interface TargetRequestInit {
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+}
+
+/** A target's body as text, or why there is none (`target_error`). */
+export type TargetText = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: string };
+
+/** {@link TargetText} with the request's own time, ms (from sending it to the body's end). */
+export type TimedTargetText = TargetText & { readonly latency_ms: number };
+
+/**
+ * One request to a target and its body as text: a network error, a timeout, an unreadable body or an
+ * HTTP error status comes back as `{ok: false, reason}` (the error body's first `bodyStart` characters).
+ * Sent with undici's `request` (keep-alive pool, no WHATWG streams): for `eval` the client side of a
+ * question costs a fraction of `fetch`'s CPU and garbage (issue 12). Imports undici alone, so the
+ * target client thread ({@link ./targetClient.ts}) starts in a few tens of ms.
+ */
+export async function fetchTargetText(url: string | URL, init: TargetRequestInit, timeoutMs: number, bodyStart = 200): Promise<TargetText> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  const timedOut = (err: unknown): boolean => signal.aborted || (err as Error | undefined)?.name === "TimeoutError";
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await request(url, {
+      method: init.method as Dispatcher.HttpMethod,
+      headers: { ...init.headers },
+      ...(init.body !== undefined ? { body: init.body } : {}),
+      signal,
+      maxRedirections: 20,
+    });
+  } catch (err) {
+    const e = err as Error;
+    return {
+      ok: false,
+      reason: timedOut(err) ? `timeout after ${timeoutMs} ms` : `request failed: ${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ""}`,
+    };
+  }
+  let text: string;
+  try {
+    text = await res.body.text();
+  } catch (err) {
+    return { ok: false, reason: timedOut(err) ? `timeout after ${timeoutMs} ms` : `reading the body failed: ${(err as Error).message}` };
+  }
+  if (res.statusCode < 200 || res.statusCode > 299) return { ok: false, reason: `HTTP ${res.statusCode}${text ? `: ${text.slice(0, bodyStart)}` : ""}` };
+  return { ok: true, text };
+}
+
+/** {@link fetchTargetText}, timed. */
+export async function fetchTimedTargetText(url: string | URL, init: TargetRequestInit, timeoutMs: number, bodyStart = 200): Promise<TimedTargetText> {
+  const t0 = performance.now();
+  const got = await fetchTargetText(url, init, timeoutMs, bodyStart);
+  return { ...got, latency_ms: performance.now() - t0 };
+}
