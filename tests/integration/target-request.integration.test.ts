@@ -1,9 +1,13 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpTarget } from "../../scorer/src/runs/target.js";
 import { TargetClientError, threadTargetClient } from "../../scorer/src/runs/targetClient.js";
-import { fetchTargetText } from "../../scorer/src/runs/targetFetch.js";
+import { CANCELLED, fetchTargetText } from "../../scorer/src/runs/targetFetch.js";
 
 // The HTTP client of `eval` (undici's request since issue 12's speed work): every way a call can
 // fail is one reason string, and a good reply is parsed.
@@ -115,5 +119,97 @@ describe("threadTargetClient", () => {
     await client.close();
     expect(await pending).toBeInstanceOf(TargetClientError);
     await expect(client.fetchText(`${base}/ask`, { method: "GET", headers: {} }, 5_000)).rejects.toThrow("the target client is closed");
+  });
+
+  it("sends from its thread: requests go out and are answered while the main thread is blocked", async () => {
+    // The target in a process of its own (this one is about to be blocked): answers with the time it got each question.
+    const child = spawn(
+      process.execPath,
+      [
+        "-e",
+        `require("node:http").createServer((q, r) => { q.resume(); q.on("end", () => r.writeHead(200, {"content-type": "application/json"}).end(JSON.stringify({ answer: String(Date.now()), contexts: [] }))); }).listen(0, "127.0.0.1", function () { console.log(this.address().port); });`,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    try {
+      const port = await new Promise<string>((resolve) => child.stdout?.once("data", (d: Buffer) => resolve(d.toString().trim())));
+      const client = threadTargetClient(2);
+      await client.ready;
+      const target = httpTarget(`http://127.0.0.1:${port}/`, 5_000, client);
+      const asked = Array.from({ length: 6 }, (_, i) => target.ask(`q${i}`, { traceparent: "t", baggage: "b" }));
+      const blockedUntil = Date.now() + 400;
+      while (Date.now() < blockedUntil);
+      const answeredAt = (await Promise.all(asked)).map((r) => (r.ok ? Number(r.reply.answer) : Number.NaN));
+      // All 6 answered (2 at a time) before this thread ran again; sent from here, none would have been.
+      for (const t of answeredAt) expect(t).toBeLessThan(blockedUntil);
+      await client.close();
+    } finally {
+      child.kill();
+    }
+  });
+
+  it("cancelled calls settle at once, the queued ones are never sent", async () => {
+    const client = threadTargetClient(1);
+    await client.ready;
+    const before = seen.length;
+    const cancel = new AbortController();
+    const calls = Array.from({ length: 5 }, () => client.fetchText(`${base}/hang`, { method: "GET", headers: {} }, 60_000, 200, cancel.signal));
+    await new Promise((r) => setTimeout(r, 200));
+    cancel.abort();
+    const t0 = performance.now();
+    const got = await Promise.all(calls);
+    expect(performance.now() - t0).toBeLessThan(1_000);
+    expect(got.map((g) => (g.ok ? "ok" : g.reason))).toEqual(Array(5).fill(CANCELLED));
+    await new Promise((r) => setTimeout(r, 200));
+    // One request in flight at the target (the cap), the 4 queued behind it never sent.
+    expect(seen.length - before).toBe(1);
+    await client.close();
+  });
+});
+
+describe("ragmeter eval through the thread client (a process of its own)", () => {
+  let sample: ChildProcess;
+  let url: string;
+  beforeAll(async () => {
+    sample = spawn(process.execPath, [path.resolve("examples/sample-rag/dist/serve.js")], {
+      env: { ...process.env, PORT: "0", OTEL_TRACES_EXPORTER: "none" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    url = await new Promise<string>((resolve) =>
+      sample.stdout?.on("data", (d: Buffer) => {
+        const m = /at (http:\/\/\S+\/ask)/u.exec(d.toString());
+        if (m?.[1]) resolve(m[1]);
+      }),
+    );
+  });
+  afterAll(() => {
+    sample.kill();
+  });
+
+  const cli = (args: string[]): Promise<{ code: number | null; out: string; err: string }> =>
+    new Promise((resolve) => {
+      const p = spawn(process.execPath, [path.resolve("scorer/bin/ragmeter.js"), ...args], {
+        env: { ...process.env, OPENAI_BASE_URL: "", OPENAI_API_KEY: "" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      let err = "";
+      p.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      p.stderr.on("data", (d: Buffer) => (err += d.toString()));
+      p.on("exit", (code) => resolve({ code, out, err }));
+    });
+
+  it("a run shorter than the thread's start (5 questions) and an unreachable target end with their summary and exit code", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "ragmeter-thread-eval-"));
+    const golden = path.join(dir, "g5.jsonl");
+    const lines = (await readFile("examples/sample-rag/golden.jsonl", "utf8")).split("\n").filter((l) => l.trim() !== "");
+    await writeFile(golden, `${lines.slice(0, 5).join("\n")}\n`);
+    const ok = await cli(["eval", "--golden", golden, "--target", url, "--pipeline-version", "v1", "--home", path.join(dir, "a")]);
+    expect(ok.err).not.toMatch(/Error/u);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toMatch(/^run r-\S+ · pipeline v1 · 5 questions/mu);
+    const down = await cli(["eval", "--golden", golden, "--target", "http://127.0.0.1:1/ask", "--pipeline-version", "v1", "--home", path.join(dir, "b")]);
+    expect(down.code).toBe(2);
+    expect(down.err).toContain("ragmeter: nothing could be measured: all 5 questions failed (target_error");
   });
 });

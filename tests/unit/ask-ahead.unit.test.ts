@@ -76,15 +76,15 @@ describe("askAhead", () => {
     expect(finishing.g.most).toBe(2);
   });
 
-  it("goes on asking while a finish is slow, up to the backlog plus one answer per asker", async () => {
+  it("goes on asking while the finishers are busy, up to `finishers` answers queued plus one per asker", async () => {
     const g = gate();
     const asked: number[] = [];
     const run = askAhead(
       Array.from({ length: 30 }, (_, i) => i),
       {
-        askers: 2,
-        finishers: 1,
-        backlog: 5,
+        askers: 3,
+        finishers: 2,
+        backlog: 50,
         ready: Promise.resolve(),
         ask: async (x) => {
           asked.push(x);
@@ -92,16 +92,69 @@ describe("askAhead", () => {
           return x;
         },
         finish: async (x) => {
-          if (x === 0) await g.promise;
+          if (x < 2) await g.promise;
           return x * 2;
         },
       },
     );
     await ticks(40);
-    // Item 0 is being finished, 5 answers wait in the queue, each asker holds one more.
-    expect(asked).toEqual(Array.from({ length: 8 }, (_, i) => i));
+    // Items 0 and 1 are being finished, 2 answers wait in the queue (the backlog applies only before `ready`), each asker holds one more.
+    expect(asked).toEqual(Array.from({ length: 7 }, (_, i) => i));
     g.open();
     expect(await run).toEqual(Array.from({ length: 30 }, (_, i) => i * 2));
+  });
+
+  it("cancels the asks in flight when a call fails", async () => {
+    const signals: AbortSignal[] = [];
+    const run = askAhead(
+      Array.from({ length: 10 }, (_, i) => i),
+      {
+        askers: 3,
+        finishers: 1,
+        backlog: 4,
+        ready: Promise.resolve(),
+        ask: (x, _i, cancel) => {
+          signals.push(cancel);
+          // Item 0 answers; the others hang until cancelled.
+          if (x === 0) return Promise.resolve(x);
+          return new Promise<number>((resolve) => cancel.addEventListener("abort", () => resolve(-1), { once: true }));
+        },
+        finish: async () => {
+          throw new Error("store down");
+        },
+      },
+    );
+    await expect(run).rejects.toThrow("store down");
+    expect(signals.length).toBeGreaterThan(1);
+    expect(signals.every((x) => x.aborted)).toBe(true);
+  });
+
+  it("gives the event loop a turn while finishing answers that are all there", async () => {
+    let fired = 0;
+    const timer = setInterval(() => fired++, 1);
+    let firedAtEnd = -1;
+    const busy = (ms: number) => {
+      const t = performance.now();
+      while (performance.now() - t < ms);
+    };
+    await askAhead(
+      Array.from({ length: 60 }, (_, i) => i),
+      {
+        askers: 60,
+        finishers: 1,
+        backlog: 60,
+        ready: Promise.resolve(),
+        ask: (x) => Promise.resolve(x),
+        finish: async (x, _item, i) => {
+          busy(1);
+          if (i === 59) firedAtEnd = fired;
+          return x;
+        },
+      },
+    );
+    clearInterval(timer);
+    // 60 ms of synchronous finishing: the 1 ms timer ran in between (every 10 ms of it).
+    expect(firedAtEnd).toBeGreaterThanOrEqual(3);
   });
 
   it("asks ahead while `ready` is pending — up to the backlog plus one per asker — and finishes nothing before it resolves", async () => {

@@ -1,3 +1,6 @@
+/** Longest stretch a finisher of {@link askAhead} runs without yielding to the event loop, ms. */
+export const FINISH_SLICE_MS = 10;
+
 /** The two stages of {@link askAhead}. */
 export interface AskAheadStages<T, A, R> {
   /** Calls of `ask` at once. */
@@ -5,14 +8,15 @@ export interface AskAheadStages<T, A, R> {
   /** Calls of `finish` at once. */
   readonly finishers: number;
   /**
-   * Answers waiting to be finished, at most (at least one): asked ahead while `ready` is pending or
-   * the finishers are busy; then the askers wait.
+   * Answers waiting to be finished while `ready` is pending, at most (at least one); then the
+   * askers wait. Once it has resolved, at most `finishers` wait (each asker then holds at most one
+   * more), so answers do not pile up in memory behind busy finishers.
    */
   readonly backlog: number;
   /** What `finish` needs (the open store); asking starts before it settles. */
   readonly ready: Promise<unknown>;
-  /** First stage (the target's call): needs nothing of `ready`. */
-  ask(item: T, index: number): Promise<A>;
+  /** First stage (the target's call): needs nothing of `ready`. `cancel` is aborted once the run fails. */
+  ask(item: T, index: number, cancel: AbortSignal): Promise<A>;
   /** Second stage (judges and the store): runs only once `ready` has resolved. */
   finish(answer: A, item: T, index: number): Promise<R>;
 }
@@ -24,14 +28,20 @@ export interface AskAheadStages<T, A, R> {
  * with its answer). So the target keeps getting questions while the answers before are judged and
  * stored, and while the store opens (`eval`, issue 12): no `finish` call ever starts before `ready`
  * resolves (no judge call whose result cannot be stored). When `ready` rejects or a call throws,
- * no call starts after it, and the returned promise rejects with the first error once the calls
- * in flight have settled.
+ * no call starts after it, the asks in flight are cancelled (their signal), and the returned
+ * promise rejects with the first error once the calls in flight have settled. A finisher gives the
+ * event loop a turn every {@link FINISH_SLICE_MS} ms of finishing, so timers (the recorder's
+ * flush, the progress bar) and I/O run while answers wait.
  */
 export async function askAhead<T, A, R>(items: readonly T[], stages: AskAheadStages<T, A, R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   const queue: { readonly answer: A; readonly index: number }[] = [];
   const width = (n: number): number => Math.min(items.length, Math.max(1, Math.floor(n)));
-  const room = Math.max(1, Math.floor(stages.backlog));
+  const before = Math.max(1, Math.floor(stages.backlog));
+  const after = Math.max(1, Math.floor(stages.finishers));
+  let isReady = false;
+  const room = (): number => (isReady ? after : before);
+  const cancel = new AbortController();
   let next = 0;
   const askers = width(stages.askers);
   let asking = askers;
@@ -48,19 +58,22 @@ export async function askAhead<T, A, R>(items: readonly T[], stages: AskAheadSta
   const fail = (err: unknown): never => {
     if (!failed) firstError = err;
     failed = true;
+    cancel.abort();
     changed();
     throw err;
   };
-  const ready = stages.ready.then(() => undefined, fail);
+  const ready = stages.ready.then(() => {
+    isReady = true;
+  }, fail);
   // Observed by the finishers; this keeps an early rejection from being unhandled.
   ready.catch(() => undefined);
   const asker = async (): Promise<void> => {
     try {
       while (!failed && next < items.length) {
         const index = next++;
-        const answer = await stages.ask(items[index] as T, index);
+        const answer = await stages.ask(items[index] as T, index, cancel.signal);
         // One answer beyond the queue waits with its asker (the queue is full).
-        while (!failed && queue.length >= room) await change();
+        while (!failed && queue.length >= room()) await change();
         if (failed) return;
         queue.push({ answer, index });
         changed();
@@ -73,13 +86,20 @@ export async function askAhead<T, A, R>(items: readonly T[], stages: AskAheadSta
   };
   const finisher = async (): Promise<void> => {
     await ready;
+    let slice = performance.now();
     try {
       for (;;) {
         if (failed) return;
+        if (performance.now() - slice > FINISH_SLICE_MS) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          slice = performance.now();
+          continue;
+        }
         const p = queue.shift();
         if (p === undefined) {
           if (asking === 0) return;
           await change();
+          slice = performance.now();
           continue;
         }
         changed();

@@ -110,7 +110,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
       finishers: options.concurrency,
       backlog: ASK_AHEAD,
       ready: opening,
-      ask: (item: GoldenItem) => askTarget(options.target, planned, item.id, item.question),
+      ask: (item: GoldenItem, _i, cancel) => askTarget(options.target, planned, item.id, item.question, cancel),
       finish: async ({ traceId, spans, result: res }, item: GoldenItem, i) => {
         // Resolved by now: askAhead finishes nothing before `opening` has resolved.
         const rec = await opening;

@@ -204,9 +204,15 @@ export async function askTarget(
   run: RunRecord,
   key: string,
   question: string,
+  cancel?: AbortSignal,
 ): Promise<{ readonly traceId: string; readonly spans: EvaluatedSpans; readonly result: TargetResult }> {
   const ids = newTraceIds();
-  const result = await target.ask(question, { traceparent: traceparent(ids), baggage: baggage(run.run_id, key, run.pipeline_version) }, { golden_id: key, run_id: run.run_id });
+  const result = await target.ask(
+    question,
+    { traceparent: traceparent(ids), baggage: baggage(run.run_id, key, run.pipeline_version) },
+    { golden_id: key, run_id: run.run_id },
+    cancel,
+  );
   return { traceId: ids.traceId, spans: requestSpans(ids.spanId), result };
 }
 

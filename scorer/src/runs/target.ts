@@ -38,7 +38,8 @@ export interface Target {
    * once. A caller may then hand it more questions than it wants in flight (eval asks ahead).
    */
   readonly inFlight?: number;
-  ask(question: string, headers: TraceHeaders, request?: TargetRequest): Promise<TargetResult>;
+  /** `cancel` aborted (the run failed): a question not sent yet is not sent, one in flight is given up (`target_error`). */
+  ask(question: string, headers: TraceHeaders, request?: TargetRequest, cancel?: AbortSignal): Promise<TargetResult>;
   /** Releases what the target holds (its client thread); absent: nothing to release. */
   close?(): Promise<void>;
 }
@@ -88,7 +89,7 @@ export function httpTarget(url: string, timeoutMs: number, client: TargetClient 
   return {
     description: url,
     ...(client.inFlight !== null ? { inFlight: client.inFlight } : {}),
-    async ask(question, headers) {
+    async ask(question, headers, _request, cancel) {
       const got = await client.fetchText(
         url,
         {
@@ -97,6 +98,8 @@ export function httpTarget(url: string, timeoutMs: number, client: TargetClient 
           body: JSON.stringify({ question }),
         },
         timeoutMs,
+        200,
+        cancel,
       );
       const latency = got.latency_ms;
       if (!got.ok) return { ok: false, reason: got.reason, latency_ms: latency };

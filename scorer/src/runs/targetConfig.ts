@@ -186,7 +186,7 @@ export function configTarget(cfg: TargetConfig, options: { readonly k: number; r
     description: `${cfg.method} ${cfg.url} (${options.file})`,
     ...(client.inFlight !== null ? { inFlight: client.inFlight } : {}),
     close: () => client.close(),
-    async ask(question: string, trace: TraceHeaders, request?: TargetRequest): Promise<TargetResult> {
+    async ask(question: string, trace: TraceHeaders, request?: TargetRequest, cancel?: AbortSignal): Promise<TargetResult> {
       const vars: PlaceholderValues = { question, k: options.k, golden_id: request?.golden_id ?? "", run_id: request?.run_id ?? "" };
       const url = new URL(fillPlaceholders(cfg.url, vars, encodeURIComponent) as string);
       for (const [name, v] of Object.entries(cfg.queryParams)) url.searchParams.set(name, String(fillPlaceholders(v, vars)));
@@ -200,7 +200,7 @@ export function configTarget(cfg: TargetConfig, options: { readonly k: number; r
         body = typeof filled === "string" ? filled : JSON.stringify(filled);
         headers["content-type"] ??= "application/json";
       }
-      const got = await client.fetchText(url, { method: cfg.method, headers, ...(body !== undefined ? { body } : {}) }, options.timeoutMs, BODY_START);
+      const got = await client.fetchText(url, { method: cfg.method, headers, ...(body !== undefined ? { body } : {}) }, options.timeoutMs, BODY_START, cancel);
       const latency = got.latency_ms;
       if (!got.ok) return { ok: false, reason: got.reason, latency_ms: latency };
       const text = got.text;

@@ -14,15 +14,19 @@ export type TargetText = { readonly ok: true; readonly text: string } | { readon
 export type TimedTargetText = TargetText & { readonly latency_ms: number };
 
 /**
- * One request to a target and its body as text: a network error, a timeout, an unreadable body or an
- * HTTP error status comes back as `{ok: false, reason}` (the error body's first `bodyStart` characters).
+ * One request to a target and its body as text: a network error, a timeout, an unreadable body, an
+ * HTTP error status or `cancel` aborted comes back as `{ok: false, reason}` (the error body's first
+ * `bodyStart` characters).
  * Sent with undici's `request` (keep-alive pool, no WHATWG streams): for `eval` the client side of a
  * question costs a fraction of `fetch`'s CPU and garbage (issue 12). Imports undici alone, so the
  * target client thread ({@link ./targetClient.ts}) starts in a few tens of ms.
  */
-export async function fetchTargetText(url: string | URL, init: TargetRequestInit, timeoutMs: number, bodyStart = 200): Promise<TargetText> {
-  const signal = AbortSignal.timeout(timeoutMs);
-  const timedOut = (err: unknown): boolean => signal.aborted || (err as Error | undefined)?.name === "TimeoutError";
+export async function fetchTargetText(url: string | URL, init: TargetRequestInit, timeoutMs: number, bodyStart = 200, cancel?: AbortSignal): Promise<TargetText> {
+  if (cancel?.aborted) return { ok: false, reason: CANCELLED };
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = cancel !== undefined ? AbortSignal.any([timeout, cancel]) : timeout;
+  const timedOut = (err: unknown): boolean => timeout.aborted || (err as Error | undefined)?.name === "TimeoutError";
+  const why = (err: unknown, otherwise: string): string => (cancel?.aborted ? CANCELLED : timedOut(err) ? `timeout after ${timeoutMs} ms` : otherwise);
   let res: Dispatcher.ResponseData;
   try {
     res = await request(url, {
@@ -34,24 +38,29 @@ export async function fetchTargetText(url: string | URL, init: TargetRequestInit
     });
   } catch (err) {
     const e = err as Error;
-    return {
-      ok: false,
-      reason: timedOut(err) ? `timeout after ${timeoutMs} ms` : `request failed: ${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ""}`,
-    };
+    return { ok: false, reason: why(err, `request failed: ${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ""}`) };
   }
   let text: string;
   try {
     text = await res.body.text();
   } catch (err) {
-    return { ok: false, reason: timedOut(err) ? `timeout after ${timeoutMs} ms` : `reading the body failed: ${(err as Error).message}` };
+    return { ok: false, reason: why(err, `reading the body failed: ${(err as Error).message}`) };
   }
   if (res.statusCode < 200 || res.statusCode > 299) return { ok: false, reason: `HTTP ${res.statusCode}${text ? `: ${text.slice(0, bodyStart)}` : ""}` };
   return { ok: true, text };
 }
 
-/** {@link fetchTargetText}, timed. */
-export async function fetchTimedTargetText(url: string | URL, init: TargetRequestInit, timeoutMs: number, bodyStart = 200): Promise<TimedTargetText> {
+/** The reason of a request cancelled by its caller (the run it belongs to failed). */
+export const CANCELLED = "cancelled: the run stopped";
+
+/**
+ * {@link fetchTargetText}, timed; never rejects (an unexpected error is a reason too, so a caller
+ * waiting for the answer always gets one).
+ */
+export async function fetchTimedTargetText(url: string | URL, init: TargetRequestInit, timeoutMs: number, bodyStart = 200, cancel?: AbortSignal): Promise<TimedTargetText> {
   const t0 = performance.now();
-  const got = await fetchTargetText(url, init, timeoutMs, bodyStart);
+  const got = await fetchTargetText(url, init, timeoutMs, bodyStart, cancel).catch(
+    (err: unknown): TargetText => ({ ok: false, reason: `request failed: ${(err as Error).message}` }),
+  );
   return { ...got, latency_ms: performance.now() - t0 };
 }

@@ -17,8 +17,8 @@ export interface TargetCall {
   readonly bodyStart: number;
 }
 
-/** From the main thread: a request, or more requests the thread may have in flight. */
-export type ToTargetThread = ({ readonly type: "call" } & TargetCall) | { readonly type: "credit"; readonly n: number };
+/** From the main thread: a request, more requests the thread may have in flight, or a call cancelled (queued or in flight). */
+export type ToTargetThread = ({ readonly type: "call" } & TargetCall) | { readonly type: "credit"; readonly n: number } | { readonly type: "cancel"; readonly id: number };
 
 /** To the main thread: loaded, or the answer to the call of that id. */
 export type FromTargetThread = { readonly type: "ready" } | { readonly type: "done"; readonly id: number; readonly got: TimedTargetText };
@@ -26,6 +26,8 @@ export type FromTargetThread = { readonly type: "ready" } | { readonly type: "do
 const port = parentPort;
 if (port === null) throw new Error("targetWorker runs as a worker thread (targetClient.ts starts it)");
 const queue: TargetCall[] = [];
+// Calls in flight, by id: aborting one ends its request at once.
+const running = new Map<number, AbortController>();
 let credit = 0;
 
 function pump(): void {
@@ -33,21 +35,24 @@ function pump(): void {
     const call = queue.shift();
     if (call === undefined) return;
     credit--;
-    const t0 = performance.now();
-    void fetchTimedTargetText(call.url, call.init, call.timeoutMs, call.bodyStart)
-      // fetchTargetText returns its failures; this is for a bug, so the call still gets an answer.
-      .catch((err: unknown): TimedTargetText => ({ ok: false, reason: `request failed: ${(err as Error).message}`, latency_ms: performance.now() - t0 }))
-      .then((got) => {
-        credit++;
-        port?.postMessage({ type: "done", id: call.id, got } satisfies FromTargetThread);
-        pump();
-      });
+    const cancel = new AbortController();
+    running.set(call.id, cancel);
+    void fetchTimedTargetText(call.url, call.init, call.timeoutMs, call.bodyStart, cancel.signal).then((got) => {
+      running.delete(call.id);
+      credit++;
+      port?.postMessage({ type: "done", id: call.id, got } satisfies FromTargetThread);
+      pump();
+    });
   }
 }
 
 port.on("message", (m: ToTargetThread) => {
   if (m.type === "credit") credit += m.n;
-  else queue.push({ id: m.id, url: m.url, init: m.init, timeoutMs: m.timeoutMs, bodyStart: m.bodyStart });
+  else if (m.type === "cancel") {
+    running.get(m.id)?.abort();
+    const at = queue.findIndex((c) => c.id === m.id);
+    if (at >= 0) queue.splice(at, 1);
+  } else queue.push({ id: m.id, url: m.url, init: m.init, timeoutMs: m.timeoutMs, bodyStart: m.bodyStart });
   pump();
 });
 port.postMessage({ type: "ready" } satisfies FromTargetThread);
