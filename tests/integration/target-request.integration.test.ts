@@ -105,7 +105,7 @@ describe("threadTargetClient", () => {
     const threaded = await httpTarget(`${base}/ask`, 5_000, client).ask("which port?", trace);
     expect(seen.at(-1)?.headers["traceparent"]).toBe("00-aa-bb-01");
     expect(threaded).toEqual({ ...(await httpTarget(`${base}/ask`, 5_000).ask("which port?", trace)), latency_ms: threaded.latency_ms });
-    await target.close?.();
+    await client.close();
   });
 
   it("carries the same reasons, and a closed client refuses with a TargetClientError", async () => {

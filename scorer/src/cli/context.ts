@@ -73,8 +73,8 @@ export async function withStore<T>(io: Io, flags: { home?: string }, fn: (store:
 
 /**
  * {@link withStore} for a command with work to do while the store opens (`eval` asks its first
- * questions): `fn` gets the opening at once; with `after`, the store opens once that settles. The embedded store's lock is taken before `fn` starts,
- * so a store in use fails before any work. The store is closed afterwards once it has opened; when
+ * questions): `fn` gets the opening at once; with `after`, the store opens once that settles. The
+ * embedded store's lock is taken before `fn` starts, so a store in use fails before any work. The store is closed afterwards once it has opened; when
  * `fn` returns without having needed it and it failed to open, its error is the command's.
  */
 export async function withStoreOpening<T>(

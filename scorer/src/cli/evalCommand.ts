@@ -201,7 +201,7 @@ export function evalExitCode(io: Io, outcome: EvalOutcome, maxErrorRate: number 
 /**
  * The target of `eval`: exactly one of `--target URL`, `--target-config FILE`, `--target-module FILE`.
  * An HTTP target (URL or config) sends its requests through `client` (default: from the calling
- * thread, all at once); the caller closes the target, which closes its client.
+ * thread, all at once), which the caller closes.
  * @throws UsageError when none or several are given; ConfigError for a bad config or module.
  */
 export async function targetFor(
@@ -214,8 +214,7 @@ export async function targetFor(
   if (given !== 1) throw new UsageError("eval: give exactly one of --target URL, --target-config FILE, --target-module FILE");
   const k = Math.max(...flags.k);
   if (flags.targetModule !== undefined) return moduleTarget(await loadTargetModule(flags.targetModule), { k, timeoutMs, file: flags.targetModule });
-  const cfg = flags.targetConfig !== undefined ? await loadTargetConfig(flags.targetConfig, env) : null;
-  if (cfg !== null) return configTarget(cfg, { k, timeoutMs, file: flags.targetConfig as string, client });
+  if (flags.targetConfig !== undefined) return configTarget(await loadTargetConfig(flags.targetConfig, env), { k, timeoutMs, file: flags.targetConfig, client });
   return httpTarget(flags.target as string, timeoutMs, client);
 }
 

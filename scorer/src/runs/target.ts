@@ -40,8 +40,6 @@ export interface Target {
   readonly inFlight?: number;
   /** `cancel` aborted (the run failed): a question not sent yet is not sent, one in flight is given up (`target_error`). */
   ask(question: string, headers: TraceHeaders, request?: TargetRequest, cancel?: AbortSignal): Promise<TargetResult>;
-  /** Releases what the target holds (its client thread); absent: nothing to release. */
-  close?(): Promise<void>;
 }
 
 /** Target reply body schema: `{answer, contexts:[{id, document_id, text, score}]}`. */
@@ -82,7 +80,7 @@ export function parseTargetReply(body: unknown): { ok: true; reply: TargetReply 
  * An HTTP target: `POST url` with JSON `{question}` and the trace headers. HTTP errors, timeouts,
  * bodies that are not JSON or lack `answer`/`contexts` come back as `{ok: false, reason}`.
  * @param timeoutMs per-request timeout, ms.
- * @param client how requests are sent (default: on the calling thread, all at once); the target
+ * @param client how requests are sent (default: on the calling thread, all at once); its owner
  *   closes it.
  */
 export function httpTarget(url: string, timeoutMs: number, client: TargetClient = inlineTargetClient()): Target {
@@ -112,6 +110,5 @@ export function httpTarget(url: string, timeoutMs: number, client: TargetClient 
       const r = parseTargetReply(body);
       return r.ok ? { ok: true, reply: r.reply, latency_ms: latency } : { ok: false, reason: r.reason, latency_ms: latency };
     },
-    close: () => client.close(),
   };
 }

@@ -143,13 +143,7 @@ export function threadTargetClient(concurrency: number): TargetClient {
       if (broken !== null) return Promise.reject(broken);
       const asked = performance.now();
       if (cancel?.aborted) return Promise.resolve({ ok: false, reason: CANCELLED, latency_ms: 0 });
-      const call: TargetCall = {
-        id: next++,
-        url: String(url),
-        init: { method: init.method, headers: { ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}) },
-        timeoutMs,
-        bodyStart,
-      };
+      const call: TargetCall = { id: next++, url: String(url), init, timeoutMs, bodyStart };
       return new Promise<TimedTargetText>((resolve, reject) => {
         // Cancelled: an inline request ends through its own signal; one with the thread or waiting for it is dropped here (and there).
         const onCancel = (): void => {

@@ -185,7 +185,6 @@ export function configTarget(cfg: TargetConfig, options: { readonly k: number; r
   return {
     description: `${cfg.method} ${cfg.url} (${options.file})`,
     ...(client.inFlight !== null ? { inFlight: client.inFlight } : {}),
-    close: () => client.close(),
     async ask(question: string, trace: TraceHeaders, request?: TargetRequest, cancel?: AbortSignal): Promise<TargetResult> {
       const vars: PlaceholderValues = { question, k: options.k, golden_id: request?.golden_id ?? "", run_id: request?.run_id ?? "" };
       const url = new URL(fillPlaceholders(cfg.url, vars, encodeURIComponent) as string);

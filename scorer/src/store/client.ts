@@ -110,13 +110,19 @@ export async function openStore(target: StoreTarget, options: OpenStoreOptions =
  * @throws StoreInUseError synchronously; the promise rejects as {@link openStore} does.
  */
 export function startOpeningStore(target: StoreTarget, options: OpenStoreOptions = {}): Promise<Store> {
-  const opening = target.kind === "server" ? openServerStore(target, options) : openEmbeddedStore(target, options, acquireStoreLock(target.home));
+  // `after` never rejects here: the store opens once it has settled, either way.
+  const after = options.after?.catch(() => undefined) ?? Promise.resolve();
+  let opening: Promise<Store>;
+  if (target.kind === "server") opening = after.then(() => openServerStore(target, options));
+  else {
+    const lock = acquireStoreLock(target.home);
+    opening = after.then(() => openEmbeddedStore(target, options, lock));
+  }
   if (options.releaseStartupPages !== true) return opening;
   return opening.then(async (store) => ({ ...store, startupPages: await releaseStartupPages() }));
 }
 
 async function openServerStore(target: Extract<StoreTarget, { kind: "server" }>, options: OpenStoreOptions): Promise<Store> {
-  await options.after?.catch(() => undefined);
   const client = createClient({
     url: target.url,
     ...(target.username !== undefined ? { username: target.username } : {}),
@@ -147,7 +153,6 @@ async function openServerStore(target: Extract<StoreTarget, { kind: "server" }>,
 
 async function openEmbeddedStore(target: Extract<StoreTarget, { kind: "embedded" }>, options: OpenStoreOptions, lock: ReturnType<typeof acquireStoreLock>): Promise<Store> {
   try {
-    await options.after?.catch(() => undefined);
     let mod: typeof import("chdb/connection");
     // Read by the engine's allocator when chdb loads (below), so only the first store opened in a
     // process sets it; a value the user set wins.
