@@ -57,3 +57,24 @@ export function peakRssMiB(pid) {
   }
   return kb > 0 ? kb / 1024 : NaN;
 }
+
+/**
+ * CPU seconds (user + system) used so far by each thread of this process, summed by thread name
+ * (`main` for the main thread; V8's helpers and libuv's pool are named `node`, the embedded
+ * engine's threads by their pool: `ThreadPool`, `MergeMutate`, …).
+ */
+export function threadCpuSeconds() {
+  const out = {};
+  for (const tid of readdirSync("/proc/self/task")) {
+    let s;
+    try {
+      s = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+    } catch {
+      continue; // the thread ended
+    }
+    const name = Number(tid) === process.pid ? "main" : s.slice(s.indexOf("(") + 1, s.lastIndexOf(")"));
+    const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
+    out[name] = (out[name] ?? 0) + (Number(f[11]) + Number(f[12])) / CLK_TCK;
+  }
+  return out;
+}
