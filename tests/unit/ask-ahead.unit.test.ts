@@ -129,6 +129,35 @@ describe("askAhead", () => {
     expect(signals.every((x) => x.aborted)).toBe(true);
   });
 
+  it("lets every ask in flight listen to the cancel signal without Node's listener-leak warning (68 asks with 2 listeners each), and still warns past a few per ask", async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => {
+      warnings.push(w.name);
+    };
+    process.on("warning", onWarning);
+    try {
+      // Each ask adds n listeners of its own (distinct functions: one added twice counts once).
+      const ask = (n: number) => async (x: number, _i: number, cancel: AbortSignal) => {
+        const fs = Array.from({ length: n }, () => (): void => {});
+        for (const f of fs) cancel.addEventListener("abort", f, { once: true });
+        await ticks(3);
+        for (const f of fs) cancel.removeEventListener("abort", f);
+        return x;
+      };
+      const stages = (n: number) => ({ askers: 68, finishers: 4, backlog: 4, ready: Promise.resolve(), ask: ask(n), finish: async (x: number) => x });
+      const items = Array.from({ length: 200 }, (_, i) => i);
+      expect(await askAhead(items, stages(2))).toEqual(items);
+      await ticks(2);
+      expect(warnings).toEqual([]);
+      // 5 each (340 at once) is past 4 × 68 = 272: Node warns, as it would of a real leak.
+      await askAhead(items, stages(5));
+      await ticks(2);
+      expect(warnings).toEqual(["MaxListenersExceededWarning"]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
   it("gives the event loop a turn while finishing answers that are all there", async () => {
     let fired = 0;
     const timer = setInterval(() => fired++, 1);

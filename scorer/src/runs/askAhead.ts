@@ -1,5 +1,10 @@
+import { setMaxListeners } from "node:events";
+
 /** Longest stretch a finisher of {@link askAhead} runs without yielding to the event loop, ms. */
 export const FINISH_SLICE_MS = 10;
+
+/** Listeners an ask in flight may hold on its cancel signal before Node warns of a leak. */
+const ASK_LISTENERS = 4;
 
 /** The two stages of {@link askAhead}. */
 export interface AskAheadStages<T, A, R> {
@@ -44,6 +49,10 @@ export async function askAhead<T, A, R>(items: readonly T[], stages: AskAheadSta
   const cancel = new AbortController();
   let next = 0;
   const askers = width(stages.askers);
+  // Every ask in flight listens to the one signal (the target client's and its request's listeners:
+  // 68 at once in `eval` at concurrency 4), past Node's default of 10, which printed a
+  // MaxListenersExceededWarning to the user; a leak beyond a few per ask still warns.
+  setMaxListeners(Math.max(10, ASK_LISTENERS * askers), cancel.signal);
   let asking = askers;
   let failed = false;
   let firstError: unknown = null;
