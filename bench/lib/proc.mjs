@@ -5,15 +5,18 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 
 const CLK_TCK = 100; // USER_HZ on Linux (sysconf(_SC_CLK_TCK) is 100 on every mainstream kernel config)
 
-function procStat(pid) {
+/** A `/proc/…/stat` file read: its name (`comm`), parent pid and CPU ticks (user + system); undefined once it is gone. */
+function readStat(file) {
   try {
-    const s = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const s = readFileSync(file, "utf8");
     const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
-    return { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) };
+    return { comm: s.slice(s.indexOf("(") + 1, s.lastIndexOf(")")), ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) };
   } catch {
     return undefined;
   }
 }
+
+const procStat = (pid) => readStat(`/proc/${pid}/stat`);
 
 /** pid and its descendants (bounded). */
 export function tree(pid) {
@@ -66,15 +69,10 @@ export function peakRssMiB(pid) {
 export function threadCpuSeconds() {
   const out = {};
   for (const tid of readdirSync("/proc/self/task")) {
-    let s;
-    try {
-      s = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
-    } catch {
-      continue; // the thread ended
-    }
-    const name = Number(tid) === process.pid ? "main" : s.slice(s.indexOf("(") + 1, s.lastIndexOf(")"));
-    const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
-    out[name] = (out[name] ?? 0) + (Number(f[11]) + Number(f[12])) / CLK_TCK;
+    const st = readStat(`/proc/self/task/${tid}/stat`);
+    if (st === undefined) continue; // the thread ended
+    const name = Number(tid) === process.pid ? "main" : st.comm;
+    out[name] = (out[name] ?? 0) + st.ticks / CLK_TCK;
   }
   return out;
 }
