@@ -122,4 +122,43 @@ describe("LLM judges through the real openai client against a local OpenAI-compa
       { golden_id: "c", value: 1, status: "ok", judge_model: "judge-1", judge_input_tokens: "100" },
     ]);
   });
+
+  it("a reply with a draft grounding block then a final one: the stored claims and score are the final block's (design §5)", async () => {
+    const item = (claim: string, verdict: string, chunk_ids: string[]) => ({ claim, reasoning: "r", verdict, chunk_ids });
+    const block = (claims: unknown[]) => `\`\`\`json\n${JSON.stringify({ claims })}\n\`\`\``;
+    const draft = block([item("Postgres listens on port 5432.", "UNSUPPORTED", []), item("Backups are kept for 30 days.", "UNSUPPORTED", [])]);
+    const final = block([item("Postgres listens on port 5432.", "SUPPORTED", ["c1"]), item("Backups are kept for 30 days.", "CONTRADICTED", ["c1"])]);
+    const { judge } = await judgeWith((req) =>
+      req.body.messages[0]?.content.startsWith("You rate") ? { content: '{"score": 4, "reason": "answers it"}' } : { content: `Draft:\n${draft}\nOn reflection:\n${final}` },
+    );
+    const golden = await parseGoldenSet('{"id":"a","question":"port and backups?","expected_source":"d","expected_substring":"port 5432"}', "inline.jsonl");
+    const target: Target = {
+      description: "inline",
+      ask: async () => ({
+        ok: true,
+        latency_ms: 1,
+        reply: {
+          answer: "Postgres listens on port 5432. Backups are kept for 30 days.",
+          contexts: [{ id: "c1", document_id: "d", text: chunks[0]!.text, score: 1 }],
+          model: "gen-1",
+          pipeline_version: null,
+        },
+      }),
+    };
+    const home = await mkdtemp(path.join(tmpdir(), "ragmeter-judge-"));
+    const store = await openStore({ kind: "embedded", home, database: "ragmeter" });
+    closers.push(() => store.close());
+    const o = await runEval({ golden, target, pipelineVersion: "p", ks: [1], concurrency: 1, judge, store });
+    expect(o.aggregate.metrics["grounding"]).toBe(0.5);
+    const claims = await store.client.query({
+      query: "SELECT claim_index, claim, verdict, chunk_ids FROM ragmeter.claims FINAL ORDER BY claim_index",
+      format: "JSONEachRow",
+    });
+    expect(await claims.json()).toEqual([
+      { claim_index: 0, claim: "Postgres listens on port 5432.", verdict: "SUPPORTED", chunk_ids: ["c1"] },
+      { claim_index: 1, claim: "Backups are kept for 30 days.", verdict: "CONTRADICTED", chunk_ids: ["c1"] },
+    ]);
+    const scores = await store.client.query({ query: "SELECT value, status FROM ragmeter.scores FINAL WHERE metric = 'grounding'", format: "JSONEachRow" });
+    expect(await scores.json()).toEqual([{ value: 0.5, status: "ok" }]);
+  });
 });

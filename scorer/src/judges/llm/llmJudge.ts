@@ -31,7 +31,7 @@ import { DEFAULT_MAX_OUTPUT_TOKENS, outputBounds, promptTokens, TOKENIZER_MARGIN
 import { toJudgeCallError } from "./callError.js";
 import { isPlaceholder, verdictProblem } from "./checks.js";
 import { createRateLimiter, type RateLimiter } from "./limiter.js";
-import { extractJson } from "./parse.js";
+import { readReply } from "./readReply.js";
 import { countTokens, splitByTokens } from "./tokens.js";
 
 const verdictEnum = z.enum(["SUPPORTED", "CONTRADICTED", "UNSUPPORTED"]);
@@ -82,14 +82,6 @@ export const relevanceReplySchema = z.object({
 export const referenceReplySchema = z.object({
   facts: z.array(z.object({ fact: z.string(), stated: z.boolean() })),
 });
-
-/** The issue to report: for a union (two reply shapes), the first issue of the shape with the fewest. */
-function closestIssue(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue | undefined {
-  const first = issues[0];
-  if (first?.code !== "invalid_union" || first.errors.length === 0) return first;
-  const best = [...first.errors].sort((a, b) => a.length - b.length)[0];
-  return best?.[0] ?? first;
-}
 
 /** Default judge window, tokens (system prompt + user message of one call, plus the reply's bound). */
 export const DEFAULT_CONTEXT_TOKENS = 32_000;
@@ -148,7 +140,8 @@ interface Reply {
 
 /**
  * LLM judges through the `openai` client (temperature 0; design §5). Each reply is validated with
- * zod; a reply in prose or a code fence is read by {@link extractJson}. Every call is sent with an
+ * zod; a reply in prose, in a code fence or holding several JSON blocks is read by {@link readReply}
+ * (the last block that validates and passes the call's check). Every call is sent with an
  * output bound ({@link outputBounds}); a reply cut by it gets one retry with a larger bound, then
  * `judge_error` "reply truncated at N tokens". An unparseable reply, a placeholder claim, a verdict
  * citing a chunk that is not among the passages, or a relevance score outside 0–4 give `judge_error`
@@ -284,23 +277,9 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
         attempt--; // the retry with a larger bound is not a parse attempt
         continue;
       }
-      const json = extractJson(reply.content);
-      if (json === undefined) {
-        reason = "reply is not JSON";
-        continue;
-      }
-      const parsed = read.safeParse(json);
-      if (!parsed.success) {
-        const i = closestIssue(parsed.error.issues);
-        reason = `reply field "${i?.path.join(".") ?? ""}": ${i?.message ?? "invalid"}`;
-        continue;
-      }
-      const problem = check?.(parsed.data) ?? null;
-      if (problem !== null) {
-        reason = problem;
-        continue;
-      }
-      return { ok: true, value: parsed.data };
+      const got = readReply(reply.content, read, check);
+      if (got.ok) return got;
+      reason = got.reason;
     }
     return { ok: false, reason: `${reason} (after ${attempts} attempts)` };
   }
