@@ -20,6 +20,9 @@ const MODEL = "gpt-4o-mini";
 /** The programs, by the service name each reports. */
 const PROGRAMS: Record<string, { script: string; args: string[] }> = {
   "py-langchain-openinference": { script: "langchain_app.py", args: ["openinference"] },
+  "py-langchain-openllmetry": { script: "langchain_app.py", args: ["openllmetry"] },
+  "py-llamaindex-openinference": { script: "llamaindex_app.py", args: ["openinference"] },
+  "py-llamaindex-openllmetry": { script: "llamaindex_app.py", args: ["openllmetry"] },
 };
 
 interface StoredRow {
@@ -119,5 +122,17 @@ function expectReadRight(service: string, opts: { chunkIds?: boolean } = {}): vo
 describe("Python RAG services through their instrumentation libraries, exported to ragmeter serve (design §4)", () => {
   it("LangChain through OpenInference (openinference-instrumentation-langchain): question, chunk ids, document ids, texts, scores in rank order, answer, model, tokens", () => {
     expectReadRight("py-langchain-openinference");
+  });
+
+  it("LangChain through OpenLLMetry (opentelemetry-instrumentation-langchain): the question is the retriever's query (traceloop.entity.input), not its class name", () => {
+    expectReadRight("py-langchain-openllmetry");
+  });
+
+  it("LlamaIndex through OpenInference (openinference-instrumentation-llama-index): answer and tokens from the inner LLM span (OpenAI.chat), not the outer OpenAI.predict", () => {
+    expectReadRight("py-llamaindex-openinference");
+  });
+
+  it("LlamaIndex through OpenLLMetry (opentelemetry-instrumentation-llamaindex + -openai): documents from the retriever task's output, question the query, not the rendered prompt", () => {
+    expectReadRight("py-llamaindex-openllmetry");
   });
 });

@@ -1,24 +1,12 @@
 import type { EvaluatedSpans } from "../domain/evaluation.js";
 import type { RetrievedItem } from "../domain/metrics/recall.js";
+import { openLlmetry, type SpanQuestion } from "./openllmetry.js";
+import { bareTexts, bestRetrieval, type Convention, endOf, type GenerationPart, type Guess, guessOf, incompleteOf, latest, type RetrievalPart, topKOf } from "./parts.js";
+import { queryReading, queryText } from "./query.js";
 import type { AttrValue, StoredLog, StoredSpan } from "./spans.js";
-import {
-  documentOf,
-  documentsOf,
-  type IncompleteContent,
-  incompleteJson,
-  indexed,
-  jsonValue,
-  lastMessageText,
-  messageText,
-  num,
-  type RawDocument,
-  record,
-  str,
-  uint,
-} from "./values.js";
+import { documentOf, documentsOf, type IncompleteContent, indexed, jsonValue, lastMessageText, messageText, num, type RawDocument, record, str, uint } from "./values.js";
 
-/** Span conventions the scorer reads (design §4), in precedence order. */
-export type Convention = "otel-genai" | "openinference" | "openllmetry" | "vercel-ai";
+export type { Convention, Guess } from "./parts.js";
 
 /** The interaction built from one trace (design §2). */
 export interface Interaction {
@@ -50,36 +38,15 @@ export interface Interaction {
   readonly incomplete: readonly IncompleteContent[];
   /** The number of items asked for (`gen_ai.request.top_k`, `gen_ai.retrieval.top_k`), null when not recorded. */
   readonly top_k: number | null;
+  /**
+   * Fields read from a fallback (a rendered prompt as the question, bare texts as the retrieval, a
+   * guessed input field): the metrics that need them are `uncertain_reading` (design §4, §5).
+   */
+  readonly guesses: readonly Guess[];
   /** Which convention the retrieval and the generation came from. */
   readonly conventions: { readonly retrieval: Convention | null; readonly generation: Convention | null };
   /** The spans the scores evaluate: the used retrieval and generation spans, and the trace's root span. */
   readonly spans: EvaluatedSpans;
-}
-
-interface RetrievalPart {
-  readonly convention: Convention;
-  readonly query: string | null;
-  /**
-   * False when the query was written by a model (a tool call's arguments), so it is not the user's
-   * question: the generation's question wins then.
-   */
-  readonly queryIsQuestion: boolean;
-  readonly docs: RawDocument[];
-  readonly end: bigint;
-  readonly span_id: string;
-  readonly incomplete: IncompleteContent[];
-  readonly topK: number | null;
-}
-interface GenerationPart {
-  readonly convention: Convention;
-  readonly question: string | null;
-  readonly answer: string | null;
-  readonly model: string | null;
-  readonly input_tokens: string | null;
-  readonly output_tokens: string | null;
-  readonly end: bigint;
-  readonly span_id: string;
-  readonly incomplete: IncompleteContent[];
 }
 
 /** A span event or an OTLP log record tied to a span, as one shape. */
@@ -93,21 +60,6 @@ interface ContentEvent {
 const GENAI_GENERATION_OPS = new Set(["chat", "text_completion", "generate_content"]);
 const GENAI_TOOL_OP = "execute_tool";
 
-const endOf = (s: StoredSpan): bigint => BigInt(s.end_time_unix_nano);
-
-/** The attribute value length limit the resource declares (`otel.attribute_value_length_limit`), else null. */
-function lengthLimit(s: StoredSpan): number | null {
-  const v = num(s.resource_attributes, "otel.attribute_value_length_limit") ?? num(s.attributes, "otel.attribute_value_length_limit");
-  return v !== null && v > 0 ? v : null;
-}
-
-/** The JSON-content attributes of a span that were cut off or do not parse. */
-function incompleteOf(s: StoredSpan, a: StoredSpan["attributes"], keys: readonly string[]): IncompleteContent[] {
-  return keys.map((k) => incompleteJson(a[k], k, lengthLimit(s))).filter((x): x is IncompleteContent => x !== null);
-}
-
-/** `gen_ai.request.top_k` or `gen_ai.retrieval.top_k`. */
-const topKOf = (a: StoredSpan["attributes"]): number | null => num(a, "gen_ai.request.top_k") ?? num(a, "gen_ai.retrieval.top_k");
 const timeOf = (t: string): bigint => (/^\d+$/.test(t) ? BigInt(t) : 0n);
 
 /** Span events and log records of one span, in time order (the record order breaks ties). */
@@ -120,22 +72,6 @@ function eventsOf(s: StoredSpan, logs: readonly StoredLog[]): ContentEvent[] {
     .map((e, i) => ({ e, i }))
     .sort((x, y) => (x.e.time < y.e.time ? -1 : x.e.time > y.e.time ? 1 : x.i - y.i))
     .map(({ e }) => e);
-}
-
-/** A query given as a string, or as JSON holding one (`{query}`, `{question}`, `{input}`, or the first string field). */
-function queryText(v: unknown): string | null {
-  if (typeof v === "string") {
-    const t = v.trim();
-    if (t.startsWith("{") || t.startsWith('"')) {
-      const parsed = jsonValue(v);
-      if (parsed !== null) return queryText(parsed);
-    }
-    return v.length > 0 ? v : null;
-  }
-  const r = record(v);
-  if (!r) return null;
-  for (const k of ["query", "question", "input", "query_str", "q"]) if (typeof r[k] === "string" && r[k] !== "") return r[k];
-  return (Object.values(r).find((x) => typeof x === "string" && x !== "") as string | undefined) ?? null;
 }
 
 /** OTel GenAI: retrieval and generation spans, with content on attributes, span events or log events. */
@@ -155,7 +91,18 @@ function otelGenAi(spans: readonly StoredSpan[], logs: readonly StoredLog[]): { 
         docsRaw ??= jsonValue(e.attributes["gen_ai.retrieval.documents"]);
         query ??= str(e.attributes, "gen_ai.retrieval.query.text");
       }
-      r.push({ convention: "otel-genai", query, queryIsQuestion: true, docs: documentsOf(docsRaw) ?? [], end: endOf(s), span_id: s.span_id, incomplete, topK: topKOf(a) });
+      r.push({
+        convention: "otel-genai",
+        query,
+        queryIsQuestion: true,
+        docs: documentsOf(docsRaw) ?? [],
+        end: endOf(s),
+        span_id: s.span_id,
+        incomplete,
+        topK: topKOf(a),
+        guesses: [],
+        preferred: true,
+      });
     } else if (op === GENAI_TOOL_OP) {
       // A retrieval done as a tool the model called: the tool's result is the document list.
       const docs = documentsOf(jsonValue(a["gen_ai.tool.call.result"]));
@@ -169,6 +116,8 @@ function otelGenAi(spans: readonly StoredSpan[], logs: readonly StoredLog[]): { 
           span_id: s.span_id,
           incomplete: [],
           topK: topKOf(a),
+          guesses: [],
+          preferred: true,
         });
       }
     } else if (op !== null && GENAI_GENERATION_OPS.has(op)) {
@@ -213,6 +162,8 @@ function otelGenAi(spans: readonly StoredSpan[], logs: readonly StoredLog[]): { 
         output_tokens: uint(a, "gen_ai.usage.output_tokens") ?? uint(a, "gen_ai.usage.completion_tokens"),
         end: endOf(s),
         span_id: s.span_id,
+        span_name: s.name,
+        question_attribute: a["gen_ai.input.messages"] !== undefined ? "gen_ai.input.messages" : "gen_ai.input.messages (log event)",
         incomplete: incompleteOf(s, a, ["gen_ai.input.messages", "gen_ai.output.messages"]),
       });
     }
@@ -231,17 +182,27 @@ function oiMessageText(m: StoredSpan["attributes"]): string | null {
   return parts.length > 0 ? parts.join("") : null;
 }
 
-/** OpenInference: RETRIEVER / RERANKER spans with indexed documents; LLM spans with `llm.*`. */
-function openInference(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: GenerationPart[]; chainQuestion: string | null } {
+/** Keys of `llm.prompt_template.variables` that hold the user's question (LlamaIndex `query_str`, LangChain prompts). */
+const TEMPLATE_QUESTION_KEYS = ["query_str", "question", "query", "input"] as const;
+
+/**
+ * OpenInference: RETRIEVER / RERANKER spans with indexed documents; LLM spans with `llm.*` (a wrapper
+ * LLM span that holds another, LlamaIndex's `OpenAI.predict` around `OpenAI.chat`, is not the
+ * generation: the inner one has the messages and usage); the question a prompt template was
+ * filled with (`llm.prompt_template.variables`), and the root chain's input.
+ */
+function openInference(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: GenerationPart[]; chainQuestion: SpanQuestion | null; templateQuestion: SpanQuestion | null } {
   const r: RetrievalPart[] = [];
   const g: GenerationPart[] = [];
-  let chainQuestion: string | null = null;
+  let chainQuestion: SpanQuestion | null = null;
+  let templateQuestion: SpanQuestion | null = null;
   /**
    * Indexed documents through the one normaliser; what they lack (LangChain writes the `Document`'s
    * id only into the RETRIEVER's `output.value`) is taken from the span's output documents, item by
-   * item, when both lists have the same length.
+   * item, when both lists have the same length. Documents read from `output.value` alone as bare
+   * texts are a guess.
    */
-  const docsAt = (s: StoredSpan, prefix: string): { docs: RawDocument[]; incomplete: IncompleteContent[] } => {
+  const docsAt = (s: StoredSpan, prefix: string): { docs: RawDocument[]; incomplete: IncompleteContent[]; bare: boolean } => {
     const a = s.attributes;
     const groups = indexed(a, prefix);
     const incomplete = [
@@ -256,31 +217,47 @@ function openInference(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: G
     ];
     const docs = groups.map((d) => documentOf(d)).filter((d): d is RawDocument => d !== null);
     const output = documentsOf(jsonValue(a["output.value"] ?? null));
-    if (docs.length === 0 && output !== null) return { docs: output, incomplete };
-    if (output === null || output.length !== docs.length) return { docs, incomplete };
+    if (docs.length === 0 && output !== null) return { docs: output, incomplete, bare: bareTexts(output) };
+    if (output === null || output.length !== docs.length) return { docs, incomplete, bare: false };
     const merged = docs.map((d, i) => {
       const o = output[i] as RawDocument;
       return { id: d.id ?? o.id, document_id: d.document_id ?? o.document_id, text: d.text ?? o.text, score: d.score ?? o.score };
     });
-    return { docs: merged, incomplete };
+    return { docs: merged, incomplete, bare: false };
   };
-  const inputText = (a: StoredSpan["attributes"]): string | null => queryText(a["input.value"] ?? null);
+  const retrieval = (s: StoredSpan, prefix: string, explicitQuery: string | null, topK: number | null): RetrievalPart => {
+    const query = explicitQuery !== null ? null : queryReading(s.attributes["input.value"] ?? null);
+    const { docs, incomplete, bare } = docsAt(s, prefix);
+    const guesses: Guess[] = [];
+    if (query?.guess) guesses.push(guessOf("question", s, "input.value", query.guess));
+    if (bare) guesses.push(guessOf("retrieval", s, "output.value", `no ${prefix}.<i> attributes: ${docs.length} bare text(s) from output.value read as the retrieved documents`));
+    return {
+      convention: "openinference",
+      query: explicitQuery ?? query?.text ?? null,
+      queryIsQuestion: true,
+      docs,
+      incomplete,
+      end: endOf(s),
+      span_id: s.span_id,
+      topK,
+      guesses,
+      preferred: !bare,
+    };
+  };
+  const kindOf = (s: StoredSpan): string | undefined => str(s.attributes, "openinference.span.kind")?.toUpperCase();
+  const wrappers = wrappingSpans(spans, (s) => kindOf(s) === "LLM");
   for (const s of spans) {
     const a = s.attributes;
-    const kind = str(a, "openinference.span.kind")?.toUpperCase();
+    const kind = kindOf(s);
     if (kind === "RETRIEVER") {
-      r.push({ convention: "openinference", query: inputText(a), queryIsQuestion: true, ...docsAt(s, "retrieval.documents"), end: endOf(s), span_id: s.span_id, topK: topKOf(a) });
+      r.push(retrieval(s, "retrieval.documents", null, topKOf(a)));
     } else if (kind === "RERANKER") {
-      r.push({
-        convention: "openinference",
-        query: str(a, "reranker.query") ?? inputText(a),
-        queryIsQuestion: true,
-        ...docsAt(s, "reranker.output_documents"),
-        end: endOf(s),
-        span_id: s.span_id,
-        topK: num(a, "reranker.top_k") ?? topKOf(a),
-      });
+      r.push(retrieval(s, "reranker.output_documents", str(a, "reranker.query"), num(a, "reranker.top_k") ?? topKOf(a)));
     } else if (kind === "LLM") {
+      const variables = record(jsonValue(a["llm.prompt_template.variables"]));
+      const fromTemplate = TEMPLATE_QUESTION_KEYS.map((k) => variables?.[k]).find((v): v is string => typeof v === "string" && v !== "");
+      if (fromTemplate !== undefined) templateQuestion = { reading: { text: fromTemplate, guess: null }, span: s, attribute: "llm.prompt_template.variables" };
+      if (wrappers.has(s.span_id)) continue;
       const inputs = indexed(a, "llm.input_messages").map((m) => ({ role: str(m, "message.role"), content: oiMessageText(m) }));
       const outputs = indexed(a, "llm.output_messages").map((m) => ({ role: str(m, "message.role"), content: oiMessageText(m) }));
       const plainOutput = str(a, "output.mime_type") === "text/plain" ? str(a, "output.value") : null;
@@ -293,67 +270,31 @@ function openInference(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: G
         output_tokens: uint(a, "llm.token_count.completion"),
         end: endOf(s),
         span_id: s.span_id,
+        span_name: s.name,
+        question_attribute: "llm.input_messages",
         incomplete: [],
       });
     } else if ((kind === "CHAIN" || kind === "AGENT") && s.parent_span_id === "") {
-      chainQuestion = inputText(a);
+      const reading = queryReading(a["input.value"] ?? null);
+      if (reading !== null) chainQuestion = { reading, span: s, attribute: "input.value" };
     }
   }
-  return { r, g, chainQuestion };
+  return { r, g, chainQuestion, templateQuestion };
 }
 
-/**
- * OpenLLMetry (Traceloop): tasks/tools whose output (`traceloop.entity.output`) is a document list;
- * LLM spans in the older `gen_ai.prompt.<i>` / `gen_ai.completion.<i>` form (current releases write
- * OTel GenAI `gen_ai.input.messages` / `gen_ai.output.messages`, read as OTel GenAI).
- */
-function openLlmetry(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: GenerationPart[]; workflowQuestion: string | null } {
-  const r: RetrievalPart[] = [];
-  const g: GenerationPart[] = [];
-  let workflowQuestion: string | null = null;
+/** The ids of the spans matching `is` that are an ancestor of another such span (a wrapper around the call). */
+function wrappingSpans(spans: readonly StoredSpan[], is: (s: StoredSpan) => boolean): Set<string> {
+  const byId = new Map(spans.map((s) => [s.span_id, s]));
+  const out = new Set<string>();
   for (const s of spans) {
-    const a = s.attributes;
-    if (str(a, "gen_ai.operation.name") !== null && GENAI_GENERATION_OPS.has(str(a, "gen_ai.operation.name") as string)) continue; // read as OTel GenAI
-    const prompts = indexed(a, "gen_ai.prompt").map((m) => ({ role: str(m, "role"), content: str(m, "content") }));
-    const completions = indexed(a, "gen_ai.completion").map((m) => ({ role: str(m, "role"), content: str(m, "content") }));
-    if (prompts.length > 0 || completions.length > 0 || str(a, "llm.request.type") !== null) {
-      g.push({
-        convention: "openllmetry",
-        question: lastMessageText(prompts, "user"),
-        answer: lastMessageText(completions, "assistant") ?? completions[0]?.content ?? null,
-        model: str(a, "gen_ai.response.model") ?? str(a, "gen_ai.request.model") ?? str(a, "llm.response.model") ?? str(a, "llm.request.model"),
-        input_tokens: uint(a, "gen_ai.usage.input_tokens") ?? uint(a, "gen_ai.usage.prompt_tokens") ?? uint(a, "llm.usage.prompt_tokens"),
-        output_tokens: uint(a, "gen_ai.usage.output_tokens") ?? uint(a, "gen_ai.usage.completion_tokens") ?? uint(a, "llm.usage.completion_tokens"),
-        end: endOf(s),
-        span_id: s.span_id,
-        incomplete: [],
-      });
-      continue;
-    }
-    const kind = str(a, "traceloop.span.kind");
-    if (kind === null) continue;
-    const output = jsonValue(a["traceloop.entity.output"]);
-    const input = record(jsonValue(a["traceloop.entity.input"]));
-    const args = Array.isArray(input?.["args"]) ? (input?.["args"] as unknown[]) : [];
-    const firstArg = args.length > 0 ? queryText(args[0]) : queryText(input?.["kwargs"] ?? null);
-    if (kind === "workflow" && s.parent_span_id === "") workflowQuestion = firstArg;
-    if (kind === "task" || kind === "tool") {
-      const docs = documentsOf(output);
-      if (docs !== null && docs.length > 0 && docs.some((d) => d.text !== null || d.document_id !== null)) {
-        r.push({
-          convention: "openllmetry",
-          query: firstArg,
-          queryIsQuestion: true,
-          docs,
-          end: endOf(s),
-          span_id: s.span_id,
-          incomplete: incompleteOf(s, a, ["traceloop.entity.output"]),
-          topK: null,
-        });
-      }
+    if (!is(s)) continue;
+    const seen = new Set<string>();
+    for (let p = byId.get(s.parent_span_id); p !== undefined && !seen.has(p.span_id); p = byId.get(p.parent_span_id)) {
+      seen.add(p.span_id);
+      if (is(p)) out.add(p.span_id);
     }
   }
-  return { r, g, workflowQuestion };
+  return out;
 }
 
 /** Parses each entry of a string array of JSON values (the AI SDK records lists this way). */
@@ -386,6 +327,8 @@ function vercelAi(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: Genera
           span_id: s.span_id,
           incomplete: [],
           topK: null,
+          guesses: [],
+          preferred: true,
         });
       }
     } else if (op === "ai.rerank.doRerank") {
@@ -401,7 +344,19 @@ function vercelAi(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: Genera
           if (d === null) continue;
           docs.push({ ...d, score: typeof e?.["relevanceScore"] === "number" ? e["relevanceScore"] : d.score });
         }
-        if (docs.length > 0) r.push({ convention: "vercel-ai", query: null, queryIsQuestion: false, docs, end: endOf(s), span_id: s.span_id, incomplete: [], topK: null });
+        if (docs.length > 0)
+          r.push({
+            convention: "vercel-ai",
+            query: null,
+            queryIsQuestion: false,
+            docs,
+            end: endOf(s),
+            span_id: s.span_id,
+            incomplete: [],
+            topK: null,
+            guesses: [],
+            preferred: true,
+          });
       }
     } else if (op === "ai.generateText" || op === "ai.streamText") {
       const prompt = record(jsonValue(a["ai.prompt"]));
@@ -422,14 +377,14 @@ function vercelAi(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: Genera
         output_tokens: uint(a, "ai.usage.outputTokens") ?? uint(a, "ai.usage.completionTokens"),
         end: endOf(s),
         span_id: s.span_id,
+        span_name: s.name,
+        question_attribute: "ai.prompt",
         incomplete: [],
       });
     }
   }
   return { r, g };
 }
-
-const latest = <T extends { end: bigint }>(xs: readonly T[]): T | null => xs.reduce<T | null>((best, x) => (best === null || x.end >= best.end ? x : best), null);
 
 function attrAnywhere(spans: readonly StoredSpan[], key: string): string | null {
   for (const s of spans) {
@@ -443,21 +398,23 @@ function attrAnywhere(spans: readonly StoredSpan[], key: string): string | null 
  * Builds the interaction of one trace from its spans and log records (design §2, §4). For each of
  * retrieval and generation, the first convention in precedence order (OTel GenAI with ragmeter
  * extras, OpenInference, OpenLLMetry, Vercel AI SDK) that has it wins; within a convention the
- * latest-ending span is used (a reranker after a retriever). The question is the retrieval query,
- * unless a model wrote it (a tool call), then the generation's last user message. Run id, golden id and pipeline version
- * come from `ragmeter.*` attributes (baggage copied to spans) or the resource.
+ * latest-ending span that found documents is used (a reranker after a retriever), a retrieval read
+ * from bare texts only when there is no other. The question: {@link questionOf}. Run id, golden id
+ * and pipeline version come from `ragmeter.*` attributes (baggage copied to spans) or the resource.
  */
 export function extractInteraction(traceId: string, spans: readonly StoredSpan[], logs: readonly StoredLog[] = []): Interaction {
   const genai = otelGenAi(spans, logs);
   const oi = openInference(spans);
   const ol = openLlmetry(spans);
   const va = vercelAi(spans);
-  const retrieval = latest(genai.r) ?? latest(oi.r) ?? latest(ol.r) ?? latest(va.r);
+  const retrievals = [genai.r, oi.r, ol.r, va.r].map(bestRetrieval).filter((x): x is RetrievalPart => x !== null);
+  const retrieval = retrievals.find((x) => x.preferred) ?? retrievals[0] ?? null;
   const generation = latest(genai.g) ?? latest(oi.g) ?? latest(ol.g) ?? latest(va.g);
   const runId = attrAnywhere(spans, "ragmeter.run.id");
   const goldenId = attrAnywhere(spans, "ragmeter.golden.id");
   const truncated = spans.some((s) => s.attributes["ragmeter.content.truncated"] === true || s.attributes["ragmeter.content.truncated"] === "true");
   const resource = spans[0]?.resource_attributes ?? {};
+  const question = questionOf(retrieval, generation, [oi.templateQuestion, oi.chainQuestion, ol.workflowQuestion]);
   return {
     trace_id: traceId,
     source: goldenId !== null ? "golden" : runId !== null ? "replay" : "live",
@@ -466,7 +423,7 @@ export function extractInteraction(traceId: string, spans: readonly StoredSpan[]
     pipeline_version: attrAnywhere(spans, "ragmeter.pipeline.version"),
     service_name: spans.find((s) => s.service_name !== "")?.service_name ?? "",
     deployment_environment: str(resource, "deployment.environment.name") ?? str(resource, "deployment.environment") ?? "",
-    question: (retrieval?.queryIsQuestion ? retrieval.query : null) ?? generation?.question ?? retrieval?.query ?? oi.chainQuestion ?? ol.workflowQuestion,
+    question: question?.text ?? null,
     retrieved: retrieval ? retrieval.docs : null,
     answer: generation?.answer ?? null,
     has_generation: generation !== null,
@@ -476,9 +433,49 @@ export function extractInteraction(traceId: string, spans: readonly StoredSpan[]
     truncated,
     incomplete: [...(retrieval?.incomplete ?? []), ...(generation?.incomplete ?? [])],
     top_k: retrieval?.topK ?? null,
+    guesses: [...(question?.guess ? [question.guess] : []), ...(retrieval?.guesses.filter((x) => x.field === "retrieval") ?? [])],
     conventions: { retrieval: retrieval?.convention ?? null, generation: generation?.convention ?? null },
     spans: { retrieval: retrieval?.span_id ?? null, generation: generation?.span_id ?? null, root: rootSpan(spans) },
   };
+}
+
+/** A question read with the guess it took, if any. */
+interface QuestionReading {
+  readonly text: string;
+  readonly guess: Guess | null;
+}
+
+/** True when a user message holds a retrieved text: a prompt rendered with the context, not the question. */
+function rendersContext(message: string, docs: readonly RawDocument[]): boolean {
+  return docs.some((d) => d.text !== null && d.text.trim().length >= 12 && message.includes(d.text.trim()));
+}
+
+/**
+ * The question, from the first of these that reads with confidence: the retrieval's query (unless a
+ * model wrote it, a tool call), the generation's last user message unless it holds the retrieved
+ * context (a rendered prompt), the question a prompt template was filled with, the model-written
+ * query, the root chain's or workflow's input. When none does, the first that reads at all, with its
+ * guess; a rendered prompt is the last resort.
+ */
+function questionOf(retrieval: RetrievalPart | null, generation: GenerationPart | null, spanQuestions: readonly (SpanQuestion | null)[]): QuestionReading | null {
+  const candidates: QuestionReading[] = [];
+  const add = (text: string | null | undefined, guess: Guess | null) => {
+    if (text !== null && text !== undefined && text !== "") candidates.push({ text, guess });
+  };
+  const queryGuess = retrieval?.guesses.find((x) => x.field === "question") ?? null;
+  if (retrieval?.queryIsQuestion) add(retrieval.query, queryGuess);
+  const rendered = generation?.question != null && rendersContext(generation.question, retrieval?.docs ?? []);
+  if (!rendered) add(generation?.question, null);
+  if (!retrieval?.queryIsQuestion) add(retrieval?.query, queryGuess);
+  const [template, ...roots] = spanQuestions;
+  for (const q of [template, ...roots]) {
+    if (q) add(q.reading.text, q.reading.guess ? guessOf("question", q.span, q.attribute, q.reading.guess) : null);
+  }
+  if (rendered && generation) {
+    const reason = "the last user message holds the retrieved context (a rendered prompt) and no query was recorded elsewhere";
+    add(generation.question, { field: "question", span: `${generation.span_name} (${generation.span_id})`, attribute: generation.question_attribute, reason });
+  }
+  return candidates.find((c) => c.guess === null) ?? candidates[0] ?? null;
 }
 
 /** The trace's root span: no parent, or a parent outside the trace (the caller's); the earliest such; null without spans. */

@@ -97,6 +97,15 @@ export interface RawDocument {
   readonly score: number | null;
 }
 
+/** A Python object's repr (`<NodeWithScore(node=TextNode(id_=…), score=0.8)>`): no content, never a document's text. */
+const PYTHON_REPR = /^<[A-Za-z_][\w.]*[ (].*>$/su;
+
+/** LangChain's serialized form `{lc, type: "constructor", id: [..., "Document"], kwargs}`: the kwargs; other records as they are. */
+function lcKwargs(r: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (r === null || r["type"] !== "constructor" || !("lc" in r)) return r;
+  return record(r["kwargs"]) ?? r;
+}
+
 /** Keys under which a tool or task result commonly holds its document list. */
 const DOCUMENT_LIST_KEYS = ["documents", "results", "chunks", "contexts", "nodes", "source_nodes"] as const;
 
@@ -105,12 +114,13 @@ const DOCUMENT_LIST_KEYS = ["documents", "results", "chunks", "contexts", "nodes
  * content|text|pageContent|page_content, score, metadata: {id|chunk_id, document_id|source, score}}`
  * (OTel GenAI, ours, LangChain `Document`, plain JSON), LlamaIndex `{node: {id_, text, metadata},
  * score}`, OpenInference `{"document.id", "document.content", "document.score", "document.metadata"}`
- * (metadata as a JSON string), a bare string. Null when it has neither id nor text. An item without
- * an id keeps a null id: an id is never made from a position.
+ * (metadata as a JSON string), LangChain's serialized `{lc, type: "constructor", kwargs}`, a bare
+ * string (not a Python repr). Null when it has neither id nor text. An item without an id keeps a
+ * null id: an id is never made from a position.
  */
 export function documentOf(v: unknown): RawDocument | null {
-  const outer0 = record(v);
-  if (!outer0) return typeof v === "string" ? { id: null, document_id: null, text: v, score: null } : null;
+  const outer0 = lcKwargs(record(v));
+  if (!outer0) return typeof v === "string" && !PYTHON_REPR.test(v) ? { id: null, document_id: null, text: v, score: null } : null;
   // OpenInference `document.*` keys (indexed attributes grouped by `indexed`).
   const outer =
     "document.id" in outer0 || "document.content" in outer0 || "document.metadata" in outer0 || "document.score" in outer0
@@ -122,14 +132,20 @@ export function documentOf(v: unknown): RawDocument | null {
   const idOf = (x: unknown): string | undefined => (typeof x === "string" && x !== "" ? x : typeof x === "number" && Number.isFinite(x) ? String(x) : undefined);
   const id = firstString(idOf(r["id"]), idOf(r["id_"]), idOf(r["chunk_id"]), idOf(r["chunkId"]), idOf(meta?.["chunk_id"]), idOf(meta?.["id"]));
   const text = firstString(r["content"], r["text"], r["pageContent"], r["page_content"], r["document"]);
+  // The document a chunk belongs to (design §4): an explicit document id first, then LlamaIndex's
+  // source node (`ref_doc_id`, relationship "1" in a node's JSON), then where a loader says it came
+  // from (`source`: LangChain's file path or URL; `file_path`, `file_name`: LlamaIndex readers).
+  const sourceNode = record(record(r["relationships"])?.["1"])?.["node_id"];
   const documentId = firstString(
     idOf(r["document_id"]),
     idOf(r["documentId"]),
-    idOf(r["ref_doc_id"]),
     idOf(meta?.["document_id"]),
     idOf(meta?.["documentId"]),
     idOf(meta?.["doc_id"]),
+    idOf(r["ref_doc_id"]),
+    idOf(sourceNode),
     idOf(meta?.["source"]),
+    idOf(meta?.["file_path"]),
     idOf(meta?.["file_name"]),
   );
   const scoreRaw = r["score"] ?? r["relevance_score"] ?? r["relevanceScore"] ?? r["similarity"] ?? meta?.["score"] ?? meta?.["relevance_score"];
@@ -148,7 +164,8 @@ export function documentsOf(v: unknown): RawDocument[] | null {
   const arr = Array.isArray(v) ? v : r && listKey !== undefined ? (r[listKey] as unknown[]) : null;
   if (!arr) return null;
   if (arr.length === 0) return [];
-  const docs = arr.map((x) => documentOf(x));
+  // Entries may be JSON strings of documents (OpenLLMetry's LlamaIndex nodes).
+  const docs = arr.map((x) => documentOf(typeof x === "string" && x.trimStart().startsWith("{") ? (record(jsonValue(x)) ?? x) : x));
   return docs.every((d): d is RawDocument => d !== null) ? docs : null;
 }
 
