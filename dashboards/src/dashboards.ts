@@ -175,7 +175,7 @@ export const DASHBOARDS: readonly DashboardSpec[] = [
         id: "judges_skipped",
         title: "Judge calls skipped by reason",
         description:
-          "From ingestion_stats: calls not made because the metric was decided before judging (not_applicable, content_missing, context_incomplete, not_sampled), per interval.",
+          "From ingestion_stats: calls not made because the metric was decided before judging (not_applicable, content_missing, context_incomplete, uncertain_reading, not_sampled), per interval.",
         kind: "timeseries",
         unit: "short",
         width: 24,

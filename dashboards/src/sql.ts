@@ -212,7 +212,8 @@ ORDER BY time`,
 
   judges_skipped: `SELECT $__timeInterval(minute) AS time,
   sum(judge_skipped_not_applicable) AS not_applicable, sum(judge_skipped_content_missing) AS content_missing,
-  sum(judge_skipped_context_incomplete) AS context_incomplete, sum(judge_skipped_not_sampled) AS not_sampled
+  sum(judge_skipped_context_incomplete) AS context_incomplete, sum(judge_skipped_uncertain_reading) AS uncertain_reading,
+  sum(judge_skipped_not_sampled) AS not_sampled
 FROM ingestion_stats FINAL
 WHERE $__timeFilter(minute)
 GROUP BY time

@@ -82,8 +82,8 @@ interface Stat {
   traces: number;
   lag: number;
   dlq: number;
-  /** Judge calls skipped: not_applicable, content_missing, context_incomplete, not_sampled. */
-  skipped: [number, number, number, number];
+  /** Judge calls skipped: not_applicable, content_missing, context_incomplete, not_sampled, uncertain_reading. */
+  skipped: [number, number, number, number, number];
 }
 interface Calibration {
   id: string;
@@ -196,7 +196,7 @@ for (let m = 0; m < 6; m++)
       traces: m + 1,
       lag: scorer === "s1" ? 100 - m : 5 * m,
       dlq: m === 4 ? 2 : 0,
-      skipped: [2 * m + (scorer === "s1" ? 1 : 0), m % 2, m === 5 ? 3 : 0, scorer === "s2" ? m : 0],
+      skipped: [2 * m + (scorer === "s1" ? 1 : 0), m % 2, m === 5 ? 3 : 0, scorer === "s2" ? m : 0, m % 3 === 1 ? 2 : 0],
     });
 const calibrations: Calibration[] = [
   { id: "cal1", created: T0 + 3 * H, agreement: 0.8, kappa: 0.6 },
@@ -359,6 +359,7 @@ async function seed(store: Store): Promise<void> {
         judge_skipped_content_missing: s.skipped[1],
         judge_skipped_context_incomplete: s.skipped[2],
         judge_skipped_not_sampled: s.skipped[3],
+        judge_skipped_uncertain_reading: s.skipped[4],
         version,
       })),
     );
@@ -675,6 +676,7 @@ const EXPECTED: Record<PanelId, (s: Scenario) => Row[]> = {
         not_applicable: g.reduce((a, x) => a + x.skipped[0], 0),
         content_missing: g.reduce((a, x) => a + x.skipped[1], 0),
         context_incomplete: g.reduce((a, x) => a + x.skipped[2], 0),
+        uncertain_reading: g.reduce((a, x) => a + x.skipped[4], 0),
         not_sampled: g.reduce((a, x) => a + x.skipped[3], 0),
       }))
       .sort((a, b) => a.time.localeCompare(b.time)),

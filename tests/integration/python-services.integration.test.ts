@@ -23,6 +23,8 @@ const PROGRAMS: Record<string, { script: string; args: string[] }> = {
   "py-langchain-openllmetry": { script: "langchain_app.py", args: ["openllmetry"] },
   "py-llamaindex-openinference": { script: "llamaindex_app.py", args: ["openinference"] },
   "py-llamaindex-openllmetry": { script: "llamaindex_app.py", args: ["openllmetry"] },
+  "py-llamaindex-synth-nodes": { script: "llamaindex_synth.py", args: ["nodes"] },
+  "py-llamaindex-synth-text_chunks": { script: "llamaindex_synth.py", args: ["text_chunks"] },
 };
 
 interface StoredRow {
@@ -134,5 +136,23 @@ describe("Python RAG services through their instrumentation libraries, exported 
 
   it("LlamaIndex through OpenLLMetry (opentelemetry-instrumentation-llamaindex + -openai): documents from the retriever task's output, question the query, not the rendered prompt", () => {
     expectReadRight("py-llamaindex-openllmetry");
+  });
+
+  it("LlamaIndex's response synthesizer given nodes the program found itself (OpenLLMetry): the documents from the nodes it was given, with ids and scores", () => {
+    expectReadRight("py-llamaindex-synth-nodes");
+  });
+
+  it("never ok on a guess: the synthesizer given plain texts (OpenLLMetry) leaves only the splitter's joined text; grounding uncertain_reading naming the span and attribute, relevance scored", () => {
+    const service = "py-llamaindex-synth-text_chunks";
+    const { row, run } = storedOf(service);
+    const p = run.produced;
+    expect([row.question, row.answer]).toEqual([p.question, p.answer]);
+    // One item without id or score: LlamaIndex joins the chunks with a blank line before splitting.
+    expect(row.retrieved).toEqual([{ id: "", document_id: "", text: p.retrieved.map((d) => d.text).join("\n\n"), score: null, rank: 1 }]);
+    const s = Object.fromEntries((scores.get(service) ?? []).map((x) => [x.metric, x]));
+    expect([s["grounding"]?.status, s["relevance"]?.status]).toEqual(["uncertain_reading", "ok"]);
+    expect(s["grounding"]?.reason).toMatch(
+      /^retrieval read from a fallback: a list of 1 bare text\(s\), no ids or scores, read as the retrieved documents \(span TokenTextSplitter\.task \([0-9a-f]{16}\), attribute traceloop\.entity\.output\)$/,
+    );
   });
 });

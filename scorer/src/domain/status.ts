@@ -9,6 +9,7 @@ export const STATUSES = [
   "context_too_long",
   "context_incomplete",
   "content_missing",
+  "uncertain_reading",
   "target_error",
   "trace_timeout",
   "not_sampled",

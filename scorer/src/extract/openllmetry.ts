@@ -19,8 +19,10 @@ export interface SpanQuestion {
  * their query from `traceloop.entity.input` (a LangChain retriever's `{query}`, a LlamaIndex
  * retriever's `{str_or_query_bundle: {query_str}}`); LLM spans in the older `gen_ai.prompt.<i>` /
  * `gen_ai.completion.<i>` form (current releases write OTel GenAI `gen_ai.input.messages` /
- * `gen_ai.output.messages`, read as OTel GenAI). A task whose output is a list of bare texts (a
- * text splitter's, a concatenated context) is only a candidate, read as a guess when nothing else is.
+ * `gen_ai.output.messages`, read as OTel GenAI). A task or workflow given `nodes` with ids (LlamaIndex's
+ * response synthesizer) lists the documents the answer was written from. A task whose output is a
+ * list of bare texts (a text splitter's, a concatenated context) is only a candidate, read as a guess
+ * when nothing else is.
  */
 export function openLlmetry(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: GenerationPart[]; workflowQuestion: SpanQuestion | null } {
   const r: RetrievalPart[] = [];
@@ -51,9 +53,9 @@ export function openLlmetry(spans: readonly StoredSpan[]): { r: RetrievalPart[];
     if (kind === null) continue;
     const query = queryReading(jsonValue(a[INPUT]));
     if (kind === "workflow" && s.parent_span_id === "" && query !== null) workflowQuestion = { reading: query, span: s, attribute: INPUT };
-    if (kind !== "task" && kind !== "tool") continue;
-    const docs = documentsOf(jsonValue(a[OUTPUT]));
-    if (docs === null || docs.length === 0 || !docs.some((d) => d.text !== null || d.document_id !== null)) continue;
+    if (kind !== "task" && kind !== "tool" && kind !== "workflow") continue;
+    const docs = (kind === "workflow" ? null : usable(documentsOf(jsonValue(a[OUTPUT])))) ?? nodesGiven(a[INPUT]);
+    if (docs === null) continue;
     const bare = bareTexts(docs);
     const guesses: Guess[] = [];
     if (query?.guess) guesses.push(guessOf("question", s, INPUT, query.guess));
@@ -72,6 +74,19 @@ export function openLlmetry(spans: readonly StoredSpan[]): { r: RetrievalPart[];
     });
   }
   return { r, g, workflowQuestion };
+}
+
+/** A document list with some text or document id, else null. */
+const usable = (docs: RawDocument[] | null): RawDocument[] | null =>
+  docs !== null && docs.length > 0 && docs.some((d) => d.text !== null || d.document_id !== null) ? docs : null;
+
+/**
+ * The nodes a step was given (LlamaIndex's response synthesizer: `{query, nodes: [NodeWithScore JSON]}`),
+ * when they carry ids: the documents the answer was written from.
+ */
+function nodesGiven(input: StoredSpan["attributes"][string] | undefined): RawDocument[] | null {
+  const docs = usable(documentsOf(record(jsonValue(input))?.["nodes"] ?? null));
+  return docs !== null && docs.every((d) => d.id !== null) ? docs : null;
 }
 
 /**

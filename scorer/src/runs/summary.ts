@@ -304,6 +304,7 @@ function skippedByReason(questions: readonly QuestionDigest[]): Record<string, n
   const out: Record<string, number> = {};
   for (const q of questions)
     for (const status of [q.metrics.status("grounding"), q.metrics.status("relevance")])
-      if (status === "not_applicable" || status === "content_missing" || status === "context_incomplete" || status === "not_sampled") out[status] = (out[status] ?? 0) + 1;
+      if (status === "not_applicable" || status === "content_missing" || status === "context_incomplete" || status === "uncertain_reading" || status === "not_sampled")
+        out[status] = (out[status] ?? 0) + 1;
   return out;
 }

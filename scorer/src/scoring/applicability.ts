@@ -1,12 +1,12 @@
 import type { RetrievedItem } from "../domain/metrics/recall.js";
 import type { Status } from "../domain/status.js";
-import type { Interaction } from "../extract/interaction.js";
+import type { Guess, Interaction } from "../extract/interaction.js";
 
 /** Whether a metric is computed, or the status (with its reason) it is stored with instead. */
 export type Applicability = { readonly ok: true } | { readonly ok: false; readonly status: SkipStatus; readonly reason: string };
 
 /** The statuses a metric gets when it is decided, before any judge call, that it cannot be computed. */
-export type SkipStatus = Extract<Status, "not_applicable" | "content_missing" | "context_incomplete" | "not_sampled">;
+export type SkipStatus = Extract<Status, "not_applicable" | "content_missing" | "context_incomplete" | "uncertain_reading" | "not_sampled">;
 
 /** What is computed for one trace: recall/MRR from the retrieval, each judge from the content it needs. */
 export interface TracePlan {
@@ -25,8 +25,10 @@ const CAPTURE = "set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true";
  * Decides, from the interaction alone and before any judge is called, which metrics of a trace can
  * be computed (design §5): a metric that cannot gets `not_applicable` (the trace has no retrieval or
  * no generation), `content_missing` (content not captured), `context_incomplete` (content cut off
- * or unparseable, the attribute named in the reason; or capped by the instrumentation) or
- * `not_sampled` (live trace outside the judge sampling rate). Retrieval metrics need only the
+ * or unparseable, the attribute named in the reason; or capped by the instrumentation),
+ * `uncertain_reading` (the question or the retrieval it needs was read from a fallback, the span and
+ * attribute named in the reason: never `ok` on a guess, and no judge call) or `not_sampled` (live
+ * trace outside the judge sampling rate). Retrieval metrics need only the
  * retrieval; grounding needs the retrieval and the answer; relevance needs the question and answer
  * of a RAG trace (a generation is never judged without its retrieval).
  * @param items the retrieved items with their texts (null when the trace has no retrieval or a text is missing).
@@ -44,14 +46,15 @@ export function planTrace(i: Interaction, items: readonly RetrievedItem[] | null
   else if (retrievalCut) recall = cut(retrievalCut);
   else if (i.truncated) recall = capped;
   else if (items === null) recall = no("content_missing", `retrieved texts not captured (${CAPTURE})`);
-  else recall = OK;
+  else recall = uncertain(i, "retrieval") ?? OK;
 
   const rag = i.retrieved === null ? no("not_applicable", "no retrieval span in the trace") : !i.has_generation ? no("not_applicable", "no generation span in the trace") : OK;
   const answerMissing = i.answer === null ? no("content_missing", `answer not captured (${CAPTURE})`) : null;
   const questionMissing = i.question === null ? no("content_missing", `question not captured (${CAPTURE})`) : null;
   const notSampled = sampledIn ? null : no("not_sampled", "live trace outside the judge sampling rate");
+  const questionGuessed = uncertain(i, "question");
 
-  const relevance = !rag.ok ? rag : (answerMissing ?? questionMissing ?? (generationCut ? cut(generationCut) : null) ?? notSampled ?? OK);
+  const relevance = !rag.ok ? rag : (answerMissing ?? questionMissing ?? (generationCut ? cut(generationCut) : null) ?? questionGuessed ?? notSampled ?? OK);
   const grounding = !rag.ok
     ? rag
     : (answerMissing ??
@@ -60,10 +63,18 @@ export function planTrace(i: Interaction, items: readonly RetrievedItem[] | null
       (generationCut ? cut(generationCut) : null) ??
       (i.truncated ? capped : null) ??
       (items === null ? no("content_missing", `retrieved texts not captured (${CAPTURE})`) : null) ??
+      uncertain(i, "retrieval") ??
+      questionGuessed ??
       notSampled ??
       OK);
   const answer = !i.has_generation ? no("not_applicable", "no generation span in the trace") : (answerMissing ?? (generationCut ? cut(generationCut) : null) ?? OK);
   return { recall, grounding, relevance, answer };
+}
+
+/** `uncertain_reading` when the interaction's field was read from a fallback, naming the span and attribute; else null. */
+function uncertain(i: Interaction, field: Guess["field"]): Applicability | null {
+  const g = i.guesses.find((x) => x.field === field);
+  return g ? no("uncertain_reading", `${field} read from a fallback: ${g.reason} (span ${g.span}, attribute ${g.attribute})`) : null;
 }
 
 /** Attributes that hold retrieved documents (OTel GenAI, OpenInference, OpenLLMetry outputs). */

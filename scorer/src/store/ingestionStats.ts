@@ -13,6 +13,8 @@ export interface IngestionStatsRow {
   readonly judge_skipped_content_missing?: number;
   readonly judge_skipped_context_incomplete?: number;
   readonly judge_skipped_not_sampled?: number;
+  /** Judge calls not made because the trace was read from a fallback (migration 6); absent: 0. */
+  readonly judge_skipped_uncertain_reading?: number;
   /** Spans and log records dropped because their trace was forgotten (migration 5); absent: 0. */
   readonly spans_dropped_forgotten?: number;
 }

@@ -233,6 +233,11 @@ export const MIGRATIONS: readonly { readonly id: number; readonly name: string; 
       `ALTER TABLE ${db}.ingestion_stats ADD COLUMN IF NOT EXISTS spans_dropped_forgotten UInt64 DEFAULT 0`,
     ],
   },
+  {
+    id: 6,
+    name: "ingestion_stats.judge_skipped_uncertain_reading (traces read from a fallback)",
+    sql: (db) => [`ALTER TABLE ${db}.ingestion_stats ADD COLUMN IF NOT EXISTS judge_skipped_uncertain_reading UInt64 DEFAULT 0`],
+  },
 ];
 
 /** The statements that create the bookkeeping table of migrations. */

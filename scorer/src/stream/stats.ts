@@ -2,10 +2,10 @@ import type { Store } from "../store/client.js";
 import { saveIngestionStats } from "../store/ingestionStats.js";
 
 /** Reasons a judge call is skipped (the statuses decided before judging, design §5). */
-const SKIP_REASONS = ["not_applicable", "content_missing", "context_incomplete", "not_sampled"] as const;
+const SKIP_REASONS = ["not_applicable", "content_missing", "context_incomplete", "uncertain_reading", "not_sampled"] as const;
 type SkipReason = (typeof SKIP_REASONS)[number];
 type Bucket = { spans: number; scored: number; dlq: number; lag: number; forgotten: number; skipped: Record<SkipReason, number> };
-const noSkips = (): Record<SkipReason, number> => ({ not_applicable: 0, content_missing: 0, context_incomplete: 0, not_sampled: 0 });
+const noSkips = (): Record<SkipReason, number> => ({ not_applicable: 0, content_missing: 0, context_incomplete: 0, uncertain_reading: 0, not_sampled: 0 });
 
 /** Per-minute ingestion counters of one scorer instance (table `ingestion_stats`, for the dashboards). */
 export class IngestionStats {
@@ -91,6 +91,7 @@ export class IngestionStats {
         judge_skipped_not_applicable: b.skipped.not_applicable,
         judge_skipped_content_missing: b.skipped.content_missing,
         judge_skipped_context_incomplete: b.skipped.context_incomplete,
+        judge_skipped_uncertain_reading: b.skipped.uncertain_reading,
         judge_skipped_not_sampled: b.skipped.not_sampled,
         spans_dropped_forgotten: b.forgotten,
       })),
