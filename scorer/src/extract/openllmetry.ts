@@ -86,7 +86,7 @@ const usable = (docs: RawDocument[] | null): RawDocument[] | null =>
  */
 function nodesGiven(input: StoredSpan["attributes"][string] | undefined): RawDocument[] | null {
   const docs = usable(documentsOf(record(jsonValue(input))?.["nodes"] ?? null));
-  return docs !== null && docs.every((d) => d.id !== null) ? docs : null;
+  return docs?.every((d) => d.id !== null) ? docs : null;
 }
 
 /**
