@@ -8,7 +8,7 @@
 // Where: ${XDG_CACHE_HOME:-~/.cache}/ragmeter/py-<first 16 hex of the requirements' sha256>/venv;
 // a marker file `.ready` beside it is written once pip has installed everything, so a half-built
 // environment (an interrupted install) is removed and built again. A new requirements file gives a
-// new directory.
+// new directory, and the environments of earlier requirements are removed once it is ready.
 //
 // Environment (optional):
 //   RAGMETER_TEST_PYTHON  an interpreter whose environment already has the requirements: used as it
@@ -19,9 +19,9 @@
 // and by the tests (tests/helpers/python.ts).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { runIfMain } from "./lib/process.mjs";
 
 const root = resolve(import.meta.dirname, "..");
@@ -75,6 +75,8 @@ export function pythonEnv(options = {}) {
   run(base, ["-m", "venv", venv], `${base} -m venv ${venv}`, log);
   run(python, ["-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--quiet", "-r", REQUIREMENTS], "pip install -r tests/python/requirements.txt", log);
   writeFileSync(marker, `${new Date().toISOString()}\n`);
+  // Environments of earlier requirements are of no further use: remove them (a few hundred MB each).
+  for (const old of readdirSync(dirname(dir))) if (old.startsWith("py-") && old !== basename(dir)) rmSync(join(dirname(dir), old), { recursive: true, force: true });
   const seconds = Math.round((Date.now() - started) / 100) / 10;
   log(`Python test environment ready in ${seconds} s`);
   return { python, created: true, seconds };

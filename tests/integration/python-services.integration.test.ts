@@ -25,6 +25,9 @@ const PROGRAMS: Record<string, { script: string; args: string[] }> = {
   "py-llamaindex-openllmetry": { script: "llamaindex_app.py", args: ["openllmetry"] },
   "py-llamaindex-synth-nodes": { script: "llamaindex_synth.py", args: ["nodes"] },
   "py-llamaindex-synth-text_chunks": { script: "llamaindex_synth.py", args: ["text_chunks"] },
+  "py-haystack-openinference": { script: "haystack_app.py", args: [] },
+  "py-openai-v2-handwritten": { script: "openai_app.py", args: ["handwritten"] },
+  "py-openai-v2-util-genai": { script: "openai_app.py", args: ["util-genai"] },
 };
 
 interface StoredRow {
@@ -154,5 +157,17 @@ describe("Python RAG services through their instrumentation libraries, exported 
     expect(s["grounding"]?.reason).toMatch(
       /^retrieval read from a fallback: a list of 1 bare text\(s\), no ids or scores, read as the retrieved documents \(span TokenTextSplitter\.task \([0-9a-f]{16}\), attribute traceloop\.entity\.output\)$/,
     );
+  });
+
+  it("Haystack through OpenInference (openinference-instrumentation-haystack): a pipeline with a retriever component, ChatPromptBuilder and OpenAIChatGenerator", () => {
+    expectReadRight("py-haystack-openinference");
+  });
+
+  it("plain OpenAI through opentelemetry-instrumentation-openai-v2 with a hand-written OTel GenAI retrieval span; the chat's content only in OTLP log events", () => {
+    expectReadRight("py-openai-v2-handwritten");
+  });
+
+  it("plain OpenAI through opentelemetry-instrumentation-openai-v2 with opentelemetry-util-genai's retrieval span; content on spans", () => {
+    expectReadRight("py-openai-v2-util-genai");
   });
 });
