@@ -28,6 +28,7 @@ const PROGRAMS: Record<string, { script: string; args: string[] }> = {
   "py-haystack-openinference": { script: "haystack_app.py", args: [] },
   "py-openai-v2-handwritten": { script: "openai_app.py", args: ["handwritten"] },
   "py-openai-v2-util-genai": { script: "openai_app.py", args: ["util-genai"] },
+  "py-dspy-openinference": { script: "dspy_app.py", args: [] },
 };
 
 interface StoredRow {
@@ -54,7 +55,11 @@ const io = (env: NodeJS.ProcessEnv) => ({ out: () => {}, err: () => {}, interact
 
 beforeAll(async () => {
   const python = testPython();
-  const ai = await startFakeOpenAI(() => ({ content: ANSWER, usage: USAGE }));
+  // DSPy's ChatAdapter asks for its fields in `[[ ## name ## ]]` sections, and reads the reply so.
+  const ai = await startFakeOpenAI((r) => ({
+    content: JSON.stringify(r.body.messages).includes("[[ ## response ## ]]") ? `[[ ## response ## ]]\n${ANSWER}\n\n[[ ## completed ## ]]` : ANSWER,
+    usage: USAGE,
+  }));
   const home = await mkdtemp(path.join(tmpdir(), "ragmeter-python-"));
   const ac = new AbortController();
   let otlpUrl = "";
@@ -103,19 +108,23 @@ function storedOf(service: string): { row: StoredRow; run: ProgramRun & { produc
 }
 
 /** The stored reading equals what the program produced: question, items in rank order, answer, model, tokens. */
-function expectReadRight(service: string, opts: { chunkIds?: boolean } = {}): void {
+/**
+ * What an instrumentation does not record at all (`textsOnly`: documents as bare passages, without
+ * ids, document ids or scores; `noTokens`: no usage on the LLM span) is stored empty, never made up.
+ */
+function expectReadRight(service: string, opts: { textsOnly?: boolean; noTokens?: boolean } = {}): void {
   const { row, run } = storedOf(service);
   const p = run.produced;
   expect(row.question).toBe(p.question);
   expect(row.retrieved.map((d) => d.rank)).toEqual(p.retrieved.map((_, i) => i + 1));
-  expect(row.retrieved.map((d) => d.id)).toEqual(opts.chunkIds === false ? p.retrieved.map(() => "") : p.retrieved.map((d) => d.id));
-  expect(row.retrieved.map((d) => d.document_id)).toEqual(p.retrieved.map((d) => d.document_id));
+  expect(row.retrieved.map((d) => d.id)).toEqual(p.retrieved.map((d) => (opts.textsOnly ? "" : d.id)));
+  expect(row.retrieved.map((d) => d.document_id)).toEqual(p.retrieved.map((d) => (opts.textsOnly ? "" : d.document_id)));
   expect(row.retrieved.map((d) => d.text)).toEqual(p.retrieved.map((d) => d.text));
-  expect(row.retrieved.map((d) => d.score)).toEqual(p.retrieved.map((d) => d.score));
+  expect(row.retrieved.map((d) => d.score)).toEqual(p.retrieved.map((d) => (opts.textsOnly ? null : d.score)));
   expect(row.answer).toBe(p.answer);
   expect(p.answer).toBe(ANSWER);
   expect(row.generator_model).toBe(MODEL);
-  expect([row.input_tokens, row.output_tokens]).toEqual([String(USAGE.prompt_tokens), String(USAGE.completion_tokens)]);
+  expect([row.input_tokens, row.output_tokens]).toEqual(opts.noTokens ? [null, null] : [String(USAGE.prompt_tokens), String(USAGE.completion_tokens)]);
   if (p.input_tokens !== null) expect([p.input_tokens, p.output_tokens]).toEqual([USAGE.prompt_tokens, USAGE.completion_tokens]);
   // Read with confidence: the judged metrics are scored (heuristic judge), never skipped.
   expect((scores.get(service) ?? []).map((s) => [s.metric, s.status])).toEqual([
@@ -169,5 +178,14 @@ describe("Python RAG services through their instrumentation libraries, exported 
 
   it("plain OpenAI through opentelemetry-instrumentation-openai-v2 with opentelemetry-util-genai's retrieval span; content on spans", () => {
     expectReadRight("py-openai-v2-util-genai");
+  });
+
+  it("DSPy through OpenInference (openinference-instrumentation-dspy): the answer is the output field of the ChatAdapter's reply; passages are texts only and the LM span has no usage, so those stay empty", () => {
+    expectReadRight("py-dspy-openinference", { textsOnly: true, noTokens: true });
+    // The program itself saw the usage: the instrumentation does not record it.
+    expect([runs.get("py-dspy-openinference")?.produced?.input_tokens, runs.get("py-dspy-openinference")?.produced?.output_tokens]).toEqual([
+      USAGE.prompt_tokens,
+      USAGE.completion_tokens,
+    ]);
   });
 });

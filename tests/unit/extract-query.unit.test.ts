@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { dspyAnswer } from "../../scorer/src/extract/dspy.js";
 import { queryReading } from "../../scorer/src/extract/query.js";
 import { documentOf, documentsOf } from "../../scorer/src/extract/values.js";
 
@@ -49,5 +50,15 @@ describe("documents in the shapes Python instrumentations record", () => {
     expect(documentOf("<NodeWithScore(node=TextNode(id_=kb-refunds-1), score=0.8)>")).toBeNull();
     expect(documentsOf(["<NodeWithScore(node=TextNode(id_=a), score=0.8)>"])).toBeNull();
     expect(documentOf("<b>bold</b> text")).toEqual({ id: null, document_id: null, text: "<b>bold</b> text", score: null });
+  });
+});
+
+describe("DSPy's ChatAdapter reply", () => {
+  it("the one output field besides reasoning is the answer; several, or another form, give null", () => {
+    expect(dspyAnswer("[[ ## response ## ]]\n30 days.\n\n[[ ## completed ## ]]")).toBe("30 days.");
+    expect(dspyAnswer("[[ ## reasoning ## ]]\nThe policy says 30.\n\n[[ ## answer ## ]]\n30 days.\n\n[[ ## completed ## ]]")).toBe("30 days.");
+    expect(dspyAnswer("[[ ## answer ## ]]\n30\n\n[[ ## confidence ## ]]\nhigh\n\n[[ ## completed ## ]]")).toBeNull();
+    expect(dspyAnswer("Customers have 30 days.")).toBeNull();
+    expect(dspyAnswer(null)).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import type { EvaluatedSpans } from "../domain/evaluation.js";
 import type { RetrievedItem } from "../domain/metrics/recall.js";
+import { dspyAnswer } from "./dspy.js";
 import { openLlmetry, type SpanQuestion } from "./openllmetry.js";
 import { bareTexts, bestRetrieval, type Convention, endOf, type GenerationPart, type Guess, guessOf, incompleteOf, latest, type RetrievalPart, topKOf } from "./parts.js";
 import { queryReading, queryText } from "./query.js";
@@ -261,10 +262,11 @@ function openInference(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: G
       const inputs = indexed(a, "llm.input_messages").map((m) => ({ role: str(m, "message.role"), content: oiMessageText(m) }));
       const outputs = indexed(a, "llm.output_messages").map((m) => ({ role: str(m, "message.role"), content: oiMessageText(m) }));
       const plainOutput = str(a, "output.mime_type") === "text/plain" ? str(a, "output.value") : null;
+      const answer = lastMessageText(outputs, "assistant") ?? outputs[0]?.content ?? plainOutput;
       g.push({
         convention: "openinference",
         question: lastMessageText(inputs, "user"),
-        answer: lastMessageText(outputs, "assistant") ?? outputs[0]?.content ?? plainOutput,
+        answer: dspyAnswer(answer) ?? answer,
         model: str(a, "llm.model_name"),
         input_tokens: uint(a, "llm.token_count.prompt"),
         output_tokens: uint(a, "llm.token_count.completion"),
