@@ -2,8 +2,16 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rescoreCommand } from "../../scorer/src/cli/rescoreCommand.js";
 import { serveCommand } from "../../scorer/src/cli/streamCommands.js";
+import { extractInteraction, type Interaction } from "../../scorer/src/extract/interaction.js";
+import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
+import { judgePromptVersion } from "../../scorer/src/judges/promptVersion.js";
+import { rescore } from "../../scorer/src/runs/rescore.js";
+import { scoreTrace, traceRows } from "../../scorer/src/scoring/trace.js";
 import { openStore, type Store } from "../../scorer/src/store/client.js";
+import { saveResults } from "../../scorer/src/store/results.js";
+import { loadTraces } from "../../scorer/src/store/spans.js";
 import { startFakeOpenAI } from "../helpers/openaiServer.js";
 import { type ProgramRun, runProgram, testPython } from "../helpers/pythonPrograms.js";
 
@@ -50,6 +58,8 @@ const runs = new Map<string, ProgramRun>();
 const stored = new Map<string, StoredRow[]>();
 const scores = new Map<string, ScoreRow[]>();
 let store: Store | null = null;
+let home = "";
+let started = new Date();
 
 const io = (env: NodeJS.ProcessEnv) => ({ out: () => {}, err: () => {}, interactive: false, env, cwd: process.cwd() });
 
@@ -60,7 +70,8 @@ beforeAll(async () => {
     content: JSON.stringify(r.body.messages).includes("[[ ## response ## ]]") ? `[[ ## response ## ]]\n${ANSWER}\n\n[[ ## completed ## ]]` : ANSWER,
     usage: USAGE,
   }));
-  const home = await mkdtemp(path.join(tmpdir(), "ragmeter-python-"));
+  home = await mkdtemp(path.join(tmpdir(), "ragmeter-python-"));
+  started = new Date(Date.now() - 1000);
   const ac = new AbortController();
   let otlpUrl = "";
   let served: Promise<number> = Promise.resolve(0);
@@ -187,5 +198,107 @@ describe("Python RAG services through their instrumentation libraries, exported 
       USAGE.prompt_tokens,
       USAGE.completion_tokens,
     ]);
+  });
+});
+
+describe("ragmeter rescore: traces stored with a reader that was wrong are re-read from their spans and re-scored", () => {
+  const KS = [1, 3, 5, 10];
+  const FIRST_SCORED = Date.parse("2026-11-30T10:00:00Z");
+  type Row = { trace_id: string; metric: string; judge_prompt_version: string; value: number | null; status: string };
+  const scoreRows = async (ids: readonly string[]): Promise<Row[]> =>
+    (await (
+      await store!.client.query({
+        query:
+          "SELECT trace_id, metric, judge_prompt_version, value, status FROM ragmeter.scores FINAL WHERE trace_id IN {ids:Array(String)} ORDER BY trace_id, metric, judge_prompt_version",
+        query_params: { ids },
+        format: "JSONEachRow",
+      })
+    ).json()) as Row[];
+  const meanOk = (rows: readonly Row[], metric: string): number => {
+    const xs = rows.filter((r) => r.metric === metric && r.status === "ok").map((r) => r.value as number);
+    return xs.reduce((a, x) => a + x, 0) / xs.length;
+  };
+
+  it("only the traces whose reading changed, one score per trace and metric, the time first scored kept; the aggregates move back to the right reading", async () => {
+    const judge = createHeuristicJudge();
+    const current = judgePromptVersion(judge);
+    const idOf = (service: string) => stored.get(service)![0]!.trace_id;
+    const [a, b, c] = [idOf("py-langchain-openllmetry"), idOf("py-llamaindex-openllmetry"), idOf("py-langchain-openinference")];
+    const right = await scoreRows([a, b, c]);
+    const traces = await loadTraces(store!, [a, b]);
+    // What the readers before issue 28 stored (the issue's findings), scored as they scored it:
+    // A: the question was the retriever's class name (same judge); B: the rendered prompt as the
+    // question and one item of the joined chunks, under an older judge prompt version.
+    const wrongly = async (id: string, wrong: (i: Interaction) => Interaction, promptVersion: string) => {
+      const t = traces.get(id)!;
+      const i = extractInteraction(id, t.spans, t.logs);
+      const s = await scoreTrace(id, t.spans, t.logs, { judge, ks: KS, liveSampleRate: 1, golden: null }, wrong(i));
+      const rows = traceRows(s, judge, KS, promptVersion);
+      const pv = { judge_prompt_version: promptVersion };
+      await saveResults(store!, {
+        interactions: [{ ...rows.interaction, ...pv, created_at: FIRST_SCORED }],
+        scores: rows.scores.map((r) => ({ ...r, ...pv })),
+        claims: rows.claims.map((r) => ({ ...r, ...pv })),
+      });
+    };
+    await wrongly(a, (i) => ({ ...i, question: "KeywordRetriever" }), current);
+    const promptOf = (i: Interaction): string => {
+      const chat = traces.get(b)!.spans.find((x) => x.attributes["gen_ai.operation.name"] === "chat")!;
+      return (JSON.parse(chat.attributes["gen_ai.input.messages"] as string) as { role: string; parts: { content: string }[] }[]).at(-1)!.parts[0]!.content ?? i.question!;
+    };
+    await wrongly(
+      b,
+      (i) => ({ ...i, question: promptOf(i), retrieved: [{ id: null, document_id: null, text: i.retrieved!.map((d) => d.text).join("\n\n"), score: null }], guesses: [] }),
+      "heuristic-before",
+    );
+    await store!.client.command({ query: "DELETE FROM ragmeter.scores WHERE trace_id = {b:String} AND judge_prompt_version = {pv:String}", query_params: { b, pv: current } });
+    const wrong = await scoreRows([a, b, c]);
+    expect(wrong.find((r) => r.trace_id === a && r.metric === "relevance")).toMatchObject({ status: "ok", value: 0 }); // the class name shares no word with the answer
+    expect(wrong.filter((r) => r.trace_id === b).map((r) => r.judge_prompt_version)).toEqual(["heuristic-before", "heuristic-before"]);
+
+    const settings = { judge, ks: KS, quietMs: 300, liveSampleRate: 1, concurrency: 2, batchSize: 500, evaluations: null };
+    const services = ["py-langchain-openllmetry", "py-llamaindex-openllmetry", "py-langchain-openinference"];
+    // Dry run: lists, writes nothing.
+    const dry = await Promise.all(services.map((service) => rescore(store!, settings, { service, since: started, dryRun: true })));
+    expect(dry.map((r) => [r.traces, r.changed.map((x) => [x.trace_id, x.fields])])).toEqual([
+      [1, [[a, ["question"]]]],
+      [1, [[b, ["question", "retrieved"]]]],
+      [1, []],
+    ]);
+    expect(await scoreRows([a, b, c])).toEqual(wrong);
+
+    const done = await Promise.all(services.map((service) => rescore(store!, settings, { service, since: started, dryRun: false })));
+    expect(done.map((r) => r.changed.length)).toEqual([1, 1, 0]);
+    const after = await scoreRows([a, b, c]);
+    // One score per trace and metric, all under the current prompt version, equal to what serve scored from the right reading.
+    expect(after).toEqual(right);
+    expect(after.every((r) => r.judge_prompt_version === current)).toBe(true);
+    expect(meanOk(wrong, "relevance")).not.toBe(meanOk(after, "relevance"));
+    expect(meanOk(after, "relevance")).toBe(meanOk(right, "relevance"));
+    const rows = (await (
+      await store!.client.query({
+        query: "SELECT trace_id, question, toUnixTimestamp64Milli(created_at) AS t FROM ragmeter.interactions FINAL WHERE trace_id IN {ids:Array(String)} ORDER BY trace_id",
+        query_params: { ids: [a, b] },
+        format: "JSONEachRow",
+      })
+    ).json()) as { trace_id: string; question: string; t: string }[];
+    const asked = new Map([
+      [a, runs.get("py-langchain-openllmetry")!.produced!.question],
+      [b, runs.get("py-llamaindex-openllmetry")!.produced!.question],
+    ]);
+    expect(rows.map((r) => [r.question, Number(r.t)])).toEqual(rows.map((r) => [asked.get(r.trace_id), FIRST_SCORED]));
+  });
+
+  it("the command: a second run finds nothing to re-score (--dry-run --json), and usage errors are one line", async () => {
+    await store!.close();
+    store = null;
+    const out: string[] = [];
+    const code = await rescoreCommand(
+      { out: (l: string) => out.push(l), err: () => {}, interactive: false, env: {}, cwd: process.cwd() },
+      { service: "py-llamaindex-openllmetry", since: started, dryRun: true, json: true, home },
+    );
+    expect(code).toBe(0);
+    expect(JSON.parse(out.join("\n"))).toMatchObject({ service: "py-llamaindex-openllmetry", dry_run: true, traces: 1, without_spans: 0, changed: [] });
+    await expect(rescoreCommand(io({}), { since: started, home })).rejects.toThrow("rescore: --service NAME is required");
   });
 });

@@ -29,6 +29,7 @@ const MODULES: readonly { readonly commands: readonly string[]; readonly load: (
   { commands: ["scorer", "serve"], load: async () => (await import("./streamCommands.js")).registerStreamCommands },
   { commands: ["golden"], load: async () => (await import("./goldenCommand.js")).registerGoldenCommands },
   { commands: ["forget"], load: async () => (await import("./forgetCommand.js")).registerForgetCommand },
+  { commands: ["rescore"], load: async () => (await import("./rescoreCommand.js")).registerRescoreCommand },
 ];
 
 /** The error classes a command reports as one `ragmeter:` line with exit 2, loaded only when an error is caught. */

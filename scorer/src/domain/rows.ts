@@ -58,6 +58,8 @@ export interface InteractionInsert {
   readonly latency_ms: number | null;
   /** Judge prompt version the interaction was scored under (streaming scorer's "already scored" test). */
   readonly judge_prompt_version?: string;
+  /** When it was first scored, ms since the epoch (`rescore` keeps it); absent: now. */
+  readonly created_at?: number;
 }
 
 /** Rows of a batch of question results. */

@@ -79,7 +79,7 @@ export async function saveResults(store: Store, batch: ResultBatch): Promise<voi
         i.reason,
         i.latency_ms,
         i.judge_prompt_version ?? "",
-        now,
+        i.created_at ?? now,
         version,
       ]),
       format: "JSONCompactEachRow",
