@@ -1,18 +1,11 @@
-import { bareTexts, endOf, type GenerationPart, type Guess, guessOf, incompleteOf, type RetrievalPart } from "./parts.js";
-import { type QueryReading, queryReading } from "./query.js";
+import { bareTexts, endOf, type GenerationPart, type Guess, guessOf, incompleteOf, type RetrievalPart, type SpanQuestion } from "./parts.js";
+import { queryReading } from "./query.js";
 import type { StoredSpan } from "./spans.js";
 import { documentsOf, indexed, jsonValue, lastMessageText, type RawDocument, record, str, uint } from "./values.js";
 
 const GENAI_GENERATION_OPS = new Set(["chat", "text_completion", "generate_content"]);
 const INPUT = "traceloop.entity.input";
 const OUTPUT = "traceloop.entity.output";
-
-/** A question read from a span's attribute, with the guess it took if any. */
-export interface SpanQuestion {
-  readonly reading: QueryReading;
-  readonly span: StoredSpan;
-  readonly attribute: string;
-}
 
 /**
  * OpenLLMetry (Traceloop): tasks/tools whose output (`traceloop.entity.output`) is a document list,

@@ -1,3 +1,4 @@
+import type { QueryReading } from "./query.js";
 import type { StoredSpan } from "./spans.js";
 import { type IncompleteContent, incompleteJson, num, type RawDocument } from "./values.js";
 
@@ -19,6 +20,13 @@ export interface Guess {
 
 /** A guess about a field read from an attribute of a span. */
 export const guessOf = (field: Guess["field"], s: StoredSpan, attribute: string, reason: string): Guess => ({ field, span: `${s.name} (${s.span_id})`, attribute, reason });
+
+/** A question read from a span's attribute, with the guess it took if any. */
+export interface SpanQuestion {
+  readonly reading: QueryReading;
+  readonly span: StoredSpan;
+  readonly attribute: string;
+}
 
 /** A retrieval one convention read from one span. */
 export interface RetrievalPart {
