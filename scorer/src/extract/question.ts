@@ -26,11 +26,10 @@ export function questionOf(retrieval: RetrievalPart | null, generation: Generati
   };
   const queryGuess = retrieval?.guesses.find((x) => x.field === "question") ?? null;
   if (retrieval?.queryIsQuestion) add(retrieval.query, queryGuess);
-  const rendered = generation?.question != null && rendersContext(generation.question, retrieval?.docs ?? []);
+  const rendered = typeof generation?.question === "string" && rendersContext(generation.question, retrieval?.docs ?? []);
   if (!rendered) add(generation?.question, null);
   if (!retrieval?.queryIsQuestion) add(retrieval?.query, queryGuess);
-  const [template, ...roots] = spanQuestions;
-  for (const q of [template, ...roots]) {
+  for (const q of spanQuestions) {
     if (q) add(q.reading.text, q.reading.guess ? guessOf("question", q.span, q.attribute, q.reading.guess) : null);
   }
   if (rendered && generation) {
