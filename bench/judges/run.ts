@@ -1,12 +1,17 @@
-// `npm run bench:judges`: the hand-labelled judge set (cases.jsonl) through the product's normal
-// `eval` path — a golden set built from the cases, a scripted target replaying each case (question →
-// its chunks and its answer), the run recorder writing into a fresh embedded store — then the
-// judges' agreement with the labels (agreement.ts), per judge kind, overall, by language and by
-// category, with calls, tokens, cost and wall time.
-//   heuristic judges: always;
-//   LLM judges: when OPENAI_BASE_URL is set (RAGMETER_JUDGE_MODEL etc., as for `ragmeter eval`);
-//   --local-model: a local OpenAI-compatible server with a small open model (issue 13, part B).
-// Usage: npm run bench:judges [-- --json] [-- --only heuristic|llm]
+// `npm run bench:judges`: two labelled sets through the product's normal `eval` path — a golden set
+// built from the answers, a scripted target replaying each (question → its chunks and its answer),
+// the run recorder writing into a fresh embedded store:
+//   1. RAGTruth QA development answers (../shared/judge-dev, written by six LLMs, labelled by people):
+//      response-level detection (precision, recall, F1 at the natural rate and balanced, AUROC),
+//      claim-level agreement with the labelled spans and the judge's µs per answer, beside the
+//      "always hallucinated" and word-overlap baselines computed on the same answers (detection.ts,
+//      baselines.ts);
+//   2. the en/ru/zh cases (cases.jsonl): the same detection figures per language, and the judges'
+//      agreement with the labels (agreement.ts) overall, by language and by category, with calls,
+//      tokens, cost and wall time.
+//   heuristic judges: always; LLM judges: when OPENAI_BASE_URL is set (RAGMETER_JUDGE_MODEL etc., as
+//   for `ragmeter eval`).
+// Usage: npm run bench:judges [-- --json] [-- --only heuristic|llm] [-- --set ragtruth|cases]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -14,51 +19,66 @@ import { parseArgs } from "node:util";
 import { parseGoldenSet } from "@ragmeter/golden";
 import { loadConfig } from "../../scorer/src/cli/config.js";
 import { judgeFor } from "../../scorer/src/cli/context.js";
+import { claimSpans } from "../../scorer/src/judges/heuristic/claims.js";
 import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
-import type { Judge } from "../../scorer/src/judges/types.js";
+import { committedGroundingModel } from "../../scorer/src/judges/heuristic/model.js";
+import type { ClaimVerdict, Judge } from "../../scorer/src/judges/types.js";
 import { runEval } from "../../scorer/src/runs/eval.js";
 import type { Target } from "../../scorer/src/runs/target.js";
 import { openStore } from "../../scorer/src/store/client.js";
-import { agreementTable, type CaseJudgment, formatTable, goalCheck } from "./agreement.js";
-import { type JudgeCase, loadJudgeCases } from "./cases.js";
+import { agreementTable, type CaseJudgment, formatTable, pct } from "./agreement.js";
+import { OVERLAP_CUT, wordOverlap } from "./baselines.js";
+import { type JudgeCase, LANGUAGES, loadJudgeCases } from "./cases.js";
+import { auroc, balancingWeight, prf } from "./detection.js";
+import { goodAnswers, inLabelledSpan, judgeDevDir, loadRagTruth, type RagTruthAnswer } from "./ragtruth.js";
+
+/** Goals of issue 27 on the development data (all `good` answers). */
+export const GOAL_AUROC = 0.85;
+export const GOAL_F1_NATURAL = 0.6;
+/** Goal: grounding agreement on the en/ru/zh cases not below the rules' (issue 13). */
+export const GOAL_CASES_GROUNDING = 0.855;
 
 /** One judge the bench runs. */
 interface BenchJudge {
   readonly label: string;
   readonly judge: Judge;
-  /** Checked against the goal of issue 13 (the heuristic judges). */
+  /** Checked against the goals (the heuristic judges). */
   readonly goal: boolean;
 }
 
-/**
- * The judges to run (the one place the bench chooses them): the heuristic judges; the LLM judges of
- * the environment when OPENAI_BASE_URL is set; `--local-model` is filled by issue 13 part B.
- */
-export async function benchJudges(env: NodeJS.ProcessEnv, flags: { localModel: boolean; only: string | undefined }): Promise<BenchJudge[]> {
-  if (flags.localModel) throw new Error("ragmeter: --local-model: not available yet (issue 13, part B)");
+/** The judges to run (the one place the bench chooses them): the heuristic judges; the LLM judges of the environment when OPENAI_BASE_URL is set. */
+export async function benchJudges(env: NodeJS.ProcessEnv, only: string | undefined): Promise<BenchJudge[]> {
   const out: BenchJudge[] = [];
-  if (flags.only === undefined || flags.only === "heuristic") out.push({ label: "heuristic", judge: createHeuristicJudge(), goal: true });
-  if ((flags.only === undefined || flags.only === "llm") && env["OPENAI_BASE_URL"]) {
+  if (only === undefined || only === "heuristic") out.push({ label: "heuristic", judge: createHeuristicJudge(), goal: true });
+  if ((only === undefined || only === "llm") && env["OPENAI_BASE_URL"]) {
     const judge = await judgeFor(loadConfig(env));
     out.push({ label: `llm ${judge.model}`, judge, goal: false });
   }
   return out;
 }
 
-/** The golden set of the cases: every case answerable (bench/judges/README.md, "Labels"). */
-function goldenText(cases: readonly JudgeCase[]): string {
-  return cases.map((c) => JSON.stringify({ id: c.id, question: c.question, expected_source: "bench", tags: [c.language, c.category] })).join("\n");
+/** An answer to replay: the question, what was retrieved and what the service answered. */
+export interface ReplayItem {
+  readonly id: string;
+  readonly question: string;
+  readonly chunks: readonly { readonly id: string; readonly text: string }[];
+  readonly answer: string;
 }
 
-/** A scripted target: the case named by the golden id in the baggage answers with its chunks and answer. */
-function replayTarget(cases: readonly JudgeCase[]): Target {
-  const byId = new Map(cases.map((c) => [c.id, c]));
+/** The golden set of the items: every item answerable (bench/judges/README.md, "Labels"). */
+function goldenText(items: readonly ReplayItem[]): string {
+  return items.map((c) => JSON.stringify({ id: c.id, question: c.question, expected_source: "bench" })).join("\n");
+}
+
+/** A scripted target: the item named by the golden id in the baggage answers with its chunks and answer. */
+function replayTarget(items: readonly ReplayItem[]): Target {
+  const byId = new Map(items.map((c) => [c.id, c]));
   return {
     description: "judge bench replay",
     async ask(_question, headers) {
       const m = /ragmeter\.golden\.id=([^,]*)/u.exec(headers.baggage);
       const c = m ? byId.get(decodeURIComponent(m[1] as string)) : undefined;
-      if (c === undefined) return { ok: false, reason: "no case for this golden id", latency_ms: 0 };
+      if (c === undefined) return { ok: false, reason: "no item for this golden id", latency_ms: 0 };
       return {
         ok: true,
         reply: { answer: c.answer, contexts: c.chunks.map((k) => ({ id: k.id, document_id: "bench", text: k.text, score: null })), model: "bench-replay", pipeline_version: null },
@@ -68,24 +88,32 @@ function replayTarget(cases: readonly JudgeCase[]): Target {
   };
 }
 
-/** Runs the cases through `eval` with one judge; returns what it said per case and its usage. */
-export async function benchOne(cases: readonly JudgeCase[], judge: Judge, concurrency: number) {
+/** What a judge said of one item, with the judge's own time. */
+export interface ItemJudgment extends CaseJudgment {
+  readonly claimVerdicts: readonly ClaimVerdict[];
+  readonly groundingMs: number;
+}
+
+/** Runs the items through `eval` with one judge; returns what it said per item and its usage. */
+export async function benchOne(items: readonly ReplayItem[], judge: Judge, concurrency: number) {
   const home = mkdtempSync(path.join(tmpdir(), "ragmeter-bench-judges-"));
   const store = await openStore({ kind: "embedded", home, database: "ragmeter" });
   try {
-    const golden = await parseGoldenSet(goldenText(cases), "bench/judges/cases.jsonl", { format: "jsonl" });
+    const golden = await parseGoldenSet(goldenText(items), "bench/judges", { format: "jsonl" });
     const t0 = performance.now();
-    const outcome = await runEval({ golden, target: replayTarget(cases), pipelineVersion: "bench", ks: [1], concurrency, judge, store, cache: false });
+    const outcome = await runEval({ golden, target: replayTarget(items), pipelineVersion: "bench", ks: [1], concurrency, judge, store, cache: false });
     const wallMs = performance.now() - t0;
     // runEval keeps the per-question results unless told not to (keepResults), and this run does not say so.
     if (outcome.results === null) throw new Error("bench/judges: runEval kept no per-question results");
-    const judged = new Map<string, CaseJudgment>(
+    const judged = new Map<string, ItemJudgment>(
       outcome.results.map((q) => [
         q.golden_id,
         {
           grounding: { status: q.grounding.status, value: q.grounding.value },
           claims: q.grounding.claims.map((c) => ({ text: c.text, verdict: c.verdict })),
+          claimVerdicts: q.grounding.claims,
           relevance: { status: q.relevance.status, value: q.relevance.value },
+          groundingMs: q.grounding.latency_ms,
         },
       ]),
     );
@@ -96,36 +124,246 @@ export async function benchOne(cases: readonly JudgeCase[], judge: Judge, concur
   }
 }
 
+/**
+ * Hallucination score of a judged answer (higher = more likely hallucinated): 1 − the lowest claim
+ * support where the judge gives one (the heuristic judge), else 1 − grounding; an answer with no
+ * claim or no grounding value scores 0 (not flagged).
+ */
+export function hallucinationScore(j: ItemJudgment): number {
+  const supports = j.claimVerdicts.flatMap((c) => (c.support === undefined ? [] : [c.support]));
+  if (supports.length > 0) return 1 - Math.min(...supports);
+  return j.grounding.value === null ? 0 : 1 - j.grounding.value;
+}
+
+/** The judge's flag: some claim is not SUPPORTED (grounding < 1). */
+export const flagged = (j: ItemJudgment): boolean => j.grounding.status === "ok" && j.grounding.value !== null && j.grounding.value < 1;
+
+/** One row of a detection table. */
+export interface DetectionRow {
+  readonly detector: string;
+  readonly answers: number;
+  readonly hallucinated: number;
+  readonly precision: number | null;
+  readonly recall: number | null;
+  readonly f1: number | null;
+  readonly f1Balanced: number | null;
+  readonly auroc: number | null;
+  /** Claims whose SUPPORTED / not-SUPPORTED verdict matches the labels, where labels allow. */
+  readonly claimAgreement: { readonly n: number; readonly agreement: number | null } | null;
+  readonly usPerAnswer: number | null;
+}
+
+function detectionRow(
+  detector: string,
+  flags: readonly boolean[],
+  scores: readonly number[],
+  labels: readonly boolean[],
+  extra: Pick<DetectionRow, "claimAgreement" | "usPerAnswer">,
+): DetectionRow {
+  const natural = prf(flags, labels);
+  return {
+    detector,
+    answers: labels.length,
+    hallucinated: labels.filter((y) => y).length,
+    precision: natural.precision,
+    recall: natural.recall,
+    f1: natural.f1,
+    f1Balanced: prf(flags, labels, balancingWeight(labels)).f1,
+    auroc: auroc(scores, labels),
+    ...extra,
+  };
+}
+
+/** The detection table of one set: the judge, then the baselines on the same answers. */
+export function detectionTable(
+  label: string,
+  items: readonly ReplayItem[],
+  labels: readonly boolean[],
+  judged: ReadonlyMap<string, ItemJudgment>,
+  claimAgreement: DetectionRow["claimAgreement"],
+): DetectionRow[] {
+  const js = items.map((i) => {
+    const j = judged.get(i.id);
+    if (j === undefined) throw new Error(`bench/judges: no judgment for ${i.id}`);
+    return j;
+  });
+  const overlap = items.map((i) =>
+    wordOverlap(
+      i.answer,
+      i.chunks.map((c) => c.text),
+    ),
+  );
+  const us = (js.reduce((a, j) => a + j.groundingMs, 0) / Math.max(1, js.length)) * 1000;
+  return [
+    detectionRow(label, js.map(flagged), js.map(hallucinationScore), labels, { claimAgreement, usPerAnswer: us }),
+    detectionRow(
+      `word overlap < ${OVERLAP_CUT}`,
+      overlap.map((o) => o < OVERLAP_CUT),
+      overlap.map((o) => 1 - o),
+      labels,
+      { claimAgreement: null, usPerAnswer: null },
+    ),
+    detectionRow(
+      "always hallucinated",
+      labels.map(() => true),
+      labels.map(() => 1),
+      labels,
+      { claimAgreement: null, usPerAnswer: null },
+    ),
+  ];
+}
+
+const f3 = (x: number | null): string => (x === null ? "—" : x.toFixed(3));
+
+/** A detection table as text. */
+export function formatDetection(rows: readonly DetectionRow[]): string {
+  const head = ["detector", "answers", "halluc.", "P", "R", "F1", "F1 bal.", "AUROC", "claim agr.", "µs/answer"];
+  const body = rows.map((r) => [
+    r.detector,
+    String(r.answers),
+    String(r.hallucinated),
+    f3(r.precision),
+    f3(r.recall),
+    f3(r.f1),
+    f3(r.f1Balanced),
+    f3(r.auroc),
+    r.claimAgreement === null || r.claimAgreement.agreement === null ? "—" : `${pct(r.claimAgreement.agreement)} of ${r.claimAgreement.n}`,
+    r.usPerAnswer === null ? "—" : r.usPerAnswer.toFixed(0),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] as string).length)));
+  const line = (r: readonly string[]): string => r.map((x, i) => (i === 0 ? x.padEnd(widths[i] as number) : x.padStart(widths[i] as number))).join("  ");
+  return [line(head), ...body.map(line)].join("\n");
+}
+
+/** RAGTruth answers as replay items. */
+export function ragTruthItems(answers: readonly RagTruthAnswer[]): ReplayItem[] {
+  return answers.map((a) => ({ id: `rt-${a.id}`, question: a.question, chunks: a.passages, answer: a.response }));
+}
+
+/**
+ * Claim-level agreement on RAGTruth (SUPPORTED against "overlaps no labelled span"): the judge's
+ * claims paired with the product's claim spans of the answer when both list the same number of
+ * claims (the heuristic judge always; an LLM judge's own claims have no offsets: null).
+ */
+export function ragTruthClaimAgreement(answers: readonly RagTruthAnswer[], judged: ReadonlyMap<string, ItemJudgment>): DetectionRow["claimAgreement"] {
+  let n = 0;
+  let agree = 0;
+  for (const a of answers) {
+    const j = judged.get(`rt-${a.id}`);
+    const spans = claimSpans(a.response);
+    if (j === undefined || j.claimVerdicts.length !== spans.length || j.claimVerdicts.some((c, i) => c.text !== spans[i]?.text)) return null;
+    spans.forEach((s, i) => {
+      n++;
+      if ((j.claimVerdicts[i]?.verdict === "SUPPORTED") === !inLabelledSpan(a, s.start, s.end)) agree++;
+    });
+  }
+  return { n, agreement: n === 0 ? null : agree / n };
+}
+
+/** Cases as replay items. */
+const caseItems = (cases: readonly JudgeCase[]): ReplayItem[] => cases.map((c) => ({ id: c.id, question: c.question, chunks: c.chunks, answer: c.answer }));
+
+/** Claim agreement of the cases (SUPPORTED vs not), from the agreement table's pairing. */
+function casesClaimAgreement(cases: readonly JudgeCase[], judged: ReadonlyMap<string, ItemJudgment>): DetectionRow["claimAgreement"] {
+  let n = 0;
+  let agree = 0;
+  for (const c of cases) {
+    const j = judged.get(c.id);
+    if (j === undefined) continue;
+    const byText = new Map(j.claims.map((x) => [x.text, x.verdict]));
+    for (const l of c.claims) {
+      n++;
+      if ((byText.get(l.text) === "SUPPORTED") === (l.label === "SUPPORTED")) agree++;
+    }
+  }
+  return { n, agreement: n === 0 ? null : agree / n };
+}
+
+/** The goals of issue 27 against the heuristic judge's rows: one line per condition, and whether all hold. */
+export function goalCheck(ragTruth: readonly DetectionRow[], casesGrounding: number | null): { met: boolean; lines: string[] } {
+  const [judge, overlap] = ragTruth;
+  const lines: string[] = [];
+  let met = true;
+  const check = (what: string, x: number | null | undefined, goal: number, beside?: number | null): void => {
+    const ok = x !== null && x !== undefined && x >= goal && (beside === undefined || beside === null || x > beside);
+    met &&= ok;
+    const against = beside === undefined ? "" : `, word overlap ${f3(beside)}`;
+    lines.push(`${ok ? "met    " : "NOT met"}  ${what} ${f3(x ?? null)} (goal ≥ ${goal}${against})`);
+  };
+  check("RAGTruth dev AUROC", judge?.auroc, GOAL_AUROC, overlap?.auroc ?? null);
+  check("RAGTruth dev F1 at the natural rate", judge?.f1, GOAL_F1_NATURAL, overlap?.f1 ?? null);
+  check("cases grounding agreement", casesGrounding, GOAL_CASES_GROUNDING);
+  return { met, lines };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       json: { type: "boolean", default: false },
-      "local-model": { type: "boolean", default: false },
       only: { type: "string" },
+      set: { type: "string" },
       concurrency: { type: "string", default: "8" },
     },
   });
-  const cases = loadJudgeCases();
-  const judges = await benchJudges(process.env, { localModel: values["local-model"] ?? false, only: values.only });
+  const devFile = path.join(judgeDevDir(), "ragtruth-qa-dev.jsonl");
+  const dev = values.set === "cases" ? [] : goodAnswers(loadRagTruth(devFile));
+  const cases = values.set === "ragtruth" ? [] : loadJudgeCases();
+  const judges = await benchJudges(process.env, values.only);
   const report: unknown[] = [];
   let failed = false;
+  const concurrency = Number(values.concurrency);
   for (const b of judges) {
-    const r = await benchOne(cases, b.judge, Number(values.concurrency));
-    const table = agreementTable(cases, r.judged);
-    const s = r.stats;
-    const scored = cases.length;
-    if (values.json) {
-      report.push({ judge: b.label, prompt_version: b.judge.promptVersion, table, stats: s, wall_ms: r.wallMs });
-      continue;
+    const log = (s: string): void => {
+      if (!values.json) console.log(s);
+    };
+    let rtRows: DetectionRow[] = [];
+    if (dev.length > 0) {
+      const items = ragTruthItems(dev);
+      const r = await benchOne(items, b.judge, concurrency);
+      rtRows = detectionTable(
+        b.label,
+        items,
+        dev.map((a) => a.hallucinated),
+        r.judged,
+        ragTruthClaimAgreement(dev, r.judged),
+      );
+      log(`\n== ${b.label} judges (prompt ${b.judge.promptVersion.grounding}) on RAGTruth QA dev: ${dev.length} good answers, en (${devFile})`);
+      log(formatDetection(rtRows));
+      log(`calls ${r.stats.calls}, tokens ${r.stats.input_tokens} in + ${r.stats.output_tokens} out, wall ${(r.wallMs / 1000).toFixed(1)} s through eval`);
+      if (b.goal) {
+        const cv = committedGroundingModel().figures["cross_validated"] as { auroc?: number; f1?: number } | undefined;
+        log(`the model's own 5-fold cross-validation on this set, grouped by question (held-out answers): AUROC ${f3(cv?.auroc ?? null)}, F1 ${f3(cv?.f1 ?? null)}`);
+      }
     }
-    console.log(`\n== ${b.label} judges (prompt ${b.judge.promptVersion.grounding}) on ${cases.length} cases (bench/judges/cases.jsonl)`);
-    console.log(formatTable(table));
-    console.log(
-      `calls ${s.calls}, tokens ${s.input_tokens} in + ${s.output_tokens} out (${((s.input_tokens + s.output_tokens) / scored).toFixed(0)} per scored answer), cost ${s.cost_usd === null ? "unknown (no price for the model)" : `$${s.cost_usd.toFixed(4)}`}, wall ${(r.wallMs / 1000).toFixed(1)} s (${(r.wallMs / scored).toFixed(1)} ms per case)`,
-    );
-    if (b.goal) {
-      const g = goalCheck(table);
-      console.log(`goal (issue 13):\n  ${g.lines.join("\n  ")}`);
+    let casesGrounding: number | null = null;
+    const caseRows: Record<string, DetectionRow[]> = {};
+    if (cases.length > 0) {
+      const r = await benchOne(caseItems(cases), b.judge, concurrency);
+      const table = agreementTable(cases, r.judged);
+      casesGrounding = table.find((g) => g.group === "overall")?.grounding ?? null;
+      log(`\n== ${b.label} judges on ${cases.length} en/ru/zh cases (bench/judges/cases.jsonl), detection per language (hallucinated = expected grounding < 1)`);
+      for (const l of LANGUAGES) {
+        const sub = cases.filter((c) => c.language === l && c.expected_grounding !== null);
+        caseRows[l] = detectionTable(
+          `${b.label} ${l}`,
+          caseItems(sub),
+          sub.map((c) => (c.expected_grounding as number) < 1),
+          r.judged,
+          casesClaimAgreement(sub, r.judged),
+        );
+        log(formatDetection(caseRows[l] as DetectionRow[]));
+      }
+      log("agreement with the labels (grounding within 0.1, claims' three labels, relevance in range):");
+      log(formatTable(table));
+      const s = r.stats;
+      log(
+        `calls ${s.calls}, tokens ${s.input_tokens} in + ${s.output_tokens} out, cost ${s.cost_usd === null ? "unknown (no price for the model)" : `$${s.cost_usd.toFixed(4)}`}, wall ${(r.wallMs / 1000).toFixed(1)} s`,
+      );
+      report.push({ judge: b.label, prompt_version: b.judge.promptVersion, ragtruth: rtRows, cases: { detection: caseRows, agreement: table, stats: s } });
+    } else report.push({ judge: b.label, prompt_version: b.judge.promptVersion, ragtruth: rtRows });
+    if (b.goal && dev.length > 0 && cases.length > 0) {
+      const g = goalCheck(rtRows, casesGrounding);
+      log(`goal (issue 27):\n  ${g.lines.join("\n  ")}`);
       failed ||= !g.met;
     }
   }

@@ -55,8 +55,8 @@ describe("heuristic grounding judge (design §5)", () => {
     expect(g.value).toBe(0);
   });
 
-  it("splits claims on CJK full-width terminators and drops refusal sentences", () => {
-    expect(heuristicClaims("第一句。第二句！第三句？")).toHaveLength(3);
+  it("splits claims on CJK full-width terminators and drops refusal sentences and questions", () => {
+    expect(heuristicClaims("第一句。第二句！第三句？")).toEqual(["第一句。", "第二句！"]);
     expect(heuristicClaims("Port 22 is open. Sorry, I could not find anything else.")).toEqual(["Port 22 is open."]);
   });
 });

@@ -9,6 +9,11 @@ export interface ClaimVerdict {
   readonly text: string;
   readonly verdict: Verdict;
   readonly chunk_ids: readonly string[];
+  /**
+   * The no-LLM judge's probability that the claim is supported (its learned model, design §5), after
+   * the number rule; absent for LLM judges, whose verdicts carry no probability.
+   */
+  readonly support?: number;
 }
 
 /** Token usage and latency of the judge call(s) behind one score. */

@@ -1,116 +1,24 @@
 import { createHash } from "node:crypto";
-import { STOP_WORDS, sentences, wordSegments } from "@ragmeter/golden";
+import { STOP_WORDS } from "@ragmeter/golden";
 import { isAbstention } from "../../domain/metrics/abstention.js";
 import type { ClaimVerdict, GroundingInput, GroundingJudgment, Judge, RelevanceInput, RelevanceJudgment, Verdict } from "../types.js";
-import { chineseNumeralsToDigits, mergeNumberWords } from "./numerals.js";
-import { stem } from "./stem.js";
+import { type ClaimSpan, claimSpans } from "./claims.js";
+import { type Alignment, answerContext, claimFeatures, type TokenizedChunk } from "./features.js";
+import { committedGroundingModel, type GroundingModel, supportProbability } from "./model.js";
+import { type Token, type Tokenized, Tokens } from "./tokens.js";
 
-/** A claim is SUPPORTED when one chunk covers at least this share of its content tokens (and every number). */
-export const SUPPORT_COVERAGE = 0.7;
-/** A claim is CONTRADICTED when a chunk covers at least this share and gives a different number. */
+/** A claim is CONTRADICTED when a chunk covers at least this share of its content tokens and gives a different number. */
 export const CONTRADICT_COVERAGE = 0.5;
+/** … or when one chunk sentence covers at least this share and one of the two negates and the other does not. */
+export const NEGATION_COVERAGE = 0.8;
 /** Relevance given to an abstention on an answerable question. */
 export const ABSTENTION_RELEVANCE = 1;
 /** Distance (in word segments) within which a number counts as "next to" a claim's neighbouring word. */
 export const NUMBER_WINDOW = 2;
 
-/** One token: a number (canonical digits) or a word's stem, with whether the word is a stop word. */
-interface Token {
-  readonly text: string;
-  readonly isNumber: boolean;
-  readonly stop: boolean;
-}
-
-type Script = "han" | "cyrillic" | "latin" | "none";
-
-interface Tokenized {
-  readonly segments: readonly Token[];
-  readonly content: ReadonlySet<string>;
-  readonly numbers: ReadonlySet<string>;
-  /** The text's script (Han before Cyrillic before Latin): words are compared only within one script. */
-  readonly script: Script;
-}
-
-function scriptOf(text: string): Script {
-  if (/\p{Script=Han}/u.test(text)) return "han";
-  if (/\p{Script=Cyrillic}/u.test(text)) return "cyrillic";
-  if (/\p{Script=Latin}/u.test(text)) return "latin";
-  return "none";
-}
-
-/**
- * Tokens of a text: word segments (CJK bigrams) with Chinese numerals as digits and English/Russian
- * number words merged into numbers, then Snowball stems of the words.
- */
-function tokenize(text: string, stemOf: (word: string) => string = stem): Tokenized {
-  const segments = mergeNumberWords(wordSegments(chineseNumeralsToDigits(text))).map(
-    (s): Token => (s.isNumber ? { text: s.text, isNumber: true, stop: false } : { text: stemOf(s.text), isNumber: false, stop: STOP_WORDS.has(s.text) }),
-  );
-  const content = new Set<string>();
-  const numbers = new Set<string>();
-  for (const s of segments) {
-    if (s.isNumber) numbers.add(s.text);
-    else if (!s.stop) content.add(s.text);
-  }
-  return { segments, content, numbers, script: scriptOf(text) };
-}
-
-/** A map that drops its least recently inserted entry once it holds `capacity` entries. */
-class Bounded<V> {
-  readonly #map = new Map<string, V>();
-  constructor(readonly capacity: number) {}
-  get(key: string, make: (key: string) => V): V {
-    let v = this.#map.get(key);
-    if (v === undefined) {
-      v = make(key);
-      if (this.#map.size >= this.capacity) {
-        const oldest = this.#map.keys().next();
-        if (!oldest.done) this.#map.delete(oldest.value);
-      }
-      this.#map.set(key, v);
-    }
-    return v;
-  }
-}
-
-/**
- * Tokenized texts of one judge. Tokenizing is a pure function of the text, so results are kept:
- * chunk texts recur across questions (the same corpus answers them all), an answer's sentences are
- * tokenized by claims, grounding and relevance alike, and words recur across all texts (stems).
- */
-class Tokens {
-  readonly #stems = new Bounded<string>(STEM_CACHE_ENTRIES);
-  readonly #chunks = new Bounded<Tokenized>(CHUNK_CACHE_ENTRIES);
-  readonly #recent = new Bounded<Tokenized>(RECENT_CACHE_ENTRIES);
-  readonly #stem = (word: string): string => this.#stems.get(word, stem);
-  readonly #tokenize = (text: string): Tokenized => tokenize(text, this.#stem);
-  /** Tokens of a chunk text. */
-  chunk(text: string): Tokenized {
-    return this.#chunks.get(text, this.#tokenize);
-  }
-  /** Tokens of a question, answer or sentence. */
-  text(text: string): Tokenized {
-    return this.#recent.get(text, this.#tokenize);
-  }
-}
-
-/** Chunk texts whose tokens a heuristic judge keeps (about 1–2 KiB each with their tokens). */
-export const CHUNK_CACHE_ENTRIES = 20_000;
-/** Questions, answers and sentences whose tokens a heuristic judge keeps (those of the last questions). */
-export const RECENT_CACHE_ENTRIES = 1_000;
-/** Words whose stems a heuristic judge keeps. */
-export const STEM_CACHE_ENTRIES = 100_000;
-
-/**
- * The answer's claims for the heuristic judge: its sentences (`Intl.Segmenter` plus CJK `。！？`),
- * minus sentences that decline to answer and sentences with neither content words nor numbers.
- */
-export function heuristicClaims(answer: string, tokens: Tokens = new Tokens()): string[] {
-  return sentences(answer).filter((s) => {
-    if (isAbstention(s)) return false;
-    const t = tokens.text(s);
-    return t.content.size > 0 || t.numbers.size > 0;
-  });
+/** The answer's claims for the heuristic judge, as written (claims.ts: sentences and list items that state something). */
+export function heuristicClaims(answer: string): string[] {
+  return claimSpans(answer).map((c) => c.text);
 }
 
 function coverage(claim: Tokenized, chunk: Tokenized): number {
@@ -147,37 +55,99 @@ function givesDifferentNumber(claim: Tokenized, chunk: Tokenized): boolean {
   return false;
 }
 
-/** Verdict of one claim against the chunks, by the rules of design §5. */
-export function heuristicVerdict(claimText: string, chunks: readonly { id: string; text: string }[]): { verdict: Verdict; chunk_ids: string[] } {
-  const tokens = new Tokens();
-  return verdictAgainst(tokens.text(claimText), tokenizeChunks(chunks, tokens));
+/** The chunk that contradicts a claim (a different number in its place, or the opposite polarity of a sentence saying the rest), or null. */
+function contradiction(claim: Tokenized, chunks: readonly TokenizedChunk[]): string | null {
+  if (claim.numbers.size > 0) {
+    for (const c of chunks) if (coverage(claim, c.t) >= CONTRADICT_COVERAGE && givesDifferentNumber(claim, c.t)) return c.id;
+  }
+  if (claim.content.size >= 2) {
+    for (const c of chunks) for (const s of c.t.sentences) if (s.negated !== claim.negated && coverage(claim, s) >= NEGATION_COVERAGE) return c.id;
+  }
+  return null;
 }
 
 /** Chunks tokenized once per answer (blank chunks are no context). */
-function tokenizeChunks(chunks: readonly { id: string; text: string }[], tokens: Tokens): { id: string; t: Tokenized }[] {
+function tokenizeChunks(chunks: readonly { id: string; text: string }[], tokens: Tokens): TokenizedChunk[] {
   return chunks.filter((c) => c.text.trim().length > 0).map((c) => ({ id: c.id, t: tokens.chunk(c.text) }));
 }
 
-function verdictAgainst(claim: Tokenized, tokenized: readonly { id: string; t: Tokenized }[]): { verdict: Verdict; chunk_ids: string[] } {
-  // Across scripts words cannot be compared: a claim with numbers that a chunk in another script
-  // gives, all of them, is SUPPORTED by it; nothing is CONTRADICTED across scripts.
-  const other = tokenized.filter((c) => c.t.script !== claim.script && claim.script !== "none");
-  for (const c of other) {
-    if (claim.numbers.size > 0 && [...claim.numbers].every((n) => c.t.numbers.has(n))) return { verdict: "SUPPORTED", chunk_ids: [c.id] };
-  }
-  tokenized = tokenized.filter((c) => !other.includes(c));
-  for (const c of tokenized) {
-    const allNumbers = [...claim.numbers].every((n) => c.t.numbers.has(n));
-    if (allNumbers && coverage(claim, c.t) >= SUPPORT_COVERAGE) return { verdict: "SUPPORTED", chunk_ids: [c.id] };
-  }
-  if (claim.numbers.size > 0) {
-    for (const c of tokenized) {
-      if (coverage(claim, c.t) >= CONTRADICT_COVERAGE && givesDifferentNumber(claim, c.t)) {
-        return { verdict: "CONTRADICTED", chunk_ids: [c.id] };
-      }
-    }
-  }
-  return { verdict: "UNSUPPORTED", chunk_ids: [] };
+/** A claim's verdict with its probability of being supported (after the number rule). */
+interface Judged {
+  readonly verdict: Verdict;
+  readonly chunk_ids: string[];
+  readonly support: number;
+}
+
+/** One claim made ready for the model: its span and tokens, and its features or the cross-script verdict. */
+export interface AlignedClaim {
+  readonly span: ClaimSpan;
+  readonly claim: Tokenized;
+  /** Chunks in the claim's script (the others are compared by numbers only). */
+  readonly chunks: readonly TokenizedChunk[];
+  /** Features against those chunks; null when the cross-script rule decided (`crossScript`). */
+  readonly alignment: Alignment | null;
+  readonly crossScript: Judged | null;
+}
+
+/**
+ * The claims of an answer and what the model reads of each (the judge's work before the model;
+ * bench/judges/train.ts fits the model on exactly this). Against chunks of another script only
+ * numbers can be compared: a claim whose numbers such a chunk gives, all of them, is SUPPORTED by it.
+ */
+export function alignClaims(input: GroundingInput, tokens: Tokens): AlignedClaim[] {
+  const spans = claimSpans(input.answer);
+  if (spans.length === 0) return [];
+  const chunks = tokenizeChunks(input.chunks, tokens);
+  const claims = spans.map((s) => tokens.text(s.core));
+  const answer = answerContext(claims, chunks);
+  return spans.map((span, i) => {
+    const claim = claims[i] as Tokenized;
+    const other = claim.script === "none" ? [] : chunks.filter((c) => c.t.script !== claim.script);
+    const across = other.find((c) => claim.numbers.size > 0 && [...claim.numbers].every((n) => c.t.numbers.has(n)));
+    const same = other.length === 0 ? chunks : chunks.filter((c) => !other.includes(c));
+    if (across !== undefined) return { span, claim, chunks: same, alignment: null, crossScript: { verdict: "SUPPORTED", chunk_ids: [across.id], support: 1 } };
+    return { span, claim, chunks: same, alignment: claimFeatures(span.core, claim, same, answer, tokens), crossScript: null };
+  });
+}
+
+/** True when a rule rules SUPPORTED out: a number of the claim in no chunk, or none of its words in any chunk. */
+export function ruledOut(a: Alignment): boolean {
+  return a.numbersMissing.length > 0 || a.nothingInChunks;
+}
+
+/** Probability that an aligned claim is supported: the model's, times the rule penalty when {@link ruledOut}. */
+export function claimSupport(a: Alignment, model: GroundingModel): number {
+  return supportProbability(model, a.features) * (ruledOut(a) ? model.rule_penalty : 1);
+}
+
+/**
+ * Verdict of one aligned claim (design §5): p ≥ the model's threshold, with every number of the
+ * claim and some of its words in a chunk, is SUPPORTED, resting on the chunks that cover the claim; otherwise
+ * CONTRADICTED by a chunk that gives another number in the place of the claim's or says the same
+ * with the opposite polarity, else UNSUPPORTED.
+ */
+function judgeAligned(a: AlignedClaim, model: GroundingModel): Judged {
+  if (a.crossScript !== null || a.alignment === null) return a.crossScript ?? { verdict: "UNSUPPORTED", chunk_ids: [], support: 0 };
+  const p = claimSupport(a.alignment, model);
+  if (!ruledOut(a.alignment) && p >= model.threshold) return { verdict: "SUPPORTED", chunk_ids: [...a.alignment.chunkIds], support: p };
+  const against = contradiction(a.claim, a.chunks);
+  return against === null ? { verdict: "UNSUPPORTED", chunk_ids: [], support: p } : { verdict: "CONTRADICTED", chunk_ids: [against], support: p };
+}
+
+/** The claims of an answer judged against the chunks (the grounding judge's work, without timing). */
+export function judgeClaims(input: GroundingInput, tokens: Tokens, model: GroundingModel): ClaimVerdict[] {
+  return alignClaims(input, tokens).map((a, index) => ({ index, text: a.span.text, ...judgeAligned(a, model) }));
+}
+
+/** Verdict of one claim standing alone (no question, an answer of one claim) against the chunks. */
+export function heuristicVerdict(
+  claimText: string,
+  chunks: readonly { id: string; text: string }[],
+  model: GroundingModel = committedGroundingModel(),
+): { verdict: Verdict; chunk_ids: string[] } {
+  const tokens = new Tokens();
+  const [c] = judgeClaims({ question: "", answer: claimText, chunks }, tokens, model);
+  return c === undefined ? { verdict: "UNSUPPORTED", chunk_ids: [] } : { verdict: c.verdict, chunk_ids: [...c.chunk_ids] };
 }
 
 /** Share of the question's tokens in the answer at which the answer is direct (relevance 4). */
@@ -201,9 +171,9 @@ const QUANTITY_QUESTION =
  * ("how many", "сколько", "多少") is a direct answer, at least {@link DIRECT_RELEVANCE}.
  * Right or wrong does not matter: grounding measures that.
  */
-export function heuristicRelevance(input: RelevanceInput, tokens: Tokens = new Tokens()): { value: number; reason: string } {
+export function heuristicRelevance(input: RelevanceInput, tokens: Tokens = new Tokens({ discourseWords: true })): { value: number; reason: string } {
   if (input.answer.trim().length === 0) return { value: 0, reason: "empty answer" };
-  const claims = heuristicClaims(input.answer, tokens);
+  const claims = heuristicClaims(input.answer);
   if (input.answerable === true && claims.length === 0 && isAbstention(input.answer)) {
     return { value: ABSTENTION_RELEVANCE, reason: "abstention on an answerable question" };
   }
@@ -222,24 +192,33 @@ export function heuristicRelevance(input: RelevanceInput, tokens: Tokens = new T
   return { value: byShare, reason: why };
 }
 
-const RULES = `heuristic v2; tokens=snowball stems en/ru, cjk bigrams, number words en/ru/zh as digits; claims=sentences minus abstentions; support>=${SUPPORT_COVERAGE}+numbers; across scripts numbers only; contradict>=${CONTRADICT_COVERAGE}+different number within ${NUMBER_WINDOW}; relevance share>=${DIRECT_SHARE}:4 >=${FOCUS_SHARE}:3 >0:${WEAK_RELEVANCE}, quantity question+number>=${DIRECT_RELEVANCE}, abstention=${ABSTENTION_RELEVANCE}; quantity=${QUANTITY_QUESTION.source}; stopwords=${[...STOP_WORDS].sort().join(",")}`;
-const VERSION = createHash("sha256").update(RULES).digest("hex").slice(0, 12);
+/** The grounding model's part of the prompt version: every number of the model file. */
+function modelKey(m: GroundingModel): string {
+  return JSON.stringify([m.features, m.mean, m.scale, m.weights, m.intercept, m.threshold, m.rule_penalty]);
+}
+
+const RULES = `heuristic v3; tokens=snowball stems en/ru, cjk bigrams, number words en/ru/zh and digits with scale words as numbers, discourse words not content for grounding; claims=claims.ts (sentences, list items; no headers, preambles, pleasantries, questions, abstentions, meta); grounding=learned model (grounding-model.json) + number rule; across scripts numbers only; contradict>=${CONTRADICT_COVERAGE}+different number within ${NUMBER_WINDOW}, negation>=${NEGATION_COVERAGE}; relevance share>=${DIRECT_SHARE}:4 >=${FOCUS_SHARE}:3 >0:${WEAK_RELEVANCE}, quantity question+number>=${DIRECT_RELEVANCE}, abstention=${ABSTENTION_RELEVANCE}; quantity=${QUANTITY_QUESTION.source}; stopwords=${[...STOP_WORDS].sort().join(",")}`;
+/** Prompt version of the heuristic judges: a hash of the rules and of the grounding model's numbers. */
+export function heuristicPromptVersion(model: GroundingModel): string {
+  return createHash("sha256").update(RULES).update(modelKey(model)).digest("hex").slice(0, 12);
+}
 
 /**
  * The heuristic judges (no LLM endpoint; design §5), labelled `heuristic`. Deterministic; the
- * prompt version is a hash of the rules and thresholds.
+ * prompt version is a hash of the rules, thresholds and the grounding model's weights, so it
+ * changes when the weights do (and with it the cache key and calibration notices).
  */
-export function createHeuristicJudge(): Judge {
+export function createHeuristicJudge(model: GroundingModel = committedGroundingModel()): Judge {
   const tokens = new Tokens();
+  const relevanceTokens = new Tokens({ discourseWords: true });
+  const version = heuristicPromptVersion(model);
   return {
     kind: "heuristic",
     model: "heuristic",
-    promptVersion: { grounding: VERSION, relevance: VERSION },
+    promptVersion: { grounding: version, relevance: version },
     async grounding(input: GroundingInput): Promise<GroundingJudgment> {
       const t0 = performance.now();
-      const claimTexts = heuristicClaims(input.answer, tokens);
-      const chunks = tokenizeChunks(input.chunks, tokens);
-      const claims: ClaimVerdict[] = claimTexts.map((text, index) => ({ index, text, ...verdictAgainst(tokens.text(text), chunks) }));
+      const claims: ClaimVerdict[] = judgeClaims(input, tokens, model);
       const cost = { input_tokens: 0, output_tokens: 0, latency_ms: performance.now() - t0 };
       if (claims.length === 0) return { status: "no_claims", value: null, claims, reason: "the answer makes no factual claim", ...cost };
       const supported = claims.filter((c) => c.verdict === "SUPPORTED").length;
@@ -247,7 +226,7 @@ export function createHeuristicJudge(): Judge {
     },
     async relevance(input: RelevanceInput): Promise<RelevanceJudgment> {
       const t0 = performance.now();
-      const r = heuristicRelevance(input, tokens);
+      const r = heuristicRelevance(input, relevanceTokens);
       return { status: "ok", value: r.value, reason: r.reason, input_tokens: 0, output_tokens: 0, latency_ms: performance.now() - t0 };
     },
   };

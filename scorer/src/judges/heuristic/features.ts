@@ -1,0 +1,150 @@
+import type { ChunkTokens, Tokenized, Tokens } from "./tokens.js";
+
+// The grounding judge's features of one claim against the retrieved chunks taken together (design
+// §5). Each is a number the learned model (model.ts) weighs; their names are the model file's keys.
+
+/** Feature names, in the order of the model's weights. */
+export const FEATURE_NAMES = [
+  /** Share of the claim's content tokens found in any chunk (support taken from several chunks). */
+  "cov_union",
+  /** Share of the claim's adjacent content-token pairs found adjacent in a chunk (phrase alignment). */
+  "bigram_cov",
+  /** Share of the claim's content tokens covered by one chunk sentence or two adjacent ones. */
+  "cov_best_window",
+  /** The lowest coverage of any clause of the claim by the chunks (an added clause). */
+  "clause_min_cov",
+  /** log(1 + distinct long words, six letters or more, in no chunk). */
+  "novel_long",
+  /** Share of the whole answer's content tokens found in the chunks. */
+  "answer_cov",
+  /** log(1 + the answer's number of claims). */
+  "answer_claims_log",
+] as const;
+export type FeatureName = (typeof FEATURE_NAMES)[number];
+export type Features = Readonly<Record<FeatureName, number>>;
+
+/** A chunk with its tokens. */
+export interface TokenizedChunk {
+  readonly id: string;
+  readonly t: ChunkTokens;
+}
+
+/** What the features read of the whole answer. */
+export interface AnswerContext {
+  /** Number of claims of the answer. */
+  readonly claims: number;
+  /** Share of the answer's content tokens (all its claims) found in the chunks. */
+  readonly coverage: number;
+}
+
+/** Features of a claim and the alignment behind them. */
+export interface Alignment {
+  readonly features: Features;
+  /** Chunks that together cover the claim's tokens, most first, each adding tokens the ones before lack. */
+  readonly chunkIds: readonly string[];
+  /** Numbers of the claim that no chunk gives (a claim with one is never SUPPORTED). */
+  readonly numbersMissing: readonly string[];
+  /** True when the claim has content words and no chunk holds any of them (never SUPPORTED: the question's words are no support). */
+  readonly nothingInChunks: boolean;
+}
+
+const share = (n: number, d: number): number => (d === 0 ? 1 : n / d);
+
+function countIn(tokens: ReadonlySet<string>, ...sets: readonly ReadonlySet<string>[]): number {
+  let n = 0;
+  for (const t of tokens) if (sets.some((s) => s.has(t))) n++;
+  return n;
+}
+
+/** What the features read of the whole answer: its claims' content tokens against the chunks. */
+export function answerContext(claims: readonly Tokenized[], chunks: readonly TokenizedChunk[]): AnswerContext {
+  const all = new Set<string>();
+  for (const c of claims) for (const t of c.content) all.add(t);
+  const known = countIn(all, ...chunks.map((c) => c.t.content));
+  return { claims: claims.length, coverage: share(known, all.size) };
+}
+
+/** Clause boundaries inside a claim: punctuation, and the words that join or extend clauses. */
+const CLAUSE_BREAK =
+  /[,;:()\u2013\u2014，；：（）]|\s(?:and|but|while|whereas|which|who|because|so|such as|including|as well as|although|though|resulting in|leading to|due to|и|а|но|который|которая|которые|так как|потому что|поэтому|включая|например|而|但|并且|以及|因为|所以|包括)\s/iu;
+
+/** Tokens of the claim's clauses with at least two content tokens or numbers. */
+function clauseTokens(core: string, tokens: Tokens): Tokenized[] {
+  const out: Tokenized[] = [];
+  for (const part of core.split(CLAUSE_BREAK)) {
+    if (part === undefined || part.trim().length === 0) continue;
+    const t = tokens.text(part);
+    if (t.content.size + t.numbers.size >= 2) out.push(t);
+  }
+  return out;
+}
+
+/** Best share of `content` covered by one chunk sentence or two adjacent ones. */
+function bestWindow(content: ReadonlySet<string>, chunks: readonly TokenizedChunk[]): number {
+  let best = 0;
+  for (const c of chunks) {
+    const ss = c.t.sentences;
+    for (let i = 0; i < ss.length; i++) {
+      const a = (ss[i] as Tokenized).content;
+      const b = (ss[i + 1] ?? ss[i]) as Tokenized;
+      best = Math.max(best, share(countIn(content, a, b.content), content.size));
+    }
+  }
+  return best;
+}
+
+/** The chunks that together cover the claim's tokens: each next one adds the most tokens still uncovered. */
+function greedyCover(claim: Tokenized, chunks: readonly TokenizedChunk[]): string[] {
+  const left = new Set<string>([...claim.content, ...claim.numbers]);
+  const out: string[] = [];
+  while (left.size > 0) {
+    let best: TokenizedChunk | null = null;
+    let gain = 0;
+    for (const c of chunks) {
+      const g = countIn(left, c.t.content, c.t.numbers);
+      if (g > gain) {
+        gain = g;
+        best = c;
+      }
+    }
+    if (best === null) break;
+    out.push(best.id);
+    for (const t of [...left]) if (best.t.content.has(t) || best.t.numbers.has(t)) left.delete(t);
+  }
+  return out;
+}
+
+/**
+ * Features of a claim (its compared text `core`, tokenized) against the chunks of its script. Only
+ * the chunks support: a word the claim takes from the question is no support. Support may come from
+ * several chunks: their tokens are read together, and from the best sentence window.
+ */
+export function claimFeatures(core: string, claim: Tokenized, chunks: readonly TokenizedChunk[], answer: AnswerContext, tokens: Tokens): Alignment {
+  const content = claim.content;
+  const chunkContent = chunks.map((c) => c.t.content);
+  const inChunks = countIn(content, ...chunkContent);
+  const novelLong = new Set<string>();
+  for (const t of claim.segments) {
+    if (t.stop || t.isNumber || t.text.length < 6) continue;
+    if (!chunkContent.some((s) => s.has(t.text))) novelLong.add(t.text);
+  }
+  let bigrams = 0;
+  for (const b of claim.bigrams) if (chunks.some((c) => c.t.bigrams.has(b))) bigrams++;
+  let clauseMin = 1;
+  for (const cl of clauseTokens(core, tokens)) {
+    const n = countIn(cl.content, ...chunkContent) + countIn(cl.numbers, ...chunks.map((c) => c.t.numbers));
+    clauseMin = Math.min(clauseMin, share(n, cl.content.size + cl.numbers.size));
+  }
+  const none = chunks.length === 0;
+  const features: Features = {
+    cov_union: none ? 0 : share(inChunks, content.size),
+    bigram_cov: none ? 0 : share(bigrams, claim.bigrams.size),
+    cov_best_window: none ? 0 : bestWindow(content, chunks),
+    clause_min_cov: none ? 0 : clauseMin,
+    novel_long: Math.log1p(novelLong.size),
+    answer_cov: answer.coverage,
+    answer_claims_log: Math.log1p(answer.claims),
+  };
+  const numbersMissing = [...claim.numbers].filter((n) => !chunks.some((c) => c.t.numbers.has(n)));
+  return { features, chunkIds: greedyCover(claim, chunks), numbersMissing, nothingInChunks: content.size > 0 && inChunks === 0 };
+}
