@@ -37,7 +37,7 @@ const PREAMBLE = [
 
 /** Whole sentences that are pleasantries, not claims. */
 const PLEASANTRY =
-  /^(?:hi|hello|hey|greetings|good (?:morning|afternoon|evening)|thanks?(?: you)?(?: for (?:your|the) question)?|you(?:'|’)re welcome|sure|certainly|of course|absolutely|great question|good question|glad (?:I could|to) help|happy to help|I(?:'|’)m happy to help|I hope (?:this|that) helps|hope (?:this|that) helps|let me know if .*|(?:sure|certainly|of course|absolutely|okay|ok)?,? ?I(?:'d| would|'ll| will|'m| am| can)? (?:be )?(?:happy|glad|more than happy|do my best)? ?(?:to )?(?:help|assist)(?: you)?(?: with (?:that|this|your question))?|feel free to .*|if you have (?:any )?(?:other|more|further) questions.*|have a (?:nice|great|good) day|здравствуйте|привет|добрый (?:день|вечер)|доброе утро|спасибо(?: за вопрос)?|пожалуйста|конечно|рад(?:а)? помочь|надеюсь, это (?:поможет|помогло)|обращайтесь|хорошего дня|если (?:у вас )?(?:остались|будут|возникнут) (?:ещё |еще )?вопросы.*|你好|您好|谢谢|不客气|当然|很高兴(?:为您|能)?(?:帮助|帮忙|解答)?|希望(?:这|以上)(?:对您)?有(?:所)?帮助|如(?:果)?(?:您)?有(?:其他|任何)问题.*|祝您.*)[\s!.。！,，~]*$/iu;
+  /^(?:(?:hi|hello|hey)(?: there)?|greetings|good (?:morning|afternoon|evening)|thanks?(?: you)?(?: for (?:your|the) question| for reaching out)?|you(?:'|’)re welcome|sure|certainly|of course|absolutely|great question|good question|glad (?:I could|to) help|happy to help|I(?:'|’)m happy to help|I hope (?:this|that) helps|hope (?:this|that) helps|let me know if .*|(?:sure|certainly|of course|absolutely|okay|ok)?,? ?I(?:'d| would|'ll| will|'m| am| can)? (?:be )?(?:happy|glad|more than happy|do my best)? ?(?:to )?(?:help|assist)(?: you)?(?: with (?:that|this|your question))?|feel free to .*|if you have (?:any )?(?:other|more|further) questions.*|have a (?:nice|great|good) day|здравствуйте|привет|добрый (?:день|вечер)|доброе утро|спасибо(?: за (?:ваш )?вопрос)?|пожалуйста|конечно|рад(?:а)? помочь|с удовольствием помогу|надеюсь, это (?:поможет|помогло)|обращайтесь|хорошего дня|если (?:у вас )?(?:остались|будут|возникнут) (?:ещё |еще )?вопросы.*|你好|您好|谢谢|不客气|当然(?:可以)?|很高兴(?:为您|能)?(?:帮助|帮忙|解答)?|希望(?:这|以上)(?:对您)?有(?:所)?帮助|如(?:果)?(?:您)?有(?:其他|任何)问题.*|祝您.*)[\s!.。！,，~]*$/iu;
 
 /**
  * Words of sentences that speak of the answer or the context rather than of the world ("This is
@@ -53,7 +53,8 @@ const LIMITATION = [
   /\b(?:is|was)\s+(?:not|never)\s+(?:explicitly\s+|specifically\s+|directly\s+|clearly\s+)?(?:mentioned|stated|specified|provided|given|addressed|discussed|described|covered)\s+(?:in|by)\s+(?:the\s+)?(?:given\s+|provided\s+)?(?:passages?|documents?|context|sources?|texts?)/iu,
   /\b(?:it\s+is|it[’']s)\s+(?:not\s+possible|impossible|difficult|unclear)\s+to\s+(?:provide|determine|answer|say|tell|know|give)/iu,
   /\bwithout\s+(?:additional|more|further|specific)\s+(?:information|context|details)\b/iu,
-  /(?:фрагмент|документ|контекст|источник|текст)\S*\s+(?:не\s+(?:указ|сказ|упомина|говор|привод|содерж|описыв|уточня)|нет\s+(?:информации|сведений|данных))/iu,
+  /\bI\s+(?:do\s*not|don[’']t)\s+have\s+(?:that|this|the|enough|any|sufficient|such)\s+(?:information|details|data)\b/iu,
+  /(?:фрагмент|документ|контекст|источник|текст)\S*\s+(?:(?:ничего\s+)?не\s+(?:указ|сказ|упомина|говор|привод|содерж|описыв|уточня)|нет\s+(?:информации|сведений|данных))/iu,
   /(?:невозможно|нельзя)\s+(?:однозначно\s+)?(?:ответить|сказать|определить)/iu,
   /(?:文档|段落|资料|上下文|材料)(?:中|里)?(?:并)?(?:没有|未|没)(?:有)?(?:提到|提及|提供|说明|指出|给出|涉及)/u,
   /无法(?:确定|回答|得知|判断)/u,
@@ -93,7 +94,7 @@ export function notAClaim(core: string): "empty" | "header" | "pleasantry" | "qu
   const letters = core.replace(/[^\p{L}\p{N}]/gu, "");
   if (letters.length === 0) return "empty";
   if (HEADER_END.test(core)) return "header";
-  if (PLEASANTRY.test(core)) return "pleasantry";
+  if (PLEASANTRY.test(core) || core.split(/[,，、]\s*/u).every((part) => PLEASANTRY.test(part))) return "pleasantry";
   if (/[?？]\s*["'»”)]*$/u.test(core)) return "question";
   if (isAbstention(core) || LIMITATION.some((r) => r.test(core))) return "abstention";
   if (isMeta(core)) return "meta";

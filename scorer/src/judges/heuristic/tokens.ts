@@ -118,7 +118,7 @@ function mergeScales(segments: readonly { text: string; isNumber: boolean }[]): 
  * number words merged into numbers, digits with a scale word multiplied out, then Snowball stems.
  */
 export function tokenize(text: string, stemOf: (word: string) => string = stem, discourseIsStop = true): Tokenized {
-  const raw = mergeScales(mergeNumberWords(wordSegments(hanScaleToDigits(chineseNumeralsToDigits(text)))));
+  const raw = mergeNumberWords(mergeScales(wordSegments(hanScaleToDigits(chineseNumeralsToDigits(text)))));
   let negated = NEGATION_HAN.test(text);
   const segments = raw.map((s): Token => {
     if (s.isNumber) return { text: s.text, isNumber: true, stop: false };
