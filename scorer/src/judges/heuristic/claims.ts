@@ -115,6 +115,9 @@ function isMeta(core: string): boolean {
   return words.every((w) => META_WORDS.test(w) || STOP_WORDS.has(w)) && words.some((w) => META_WORDS.test(w) && !STOP_WORDS.has(w));
 }
 
+/** Every pattern and word list of the claim rules, as text: part of the judge's prompt version. */
+export const CLAIM_RULES = [LIST_MARKER, SOURCE_MARKER, ...PREAMBLE, PLEASANTRY, META_WORDS, ...LIMITATION, HEADER_END, CONTEXT_REFERENCE].map((r) => r.source).join("\n");
+
 /** The claims of an answer, in order. */
 export function claimSpans(answer: string): ClaimSpan[] {
   const normalized = answer.normalize("NFC");

@@ -2,10 +2,10 @@ import { createHash } from "node:crypto";
 import { STOP_WORDS } from "@ragmeter/golden";
 import { isAbstention } from "../../domain/metrics/abstention.js";
 import type { ClaimVerdict, GroundingInput, GroundingJudgment, Judge, RelevanceInput, RelevanceJudgment, Verdict } from "../types.js";
-import { type ClaimSpan, claimSpans } from "./claims.js";
+import { CLAIM_RULES, type ClaimSpan, claimSpans } from "./claims.js";
 import { type Alignment, answerContext, claimFeatures, type TokenizedChunk } from "./features.js";
 import { committedGroundingModel, type GroundingModel, supportProbability } from "./model.js";
-import { type Token, type Tokenized, Tokens } from "./tokens.js";
+import { TOKEN_RULES, type Token, type Tokenized, Tokens } from "./tokens.js";
 
 /** A claim is CONTRADICTED when a chunk covers at least this share of its content tokens and gives a different number. */
 export const CONTRADICT_COVERAGE = 0.5;
@@ -17,8 +17,16 @@ export const ABSTENTION_RELEVANCE = 1;
 export const NUMBER_WINDOW = 2;
 
 /** The answer's claims for the heuristic judge, as written (claims.ts: sentences and list items that state something). */
-export function heuristicClaims(answer: string): string[] {
-  return claimSpans(answer).map((c) => c.text);
+export function heuristicClaims(answer: string, tokens: Tokens = new Tokens()): string[] {
+  return statingSpans(answer, tokens).map((c) => c.text);
+}
+
+/** The claim spans that state something comparable: a content word or a number ("Yes." alone does not). */
+function statingSpans(answer: string, tokens: Tokens): ClaimSpan[] {
+  return claimSpans(answer).filter((s) => {
+    const t = tokens.text(s.core);
+    return t.content.size > 0 || t.numbers.size > 0;
+  });
 }
 
 function coverage(claim: Tokenized, chunk: Tokenized): number {
@@ -95,7 +103,7 @@ export interface AlignedClaim {
  * numbers can be compared: a claim whose numbers such a chunk gives, all of them, is SUPPORTED by it.
  */
 export function alignClaims(input: GroundingInput, tokens: Tokens): AlignedClaim[] {
-  const spans = claimSpans(input.answer);
+  const spans = statingSpans(input.answer, tokens);
   if (spans.length === 0) return [];
   const chunks = tokenizeChunks(input.chunks, tokens);
   const claims = spans.map((s) => tokens.text(s.core));
@@ -173,7 +181,7 @@ const QUANTITY_QUESTION =
  */
 export function heuristicRelevance(input: RelevanceInput, tokens: Tokens = new Tokens({ discourseWords: true })): { value: number; reason: string } {
   if (input.answer.trim().length === 0) return { value: 0, reason: "empty answer" };
-  const claims = heuristicClaims(input.answer);
+  const claims = heuristicClaims(input.answer, tokens);
   if (input.answerable === true && claims.length === 0 && isAbstention(input.answer)) {
     return { value: ABSTENTION_RELEVANCE, reason: "abstention on an answerable question" };
   }
@@ -198,9 +206,9 @@ function modelKey(m: GroundingModel): string {
 }
 
 const RULES = `heuristic v3; tokens=snowball stems en/ru, cjk bigrams, number words en/ru/zh and digits with scale words as numbers, discourse words not content for grounding; claims=claims.ts (sentences, list items; no headers, preambles, pleasantries, questions, abstentions, meta); grounding=learned model (grounding-model.json) + number rule; across scripts numbers only; contradict>=${CONTRADICT_COVERAGE}+different number within ${NUMBER_WINDOW}, negation>=${NEGATION_COVERAGE}; relevance share>=${DIRECT_SHARE}:4 >=${FOCUS_SHARE}:3 >0:${WEAK_RELEVANCE}, quantity question+number>=${DIRECT_RELEVANCE}, abstention=${ABSTENTION_RELEVANCE}; quantity=${QUANTITY_QUESTION.source}; stopwords=${[...STOP_WORDS].sort().join(",")}`;
-/** Prompt version of the heuristic judges: a hash of the rules and of the grounding model's numbers. */
+/** Prompt version of the heuristic judges: a hash of the rules (the claim and token rules' patterns and word lists included) and of the grounding model's numbers. */
 export function heuristicPromptVersion(model: GroundingModel): string {
-  return createHash("sha256").update(RULES).update(modelKey(model)).digest("hex").slice(0, 12);
+  return createHash("sha256").update(RULES).update(CLAIM_RULES).update(TOKEN_RULES).update(modelKey(model)).digest("hex").slice(0, 12);
 }
 
 /**

@@ -171,6 +171,9 @@ class Bounded<V> {
   }
 }
 
+/** The token rules' word lists and patterns, as text: part of the judge's prompt version. */
+export const TOKEN_RULES = [[...DISCOURSE_WORDS].join(","), [...NEGATION_WORDS].join(","), NEGATION_HAN.source, JSON.stringify(SCALE_AFTER_DIGITS)].join("\n");
+
 /** Chunk texts whose tokens a heuristic judge keeps (a few KiB each with their tokens). */
 export const CHUNK_CACHE_ENTRIES = 20_000;
 /** Questions, answers and sentences whose tokens a heuristic judge keeps (those of the last questions). */
