@@ -50,18 +50,48 @@ export interface Alignment {
 
 const share = (n: number, d: number): number => (d === 0 ? 1 : n / d);
 
-function countIn(tokens: ReadonlySet<string>, ...sets: readonly ReadonlySet<string>[]): number {
+function countIn(tokens: ReadonlySet<string>, set: ReadonlySet<string>): number {
   let n = 0;
-  for (const t of tokens) if (sets.some((s) => s.has(t))) n++;
+  for (const t of tokens) if (set.has(t)) n++;
   return n;
 }
 
+/** Pairs of the claim found in some chunk (a claim has few pairs, the chunks many: no union of theirs). */
+function inAnyChunk(pairs: ReadonlySet<string>, chunks: readonly TokenizedChunk[]): number {
+  let n = 0;
+  for (const b of pairs) {
+    for (const c of chunks) {
+      if (c.t.bigrams.has(b)) {
+        n++;
+        break;
+      }
+    }
+  }
+  return n;
+}
+
+/** Chunks of one answer with the union of their words and numbers (built once per answer, read by every claim). */
+export interface ChunkSet {
+  readonly chunks: readonly TokenizedChunk[];
+  readonly content: ReadonlySet<string>;
+  readonly numbers: ReadonlySet<string>;
+}
+
+export function chunkSet(chunks: readonly TokenizedChunk[]): ChunkSet {
+  const content = new Set<string>();
+  const numbers = new Set<string>();
+  for (const c of chunks) {
+    for (const t of c.t.content) content.add(t);
+    for (const t of c.t.numbers) numbers.add(t);
+  }
+  return { chunks, content, numbers };
+}
+
 /** What the features read of the whole answer: its claims' content tokens against the chunks. */
-export function answerContext(claims: readonly Tokenized[], chunks: readonly TokenizedChunk[]): AnswerContext {
+export function answerContext(claims: readonly Tokenized[], chunks: ChunkSet): AnswerContext {
   const all = new Set<string>();
   for (const c of claims) for (const t of c.content) all.add(t);
-  const known = countIn(all, ...chunks.map((c) => c.t.content));
-  return { claims: claims.length, coverage: share(known, all.size) };
+  return { claims: claims.length, coverage: share(countIn(all, chunks.content), all.size) };
 }
 
 /** Clause boundaries inside a claim: punctuation, and the words that join or extend clauses. */
@@ -79,18 +109,35 @@ function clauseTokens(core: string, tokens: Tokens): Tokenized[] {
   return out;
 }
 
-/** Best share of `content` covered by one chunk sentence or two adjacent ones. */
+/**
+ * Best share of `content` covered by one chunk sentence or two adjacent ones: per chunk, the
+ * claim's tokens in sentence i plus those in i + 1, less those in both (from the chunk's positions).
+ */
 function bestWindow(content: ReadonlySet<string>, chunks: readonly TokenizedChunk[]): number {
+  if (content.size === 0) return chunks.some((c) => c.t.sentences.length > 0) ? 1 : 0;
   let best = 0;
   for (const c of chunks) {
-    const ss = c.t.sentences;
-    for (let i = 0; i < ss.length; i++) {
-      const a = (ss[i] as Tokenized).content;
-      const b = (ss[i + 1] ?? ss[i]) as Tokenized;
-      best = Math.max(best, share(countIn(content, a, b.content), content.size));
+    const n = c.t.sentences.length;
+    let single: number[] | null = null;
+    let both: number[] | null = null;
+    for (const t of content) {
+      const at = c.t.positions.get(t);
+      if (at === undefined) continue;
+      single ??= new Array<number>(n).fill(0);
+      both ??= new Array<number>(n).fill(0);
+      for (let k = 0; k < at.length; k++) {
+        const i = at[k] as number;
+        single[i] = (single[i] as number) + 1;
+        if (k > 0 && at[k - 1] === i - 1) both[i - 1] = (both[i - 1] as number) + 1;
+      }
+    }
+    if (single === null || both === null) continue;
+    for (let i = 0; i < n; i++) {
+      const w = i + 1 < n ? (single[i] as number) + (single[i + 1] as number) - (both[i] as number) : (single[i] as number);
+      if (w > best) best = w;
     }
   }
-  return best;
+  return best / content.size;
 }
 
 /** The chunks that together cover the claim's tokens: each next one adds the most tokens still uncovered. */
@@ -101,7 +148,8 @@ function greedyCover(claim: Tokenized, chunks: readonly TokenizedChunk[]): strin
     let best: TokenizedChunk | null = null;
     let gain = 0;
     for (const c of chunks) {
-      const g = countIn(left, c.t.content, c.t.numbers);
+      let g = 0;
+      for (const t of left) if (c.t.content.has(t) || c.t.numbers.has(t)) g++;
       if (g > gain) {
         gain = g;
         best = c;
@@ -119,32 +167,27 @@ function greedyCover(claim: Tokenized, chunks: readonly TokenizedChunk[]): strin
  * the chunks support: a word the claim takes from the question is no support. Support may come from
  * several chunks: their tokens are read together, and from the best sentence window.
  */
-export function claimFeatures(core: string, claim: Tokenized, chunks: readonly TokenizedChunk[], answer: AnswerContext, tokens: Tokens): Alignment {
+export function claimFeatures(core: string, claim: Tokenized, set: ChunkSet, answer: AnswerContext, tokens: Tokens): Alignment {
+  const { chunks } = set;
   const content = claim.content;
-  const chunkContent = chunks.map((c) => c.t.content);
-  const inChunks = countIn(content, ...chunkContent);
+  const inChunks = countIn(content, set.content);
   const novelLong = new Set<string>();
-  for (const t of claim.segments) {
-    if (t.stop || t.isNumber || t.text.length < 6) continue;
-    if (!chunkContent.some((s) => s.has(t.text))) novelLong.add(t.text);
-  }
-  let bigrams = 0;
-  for (const b of claim.bigrams) if (chunks.some((c) => c.t.bigrams.has(b))) bigrams++;
+  for (const t of claim.segments) if (!t.stop && !t.isNumber && t.text.length >= 6 && !set.content.has(t.text)) novelLong.add(t.text);
   let clauseMin = 1;
   for (const cl of clauseTokens(core, tokens)) {
-    const n = countIn(cl.content, ...chunkContent) + countIn(cl.numbers, ...chunks.map((c) => c.t.numbers));
+    const n = countIn(cl.content, set.content) + countIn(cl.numbers, set.numbers);
     clauseMin = Math.min(clauseMin, share(n, cl.content.size + cl.numbers.size));
   }
   const none = chunks.length === 0;
   const features: Features = {
     cov_union: none ? 0 : share(inChunks, content.size),
-    bigram_cov: none ? 0 : share(bigrams, claim.bigrams.size),
+    bigram_cov: none ? 0 : share(inAnyChunk(claim.bigrams, chunks), claim.bigrams.size),
     cov_best_window: none ? 0 : bestWindow(content, chunks),
     clause_min_cov: none ? 0 : clauseMin,
     novel_long: Math.log1p(novelLong.size),
     answer_cov: answer.coverage,
     answer_claims_log: Math.log1p(answer.claims),
   };
-  const numbersMissing = [...claim.numbers].filter((n) => !chunks.some((c) => c.t.numbers.has(n)));
+  const numbersMissing = [...claim.numbers].filter((n) => !set.numbers.has(n));
   return { features, chunkIds: greedyCover(claim, chunks), numbersMissing, nothingInChunks: content.size > 0 && inChunks === 0 };
 }

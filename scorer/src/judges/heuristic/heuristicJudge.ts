@@ -3,7 +3,7 @@ import { STOP_WORDS } from "@ragmeter/golden";
 import { isAbstention } from "../../domain/metrics/abstention.js";
 import type { ClaimVerdict, GroundingInput, GroundingJudgment, Judge, RelevanceInput, RelevanceJudgment, Verdict } from "../types.js";
 import { CLAIM_RULES, type ClaimSpan, claimSpans } from "./claims.js";
-import { type Alignment, answerContext, claimFeatures, type TokenizedChunk } from "./features.js";
+import { type Alignment, answerContext, chunkSet, claimFeatures, type TokenizedChunk } from "./features.js";
 import { committedGroundingModel, type GroundingModel, supportProbability } from "./model.js";
 import { TOKEN_RULES, type Token, type Tokenized, Tokens } from "./tokens.js";
 
@@ -106,15 +106,16 @@ export function alignClaims(input: GroundingInput, tokens: Tokens): AlignedClaim
   const spans = statingSpans(input.answer, tokens);
   if (spans.length === 0) return [];
   const chunks = tokenizeChunks(input.chunks, tokens);
+  const all = chunkSet(chunks);
   const claims = spans.map((s) => tokens.text(s.core));
-  const answer = answerContext(claims, chunks);
+  const answer = answerContext(claims, all);
   return spans.map((span, i) => {
     const claim = claims[i] as Tokenized;
     const other = claim.script === "none" ? [] : chunks.filter((c) => c.t.script !== claim.script);
     const across = other.find((c) => claim.numbers.size > 0 && [...claim.numbers].every((n) => c.t.numbers.has(n)));
-    const same = other.length === 0 ? chunks : chunks.filter((c) => !other.includes(c));
-    if (across !== undefined) return { span, claim, chunks: same, alignment: null, crossScript: { verdict: "SUPPORTED", chunk_ids: [across.id], support: 1 } };
-    return { span, claim, chunks: same, alignment: claimFeatures(span.core, claim, same, answer, tokens), crossScript: null };
+    const same = other.length === 0 ? all : chunkSet(chunks.filter((c) => !other.includes(c)));
+    if (across !== undefined) return { span, claim, chunks: same.chunks, alignment: null, crossScript: { verdict: "SUPPORTED", chunk_ids: [across.id], support: 1 } };
+    return { span, claim, chunks: same.chunks, alignment: claimFeatures(span.core, claim, same, answer, tokens), crossScript: null };
   });
 }
 
@@ -179,14 +180,13 @@ const QUANTITY_QUESTION =
  * ("how many", "сколько", "多少") is a direct answer, at least {@link DIRECT_RELEVANCE}.
  * Right or wrong does not matter: grounding measures that.
  */
-export function heuristicRelevance(input: RelevanceInput, tokens: Tokens = new Tokens({ discourseWords: true })): { value: number; reason: string } {
+export function heuristicRelevance(input: RelevanceInput, tokens: Tokens = new Tokens()): { value: number; reason: string } {
   if (input.answer.trim().length === 0) return { value: 0, reason: "empty answer" };
-  const claims = heuristicClaims(input.answer, tokens);
-  if (input.answerable === true && claims.length === 0 && isAbstention(input.answer)) {
+  if (input.answerable === true && isAbstention(input.answer) && heuristicClaims(input.answer, tokens).length === 0) {
     return { value: ABSTENTION_RELEVANCE, reason: "abstention on an answerable question" };
   }
-  const q = tokens.text(input.question);
-  const a = tokens.text(input.answer);
+  const q = tokens.relevanceText(input.question);
+  const a = tokens.relevanceText(input.answer);
   const qTokens = new Set([...q.content, ...q.numbers]);
   if (qTokens.size === 0) return { value: 0, reason: "question has no content tokens" };
   let n = 0;
@@ -218,7 +218,6 @@ export function heuristicPromptVersion(model: GroundingModel): string {
  */
 export function createHeuristicJudge(model: GroundingModel = committedGroundingModel()): Judge {
   const tokens = new Tokens();
-  const relevanceTokens = new Tokens({ discourseWords: true });
   const version = heuristicPromptVersion(model);
   return {
     kind: "heuristic",
@@ -234,7 +233,7 @@ export function createHeuristicJudge(model: GroundingModel = committedGroundingM
     },
     async relevance(input: RelevanceInput): Promise<RelevanceJudgment> {
       const t0 = performance.now();
-      const r = heuristicRelevance(input, relevanceTokens);
+      const r = heuristicRelevance(input, tokens);
       return { status: "ok", value: r.value, reason: r.reason, input_tokens: 0, output_tokens: 0, latency_ms: performance.now() - t0 };
     },
   };

@@ -87,8 +87,13 @@ const RU_SCALES: Record<string, number> = {};
 for (const f of ["тысяча", "тысячи", "тысяч", "тысячу", "тысячей"]) RU_SCALES[f] = 1000;
 for (const f of ["миллион", "миллиона", "миллионов"]) RU_SCALES[f] = 1_000_000;
 
-const unitOf = (w: string): number | undefined => EN_UNITS[w] ?? RU_UNITS[w.replace(/ё/gu, "е")];
-const scaleOf = (w: string): number | undefined => EN_SCALES[w] ?? RU_SCALES[w.replace(/ё/gu, "е")];
+/** A Russian word with ё read as е (only when it has one: this runs on every word). */
+const yo = (w: string): string => (w.includes("ё") ? w.replace(/ё/gu, "е") : w);
+// Maps, not the objects: a plain object answers "constructor" or "toString" from its prototype.
+const UNITS = new Map<string, number>([...Object.entries(EN_UNITS), ...Object.entries(RU_UNITS)]);
+const SCALES = new Map<string, number>([...Object.entries(EN_SCALES), ...Object.entries(RU_SCALES)]);
+const unitOf = (w: string): number | undefined => UNITS.get(w) ?? UNITS.get(yo(w));
+const scaleOf = (w: string): number | undefined => SCALES.get(w) ?? SCALES.get(yo(w));
 
 /**
  * Merges each run of English or Russian number words ("two hundred and fifty", "двести пятьдесят")

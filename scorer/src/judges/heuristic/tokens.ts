@@ -28,6 +28,8 @@ export interface Tokenized {
 /** A chunk: its tokens as a whole and per sentence (local alignment and negation read sentences). */
 export interface ChunkTokens extends Tokenized {
   readonly sentences: readonly Tokenized[];
+  /** For each content token, the indices of the sentences that hold it, ascending. */
+  readonly positions: ReadonlyMap<string, readonly number[]>;
 }
 
 export function scriptOf(text: string): Script {
@@ -69,31 +71,33 @@ function isNegation(word: string): boolean {
 }
 
 /** A scale word after a number in digits multiplies it ("1.5 million", "3万", "2 тыс"). */
-const SCALE_AFTER_DIGITS: Readonly<Record<string, number>> = {
-  thousand: 1e3,
-  million: 1e6,
-  billion: 1e9,
-  trillion: 1e12,
-  тыс: 1e3,
-  тысяча: 1e3,
-  тысячи: 1e3,
-  тысяч: 1e3,
-  млн: 1e6,
-  миллион: 1e6,
-  миллиона: 1e6,
-  миллионов: 1e6,
-  млрд: 1e9,
-  миллиард: 1e9,
-  миллиарда: 1e9,
-  миллиардов: 1e9,
-  万: 1e4,
-  亿: 1e8,
-  千: 1e3,
-};
+const SCALE_AFTER_DIGITS: ReadonlyMap<string, number> = new Map(
+  Object.entries({
+    thousand: 1e3,
+    million: 1e6,
+    billion: 1e9,
+    trillion: 1e12,
+    тыс: 1e3,
+    тысяча: 1e3,
+    тысячи: 1e3,
+    тысяч: 1e3,
+    млн: 1e6,
+    миллион: 1e6,
+    миллиона: 1e6,
+    миллионов: 1e6,
+    млрд: 1e9,
+    миллиард: 1e9,
+    миллиарда: 1e9,
+    миллиардов: 1e9,
+    万: 1e4,
+    亿: 1e8,
+    千: 1e3,
+  }),
+);
 
 /** Digits followed by a Chinese scale character, rewritten as one number ("3万" → "30000", "1.2亿" → "120000000"). */
 function hanScaleToDigits(text: string): string {
-  return text.replace(/(\d+(?:\.\d+)?)\s*([万亿千])(?![\d])/gu, (_m, n: string, s: string) => canonical(Number(n) * (SCALE_AFTER_DIGITS[s] as number)));
+  return text.replace(/(\d+(?:\.\d+)?)\s*([万亿千])(?![\d])/gu, (_m, n: string, s: string) => canonical(Number(n) * (SCALE_AFTER_DIGITS.get(s) as number)));
 }
 
 const canonical = (n: number): string => (Number.isInteger(n) ? String(n) : String(Number(n.toFixed(6))));
@@ -104,7 +108,7 @@ function mergeScales(segments: readonly { text: string; isNumber: boolean }[]): 
   for (let i = 0; i < segments.length; i++) {
     const s = segments[i] as { text: string; isNumber: boolean };
     const next = segments[i + 1];
-    const scale = next === undefined ? undefined : SCALE_AFTER_DIGITS[next.text];
+    const scale = next === undefined ? undefined : SCALE_AFTER_DIGITS.get(next.text);
     if (s.isNumber && scale !== undefined && /^\d+(?:\.\d+)?$/u.test(s.text)) {
       out.push({ text: canonical(Number(s.text) * scale), isNumber: true });
       i++;
@@ -144,13 +148,21 @@ function union(parts: readonly Tokenized[], text: string): ChunkTokens {
   const numbers = new Set<string>();
   const bigrams = new Set<string>();
   const segments: Token[] = [];
+  const positions = new Map<string, number[]>();
+  parts.forEach((p, i) => {
+    for (const t of p.content) {
+      const at = positions.get(t);
+      if (at === undefined) positions.set(t, [i]);
+      else at.push(i);
+    }
+  });
   for (const p of parts) {
     for (const t of p.content) content.add(t);
     for (const t of p.numbers) numbers.add(t);
     for (const t of p.bigrams) bigrams.add(t);
     segments.push(...p.segments);
   }
-  return { segments, content, numbers, bigrams, negated: parts.some((p) => p.negated), script: scriptOf(text), sentences: parts };
+  return { segments, content, numbers, bigrams, negated: parts.some((p) => p.negated), script: scriptOf(text), sentences: parts, positions };
 }
 
 /** A map that drops its least recently inserted entry once it holds `capacity` entries. */
@@ -172,7 +184,7 @@ class Bounded<V> {
 }
 
 /** The token rules' word lists and patterns, as text: part of the judge's prompt version. */
-export const TOKEN_RULES = [[...DISCOURSE_WORDS].join(","), [...NEGATION_WORDS].join(","), NEGATION_HAN.source, JSON.stringify(SCALE_AFTER_DIGITS)].join("\n");
+export const TOKEN_RULES = [[...DISCOURSE_WORDS].join(","), [...NEGATION_WORDS].join(","), NEGATION_HAN.source, JSON.stringify([...SCALE_AFTER_DIGITS])].join("\n");
 
 /** Chunk texts whose tokens a heuristic judge keeps (a few KiB each with their tokens). */
 export const CHUNK_CACHE_ENTRIES = 20_000;
@@ -190,21 +202,22 @@ export class Tokens {
   readonly #stems = new Bounded<string>(STEM_CACHE_ENTRIES);
   readonly #chunks = new Bounded<ChunkTokens>(CHUNK_CACHE_ENTRIES);
   readonly #recent = new Bounded<Tokenized>(RECENT_CACHE_ENTRIES);
-  readonly #discourseIsStop: boolean;
-  /** `discourseWords: true` keeps discourse words as content (relevance reads them; grounding does not). */
-  constructor(options: { readonly discourseWords?: boolean } = {}) {
-    this.#discourseIsStop = options.discourseWords !== true;
-  }
+  readonly #recentRelevance = new Bounded<Tokenized>(RECENT_CACHE_ENTRIES);
   readonly #stem = (word: string): string => this.#stems.get(word, stem);
-  readonly #tokenize = (text: string): Tokenized => tokenize(text, this.#stem, this.#discourseIsStop);
+  readonly #tokenize = (text: string): Tokenized => tokenize(text, this.#stem);
+  readonly #tokenizeRelevance = (text: string): Tokenized => tokenize(text, this.#stem, false);
   readonly #chunk = (text: string): ChunkTokens => union(sentences(text).map(this.#tokenize), text);
   /** Tokens of a chunk text, whole and per sentence. */
   chunk(text: string): ChunkTokens {
     return this.#chunks.get(text, this.#chunk);
   }
-  /** Tokens of a question, answer or sentence. */
+  /** Tokens of a question, answer or claim, for grounding (discourse words are not content). */
   text(text: string): Tokenized {
     return this.#recent.get(text, this.#tokenize);
+  }
+  /** Tokens of a question or answer for relevance (discourse words are content: rules v2). */
+  relevanceText(text: string): Tokenized {
+    return this.#recentRelevance.get(text, this.#tokenizeRelevance);
   }
   /** Snowball stem of one lower-cased word (cached). */
   stem(word: string): string {
