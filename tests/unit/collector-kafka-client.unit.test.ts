@@ -56,8 +56,8 @@ describe("recordPartitioner", () => {
 });
 
 describe("Kafka client errors", () => {
-  const unknownTopic = new ResponseError(0, 9, { "/responses/0/partitionResponses/0": 3 }, {});
-  const exists = new ResponseError(19, 7, { "/topics/0": 36 }, {});
+  const unknownTopic = new ResponseError(0, 9, { "/responses/0/partitionResponses/0": [3, null] }, {});
+  const exists = new ResponseError(19, 7, { "/topics/0": [36, null] }, {});
   const down = new MultipleErrors("initProducerId failed 3 times.", [
     new MultipleErrors("Cannot connect to any broker.", [new NetworkError("Connection to 127.0.0.1:1 failed.")]),
     new MultipleErrors("Cannot connect to any broker.", [new NetworkError("Connection to 127.0.0.1:1 failed.")]),

@@ -20,7 +20,7 @@ import { type CommandContext, httpUrl, intArg, judgeOptions, kOption, nonEmpty, 
 import { type Io, judgeFor, withEvaluationExport, withStoreOpening } from "./context.js";
 import { evalJson } from "./format/json.js";
 import { formatSummary } from "./format/text.js";
-import { EVAL_INTERRUPT_BUDGET, setInterruptBudget } from "./optimizationBudget.js";
+import { EVAL_TURBOFAN_INVOCATIONS, setTurbofanInvocations } from "./optimizationBudget.js";
 import { createProgress } from "./progress.js";
 
 /** Flags of `ragmeter eval`. */
@@ -223,7 +223,7 @@ export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
   // At 20,000 questions: 602–615 → 517–554 MiB peak RSS (issue 12); process-wide, for this command and after.
   limitHeapGrowth(DEFAULT_HEAP_GROWTH_PERCENT);
   // A run of seconds to minutes beside a local target: optimize only what stays hot.
-  setInterruptBudget(EVAL_INTERRUPT_BUDGET);
+  setTurbofanInvocations(EVAL_TURBOFAN_INVOCATIONS);
   if (flags.corpus !== undefined) await assertCorpusDir(flags.corpus);
   const golden = await loadGoldenSet(flags.golden, flags.corpus !== undefined ? { corpusDir: flags.corpus, verifySubstrings: true } : {});
   for (const n of golden.notices) io.err(`notice: ${golden.path}: ${n}`);

@@ -1,4 +1,11 @@
-import { type Dispatcher, request } from "undici";
+import { type Dispatcher, getGlobalDispatcher, interceptors, request } from "undici";
+
+/** Redirects followed per request (undici 7 moved redirects from a request option to an interceptor). */
+const MAX_REDIRECTIONS = 20;
+/** undici's keep-alive pool with redirects followed (a thin wrapper: the pool's connections are shared). */
+function dispatcher(): Dispatcher {
+  return getGlobalDispatcher().compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }));
+}
 
 /** What {@link fetchTargetText} sends: method, headers and an optional body. */
 export interface TargetRequestInit {
@@ -34,7 +41,7 @@ export async function fetchTargetText(url: string | URL, init: TargetRequestInit
       headers: { ...init.headers },
       ...(init.body !== undefined ? { body: init.body } : {}),
       signal,
-      maxRedirections: 20,
+      dispatcher: dispatcher(),
     });
   } catch (err) {
     const e = err as Error;
