@@ -83,7 +83,10 @@ async function runDriver(name: string, env: Record<string, string> = {}): Promis
     }
   }
   const dump = process.env["RAGMETER_DUMP_CONVENTIONS"];
-  if (dump) writeFileSync(path.join(dump, `${name}${env["RAGMETER_TEST_CAPTURE"] === "false" ? "-nocontent" : ""}.json`), JSON.stringify({ spans, logs }, null, 2));
+  if (dump) {
+    const suffix = `${env["RAGMETER_TEST_CAPTURE"] === "false" ? "-nocontent" : ""}${env["RAGMETER_TEST_AISDK_RERANKING"] === "true" ? "-reranking" : ""}`;
+    writeFileSync(path.join(dump, `${name}${suffix}.json`), JSON.stringify({ spans, logs }, null, 2));
+  }
   const traceIds = new Set(spans.map((s) => s.trace_id));
   expect([...traceIds], `driver ${name} should record one trace`).toHaveLength(1);
   const traceId = [...traceIds][0]!;
@@ -174,24 +177,69 @@ describe("interactions from the spans real instrumentation libraries emit (desig
     expect([i.input_tokens, i.output_tokens]).toEqual(["321", "54"]);
   });
 
-  it("Vercel AI SDK telemetry (ai + @ai-sdk/openai): documents from the retrieval tool's result, answer and total usage from ai.generateText", async () => {
-    const { interaction: i } = await runDriver("vercel-ai");
-    expect(i.conventions).toEqual({ retrieval: "vercel-ai", generation: "vercel-ai" });
+  // Vercel AI SDK 7 (ai 7.0, @ai-sdk/openai 4.0) through its OpenTelemetry integration (@ai-sdk/otel
+  // 1.0, registerTelemetry(new OpenTelemetry())): OTel GenAI convention spans. AI SDK 6's `ai.*`
+  // spans are read from the fixtures its drivers recorded (tests/unit/extract-vercel-ai-sdk6.unit.test.ts).
+  const opOf = (s: StoredSpan) => s.attributes["gen_ai.operation.name"];
+  const usageOf = (s: StoredSpan) => [s.attributes["gen_ai.usage.input_tokens"], s.attributes["gen_ai.usage.output_tokens"]];
+
+  it("Vercel AI SDK 7 telemetry (ai + @ai-sdk/openai + @ai-sdk/otel): GenAI-convention spans; documents from the execute_tool result, answer from the last chat span, the whole run's usage from invoke_agent", async () => {
+    const { interaction: i, spans } = await runDriver("vercel-ai");
+    // AI SDK 7 writes OTel GenAI spans, no `ai.*` attribute: read as otel-genai
+    expect(spans.filter((s) => Object.keys(s.attributes).some((k) => k.startsWith("ai.")))).toEqual([]);
+    expect(spans.map(opOf).sort()).toEqual(["agent_step", "agent_step", "chat", "chat", "execute_tool", "invoke_agent"]);
+    expect(i.conventions).toEqual({ retrieval: "otel-genai", generation: "otel-genai" });
     expect(i.question).toBe(QUESTION);
     expectRetrieved(i, { documentIds: true, scores: true });
     expect(i.answer).toBe(ANSWER);
     expect(i.generator_model).toBe(MODEL);
-    expect([i.input_tokens, i.output_tokens]).toEqual(["621", "64"]);
+    // Two model calls, as the local server bills them: the tool call (300 in, 10 out) and the answer
+    // (321, 54). Each chat span holds its own step's; invoke_agent the run's total, which wins.
+    expect(spans.filter((s) => opOf(s) === "chat").map(usageOf)).toEqual(
+      expect.arrayContaining([
+        [300, 10],
+        [321, 54],
+      ]),
+    );
+    const agent = spans.find((s) => opOf(s) === "invoke_agent")!;
+    expect(usageOf(agent)).toEqual([300 + 321, 10 + 54]);
+    expect([i.input_tokens, i.output_tokens]).toEqual([String(300 + 321), String(10 + 54)]);
+    expect(i.spans.retrieval).toBe(spans.find((s) => opOf(s) === "execute_tool")!.span_id);
+    expect(i.guesses).toEqual([]);
   });
 
-  it("Vercel AI SDK telemetry, retrieval through rerank(): documents in the order of ai.ranking, with its scores", async () => {
-    const { interaction: i } = await runDriver("vercel-ai-rerank");
-    expect(i.conventions).toEqual({ retrieval: "vercel-ai", generation: "vercel-ai" });
+  it("Vercel AI SDK 7 telemetry, rerank() with new OpenTelemetry({ reranking: true }): documents in the order of ai.ranking, with its scores, from the rerank span; the generation as OTel GenAI", async () => {
+    const { interaction: i, spans } = await runDriver("vercel-ai-rerank", { RAGMETER_TEST_AISDK_RERANKING: "true" });
+    // two `rerank <model>` spans: the operation (the candidates, ai.documents) and the provider call (ai.documents and ai.ranking)
+    const reranks = spans.filter((s) => opOf(s) === "rerank");
+    expect(reranks.map((s) => s.name)).toEqual(["rerank reverse-reranker", "rerank reverse-reranker"]);
+    const ranked = reranks.find((s) => s.attributes["ai.ranking"] !== undefined)!;
+    expect(i.conventions).toEqual({ retrieval: "vercel-ai", generation: "otel-genai" });
+    expect(i.spans.retrieval).toBe(ranked.span_id);
+    expect(i.retrieval_uncaptured).toBeNull();
     expect(i.question).toBe(QUESTION);
     expectRetrieved(i, { documentIds: true, scores: true });
     expect(i.answer).toBe(ANSWER);
     expect(i.generator_model).toBe(MODEL);
     expect([i.input_tokens, i.output_tokens]).toEqual(["321", "54"]);
+  });
+
+  it("Vercel AI SDK 7 telemetry, rerank() with the default OpenTelemetry(): the rerank spans record no documents, so recall and grounding are content_missing naming the span and the option (never scored on a guess), relevance judged", async () => {
+    const { interaction: i, spans } = await runDriver("vercel-ai-rerank");
+    const reranks = spans.filter((s) => opOf(s) === "rerank");
+    expect(reranks).toHaveLength(2);
+    for (const s of reranks) expect(Object.keys(s.attributes).sort()).toEqual(["gen_ai.operation.name", "gen_ai.provider.name", "gen_ai.request.model"]);
+    expect(i.conventions).toEqual({ retrieval: "vercel-ai", generation: "otel-genai" });
+    expect(i.retrieved).toBeNull();
+    expect(i.retrieval_uncaptured!.span).toMatch(/^rerank reverse-reranker \([0-9a-f]{16}\)$/);
+    expect(i.retrieval_uncaptured!.reason).toContain("new OpenTelemetry({ reranking: true })");
+    expect([i.question, i.answer, i.generator_model, i.input_tokens, i.output_tokens]).toEqual([QUESTION, ANSWER, MODEL, "321", "54"]);
+    const judge = countingJudge();
+    const r = await scoreTrace(i.trace_id, spans, [], { judge, ks: [1, 12], liveSampleRate: 1, golden });
+    expect([r.result.recall_status, r.result.grounding.status, r.result.relevance.status]).toEqual(["content_missing", "content_missing", "ok"]);
+    expect(r.result.grounding.reason).toMatch(/^retrieved documents not recorded: the rerank span records no documents \(ai\.documents\) and ranking \(ai\.ranking\)/);
+    expect(judge.calls).toEqual({ grounding: 0, relevance: 1 });
+    expect(r.skipped).toEqual({ content_missing: 1 });
   });
 
   // LangChain.js through its instrumentations (issue 11): the chunk ids ride only on the Document's

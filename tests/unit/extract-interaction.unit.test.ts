@@ -109,6 +109,31 @@ describe("OTel GenAI", () => {
     expect(extractInteraction(TRACE, [chat])).toMatchObject({ question: "q?", answer: "a." });
   });
 
+  it("tokens of an agent run (AI SDK 7, invoke_agent → agent_step → chat): the nearest invoke_agent recording usage totals every step and wins over the last chat span's", () => {
+    const agent = span("invoke_agent m", { "gen_ai.operation.name": "invoke_agent", "gen_ai.usage.input_tokens": 621, "gen_ai.usage.output_tokens": 64 }, { end: 9, parent: "" });
+    const step1 = span("step 1", { "gen_ai.operation.name": "agent_step" }, { end: 3, parent: agent.span_id });
+    const step2 = span("step 2", { "gen_ai.operation.name": "agent_step" }, { end: 8, parent: agent.span_id });
+    const chat1 = span("chat m", { "gen_ai.operation.name": "chat", "gen_ai.usage.input_tokens": 300, "gen_ai.usage.output_tokens": 10 }, { end: 2, parent: step1.span_id });
+    const answer = JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: "a." }] }]);
+    const chat2 = span(
+      "chat m",
+      { "gen_ai.operation.name": "chat", "gen_ai.output.messages": answer, "gen_ai.usage.input_tokens": 321, "gen_ai.usage.output_tokens": 54 },
+      { end: 7, parent: step2.span_id },
+    );
+    const i = extractInteraction(TRACE, [agent, step1, step2, chat1, chat2]);
+    expect([i.answer, i.input_tokens, i.output_tokens, i.spans.generation]).toEqual(["a.", "621", "64", chat2.span_id]);
+    // without the agent span (not exported, or another library): the generation span's own
+    expect([extractInteraction(TRACE, [step2, chat2]).input_tokens, extractInteraction(TRACE, [step2, chat2]).output_tokens]).toEqual(["321", "54"]);
+    // an inner agent without usage is passed over; an agent recording only one count gives that one, the other null (never one step's)
+    const inner = span("invoke_agent sub", { "gen_ai.operation.name": "invoke_agent" }, { end: 7, parent: agent.span_id });
+    const chat3 = span("chat m", { "gen_ai.operation.name": "chat", "gen_ai.usage.input_tokens": 5, "gen_ai.usage.output_tokens": 1 }, { end: 6, parent: inner.span_id });
+    expect([extractInteraction(TRACE, [agent, inner, chat3]).input_tokens]).toEqual(["621"]);
+    const inputOnly = span("invoke_agent m", { "gen_ai.operation.name": "invoke_agent", "gen_ai.usage.input_tokens": 621 }, { end: 9, parent: "" });
+    const chat4 = span("chat m", { "gen_ai.operation.name": "chat", "gen_ai.usage.input_tokens": 321, "gen_ai.usage.output_tokens": 54 }, { end: 7, parent: inputOnly.span_id });
+    const partial = extractInteraction(TRACE, [inputOnly, chat4]);
+    expect([partial.input_tokens, partial.output_tokens]).toEqual(["621", null]);
+  });
+
   it("a retrieval done as a tool (execute_tool with the documents as result): the model-written query is not the question", () => {
     const i = extractInteraction(TRACE, [
       span("execute_tool search", {
@@ -297,6 +322,52 @@ describe("precedence and the other conventions", () => {
       { id: null, document_id: null, text: "two", score: 0.9 },
       { id: null, document_id: null, text: "zero", score: 0.4 },
     ]);
+  });
+
+  it("AI SDK 7 rerank span (gen_ai.operation.name = rerank, @ai-sdk/otel with reranking: true): the provider call's span with ai.ranking wins over the operation span that lists only the candidates", () => {
+    const docs = ['{"id":"c0","text":"zero"}', '{"id":"c1","text":"one"}', '{"id":"c2","text":"two"}'];
+    const op = span("rerank r", { "gen_ai.operation.name": "rerank", "gen_ai.request.model": "r", "ai.documents": docs }, { end: 5, parent: "" });
+    const call = span(
+      "rerank r",
+      {
+        "gen_ai.operation.name": "rerank",
+        "ai.documents": docs,
+        "ai.ranking.type": "object",
+        "ai.ranking": ['{"index":1,"relevanceScore":0.8}', '{"index":2,"relevanceScore":0.3}'],
+      },
+      { end: 4, parent: op.span_id },
+    );
+    const i = extractInteraction(TRACE, [op, call]);
+    expect(i.conventions.retrieval).toBe("vercel-ai");
+    expect(i.spans.retrieval).toBe(call.span_id);
+    expect(i.retrieved).toEqual([
+      { id: "c1", document_id: null, text: "one", score: 0.8 },
+      { id: "c2", document_id: null, text: "two", score: 0.3 },
+    ]);
+    expect(i.retrieval_uncaptured).toBeNull();
+  });
+
+  it("a rerank span that records no documents (AI SDK 7's default, AI SDK 6 with recordInputs off): retrieved null, the span and how to record them named, never an empty retrieval", () => {
+    const seven = span("rerank r", { "gen_ai.operation.name": "rerank", "gen_ai.provider.name": "local", "gen_ai.request.model": "r" }, { parent: "" });
+    const i = extractInteraction(TRACE, [seven]);
+    expect(i.retrieved).toBeNull();
+    expect(i.conventions.retrieval).toBe("vercel-ai");
+    expect(i.retrieval_uncaptured).toEqual({
+      span: `rerank r (${seven.span_id})`,
+      reason:
+        "the rerank span records no documents (ai.documents) and ranking (ai.ranking): AI SDK 7 records a rerank's documents and ranking only when its OpenTelemetry integration is built with `new OpenTelemetry({ reranking: true })` (@ai-sdk/otel), and recordInputs / recordOutputs are not off",
+    });
+    const six = extractInteraction(TRACE, [span("ai.rerank.doRerank", { "ai.operationId": "ai.rerank.doRerank", "ai.ranking": ['{"index":0,"relevanceScore":0.5}'] })]);
+    expect(six.retrieved).toBeNull();
+    expect(six.retrieval_uncaptured!.reason).toBe(
+      "the rerank span records no documents (ai.documents): AI SDK 6 records them only with experimental_telemetry recordInputs and recordOutputs on",
+    );
+    // a retrieval that did record its documents wins over one that did not
+    const withTool = extractInteraction(TRACE, [
+      seven,
+      span("execute_tool retrieve", { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.call.result": JSON.stringify([{ id: "c1", content: "t1" }]) }),
+    ]);
+    expect([withTool.retrieved!.map((d) => d.id), withTool.retrieval_uncaptured]).toEqual([["c1"], null]);
   });
 
   it("a trace without any retrieval span has retrieved null", () => {

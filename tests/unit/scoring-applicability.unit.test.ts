@@ -94,4 +94,25 @@ describe("applicability decided before judging (design §5)", () => {
     expect(judge.calls).toEqual({ grounding: 1, relevance: 1 });
     expect(r.skipped).toEqual({});
   });
+
+  it("a rerank span that records no documents (AI SDK 7 without reranking: true), golden traffic: recall and grounding content_missing naming the span and the option, relevance judged, one grounding call saved", async () => {
+    const judge = countingJudge();
+    const rerank = span("rerank r", { "gen_ai.operation.name": "rerank", "gen_ai.request.model": "r", "ragmeter.golden.id": "g1" });
+    const r = await scoreTrace("t1", [rerank, generation], [], { judge, ks: [1], liveSampleRate: 1, golden });
+    expect([r.result.recall_status, r.result.grounding.status, r.result.relevance.status]).toEqual(["content_missing", "content_missing", "ok"]);
+    expect(r.result.grounding.reason).toMatch(
+      /^retrieved documents not recorded: the rerank span records no documents \(ai\.documents\) and ranking \(ai\.ranking\): .*new OpenTelemetry\(\{ reranking: true \}\).* \(span rerank r \(rerankr000000000\)\)$/,
+    );
+    expect([r.result.recall, r.result.hit_rank]).toEqual([null, null]);
+    expect(judge.calls).toEqual({ grounding: 0, relevance: 1 });
+    expect(r.skipped).toEqual({ content_missing: 1 });
+    // live traffic: recall has no golden item (not_applicable), grounding still content_missing
+    const live = await scoreTrace("t1", [span("rerank r", { "gen_ai.operation.name": "rerank" }), generation], [], {
+      judge: countingJudge(),
+      ks: [1],
+      liveSampleRate: 1,
+      golden: null,
+    });
+    expect([live.result.grounding.status, live.result.relevance.status]).toEqual(["content_missing", "ok"]);
+  });
 });

@@ -22,13 +22,23 @@ export interface Interaction {
   readonly deployment_environment: string;
   /** The user's question, null when not captured. */
   readonly question: string | null;
-  /** Retrieved items in recorded rank order; null when the trace has no retrieval span. */
+  /** Retrieved items in recorded rank order; null when the trace has no retrieval span, or its documents were not recorded ({@link retrieval_uncaptured}). */
   readonly retrieved: readonly RawDocument[] | null;
+  /**
+   * The retrieval span whose documents were not recorded (`<span name> (<span id>)`) and why, with
+   * the option that records them (AI SDK 7's rerank spans without `reranking: true`): the retrieval
+   * metrics are `content_missing` (design §4, §5); null otherwise.
+   */
+  readonly retrieval_uncaptured: { readonly span: string; readonly reason: string } | null;
   /** The answer, null when not captured or when there is no generation. */
   readonly answer: string | null;
   readonly has_generation: boolean;
   readonly generator_model: string | null;
-  /** Tokens of the generation call(s), exact decimal strings (64-bit values are never rounded). */
+  /**
+   * Tokens of the generation call(s), exact decimal strings (64-bit values are never rounded): the
+   * whole run's when a span records them (an `invoke_agent` span above the generation, AI SDK's
+   * `ai.generateText`), else the generation span's own (design §4).
+   */
   readonly input_tokens: string | null;
   readonly output_tokens: string | null;
   /** True when the instrumentation capped some content (`ragmeter.content.truncated`). */
@@ -61,6 +71,30 @@ interface ContentEvent {
 
 const GENAI_GENERATION_OPS = new Set(["chat", "text_completion", "generate_content"]);
 const GENAI_TOOL_OP = "execute_tool";
+const GENAI_AGENT_OP = "invoke_agent";
+
+/** `gen_ai.usage.input_tokens` / `output_tokens` (or the older `prompt_tokens` / `completion_tokens`) of a span. */
+const genAiUsage = (a: StoredSpan["attributes"]): { input: string | null; output: string | null } => ({
+  input: uint(a, "gen_ai.usage.input_tokens") ?? uint(a, "gen_ai.usage.prompt_tokens"),
+  output: uint(a, "gen_ai.usage.output_tokens") ?? uint(a, "gen_ai.usage.completion_tokens"),
+});
+
+/**
+ * The token counts of a generation span's run: those of its nearest `invoke_agent` ancestor that
+ * records usage (an agent span totals every model call of its steps: AI SDK 7's `invoke_agent` over
+ * a tool-call step and the answer step), both taken from it, a count it lacks null (never mixed with
+ * one step's); without such an ancestor, the span's own (design §4).
+ */
+function runUsage(s: StoredSpan, byId: ReadonlyMap<string, StoredSpan>): { input: string | null; output: string | null } {
+  const seen = new Set<string>([s.span_id]);
+  for (let p = byId.get(s.parent_span_id); p !== undefined && !seen.has(p.span_id); p = byId.get(p.parent_span_id)) {
+    seen.add(p.span_id);
+    if (str(p.attributes, "gen_ai.operation.name") !== GENAI_AGENT_OP) continue;
+    const u = genAiUsage(p.attributes);
+    if (u.input !== null || u.output !== null) return u;
+  }
+  return genAiUsage(s.attributes);
+}
 
 const timeOf = (t: string): bigint => (/^\d+$/.test(t) ? BigInt(t) : 0n);
 
@@ -80,6 +114,7 @@ function eventsOf(s: StoredSpan, logs: readonly StoredLog[]): ContentEvent[] {
 function otelGenAi(spans: readonly StoredSpan[], logs: readonly StoredLog[]): { r: RetrievalPart[]; g: GenerationPart[] } {
   const r: RetrievalPart[] = [];
   const g: GenerationPart[] = [];
+  const byId = new Map(spans.map((s) => [s.span_id, s]));
   for (const s of spans) {
     const a = s.attributes;
     const op = str(a, "gen_ai.operation.name");
@@ -155,13 +190,14 @@ function otelGenAi(spans: readonly StoredSpan[], logs: readonly StoredLog[]): { 
       }
       const answer =
         lastMessageText(output, "assistant") ?? (Array.isArray(output) && output.length > 0 ? messageText(output[0]) : typeof output === "string" ? output : null) ?? choiceText;
+      const usage = runUsage(s, byId);
       g.push({
         convention: "otel-genai",
         question: lastMessageText(input, "user") ?? userText,
         answer,
         model: str(a, "gen_ai.response.model") ?? str(a, "gen_ai.request.model"),
-        input_tokens: uint(a, "gen_ai.usage.input_tokens") ?? uint(a, "gen_ai.usage.prompt_tokens"),
-        output_tokens: uint(a, "gen_ai.usage.output_tokens") ?? uint(a, "gen_ai.usage.completion_tokens"),
+        input_tokens: usage.input,
+        output_tokens: usage.output,
         end: endOf(s),
         span_id: s.span_id,
         span_name: s.name,
@@ -179,10 +215,24 @@ function jsonEntries(v: unknown): unknown[] | null {
   return arr ? arr.map((x) => (typeof x === "string" ? (jsonValue(x) ?? x) : x)) : null;
 }
 
+/** AI SDK 6 `ai.rerank.doRerank`, AI SDK 7 `rerank <model>` (@ai-sdk/otel: `gen_ai.operation.name = rerank`, a value of its own, not a GenAI semconv one). */
+const AI_SDK6_RERANK = "ai.rerank.doRerank";
+const AI_SDK7_RERANK_OP = "rerank";
+
+/** Why an AI SDK rerank span lacks what its reading needs, and how the SDK records it. */
+function rerankUncaptured(sdk7: boolean, missing: readonly string[]): string {
+  const how = sdk7
+    ? "AI SDK 7 records a rerank's documents and ranking only when its OpenTelemetry integration is built with `new OpenTelemetry({ reranking: true })` (@ai-sdk/otel), and recordInputs / recordOutputs are not off"
+    : "AI SDK 6 records them only with experimental_telemetry recordInputs and recordOutputs on";
+  return `the rerank span records no ${missing.join(" and ")}: ${how}`;
+}
+
 /**
- * Vercel AI SDK telemetry: `ai.generateText` / `ai.streamText` spans (question from `ai.prompt`,
- * answer `ai.response.text`, total usage); retrieval from an `ai.toolCall` whose result is a
- * document list, or from `ai.rerank.doRerank` (`ai.documents` reordered by `ai.ranking`).
+ * Vercel AI SDK telemetry: `ai.generateText` / `ai.streamText` spans (AI SDK 6: question from
+ * `ai.prompt`, answer `ai.response.text`, total usage); retrieval from an `ai.toolCall` whose result
+ * is a document list, or from a rerank span (`ai.documents` reordered by `ai.ranking`): AI SDK 6's
+ * `ai.rerank.doRerank`, AI SDK 7's `rerank <model>` (its other spans are OTel GenAI ones, read by
+ * {@link otelGenAi}). A rerank span without them is a retrieval whose documents were not recorded.
  */
 function vercelAi(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: GenerationPart[] } {
   const r: RetrievalPart[] = [];
@@ -207,9 +257,20 @@ function vercelAi(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: Genera
           preferred: true,
         });
       }
-    } else if (op === "ai.rerank.doRerank") {
+    } else if (op === AI_SDK6_RERANK || str(a, "gen_ai.operation.name") === AI_SDK7_RERANK_OP) {
       const documents = jsonEntries(jsonValue(a["ai.documents"]));
       const ranking = jsonEntries(jsonValue(a["ai.ranking"]));
+      const part: Omit<RetrievalPart, "docs"> = {
+        convention: "vercel-ai",
+        query: null,
+        queryIsQuestion: false,
+        end: endOf(s),
+        span_id: s.span_id,
+        incomplete: [],
+        topK: null,
+        guesses: [],
+        preferred: true,
+      };
       if (documents && ranking) {
         const docs: RawDocument[] = [];
         // Ranking entries `{index, relevanceScore}` in rank order (a bare text document has no id: null).
@@ -220,19 +281,11 @@ function vercelAi(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: Genera
           if (d === null) continue;
           docs.push({ ...d, score: typeof e?.["relevanceScore"] === "number" ? e["relevanceScore"] : d.score });
         }
-        if (docs.length > 0)
-          r.push({
-            convention: "vercel-ai",
-            query: null,
-            queryIsQuestion: false,
-            docs,
-            end: endOf(s),
-            span_id: s.span_id,
-            incomplete: [],
-            topK: null,
-            guesses: [],
-            preferred: true,
-          });
+        if (docs.length > 0) r.push({ ...part, docs });
+      } else {
+        // AI SDK 7's operation span holds the candidates only; its provider call's span, the ranking too.
+        const missing = [...(documents ? [] : ["documents (ai.documents)"]), ...(ranking ? [] : ["ranking (ai.ranking)"])];
+        r.push({ ...part, docs: [], uncaptured: rerankUncaptured(op !== AI_SDK6_RERANK, missing) });
       }
     } else if (op === "ai.generateText" || op === "ai.streamText") {
       const prompt = record(jsonValue(a["ai.prompt"]));
@@ -300,7 +353,8 @@ export function extractInteraction(traceId: string, spans: readonly StoredSpan[]
     service_name: spans.find((s) => s.service_name !== "")?.service_name ?? "",
     deployment_environment: str(resource, "deployment.environment.name") ?? str(resource, "deployment.environment") ?? "",
     question: question?.text ?? null,
-    retrieved: retrieval ? retrieval.docs : null,
+    retrieved: retrieval && retrieval.uncaptured === undefined ? retrieval.docs : null,
+    retrieval_uncaptured: retrieval?.uncaptured !== undefined ? { span: `${spanName(spans, retrieval.span_id)} (${retrieval.span_id})`, reason: retrieval.uncaptured } : null,
     answer: generation?.answer ?? null,
     has_generation: generation !== null,
     generator_model: generation?.model ?? null,
@@ -313,6 +367,11 @@ export function extractInteraction(traceId: string, spans: readonly StoredSpan[]
     conventions: { retrieval: retrieval?.convention ?? null, generation: generation?.convention ?? null },
     spans: { retrieval: retrieval?.span_id ?? null, generation: generation?.span_id ?? null, root: rootSpan(spans) },
   };
+}
+
+/** The name of a span of the trace by id ("" when absent). */
+function spanName(spans: readonly StoredSpan[], id: string): string {
+  return spans.find((s) => s.span_id === id)?.name ?? "";
 }
 
 /** The trace's root span: no parent, or a parent outside the trace (the caller's); the earliest such; null without spans. */

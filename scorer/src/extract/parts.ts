@@ -46,6 +46,12 @@ export interface RetrievalPart {
   readonly guesses: readonly Guess[];
   /** False when the span is only a candidate (its documents a list of bare texts): any retrieval that is not wins. */
   readonly preferred: boolean;
+  /**
+   * Set when the span is a retrieval whose documents were not recorded (the instrumentation records
+   * them only when asked, e.g. AI SDK 7's rerank spans): why, and how to record them. Its `docs` is
+   * empty; the retrieval metrics are `content_missing` (design §4, §5), never a zero.
+   */
+  readonly uncaptured?: string;
 }
 
 /** A generation one convention read from one span. */

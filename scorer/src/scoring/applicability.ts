@@ -24,13 +24,16 @@ const CAPTURE = "set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true";
 /**
  * Decides, from the interaction alone and before any judge is called, which metrics of a trace can
  * be computed (design §5): a metric that cannot gets `not_applicable` (the trace has no retrieval or
- * no generation), `content_missing` (content not captured), `context_incomplete` (content cut off
- * or unparseable, the attribute named in the reason; or capped by the instrumentation),
+ * no generation), `content_missing` (content not captured: texts or the answer, or a retrieval span
+ * that records no documents at all, the span and the option that records them named in the reason),
+ * `context_incomplete` (content cut off or unparseable, the attribute named in the reason; or capped
+ * by the instrumentation),
  * `uncertain_reading` (the question or the retrieval it needs was read from a fallback, the span and
  * attribute named in the reason: never `ok` on a guess, and no judge call) or `not_sampled` (live
  * trace outside the judge sampling rate). Retrieval metrics need only the
  * retrieval; grounding needs the retrieval and the answer; relevance needs the question and answer
- * of a RAG trace (a generation is never judged without its retrieval).
+ * of a RAG trace (a generation is never judged without a retrieval span; one whose documents were
+ * not recorded still makes the trace a RAG trace).
  * @param items the retrieved items with their texts (null when the trace has no retrieval or a text is missing).
  * @param live true without a golden item (recall needs one).
  * @param sampledIn false when the LLM judges are not to run on this live trace.
@@ -41,14 +44,19 @@ export function planTrace(i: Interaction, items: readonly RetrievedItem[] | null
   const cut = (x: { reason: string }) => no("context_incomplete", x.reason);
   const capped = no("context_incomplete", "the instrumentation capped some content (ragmeter.content.truncated)");
   let recall: Applicability;
+  const uncaptured = i.retrieval_uncaptured
+    ? no("content_missing", `retrieved documents not recorded: ${i.retrieval_uncaptured.reason} (span ${i.retrieval_uncaptured.span})`)
+    : null;
   if (live) recall = no("not_applicable", "live traffic: no golden item");
+  else if (uncaptured) recall = uncaptured;
   else if (i.retrieved === null) recall = no("not_applicable", "no retrieval span in the trace");
   else if (retrievalCut) recall = cut(retrievalCut);
   else if (i.truncated) recall = capped;
   else if (items === null) recall = no("content_missing", `retrieved texts not captured (${CAPTURE})`);
   else recall = uncertain(i, "retrieval") ?? OK;
 
-  const rag = i.retrieved === null ? no("not_applicable", "no retrieval span in the trace") : !i.has_generation ? no("not_applicable", "no generation span in the trace") : OK;
+  const rag =
+    i.retrieved === null && !uncaptured ? no("not_applicable", "no retrieval span in the trace") : !i.has_generation ? no("not_applicable", "no generation span in the trace") : OK;
   const answerMissing = i.answer === null ? no("content_missing", `answer not captured (${CAPTURE})`) : null;
   const questionMissing = i.question === null ? no("content_missing", `question not captured (${CAPTURE})`) : null;
   const notSampled = sampledIn ? null : no("not_sampled", "live trace outside the judge sampling rate");
@@ -62,6 +70,7 @@ export function planTrace(i: Interaction, items: readonly RetrievedItem[] | null
       (retrievalCut ? cut(retrievalCut) : null) ??
       (generationCut ? cut(generationCut) : null) ??
       (i.truncated ? capped : null) ??
+      uncaptured ??
       (items === null ? no("content_missing", `retrieved texts not captured (${CAPTURE})`) : null) ??
       uncertain(i, "retrieval") ??
       questionGuessed ??

@@ -1,13 +1,18 @@
-// Vercel AI SDK telemetry: `generateText` with experimental_telemetry on, through @ai-sdk/openai's
-// chat-completions model against the local server; the model calls the `retrieve` tool, whose
-// result is the document list, then answers from it.
+// Vercel AI SDK 7 telemetry: `generateText` with `telemetry` on, recorded by the SDK's OpenTelemetry
+// integration (@ai-sdk/otel: OTel GenAI convention spans `invoke_agent`, `agent_step`, `chat`,
+// `execute_tool`), through @ai-sdk/openai's chat-completions model against the local server; the
+// model calls the `retrieve` tool, whose result is the document list, then answers from it.
+// (AI SDK 6 recorded `ai.*` spans through `experimental_telemetry` alone: tests/fixtures/conventions.)
 
 import { createOpenAI } from "@ai-sdk/openai";
-import { generateText, jsonSchema, stepCountIs, tool } from "ai";
+import { OpenTelemetry } from "@ai-sdk/otel";
+import { generateText, jsonSchema, registerTelemetry, stepCountIs, tool } from "ai";
 import { startOtel } from "./otel.mjs";
 import { DOCS, MODEL, openaiUrl, QUESTION, SYSTEM } from "./scenario.mjs";
 
 const otel = startOtel({ serviceName: "conv-vercel-ai" });
+// AI SDK 7 records spans through its OpenTelemetry integration, registered once per process.
+registerTelemetry(new OpenTelemetry());
 const openai = createOpenAI({ baseURL: openaiUrl(), apiKey: "test-key" });
 
 const result = await generateText({
@@ -22,7 +27,7 @@ const result = await generateText({
     }),
   },
   stopWhen: stepCountIs(3),
-  experimental_telemetry: { isEnabled: true, recordInputs: true, recordOutputs: true, functionId: "answer-question" },
+  telemetry: { isEnabled: true, recordInputs: true, recordOutputs: true, functionId: "answer-question" },
 });
 if (!result.text) throw new Error("no answer");
 await otel.shutdown();
