@@ -84,7 +84,7 @@ async function runDriver(name: string, env: Record<string, string> = {}): Promis
   }
   const dump = process.env["RAGMETER_DUMP_CONVENTIONS"];
   if (dump) {
-    const suffix = `${env["RAGMETER_TEST_CAPTURE"] === "false" ? "-nocontent" : ""}${env["RAGMETER_TEST_AISDK_RERANKING"] === "true" ? "-reranking" : ""}`;
+    const suffix = `${env["RAGMETER_TEST_CAPTURE"] === "false" ? "-nocontent" : ""}${env["RAGMETER_TEST_AISDK_RERANKING"] === "true" ? "-reranking" : ""}${env["RAGMETER_TEST_AISDK_TELEMETRY"] === "legacy" ? "-legacy" : ""}`;
     writeFileSync(path.join(dump, `${name}${suffix}.json`), JSON.stringify({ spans, logs }, null, 2));
   }
   const traceIds = new Set(spans.map((s) => s.trace_id));
@@ -240,6 +240,20 @@ describe("interactions from the spans real instrumentation libraries emit (desig
     expect(r.result.grounding.reason).toMatch(/^retrieved documents not recorded: the rerank span records no documents \(ai\.documents\) and ranking \(ai\.ranking\)/);
     expect(judge.calls).toEqual({ grounding: 0, relevance: 1 });
     expect(r.skipped).toEqual({ content_missing: 1 });
+  });
+
+  it("Vercel AI SDK 7 with @ai-sdk/otel's LegacyOpenTelemetry (AI SDK 6's ai.* spans): read as vercel-ai, the run's usage from ai.generateText, the rerank from ai.rerank.doRerank", async () => {
+    const legacy = { RAGMETER_TEST_AISDK_TELEMETRY: "legacy" };
+    const { interaction: tool, spans } = await runDriver("vercel-ai", legacy);
+    expect(spans.every((s) => typeof s.attributes["ai.operationId"] === "string" && opOf(s) === undefined)).toBe(true);
+    expect(tool.conventions).toEqual({ retrieval: "vercel-ai", generation: "vercel-ai" });
+    expect([tool.question, tool.answer, tool.generator_model]).toEqual([QUESTION, ANSWER, MODEL]);
+    expectRetrieved(tool, { documentIds: true, scores: true });
+    expect([tool.input_tokens, tool.output_tokens]).toEqual([String(300 + 321), String(10 + 54)]);
+    const { interaction: reranked } = await runDriver("vercel-ai-rerank", legacy);
+    expect(reranked.conventions).toEqual({ retrieval: "vercel-ai", generation: "vercel-ai" });
+    expect([reranked.question, reranked.answer, reranked.generator_model, reranked.input_tokens, reranked.output_tokens]).toEqual([QUESTION, ANSWER, MODEL, "321", "54"]);
+    expectRetrieved(reranked, { documentIds: true, scores: true });
   });
 
   // LangChain.js through its instrumentations (issue 11): the chunk ids ride only on the Document's

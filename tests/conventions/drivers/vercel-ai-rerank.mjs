@@ -7,14 +7,16 @@
 // the provider call's span, `ai.ranking` ({index, relevanceScore} in rank order).
 
 import { createOpenAI } from "@ai-sdk/openai";
-import { OpenTelemetry } from "@ai-sdk/otel";
+import { LegacyOpenTelemetry, OpenTelemetry } from "@ai-sdk/otel";
 import { trace } from "@opentelemetry/api";
 import { generateText, registerTelemetry, rerank } from "ai";
 import { startOtel } from "./otel.mjs";
 import { contextOf, DOCS, MODEL, openaiUrl, QUESTION, SYSTEM } from "./scenario.mjs";
 
 const otel = startOtel({ serviceName: "conv-vercel-ai-rerank" });
-registerTelemetry(new OpenTelemetry({ reranking: process.env.RAGMETER_TEST_AISDK_RERANKING === "true" }));
+registerTelemetry(
+  process.env.RAGMETER_TEST_AISDK_TELEMETRY === "legacy" ? new LegacyOpenTelemetry() : new OpenTelemetry({ reranking: process.env.RAGMETER_TEST_AISDK_RERANKING === "true" }),
+);
 const openai = createOpenAI({ baseURL: openaiUrl(), apiKey: "test-key" });
 const telemetry = { isEnabled: true, recordInputs: true, recordOutputs: true, functionId: "answer-question" };
 

@@ -5,14 +5,15 @@
 // (AI SDK 6 recorded `ai.*` spans through `experimental_telemetry` alone: tests/fixtures/conventions.)
 
 import { createOpenAI } from "@ai-sdk/openai";
-import { OpenTelemetry } from "@ai-sdk/otel";
+import { LegacyOpenTelemetry, OpenTelemetry } from "@ai-sdk/otel";
 import { generateText, jsonSchema, registerTelemetry, stepCountIs, tool } from "ai";
 import { startOtel } from "./otel.mjs";
 import { DOCS, MODEL, openaiUrl, QUESTION, SYSTEM } from "./scenario.mjs";
 
 const otel = startOtel({ serviceName: "conv-vercel-ai" });
-// AI SDK 7 records spans through its OpenTelemetry integration, registered once per process.
-registerTelemetry(new OpenTelemetry());
+// AI SDK 7 records spans through its OpenTelemetry integration, registered once per process;
+// RAGMETER_TEST_AISDK_TELEMETRY=legacy: its LegacyOpenTelemetry, which writes AI SDK 6's `ai.*` spans.
+registerTelemetry(process.env.RAGMETER_TEST_AISDK_TELEMETRY === "legacy" ? new LegacyOpenTelemetry() : new OpenTelemetry());
 const openai = createOpenAI({ baseURL: openaiUrl(), apiKey: "test-key" });
 
 const result = await generateText({
