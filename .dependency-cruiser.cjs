@@ -2,7 +2,7 @@
 // Layers of the scorer, top to bottom (design §8):
 //   cli → runs → {stream, scoring, store} → {judges, extract} → domain
 // with store depending on domain types alone. A rule's name is printed with every violation.
-const WORKSPACES = "(otlp|runtime|collector|instrumentation|golden|scorer|dashboards|examples/sample-rag)";
+const WORKSPACES = "(otlp|kafka|runtime|collector|instrumentation|golden|scorer|dashboards|examples/sample-rag)";
 const S = "^scorer/src/";
 
 /** A scorer layer may not import the listed layers. */

@@ -13,8 +13,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { createAdmin, setUpTopics } from "@ragmeter/kafka";
 import autocannon from "autocannon";
-import kafkajs from "kafkajs";
 import { startKafka } from "../scripts/kafka/kafka.mjs";
 import { benchBody } from "./lib/otlp-bodies.mjs";
 import { peakRssMiB, resetPeakRss } from "./lib/proc.mjs";
@@ -52,15 +52,14 @@ const bodies = Array.from({ length: 256 }, body);
 const SPANS_PER_REQUEST = 100;
 
 async function withTopic(fn) {
-  const admin = new kafkajs.Kafka({ clientId: "bench", brokers: brokers.split(","), logLevel: kafkajs.logLevel.NOTHING }).admin();
-  await admin.connect();
+  const admin = createAdmin({ brokers: brokers.split(","), security: { protocol: "PLAINTEXT" } }, "bench");
   const topic = `ragmeter.bench.${randomUUID()}`;
-  await admin.createTopics({ topics: [{ topic, numPartitions: 3, replicationFactor: 1 }], waitForLeaders: true });
+  await setUpTopics(admin, [topic], { create: true, partitions: 3, leaderTimeoutMs: 30_000 });
   try {
     return await fn(topic);
   } finally {
     await admin.deleteTopics({ topics: [topic] }).catch(() => {});
-    await admin.disconnect();
+    await admin.close();
   }
 }
 

@@ -27,8 +27,8 @@ import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { createAdmin, setUpTopics, startBatchConsumer, topicOffsets } from "@ragmeter/kafka";
 import autocannon from "autocannon";
-import kafkajs from "kafkajs";
 import { startKafka, stopKafka } from "../scripts/kafka/kafka.mjs";
 import { buildOtelcol, OtelcolScriptError, otelcolSettings, startOtelcol, stopOtelcol } from "../scripts/otelcol/otelcol.mjs";
 import { benchBody } from "./lib/otlp-bodies.mjs";
@@ -212,9 +212,8 @@ try {
   throw e;
 }
 const kafka = await startKafka({ log });
-const kafkaOpts = { clientId: "ragmeter-bench-peer", brokers, logLevel: kafkajs.logLevel.NOTHING };
-const admin = new kafkajs.Kafka(kafkaOpts).admin();
-await admin.connect();
+const connection = { brokers, security: { protocol: "PLAINTEXT" } };
+const admin = createAdmin(connection, "ragmeter-bench-peer");
 const runId = randomUUID().slice(0, 8);
 const topics = { ragmeter: `ragmeter.bench.peer.${runId}.ragmeter`, otelcol: `ragmeter.bench.peer.${runId}.otelcol` };
 const started = [];
@@ -227,8 +226,8 @@ function cleanup() {
   cleaning ??= (async () => {
     stopping = true;
     for (const t of started.reverse()) await t.stop().catch((e) => log(`stopping ${t.name}: ${e.message}`));
-    await admin.deleteTopics({ topics: Object.values(topics), timeout: 10_000 }).catch((e) => log(`deleting topics: ${e.message}`));
-    await admin.disconnect();
+    await admin.deleteTopics({ topics: Object.values(topics) }).catch((e) => log(`deleting topics: ${e.message}`));
+    await admin.close();
     if (kafka.status === "started") await stopKafka({ log });
   })();
   return cleaning;
@@ -240,7 +239,8 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
   });
 }
 try {
-  await admin.createTopics({ topics: Object.values(topics).map((topic) => ({ topic, numPartitions: partitions, replicationFactor: 1 })), waitForLeaders: true });
+  const setUp = await setUpTopics(admin, Object.values(topics), { create: true, partitions, leaderTimeoutMs: 30_000 });
+  if (setUp.missing.length + setUp.leaderless.length > 0) throw new Error(`topics ${[...setUp.missing, ...setUp.leaderless].join(", ")} not ready`);
   log(`topics ${Object.values(topics).join(", ")} (${partitions} partitions each)`);
   const accepted = { ragmeter: 0, otelcol: 0 };
   // requests in flight when a run ends may still be written to Kafka without their 2xx being counted
@@ -295,7 +295,7 @@ try {
   await new Promise((r) => setTimeout(r, 1000));
   const delivered = {};
   for (const name of ["ragmeter", "otelcol"]) {
-    const offsets = await admin.fetchTopicOffsets(topics[name]);
+    const offsets = await topicOffsets(admin, topics[name]);
     const messages = offsets.reduce((sum, p) => sum + Number(p.high) - Number(p.low), 0);
     const expected = accepted[name] * TRACES_PER_REQUEST;
     const atMost = (accepted[name] + cutOff[name]) * TRACES_PER_REQUEST;
@@ -378,21 +378,27 @@ try {
 process.exitCode = exitCode;
 
 async function sampleMessage(topic) {
-  const consumer = new kafkajs.Kafka(kafkaOpts).consumer({ groupId: `ragmeter-bench-peer-${runId}` });
-  await consumer.connect();
+  const groupId = `ragmeter-bench-peer-${runId}`;
+  let consumer;
   try {
-    await consumer.subscribe({ topic, fromBeginning: true });
     return await new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no message on ${topic} within 15 s`)), 15_000);
-      consumer.run({
-        eachMessage: async ({ message }) => {
+      const quiet = { info() {}, warn() {}, error() {} };
+      startBatchConsumer(
+        connection,
+        { clientId: "ragmeter-bench-peer", groupId, topics: [topic], sessionTimeoutMs: 10_000, heartbeatIntervalMs: 1_000 },
+        async (batch) => {
+          const m = batch.records[0];
           clearTimeout(timer);
-          resolve({ key: message.key?.toString("latin1").slice(0, 64), keyBytes: message.key?.length ?? 0, valueBytes: message.value?.length ?? 0 });
+          resolve({ key: m?.key?.toString("latin1").slice(0, 64), keyBytes: m?.key?.length ?? 0, valueBytes: m?.value?.length ?? 0 });
         },
-      });
+        quiet,
+      ).then((c) => {
+        consumer = c;
+      }, reject);
     });
   } finally {
-    await consumer.disconnect();
-    await admin.deleteGroups([`ragmeter-bench-peer-${runId}`]).catch(() => {});
+    await consumer?.stop();
+    await admin.deleteGroups({ groups: [groupId] }).catch(() => {});
   }
 }

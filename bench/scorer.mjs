@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import kafkajs from "kafkajs";
+import { createAdmin } from "@ragmeter/kafka";
 import { envSchema } from "../scorer/dist/cli/config.js";
 import { createHeuristicJudge } from "../scorer/dist/judges/heuristic/heuristicJudge.js";
 import { createLlmJudge } from "../scorer/dist/judges/llm/llmJudge.js";
@@ -38,8 +38,7 @@ const FETCH_BYTES = args["fetch-bytes"] === undefined ? undefined : Number(args[
 const BROKER = process.env.KAFKA_BROKERS ?? "127.0.0.1:9092";
 // RAGMETER_RELEASE_STARTUP_PAGES as the scorer reads it (default true; an invalid value is an error).
 const RELEASE_PAGES = envSchema.shape.RAGMETER_RELEASE_STARTUP_PAGES.parse(process.env.RAGMETER_RELEASE_STARTUP_PAGES || undefined);
-const { Kafka, logLevel } = kafkajs;
-const kafka = new Kafka({ clientId: "bench-scorer", brokers: BROKER.split(","), logLevel: logLevel.NOTHING });
+const connection = { brokers: BROKER.split(","), security: { protocol: "PLAINTEXT" } };
 const silent = {
   info() {},
   warn() {},
@@ -63,12 +62,11 @@ function prefill(topic, n) {
 }
 
 async function dropTopic(topic) {
-  const admin = kafka.admin();
-  await admin.connect();
+  const admin = createAdmin(connection, "bench-scorer");
   const existing = new Set(await admin.listTopics());
   const mine = [topic, `${topic}.dlq`].filter((t) => existing.has(t));
   if (mine.length > 0) await admin.deleteTopics({ topics: mine });
-  await admin.disconnect();
+  await admin.close();
 }
 
 /**

@@ -15,7 +15,7 @@ import path from "node:path";
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 /** Folders the dependency rules read (those present). */
-const SOURCES = ["otlp", "runtime", "collector", "instrumentation", "golden", "scorer", "dashboards", "examples", "tests", "bench", "scripts"];
+const SOURCES = ["otlp", "kafka", "runtime", "collector", "instrumentation", "golden", "scorer", "dashboards", "examples", "tests", "bench", "scripts"];
 const checks = [
   { name: "lint+format (biome)", cmd: bin("biome"), args: ["ci", "--reporter=summary", "."] },
   {

@@ -1,28 +1,29 @@
 #!/usr/bin/env node
 // Pre-fills a topic for bench/scorer.mjs in its own process, so the scorer's peak RSS is its own:
 // node bench/lib/scorer-prefill.mjs <topic> <traces>; prints the seconds it took.
-import kafkajs from "kafkajs";
+import { createAdmin, createProducer, setUpTopics } from "@ragmeter/kafka";
 import { traceBytes } from "./scorer-traces.mjs";
 
 const [topic, count] = process.argv.slice(2);
 const BROKER = process.env.KAFKA_BROKERS ?? "127.0.0.1:9092";
-const { Kafka, logLevel } = kafkajs;
-const kafka = new Kafka({ clientId: "bench-scorer-prefill", brokers: BROKER.split(","), logLevel: logLevel.NOTHING });
+const connection = { brokers: BROKER.split(","), security: { protocol: "PLAINTEXT" } };
 
 async function prefill(topic, n) {
-  const admin = kafka.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic, numPartitions: 3, replicationFactor: 1 }], waitForLeaders: true });
-  await admin.disconnect();
-  const producer = kafka.producer();
-  await producer.connect();
+  const admin = createAdmin(connection, "bench-scorer-prefill");
+  await setUpTopics(admin, [topic], { create: true, partitions: 3, leaderTimeoutMs: 30_000 });
+  await admin.close();
+  const producer = createProducer(connection, { clientId: "bench-scorer-prefill" });
+  const headers = new Map([[Buffer.from("ragmeter-signal"), Buffer.from("traces")]]);
   const t0 = performance.now();
   for (let i = 0; i < n; i += 2000) {
     const messages = [];
-    for (let j = i; j < Math.min(n, i + 2000); j++) messages.push({ ...traceBytes(j), headers: { "ragmeter-signal": "traces" } });
-    await producer.send({ topic, acks: -1, messages });
+    for (let j = i; j < Math.min(n, i + 2000); j++) {
+      const { key, value } = traceBytes(j);
+      messages.push({ topic, key: Buffer.from(key), value: Buffer.from(value), headers });
+    }
+    await producer.send({ messages });
   }
-  await producer.disconnect();
+  await producer.close();
   return (performance.now() - t0) / 1000;
 }
 

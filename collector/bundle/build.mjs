@@ -13,7 +13,8 @@
 //   + minified (source text kept by V8 is about a third)                      74–76 MiB
 //   + node:http instead of fastify (collector/src/server.ts)                  see bench/README.md
 // What is swapped (see each stand-in for why it is safe): `mnemonist` → ./mnemonist-lru.cjs,
-// `ajv/dist/2020.js` (imported by @platformatic/kafka only) → ./ajv-unused.mjs.
+// `ajv/dist/2020.js` (imported by @platformatic/kafka only) → ./ajv-unused.mjs; and
+// `@platformatic/wasm-utils` → its own `bundled` entry (the WebAssembly module inlined).
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -36,6 +37,12 @@ const lean = {
   setup(b) {
     b.onResolve({ filter: /^mnemonist$/ }, () => ({ path: join(here, "mnemonist-lru.cjs") }));
     b.onResolve({ filter: /^ajv\/dist\/2020\.js$/ }, (a) => (a.importer.includes(platformatic) ? { path: join(here, "ajv-unused.mjs") } : undefined));
+    // @platformatic/wasm-utils (CRC32C, compression codecs of @platformatic/kafka 2.x) reads its
+    // native.wasm next to its own module at load; in the bundle that path is gone, so its variant
+    // with the module inlined is bundled instead (the same exports).
+    b.onResolve({ filter: /^@platformatic\/wasm-utils$/ }, (a) =>
+      b.resolve("@platformatic/wasm-utils/bundled", { kind: a.kind, importer: a.importer, resolveDir: a.resolveDir, pluginData: { lean: true } }),
+    );
     // @platformatic/kafka's index re-exports every client and API; its modules have no side effects
     // that the Producer and Admin need (checked: only constant tables and compiled validators), so
     // marking them side-effect free lets esbuild drop what the collector does not import.

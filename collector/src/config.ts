@@ -2,7 +2,7 @@
  * Collector configuration: one zod schema, read once from flags, then environment, then defaults.
  */
 import { availableParallelism } from "node:os";
-import { brokerListSchema, kafkaEnvSchema } from "@ragmeter/otlp";
+import { brokerListSchema, DEFAULT_BROKERS, DEFAULT_TOPIC, KafkaConfigError, kafkaSecuritySchema, loadKafkaEnv, PLAINTEXT, topicSchema } from "@ragmeter/kafka";
 import * as z from "zod"; // a namespace import lets a bundler drop what is not used (the locales, JSON Schema): collector bundle −430 KiB
 import { CollectorConfigError } from "./errors.js";
 
@@ -30,9 +30,15 @@ export const collectorConfigSchema = z.object({
   /** OTLP/HTTP port (0 = any free port). Env RAGMETER_COLLECTOR_PORT, default 4318. */
   port: z.coerce.number().int().min(0).max(65535).default(4318),
   /** Kafka bootstrap servers, host:port. Env KAFKA_BROKERS (comma-separated), default 127.0.0.1:9092. */
-  brokers: brokerListSchema.default(["127.0.0.1:9092"]),
+  brokers: brokerListSchema.default([...DEFAULT_BROKERS]),
   /** Topic for spans and log events. Env RAGMETER_TOPIC, default ragmeter.spans. */
-  topic: kafkaEnvSchema.shape.RAGMETER_TOPIC,
+  topic: topicSchema.default(DEFAULT_TOPIC),
+  /**
+   * How to reach the brokers: TLS, SASL (PLAIN, SCRAM-SHA-256/512). Read from the environment by the
+   * Kafka settings the scorer shares (@ragmeter/kafka: RAGMETER_KAFKA_SECURITY_PROTOCOL,
+   * RAGMETER_KAFKA_SASL_*, RAGMETER_KAFKA_SSL_*), default PLAINTEXT.
+   */
+  security: kafkaSecuritySchema.default(PLAINTEXT),
   /** Bearer token required on /v1/*, when set. Env RAGMETER_COLLECTOR_TOKEN. */
   token: z.string().min(1).optional(),
   /** Largest request body, compressed and decompressed, in bytes (413 above). Env RAGMETER_COLLECTOR_BODY_LIMIT_BYTES, default 16 MiB. */
@@ -49,8 +55,9 @@ export const collectorConfigSchema = z.object({
   retryAfterSeconds: positiveInt(3600).default(2),
   /**
    * Idempotent producer (one produce call at a time with group commit; the producer is replaced
-   * after a failure, so no sequence errors across a broker restart). With kafkajs it was measured
-   * faster than the non-idempotent producer with 4 concurrent produce calls.
+   * after a failure, so no sequence errors across a broker restart). Measured (with the client the
+   * collector had before @platformatic/kafka) faster than the non-idempotent producer with 4
+   * concurrent produce calls.
    * Env RAGMETER_KAFKA_IDEMPOTENT, default true.
    */
   idempotent: booleanLike.default(true),
@@ -87,8 +94,11 @@ export type CollectorConfig = z.infer<typeof collectorConfigSchema>;
 /** Flags a CLI may pass; each wins over its environment variable. */
 export type CollectorFlags = Partial<z.input<typeof collectorConfigSchema>>;
 
-/** Environment variable of each setting. */
-export const COLLECTOR_ENV: Record<keyof CollectorConfig, string> = {
+/**
+ * Environment variable of each setting (`security` is several variables, read by the shared Kafka
+ * settings: @ragmeter/kafka's KAFKA_ENV).
+ */
+export const COLLECTOR_ENV: Record<Exclude<keyof CollectorConfig, "security">, string> = {
   host: "RAGMETER_COLLECTOR_HOST",
   port: "RAGMETER_COLLECTOR_PORT",
   brokers: "KAFKA_BROKERS",
@@ -118,7 +128,30 @@ export const COLLECTOR_ENV: Record<keyof CollectorConfig, string> = {
 export function loadCollectorConfig(env: Record<string, string | undefined> = process.env, flags: CollectorFlags = {}): CollectorConfig {
   const raw: Record<string, unknown> = {};
   const source: Record<string, string> = {};
+  const issues: string[] = [];
+  // Brokers, topic and security: the settings the scorer shares, read by their one schema. A flag
+  // stands in for its variable there.
+  const shared: Record<string, string | undefined> = { ...env };
+  const flagOf: Record<string, string> = {};
+  if (flags.brokers !== undefined) {
+    shared["KAFKA_BROKERS"] = Array.isArray(flags.brokers) ? flags.brokers.join(",") : flags.brokers;
+    flagOf["KAFKA_BROKERS"] = "flag --brokers";
+  }
+  if (flags.topic !== undefined) {
+    shared["RAGMETER_TOPIC"] = flags.topic;
+    flagOf["RAGMETER_TOPIC"] = "flag --topic";
+  }
+  try {
+    const kafka = loadKafkaEnv(shared, flagOf);
+    if (kafka.brokers !== undefined) raw["brokers"] = kafka.brokers;
+    raw["topic"] = kafka.topic;
+    raw["security"] = kafka.security;
+  } catch (err) {
+    if (!(err instanceof KafkaConfigError)) throw err;
+    issues.push(...err.issues.map((i) => `${i.setting}: ${i.message}`));
+  }
   for (const [key, name] of Object.entries(COLLECTOR_ENV)) {
+    if (key === "brokers" || key === "topic") continue;
     const v = env[name];
     if (v !== undefined && v !== "") {
       raw[key] = v;
@@ -126,19 +159,20 @@ export function loadCollectorConfig(env: Record<string, string | undefined> = pr
     }
   }
   for (const [key, v] of Object.entries(flags)) {
-    if (v !== undefined) {
+    if (v !== undefined && key !== "brokers" && key !== "topic") {
       raw[key] = v;
       source[key] = `flag --${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
     }
   }
   const r = collectorConfigSchema.safeParse(raw);
   if (!r.success) {
-    throw new CollectorConfigError(
-      r.error.issues.map((i) => {
+    issues.push(
+      ...r.error.issues.map((i) => {
         const key = String(i.path[0] ?? "");
         return `${source[key] ?? key}: ${i.message}`;
       }),
     );
   }
+  if (issues.length > 0 || !r.success) throw new CollectorConfigError(issues);
   return r.data;
 }

@@ -1,17 +1,26 @@
 /**
- * Kafka side of the collector: a @platformatic/kafka producer (acks = all) behind a small
- * supervisor that replaces the producer after a failure, fails fast for a short back-off while
- * Kafka is down, and answers readiness through an admin client.
+ * Kafka side of the collector: a producer of @ragmeter/kafka (acks = all, keys partitioned as
+ * Kafka's Java client does) behind a small supervisor that replaces the producer after a failure,
+ * fails fast for a short back-off while Kafka is down, and answers readiness through an admin
+ * client.
  */
 
-import { Admin, type MessageToProduce, ProduceAcks, Producer } from "@platformatic/kafka";
+import {
+  type BytesProducer,
+  createAdmin,
+  createProducer,
+  explainKafkaError,
+  isUnknownTopic,
+  type KafkaAdmin,
+  type KafkaConnection,
+  type ProducedRecord,
+  setUpTopics,
+} from "@ragmeter/kafka";
 import { deadLetterTopic, recordHeaders, type Signal } from "@ragmeter/otlp";
 import type { TraceRecord } from "./batching.js";
 import type { CollectorConfig } from "./config.js";
 import { KafkaUnavailableError, TopicMissingError } from "./errors.js";
-import { describeKafkaError, isTopicExists, isUnknownTopic } from "./kafka-errors.js";
 import type { PinoLogger } from "./logger.js";
-import { recordPartitioner } from "./partitioner.js";
 
 /** Where the collector's records go. Implementations must not resolve before the data is durable. */
 export interface RecordSink {
@@ -35,11 +44,10 @@ export interface RecordSink {
 export type Readiness = { ready: true } | { ready: false; reason: "kafka unreachable" } | { ready: false; reason: "topic missing"; topic: string };
 
 /** Records as the producer takes them: key, value and header names and values already bytes. */
-type Record_ = MessageToProduce<Buffer, Buffer, Buffer, Buffer>;
-type KafkaProducer = Producer<Buffer, Buffer, Buffer, Buffer>;
+type Record_ = ProducedRecord;
 
 interface ProducerSlot {
-  producer: KafkaProducer;
+  producer: BytesProducer;
   pending: number;
   failed: boolean;
   retired: boolean;
@@ -53,32 +61,24 @@ function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
 
-/** Retry back-off of the client (1.22 takes a fixed delay): 250 ms between attempts. */
-const retryDelay = 250;
-
 /**
- * Creates the Kafka sink for `config` (brokers, topic, idempotent, timeouts). Checks (and, when
- * allowed, creates) its topics at once in the background; the producer connects on the first send.
- * Keys go to partitions as Kafka's Java client and kafkajs's default partitioner place them
- * (murmur2, sign bit cleared, modulo the partition count), so one trace keeps one partition.
+ * Creates the Kafka sink for `config` (brokers, security, topic, idempotent, timeouts). Checks
+ * (and, when allowed, creates) its topics at once in the background; the producer connects on the
+ * first send. Keys go to partitions as Kafka's Java client places them (murmur2, sign bit cleared,
+ * modulo the partition count), so one trace keeps one partition.
  */
 export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): RecordSink {
-  const base = {
-    clientId: config.clientId,
-    bootstrapBrokers: config.brokers,
-    connectTimeout: 2_000,
-    requestTimeout: config.sendTimeoutMs,
-    timeout: config.sendTimeoutMs,
-    retryDelay,
-  };
+  const connection: KafkaConnection = { brokers: config.brokers, security: config.security };
+  const timing = { connectTimeoutMs: 2_000, requestTimeoutMs: config.sendTimeoutMs, retryDelayMs: 250 };
+  const explain = (err: unknown): string => explainKafkaError(err, config.security);
   let slot: ProducerSlot | undefined;
   let lastFailure = 0;
   let closed = false;
-  let admin: Admin | undefined;
+  let admin: KafkaAdmin | undefined;
   let readyCache: { at: number; value: boolean } | undefined;
 
-  const getAdmin = (): Admin => {
-    admin ??= new Admin({ ...base, retries: 0 });
+  const getAdmin = (): KafkaAdmin => {
+    admin ??= createAdmin(connection, config.clientId, { ...timing, retries: 0 });
     return admin;
   };
   const dropAdmin = (): void => {
@@ -97,25 +97,20 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
     topicCheck ??= (async () => {
       const a = getAdmin();
       const existing = new Set(await withDeadline(a.listTopics(), config.sendTimeoutMs, "list its topics"));
-      const wanted = config.createTopics ? [config.topic, deadLetterTopic(config.topic)] : [config.topic];
-      const missing = wanted.filter((t) => !existing.has(t));
-      if (missing.length > 0 && config.createTopics) {
-        const create = async (): Promise<void> => {
-          let created = true;
-          try {
-            await withDeadline(a.createTopics({ topics: missing, partitions: config.topicPartitions }), config.sendTimeoutMs, "create the topics");
-          } catch (err) {
-            if (!isTopicExists(err)) throw err;
-            created = false; // another process (e.g. a sibling cluster worker) created it just now
-          }
-          // Either way its partitions may still be without a leader: a send now would fail (503).
-          await waitForLeaders(a, missing, config.sendTimeoutMs);
-          if (created) logger.info({ topics: missing, partitions: config.topicPartitions }, `created Kafka topic${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`);
-        };
-        if (missing.includes(config.topic)) await create();
-        // Only the dead-letter topic is missing (the scorer writes it): sends need not wait for it.
-        else void create().catch((err: unknown) => logger.warn({ error: describeKafkaError(err) }, `could not create ${missing.join(", ")}`));
-      } else if (missing.length > 0) {
+      const dlq = deadLetterTopic(config.topic);
+      const setUp = async (topics: string[]): Promise<void> => {
+        const r = await withDeadline(
+          setUpTopics(a, topics, { create: config.createTopics, partitions: config.topicPartitions, leaderTimeoutMs: config.sendTimeoutMs }),
+          2 * config.sendTimeoutMs,
+          "set up the topics",
+        );
+        if (r.created.length > 0)
+          logger.info({ topics: r.created, partitions: config.topicPartitions }, `created Kafka topic${r.created.length > 1 ? "s" : ""} ${r.created.join(", ")}`);
+        if (r.refused !== undefined) throw r.refused.error;
+        // A topic just created (here, or by a sibling cluster worker a moment ago) may still have partitions without a leader: a send now would fail (503).
+        if (r.leaderless.length > 0) throw new KafkaUnavailableError(`partitions of ${r.leaderless.join(", ")} have no leader after ${config.sendTimeoutMs} ms`);
+      };
+      if (!existing.has(config.topic) && !config.createTopics) {
         if (Date.now() - missingLogged > 30_000) {
           missingLogged = Date.now();
           logger.warn({ topic: config.topic }, `Kafka topic ${config.topic} does not exist; waiting for it (RAGMETER_KAFKA_CREATE_TOPICS=false)`);
@@ -123,9 +118,12 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
         missingSince = Date.now();
         throw new TopicMissingError(config.topic);
       }
-      // The topic existed, but another process (a sibling cluster worker) may have created it a
-      // moment ago: its partitions may still have no leader. create() above waited for its own.
-      if (!missing.includes(config.topic)) await waitForLeaders(a, [config.topic], config.sendTimeoutMs);
+      if (!existing.has(config.topic)) await setUp(config.createTopics ? [config.topic, dlq] : [config.topic]);
+      else {
+        await setUp([config.topic]);
+        // Only the dead-letter topic is missing (the scorer writes it): sends need not wait for it.
+        if (config.createTopics && !existing.has(dlq)) void setUp([dlq]).catch((err: unknown) => logger.warn({ error: explain(err) }, `could not create ${dlq}`));
+      }
       topicsOk = true;
     })()
       .catch((err: unknown) => {
@@ -139,24 +137,16 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
   };
 
   const newSlot = (): ProducerSlot => {
-    const producer: KafkaProducer = new Producer<Buffer, Buffer, Buffer, Buffer>({
-      ...base,
-      // The idempotent producer keeps one produce request in flight per connection; retries of a
-      // request reuse its sequence numbers, so the broker drops a duplicate.
-      idempotent: config.idempotent,
-      acks: ProduceAcks.ALL,
-      retries: config.idempotent ? 5 : 3,
-      autocreateTopics: false,
-      compression: "none",
-      partitioner: recordPartitioner,
-    });
+    // The idempotent producer keeps one produce request in flight per connection; retries of a
+    // request reuse its sequence numbers, so the broker drops a duplicate.
+    const producer = createProducer(connection, { clientId: config.clientId, ...timing, idempotent: config.idempotent, retries: config.idempotent ? 5 : 3 });
     return { producer, pending: 0, failed: false, retired: false };
   };
 
   const retire = (s: ProducerSlot): void => {
     if (s.retired || s.pending > 0) return;
     s.retired = true;
-    s.producer.close().catch((err: unknown) => logger.debug({ error: describeKafkaError(err) }, "producer close failed"));
+    s.producer.close().catch((err: unknown) => logger.debug({ error: explain(err) }, "producer close failed"));
   };
 
   const acquire = (): ProducerSlot => {
@@ -188,11 +178,17 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
   // call at a time keeps those numbers in the order the broker receives them.
   const maxConcurrentSends = config.idempotent ? 1 : 4;
 
+  // One warning per distinct cause while it lasts (refused credentials would repeat it at every back-off).
+  let lastWarning = { line: "", at: 0 };
   const fail = (s: ProducerSlot, err: unknown): void => {
     s.failed = true;
     lastFailure = Date.now();
     readyCache = undefined;
-    logger.warn({ error: describeKafkaError(err) }, "Kafka send failed");
+    const line = explain(err);
+    if (line !== lastWarning.line || Date.now() - lastWarning.at > 60_000) {
+      lastWarning = { line, at: Date.now() };
+      logger.warn({ error: line }, "Kafka send failed");
+    }
   };
 
   const pump = (): void => {
@@ -222,6 +218,7 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
         .then(
           () => {
             readyCache = { at: Date.now(), value: true };
+            lastWarning = { line: "", at: 0 };
             for (const q of chunk) {
               if (!q.job.done && --q.job.remaining === 0) {
                 q.job.done = true;
@@ -232,7 +229,7 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
           (err: unknown) => {
             if (isUnknownTopic(err)) topicsOk = false;
             fail(s, err);
-            const msg = describeKafkaError(err);
+            const msg = explain(err);
             for (const q of chunk) {
               if (q.job.done) continue;
               q.job.done = true;
@@ -265,7 +262,7 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
         value = { ready: true };
       }
     } catch (err) {
-      logger.debug({ error: describeKafkaError(err) }, "readiness check failed");
+      logger.debug({ error: explain(err) }, "readiness check failed");
       dropAdmin();
       value = { ready: false, reason: "kafka unreachable" };
     }
@@ -288,7 +285,7 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
         } catch (err) {
           if (err instanceof KafkaUnavailableError) throw err;
           lastFailure = Date.now();
-          throw new KafkaUnavailableError(`Kafka is unavailable: ${describeKafkaError(err)}`, { cause: err });
+          throw new KafkaUnavailableError(`Kafka is unavailable: ${explain(err)}`, { cause: err });
         }
       }
       if (Date.now() - lastFailure < config.kafkaBackoffMs) {
@@ -358,16 +355,4 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
     },
   };
   return sink;
-}
-
-/** Waits, bounded, until every partition of `topics` has a leader (a new topic's first sends would fail before). */
-async function waitForLeaders(admin: Admin, topics: string[], timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const m = await admin.metadata({ topics, forceUpdate: true }).catch(() => undefined);
-    const ok = m !== undefined && topics.every((t) => (m.topics.get(t)?.partitions ?? []).length > 0 && m.topics.get(t)!.partitions.every((p) => p.leader >= 0));
-    if (ok) return;
-    if (Date.now() > deadline) throw new KafkaUnavailableError(`partitions of ${topics.join(", ")} have no leader after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }

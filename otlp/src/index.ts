@@ -1,6 +1,7 @@
 /**
  * @ragmeter/otlp — the OTLP model, JSON and protobuf codecs (per-item rejection), ids, 64-bit
- * integers, and the Kafka record contract shared by the collector and the scorer.
+ * integers, and the Kafka record contract shared by the collector and the scorer (the Kafka client,
+ * its settings and topics are @ragmeter/kafka's).
  */
 export {
   CONTENT_TYPES,
@@ -18,7 +19,6 @@ export { OtlpDecodeError, OtlpError, UnsupportedMediaTypeError } from "./errors.
 export { bytesToHex, checkBinaryId, checkHexId, hexToBytes, isAllZero } from "./ids.js";
 export { bigIntToBits, INT64_MAX, INT64_MIN, type LongLike, longToBigInt, UINT64_MAX } from "./int64.js";
 export { decodeLogsRequestJson, decodeTraceRequestJson, encodeLogsRequestJson, encodeTraceRequestJson, parseJsonExact, quoteLongIntegers } from "./json.js";
-export { brokerListSchema, DEFAULT_TOPIC, type KafkaEnv, kafkaEnvSchema, topicSchema } from "./kafka-config.js";
 export {
   type DecodedRecord,
   deadLetterHeaders,

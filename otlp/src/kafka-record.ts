@@ -63,7 +63,7 @@ export class RecordDecodeError extends OtlpError {}
 /** A decoded record; `rejected`/`errors` count items with bad ids, as in an export request. */
 export type DecodedRecord = ({ signal: "traces" } & Decoded<TraceRequest>) | ({ signal: "logs" } & Decoded<LogsRequest>);
 
-/** Header value as kafkajs hands it over (a Buffer, a string, an array of them, or absent). */
+/** Header value as a consumer hands it over (a Buffer — @ragmeter/kafka's records —, a string, an array of them, or absent). */
 type HeaderValue = Buffer | string | (Buffer | string)[] | undefined;
 
 function headerText(v: HeaderValue): string | undefined {

@@ -204,67 +204,59 @@ function readPid(settings) {
   }
 }
 
-async function loadKafkajs() {
+async function loadKafka() {
   try {
-    return (await import("kafkajs")).default;
+    return await import("@ragmeter/kafka");
   } catch (e) {
-    throw new KafkaScriptError(`kafkajs is not installed (run npm install at the repository root): ${e.message}`);
+    throw new KafkaScriptError(`ragmeter's Kafka module is not built (run npm install, or npx tsc -b, at the repository root): ${e.message}`);
   }
+}
+
+/** The connection of the settings' plaintext listener. */
+function plaintext(settings) {
+  return { brokers: [`127.0.0.1:${settings.port}`], security: { protocol: "PLAINTEXT" } };
 }
 
 /** True when a Kafka broker answers a metadata request on the settings' port within timeoutMs. */
 export async function brokerAnswers(settings = kafkaSettings(), timeoutMs = 3000) {
   if (!(await portOpen(settings.port))) return false;
-  const { Kafka, logLevel } = await loadKafkajs();
-  const admin = new Kafka({
-    clientId: "ragmeter-kafka-script",
-    brokers: [`127.0.0.1:${settings.port}`],
-    logLevel: logLevel.NOTHING,
-    connectionTimeout: timeoutMs,
-    requestTimeout: timeoutMs,
-    retry: { retries: 0 },
-  }).admin();
+  const { createAdmin } = await loadKafka();
+  const admin = createAdmin(plaintext(settings), "ragmeter-kafka-script", { connectTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs, retries: 0 });
   try {
-    await admin.connect();
-    await admin.describeCluster();
+    await admin.metadata({ topics: [], forceUpdate: true });
     return true;
   } catch {
     return false;
   } finally {
-    await admin.disconnect().catch(() => {});
+    await admin.close().catch(() => {});
   }
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** Creates the span topic and its dead-letter topic (ragmeter's topic setup), raising the span topic's partitions when fewer. */
 async function ensureTopics(settings, log) {
-  const { Kafka, logLevel } = await loadKafkajs();
-  const admin = new Kafka({
-    clientId: "ragmeter-kafka-script",
-    brokers: [`127.0.0.1:${settings.port}`],
-    logLevel: logLevel.NOTHING,
-    retry: { retries: 8, initialRetryTime: 200 },
-  }).admin();
-  await admin.connect();
+  const { createAdmin, setUpTopics } = await loadKafka();
+  const admin = createAdmin(plaintext(settings), "ragmeter-kafka-script", { retries: 8, retryDelayMs: 200 });
   try {
-    const existing = new Set(await admin.listTopics());
-    const wanted = [
-      { topic: settings.topic, numPartitions: settings.partitions },
-      { topic: settings.dlqTopic, numPartitions: 1 },
-    ];
-    const missing = wanted.filter((t) => !existing.has(t.topic));
-    if (missing.length > 0) {
-      await admin.createTopics({ topics: missing.map((t) => ({ ...t, replicationFactor: 1 })), waitForLeaders: true });
-      log(`created topics ${missing.map((t) => `${t.topic} (${t.numPartitions} partitions)`).join(", ")}`);
+    const created = [];
+    for (const [topic, partitions] of [
+      [settings.topic, settings.partitions],
+      [settings.dlqTopic, 1],
+    ]) {
+      const r = await setUpTopics(admin, [topic], { create: true, partitions, leaderTimeoutMs: 30_000 });
+      if (r.refused !== undefined) throw new KafkaScriptError(`could not create ${topic}: ${r.refused.error.message}`);
+      created.push(...r.created.map((t) => `${t} (${partitions} partitions)`));
     }
-    const meta = await admin.fetchTopicMetadata({ topics: [settings.topic] });
-    const have = meta.topics[0]?.partitions.length ?? 0;
+    if (created.length > 0) log(`created topics ${created.join(", ")}`);
+    const meta = await admin.metadata({ topics: [settings.topic], forceUpdate: true });
+    const have = meta.topics.get(settings.topic)?.partitionsCount ?? 0;
     if (have < settings.partitions) {
-      await admin.createPartitions({ topicPartitions: [{ topic: settings.topic, count: settings.partitions }] });
+      await admin.createPartitions({ topics: [{ name: settings.topic, count: settings.partitions }] });
       log(`raised ${settings.topic} from ${have} to ${settings.partitions} partitions`);
     }
   } finally {
-    await admin.disconnect();
+    await admin.close().catch(() => {});
   }
 }
 

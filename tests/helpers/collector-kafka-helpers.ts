@@ -1,10 +1,18 @@
-// Helpers for collector integration tests against the real broker (scripts/kafka/kafka.mjs).
+// Helpers for integration tests against the real broker (scripts/kafka/kafka.mjs), through ragmeter's
+// own Kafka module (@ragmeter/kafka): its admin client, producer, topic setup and batch consumer.
 import { randomUUID } from "node:crypto";
-import type { Admin, Consumer, IHeaders } from "kafkajs";
-import kafkajs from "kafkajs";
+import {
+  type BytesProducer,
+  createAdmin,
+  createProducer,
+  type KafkaAdmin,
+  type KafkaConnection,
+  type KafkaSecurity,
+  PLAINTEXT,
+  setUpTopics,
+  startBatchConsumer,
+} from "../../kafka/src/index.js";
 import { startKafka } from "../../scripts/kafka/kafka.mjs";
-
-const { Kafka, logLevel } = kafkajs;
 
 export const BROKER = process.env["KAFKA_BROKERS"] ?? "127.0.0.1:9092";
 
@@ -13,48 +21,60 @@ export async function ensureBroker(env: Record<string, string | undefined> = pro
   await startKafka({ env, log: () => {} });
 }
 
-export function kafkaClient(brokers = BROKER) {
-  return new Kafka({ clientId: `collector-test-${randomUUID().slice(0, 8)}`, brokers: brokers.split(","), logLevel: logLevel.NOTHING });
+/** The connection to `brokers` (comma-separated) with `security` (default PLAINTEXT). */
+export function testConnection(brokers = BROKER, security: KafkaSecurity = PLAINTEXT): KafkaConnection {
+  return { brokers: brokers.split(","), security };
+}
+
+const clientId = (): string => `ragmeter-test-${randomUUID().slice(0, 8)}`;
+
+/** An admin client of the module (close it with `close()`). */
+export function testAdmin(brokers = BROKER, security: KafkaSecurity = PLAINTEXT): KafkaAdmin {
+  return createAdmin(testConnection(brokers, security), clientId());
+}
+
+/** A producer of the module (acks = all, keys placed as Kafka's Java producer does). */
+export function testProducer(brokers = BROKER, security: KafkaSecurity = PLAINTEXT): BytesProducer {
+  return createProducer(testConnection(brokers, security), { clientId: clientId() });
+}
+
+/** Partitions of `topic` (0 when it does not exist). */
+export async function partitionCount(admin: KafkaAdmin, topic: string): Promise<number> {
+  const m = await admin.metadata({ topics: [topic], forceUpdate: true }).catch(() => undefined);
+  return m?.topics.get(topic)?.partitionsCount ?? 0;
+}
+
+/**
+ * Creates `topics` with `partitions` partitions through the module's topic setup and waits until
+ * every partition has a leader. A broker that has just (re)started, or is loaded, can refuse the
+ * creation or answer without leaders for a while: retried, bounded (60 s).
+ */
+export async function createTopics(admin: KafkaAdmin, topics: string[], partitions: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const r = await setUpTopics(admin, topics, { create: true, partitions, leaderTimeoutMs: 10_000 }).catch(() => undefined);
+    if (r !== undefined && r.missing.length === 0 && r.leaderless.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`topics ${topics.join(", ")}: not ready after 60 s`);
+    await new Promise((res) => setTimeout(res, 500));
+  }
 }
 
 /** Creates a uniquely named topic; returns its name and a cleanup function. */
 export async function createTopic(partitions = 3, brokers = BROKER): Promise<{ topic: string; drop: () => Promise<void> }> {
-  const admin: Admin = kafkaClient(brokers).admin();
-  await admin.connect();
+  const admin = testAdmin(brokers);
   const topic = `ragmeter.test.collector.${randomUUID()}`;
-  // A broker that has just (re)started, or is loaded, can refuse the creation ("Topic creation
-  // errors") or answer "does not host this topic-partition" for a while after the topic exists:
-  // retry the creation and wait, bounded, until every partition has a leader.
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const created = await admin
-      .createTopics({ topics: [{ topic, numPartitions: partitions, replicationFactor: 1 }], waitForLeaders: false })
-      .then(() => true)
-      .catch(async () => (await admin.listTopics().catch(() => [] as string[])).includes(topic));
-    if (created) break;
-    if (Date.now() > deadline) throw new Error(`topic ${topic}: not created after 60 s`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  for (;;) {
-    const ready = await admin
-      .fetchTopicMetadata({ topics: [topic] })
-      .then((m) => m.topics[0]?.partitions.length === partitions && m.topics[0].partitions.every((p) => p.leader >= 0))
-      .catch(() => false);
-    if (ready) break;
-    if (Date.now() > deadline) throw new Error(`topic ${topic}: partitions without a leader after 60 s`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await createTopics(admin, [topic], partitions);
   return {
     topic,
     drop: async () => {
       await dropTopics(admin, [topic, `${topic}.dlq`]);
-      await admin.disconnect();
+      await admin.close();
     },
   };
 }
 
 /** Deletes those of `topics` that exist (the collector creates `<topic>.dlq` next to its topic). */
-export async function dropTopics(admin: Admin, topics: string[]): Promise<void> {
+export async function dropTopics(admin: KafkaAdmin, topics: string[]): Promise<void> {
   const existing = new Set(await admin.listTopics().catch(() => [] as string[]));
   const present = topics.filter((t) => existing.has(t));
   if (present.length > 0) await admin.deleteTopics({ topics: present }).catch(() => {});
@@ -67,39 +87,35 @@ export interface Consumed {
   partition: number;
 }
 
-function headersOf(h: IHeaders | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h ?? {})) if (v !== undefined) out[k] = Array.isArray(v) ? String(v[0]) : String(v);
-  return out;
-}
-
 /**
- * Reads the topic from the beginning with a fresh consumer group until `until(messages)` holds or
- * `timeoutMs` passes; returns what was read.
+ * Reads the topic from the beginning with a fresh consumer group (the module's batch consumer)
+ * until `until(messages)` holds or `timeoutMs` passes; returns what was read.
  */
-export async function consume(topic: string, until: (m: Consumed[]) => boolean, timeoutMs = 20_000, brokers = BROKER): Promise<Consumed[]> {
-  const consumer: Consumer = kafkaClient(brokers).consumer({
-    groupId: `collector-test-${randomUUID()}`,
-    sessionTimeout: 6_000,
-    heartbeatInterval: 500,
-    rebalanceTimeout: 6_000,
-    maxWaitTimeInMs: 200,
-  });
+export async function consume(topic: string, until: (m: Consumed[]) => boolean, timeoutMs = 20_000, brokers = BROKER, security: KafkaSecurity = PLAINTEXT): Promise<Consumed[]> {
   const got: Consumed[] = [];
-  await consumer.connect();
+  let done: () => void = () => {};
+  const finished = new Promise<void>((r) => (done = r));
+  const silent = { info: () => {}, warn: () => {}, error: () => {} };
+  const consumer = await startBatchConsumer(
+    testConnection(brokers, security),
+    { clientId: clientId(), groupId: `collector-test-${randomUUID()}`, topics: [topic], sessionTimeoutMs: 6_000, heartbeatIntervalMs: 500, maxWaitTimeMs: 200 },
+    async (batch) => {
+      for (const r of batch.records) {
+        got.push({
+          key: r.key === null ? null : r.key.toString(),
+          value: r.value ?? Buffer.alloc(0),
+          headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, v.toString()])),
+          partition: batch.partition,
+        });
+      }
+      if (until(got)) done();
+    },
+    silent,
+  );
   try {
-    await consumer.subscribe({ topic, fromBeginning: true });
-    let done: () => void = () => {};
-    const finished = new Promise<void>((r) => (done = r));
-    await consumer.run({
-      eachMessage: async ({ message, partition }) => {
-        got.push({ key: message.key ? message.key.toString() : null, value: message.value ?? Buffer.alloc(0), headers: headersOf(message.headers), partition });
-        if (until(got)) done();
-      },
-    });
     if (!until(got)) await Promise.race([finished, new Promise((r) => setTimeout(r, timeoutMs))]);
   } finally {
-    await consumer.disconnect();
+    await consumer.stop();
   }
   return got;
 }

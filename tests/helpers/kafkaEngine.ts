@@ -4,14 +4,14 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Producer } from "kafkajs";
+import type { BytesProducer } from "../../kafka/src/index.js";
 import { openStore, type Store } from "../../scorer/src/store/client.js";
 import { migrate } from "../../scorer/src/store/migrations.js";
-import { ensureBroker, kafkaClient } from "./collector-kafka-helpers.js";
+import { ensureBroker, testProducer } from "./collector-kafka-helpers.js";
 
 export interface KafkaEngine {
   readonly base: Store;
-  readonly producer: Producer;
+  readonly producer: BytesProducer;
   /** A fresh, migrated database in the shared embedded engine. */
   freshStore(): Promise<Store>;
   close(): Promise<void>;
@@ -21,8 +21,7 @@ export interface KafkaEngine {
 export async function openKafkaEngine(prefix: string): Promise<KafkaEngine> {
   await ensureBroker();
   const base = await openStore({ kind: "embedded", home: await mkdtemp(path.join(tmpdir(), prefix)), database: "ragmeter" });
-  const producer = kafkaClient().producer();
-  await producer.connect();
+  const producer = testProducer();
   return {
     base,
     producer,
@@ -32,7 +31,7 @@ export async function openKafkaEngine(prefix: string): Promise<KafkaEngine> {
       return { ...base, database, close: async () => {} };
     },
     async close() {
-      await producer.disconnect();
+      await producer.close();
       await base.close();
     },
   };

@@ -1,4 +1,4 @@
-import type { Producer } from "kafkajs";
+import type { BytesProducer } from "../../kafka/src/index.js";
 import { SIGNAL_HEADER } from "../../otlp/src/index.js";
 import type { Store } from "../../scorer/src/store/client.js";
 
@@ -12,9 +12,9 @@ export const DOCS = [
 ];
 
 /** Produces one record as the collector writes it (key = trace id, header ragmeter-signal). */
-export function sender(producer: Producer) {
+export function sender(producer: BytesProducer) {
   return (topic: string, key: string, value: Uint8Array | Buffer, signal = "traces") =>
-    producer.send({ topic, acks: -1, messages: [{ key, value: Buffer.from(value), headers: { [SIGNAL_HEADER]: signal } }] });
+    producer.send({ messages: [{ topic, key: Buffer.from(key), value: Buffer.from(value), headers: new Map([[Buffer.from(SIGNAL_HEADER), Buffer.from(signal)]]) }] });
 }
 
 /** Runs `query` with `DB.` replaced by the store's database; returns the rows. */

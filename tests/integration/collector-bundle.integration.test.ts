@@ -7,19 +7,19 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Admin } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordPartitioner } from "../../collector/src/partitioner.js";
+import { type KafkaAdmin, topicOffsets } from "../../kafka/src/index.js";
 import { decodeErrorStatus, decodeExportResponse, encodeTraceRequest } from "../../otlp/src/codec.js";
 import { hex, makeRequest, makeSpan } from "../helpers/collector-fixtures.js";
-import { BROKER, consume, dropTopics, ensureBroker, kafkaClient, post } from "../helpers/collector-kafka-helpers.js";
+import { BROKER, consume, dropTopics, ensureBroker, partitionCount, post, testAdmin } from "../helpers/collector-kafka-helpers.js";
+import { javaPartition } from "../helpers/javaPartitioner.js";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const bin = path.join(root, "collector", "bin", "ragmeter-collector.js");
 const PB = { "content-type": "application/x-protobuf" };
 const children: ChildProcess[] = [];
 const topics: string[] = [];
-let admin: Admin;
+let admin: KafkaAdmin;
 
 /** Starts the bin; resolves with its URL and what it wrote on stderr up to the listening line. */
 async function startBin(env: Record<string, string>): Promise<{ url: string; stderr: string }> {
@@ -52,8 +52,7 @@ function twoTraces(a: string, b: string): Uint8Array {
 beforeAll(async () => {
   if (!existsSync(path.join(root, "collector", "dist", "bundle", "main.js"))) throw new Error("collector/dist/bundle is missing: run `npm run build`");
   await ensureBroker();
-  admin = kafkaClient().admin();
-  await admin.connect();
+  admin = testAdmin();
 });
 
 afterAll(async () => {
@@ -63,7 +62,7 @@ afterAll(async () => {
     admin,
     topics.flatMap((t) => [t, `${t}.dlq`]),
   );
-  await admin.disconnect();
+  await admin.close();
 });
 
 describe("the stand-alone collector (bundle)", () => {
@@ -82,15 +81,12 @@ describe("the stand-alone collector (bundle)", () => {
     const [a, b] = [hex(16), hex(16)];
     const res = await post(`${url}/v1/traces`, twoTraces(a, b), PB);
     expect(res.status).toBe(200);
-    const meta = await admin.fetchTopicMetadata({ topics: [topic, `${topic}.dlq`] });
-    expect(meta.topics.map((t) => t.partitions.length)).toEqual([3, 3]);
+    expect([await partitionCount(admin, topic), await partitionCount(admin, `${topic}.dlq`)]).toEqual([3, 3]);
     const got = await consume(topic, (m) => m.length >= 2);
     expect(got.map((m) => m.key).sort()).toEqual([a, b].sort());
-    const placed = await admin.fetchTopicOffsets(topic);
-    for (const key of [a, b]) {
-      const p = recordPartitioner({ key: Buffer.from(key, "utf8") }) % 3;
-      expect(Number(placed.find((o) => o.partition === p)?.high ?? 0)).toBeGreaterThan(0);
-    }
+    for (const m of got) expect([m.key, m.partition]).toEqual([m.key, javaPartition(m.key ?? "", 3)]);
+    const placed = await topicOffsets(admin, topic);
+    for (const key of [a, b]) expect(placed.find((o) => o.partition === javaPartition(key, 3))?.high ?? 0n).toBeGreaterThan(0n);
 
     // partialSuccess: a span with an all-zero trace id is rejected, the others are delivered
     const req = makeRequest();

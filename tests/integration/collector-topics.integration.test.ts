@@ -1,16 +1,16 @@
 // Topics that do not exist yet (issue 15): the collector creates its topic and <topic>.dlq when
 // allowed, or answers 503 naming the missing topic (and /readyz says so) until it exists.
 import { randomUUID } from "node:crypto";
-import type { Admin } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CollectorConfig, collectorConfigSchema } from "../../collector/src/config.js";
 import { type RunningCollector, startCollector } from "../../collector/src/server.js";
+import type { KafkaAdmin } from "../../kafka/src/index.js";
 import { decodeErrorStatus, encodeTraceRequest } from "../../otlp/src/codec.js";
 import { hex, makeRequest, makeSpan } from "../helpers/collector-fixtures.js";
-import { BROKER, consume, dropTopics, ensureBroker, kafkaClient, post } from "../helpers/collector-kafka-helpers.js";
+import { BROKER, consume, createTopics, dropTopics, ensureBroker, partitionCount, post, testAdmin } from "../helpers/collector-kafka-helpers.js";
 
 const PB = { "content-type": "application/x-protobuf" };
-let admin: Admin;
+let admin: KafkaAdmin;
 const created: string[] = [];
 const running: RunningCollector[] = [];
 
@@ -27,8 +27,7 @@ function oneTrace(traceId: string): Uint8Array {
 
 beforeAll(async () => {
   await ensureBroker();
-  admin = kafkaClient().admin();
-  await admin.connect();
+  admin = testAdmin();
 });
 
 afterAll(async () => {
@@ -37,7 +36,7 @@ afterAll(async () => {
     admin,
     created.flatMap((t) => [t, `${t}.dlq`]),
   );
-  await admin.disconnect();
+  await admin.close();
 });
 
 describe("collector and topics that do not exist yet", () => {
@@ -49,11 +48,7 @@ describe("collector and topics that do not exist yet", () => {
     const traceId = hex(16);
     const res = await post(`${c.url}/v1/traces`, oneTrace(traceId), PB);
     expect(res.status).toBe(200);
-    const meta = await admin.fetchTopicMetadata({ topics: [topic, `${topic}.dlq`] });
-    expect(meta.topics.map((t) => [t.name, t.partitions.length]).sort()).toEqual([
-      [topic, 2],
-      [`${topic}.dlq`, 2],
-    ]);
+    expect([await partitionCount(admin, topic), await partitionCount(admin, `${topic}.dlq`)]).toEqual([2, 2]);
     const got = await consume(topic, (m) => m.length >= 1);
     expect(got.map((m) => m.key)).toEqual([traceId]);
     expect((await fetch(`${c.url}/readyz`)).status).toBe(200);
@@ -75,7 +70,7 @@ describe("collector and topics that do not exist yet", () => {
     expect(await ready.json()).toEqual({ status: "topic missing", topic });
     expect((await admin.listTopics()).includes(topic)).toBe(false); // it did not create it
 
-    await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+    await createTopics(admin, [topic], 1);
     let status200 = 0;
     const traceId = hex(16);
     for (let i = 0; i < 50 && status200 !== 200; i++) {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Producer } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BytesProducer } from "../../kafka/src/index.js";
 import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 import type { Store } from "../../scorer/src/store/client.js";
 import { forgetTraces } from "../../scorer/src/store/forget.js";
@@ -14,7 +14,7 @@ const silent = { info: () => {}, warn: () => {}, error: () => {} };
 const QUIET = 1500;
 
 let engine: KafkaEngine;
-let producer: Producer;
+let producer: BytesProducer;
 beforeAll(async () => {
   engine = await openKafkaEngine("ragmeter-forget-kafka-");
   producer = engine.producer;

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LiveSummary } from "../../scorer/src/runs/live.js";
-import { BROKER, createTopic, ensureBroker, kafkaClient } from "../helpers/collector-kafka-helpers.js";
+import { BROKER, createTopic, ensureBroker, testProducer } from "../helpers/collector-kafka-helpers.js";
 import { protobufOf, ragSpans, traceId, traceRequest } from "../helpers/ragTrace.js";
 import { DOCS as docs, sender } from "../helpers/streaming.js";
 
@@ -49,12 +49,11 @@ afterAll(async () => {
 
 describe("ragmeter scorer --api-port on the embedded store", () => {
   it("scores a trace from Kafka; live and runs from another process read it through the scorer's API", async () => {
-    const producer = kafkaClient().producer();
-    await producer.connect();
+    const producer = testProducer();
     const t = traceId();
     const { retrieval, generation } = ragSpans({ traceId: t, question: "Which port does Postgres listen on?", docs, answer: "PostgreSQL listens on port 5432." });
     await sender(producer)(topic.topic, t, protobufOf(traceRequest([retrieval, generation], "kafka-svc")));
-    await producer.disconnect();
+    await producer.close();
     let s: LiveSummary;
     for (;;) {
       const r = ragmeter(["live", "--json", "--home", home]);

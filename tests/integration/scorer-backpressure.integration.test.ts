@@ -2,14 +2,14 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Producer } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BytesProducer } from "../../kafka/src/index.js";
 import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 import { openStore, type Store } from "../../scorer/src/store/client.js";
 import { migrate } from "../../scorer/src/store/migrations.js";
 import { loadStreamConfig } from "../../scorer/src/stream/config.js";
 import { startScorerService } from "../../scorer/src/stream/service.js";
-import { BROKER, createTopic, ensureBroker, kafkaClient } from "../helpers/collector-kafka-helpers.js";
+import { BROKER, createTopic, ensureBroker, testProducer } from "../helpers/collector-kafka-helpers.js";
 import { protobufOf, ragSpans, traceId, traceRequest } from "../helpers/ragTrace.js";
 import { DOCS as docs, rows, sender, sleep, waitFor } from "../helpers/streaming.js";
 
@@ -18,7 +18,7 @@ import { DOCS as docs, rows, sender, sleep, waitFor } from "../helpers/streaming
 
 let home: string;
 let store: Store;
-let producer: Producer;
+let producer: BytesProducer;
 beforeAll(async () => {
   await ensureBroker();
   home = await mkdtemp(path.join(tmpdir(), "ragmeter-scorer-backpressure-"));
@@ -26,11 +26,10 @@ beforeAll(async () => {
   const database = `t_${randomUUID().replace(/-/gu, "").slice(0, 12)}`;
   await migrate(base.client, database);
   store = { ...base, database };
-  producer = kafkaClient().producer();
-  await producer.connect();
+  producer = testProducer();
 });
 afterAll(async () => {
-  await producer?.disconnect();
+  await producer?.close();
   await store?.close();
   await rm(home, { recursive: true, force: true });
 });

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { Producer } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BytesProducer, committedOffsets } from "../../kafka/src/index.js";
 import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 import type { Store } from "../../scorer/src/store/client.js";
 import { type ScorerService, startScorerService } from "../../scorer/src/stream/service.js";
-import { BROKER, createTopic, kafkaClient } from "../helpers/collector-kafka-helpers.js";
+import { BROKER, consume, createTopic, createTopics, testAdmin } from "../helpers/collector-kafka-helpers.js";
 import { type KafkaEngine, openKafkaEngine } from "../helpers/kafkaEngine.js";
 import { protobufOf, ragSpans, traceId, traceRequest } from "../helpers/ragTrace.js";
 import { DOCS as docs, rows, sender, sleep, waitFor } from "../helpers/streaming.js";
@@ -12,7 +12,7 @@ import { DOCS as docs, rows, sender, sleep, waitFor } from "../helpers/streaming
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
 let engine: KafkaEngine;
-let producer: Producer;
+let producer: BytesProducer;
 beforeAll(async () => {
   engine = await openKafkaEngine("ragmeter-scorer-kafka-");
   producer = engine.producer;
@@ -110,9 +110,8 @@ describe("streaming scorer on the real broker and the ClickHouse engine (design 
   it("an undecodable message goes to the dead-letter topic with the error in a header; the partition moves on", async () => {
     const store = await freshStore();
     const { topic, drop } = await createTopic(1);
-    const admin = kafkaClient().admin();
-    await admin.connect();
-    await admin.createTopics({ topics: [{ topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: 1 }], waitForLeaders: true });
+    const admin = testAdmin();
+    await createTopics(admin, [`${topic}.dlq`], 1);
     const svc = await startService(store, topic, `g-${randomUUID()}`);
     try {
       const t = traceId();
@@ -120,19 +119,15 @@ describe("streaming scorer on the real broker and the ClickHouse engine (design 
       await send(topic, "garbage", Buffer.from([0xff, 0xff, 0xff, 0x01, 0x02]));
       await send(topic, t, protobufOf(traceRequest([retrieval, generation])));
       await waitFor(async () => (await rows(store, "SELECT 1 FROM DB.interactions FINAL")).length > 0);
-      const dlq: { key: string; error: string }[] = [];
-      const consumer = kafkaClient().consumer({ groupId: `dlq-${randomUUID()}`, sessionTimeout: 6000, maxWaitTimeInMs: 200 });
-      await consumer.connect();
-      await consumer.subscribe({ topics: [`${topic}.dlq`], fromBeginning: true });
-      await consumer.run({ eachMessage: async ({ message }) => void dlq.push({ key: String(message.key), error: String(message.headers?.["ragmeter-error"]) }) });
-      await waitFor(async () => dlq.length > 0, 15_000);
-      await consumer.disconnect();
+      const dlq = await consume(`${topic}.dlq`, (m) => m.length > 0, 15_000);
       expect(dlq[0]?.key).toBe("garbage");
-      expect(dlq[0]?.error).toMatch(/^traces record: /u);
+      expect(dlq[0]?.headers["ragmeter-error"]).toMatch(/^traces record: /u);
+      expect(dlq[0]?.headers["ragmeter-source"]).toBe(`${topic}/0/0`);
+      expect(dlq[0]?.value).toEqual(Buffer.from([0xff, 0xff, 0xff, 0x01, 0x02]));
     } finally {
       await svc.stop();
       await admin.deleteTopics({ topics: [`${topic}.dlq`] }).catch(() => {});
-      await admin.disconnect();
+      await admin.close();
       await drop();
     }
   });
@@ -197,23 +192,21 @@ describe("streaming scorer on the real broker and the ClickHouse engine (design 
     const failing: Store = { ...store, secondClient: async () => failingLane };
     const { topic, drop } = await createTopic(1);
     const group = `g-${randomUUID()}`;
-    const admin = kafkaClient().admin();
-    await admin.connect();
+    const admin = testAdmin();
     const svc = await startService(failing, topic, group);
     try {
       const t = traceId();
       const { retrieval, generation } = ragSpans({ traceId: t, question: "q?", docs, answer: "PostgreSQL listens on port 5432." });
       await send(topic, t, protobufOf(traceRequest([retrieval, generation])));
       await waitFor(async () => failures >= 2);
-      const during = await admin.fetchOffsets({ groupId: group, topics: [topic] });
-      expect(during[0]?.partitions[0]?.offset).toBe("-1"); // nothing committed while the write fails
+      expect((await committedOffsets(admin, group, topic)).get(0)).toBeUndefined(); // nothing committed while the write fails
       await waitFor(async () => (await rows(store, "SELECT 1 FROM DB.interactions FINAL")).length > 0);
       expect(failures).toBe(4);
       expect(await rows(store, "SELECT count() AS c FROM DB.spans FINAL")).toEqual([{ c: "2" }]);
-      await waitFor(async () => (await admin.fetchOffsets({ groupId: group, topics: [topic] }))[0]?.partitions[0]?.offset === "1");
+      await waitFor(async () => (await committedOffsets(admin, group, topic)).get(0) === 1n);
     } finally {
       await svc.stop();
-      await admin.disconnect();
+      await admin.close();
       await drop();
     }
   });

@@ -3,24 +3,23 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Producer } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BytesProducer, committedOffsets, topicOffsets } from "../../kafka/src/index.js";
 import { openStore } from "../../scorer/src/store/client.js";
-import { BROKER, createTopic, ensureBroker, kafkaClient } from "../helpers/collector-kafka-helpers.js";
+import { BROKER, createTopic, ensureBroker, testAdmin, testProducer } from "../helpers/collector-kafka-helpers.js";
 import { protobufOf, ragSpans, traceId, traceRequest } from "../helpers/ragTrace.js";
 import { DOCS as docs, rows, sender, sleep, waitFor } from "../helpers/streaming.js";
 
 // A file of its own: the scorer child owns the embedded store while it runs (one data directory
 // per process), and this test process opens it only after the child has stopped.
 const root = path.resolve(import.meta.dirname, "../..");
-let producer: Producer;
+let producer: BytesProducer;
 beforeAll(async () => {
   await ensureBroker();
-  producer = kafkaClient().producer();
-  await producer.connect();
+  producer = testProducer();
 });
 afterAll(async () => {
-  await producer?.disconnect();
+  await producer?.close();
 });
 
 const send = (topic: string, key: string, value: Uint8Array | Buffer, signal = "traces") => sender(producer)(topic, key, value, signal);
@@ -41,8 +40,7 @@ describe("kill -9 of the scorer mid-stream, then restart", () => {
     };
     const start = () => spawn(process.execPath, [path.join(root, "scorer/bin/ragmeter.js"), "scorer", "--home", killHome], { env, stdio: "ignore" });
     const ids: string[] = [];
-    const admin = kafkaClient().admin();
-    await admin.connect();
+    const admin = testAdmin();
     try {
       let child = start();
       const total = 300;
@@ -53,10 +51,7 @@ describe("kill -9 of the scorer mid-stream, then restart", () => {
         await send(topic, t, protobufOf(traceRequest([retrieval, generation])));
         if (n === 150) {
           // Kill only once the first scorer has committed part of the stream: a real mid-stream crash.
-          await waitFor(async () => {
-            const done = await admin.fetchOffsets({ groupId: group, topics: [topic] });
-            return (done[0]?.partitions ?? []).some((p) => Number(p.offset) > 0);
-          });
+          await waitFor(async () => [...(await committedOffsets(admin, group, topic)).values()].some((o) => o > 0n));
           child.kill("SIGKILL");
           await new Promise((r) => child.once("exit", r));
           child = start();
@@ -64,8 +59,7 @@ describe("kill -9 of the scorer mid-stream, then restart", () => {
       }
       // Wait until the group has committed everything, then for the quiet window and a scoring pass.
       await waitFor(async () => {
-        const [high, done] = await Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId: group, topics: [topic] })]);
-        const committed = new Map((done[0]?.partitions ?? []).map((p) => [p.partition, p.offset]));
+        const [high, committed] = await Promise.all([topicOffsets(admin, topic), committedOffsets(admin, group, topic)]);
         return high.every((p) => committed.get(p.partition) === p.high);
       }, 60_000);
       await sleep(3000);
@@ -82,7 +76,7 @@ describe("kill -9 of the scorer mid-stream, then restart", () => {
         await store.close();
       }
     } finally {
-      await admin.disconnect();
+      await admin.close();
       await drop();
     }
   }, 120_000);

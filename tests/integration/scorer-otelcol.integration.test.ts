@@ -4,8 +4,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Admin, Consumer } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { KafkaAdmin } from "../../kafka/src/index.js";
 import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 import { openStore, type Store } from "../../scorer/src/store/client.js";
 import { migrate } from "../../scorer/src/store/migrations.js";
@@ -13,7 +13,7 @@ import { loadStreamConfig } from "../../scorer/src/stream/config.js";
 import { type ScorerService, startScorerService } from "../../scorer/src/stream/service.js";
 import { buildOtelcol, checkGo, OtelcolScriptError, otelcolSettings, otelcolStatus, startOtelcol, stopOtelcol } from "../../scripts/otelcol/otelcol.mjs";
 import { startChatServer } from "../conventions/servers.js";
-import { BROKER, ensureBroker, kafkaClient } from "../helpers/collector-kafka-helpers.js";
+import { BROKER, consume, ensureBroker, testAdmin } from "../helpers/collector-kafka-helpers.js";
 import { rows, waitFor } from "../helpers/streaming.js";
 
 // Issue #15, "Riding the OTel Collector": the real OpenTelemetry Collector (otlpreceiver →
@@ -58,7 +58,7 @@ describe.skipIf(reason !== null)("scorer --source otelcol behind the real OpenTe
   let port = 0;
   let home = "";
   let store: Store;
-  let admin: Admin;
+  let admin: KafkaAdmin;
   let chat: Awaited<ReturnType<typeof startChatServer>>;
   let svc: ScorerService | undefined;
   let started = false;
@@ -76,8 +76,7 @@ describe.skipIf(reason !== null)("scorer --source otelcol behind the real OpenTe
     const database = `t_${randomUUID().replace(/-/gu, "").slice(0, 12)}`;
     await migrate(base.client, database);
     store = { ...base, database };
-    admin = kafkaClient().admin();
-    await admin.connect();
+    admin = testAdmin();
     chat = await startChatServer(ANSWER);
   }, 30 * 60_000);
 
@@ -89,7 +88,7 @@ describe.skipIf(reason !== null)("scorer --source otelcol behind the real OpenTe
       const existing = new Set(await admin.listTopics());
       const mine = topics.filter((t) => existing.has(t));
       if (mine.length > 0) await admin.deleteTopics({ topics: mine });
-      await admin.disconnect();
+      await admin.close();
     }
     await store?.close();
     if (home) await rm(home, { recursive: true, force: true });
@@ -145,16 +144,8 @@ describe.skipIf(reason !== null)("scorer --source otelcol behind the real OpenTe
     expect(scores.find((s) => s.metric === "grounding")?.c).toBe("1");
 
     // What the collector wrote: otlp_proto, keyed by the trace id, no ragmeter headers.
-    const consumer: Consumer = kafkaClient().consumer({ groupId: `otelcol-check-${randomUUID()}`, sessionTimeout: 6000, maxWaitTimeInMs: 200 });
-    const seen: { key: string; headers: string[] }[] = [];
-    await consumer.connect();
-    try {
-      await consumer.subscribe({ topics: [spansTopic], fromBeginning: true });
-      await consumer.run({ eachMessage: async ({ message }) => void seen.push({ key: String(message.key), headers: Object.keys(message.headers ?? {}) }) });
-      await waitFor(async () => seen.length > 0, 20_000);
-    } finally {
-      await consumer.disconnect();
-    }
+    const seen = (await consume(spansTopic, (m) => m.length > 0, 20_000)).map((m) => ({ key: String(m.key), headers: Object.keys(m.headers) }));
+    expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((m) => !m.headers.some((h) => h.startsWith("ragmeter-")))).toBe(true);
     expect(new Set(seen.map((m) => m.key.toLowerCase()))).toEqual(new Set([t]));
   }, 120_000);

@@ -2,14 +2,14 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Admin, Producer } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BytesProducer, KafkaAdmin } from "../../kafka/src/index.js";
 import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 import { openStore, type Store } from "../../scorer/src/store/client.js";
 import { migrate } from "../../scorer/src/store/migrations.js";
 import { loadStreamConfig } from "../../scorer/src/stream/config.js";
 import { type ScorerService, startScorerService } from "../../scorer/src/stream/service.js";
-import { BROKER, ensureBroker, kafkaClient } from "../helpers/collector-kafka-helpers.js";
+import { BROKER, createTopics, ensureBroker, partitionCount, testAdmin, testProducer } from "../helpers/collector-kafka-helpers.js";
 import { protobufOf, ragSpans, traceId, traceRequest } from "../helpers/ragTrace.js";
 import { DOCS as docs, rows, sender, sleep, waitFor } from "../helpers/streaming.js";
 
@@ -18,8 +18,8 @@ import { DOCS as docs, rows, sender, sleep, waitFor } from "../helpers/streaming
 
 let home: string;
 let store: Store;
-let producer: Producer;
-let admin: Admin;
+let producer: BytesProducer;
+let admin: KafkaAdmin;
 const created: string[] = [];
 beforeAll(async () => {
   await ensureBroker();
@@ -28,16 +28,14 @@ beforeAll(async () => {
   const database = `t_${randomUUID().replace(/-/gu, "").slice(0, 12)}`;
   await migrate(base.client, database);
   store = { ...base, database };
-  const kafka = kafkaClient();
-  producer = kafka.producer({ allowAutoTopicCreation: false });
-  admin = kafka.admin();
-  await Promise.all([producer.connect(), admin.connect()]);
+  producer = testProducer(); // never creates a topic by producing to it
+  admin = testAdmin();
 });
 afterAll(async () => {
   const existing = new Set(await admin.listTopics());
   const mine = created.filter((t) => existing.has(t));
   if (mine.length > 0) await admin.deleteTopics({ topics: mine });
-  await Promise.allSettled([producer?.disconnect(), admin?.disconnect()]);
+  await Promise.allSettled([producer?.close(), admin?.close()]);
   await store?.close();
   await rm(home, { recursive: true, force: true });
 });
@@ -72,7 +70,7 @@ async function sendTrace(topic: string): Promise<string> {
   return t;
 }
 
-const partitionsOf = async (topic: string): Promise<number> => (await admin.fetchTopicMetadata({ topics: [topic] })).topics[0]?.partitions.length ?? 0;
+const partitionsOf = (topic: string): Promise<number> => partitionCount(admin, topic);
 
 describe("scorer on topics that do not exist yet (issue #15)", () => {
   it("creates its span topic and dead-letter topic with RAGMETER_TOPIC_PARTITIONS partitions, then consumes it", async () => {
@@ -108,7 +106,7 @@ describe("scorer on topics that do not exist yet (issue #15)", () => {
     await sleep(600); // three polls: still waiting, and nothing was created behind our back
     expect(started).toBe(false);
     expect(await admin.listTopics()).not.toContain(topic);
-    await admin.createTopics({ topics: [topic, `${topic}.dlq`].map((t) => ({ topic: t, numPartitions: 1 })), waitForLeaders: true });
+    await createTopics(admin, [topic, `${topic}.dlq`], 1);
     const svc = await starting;
     try {
       expect(lines.filter((l) => l.msg.includes("waiting for topic"))).toHaveLength(1);

@@ -2,18 +2,9 @@
 // record. Values are encoded here with the classes generated from the official .proto files, not
 // with the codec under test.
 import { describe, expect, it } from "vitest";
+import { kafkaEnvSchema } from "../../kafka/src/settings.js";
 import { opentelemetry } from "../../otlp/generated/otlp.js";
-import {
-  deadLetterHeaders,
-  deadLetterTopic,
-  decodeRecord,
-  encodeRecordValue,
-  kafkaEnvSchema,
-  RecordDecodeError,
-  recordHeaders,
-  recordKey,
-  signalOf,
-} from "../../otlp/src/index.js";
+import { deadLetterHeaders, deadLetterTopic, decodeRecord, encodeRecordValue, RecordDecodeError, recordHeaders, recordKey, signalOf } from "../../otlp/src/index.js";
 
 const traceId = "5b8efff798038103d269b633813fc60c";
 const spanId = "eee19b7ec3c1b174";
@@ -39,7 +30,7 @@ describe("Kafka record contract", () => {
     expect([signalOf(undefined), signalOf("traces"), signalOf("logs"), signalOf("metrics")]).toEqual(["traces", "traces", "logs", null]);
   });
 
-  it("decodes a traces record (header as kafkajs hands it over: a Buffer)", () => {
+  it("decodes a traces record (header as the consumer hands it over: a Buffer)", () => {
     const r = decodeRecord({ "ragmeter-signal": Buffer.from("traces") }, traceBody());
     expect(r.signal).toBe("traces");
     if (r.signal !== "traces") return;
@@ -61,8 +52,8 @@ describe("Kafka record contract", () => {
     expect(() => decodeRecord({ "ragmeter-signal": "logs" }, new Uint8Array([0x0a, 0xff, 0xff, 0x01]))).toThrow(RecordDecodeError);
   });
 
-  it("validates KAFKA_BROKERS and RAGMETER_TOPIC once", () => {
-    expect(kafkaEnvSchema.parse({ KAFKA_BROKERS: " a:9092, b:1 " })).toEqual({ KAFKA_BROKERS: ["a:9092", "b:1"], RAGMETER_TOPIC: "ragmeter.spans" });
+  it("validates KAFKA_BROKERS and RAGMETER_TOPIC once (the shared Kafka settings of @ragmeter/kafka)", () => {
+    expect(kafkaEnvSchema.parse({ KAFKA_BROKERS: " a:9092, b:1 " })).toEqual({ brokers: ["a:9092", "b:1"], topic: "ragmeter.spans", security: { protocol: "PLAINTEXT" } });
     expect(kafkaEnvSchema.safeParse({ KAFKA_BROKERS: "nohost" }).success).toBe(false);
     expect(kafkaEnvSchema.safeParse({ RAGMETER_TOPIC: "" }).success).toBe(false);
   });

@@ -55,7 +55,7 @@ const workspaces = (readManifest(root).workspaces ?? []).map((w) => path.join(ro
 
 describe("workspace dependencies", () => {
   it("the scanner reads static, type-only, re-export and dynamic imports", () => {
-    const src = `import a from "zod";\nimport type { B } from "@x/y/sub";\nexport { c } from "./c.js";\nconst d = await import("kafkajs");\n// import e from "commented";\nimport "side-effect";\nimport fs from "node:fs";\nimport path from "path";`;
+    const src = `import a from "zod";\nimport type { B } from "@x/y/sub";\nexport { c } from "./c.js";\nconst d = await import("@platformatic/kafka");\n// import e from "commented";\nimport "side-effect";\nimport fs from "node:fs";\nimport path from "path";`;
     expect(importsOf(src).map((i) => [packageOf(i.specifier), i.typeOnly])).toEqual([
       ["zod", false],
       ["@x/y", true],
@@ -63,7 +63,7 @@ describe("workspace dependencies", () => {
       ["side-effect", false],
       [undefined, false],
       [undefined, false],
-      ["kafkajs", false],
+      ["@platformatic/kafka", false],
     ]);
   });
 

@@ -237,7 +237,7 @@ export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
     ? {
         spans:
           stream.brokers !== null
-            ? { kind: "kafka", brokers: stream.brokers, topic: stream.topic }
+            ? { kind: "kafka", brokers: stream.brokers, ...(stream.security !== undefined ? { security: stream.security } : {}), topic: stream.topic }
             : { kind: "otlp", port: flags.otlpPort ?? 4318, host: flags.otlpHost ?? "0.0.0.0" },
         quietMs: stream.quietMs,
         traceTimeoutMs: flags.traceTimeout ?? 30_000,

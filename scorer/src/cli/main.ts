@@ -35,7 +35,7 @@ const MODULES: readonly { readonly commands: readonly string[]; readonly load: (
 /** The error classes a command reports as one `ragmeter:` line with exit 2, loaded only when an error is caught. */
 async function isUsageLevelError(err: unknown): Promise<boolean> {
   if (err instanceof UsageError) return true;
-  const [collector, golden, domain, judges, calibrate, gate, replay, select, store, api] = await Promise.all([
+  const [collector, golden, domain, judges, calibrate, gate, replay, select, store, api, kafka] = await Promise.all([
     import("@ragmeter/collector"),
     import("@ragmeter/golden"),
     import("../domain/errors.js"),
@@ -46,6 +46,7 @@ async function isUsageLevelError(err: unknown): Promise<boolean> {
     import("../runs/replay/select.js"),
     import("../store/errors.js"),
     import("./api/errors.js"),
+    import("@ragmeter/kafka"),
   ]);
   return (
     err instanceof domain.ConfigError ||
@@ -57,7 +58,8 @@ async function isUsageLevelError(err: unknown): Promise<boolean> {
     err instanceof store.StoreError ||
     err instanceof judges.JudgeConfigError ||
     err instanceof calibrate.CalibrationError ||
-    err instanceof api.ReadApiError
+    err instanceof api.ReadApiError ||
+    err instanceof kafka.KafkaConfigError
   );
 }
 

@@ -1,5 +1,6 @@
 import { type Logger, loadCollectorConfig, type RunningCollector, startCollector } from "@ragmeter/collector";
 import type { GoldenItem } from "@ragmeter/golden";
+import type { KafkaSecurity } from "@ragmeter/kafka";
 import pLimit from "p-limit";
 import type { EvaluatedSpans } from "../domain/evaluation.js";
 import type { QuestionResult } from "../domain/result.js";
@@ -23,7 +24,9 @@ export interface ViaTracesOptions extends Omit<EvalOptions, "store"> {
    * - `kafka`: the target exports to a `ragmeter collector`; this process consumes the topic
    *   (from its latest offset, in a consumer group of its own) and scores.
    */
-  readonly spans: { readonly kind: "otlp"; readonly port: number; readonly host: string } | { readonly kind: "kafka"; readonly brokers: readonly string[]; readonly topic: string };
+  readonly spans:
+    | { readonly kind: "otlp"; readonly port: number; readonly host: string }
+    | { readonly kind: "kafka"; readonly brokers: readonly string[]; readonly security?: KafkaSecurity; readonly topic: string };
   /** Quiet window after a trace's last span, ms. */
   readonly quietMs: number;
   /** How long to wait for a question's spans after it was answered, ms; then `trace_timeout`. */
@@ -74,6 +77,7 @@ export async function runEvalViaTraces(o: ViaTracesOptions): Promise<EvalOutcome
     store,
     stream: {
       brokers: o.spans.kind === "kafka" ? o.spans.brokers : null,
+      ...(o.spans.kind === "kafka" && o.spans.security !== undefined ? { security: o.spans.security } : {}),
       topic: o.spans.kind === "kafka" ? o.spans.topic : "ragmeter.spans",
       quietMs: o.quietMs,
       liveSampleRate: 1,

@@ -1,4 +1,5 @@
-import { kafkaEnvSchema, type Signal } from "@ragmeter/otlp";
+import { KafkaConfigError, type KafkaSecurity, loadKafkaEnv } from "@ragmeter/kafka";
+import type { Signal } from "@ragmeter/otlp";
 import { z } from "zod";
 import { ConfigError } from "../domain/errors.js";
 
@@ -21,10 +22,11 @@ export type Source = (typeof SOURCES)[number];
 export const DEFAULT_HEAP_GROWTH_PERCENT = 50;
 
 /**
- * Environment of the streaming scorer (design §10): Kafka, quiet window, live sampling. Validated
- * once; flags win over these.
+ * Environment of the streaming scorer (design §10): quiet window, live sampling, group, topics.
+ * Validated once; flags win over these. The Kafka connection (brokers, topic, TLS, SASL) is the
+ * settings the collector shares, read by @ragmeter/kafka's one schema ({@link loadStreamConfig}).
  */
-export const streamEnvSchema = kafkaEnvSchema.extend({
+export const streamEnvSchema = z.object({
   RAGMETER_QUIET_MS: z.coerce.number().int().min(0).default(5000),
   RAGMETER_LIVE_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(1),
   RAGMETER_SCORER_GROUP: z.string().min(1).default("ragmeter-scorer"),
@@ -52,6 +54,8 @@ export interface SourceTopic {
 export interface StreamConfig {
   /** Kafka bootstrap servers; null when `KAFKA_BROKERS` is unset (in-process hand-off in `serve`). */
   readonly brokers: readonly string[] | null;
+  /** How to reach them (TLS, SASL); default PLAINTEXT. */
+  readonly security?: KafkaSecurity;
   readonly topic: string;
   readonly quietMs: number;
   readonly liveSampleRate: number;
@@ -80,6 +84,15 @@ export function loadStreamConfig(env: NodeJS.ProcessEnv, flags: { brokers?: stri
   if (flags.brokers !== undefined) raw["KAFKA_BROKERS"] = flags.brokers;
   if (flags.quietMs !== undefined) raw["RAGMETER_QUIET_MS"] = String(flags.quietMs);
   if (flags.source !== undefined) raw["RAGMETER_SOURCE"] = flags.source;
+  let kafka: ReturnType<typeof loadKafkaEnv>;
+  try {
+    kafka = loadKafkaEnv(raw, flags.brokers !== undefined ? { KAFKA_BROKERS: "flag --brokers" } : {});
+  } catch (err) {
+    if (!(err instanceof KafkaConfigError)) throw err;
+    const i = err.issues[0];
+    const where = i?.setting.startsWith("flag ") ? i.setting : `environment variable ${i?.setting}`;
+    throw new ConfigError(`${where}: ${i?.message ?? "invalid"}`);
+  }
   const p = streamEnvSchema.safeParse(raw);
   if (!p.success) {
     const i = p.error.issues[0];
@@ -89,8 +102,9 @@ export function loadStreamConfig(env: NodeJS.ProcessEnv, flags: { brokers?: stri
   }
   const e = p.data;
   return {
-    brokers: e.KAFKA_BROKERS ?? null,
-    topic: e.RAGMETER_TOPIC,
+    brokers: kafka.brokers ?? null,
+    security: kafka.security,
+    topic: kafka.topic,
     quietMs: e.RAGMETER_QUIET_MS,
     liveSampleRate: e.RAGMETER_LIVE_SAMPLE_RATE,
     groupId: e.RAGMETER_SCORER_GROUP,
@@ -103,7 +117,7 @@ export function loadStreamConfig(env: NodeJS.ProcessEnv, flags: { brokers?: stri
             { topic: e.RAGMETER_OTLP_SPANS_TOPIC, signal: "traces" },
             { topic: e.RAGMETER_OTLP_LOGS_TOPIC, signal: "logs" },
           ]
-        : [{ topic: e.RAGMETER_TOPIC, signal: null }],
+        : [{ topic: kafka.topic, signal: null }],
     createTopics: e.RAGMETER_CREATE_TOPICS,
     partitions: e.RAGMETER_TOPIC_PARTITIONS,
     maxPending: e.RAGMETER_SCORER_MAX_PENDING,

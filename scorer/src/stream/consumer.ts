@@ -1,16 +1,33 @@
+import {
+  type BatchConsumer,
+  type BytesProducer,
+  createAdmin,
+  createProducer,
+  ensureTopics,
+  explainKafkaError,
+  groupLag,
+  type KafkaAdmin,
+  type KafkaConnection,
+  KafkaError,
+  type KafkaSecurity,
+  type PartitionBatch,
+  PLAINTEXT,
+  startBatchConsumer,
+  type TopicPolicy,
+} from "@ragmeter/kafka";
 import { deadLetterHeaders, deadLetterTopic, type Signal } from "@ragmeter/otlp";
-import kafkajs, { type Admin, type Consumer, type Producer } from "kafkajs";
 import type { Store } from "../store/client.js";
 import { type DecodedRecord, decodeMessage, type IngestResult, UndecodableMessageError, writeRecords } from "./ingest.js";
 import { retryUntil } from "./retry.js";
 import type { IngestionStats } from "./stats.js";
-import { ensureTopics, type TopicPolicy } from "./topics.js";
 
-const { Kafka, logLevel } = kafkajs;
+export type { TopicPolicy } from "@ragmeter/kafka";
 
 /** Settings of the span consumer. */
 export interface ConsumerSettings {
   readonly brokers: readonly string[];
+  /** How to reach the brokers (TLS, SASL); default PLAINTEXT. */
+  readonly security?: KafkaSecurity;
   readonly topic: string;
   /**
    * All topics consumed, each with its signal (null = from the `ragmeter-signal` header); default
@@ -28,9 +45,10 @@ export interface ConsumerSettings {
   readonly sessionTimeoutMs: number;
   readonly heartbeatIntervalMs: number;
   /**
-   * Largest fetch per partition, bytes (kafkajs default 1 MiB): a fetch is one batch, and a batch
-   * is one insert per table. Larger fetches store faster but do not score faster: in bench:scorer
-   * at 100,000 traces, 4 MiB gave the same 3,960 traces/s as 1 MiB at 806 MiB peak RSS against 542.
+   * Largest fetch per partition, bytes (default 1 MiB): a partition's records of a fetch are one
+   * batch, and a batch is one insert per table. Larger fetches store faster but do not score faster:
+   * in bench:scorer at 100,000 traces, 4 MiB gave the same 3,960 traces/s as 1 MiB at 806 MiB peak
+   * RSS against 542.
    */
   readonly maxBytesPerPartition?: number;
   /** Longest wait of a fetch for new messages, ms (default 1000). */
@@ -74,11 +92,11 @@ export interface SpanConsumer {
 /**
  * Consumes `topic` in consumer group `groupId` (a new group starts at the earliest offset) and
  * writes each batch's spans and log records to the store **before** committing its offsets
- * (design §6: at least once, no loss). A failing write is retried with backoff, heartbeating, and
- * nothing is committed until it succeeds. An undecodable message goes to the dead-letter topic
- * with the error in the `ragmeter-error` header, and the partition moves on.
+ * (design §6: at least once, no loss; @ragmeter/kafka's batch consumer). A failing write is
+ * retried with backoff, and nothing is committed until it succeeds. An undecodable message goes to
+ * the dead-letter topic with the error in the `ragmeter-error` header, and the partition moves on.
  * @param onWritten told what each batch stored (the scoring loop's dirty set and held traces).
- * @throws the kafkajs error when the first connection fails.
+ * @throws KafkaError (one line naming the setting to check) when the first connection fails.
  */
 export async function startSpanConsumer(
   store: Store,
@@ -87,127 +105,126 @@ export async function startSpanConsumer(
   log: ConsumerLogger,
   onWritten: (written: IngestResult, at: number) => void = () => {},
 ): Promise<SpanConsumer> {
-  const restart = settings.restartOnFailure ?? true;
-  const kafka = new Kafka({
-    clientId: settings.clientId,
-    brokers: [...settings.brokers],
-    logLevel: logLevel.NOTHING,
-    retry: { retries: restart ? 5 : 0, restartOnFailure: async () => restart },
-  });
-  const consumer: Consumer = kafka.consumer({
-    groupId: settings.groupId,
-    sessionTimeout: settings.sessionTimeoutMs,
-    heartbeatInterval: settings.heartbeatIntervalMs,
-    rebalanceTimeout: Math.max(settings.sessionTimeoutMs * 2, 10_000),
-    maxWaitTimeInMs: settings.maxWaitTimeMs ?? 1000,
-    ...(settings.maxBytesPerPartition !== undefined
-      ? { maxBytesPerPartition: settings.maxBytesPerPartition, maxBytes: Math.max(10_485_760, 3 * settings.maxBytesPerPartition) }
-      : {}),
-  });
-  const producer: Producer = kafka.producer({ allowAutoTopicCreation: false });
-  const admin: Admin = kafka.admin();
+  const connection: KafkaConnection = { brokers: settings.brokers, security: settings.security ?? PLAINTEXT };
+  const explain = (err: unknown): string => explainKafkaError(err, connection.security);
   let running = true;
-  await Promise.all([consumer.connect(), producer.connect(), admin.connect()]);
+  const admin: KafkaAdmin = createAdmin(connection, settings.clientId);
+  const producer: BytesProducer = createProducer(connection, { clientId: settings.clientId });
+  const closeClients = async (): Promise<void> => {
+    await Promise.allSettled([producer.close(), admin.close()]);
+  };
   const sources = settings.topics ?? [{ topic: settings.topic, signal: null }];
   const signalOf = new Map(sources.map((s) => [s.topic, s.signal] as const));
   const dlqOf = (topic: string): string => (topic === settings.topic && settings.dlqTopic !== undefined ? settings.dlqTopic : deadLetterTopic(topic));
   const names = sources.map((s) => s.topic);
-  const ready = await ensureTopics(admin, [...names, ...names.map(dlqOf)], settings.topicPolicy ?? { create: true, partitions: 3 }, log, () => running);
+  let ready: boolean;
+  try {
+    ready = await ensureTopics(admin, [...names, ...names.map(dlqOf)], settings.topicPolicy ?? { create: true, partitions: 3 }, log, () => running);
+  } catch (err) {
+    await closeClients();
+    throw KafkaError.from(err, connection.security, `cannot set up the topics ${names.join(", ")}`);
+  }
   if (!ready) {
-    await Promise.allSettled([consumer.disconnect(), producer.disconnect(), admin.disconnect()]);
+    await closeClients();
     throw new Error(`topics ${names.join(", ")} did not appear`);
   }
-  await consumer.subscribe({ topics: names, fromBeginning: settings.fromBeginning ?? true });
+
+  const handle = async (batch: PartitionBatch, ctx: { owned(): boolean }): Promise<void> => {
+    const decoded: DecodedRecord[] = [];
+    const dead: { value: Buffer | null; key: Buffer | null; error: string; offset: string }[] = [];
+    for (const m of batch.records) {
+      try {
+        decoded.push(decodeMessage(m.headers, m.value, signalOf.get(batch.topic) ?? null));
+      } catch (err) {
+        if (!(err instanceof UndecodableMessageError)) throw err;
+        dead.push({ value: m.value, key: m.key, error: err.message, offset: m.offset.toString() });
+      }
+    }
+    const last = (batch.records[batch.records.length - 1]?.offset ?? 0n).toString();
+    const keepGoing = (): boolean => running && ctx.owned();
+    const written = await retryUntil(
+      () => writeRecords(store, decoded, { partition: batch.partition, offset: last }, Date.now()),
+      keepGoing,
+      (err, attempt) => log.warn("span write failed; retrying before committing", { attempt, partition: batch.partition, error: (err as Error).message }),
+    );
+    if (dead.length > 0) {
+      await retryUntil(
+        () =>
+          producer.send({
+            messages: dead.map((d) => ({
+              topic: dlqOf(batch.topic),
+              ...(d.key !== null ? { key: d.key } : {}),
+              value: d.value as Buffer, // a null value stays null (the client writes length -1)
+              headers: new Map(
+                Object.entries(deadLetterHeaders(d.error, { topic: batch.topic, partition: batch.partition, offset: d.offset })).map(([k, v]) => [Buffer.from(k), Buffer.from(v)]),
+              ),
+            })),
+          }),
+        keepGoing,
+        (err, attempt) => log.warn("dead-letter send failed; retrying", { attempt, error: explain(err) }),
+      );
+      log.warn("undecodable messages sent to the dead-letter topic", { count: dead.length, partition: batch.partition, first_error: dead[0]?.error });
+    }
+    const now = Date.now();
+    stats.spans(written.spans, now);
+    stats.forgotten(written.dropped, now);
+    onWritten(written, now);
+    pauseIfFull();
+    stats.dlq(dead.length, now);
+    await settings.beforeCommit?.(batch.partition, last);
+  };
+
   const max = settings.maxPending;
   const pending = settings.pending;
   let paused = false;
+  let consumer: BatchConsumer | undefined;
   const pauseIfFull = (): void => {
     if (max === undefined || pending === undefined || paused || pending() < max) return;
     paused = true;
-    consumer.pause(names.map((topic) => ({ topic })));
+    consumer?.pause();
     log.info("pending traces at the bound; consumption paused until the scorer catches up", { pending: pending(), max_pending: max });
   };
+  try {
+    consumer = await startBatchConsumer(
+      connection,
+      {
+        clientId: settings.clientId,
+        groupId: settings.groupId,
+        topics: names,
+        sessionTimeoutMs: settings.sessionTimeoutMs,
+        heartbeatIntervalMs: settings.heartbeatIntervalMs,
+        ...(settings.maxWaitTimeMs !== undefined ? { maxWaitTimeMs: settings.maxWaitTimeMs } : {}),
+        ...(settings.maxBytesPerPartition !== undefined ? { maxBytesPerPartition: settings.maxBytesPerPartition } : {}),
+        fromBeginning: settings.fromBeginning ?? true,
+        restartOnFailure: settings.restartOnFailure ?? true,
+      },
+      handle,
+      log,
+    );
+  } catch (err) {
+    running = false;
+    await closeClients();
+    throw err;
+  }
+  const c = consumer;
+  if (paused) c.pause(); // the bound was reached before the consumer was handed back
   const resumeTimer =
     max !== undefined && pending !== undefined
       ? setInterval(() => {
           if (!paused || pending() >= max / 2) return;
           paused = false;
-          consumer.resume(names.map((topic) => ({ topic })));
+          c.resume();
           log.info("consumption resumed", { pending: pending(), max_pending: max });
         }, settings.pendingCheckMs ?? 200)
       : null;
   resumeTimer?.unref();
-  await consumer.run({
-    autoCommit: false,
-    eachBatchAutoResolve: false,
-    eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-      if (batch.messages.length === 0) return;
-      const decoded: DecodedRecord[] = [];
-      const dead: { value: Buffer | null; key: Buffer | null; error: string; offset: string }[] = [];
-      for (const m of batch.messages) {
-        try {
-          decoded.push(decodeMessage(m.headers, m.value, signalOf.get(batch.topic) ?? null));
-        } catch (err) {
-          if (!(err instanceof UndecodableMessageError)) throw err;
-          dead.push({ value: m.value, key: m.key, error: err.message, offset: m.offset });
-        }
-      }
-      const last = batch.messages[batch.messages.length - 1]?.offset as string;
-      const keepGoing = (): boolean => running && isRunning() && !isStale();
-      const written = await retryUntil(
-        async () => {
-          await heartbeat();
-          return writeRecords(store, decoded, { partition: batch.partition, offset: last }, Date.now());
-        },
-        keepGoing,
-        (err, attempt) => log.warn("span write failed; retrying before committing", { attempt, partition: batch.partition, error: (err as Error).message }),
-      );
-      if (dead.length > 0) {
-        await retryUntil(
-          () =>
-            producer.send({
-              topic: dlqOf(batch.topic),
-              acks: -1,
-              messages: dead.map((d) => ({
-                key: d.key,
-                value: d.value,
-                headers: deadLetterHeaders(d.error, { topic: batch.topic, partition: batch.partition, offset: d.offset }),
-              })),
-            }),
-          keepGoing,
-          (err, attempt) => log.warn("dead-letter send failed; retrying", { attempt, error: (err as Error).message }),
-        );
-        log.warn("undecodable messages sent to the dead-letter topic", { count: dead.length, partition: batch.partition, first_error: dead[0]?.error });
-      }
-      const now = Date.now();
-      stats.spans(written.spans, now);
-      stats.forgotten(written.dropped, now);
-      onWritten(written, now);
-      pauseIfFull();
-      stats.dlq(dead.length, now);
-      await settings.beforeCommit?.(batch.partition, last);
-      resolveOffset(last);
-      await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() }]);
-      await heartbeat();
-    },
-  });
   return {
-    async lag() {
-      const committed = await admin.fetchOffsets({ groupId: settings.groupId, topics: names });
-      let lag = 0n;
-      for (const topic of names) {
-        const high = await admin.fetchTopicOffsets(topic);
-        const mine = committed.find((c) => c.topic === topic)?.partitions ?? [];
-        const done = new Map(mine.map((p) => [p.partition, BigInt(p.offset === "-1" ? "0" : p.offset)] as const));
-        for (const p of high) lag += BigInt(p.high) - (done.get(p.partition) ?? 0n);
-      }
-      return Number(lag);
-    },
+    lag: () => groupLag(admin, settings.groupId, names),
     async stop() {
       running = false;
       if (resumeTimer) clearInterval(resumeTimer);
-      await consumer.disconnect();
-      await Promise.allSettled([producer.disconnect(), admin.disconnect()]);
+      await c.stop();
+      await closeClients();
     },
   };
 }

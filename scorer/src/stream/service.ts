@@ -79,6 +79,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
       ingest,
       {
         brokers: o.stream.brokers,
+        ...(o.stream.security !== undefined ? { security: o.stream.security } : {}),
         topic: o.stream.topic,
         dlqTopic: deadLetterTopic(o.stream.topic),
         ...(o.stream.topics !== undefined ? { topics: o.stream.topics } : {}),
