@@ -178,17 +178,25 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
   // call at a time keeps those numbers in the order the broker receives them.
   const maxConcurrentSends = config.idempotent ? 1 : 4;
 
-  // One warning per distinct cause while it lasts (refused credentials would repeat it at every back-off).
-  let lastWarning = { line: "", at: 0 };
+  // One warning per cause while it lasts (refused credentials would repeat it at every back-off);
+  // the cause is the explanation without the client's detail, which names the failed operation.
+  let lastWarning = { cause: "", at: 0 };
+  let lastCause = "";
+  const warnOnce = (err: unknown, msg: string): string => {
+    const line = explain(err);
+    lastCause = line;
+    const cause = line.replace(/ \[.*\]$/su, "");
+    if (cause !== lastWarning.cause || Date.now() - lastWarning.at > 60_000) {
+      lastWarning = { cause, at: Date.now() };
+      logger.warn({ error: line }, msg);
+    }
+    return line;
+  };
   const fail = (s: ProducerSlot, err: unknown): void => {
     s.failed = true;
     lastFailure = Date.now();
     readyCache = undefined;
-    const line = explain(err);
-    if (line !== lastWarning.line || Date.now() - lastWarning.at > 60_000) {
-      lastWarning = { line, at: Date.now() };
-      logger.warn({ error: line }, "Kafka send failed");
-    }
+    warnOnce(err, "Kafka send failed");
   };
 
   const pump = (): void => {
@@ -218,7 +226,8 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
         .then(
           () => {
             readyCache = { at: Date.now(), value: true };
-            lastWarning = { line: "", at: 0 };
+            lastWarning = { cause: "", at: 0 };
+            lastCause = "";
             for (const q of chunk) {
               if (!q.job.done && --q.job.remaining === 0) {
                 q.job.done = true;
@@ -272,7 +281,9 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
   };
 
   // Check (and create) the topics as soon as the sink exists, so the first request does not wait for it.
-  void ensureTopics().catch(() => {});
+  void ensureTopics().catch((err: unknown) => {
+    if (!(err instanceof KafkaUnavailableError)) warnOnce(err, "Kafka is unavailable");
+  });
 
   const sink: RecordSink = {
     async send(signal, records, headers) {
@@ -285,11 +296,11 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
         } catch (err) {
           if (err instanceof KafkaUnavailableError) throw err;
           lastFailure = Date.now();
-          throw new KafkaUnavailableError(`Kafka is unavailable: ${explain(err)}`, { cause: err });
+          throw new KafkaUnavailableError(`Kafka is unavailable: ${warnOnce(err, "Kafka is unavailable")}`, { cause: err });
         }
       }
       if (Date.now() - lastFailure < config.kafkaBackoffMs) {
-        throw new KafkaUnavailableError("Kafka is unavailable (recent failure); retry later");
+        throw new KafkaUnavailableError(`Kafka is unavailable (recent failure${lastCause !== "" ? `: ${lastCause}` : ""}); retry later`);
       }
       // The same header bytes for every record of the request, in recordHeaders' order.
       const recordHeaderBytes = new Map<Buffer, Buffer>();
@@ -315,7 +326,8 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
           lastFailure = Date.now();
           readyCache = undefined;
           if (slot) slot.failed = true;
-          reject(new KafkaUnavailableError(`Kafka did not acknowledge the records within ${config.sendTimeoutMs} ms`));
+          lastCause = `Kafka did not acknowledge the records within ${config.sendTimeoutMs} ms`;
+          reject(new KafkaUnavailableError(lastCause));
         }, config.sendTimeoutMs).unref();
       });
       pump();

@@ -10,3 +10,16 @@ export declare function stopKafka(options?: KafkaScriptOptions): Promise<{ statu
 export declare function kafkaStatus(options?: KafkaScriptOptions): Promise<{ running: boolean; answering: boolean; pid?: number; port: number; stateDir: string }>;
 export declare function brokerAnswers(settings?: unknown, timeoutMs?: number): Promise<boolean>;
 export declare function checkJava(settings?: unknown): number;
+/** What a client needs to reach the secured listeners (RAGMETER_KAFKA_SASL_SSL_PORT, RAGMETER_KAFKA_MTLS_PORT). */
+export interface SecureMaterial {
+  saslSslPort?: number;
+  mtlsPort?: number;
+  /** PEM files made with keytool: the CA, a client certificate signed by it, the client's key. */
+  caFile: string;
+  certFile: string;
+  keyFile: string;
+  /** The SASL user the broker knows (PLAIN and SCRAM-SHA-256/512). */
+  username: string;
+  password: string;
+}
+export declare function secureMaterial(options?: { env?: Record<string, string | undefined> }): SecureMaterial;

@@ -15,14 +15,22 @@
 //   RAGMETER_KAFKA_CONTROLLER_PORT  KRaft controller port (default 9093)
 //   RAGMETER_KAFKA_DIR           where jars and state live (default ${XDG_CACHE_HOME:-~/.cache}/ragmeter)
 //   RAGMETER_KAFKA_HEAP          JVM max heap (default 1g)
+//   RAGMETER_KAFKA_SASL_SSL_PORT a SASL_SSL listener on this port too (unset: none): TLS with a
+//                                certificate of a CA made with the JDK's keytool, SASL PLAIN and
+//                                SCRAM-SHA-256/512 with one user made when the storage is formatted
+//   RAGMETER_KAFKA_MTLS_PORT     an SSL listener on this port too that requires a client certificate
+//                                signed by the same CA (unset: none)
 //   RAGMETER_TOPIC               span topic (default ragmeter.spans); the DLQ is "<topic>.dlq"
 //   RAGMETER_TOPIC_PARTITIONS    partitions of the span topic (default 3)
 //   JAVA_HOME                    Java 17+ to use (default: `java` on PATH)
 //
-// Exported functions (startKafka, stopKafka, kafkaStatus) are used by integration tests.
+// Exported functions (startKafka, stopKafka, kafkaStatus, secureMaterial) are used by integration
+// tests. With a secured listener, the CA, a client certificate and key (PEM) and the user's
+// credentials are in <state>/tls (secureMaterial() names them).
 
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -55,6 +63,14 @@ export function kafkaSettings(env = process.env) {
     throw new KafkaScriptError(`RAGMETER_KAFKA_CONTROLLER_PORT must be a port number, got ${env.RAGMETER_KAFKA_CONTROLLER_PORT}`);
   if (!Number.isInteger(partitions) || partitions < 1) throw new KafkaScriptError(`RAGMETER_TOPIC_PARTITIONS must be a positive integer, got ${env.RAGMETER_TOPIC_PARTITIONS}`);
   const topic = env.RAGMETER_TOPIC || "ragmeter.spans";
+  const optionalPort = (name) => {
+    if (!env[name]) return undefined;
+    const p = Number(env[name]);
+    if (!Number.isInteger(p) || p <= 0) throw new KafkaScriptError(`${name} must be a port number, got ${env[name]}`);
+    return p;
+  };
+  const saslSslPort = optionalPort("RAGMETER_KAFKA_SASL_SSL_PORT");
+  const mtlsPort = optionalPort("RAGMETER_KAFKA_MTLS_PORT");
   return {
     version: env.RAGMETER_KAFKA_VERSION || DEFAULT_VERSION,
     versionPinned: Boolean(env.RAGMETER_KAFKA_VERSION),
@@ -67,6 +83,9 @@ export function kafkaSettings(env = process.env) {
     dlqTopic: `${topic}.dlq`,
     partitions,
     javaHome: env.JAVA_HOME,
+    saslSslPort,
+    mtlsPort,
+    secure: saslSslPort !== undefined || mtlsPort !== undefined,
   };
 }
 
@@ -148,17 +167,45 @@ export function ensureJars(settings = kafkaSettings(), log = defaultLog) {
   throw new KafkaScriptError(`no Kafka broker version could be resolved: ${errors.join("; ")}`);
 }
 
-function serverProperties(settings) {
+function serverProperties(settings, tls) {
+  const listeners = [`PLAINTEXT://127.0.0.1:${settings.port}`];
+  const map = ["CONTROLLER:PLAINTEXT", "PLAINTEXT:PLAINTEXT"];
+  if (settings.saslSslPort !== undefined) {
+    listeners.push(`SASL_SSL://127.0.0.1:${settings.saslSslPort}`);
+    map.push("SASL_SSL:SASL_SSL");
+  }
+  if (settings.mtlsPort !== undefined) {
+    listeners.push(`MTLS://127.0.0.1:${settings.mtlsPort}`);
+    map.push("MTLS:SSL");
+  }
+  const secured = tls
+    ? [
+        "# secured listeners (RAGMETER_KAFKA_SASL_SSL_PORT, RAGMETER_KAFKA_MTLS_PORT): keystores made with keytool in tls/",
+        "sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512",
+        `listener.name.sasl_ssl.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_${tls.username}="${tls.password}";`,
+        "listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;",
+        "listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;",
+        "ssl.keystore.type=PKCS12",
+        `ssl.keystore.location=${tls.brokerKeystore}`,
+        `ssl.keystore.password=${tls.storepass}`,
+        `ssl.key.password=${tls.storepass}`,
+        "ssl.truststore.type=PKCS12",
+        `ssl.truststore.location=${tls.truststore}`,
+        `ssl.truststore.password=${tls.storepass}`,
+        "listener.name.mtls.ssl.client.auth=required",
+      ]
+    : [];
   return [
     "# written by scripts/kafka/kafka.mjs — single-node KRaft broker for ragmeter development and tests",
     "process.roles=broker,controller",
     "node.id=1",
     `controller.quorum.voters=1@127.0.0.1:${settings.controllerPort}`,
-    `listeners=PLAINTEXT://127.0.0.1:${settings.port},CONTROLLER://127.0.0.1:${settings.controllerPort}`,
-    `advertised.listeners=PLAINTEXT://127.0.0.1:${settings.port}`,
+    `listeners=${[...listeners, `CONTROLLER://127.0.0.1:${settings.controllerPort}`].join(",")}`,
+    `advertised.listeners=${listeners.join(",")}`,
     "controller.listener.names=CONTROLLER",
     "inter.broker.listener.name=PLAINTEXT",
-    "listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
+    `listener.security.protocol.map=${map.join(",")}`,
+    ...secured,
     `log.dirs=${join(settings.stateDir, "data")}`,
     "num.partitions=1",
     "auto.create.topics.enable=true",
@@ -176,6 +223,116 @@ function serverProperties(settings) {
     "log.segment.bytes=104857600",
     "",
   ].join("\n");
+}
+
+/** Where the secured listeners' material lives, and the user the broker knows. */
+function tlsPaths(settings) {
+  const dir = join(settings.stateDir, "tls");
+  return {
+    dir,
+    caFile: join(dir, "ca.pem"),
+    certFile: join(dir, "client.pem"),
+    keyFile: join(dir, "client.key"),
+    brokerKeystore: join(dir, "broker.p12"),
+    truststore: join(dir, "truststore.p12"),
+    secrets: join(dir, "secrets.json"),
+  };
+}
+
+function keytool(settings) {
+  return settings.javaHome ? join(settings.javaHome, "bin", "keytool") : "keytool";
+}
+
+/** Runs keytool with `args`; throws a KafkaScriptError with its output when it fails. */
+function runKeytool(settings, args) {
+  const r = spawnSync(keytool(settings), ["-noprompt", ...args], { encoding: "utf8" });
+  if (r.error || r.status !== 0) throw new KafkaScriptError(`keytool ${args[0]} failed: ${r.error ? r.error.message : (r.stdout + r.stderr).trim()}`);
+  return r.stdout;
+}
+
+/** The private key of `alias` in the PKCS12 keystore, as PEM (PKCS#8): with openssl when present, else a few lines of Java run by the JDK's source launcher. */
+function exportPrivateKey(settings, keystore, storepass, alias, dir) {
+  const ssl = spawnSync("openssl", ["pkcs12", "-in", keystore, "-nocerts", "-nodes", "-passin", `pass:${storepass}`], { encoding: "utf8" });
+  if (!ssl.error && ssl.status === 0) {
+    const pem = /-----BEGIN PRIVATE KEY-----[\s\S]+?-----END PRIVATE KEY-----\n?/u.exec(ssl.stdout);
+    if (pem) return pem[0].endsWith("\n") ? pem[0] : `${pem[0]}\n`;
+  }
+  const src = join(dir, "ExportKey.java");
+  writeFileSync(
+    src,
+    [
+      "import java.io.FileInputStream;",
+      "import java.security.KeyStore;",
+      "import java.util.Base64;",
+      "public class ExportKey {",
+      "  public static void main(String[] a) throws Exception {",
+      '    KeyStore ks = KeyStore.getInstance("PKCS12");',
+      "    try (FileInputStream in = new FileInputStream(a[0])) { ks.load(in, a[1].toCharArray()); }",
+      "    byte[] der = ks.getKey(a[2], a[1].toCharArray()).getEncoded();",
+      '    System.out.print("-----BEGIN PRIVATE KEY-----\\n" + Base64.getMimeEncoder(64, "\\n".getBytes()).encodeToString(der) + "\\n-----END PRIVATE KEY-----\\n");',
+      "  }",
+      "}",
+      "",
+    ].join("\n"),
+  );
+  const r = spawnSync(javaBin(settings), [src, keystore, storepass, alias], { encoding: "utf8" });
+  if (r.error || r.status !== 0)
+    throw new KafkaScriptError(`exporting the client key needs openssl or a JDK (javac's source launcher): ${r.error ? r.error.message : r.stderr.trim()}`);
+  return r.stdout;
+}
+
+/**
+ * Makes (once) the material of the secured listeners with the JDK's keytool: a CA, the broker's
+ * keystore (certificate for 127.0.0.1 and localhost signed by the CA), a truststore holding the CA,
+ * a client certificate signed by the CA with its key, the CA and the client's certificate and key
+ * as PEM files for Node's TLS, and one user's random password. Returns the paths and secrets.
+ */
+function ensureTlsMaterial(settings, log) {
+  const p = tlsPaths(settings);
+  if (existsSync(p.secrets)) return { ...p, ...JSON.parse(readFileSync(p.secrets, "utf8")) };
+  rmSync(p.dir, { recursive: true, force: true });
+  mkdirSync(p.dir, { recursive: true, mode: 0o700 });
+  const storepass = randomBytes(12).toString("hex");
+  const ca = join(p.dir, "ca.p12");
+  const store = (file) => ["-keystore", file, "-storetype", "PKCS12", "-storepass", storepass];
+  const san = "SAN=ip:127.0.0.1,dns:localhost";
+  runKeytool(settings, ["-genkeypair", "-alias", "ca", "-keyalg", "RSA", "-keysize", "2048", "-validity", "3650", "-dname", "CN=ragmeter test CA", "-ext", "bc:c", ...store(ca)]);
+  writeFileSync(p.caFile, runKeytool(settings, ["-exportcert", "-rfc", "-alias", "ca", ...store(ca)]));
+  /** A key pair in its own keystore, its certificate signed by the CA, the chain imported back. */
+  const signed = (alias, file, dname, exts) => {
+    runKeytool(settings, ["-genkeypair", "-alias", alias, "-keyalg", "RSA", "-keysize", "2048", "-validity", "3650", "-dname", dname, ...store(file)]);
+    const csr = join(p.dir, `${alias}.csr`);
+    const crt = join(p.dir, `${alias}.crt`);
+    runKeytool(settings, ["-certreq", "-alias", alias, "-file", csr, ...store(file)]);
+    runKeytool(settings, ["-gencert", "-alias", "ca", "-infile", csr, "-outfile", crt, "-rfc", "-validity", "3650", ...exts.flatMap((e) => ["-ext", e]), ...store(ca)]);
+    runKeytool(settings, ["-importcert", "-alias", "ca", "-file", p.caFile, ...store(file)]);
+    runKeytool(settings, ["-importcert", "-alias", alias, "-file", crt, ...store(file)]);
+    return crt;
+  };
+  signed("broker", p.brokerKeystore, "CN=127.0.0.1", [san, "EKU=serverAuth,clientAuth"]);
+  runKeytool(settings, ["-importcert", "-alias", "ca", "-file", p.caFile, ...store(p.truststore)]);
+  const client = join(p.dir, "client.p12");
+  writeFileSync(p.certFile, readFileSync(signed("client", client, "CN=ragmeter-test-client", ["EKU=clientAuth"]), "utf8"));
+  writeFileSync(p.keyFile, exportPrivateKey(settings, client, storepass, "client", p.dir), { mode: 0o600 });
+  const secrets = { storepass, username: "ragmeter", password: randomBytes(12).toString("hex") };
+  writeFileSync(p.secrets, `${JSON.stringify(secrets)}\n`, { mode: 0o600 });
+  chmodSync(p.keyFile, 0o600);
+  log(`made a CA, the broker's and a client's certificates with keytool in ${p.dir}`);
+  return { ...p, ...secrets };
+}
+
+/**
+ * What a client needs to reach the secured listeners of the broker these settings describe:
+ * ports, the CA, a client certificate and key (PEM files) and the user's credentials.
+ * @param {{env?: NodeJS.ProcessEnv}} [options]
+ */
+export function secureMaterial(options = {}) {
+  const settings = kafkaSettings(options.env);
+  if (!settings.secure) throw new KafkaScriptError("no secured listener: set RAGMETER_KAFKA_SASL_SSL_PORT or RAGMETER_KAFKA_MTLS_PORT");
+  const p = tlsPaths(settings);
+  if (!existsSync(p.secrets)) throw new KafkaScriptError(`no secured broker material in ${p.dir}: start the broker first`);
+  const { username, password } = JSON.parse(readFileSync(p.secrets, "utf8"));
+  return { saslSslPort: settings.saslSslPort, mtlsPort: settings.mtlsPort, caFile: p.caFile, certFile: p.certFile, keyFile: p.keyFile, username, password };
 }
 
 const LOG4J2 = `status = error
@@ -286,12 +443,16 @@ export async function startKafka(options = {}) {
     mkdirSync(settings.stateDir, { recursive: true });
     const props = join(settings.stateDir, "server.properties");
     const log4j = join(settings.stateDir, "log4j2.properties");
-    writeFileSync(props, serverProperties(settings));
+    const tls = settings.secure ? ensureTlsMaterial(settings, log) : undefined;
+    writeFileSync(props, serverProperties(settings, tls), { mode: 0o600 });
     writeFileSync(log4j, LOG4J2);
     const versionFile = join(settings.stateDir, "version");
+    // The SCRAM credentials are written when the storage is formatted: a secured broker's storage
+    // carries its user (the version file says so), a plain one is formatted again to get it.
+    const layout = `${version}${tls ? ` scram:${tls.username}:${createHash("sha256").update(tls.password).digest("hex").slice(0, 8)}` : ""}`;
     const formattedWith = existsSync(versionFile) ? readFileSync(versionFile, "utf8").trim() : undefined;
-    if (formattedWith !== undefined && formattedWith !== version) {
-      log(`state was formatted by Kafka ${formattedWith}; reformatting for ${version}`);
+    if (formattedWith !== undefined && formattedWith !== layout && !(tls === undefined && formattedWith.startsWith(`${version} `))) {
+      log(`state was formatted as "${formattedWith}"; reformatting for "${layout}"`);
       rmSync(join(settings.stateDir, "data"), { recursive: true, force: true });
     }
     const cp = `${libs}/*`;
@@ -300,9 +461,10 @@ export async function startKafka(options = {}) {
       const uuid = spawnSync(javaBin(settings), [...javaOpts, "-cp", cp, "kafka.tools.StorageTool", "random-uuid"], { encoding: "utf8" });
       const clusterId = uuid.stdout.trim().split("\n").pop();
       if (uuid.status !== 0 || !clusterId) throw new KafkaScriptError(`kafka.tools.StorageTool random-uuid failed: ${uuid.stderr}`);
-      const fmt = spawnSync(javaBin(settings), [...javaOpts, "-cp", cp, "kafka.tools.StorageTool", "format", "-t", clusterId, "-c", props], { encoding: "utf8" });
+      const scram = tls ? ["SCRAM-SHA-256", "SCRAM-SHA-512"].flatMap((m) => ["--add-scram", `${m}=[name=${tls.username},password=${tls.password}]`]) : [];
+      const fmt = spawnSync(javaBin(settings), [...javaOpts, "-cp", cp, "kafka.tools.StorageTool", "format", "-t", clusterId, "-c", props, ...scram], { encoding: "utf8" });
       if (fmt.status !== 0) throw new KafkaScriptError(`formatting the Kafka storage failed: ${(fmt.stdout + fmt.stderr).trim()}`);
-      writeFileSync(versionFile, `${version}\n`);
+      writeFileSync(versionFile, `${layout}\n`);
       log(`formatted storage in ${join(settings.stateDir, "data")} (cluster ${clusterId})`);
     }
     const logPath = join(settings.stateDir, "broker.log");
@@ -402,6 +564,7 @@ async function main(argv) {
       await stopKafka();
       rmSync(join(settings.stateDir, "data"), { recursive: true, force: true });
       rmSync(join(settings.stateDir, "version"), { force: true });
+      rmSync(join(settings.stateDir, "tls"), { recursive: true, force: true });
       defaultLog(`deleted ${join(settings.stateDir, "data")}`);
       return 0;
     }
