@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bootstrapMeanInterval } from "../../scorer/src/runs/bootstrap.js";
-import { contentMissingWarning, summariseLive } from "../../scorer/src/runs/live.js";
-import type { LiveInteractionRow, LiveScoreRow } from "../../scorer/src/store/live.js";
+import { contentMissingWarning, type LiveInteractionRow, type LiveScoreRow, summariseLive } from "../../scorer/src/runs/live.js";
 
 const HOUR = 3_600_000;
 const now = Date.parse("2026-12-01T12:00:00Z");
@@ -65,6 +64,21 @@ describe("summariseLive: live traffic per service and pipeline version", () => {
     expect(s.groups[1]!.statuses).toEqual({ ok: 2 });
     expect(s.groups[2]!.statuses).toEqual({ not_sampled: 1, ok: 1 }); // t4: interaction ok, grounding not_sampled
     expect(s.groups[0]!.grounding.mean).toBeNull();
+  });
+
+  it("the interval is the bootstrap of the group's ciSample most recent ok values (by time, then trace id), oldest first; the mean is over all", () => {
+    const rows = [inter("a1", "s", "v", "q", [], 40), inter("a2", "s", "v", "q", [], 30), inter("a4", "s", "v", "q", [], 20), inter("a3", "s", "v", "q", [], 20)];
+    const vals = [score("a1", "grounding", 0), score("a2", "grounding", 1), score("a4", "grounding", 0.5), score("a3", "grounding", 0.25)];
+    const x = summariseLive(rows, vals, { windowMs: HOUR, now, seed: 3, resamples: 300, ciSample: 3 });
+    const g = x.groups[0]!.grounding;
+    expect(g.n).toBe(4);
+    expect(g.mean).toBe((0 + 1 + 0.5 + 0.25) / 4);
+    expect(g.ci_n).toBe(3);
+    // a1 is the oldest and left out; a3 and a4 share a time: a3 before a4.
+    const ci = bootstrapMeanInterval([1, 0.25, 0.5], { seed: 3, resamples: 300 });
+    expect(g.ci).toEqual([ci.lower, ci.upper]);
+    expect(x.ci_sample).toBe(3);
+    expect(summariseLive(rows.slice(0, 1), vals.slice(0, 1), { windowMs: HOUR, now, ciSample: 3 }).groups[0]!.grounding).toMatchObject({ n: 1, ci: null, ci_n: 1 });
   });
 
   it("judge calls, tokens and cost from the price table (1 $/M in, 10 $/M out)", () => {

@@ -17,7 +17,9 @@ export function durationArg(v: string): number {
 }
 
 const f = (x: number | null, d: number): string => (x === null ? "–" : x.toFixed(d));
-const metric = (m: LiveGroup["grounding"], d: number): string => `${f(m.mean, d)}${m.ci ? ` [${m.ci[0].toFixed(d)}, ${m.ci[1].toFixed(d)}]` : ""} n=${m.n}`;
+/** Mean, interval and n; an interval computed on the latest values only says on how many. */
+const metric = (m: LiveGroup["grounding"], d: number): string =>
+  `${f(m.mean, d)}${m.ci ? ` [${m.ci[0].toFixed(d)}, ${m.ci[1].toFixed(d)}]` : ""} n=${m.n}${m.ci && m.ci_n < m.n ? ` (interval of the latest ${m.ci_n})` : ""}`;
 
 /** `ragmeter live` as text: one block per service and pipeline version, the overlap, the warnings. */
 export function formatLive(s: LiveSummary, location: string): string {

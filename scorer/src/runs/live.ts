@@ -1,17 +1,30 @@
 import { costUsd, type PriceTable, priceOf } from "../judges/session/cost.js";
 import type { Store } from "../store/client.js";
-import { type LiveFilter, type LiveInteractionRow, type LiveScoreRow, liveInteractions, liveScores } from "../store/live.js";
-import { BOOTSTRAP_RESAMPLES, bootstrapMeanInterval, DEFAULT_SEED, meanOrNull } from "./bootstrap.js";
+import { type LiveAggregateRow, type LiveFilter, liveAggregates, liveQuestions, liveRecent } from "../store/live.js";
+import { bootstrapMeanInterval, DEFAULT_SEED } from "./bootstrap.js";
 import { distinct, jaccard } from "./replay/overlap.js";
 
 /** The variable that turns content capture on (named by the content-missing warning). */
 export const CAPTURE_CONTENT_ENV = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT";
 
-/** Mean of the `ok` values of a metric with its 95% bootstrap interval (null with fewer than 2 values). */
+/**
+ * The live view's interval of a metric is computed on at most this many `ok` values of a group: those
+ * of its most recent traces (design §12). The mean and `n` are over every value of the window.
+ */
+export const LIVE_CI_SAMPLE = 200;
+/** Bootstrap resamples of a live interval (compare's default is 10,000; design §12). */
+export const LIVE_RESAMPLES = 500;
+
+/**
+ * Mean of the `ok` values of a metric over the window, with the 95% bootstrap interval of the mean of
+ * the `ci_n` most recent of them (null with fewer than 2).
+ */
 export interface LiveMetric {
   readonly n: number;
   readonly mean: number | null;
   readonly ci: readonly [number, number] | null;
+  /** Values the interval was computed on: the group's most recent `ok` values, at most the summary's `ci_sample`. */
+  readonly ci_n: number;
   /** Score rows by status (`ok`, `content_missing`, `not_sampled`, …). */
   readonly statuses: Readonly<Record<string, number>>;
 }
@@ -70,6 +83,8 @@ export interface LiveSummary {
   readonly pipeline_version: string | null;
   readonly seed: number;
   readonly resamples: number;
+  /** At most this many `ok` values of a group and metric (its most recent) carry its interval (`ci_n`). */
+  readonly ci_sample: number;
   readonly traces_seen: number;
   readonly content_missing: number;
   readonly groups: readonly LiveGroup[];
@@ -85,28 +100,13 @@ export interface LiveOptions {
   readonly pipelineVersion?: string;
   readonly now: number;
   readonly seed?: number;
+  /** Bootstrap resamples of each interval (default {@link LIVE_RESAMPLES}). */
   readonly resamples?: number;
+  /** `ok` values of a group and metric an interval is computed on, its most recent (default {@link LIVE_CI_SAMPLE}). */
+  readonly ciSample?: number;
   readonly prices?: PriceTable | null;
   /** Buckets of each group's trend (default 12). */
   readonly buckets?: number;
-}
-
-const count = (xs: readonly string[]): Record<string, number> => {
-  const out: Record<string, number> = {};
-  for (const x of [...xs].sort()) out[x] = (out[x] ?? 0) + 1;
-  return out;
-};
-
-/** A trace's status: the interaction's when not `ok`, else that of its grounding score, else of its relevance score. */
-function traceStatus(i: LiveInteractionRow, rows: readonly LiveScoreRow[]): string {
-  if (i.status !== "ok") return i.status;
-  return rows.find((r) => r.metric === "grounding")?.status ?? rows.find((r) => r.metric === "relevance")?.status ?? i.status;
-}
-
-function metric(rows: readonly LiveScoreRow[], seed: number, resamples: number): LiveMetric {
-  const values = rows.filter((r) => r.status === "ok" && r.value !== null).map((r) => r.value as number);
-  const ci = values.length >= 2 ? bootstrapMeanInterval(values, { seed, resamples }) : null;
-  return { n: values.length, mean: meanOrNull(values), ci: ci ? [ci.lower, ci.upper] : null, statuses: count(rows.map((r) => r.status)) };
 }
 
 /** The content-missing warning when more than half of the window's traces are `content_missing`, else null. */
@@ -115,97 +115,152 @@ export function contentMissingWarning(seen: number, missing: number, services: r
   return `${missing} of ${seen} live traces are content_missing${services.length > 0 ? ` (${services.join(", ")})` : ""}: grounding and relevance cannot be scored; set ${CAPTURE_CONTENT_ENV}=true in the instrumented service (it then exports questions, chunks and answers)`;
 }
 
-/**
- * Summarises live traffic per service and pipeline version: traces seen and scored, statuses,
- * grounding and relevance means with percentile-bootstrap intervals (as compare), judge calls and
- * cost, a trend in equal time buckets, the retrieval overlap of versions of one service on the same
- * questions (Jaccard, as replay), and the content-missing warning.
- */
-export function summariseLive(interactions: readonly LiveInteractionRow[], scores: readonly LiveScoreRow[], o: LiveOptions): LiveSummary {
-  const seed = o.seed ?? DEFAULT_SEED;
-  const resamples = o.resamples ?? BOOTSTRAP_RESAMPLES;
+const sortedRecord = (m: ReadonlyMap<string, number>): Record<string, number> => {
+  const out: Record<string, number> = {};
+  for (const k of [...m.keys()].sort()) out[k] = m.get(k) as number;
+  return out;
+};
+const add = (m: Map<string, number>, k: string, v = 1): void => {
+  m.set(k, (m.get(k) ?? 0) + v);
+};
+
+/** What a metric of a group adds up to over the window. */
+interface MetricTotals {
+  /** `ok` rows with a value, and the sum of their values. */
+  n: number;
+  sum: number;
+  /** Score rows by status. */
+  statuses: Map<string, number>;
+  /** The `ok` values of the group's most recent traces (at most the sample size), oldest first. */
+  sample: number[];
+}
+
+/** What a group of the window adds up to: the same from the store's aggregates and from rows. */
+interface GroupTotals {
+  readonly service: string;
+  readonly pipeline_version: string;
+  traces: number;
+  scored: number;
+  content_missing: number;
+  statuses: Map<string, number>;
+  grounding: MetricTotals;
+  relevance: MetricTotals;
+  /** Per judge model: calls that spent tokens and their tokens. */
+  judge: Map<string, { calls: number; input_tokens: number; output_tokens: number }>;
+  buckets: { traces: number; grounding_n: number; grounding_sum: number; relevance_n: number; relevance_sum: number }[];
+}
+
+/** Two versions of a service: questions both answered and the sum of their Jaccard indexes. */
+interface OverlapTotals {
+  readonly questions: number;
+  readonly jaccard_sum: number;
+}
+
+const newMetric = (): MetricTotals => ({ n: 0, sum: 0, statuses: new Map(), sample: [] });
+function newGroup(service: string, pipeline_version: string, nBuckets: number): GroupTotals {
+  return {
+    service,
+    pipeline_version,
+    traces: 0,
+    scored: 0,
+    content_missing: 0,
+    statuses: new Map(),
+    grounding: newMetric(),
+    relevance: newMetric(),
+    judge: new Map(),
+    buckets: Array.from({ length: nBuckets }, () => ({ traces: 0, grounding_n: 0, grounding_sum: 0, relevance_n: 0, relevance_sum: 0 })),
+  };
+}
+const groupKey = (service: string, version: string): string => `${service}\u0000${version}`;
+const pairKey = (service: string, a: string, b: string): string => (a < b ? `${service}\u0000${a}\u0000${b}` : `${service}\u0000${b}\u0000${a}`);
+
+/** The window's start and its trend buckets' starts (`bounds`: the starts after the first). */
+function windowOf(o: LiveOptions): { since: number; starts: number[]; bounds: number[] } {
   const since = o.now - o.windowMs;
   const nBuckets = o.buckets ?? 12;
   const width = o.windowMs / nBuckets;
-  const scoresOf = new Map<string, LiveScoreRow[]>();
-  for (const s of scores) scoresOf.set(s.trace_id, [...(scoresOf.get(s.trace_id) ?? []), s]);
-  const key = (i: LiveInteractionRow) => `${i.service_name}\u0000${i.pipeline_version}`;
-  const byGroup = new Map<string, LiveInteractionRow[]>();
-  for (const i of interactions) byGroup.set(key(i), [...(byGroup.get(key(i)) ?? []), i]);
+  const starts = Array.from({ length: nBuckets }, (_, b) => since + b * width);
+  return { since, starts, bounds: starts.slice(1) };
+}
 
-  const groups: LiveGroup[] = [...byGroup.values()]
-    .map((is): LiveGroup => {
-      const first = is[0] as LiveInteractionRow;
-      const rows = is.flatMap((i) => scoresOf.get(i.trace_id) ?? []);
-      const spent = rows.filter((r) => r.judge_input_tokens + r.judge_output_tokens > 0);
-      const input_tokens = spent.reduce((a, r) => a + r.judge_input_tokens, 0);
-      const output_tokens = spent.reduce((a, r) => a + r.judge_output_tokens, 0);
-      const models = distinct(spent.map((r) => r.judge_model));
+/** The trend bucket of a trace at `t`: the last bucket start at or before it. */
+const bucketOf = (bounds: readonly number[], t: number): number => {
+  let b = 0;
+  while (b < bounds.length && (bounds[b] as number) <= t) b++;
+  return b;
+};
+
+/** The summary from what each group adds up to and the versions' overlap. */
+function finish(totals: readonly GroupTotals[], overlapOf: (service: string, a: string, b: string) => OverlapTotals | undefined, o: LiveOptions): LiveSummary {
+  const seed = o.seed ?? DEFAULT_SEED;
+  const resamples = o.resamples ?? LIVE_RESAMPLES;
+  const { since, starts } = windowOf(o);
+  const metric = (m: MetricTotals): LiveMetric => {
+    const ci = m.sample.length >= 2 ? bootstrapMeanInterval(m.sample, { seed, resamples }) : null;
+    return { n: m.n, mean: m.n === 0 ? null : m.sum / m.n, ci: ci ? [ci.lower, ci.upper] : null, ci_n: m.sample.length, statuses: sortedRecord(m.statuses) };
+  };
+  const groups: LiveGroup[] = [...totals]
+    .sort((a, b) => a.service.localeCompare(b.service) || a.pipeline_version.localeCompare(b.pipeline_version))
+    .map((g): LiveGroup => {
+      const models = [...g.judge.keys()].sort();
+      let calls = 0;
+      let input_tokens = 0;
+      let output_tokens = 0;
+      for (const j of g.judge.values()) {
+        calls += j.calls;
+        input_tokens += j.input_tokens;
+        output_tokens += j.output_tokens;
+      }
       const unpriced = models.filter((m) => priceOf(o.prices, m) === null);
       const cost =
-        spent.length === 0
+        calls === 0
           ? { cost_usd: 0 }
           : unpriced.length > 0
             ? { cost_usd: null, cost_reason: `no price for judge model ${unpriced.join(", ")} (RAGMETER_PRICES)` }
-            : { cost_usd: spent.reduce((a, r) => a + costUsd(priceOf(o.prices, r.judge_model)!, r.judge_input_tokens, r.judge_output_tokens), 0) };
-      const buckets: LiveBucket[] = Array.from({ length: nBuckets }, (_, b) => {
-        const lo = since + b * width;
-        const inBucket = is.filter((i) => (b === nBuckets - 1 ? i.t >= lo : i.t >= lo && i.t < lo + width));
-        const vals = (m: string) =>
-          inBucket.flatMap((i) => (scoresOf.get(i.trace_id) ?? []).filter((r) => r.metric === m && r.status === "ok" && r.value !== null).map((r) => r.value as number));
-        return { start: new Date(lo).toISOString(), traces: inBucket.length, grounding: meanOrNull(vals("grounding")), relevance: meanOrNull(vals("relevance")) };
-      });
+            : {
+                cost_usd: models.reduce((a, m) => {
+                  const j = g.judge.get(m) as { input_tokens: number; output_tokens: number };
+                  return a + costUsd(priceOf(o.prices, m)!, j.input_tokens, j.output_tokens);
+                }, 0),
+              };
       return {
-        service: first.service_name,
-        pipeline_version: first.pipeline_version,
-        traces_seen: is.length,
-        traces_scored: is.filter((i) => (scoresOf.get(i.trace_id) ?? []).some((r) => r.status === "ok")).length,
-        statuses: count(is.map((i) => traceStatus(i, scoresOf.get(i.trace_id) ?? []))),
-        grounding: metric(
-          rows.filter((r) => r.metric === "grounding"),
-          seed,
-          resamples,
-        ),
-        relevance: metric(
-          rows.filter((r) => r.metric === "relevance"),
-          seed,
-          resamples,
-        ),
-        judge: { calls: spent.length, input_tokens, output_tokens, ...cost },
-        buckets,
+        service: g.service,
+        pipeline_version: g.pipeline_version,
+        traces_seen: g.traces,
+        traces_scored: g.scored,
+        statuses: sortedRecord(g.statuses),
+        grounding: metric(g.grounding),
+        relevance: metric(g.relevance),
+        judge: { calls, input_tokens, output_tokens, ...cost },
+        buckets: g.buckets.map((b, i) => ({
+          start: new Date(starts[i] as number).toISOString(),
+          traces: b.traces,
+          grounding: b.grounding_n === 0 ? null : b.grounding_sum / b.grounding_n,
+          relevance: b.relevance_n === 0 ? null : b.relevance_sum / b.relevance_n,
+        })),
       };
-    })
-    .sort((a, b) => a.service.localeCompare(b.service) || a.pipeline_version.localeCompare(b.pipeline_version));
-
-  // Overlap: per service, each pair of versions, on the questions both answered (latest trace each).
+    });
+  // Overlap: per service, each pair of its versions in the window (in the groups' order).
   const overlap: LiveOverlap[] = [];
   for (const service of distinct(groups.map((g) => g.service))) {
     const versions = groups.filter((g) => g.service === service).map((g) => g.pipeline_version);
-    const latest = new Map<string, Map<string, readonly string[]>>();
-    for (const i of interactions.filter((x) => x.service_name === service && x.question !== "")) {
-      const m = latest.get(i.pipeline_version) ?? new Map<string, readonly string[]>();
-      m.set(i.question, i.documents); // oldest first: the last write is the latest trace
-      latest.set(i.pipeline_version, m);
-    }
     for (let a = 0; a < versions.length; a++) {
       for (let b = a + 1; b < versions.length; b++) {
-        const qa = latest.get(versions[a] as string) ?? new Map<string, readonly string[]>();
-        const qb = latest.get(versions[b] as string) ?? new Map<string, readonly string[]>();
-        const common = [...qa.keys()].filter((q) => qb.has(q));
+        const x = overlapOf(service, versions[a] as string, versions[b] as string);
+        const questions = x?.questions ?? 0;
         overlap.push({
           service,
           version_a: versions[a] as string,
           version_b: versions[b] as string,
-          questions: common.length,
-          mean_jaccard: meanOrNull(common.map((q) => jaccard(distinct(qa.get(q) ?? []), distinct(qb.get(q) ?? [])))),
+          questions,
+          mean_jaccard: questions === 0 ? null : (x as OverlapTotals).jaccard_sum / questions,
         });
       }
     }
   }
-
-  // A trace lacks content when its interaction or one of its judged scores says content_missing.
-  const missing = interactions.filter((i) => i.status === "content_missing" || (scoresOf.get(i.trace_id) ?? []).some((r) => r.status === "content_missing"));
-  const warning = contentMissingWarning(interactions.length, missing.length, distinct(missing.map((i) => i.service_name)).sort());
+  const seen = groups.reduce((a, g) => a + g.traces_seen, 0);
+  const missing = totals.reduce((a, g) => a + g.content_missing, 0);
+  const warning = contentMissingWarning(seen, missing, distinct(totals.filter((g) => g.content_missing > 0).map((g) => g.service)).sort());
   return {
     generated_at: new Date(o.now).toISOString(),
     since: new Date(since).toISOString(),
@@ -214,21 +269,250 @@ export function summariseLive(interactions: readonly LiveInteractionRow[], score
     pipeline_version: o.pipelineVersion ?? null,
     seed,
     resamples,
-    traces_seen: interactions.length,
-    content_missing: missing.length,
+    ci_sample: o.ciSample ?? LIVE_CI_SAMPLE,
+    traces_seen: seen,
+    content_missing: missing,
     groups,
     overlap,
     warnings: warning ? [warning] : [],
   };
 }
 
-/** Reads the window's live interactions and scores from the store and summarises them. */
+/** A live interaction of the window (its latest scoring): retrieved document ids in rank order, `t` = ms since the epoch. */
+export interface LiveInteractionRow {
+  readonly trace_id: string;
+  readonly service_name: string;
+  readonly pipeline_version: string;
+  readonly status: string;
+  readonly question: string;
+  readonly documents: readonly string[];
+  readonly t: number;
+}
+
+/** A grounding or relevance score of a live trace. */
+export interface LiveScoreRow {
+  readonly trace_id: string;
+  readonly metric: string;
+  readonly value: number | null;
+  readonly status: string;
+  readonly judge_kind: string;
+  readonly judge_model: string;
+  readonly judge_input_tokens: number;
+  readonly judge_output_tokens: number;
+}
+
+/**
+ * Summarises live traffic per service and pipeline version from its rows (the window's interactions,
+ * one per trace, and their grounding and relevance scores), in one pass over them: traces seen and
+ * scored, statuses, grounding and relevance means over the window with a percentile-bootstrap
+ * interval (as compare) of the mean of each group's most recent values (`ciSample`), judge calls and
+ * cost, a trend in equal time buckets, the retrieval overlap of versions of one service on the same
+ * questions (Jaccard, as replay), and the content-missing warning. {@link loadLiveSummary} computes
+ * the same from the store's aggregates.
+ */
+export function summariseLive(interactions: readonly LiveInteractionRow[], scores: readonly LiveScoreRow[], o: LiveOptions): LiveSummary {
+  const { since, bounds } = windowOf(o);
+  const ciSample = o.ciSample ?? LIVE_CI_SAMPLE;
+  const scoresOf = new Map<string, LiveScoreRow[]>();
+  for (const s of scores) {
+    const rows = scoresOf.get(s.trace_id);
+    if (rows === undefined) scoresOf.set(s.trace_id, [s]);
+    else rows.push(s);
+  }
+  const groups = new Map<string, GroupTotals>();
+  const recent = new Map<string, { t: number; trace_id: string; value: number }[]>();
+  // Per service and version, the latest (time, trace id) trace of each question.
+  const latest = new Map<string, Map<string, LiveInteractionRow>>();
+  for (const i of interactions) {
+    if (i.t < since) continue;
+    const gk = groupKey(i.service_name, i.pipeline_version);
+    let g = groups.get(gk);
+    if (g === undefined) {
+      g = newGroup(i.service_name, i.pipeline_version, bounds.length + 1);
+      groups.set(gk, g);
+    }
+    const rows = scoresOf.get(i.trace_id) ?? [];
+    const bucket = g.buckets[bucketOf(bounds, i.t)] as GroupTotals["buckets"][number];
+    g.traces++;
+    bucket.traces++;
+    if (rows.some((r) => r.status === "ok")) g.scored++;
+    if (i.status === "content_missing" || rows.some((r) => r.status === "content_missing")) g.content_missing++;
+    add(g.statuses, i.status !== "ok" ? i.status : (rows.find((r) => r.metric === "grounding")?.status ?? rows.find((r) => r.metric === "relevance")?.status ?? i.status));
+    for (const r of rows) {
+      if (r.metric !== "grounding" && r.metric !== "relevance") continue;
+      const m = g[r.metric];
+      add(m.statuses, r.status);
+      if (r.judge_input_tokens + r.judge_output_tokens > 0) {
+        const j = g.judge.get(r.judge_model) ?? { calls: 0, input_tokens: 0, output_tokens: 0 };
+        j.calls++;
+        j.input_tokens += r.judge_input_tokens;
+        j.output_tokens += r.judge_output_tokens;
+        g.judge.set(r.judge_model, j);
+      }
+      if (r.status !== "ok" || r.value === null) continue;
+      m.n++;
+      m.sum += r.value;
+      if (r.metric === "grounding") {
+        bucket.grounding_n++;
+        bucket.grounding_sum += r.value;
+      } else {
+        bucket.relevance_n++;
+        bucket.relevance_sum += r.value;
+      }
+      const rk = `${gk}\u0000${r.metric}`;
+      const xs = recent.get(rk) ?? [];
+      xs.push({ t: i.t, trace_id: i.trace_id, value: r.value });
+      recent.set(rk, xs);
+    }
+    if (i.question !== "") {
+      const byQuestion = latest.get(gk) ?? new Map<string, LiveInteractionRow>();
+      const prev = byQuestion.get(i.question);
+      if (prev === undefined || i.t > prev.t || (i.t === prev.t && i.trace_id > prev.trace_id)) byQuestion.set(i.question, i);
+      latest.set(gk, byQuestion);
+    }
+  }
+  // The sample: the most recent values (by time, then trace id), oldest first.
+  for (const [rk, xs] of recent) {
+    const [service, version, metric] = rk.split("\u0000") as [string, string, "grounding" | "relevance"];
+    xs.sort((a, b) => b.t - a.t || (a.trace_id < b.trace_id ? 1 : a.trace_id > b.trace_id ? -1 : 0));
+    (groups.get(groupKey(service, version)) as GroupTotals)[metric].sample = xs
+      .slice(0, ciSample)
+      .reverse()
+      .map((x) => x.value);
+  }
+  const overlap = new Map<string, OverlapTotals>();
+  const totals = [...groups.values()];
+  for (const a of totals) {
+    for (const b of totals) {
+      if (a.service !== b.service || !(a.pipeline_version < b.pipeline_version)) continue;
+      const qa = latest.get(groupKey(a.service, a.pipeline_version)) ?? new Map<string, LiveInteractionRow>();
+      const qb = latest.get(groupKey(b.service, b.pipeline_version)) ?? new Map<string, LiveInteractionRow>();
+      let questions = 0;
+      let jaccard_sum = 0;
+      for (const [q, ia] of qa) {
+        const ib = qb.get(q);
+        if (ib === undefined) continue;
+        questions++;
+        jaccard_sum += jaccard(distinct(ia.documents), distinct(ib.documents));
+      }
+      overlap.set(pairKey(a.service, a.pipeline_version, b.pipeline_version), { questions, jaccard_sum });
+    }
+  }
+  return finish(totals, (s, a, b) => overlap.get(pairKey(s, a, b)), o);
+}
+
+/** The group totals of the store's aggregates ({@link liveAggregates}). */
+function totalsOf(rows: readonly LiveAggregateRow[], nBuckets: number): Map<string, GroupTotals> {
+  const groups = new Map<string, GroupTotals>();
+  const judged = (g: GroupTotals, model: string, calls: number, input_tokens: number, output_tokens: number): void => {
+    const x = g.judge.get(model) ?? { calls: 0, input_tokens: 0, output_tokens: 0 };
+    x.calls += calls;
+    x.input_tokens += input_tokens;
+    x.output_tokens += output_tokens;
+    g.judge.set(model, x);
+  };
+  for (const r of rows) {
+    const gk = groupKey(r.service_name, r.pipeline_version);
+    let g = groups.get(gk);
+    if (g === undefined) {
+      g = newGroup(r.service_name, r.pipeline_version, nBuckets);
+      groups.set(gk, g);
+    }
+    const n = r.traces;
+    const bucket = g.buckets[r.bucket] as GroupTotals["buckets"][number];
+    g.traces += n;
+    bucket.traces += n;
+    if (r.grounding_status === "ok" || r.relevance_status === "ok") g.scored += n;
+    if (r.status === "content_missing" || r.grounding_status === "content_missing" || r.relevance_status === "content_missing") g.content_missing += n;
+    add(g.statuses, r.status !== "ok" ? r.status : r.grounding_status !== "" ? r.grounding_status : r.relevance_status !== "" ? r.relevance_status : r.status, n);
+    if (r.grounding_status !== "") add(g.grounding.statuses, r.grounding_status, n);
+    if (r.relevance_status !== "") add(g.relevance.statuses, r.relevance_status, n);
+    // A value counts only with status ok (the scorer stores none otherwise).
+    if (r.grounding_status === "ok") {
+      g.grounding.n += r.grounding_values;
+      g.grounding.sum += r.grounding_sum;
+      bucket.grounding_n += r.grounding_values;
+      bucket.grounding_sum += r.grounding_sum;
+    }
+    if (r.relevance_status === "ok") {
+      g.relevance.n += r.relevance_values;
+      g.relevance.sum += r.relevance_sum;
+      bucket.relevance_n += r.relevance_values;
+      bucket.relevance_sum += r.relevance_sum;
+    }
+    if (r.grounding_spent) judged(g, r.grounding_judge_model, n, r.grounding_input_tokens, r.grounding_output_tokens);
+    if (r.relevance_spent) judged(g, r.relevance_judge_model, n, r.relevance_input_tokens, r.relevance_output_tokens);
+  }
+  return groups;
+}
+
+/**
+ * The live summary from the store's own aggregation over the window (`live_traces`, design §12):
+ * one statement for the aggregates by service, version and trend bucket (and the rows later
+ * scorings superseded), one for the most recent `ok` values (the intervals' sample: the latest
+ * traces, read from the end of the table's key, more of them only while a group's sample is short of
+ * what the window holds), and, when a service has several versions in the window, one for the latest
+ * documents per question and version (the overlap). Equal to {@link summariseLive} over the
+ * window's rows.
+ */
 export async function loadLiveSummary(store: Store, o: LiveOptions): Promise<LiveSummary> {
+  const { since, bounds } = windowOf(o);
+  const ciSample = o.ciSample ?? LIVE_CI_SAMPLE;
   const f: LiveFilter = {
-    sinceMs: o.now - o.windowMs,
+    sinceMs: since,
     ...(o.service !== undefined ? { service: o.service } : {}),
     ...(o.pipelineVersion !== undefined ? { pipelineVersion: o.pipelineVersion } : {}),
   };
-  const [interactions, scores] = await Promise.all([liveInteractions(store, f), liveScores(store, f)]);
-  return summariseLive(interactions, scores, o);
+  const { rows, superseded } = await liveAggregates(store, f, bounds);
+  const groups = totalsOf(rows, bounds.length + 1);
+  const totals = [...groups.values()];
+  // The sample: the latest traces with a value, enough for every group's most recent `ciSample`
+  // values of each metric (or all it has in the window).
+  const want = (g: GroupTotals, m: "grounding" | "relevance") => Math.min(ciSample, g[m].n);
+  // Traces with a value in the window: at most this many (a trace can have both).
+  const most = totals.reduce((a, g) => a + Math.min(g.traces, g.grounding.n + g.relevance.n), 0);
+  for (let limit = Math.min(most, ciSample * totals.length); limit > 0; limit = Math.min(most, limit * 4)) {
+    const recent = await liveRecent(store, f, limit, superseded);
+    for (const g of totals) {
+      g.grounding.sample = [];
+      g.relevance.sample = [];
+    }
+    for (const r of recent) {
+      const g = groups.get(groupKey(r.service_name, r.pipeline_version));
+      if (g === undefined) continue;
+      if (r.grounding_status === "ok" && r.grounding_value !== null && g.grounding.sample.length < ciSample) g.grounding.sample.push(r.grounding_value);
+      if (r.relevance_status === "ok" && r.relevance_value !== null && g.relevance.sample.length < ciSample) g.relevance.sample.push(r.relevance_value);
+    }
+    const enough = totals.every((g) => g.grounding.sample.length >= want(g, "grounding") && g.relevance.sample.length >= want(g, "relevance"));
+    if (enough || recent.length < limit || limit >= most) break;
+  }
+  for (const g of totals) {
+    g.grounding.sample.reverse();
+    g.relevance.sample.reverse();
+  }
+  // The overlap of the versions of the services that have several in the window.
+  const versions = new Map<string, number>();
+  for (const g of totals) versions.set(g.service, (versions.get(g.service) ?? 0) + 1);
+  const services = [...versions].filter(([, n]) => n > 1).map(([s]) => s);
+  const questions = new Map<string, Map<string, readonly string[]>>();
+  for (const q of await liveQuestions(store, f, services, superseded)) {
+    const gk = groupKey(q.service_name, q.pipeline_version);
+    const m = questions.get(gk) ?? new Map<string, readonly string[]>();
+    m.set(q.question_hash, q.documents);
+    questions.set(gk, m);
+  }
+  const overlapOf = (service: string, a: string, b: string): OverlapTotals => {
+    const qa = questions.get(groupKey(service, a)) ?? new Map<string, readonly string[]>();
+    const qb = questions.get(groupKey(service, b)) ?? new Map<string, readonly string[]>();
+    let n = 0;
+    let jaccard_sum = 0;
+    for (const [q, da] of qa) {
+      const db = qb.get(q);
+      if (db === undefined) continue;
+      n++;
+      jaccard_sum += jaccard(da, db);
+    }
+    return { questions: n, jaccard_sum };
+  };
+  return finish(totals, overlapOf, o);
 }

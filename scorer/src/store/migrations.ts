@@ -1,11 +1,19 @@
 import type { ClickHouseClient } from "@clickhouse/client";
+import { LIVE_TRACE_COLUMNS, questionHashSql } from "./liveTraces.js";
 
 /**
  * Schema migrations, applied in order and recorded in `schema_migrations`. Every table is a
  * ReplacingMergeTree with a `version` column and the key of design §6, so a retried or replayed
  * write never double counts; reads use FINAL.
  */
-export const MIGRATIONS: readonly { readonly id: number; readonly name: string; readonly sql: (db: string) => string[] }[] = [
+export const MIGRATIONS: readonly {
+  readonly id: number;
+  readonly name: string;
+  /** Schema statements (each has a clustered form, {@link clusteredStatements}). */
+  readonly sql: (db: string) => string[];
+  /** Data statements run once after `sql` (as they are, also on a cluster: they write through the `Distributed` tables). */
+  readonly data?: (db: string) => string[];
+}[] = [
   {
     id: 1,
     name: "runs, golden sets, interactions, scores, claims, judge cache, comparisons",
@@ -238,7 +246,54 @@ export const MIGRATIONS: readonly { readonly id: number; readonly name: string; 
     name: "ingestion_stats.judge_skipped_uncertain_reading (traces read from a fallback)",
     sql: (db) => [`ALTER TABLE ${db}.ingestion_stats ADD COLUMN IF NOT EXISTS judge_skipped_uncertain_reading UInt64 DEFAULT 0`],
   },
+  {
+    id: 7,
+    name: "live_traces: one narrow row per scoring of a live trace, in time order (the live view reads a window of it)",
+    sql: (db) => [
+      // What `ragmeter live` / `/api/live` read (design §12, live view): per scoring of a live trace its
+      // interaction's time, group, status, the question's hash, the retrieved document ids and its grounding
+      // and relevance score, ordered by time so a window is a range of the key whatever the history.
+      `CREATE TABLE IF NOT EXISTS ${db}.live_traces (
+        created_at DateTime64(3, 'UTC'),
+        trace_id String,
+        service_name String,
+        pipeline_version String,
+        status LowCardinality(String),
+        question_hash UInt64,
+        documents Array(String),
+        grounding_status LowCardinality(String),
+        grounding_value Nullable(Float64),
+        grounding_judge_model String,
+        grounding_input_tokens UInt64,
+        grounding_output_tokens UInt64,
+        relevance_status LowCardinality(String),
+        relevance_value Nullable(Float64),
+        relevance_judge_model String,
+        relevance_input_tokens UInt64,
+        relevance_output_tokens UInt64,
+        version UInt64
+      ) ENGINE = ReplacingMergeTree(version) ORDER BY (created_at, trace_id)`,
+    ],
+    // The live traces stored before this migration, from their interactions and scores (once).
+    data: (db) => [liveTracesBackfill(db)],
+  },
 ];
+
+/**
+ * The rows of `live_traces` for the live interactions already stored: each interaction (FINAL) with
+ * its latest grounding and relevance score of run `live` (the lowest repeat of the latest version),
+ * the question's hash as {@link questionHashSql}.
+ */
+function liveTracesBackfill(db: string): string {
+  const metric = (m: string) => `argMaxIf(tuple(status, value, judge_model, judge_input_tokens, judge_output_tokens), (version, -toInt32(repeat_index)), metric = '${m}') AS ${m}`;
+  const cols = (m: string) => [1, 2, 3, 4, 5].map((k) => `tupleElement(s.${m}, ${k})`).join(", ");
+  return `INSERT INTO ${db}.live_traces (${LIVE_TRACE_COLUMNS.join(", ")})
+    SELECT i.created_at, i.trace_id, i.service_name, i.pipeline_version, i.status, ${questionHashSql("i.question")}, arrayMap(r -> r.document_id, i.retrieved),
+      ${cols("grounding")}, ${cols("relevance")}, i.version
+    FROM (SELECT * FROM ${db}.interactions FINAL WHERE source = 'live') AS i
+    LEFT JOIN (SELECT trace_id, ${metric("grounding")}, ${metric("relevance")}
+      FROM ${db}.scores FINAL WHERE run_id = 'live' AND metric IN ('grounding', 'relevance') GROUP BY trace_id) AS s ON s.trace_id = i.trace_id`;
+}
 
 /** The statements that create the bookkeeping table of migrations. */
 function bookkeeping(database: string): string[] {
@@ -310,6 +365,7 @@ export async function migrate(client: ClickHouseClient, database: string, cluste
   for (const m of MIGRATIONS) {
     if (done.has(m.id)) continue;
     for (const sql of m.sql(database)) await run(sql);
+    for (const sql of m.data?.(database) ?? []) await client.command({ query: sql });
     await client.insert({
       table: `${database}.schema_migrations`,
       values: [{ id: m.id, name: m.name, applied_at: Date.now() }],

@@ -1,5 +1,6 @@
 import type { ResultBatch } from "../domain/rows.js";
 import type { Store } from "./client.js";
+import { LIVE_TRACE_COLUMNS, liveTraceRows } from "./liveTraces.js";
 import { type ScoreRow, scoreRowSchema } from "./rows.js";
 
 export type { ClaimInsert, InteractionInsert, ResultBatch, ScoreInsert } from "../domain/rows.js";
@@ -48,8 +49,9 @@ const SCORE_COLUMNS = [
 ] as const;
 
 /**
- * Writes interactions, scores and claims. Keys are those of design §6, so writing the same batch
- * twice leaves one row per key after FINAL.
+ * Writes interactions, scores and claims, then the `live_traces` rows of the live interactions
+ * (`liveTraceRows`). Keys are those of design §6, so writing the same batch twice leaves one row per
+ * key after FINAL.
  */
 export async function saveResults(store: Store, batch: ResultBatch): Promise<void> {
   const version = store.nextVersion();
@@ -133,6 +135,11 @@ export async function saveResults(store: Store, batch: ResultBatch): Promise<voi
       })),
       format: "JSONEachRow",
     });
+  }
+  // Last: the live view's rows (design §12) exist only once their interaction and scores do.
+  const live = liveTraceRows(batch, version, now);
+  if (live.length > 0) {
+    await store.client.insert({ table: `${db}.live_traces`, columns: [...LIVE_TRACE_COLUMNS], values: live, format: "JSONCompactEachRow" });
   }
 }
 

@@ -38,9 +38,12 @@ const statuses = (s: Readonly<Record<string, number>>): string =>
     .map(([k, v]) => `${esc(k)} ${v}`)
     .join(", ");
 
+/** `n=…`, and on how many of the latest values the interval was computed when not on all. */
+const nOf = (m: LiveGroup["grounding"]): string => `n=${m.n}${m.ci && m.ci_n < m.n ? `, interval of the latest ${m.ci_n}` : ""}`;
+
 function row(g: LiveGroup): string {
   const cost = g.judge.cost_usd === null ? `<span class="muted" title="${esc(g.judge.cost_reason ?? "")}">unknown</span>` : `$${g.judge.cost_usd.toFixed(4)}`;
-  return `<tr data-service="${esc(g.service)}" data-version="${esc(g.pipeline_version)}"><td>${esc(g.service)}</td><td>${esc(g.pipeline_version || "(none)")}</td><td>${g.traces_seen}</td><td>${g.traces_scored}</td><td>${statuses(g.statuses)}</td><td>${f(g.grounding.mean, 3)}${ci(g.grounding.ci, 3)} <span class="muted">n=${g.grounding.n}</span></td><td>${f(g.relevance.mean, 2)}${ci(g.relevance.ci, 2)} <span class="muted">n=${g.relevance.n}</span></td><td>${g.judge.calls} · ${cost}</td><td>${trendSvg(g.buckets)}</td></tr>`;
+  return `<tr data-service="${esc(g.service)}" data-version="${esc(g.pipeline_version)}"><td>${esc(g.service)}</td><td>${esc(g.pipeline_version || "(none)")}</td><td>${g.traces_seen}</td><td>${g.traces_scored}</td><td>${statuses(g.statuses)}</td><td>${f(g.grounding.mean, 3)}${ci(g.grounding.ci, 3)} <span class="muted">${nOf(g.grounding)}</span></td><td>${f(g.relevance.mean, 2)}${ci(g.relevance.ci, 2)} <span class="muted">${nOf(g.relevance)}</span></td><td>${g.judge.calls} · ${cost}</td><td>${trendSvg(g.buckets)}</td></tr>`;
 }
 
 /**

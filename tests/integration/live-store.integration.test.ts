@@ -1,0 +1,245 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { uniformInt } from "pure-rand/distribution/uniformInt";
+import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { InteractionInsert, ScoreInsert } from "../../scorer/src/domain/rows.js";
+import { bootstrapMeanInterval } from "../../scorer/src/runs/bootstrap.js";
+import { type LiveInteractionRow, type LiveOptions, type LiveScoreRow, type LiveSummary, loadLiveSummary, summariseLive } from "../../scorer/src/runs/live.js";
+import { openStore, type Store } from "../../scorer/src/store/client.js";
+import { type LiveTraceRow, liveTraceRowsSince } from "../../scorer/src/store/live.js";
+import { LIVE_TRACE_COLUMNS, questionHash } from "../../scorer/src/store/liveTraces.js";
+import { MIGRATIONS, migrate } from "../../scorer/src/store/migrations.js";
+import { saveResults } from "../../scorer/src/store/results.js";
+
+// The live view from the store's own aggregation (live_traces, migration 7) against the summary
+// computed in JS over the same rows, reduced to the latest row per trace by the test itself.
+
+const HOUR = 3_600_000;
+const now = Date.parse("2026-12-04T12:00:00Z");
+const rng = xoroshiro128plus(3107);
+const int = (lo: number, hi: number) => uniformInt(rng, lo, hi);
+const pick = <T>(xs: readonly T[]): T => xs[int(0, xs.length - 1)] as T;
+
+let store: Store;
+/** Every live trace the test wrote: its latest interaction and scores (what FINAL on interactions and scores shows). */
+const latest = new Map<string, { i: InteractionInsert; s: ScoreInsert[] }>();
+
+function liveTrace(traceId: string, createdAt: number): { i: InteractionInsert; s: ScoreInsert[] } {
+  const service = pick(["shop", "shop", "shop", "dark", "kb"]);
+  const version = service === "shop" ? pick(["v1", "v2", "v3"]) : service === "kb" ? pick(["a", "b"]) : "v1";
+  const missing = service === "dark" && int(0, 2) > 0;
+  const q = int(0, 40);
+  const i: InteractionInsert = {
+    trace_id: traceId,
+    run_id: "live",
+    golden_id: "",
+    source: "live",
+    service_name: service,
+    deployment_environment: "",
+    pipeline_version: version,
+    question: missing || int(0, 9) === 0 ? "" : `question ${q}`,
+    answer: missing ? null : "answer",
+    retrieved: Array.from({ length: missing ? 0 : int(0, 4) }, (_, r) => ({ id: `c${r}`, document_id: `d${(q + r * int(1, 3)) % 9}`, text: "t", score: null, rank: r + 1 })),
+    generator_model: null,
+    input_tokens: null,
+    output_tokens: null,
+    abstained: null,
+    status: missing ? "content_missing" : pick(["ok", "ok", "ok", "ok", "uncertain_reading"]),
+    reason: "",
+    latency_ms: null,
+    created_at: createdAt,
+  };
+  const llm = service === "kb";
+  const score = (metric: string): ScoreInsert => {
+    const status = missing ? "content_missing" : pick(["ok", "ok", "ok", "ok", "no_claims", "judge_error", "not_sampled"]);
+    const value = status !== "ok" ? null : metric === "grounding" ? int(0, 6) / 6 : int(0, 4);
+    const spent = llm && status !== "not_sampled";
+    return {
+      run_id: "live",
+      trace_id: traceId,
+      golden_id: "",
+      metric,
+      value,
+      status,
+      reason: "",
+      judge_kind: llm ? "llm" : "heuristic",
+      judge_model: llm ? pick(["judge-a", "judge-b"]) : "heuristic",
+      judge_prompt_version: "p1",
+      repeat_index: 0,
+      pipeline_version: version,
+      source: "live",
+      judge_input_tokens: spent ? int(100, 900) : 0,
+      judge_output_tokens: spent ? int(5, 90) : 0,
+      latency_ms: 0,
+    };
+  };
+  // Some traces lack a relevance score (the row of the reading is the grounding's only).
+  const s = int(0, 19) === 0 ? [score("grounding")] : [score("grounding"), score("relevance")];
+  return { i, s };
+}
+
+const hex = (n: number) => n.toString(16).padStart(32, "0");
+
+async function write(batch: { i: InteractionInsert; s: ScoreInsert[] }[]): Promise<void> {
+  await saveResults(store, { interactions: batch.map((x) => x.i), scores: batch.flatMap((x) => x.s), claims: [] });
+  for (const x of batch) latest.set(x.i.trace_id, x);
+}
+
+beforeAll(async () => {
+  store = await openStore({ kind: "embedded", home: await mkdtemp(path.join(tmpdir(), "ragmeter-live-store-")), database: "ragmeter" });
+  // 600 live traces over the last 3 hours (some at the same ms), in batches as the scoring loop writes them.
+  const traces = Array.from({ length: 600 }, (_, k) => liveTrace(hex(k + 1), now - 3 * HOUR + Math.floor(k / 2) * 18_000 + (k % 2)));
+  for (let b = 0; b < traces.length; b += 100) await write(traces.slice(b, b + 100));
+  // Re-scorings: 40 traces scored again later (late spans: new values, a later created_at), 20 rescored
+  // in place (rescore keeps created_at), 5 scored again twice.
+  const again = (id: string, createdAt: number) => {
+    const x = liveTrace(id, createdAt);
+    return { i: { ...x.i, service_name: latest.get(id)?.i.service_name ?? "shop" }, s: x.s };
+  };
+  await write(Array.from({ length: 40 }, (_, k) => again(hex(1 + k * 13), now - 20 * 60_000 + k * 1000)));
+  await write(Array.from({ length: 20 }, (_, k) => again(hex(3 + k * 17), latest.get(hex(3 + k * 17))?.i.created_at as number)));
+  for (const round of [0, 1]) await write(Array.from({ length: 5 }, (_, k) => again(hex(7 + k * 29), now - (10 - round) * 60_000)));
+  // Traces of a golden run: never in the live view.
+  const golden = liveTrace(hex(9999), now - 60_000);
+  await saveResults(store, {
+    interactions: [{ ...golden.i, source: "golden", run_id: "r1", golden_id: "g1" }],
+    scores: golden.s.map((s) => ({ ...s, run_id: "r1", source: "golden" })),
+    claims: [],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await store?.close();
+});
+
+/** The window's rows, reduced by the test to the latest version of each trace, as the JS summary takes them. */
+function reference(rows: readonly LiveTraceRow[], o: LiveOptions): LiveSummary {
+  const last = new Map<string, LiveTraceRow>();
+  for (const r of rows) if ((last.get(r.trace_id)?.version ?? -1) < r.version) last.set(r.trace_id, r);
+  const kept = [...last.values()].filter(
+    (r) => r.t >= o.now - o.windowMs && (o.service === undefined || r.service_name === o.service) && (o.pipelineVersion === undefined || r.pipeline_version === o.pipelineVersion),
+  );
+  const interactions: LiveInteractionRow[] = kept.map((r) => ({
+    trace_id: r.trace_id,
+    service_name: r.service_name,
+    pipeline_version: r.pipeline_version,
+    status: r.status,
+    question: r.question_hash === "0" ? "" : r.question_hash,
+    documents: r.documents,
+    t: r.t,
+  }));
+  const scores: LiveScoreRow[] = kept.flatMap((r) =>
+    (["grounding", "relevance"] as const)
+      .filter((m) => r[`${m}_status`] !== "")
+      .map((m) => ({
+        trace_id: r.trace_id,
+        metric: m,
+        value: r[`${m}_value`],
+        status: r[`${m}_status`],
+        judge_kind: "",
+        judge_model: r[`${m}_judge_model`],
+        judge_input_tokens: r[`${m}_input_tokens`],
+        judge_output_tokens: r[`${m}_output_tokens`],
+      })),
+  );
+  return summariseLive(interactions, scores, o);
+}
+
+/** The two summaries equal: counts and intervals exactly, sums of floating values to 12 digits. */
+function expectSame(sql: LiveSummary, js: LiveSummary): void {
+  const close = (a: number | null, b: number | null) => {
+    if (a === null || b === null) expect(a).toBe(b);
+    else expect(a).toBeCloseTo(b, 12);
+  };
+  expect({ ...sql, groups: [], overlap: [] }).toEqual({ ...js, groups: [], overlap: [] });
+  expect(sql.groups.map((g) => [g.service, g.pipeline_version])).toEqual(js.groups.map((g) => [g.service, g.pipeline_version]));
+  sql.groups.forEach((g, k) => {
+    const j = js.groups[k] as LiveSummary["groups"][number];
+    expect({ ...g, grounding: null, relevance: null, buckets: null, judge: null }).toEqual({ ...j, grounding: null, relevance: null, buckets: null, judge: null });
+    for (const m of ["grounding", "relevance"] as const) {
+      expect({ ...g[m], mean: null }).toEqual({ ...j[m], mean: null });
+      close(g[m].mean, j[m].mean);
+    }
+    expect({ ...g.judge, cost_usd: null }).toEqual({ ...j.judge, cost_usd: null });
+    close(g.judge.cost_usd, j.judge.cost_usd);
+    expect(g.buckets.map((b) => [b.start, b.traces])).toEqual(j.buckets.map((b) => [b.start, b.traces]));
+    g.buckets.forEach((b, i) => {
+      close(b.grounding, j.buckets[i]?.grounding ?? null);
+      close(b.relevance, j.buckets[i]?.relevance ?? null);
+    });
+  });
+  expect(sql.overlap.map((x) => [x.service, x.version_a, x.version_b, x.questions])).toEqual(js.overlap.map((x) => [x.service, x.version_a, x.version_b, x.questions]));
+  sql.overlap.forEach((x, k) => {
+    close(x.mean_jaccard, js.overlap[k]?.mean_jaccard ?? null);
+  });
+}
+
+describe("live view from live_traces (design §12)", () => {
+  const prices = { "judge-a": { input_per_1m: 1, output_per_1m: 10 }, "judge-b": { input_per_1m: 2, output_per_1m: 4 } };
+  const cases: [string, Omit<LiveOptions, "now">][] = [
+    ["1 h, 12 buckets", { windowMs: HOUR, prices }],
+    ["2.5 h, 7 buckets, samples of 5", { windowMs: 2.5 * HOUR, buckets: 7, ciSample: 5, prices }],
+    ["4 h (every trace), samples of 3", { windowMs: 4 * HOUR, ciSample: 3, seed: 11, resamples: 200 }],
+    ["service shop", { windowMs: 4 * HOUR, service: "shop", ciSample: 7 }],
+    ["service kb, version b", { windowMs: 2 * HOUR, service: "kb", pipelineVersion: "b", prices }],
+    ["an empty window", { windowMs: 1000 }],
+  ];
+  for (const [name, c] of cases) {
+    it(`equals the JS summary over the window's rows: ${name}`, async () => {
+      const o: LiveOptions = { ...c, now };
+      const sql = await loadLiveSummary(store, o);
+      const js = reference(await liveTraceRowsSince(store, now - o.windowMs), o);
+      expectSame(sql, js);
+      expect(sql.traces_seen).toBeGreaterThan(name === "an empty window" ? -1 : 10);
+    });
+  }
+
+  it("counts each trace once, at its latest scoring, as the test wrote them; golden traffic is not live", async () => {
+    const o: LiveOptions = { windowMs: 4 * HOUR, now, ciSample: 4 };
+    const s = await loadLiveSummary(store, o);
+    const written = [...latest.values()].map((x) => x.i);
+    expect(s.traces_seen).toBe(600);
+    expect(written.filter((i) => i.source === "live")).toHaveLength(600);
+    for (const g of s.groups) {
+      const mine = [...latest.values()].filter((x) => x.i.service_name === g.service && x.i.pipeline_version === g.pipeline_version);
+      expect(g.traces_seen).toBe(mine.length);
+      const ok = mine.flatMap((x) => x.s.filter((r) => r.metric === "grounding" && r.status === "ok").map((r) => r.value as number));
+      expect(g.grounding.n).toBe(ok.length);
+      if (ok.length > 0) expect(g.grounding.mean).toBeCloseTo(ok.reduce((a, b) => a + b, 0) / ok.length, 12);
+      // The interval: the bootstrap of the group's 4 most recent ok values (by time, then trace id), oldest first.
+      const recent = mine
+        .flatMap((x) => x.s.filter((r) => r.metric === "grounding" && r.status === "ok").map((r) => ({ t: x.i.created_at as number, id: x.i.trace_id, v: r.value as number })))
+        .sort((a, b) => b.t - a.t || (a.id < b.id ? 1 : -1))
+        .slice(0, 4)
+        .reverse()
+        .map((x) => x.v);
+      expect(g.grounding.ci_n).toBe(recent.length);
+      const ci = recent.length >= 2 ? bootstrapMeanInterval(recent, { seed: s.seed, resamples: s.resamples }) : null;
+      expect(g.grounding.ci).toEqual(ci ? [ci.lower, ci.upper] : null);
+      expect(g.judge.input_tokens).toBe(mine.flatMap((x) => x.s).reduce((a, r) => a + r.judge_input_tokens, 0));
+    }
+  });
+
+  it("migration 7 fills live_traces from the interactions and scores stored before it, as the write path writes them", async () => {
+    // A second database in the same engine (one data directory per process).
+    await migrate(store.client, "rm_backfill");
+    const s2: Store = { ...store, database: "rm_backfill" };
+    {
+      const batch = [...latest.values()].slice(0, 150);
+      await saveResults(s2, { interactions: batch.map((x) => x.i), scores: batch.flatMap((x) => x.s), claims: [] });
+      const written = await liveTraceRowsSince(s2, 0);
+      await s2.client.command({ query: "TRUNCATE TABLE rm_backfill.live_traces" });
+      for (const sql of MIGRATIONS.find((m) => m.id === 7)?.data?.("rm_backfill") ?? []) await s2.client.command({ query: sql });
+      const filled = await liveTraceRowsSince(s2, 0);
+      const strip = (rs: LiveTraceRow[]) => rs.map(({ version: _, ...r }) => r);
+      expect(strip(filled)).toEqual(strip(written));
+      expect(filled).toHaveLength(150);
+      // The question's hash: the same in JS and in the engine.
+      const q = batch.find((x) => x.i.question !== "")?.i;
+      expect(filled.find((r) => r.trace_id === q?.trace_id)?.question_hash).toBe(questionHash(q?.question ?? ""));
+      expect(LIVE_TRACE_COLUMNS).toHaveLength(18);
+    }
+  });
+});
