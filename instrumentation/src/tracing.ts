@@ -3,8 +3,9 @@
  *
  * This entry point is the only one that loads the SDK (`@opentelemetry/sdk-node`,
  * `@opentelemetry/sdk-trace-base`, `@opentelemetry/resources`,
- * `@opentelemetry/exporter-trace-otlp-proto`, all `optionalDependencies` of the
- * package). The main entry needs nothing but the `@opentelemetry/api` peer.
+ * `@opentelemetry/exporter-trace-otlp-proto`, all optional peer dependencies of the
+ * package: the service installs them, and its copies are the ones used). The main entry
+ * needs nothing but the `@opentelemetry/api` peer.
  */
 import { type Attributes, diag } from "@opentelemetry/api";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";

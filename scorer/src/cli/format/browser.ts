@@ -41,18 +41,37 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
   throw new BrowserMissingError("no Chromium found for --png: install it (Debian: apt-get install chromium) or set RAGMETER_CHROMIUM to its path");
 }
 
+/** What `report --png` says when the browser driver is not installed (an optional peer of the package). */
+export const DRIVER_MISSING =
+  "report --png needs the browser driver playwright-core, which is not installed: npm i -D playwright-core (and a Chromium: apt-get install chromium, or RAGMETER_CHROMIUM)";
+
+/**
+ * playwright-core, loaded only for --png and tests (not on every CLI start). It is an optional peer
+ * dependency of the published package: a team that wants PNGs installs it.
+ * @throws BrowserMissingError ({@link DRIVER_MISSING}) when it is not installed.
+ */
+export async function loadPlaywright(): Promise<typeof import("playwright-core")> {
+  try {
+    return await import("playwright-core");
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if ((e.code === "ERR_MODULE_NOT_FOUND" || e.code === "MODULE_NOT_FOUND") && /playwright-core/u.test(e.message)) throw new BrowserMissingError(DRIVER_MISSING);
+    throw err;
+  }
+}
+
 /**
  * Opens `htmlFile` in a headless Chromium (fresh profile directory, removed afterwards), waits until
  * the report's charts are drawn, runs `fn` with the page and closes everything.
  * @throws BrowserMissingError; playwright's errors when the page does not render within 30 s.
  */
 export async function withReportPage<T>(htmlFile: string, fn: (page: Page) => Promise<T>, env: NodeJS.ProcessEnv = process.env): Promise<T> {
+  const { chromium } = await loadPlaywright();
   const executablePath = findChromium(env);
   const profile = await mkdtemp(path.join(tmpdir(), "ragmeter-chromium-"));
   let context: BrowserContext | null = null;
   try {
     // the fresh profile is Chromium's --user-data-dir (playwright passes it for a persistent context)
-    const { chromium } = await import("playwright-core"); // loaded only for --png and tests, not on every CLI start
     context = await chromium.launchPersistentContext(profile, {
       executablePath,
       headless: true,
