@@ -17,6 +17,7 @@ import {
   GRAFANA_PROVISIONING_PATH,
 } from "../../dashboards/src/index.js";
 import { envSchema } from "../../scorer/src/cli/config.js";
+import { ragmeterManifest } from "../../scripts/pack/manifest.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const require_ = (p: string) => JSON.parse(readFileSync(path.join(root, "node_modules", p), "utf8")) as Record<string, unknown>;
@@ -98,20 +99,25 @@ describe("docker-compose.yml", () => {
       expect(svc(name).build).toEqual({ context: ".", dockerfile: "Dockerfile" });
       expect(existsSync(path.join(root, "Dockerfile"))).toBe(true);
     }
-    expect(svc("collector").command).toEqual(["node", "--max-semi-space-size=4", "scorer/bin/ragmeter.js", "collector"]);
-    // the stand-alone entry point's settings: its shebang's Node flag and malloc arena limit
+    // the containers run the bin of the published package, installed globally in the image
+    expect(Object.keys(ragmeterManifest(root).bin)).toEqual(["ragmeter"]);
+    expect(svc("collector").command).toEqual(["ragmeter", "collector"]);
+    expect(svc("scorer").command).toEqual(["ragmeter", "scorer"]);
+    // the stand-alone entry point's settings, given to the image's collector: its shebang's Node flag
+    // (through NODE_OPTIONS, which admits it) and malloc arena limit
     const shebang = readFileSync(path.resolve(root, "collector/bin/ragmeter-collector.js"), "utf8").split("\n")[0];
     expect(shebang).toBe("#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=4");
+    expect(svc("collector").environment?.["NODE_OPTIONS"]).toBe("--max-semi-space-size=4");
     expect(svc("collector").environment?.["MALLOC_ARENA_MAX"]).toBe("2");
-    expect(svc("scorer").command).toEqual(["node", "scorer/bin/ragmeter.js", "scorer"]);
     expect(svc("collector").init).toBe(true);
     expect(svc("scorer").init).toBe(true);
+    // the image is built from the npm tarball `npm run packages` makes, installed without chdb
     const dockerfile = readFileSync(path.join(root, "Dockerfile"), "utf8");
-    expect(dockerfile).toMatch(/^FROM node:20/mu);
+    expect(dockerfile.match(/^FROM node:24-bookworm-slim\b/gmu)).toHaveLength(2);
+    expect(dockerfile).toMatch(/^RUN npm ci .*\n\s+&& node scripts\/pack\/pack\.mjs --out \/packages$/mu);
+    expect(dockerfile).toMatch(/^\s+&& npm install --omit=optional .*\/tmp\/packages\/ragmeter-\*\.tgz/mu);
+    expect(dockerfile).toMatch(/&& ln -s \/opt\/ragmeter\/node_modules\/\.bin\/ragmeter \/usr\/local\/bin\/ragmeter/u);
     expect(readFileSync(path.join(root, ".dockerignore"), "utf8")).toMatch(/node_modules/u);
-    // the CLI the containers run is the root package's bin
-    const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { bin: Record<string, string> };
-    expect(Object.keys(pkg.bin)).toContain("ragmeter");
   });
 
   it("ports: OTLP 4318 (the collector's default), ClickHouse HTTP 8123, Kafka 9092, Grafana 3000", () => {
