@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The streaming scorer's work per trace, stage by stage, without Kafka (`npm run bench:scorer-floor`):
 // what each stage costs when it runs alone, so the sum is a floor under what `bench:scorer` can reach
-// on this box. The same traces as bench:scorer (bench/lib/scorer-traces.mjs).
+// on this box. The same traces as bench:scorer: production-shaped (`--shape prod`, the default:
+// bench/lib/prod-traces.mjs) or the tiny ones of before (`--shape tiny`: bench/lib/scorer-traces.mjs).
 //   JS stages, on the main thread, each over a chunk of 5,000 traces at a time (the scorer's pass
 //   size), measured on the second of two passes (the first warms the JIT): decode (OTLP protobuf →
 //   spans, as the consumer does), extract (spans → interaction), score (heuristic judges), rows
@@ -11,7 +12,9 @@
 //   on the first, both at once), then until the engine's merges are done: the CPU of all threads.
 // Prints µs of CPU per trace per stage, their sum, and the traces/s it allows on the box's cores
 // against issue 15's 10,000 traces/s (on 2 cores: 200 µs per trace for broker, engine and scorer).
-// Usage: node bench/scorer-floor.mjs [--traces 30000]
+// With `--shape prod` it also prints the share of claims the heuristic grounding judge did not find
+// SUPPORTED beside the share of answer sentences the generator invented.
+// Usage: node bench/scorer-floor.mjs [--shape prod|tiny] [--traces N (prod 10000, tiny 30000)]
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
@@ -27,17 +30,31 @@ import { saveSpans } from "../scorer/dist/store/spans.js";
 import { decodeMessage } from "../scorer/dist/stream/ingest.js";
 import { passBatchSize } from "../scorer/dist/stream/loop.js";
 import { threadCpuSeconds } from "./lib/proc.mjs";
+import { createProdCorpus, prodTraceBytes } from "./lib/prod-traces.mjs";
 import { traceBytes } from "./lib/scorer-traces.mjs";
 
-const { values: args } = parseArgs({ options: { traces: { type: "string", default: "30000" } } });
-const N = Number(args.traces);
+const { values: args } = parseArgs({ options: { traces: { type: "string" }, shape: { type: "string", default: "prod" } } });
+const SHAPE = args.shape;
+if (SHAPE !== "prod" && SHAPE !== "tiny") throw new Error(`--shape: ${SHAPE} is neither prod nor tiny`);
+const N = Number(args.traces ?? (SHAPE === "prod" ? 10_000 : 30_000));
 if (!Number.isInteger(N) || N < 5000) throw new Error(`--traces: ${args.traces} is not an integer ≥ 5000`);
 const KS = [1, 3, 5, 10];
 const judge = createHeuristicJudge();
 const PASS = passBatchSize(judge);
 const promptVersion = judgePromptVersion(judge);
 const headers = recordHeaders("traces");
-const values = Array.from({ length: N }, (_, i) => traceBytes(i).value);
+const corpus = SHAPE === "prod" ? createProdCorpus() : null;
+// What the generator invented: answer sentences of RAG traces, and how many are in no chunk.
+const made = { sentences: 0, invented: 0 };
+const values = Array.from({ length: N }, (_, i) => {
+  if (!corpus) return traceBytes(i).value;
+  const b = prodTraceBytes(corpus, i);
+  if (b.trace.rag) {
+    made.sentences += b.trace.sentences.length;
+    made.invented += b.trace.invented;
+  }
+  return b.value;
+});
 // A fetch of the consumer is its default 1 MiB per partition: as many of these messages as fit.
 const FETCH = Math.floor(1_048_576 / values[0].length);
 
@@ -128,7 +145,10 @@ const rows = [
 ];
 const sum = rows.reduce((s, [, v]) => s + v, 0);
 const cores = availableParallelism();
-console.log(`scorer floor: ${N} traces (bench:scorer's), stages alone, no Kafka; µs of CPU per trace`);
+const bytes = values.reduce((a, v) => a + v.length, 0) / N;
+console.log(
+  `scorer floor: ${N} ${SHAPE === "prod" ? "production-shaped" : "tiny"} traces (bench:scorer's, ${Math.round(bytes)} bytes of OTLP protobuf each), stages alone, no Kafka; µs of CPU per trace`,
+);
 for (const [name, v] of rows) console.log(`  ${name.padEnd(82)} ${v.toFixed(1).padStart(7)}`);
 const threads = Object.entries(st.byThread)
   .filter(([, v]) => v >= 0.01)
@@ -139,3 +159,12 @@ console.log(`  store by thread: ${threads}`);
 console.log(
   `  sum ${sum.toFixed(1)} µs → at most ${Math.round((cores * 1e6) / sum)} traces/s on ${cores} cores with nothing else running (no Kafka, no broker); issue 15's 10,000 traces/s allows ${((cores * 1e6) / 10_000).toFixed(0)} µs per trace for broker, engine and scorer together (ratio ${((cores * 1e6) / 10_000 / sum).toFixed(2)})`,
 );
+if (corpus) {
+  const verdicts = new Map();
+  for (const b of js.results) for (const c of b.claims) verdicts.set(c.verdict, (verdicts.get(c.verdict) ?? 0) + 1);
+  const claims = [...verdicts.values()].reduce((a, b) => a + b, 0);
+  const notSupported = claims - (verdicts.get("SUPPORTED") ?? 0);
+  console.log(
+    `  grounding (heuristic judge): ${claims} claims, ${((100 * notSupported) / Math.max(1, claims)).toFixed(1)} % not SUPPORTED (${[...verdicts].map(([k, v]) => `${k} ${v}`).join(", ")}); the generator invented ${((100 * made.invented) / Math.max(1, made.sentences)).toFixed(1)} % of the RAG answers' ${made.sentences} sentences`,
+  );
+}

@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 import { spawn } from "node:child_process";
-// Streaming scorer throughput (`npm run bench:scorer`): a topic pre-filled with N traces (retrieval +
-// generation span each, as the collector writes them) on the real local broker, consumed, stored,
-// settled, scored and written into the embedded ClickHouse engine.
+// Streaming scorer throughput (`npm run bench:scorer`): a topic pre-filled with N traces (as the
+// collector writes them) on the real local broker, consumed, stored, settled, scored and written into
+// the embedded ClickHouse engine. `--shape prod` (the default): production-shaped traces
+// (bench/lib/prod-traces.mjs: 5–10 chunks of 0.5–2 KB, answers of 300–1,000 characters, 4 spans, 10 %
+// without retrieval, OpenInference and GenAI); `--shape tiny`: the traces of before (a retrieval of
+// five ~90-character chunks and a chat span, bench/lib/scorer-traces.mjs).
 //   1. heuristic judges: traces/s end to end (first message consumed → last trace scored);
 //   2. an LLM judge behind a local OpenAI-compatible server that answers after a fixed delay:
 //      judge-bound efficiency = achieved judge calls/s ÷ (concurrency ÷ delay).
-// Usage: node bench/scorer.mjs [--traces 100000] [--llm-traces 3000 (0: heuristic only)] [--delay-ms 200] [--judge-concurrency 64]
+// Usage: node bench/scorer.mjs [--shape prod|tiny] [--traces N (prod 20000, tiny 100000)] [--llm-traces 3000 (0: heuristic only)] [--delay-ms 200] [--judge-concurrency 64]
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,14 +26,17 @@ import { startKafka, stopKafka } from "../scripts/kafka/kafka.mjs";
 
 const { values: args } = parseArgs({
   options: {
-    traces: { type: "string", default: "100000" },
+    shape: { type: "string", default: "prod" },
+    traces: { type: "string" },
     "llm-traces": { type: "string", default: "3000" },
     "delay-ms": { type: "string", default: "200" },
     "judge-concurrency": { type: "string", default: "64" },
     "fetch-bytes": { type: "string" },
   },
 });
-const N = Number(args.traces);
+const SHAPE = args.shape;
+if (SHAPE !== "prod" && SHAPE !== "tiny") throw new Error(`--shape: ${SHAPE} is neither prod nor tiny`);
+const N = Number(args.traces ?? (SHAPE === "prod" ? 20_000 : 100_000));
 const LLM_N = Number(args["llm-traces"]);
 const DELAY = Number(args["delay-ms"]);
 const JUDGE_C = Number(args["judge-concurrency"]);
@@ -47,17 +53,20 @@ const silent = {
   },
 };
 
-/** Pre-fills the topic from a child process (bench/lib/scorer-prefill.mjs); resolves to its seconds. */
+/** Pre-fills the topic from a child process (bench/lib/scorer-prefill.mjs); resolves to its seconds and the spans it sent. */
 function prefill(topic, n) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(path.dirname(new URL(import.meta.url).pathname), "lib", "scorer-prefill.mjs"), topic, String(n)], {
+    const child = spawn(process.execPath, [path.join(path.dirname(new URL(import.meta.url).pathname), "lib", "scorer-prefill.mjs"), topic, String(n), SHAPE], {
       stdio: ["ignore", "pipe", "inherit"],
     });
     let out = "";
     child.stdout.on("data", (d) => {
       out += String(d);
     });
-    child.on("exit", (code) => (code === 0 ? resolve(Number(out.trim())) : reject(new Error(`prefill exited with ${code}`))));
+    child.on("exit", (code) => {
+      const [seconds, spans] = out.trim().split(" ").map(Number);
+      return code === 0 ? resolve({ seconds, spans }) : reject(new Error(`prefill exited with ${code}`));
+    });
   });
 }
 
@@ -80,7 +89,7 @@ async function count(store, table, final = true) {
 
 async function runOnce(label, n, judge, judgeConcurrency) {
   const topic = `ragmeter.bench.${randomUUID()}`;
-  const fillSeconds = await prefill(topic, n);
+  const { seconds: fillSeconds, spans: spansSent } = await prefill(topic, n);
   const home = mkdtempSync(path.join(tmpdir(), "ragmeter-bench-scorer-"));
   // As `ragmeter scorer` opens it: startup pages released unless RAGMETER_RELEASE_STARTUP_PAGES is false/0.
   const store = await openStore({ kind: "embedded", home, database: "ragmeter" }, { releaseStartupPages: RELEASE_PAGES });
@@ -135,7 +144,7 @@ async function runOnce(label, n, judge, judgeConcurrency) {
     const mem = process.memoryUsage();
     peakRss = Math.max(peakRss, mem.rss);
     peakHeap = Math.max(peakHeap, mem.heapUsed);
-    if (storedAt === null && (await count(store, "spans", false)) >= 2 * n) storedAt = performance.now();
+    if (storedAt === null && (await count(store, "spans", false)) >= spansSent) storedAt = performance.now();
   };
   const sampler = setInterval(() => void sample(), 250);
   const timeout = setTimeout(allScored, 900_000);
@@ -159,6 +168,7 @@ async function runOnce(label, n, judge, judgeConcurrency) {
     label,
     n,
     fillSeconds,
+    spansSent,
     total,
     storeSeconds: storedAt === null ? null : (storedAt - t0) / 1000,
     scoring,
@@ -190,10 +200,12 @@ async function fakeJudgeServer(delayMs) {
 
 // A broker this script started is stopped at the end; a running one (shared) is left as it is.
 const broker = await startKafka({ log: () => {} });
-console.log(`scorer benchmark on ${BROKER}; embedded ClickHouse; 2 spans per trace; quiet window 1000 ms`);
+console.log(
+  `scorer benchmark on ${BROKER}; embedded ClickHouse; ${SHAPE === "prod" ? "production-shaped traces (bench/lib/prod-traces.mjs)" : "tiny traces (2 spans, five ~90-character chunks)"}; quiet window 1000 ms`,
+);
 const h = await runOnce("heuristic", N, createHeuristicJudge(), 8);
 console.log(
-  `heuristic: ${h.n} traces pre-filled in ${h.fillSeconds.toFixed(1)} s; all spans stored after ${h.storeSeconds?.toFixed(1)} s (${Math.round((2 * h.n) / (h.storeSeconds ?? h.total))} spans/s)`,
+  `heuristic: ${h.n} traces pre-filled in ${h.fillSeconds.toFixed(1)} s; all spans stored after ${h.storeSeconds?.toFixed(1)} s (${h.spansSent} spans, ${Math.round(h.spansSent / (h.storeSeconds ?? h.total))} spans/s; scorer CPU per span ${((h.cpuSeconds * 1000) / h.spansSent).toFixed(3)} ms)`,
 );
 console.log(
   `heuristic: ${h.scored} traces stored, settled, scored and written in ${h.total.toFixed(1)} s → ${Math.round(h.scored / h.total)} traces/s end to end (scoring phase ${Math.round(h.scored / h.scoring)} traces/s); scorer process CPU ${h.cpuSeconds.toFixed(1)} s = ${h.cpuMsPerTrace.toFixed(3)} ms per trace (→ ${Math.round(1000 / h.cpuMsPerTrace)} traces/s per busy core); peak RSS ${h.peakRssMiB} MiB sampled every 250 ms, ${h.maxRssMiB} MiB the kernel's high-water mark (${h.startRssMiB} MiB at the start, engine open${RELEASE_PAGES ? ", startup pages released" : ""}; peak V8 heap used ${h.peakHeapMiB} MiB)`,
