@@ -8,6 +8,7 @@
 import cluster, { type Worker } from "node:cluster";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { RagmeterError } from "@ragmeter/runtime";
 import type { CollectorConfig } from "./config.js";
 import type { PinoLogger } from "./logger.js";
 import type { CollectorStats, RunningCollector } from "./server.js";
@@ -29,7 +30,12 @@ export function workerEntry(): string | undefined {
 }
 
 /** A worker that exited before it listened (bad address, port in use, …). */
-export class WorkerStartError extends Error {}
+export class WorkerStartError extends RagmeterError {
+  override readonly name = "WorkerStartError";
+  constructor(message: string) {
+    super(message, { code: "environment" });
+  }
+}
 
 /**
  * Starts the workers and resolves once every one listens.

@@ -1,21 +1,18 @@
 import { type OtlpError, UnsupportedMediaTypeError } from "@ragmeter/otlp";
+import { type ErrorCode, RagmeterError } from "@ragmeter/runtime";
 
 export { OtlpDecodeError, OtlpError, UnsupportedMediaTypeError } from "@ragmeter/otlp";
 
 /**
  * Typed errors of the collector. Each carries the HTTP status it maps to and whether the client
- * may retry the same request later (`retriable`).
+ * may retry the same request later (`retriable`); the code follows the status (4xx: `input`, 5xx: `unavailable`).
  */
-export class CollectorError extends Error {
+export class CollectorError extends RagmeterError {
   /** HTTP status the collector answers with when this error ends a request. */
   readonly status: number;
-  /** True when sending the same request again later may succeed. */
-  readonly retriable: boolean;
-  constructor(message: string, status: number, retriable: boolean, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
+  constructor(message: string, status: number, retriable: boolean, options?: { cause?: unknown; code?: ErrorCode }) {
+    super(message, { code: options?.code ?? (status >= 500 ? "unavailable" : "input"), retriable, cause: options?.cause });
     this.status = status;
-    this.retriable = retriable;
   }
 }
 
@@ -44,7 +41,7 @@ export class UnauthorizedError extends CollectorError {
 /** The in-flight byte budget is used up (429); retry after `retryAfterSeconds`. */
 export class OverloadedError extends CollectorError {
   constructor(message: string) {
-    super(message, 429, true);
+    super(message, 429, true, { code: "unavailable" });
   }
 }
 
@@ -65,11 +62,11 @@ export class TopicMissingError extends KafkaUnavailableError {
 }
 
 /** Invalid configuration (a CLI maps it to exit code 2). `field` names the setting. */
-export class CollectorConfigError extends Error {
+export class CollectorConfigError extends RagmeterError {
+  override readonly name = "CollectorConfigError";
   readonly issues: string[];
   constructor(issues: string[]) {
-    super(`invalid collector configuration: ${issues.join("; ")}`);
-    this.name = "CollectorConfigError";
+    super(`invalid collector configuration: ${issues.join("; ")}`, { code: "config" });
     this.issues = issues;
   }
 }

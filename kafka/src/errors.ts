@@ -5,6 +5,7 @@
  * exist, a rebalance. Each kind says whether trying again later can succeed (`retriable`), and
  * {@link explainKafkaError} gives one line naming the setting to check.
  */
+import { type ErrorCode, RagmeterError } from "@ragmeter/runtime";
 import { KAFKA_ENV, type KafkaSecurity } from "./settings.js";
 
 interface ErrorNode {
@@ -132,15 +133,22 @@ export function explainKafkaError(err: unknown, security: KafkaSecurity): string
   return detail;
 }
 
-/** An error of the Kafka module: what happened, whether a retry can succeed, and the client's error as the cause. */
-export class KafkaError extends Error {
+/** The root's code of a kind: refused credentials and failed TLS come from settings, a record too large from the data, the rest from the broker. */
+function codeOf(kind: KafkaErrorKind): ErrorCode {
+  if (kind === "authentication" || kind === "tls") return "config";
+  return kind === "too-large" ? "input" : "unavailable";
+}
+
+/**
+ * An error of the Kafka module: what happened, whether a retry can succeed, and the client's error
+ * as the cause. The CLI's line names the class (`ragmeter: KafkaError: …`).
+ */
+export class KafkaError extends RagmeterError {
   override readonly name = "KafkaError";
   readonly kind: KafkaErrorKind;
-  readonly retriable: boolean;
   constructor(message: string, kind: KafkaErrorKind, retriable: boolean, options?: { cause?: unknown }) {
-    super(message, options);
+    super(message, { code: codeOf(kind), retriable, cause: options?.cause, named: true });
     this.kind = kind;
-    this.retriable = retriable;
   }
 
   /** Wraps a client error: classified, with one line that names the setting to check. */

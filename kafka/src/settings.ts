@@ -8,6 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
+import { RagmeterError } from "@ragmeter/runtime";
 import * as z from "zod"; // a namespace import lets a bundler drop what is not used (the locales, JSON Schema): collector bundle −430 KiB
 
 /** Default topic of spans and log events. */
@@ -202,11 +203,11 @@ export interface KafkaSettingIssue {
 }
 
 /** Invalid Kafka settings; `issues` name each setting (the CLIs exit with code 2). */
-export class KafkaConfigError extends Error {
+export class KafkaConfigError extends RagmeterError {
   override readonly name = "KafkaConfigError";
   readonly issues: readonly KafkaSettingIssue[];
   constructor(issues: readonly KafkaSettingIssue[]) {
-    super(issues.map((i) => `${i.setting}: ${i.message}`).join("; "));
+    super(issues.map((i) => `${i.setting}: ${i.message}`).join("; "), { code: "config" });
     this.issues = issues;
   }
 }

@@ -1,11 +1,12 @@
+import { RagmeterError } from "@ragmeter/runtime";
+
 /**
- * Typed errors of the OTLP codecs. They say what is wrong with a body; the receiver maps them to
+ * Typed errors of the OTLP codecs (code `input`, not retriable: the same body fails the same way). They say what is wrong with a body; the receiver maps them to
  * its HTTP answer (OTLP/HTTP: 400 for a body that cannot be decoded, 415 for a media type).
  */
-export class OtlpError extends Error {
+export class OtlpError extends RagmeterError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
+    super(message, { code: "input", cause: options?.cause });
   }
 }
 

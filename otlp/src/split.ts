@@ -16,6 +16,7 @@
 import { isUtf8 } from "node:buffer";
 import protobuf from "protobufjs/minimal.js";
 import { opentelemetry } from "../generated/otlp.js";
+import { OtlpError } from "./errors.js";
 import { checkBinaryId } from "./ids.js";
 import { type PbResource, type PbScope, type PbSpan, resourceFromPb, resourceToPb, scopeFromPb, scopeToPb, spanFromPb, spanToPb } from "./protobuf.js";
 
@@ -54,8 +55,8 @@ export interface SplitTraces {
   invalid: number;
 }
 
-/** The walk met something it leaves to the full decoder (the caller falls back). */
-class Unhandled extends Error {}
+/** The walk met something it leaves to the full decoder (the caller falls back; it never leaves this module). */
+class Unhandled extends OtlpError {}
 
 // Per-span facts gathered by the walk (reused for every span of a request).
 interface SpanScan {

@@ -2,6 +2,7 @@ import { constants } from "node:fs";
 import { access, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type GoldenSet, loadGoldenSet } from "@ragmeter/golden";
+import { RagmeterError } from "@ragmeter/runtime";
 import type { Command } from "commander";
 import type { EvaluationSink } from "../domain/evaluation.js";
 import type { PriceTable } from "../judges/session/cost.js";
@@ -71,8 +72,11 @@ export interface JudgeRunFlags {
 }
 
 /** A usage error found before any work is done (exit 2). */
-export class UsageError extends Error {
+export class UsageError extends RagmeterError {
   override readonly name = "UsageError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, { code: "usage", cause: options?.cause });
+  }
 }
 
 /**

@@ -1,7 +1,8 @@
+import { ERROR_EXIT_CODE, RagmeterError } from "@ragmeter/runtime";
 import { Command, CommanderError, Option } from "commander";
 import type { CommandContext } from "./args.js";
 import { type Io, processIo } from "./context.js";
-import { EXIT, registerEvalCommand, UsageError } from "./evalCommand.js";
+import { EXIT, registerEvalCommand } from "./evalCommand.js";
 
 /** Registers one module's commands on the program. */
 type Registrar = (program: Command, ctx: CommandContext) => void;
@@ -31,37 +32,6 @@ const MODULES: readonly { readonly commands: readonly string[]; readonly load: (
   { commands: ["forget"], load: async () => (await import("./forgetCommand.js")).registerForgetCommand },
   { commands: ["rescore"], load: async () => (await import("./rescoreCommand.js")).registerRescoreCommand },
 ];
-
-/** The error classes a command reports as one `ragmeter:` line with exit 2, loaded only when an error is caught. */
-async function isUsageLevelError(err: unknown): Promise<boolean> {
-  if (err instanceof UsageError) return true;
-  const [collector, golden, domain, judges, calibrate, gate, replay, select, store, api, kafka] = await Promise.all([
-    import("@ragmeter/collector"),
-    import("@ragmeter/golden"),
-    import("../domain/errors.js"),
-    import("../judges/errors.js"),
-    import("../runs/calibrate/errors.js"),
-    import("../runs/gate.js"),
-    import("../runs/replay/replay.js"),
-    import("../runs/replay/select.js"),
-    import("../store/errors.js"),
-    import("./api/errors.js"),
-    import("@ragmeter/kafka"),
-  ]);
-  return (
-    err instanceof domain.ConfigError ||
-    err instanceof select.ReplaySpecError ||
-    err instanceof replay.NothingToReplayError ||
-    err instanceof collector.CollectorConfigError ||
-    err instanceof golden.GoldenSetError ||
-    err instanceof gate.GateSyntaxError ||
-    err instanceof store.StoreError ||
-    err instanceof judges.JudgeConfigError ||
-    err instanceof calibrate.CalibrationError ||
-    err instanceof api.ReadApiError ||
-    err instanceof kafka.KafkaConfigError
-  );
-}
 
 /** A commander usage error as one `ragmeter:` line (commander writes `error: …`). */
 export function usageLine(s: string): string {
@@ -103,13 +73,22 @@ export async function runCli(argv: readonly string[], io: Io = processIo()): Pro
       if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return EXIT.done;
       return EXIT.usage;
     }
-    if (await isUsageLevelError(err)) {
-      io.err(`ragmeter: ${(err as Error).message}`);
-      return EXIT.usage;
-    }
-    // Infrastructure errors (Kafka, ClickHouse, files) as one line; the stack with RAGMETER_DEBUG=1.
-    const e = err as Error;
-    io.err(`ragmeter: ${io.env["RAGMETER_DEBUG"] ? (e.stack ?? String(err)) : `${e.name && e.name !== "Error" ? `${e.name}: ` : ""}${e.message ?? String(err)}`}`);
-    return EXIT.usage;
+    return exitOn(err, io);
   }
+}
+
+/**
+ * The CLI's one exit path for an error: one `ragmeter:` line and the error's exit code. A
+ * {@link RagmeterError} says both itself (design §14: its `toLine()` and `exitCode`); anything else
+ * (a bug, a library's error) is one line with its class name and exit 2, the stack with RAGMETER_DEBUG=1.
+ */
+export function exitOn(err: unknown, io: Io): number {
+  const debug = Boolean(io.env["RAGMETER_DEBUG"]);
+  if (err instanceof RagmeterError) {
+    io.err(`ragmeter: ${debug ? (err.stack ?? err.toLine()) : err.toLine()}`);
+    return err.exitCode;
+  }
+  const e = err as Error;
+  io.err(`ragmeter: ${debug ? (e.stack ?? String(err)) : `${e.name && e.name !== "Error" ? `${e.name}: ` : ""}${e.message ?? String(err)}`}`);
+  return ERROR_EXIT_CODE;
 }

@@ -6,7 +6,7 @@ import { withReader } from "./api/withReader.js";
 import type { CommandContext } from "./args.js";
 import type { Io } from "./context.js";
 import { assertWritable, EXIT } from "./evalCommand.js";
-import { BrowserMissingError, screenshotTrend } from "./format/browser.js";
+import { screenshotTrend } from "./format/browser.js";
 import { chartJsSource, renderReportHtml } from "./format/html.js";
 import { renderLiveSection } from "./format/liveHtml.js";
 
@@ -35,15 +35,7 @@ export async function reportCommand(io: Io, flags: { out?: string; png?: boolean
   io.err(`wrote ${shown(io.cwd, out)} (${written} completed run${written === 1 ? "" : "s"})`);
   if (flags.png) {
     const png = `${out.replace(/\.html?$/iu, "")}.png`;
-    try {
-      await screenshotTrend(out, png, io.env);
-    } catch (err) {
-      if (err instanceof BrowserMissingError) {
-        io.err(`ragmeter: ${err.message}`);
-        return EXIT.usage;
-      }
-      throw err;
-    }
+    await screenshotTrend(out, png, io.env); // BrowserMissingError: the CLI's exit path says it (exit 2)
     io.err(`wrote ${shown(io.cwd, png)}`);
   }
   return EXIT.done;

@@ -1,3 +1,4 @@
+import { RagmeterError } from "@ragmeter/runtime";
 import type { PairedDelta } from "./paired.js";
 
 /** One gate rule: fail when `metric`'s paired delta is below `threshold` and its interval excludes 0. */
@@ -8,8 +9,11 @@ export interface GateRule {
 }
 
 /** A `--fail-on` value that cannot be parsed (exit code 2). */
-export class GateSyntaxError extends Error {
+export class GateSyntaxError extends RagmeterError {
   override readonly name = "GateSyntaxError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, { code: "usage", cause: options?.cause });
+  }
 }
 
 const RULE = /^\s*([A-Za-z_][A-Za-z0-9_@]*)\s*<\s*(-?\d+(?:\.\d+)?)\s*$/u;

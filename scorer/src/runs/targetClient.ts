@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { RagmeterError } from "@ragmeter/runtime";
 import { CANCELLED, fetchTimedTargetText, type TargetRequestInit, type TimedTargetText } from "./targetFetch.js";
 import type { FromTargetThread, TargetCall, ToTargetThread } from "./targetWorker.js";
 
@@ -24,8 +25,11 @@ export interface TargetClient {
 }
 
 /** The target client thread failed (it exited or threw): the calls it held cannot be answered. */
-export class TargetClientError extends Error {
+export class TargetClientError extends RagmeterError {
   override readonly name = "TargetClientError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, { code: "internal", cause: options?.cause, named: true });
+  }
 }
 
 /** Requests on the calling thread, all at once (replay, tests, in-process callers). */

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { RagmeterError } from "@ragmeter/runtime";
 import { JSONPath } from "jsonpath-plus";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
@@ -120,7 +121,12 @@ export async function loadTargetConfig(file: string, env: Readonly<Record<string
 }
 
 /** A failed mapping: names the JSONPath and shows the start of the body. */
-class MappingError extends Error {}
+class MappingError extends RagmeterError {
+  override readonly name = "MappingError";
+  constructor(message: string) {
+    super(message, { code: "input" });
+  }
+}
 
 /** The values a JSONPath finds in `json` (empty when none). */
 function query(pathExpr: string, json: unknown): unknown[] {

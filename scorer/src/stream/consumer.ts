@@ -4,7 +4,6 @@ import {
   createAdmin,
   createProducer,
   ensureTopics,
-  explainKafkaError,
   groupLag,
   type KafkaAdmin,
   type KafkaConnection,
@@ -16,9 +15,10 @@ import {
   type TopicPolicy,
 } from "@ragmeter/kafka";
 import { deadLetterHeaders, deadLetterTopic, type Signal } from "@ragmeter/otlp";
+import { retry } from "@ragmeter/runtime";
 import type { Store } from "../store/client.js";
+import { storeFailure } from "../store/errors.js";
 import { type DecodedRecord, decodeMessage, type IngestResult, UndecodableMessageError, writeRecords } from "./ingest.js";
-import { retryUntil } from "./retry.js";
 import type { IngestionStats } from "./stats.js";
 
 export type { TopicPolicy } from "@ragmeter/kafka";
@@ -106,7 +106,6 @@ export async function startSpanConsumer(
   onWritten: (written: IngestResult, at: number) => void = () => {},
 ): Promise<SpanConsumer> {
   const connection: KafkaConnection = { brokers: settings.brokers, security: settings.security ?? PLAINTEXT };
-  const explain = (err: unknown): string => explainKafkaError(err, connection.security);
   let running = true;
   const admin: KafkaAdmin = createAdmin(connection, settings.clientId);
   const producer: BytesProducer = createProducer(connection, { clientId: settings.clientId });
@@ -142,26 +141,39 @@ export async function startSpanConsumer(
     }
     const last = (batch.records[batch.records.length - 1]?.offset ?? 0n).toString();
     const keepGoing = (): boolean => running && ctx.owned();
-    const written = await retryUntil(
-      () => writeRecords(store, decoded, { partition: batch.partition, offset: last }, Date.now()),
-      keepGoing,
-      (err, attempt) => log.warn("span write failed; retrying before committing", { attempt, partition: batch.partition, error: (err as Error).message }),
+    // Retried while the partition is ours, as long as the failure can pass (the one retry helper reads
+    // `retriable`); one that cannot fails the batch, and the consumer starts again from the committed offsets.
+    const written = await retry(
+      () => writeRecords(store, decoded, { partition: batch.partition, offset: last }, Date.now()).catch((err: unknown) => Promise.reject(storeFailure(err))),
+      {
+        retries: Number.POSITIVE_INFINITY,
+        keepGoing,
+        onError: (err, attempt) => log.warn("span write failed; retrying before committing", { attempt: attempt - 1, partition: batch.partition, error: (err as Error).message }),
+      },
     );
     if (dead.length > 0) {
-      await retryUntil(
+      await retry(
         () =>
-          producer.send({
-            messages: dead.map((d) => ({
-              topic: dlqOf(batch.topic),
-              ...(d.key !== null ? { key: d.key } : {}),
-              value: d.value as Buffer, // a null value stays null (the client writes length -1)
-              headers: new Map(
-                Object.entries(deadLetterHeaders(d.error, { topic: batch.topic, partition: batch.partition, offset: d.offset })).map(([k, v]) => [Buffer.from(k), Buffer.from(v)]),
-              ),
-            })),
-          }),
-        keepGoing,
-        (err, attempt) => log.warn("dead-letter send failed; retrying", { attempt, error: explain(err) }),
+          producer
+            .send({
+              messages: dead.map((d) => ({
+                topic: dlqOf(batch.topic),
+                ...(d.key !== null ? { key: d.key } : {}),
+                value: d.value as Buffer, // a null value stays null (the client writes length -1)
+                headers: new Map(
+                  Object.entries(deadLetterHeaders(d.error, { topic: batch.topic, partition: batch.partition, offset: d.offset })).map(([k, v]) => [
+                    Buffer.from(k),
+                    Buffer.from(v),
+                  ]),
+                ),
+              })),
+            })
+            .catch((err: unknown) => Promise.reject(KafkaError.from(err, connection.security, "dead-letter send"))),
+        {
+          retries: Number.POSITIVE_INFINITY,
+          keepGoing,
+          onError: (err, attempt) => log.warn("dead-letter send failed; retrying", { attempt: attempt - 1, error: (err as Error).message }),
+        },
       );
       log.warn("undecodable messages sent to the dead-letter topic", { count: dead.length, partition: batch.partition, first_error: dead[0]?.error });
     }

@@ -1,13 +1,17 @@
 import { createHash } from "node:crypto";
 import { decodeRecord as decodeKafkaRecord, RecordDecodeError, recordHeaders, type Signal } from "@ragmeter/otlp";
+import { RagmeterError } from "@ragmeter/runtime";
 import { logsOf, type StoredLog, type StoredSpan, spansOf } from "../extract/spans.js";
 import type { Store } from "../store/client.js";
 import { forgottenAmong } from "../store/forgotten.js";
 import { type SpanOrigin, saveLogs, saveSpans } from "../store/spans.js";
 
 /** A message that cannot be decoded: it goes to the dead-letter topic with this error. */
-export class UndecodableMessageError extends Error {
+export class UndecodableMessageError extends RagmeterError {
   override readonly name = "UndecodableMessageError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, { code: "input", cause: options?.cause });
+  }
 }
 
 /** Counts of what one message carried. */

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { RagmeterError } from "@ragmeter/runtime";
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from "fastify";
 import { z } from "zod";
 import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "../../runs/bootstrap.js";
@@ -42,7 +43,12 @@ const reportQuery = z.object({ golden_set: z.string().min(1).optional() }).stric
 const runParams = z.object({ id: z.string().min(1) });
 
 /** A query parameter failed validation (400, naming the parameter). */
-class QueryError extends Error {}
+class QueryError extends RagmeterError {
+  override readonly name = "QueryError";
+  constructor(message: string) {
+    super(message, { code: "input" });
+  }
+}
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
   const r = schema.safeParse(value);

@@ -3,11 +3,15 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { RagmeterError } from "@ragmeter/runtime";
 import type { BrowserContext, Page } from "playwright-core";
 
 /** Raised when no Chromium executable is found (configuration error, exit 2). */
-export class BrowserMissingError extends Error {
+export class BrowserMissingError extends RagmeterError {
   override readonly name = "BrowserMissingError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, { code: "environment", cause: options?.cause });
+  }
 }
 
 /** Flags for a headless Chromium that reaches nothing outside the machine. */

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { GoldenItem } from "@ragmeter/golden";
+import { RagmeterError } from "@ragmeter/runtime";
 import pLimit from "p-limit";
 import type { EvaluationSink } from "../../domain/evaluation.js";
 import type { QuestionResult } from "../../domain/result.js";
@@ -59,8 +60,11 @@ export interface ReplayOutcome {
 }
 
 /** No interaction matched `--from` (exit 2). */
-export class NothingToReplayError extends Error {
+export class NothingToReplayError extends RagmeterError {
   override readonly name = "NothingToReplayError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, { code: "usage", cause: options?.cause });
+  }
 }
 
 /**

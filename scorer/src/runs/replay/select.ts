@@ -1,11 +1,15 @@
+import { RagmeterError } from "@ragmeter/runtime";
 import type { ReplaySource } from "../../store/interactions.js";
 
 // The selection itself (SQL) is a repository of the interactions table.
 export { type CapturedInteraction, type ReplaySource, selectInteractions } from "../../store/interactions.js";
 
 /** A `--from` value that cannot be parsed (exit 2). */
-export class ReplaySpecError extends Error {
+export class ReplaySpecError extends RagmeterError {
   override readonly name = "ReplaySpecError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, { code: "usage", cause: options?.cause });
+  }
 }
 
 const DURATION = /^(\d+)(m|h|d)$/u;
