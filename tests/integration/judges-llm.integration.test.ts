@@ -56,6 +56,15 @@ describe("LLM judge calls: structured output fallback, retries, timeouts", () =>
     expect(r.calls).toBe(server.requests.length);
   });
 
+  it("a 503 every time is retried maxRetries times by the one retry helper (3 requests for 2 retries), then judge_error", async () => {
+    const { server, judge } = await judgeWith(() => ({ status: 503, body: JSON.stringify({ error: { message: "overloaded" } }) }));
+    const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
+    expect(r.status).toBe("judge_error");
+    expect(r.reason).toMatch(/^judge call failed: /u);
+    expect(server.requests).toHaveLength(3);
+    expect(r.calls).toBe(3);
+  });
+
   it("a non-retriable 401 fails at once", async () => {
     const { server, judge } = await judgeWith(() => ({ status: 401 }));
     expect((await judge.relevance({ question: "q", answer: "a", answerable: true })).status).toBe("judge_error");

@@ -56,7 +56,7 @@ export function contextSizeOf(message: string, body: ErrorBody | undefined): { n
 }
 
 /**
- * Classifies an error of the `openai` client (after its own retries): HTTP 408, 409, 429 and 5xx,
+ * Classifies an error of the `openai` client (its own retries are off: the retry helper reads `retriable`): HTTP 408, 409, 429 and 5xx,
  * timeouts and connection failures are retriable; other statuses (400, 401, 404, …) are not. A 400
  * carries what its body is about ({@link badRequestKind}); an abort by the judgment's time budget
  * is a timeout.

@@ -1,3 +1,4 @@
+import { type Backoff, retry } from "@ragmeter/runtime";
 import OpenAI from "openai";
 import { z } from "zod";
 import type { Status } from "../../domain/status.js";
@@ -98,9 +99,9 @@ export interface LlmJudgeOptions {
    */
   readonly timeoutMs?: number;
   /**
-   * Retries of a retriable HTTP failure (408, 409, 429, 5xx, connection), default 3: the `openai`
-   * client's own retries (exponential backoff with jitter; `retry-after-ms`/`Retry-After` honoured),
-   * all within the judgment's time budget.
+   * Retries of a retriable HTTP failure (408, 409, 429, 5xx, connection), default 3: the one retry
+   * helper's (@ragmeter/runtime `retry`, {@link JUDGE_BACKOFF}, `retry-after-ms`/`Retry-After`
+   * honoured when longer; the `openai` client's own retries are off), all within the judgment's time budget.
    */
   readonly maxRetries?: number;
   /** Attempts when a reply cannot be parsed or validated (default 2). */
@@ -138,6 +139,9 @@ interface Reply {
   finish: string | null;
 }
 
+/** Backoff between retries of a judge call (as the `openai` client's: from 0.5 s, doubling, at most 8 s), randomised. */
+export const JUDGE_BACKOFF: Backoff = { factor: 2, minTimeout: 500, maxTimeout: 8_000, randomize: true };
+
 /**
  * LLM judges through the `openai` client (temperature 0; design §5). Each reply is validated with
  * zod; a reply in prose, in a code fence or holding several JSON blocks is read by {@link readReply}
@@ -154,7 +158,8 @@ interface Reply {
  */
 export function createLlmJudge(options: LlmJudgeOptions): Judge {
   const budgetMs = options.timeoutMs ?? 60_000;
-  const client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey ?? "none", timeout: budgetMs, maxRetries: options.maxRetries ?? 3 });
+  const client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey ?? "none", timeout: budgetMs, maxRetries: 0 });
+  const retries = options.maxRetries ?? 3;
   const attempts = options.maxParseAttempts ?? 2;
   let window = options.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
   const bounds = outputBounds(Math.max(16, options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS));
@@ -191,21 +196,29 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
       },
     });
     return limiter.schedule(async () => {
-      const remaining = Math.floor(budgetMs - tally.busy_ms);
-      if (remaining <= 0) throw new JudgeCallError(timeoutReason(), null, false, null, { timeout: true });
       const t0 = performance.now();
+      // What is left of the judgment's budget: the time of earlier calls and of this call's attempts and waits counted.
+      const remaining = () => Math.floor(budgetMs - tally.busy_ms - (performance.now() - t0));
+      const attempt = async (): Promise<Reply> => {
+        const left = remaining();
+        if (left <= 0) throw new JudgeCallError(timeoutReason(), null, false, null, { timeout: true });
+        try {
+          const res = await counted.chat.completions.create(body as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, {
+            timeout: left,
+            signal: AbortSignal.timeout(left),
+          });
+          tally.input_tokens += res.usage?.prompt_tokens ?? 0;
+          tally.output_tokens += res.usage?.completion_tokens ?? 0;
+          const choice = res.choices[0];
+          return { content: choice?.message.content ?? "", finish: choice?.finish_reason ?? null };
+        } catch (err) {
+          const e = toJudgeCallError(err);
+          // a request aborted at the budget's end is the budget running out: not retriable
+          throw e.timeout ? new JudgeCallError(timeoutReason(), null, false, null, { cause: e, timeout: true }) : e;
+        }
+      };
       try {
-        const res = await counted.chat.completions.create(body as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, {
-          timeout: remaining,
-          signal: AbortSignal.timeout(remaining),
-        });
-        tally.input_tokens += res.usage?.prompt_tokens ?? 0;
-        tally.output_tokens += res.usage?.completion_tokens ?? 0;
-        const choice = res.choices[0];
-        return { content: choice?.message.content ?? "", finish: choice?.finish_reason ?? null };
-      } catch (err) {
-        const e = toJudgeCallError(err);
-        throw e.timeout ? new JudgeCallError(timeoutReason(), null, false, null, { cause: e, timeout: true }) : e;
+        return await retry(attempt, { retries, backoff: JUDGE_BACKOFF, keepGoing: () => remaining() > 0 });
       } finally {
         tally.busy_ms += performance.now() - t0;
       }
