@@ -140,7 +140,7 @@ interface Reply {
 }
 
 /** Backoff between retries of a judge call (as the `openai` client's: from 0.5 s, doubling, at most 8 s), randomised. */
-export const JUDGE_BACKOFF: Backoff = { factor: 2, minTimeout: 500, maxTimeout: 8_000, randomize: true };
+const JUDGE_BACKOFF: Backoff = { factor: 2, minTimeout: 500, maxTimeout: 8_000, randomize: true };
 
 /**
  * LLM judges through the `openai` client (temperature 0; design §5). Each reply is validated with
