@@ -51,6 +51,67 @@ module.exports = {
       from: { path: `^${WORKSPACES}/` },
       to: { path: "^tests/" },
     },
+    // Direction between the workspaces (design §8): runtime, otlp, kafka and golden at the bottom
+    // (they import no workspace); the collector on those; instrumentation alone; the sample on golden
+    // and instrumentation; the scorer (the CLI) on top. Tests, bench and scripts may import any.
+    {
+      name: "workspaces-bottom-import-no-workspace",
+      comment: "runtime, otlp, kafka, golden, instrumentation and dashboards import no other workspace: they are the shared bottom (or stand alone).",
+      severity: "error",
+      from: { path: "^(runtime|otlp|kafka|golden|instrumentation|dashboards)/" },
+      to: { path: `^${WORKSPACES}/`, pathNot: "^$1/" },
+    },
+    {
+      name: "collector-on-shared-workspaces-only",
+      comment: "The collector runs alone (its own bundle): it imports only runtime, otlp and kafka, never the scorer, the sample or golden.",
+      severity: "error",
+      from: { path: "^collector/" },
+      to: { path: `^${WORKSPACES}/`, pathNot: "^(collector|runtime|otlp|kafka)/" },
+    },
+    {
+      name: "sample-not-on-scorer-or-collector",
+      comment: "The sample application is what ragmeter measures, not a part of it: it imports neither the scorer nor the collector.",
+      severity: "error",
+      from: { path: "^examples/" },
+      to: { path: "^(scorer|collector)/" },
+    },
+    {
+      name: "nothing-shipped-imports-the-scorer",
+      comment: "The scorer is the top: no other workspace imports it.",
+      severity: "error",
+      from: { path: `^${WORKSPACES}/`, pathNot: "^scorer/" },
+      to: { path: "^scorer/" },
+    },
+    {
+      name: "sample-only-in-demo",
+      comment: "The scorer reaches the sample application only from cli/demoCommand.ts, which the CLI loads lazily for `demo`: no other command loads it at run time.",
+      severity: "error",
+      from: { path: S, pathNot: `${S}cli/demoCommand.ts$` },
+      to: { path: "^examples/" },
+    },
+    {
+      name: "demo-loaded-lazily",
+      comment: "cli/demoCommand.ts (and with it the sample) is only imported dynamically (import()), so the other commands never load the sample.",
+      severity: "error",
+      from: {},
+      to: { path: `${S}cli/demoCommand.ts$`, dynamic: false },
+    },
+    {
+      name: "browser-driver-only-in-browser-module",
+      comment:
+        "playwright-core is an optional peer: only cli/format/browser.ts names it (by `import type` and by import() for report --png; scripts/rules.mjs checks it has no static value import).",
+      severity: "error",
+      from: { path: `^${WORKSPACES}/`, pathNot: `${S}cli/format/browser\\.ts$` },
+      to: { path: "playwright-core" },
+    },
+    {
+      name: "sql-only-in-store",
+      comment:
+        "SQL only in scorer/src/store (design §8): the ClickHouse clients (@clickhouse/client, chdb) are imported there alone. scripts/rules.mjs checks SQL string literals too.",
+      severity: "error",
+      from: { path: `^${WORKSPACES}/`, pathNot: `${S}store/` },
+      to: { path: "(^|/)node_modules/(@clickhouse/client|chdb)(/|$)", dependencyTypesNot: ["type-only"] },
+    },
     layer(
       "scorer-domain-is-the-bottom",
       "domain",
@@ -82,8 +143,11 @@ module.exports = {
     },
   ],
   options: {
-    doNotFollow: { path: "node_modules" },
-    exclude: { path: "(^|/)(dist|node_modules|test-output)/" },
+    // Packages and the workspaces' built output are leaves (a workspace imported by name resolves to
+    // its dist/): kept in the graph so the rules on packages and on the direction between workspaces
+    // see them, never followed.
+    doNotFollow: { path: "(^|/)(node_modules|dist)/" },
+    exclude: { path: "(^|/)test-output/|^(otlp|kafka|runtime|collector|instrumentation|golden|scorer|dashboards|examples/sample-rag)/node_modules/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.depcruise.json" },
     enhancedResolveOptions: {

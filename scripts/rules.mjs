@@ -2,7 +2,11 @@
 // The repository's rules, run by `npm test` before the test tiers and on their own by `npm run rules`:
 //   lint+format  Biome over the whole tree (biome.json): formatting, lint
 //   dependencies dependency-cruiser (.dependency-cruiser.cjs): no cycles, layers import one way,
-//                no workspace internals from another workspace, test helpers only in tests/helpers
+//                no workspace internals from another workspace, test helpers only in tests/helpers,
+//                the direction between workspaces, the sample and the browser driver loaded lazily,
+//                the ClickHouse clients only in scorer/src/store
+//   boundaries   SQL statements only in scorer/src/store, playwright-core never imported statically
+//                (scripts/rules/boundaries.mjs)
 //   types        tsc over tests/, bench/ and scripts/ (tsconfig.tests.json, no emit): `tsc -b` builds only
 //                the workspaces and vitest strips types without checking them, so nothing else would
 //                catch a type error in a test or a tool (needs the build: tests import workspaces by
@@ -11,6 +15,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { boundaryViolations } from "./rules/boundaries.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
@@ -23,6 +28,7 @@ const checks = [
     cmd: bin("depcruise"),
     args: ["--config", ".dependency-cruiser.cjs", "--output-type", "err", ...SOURCES.filter((d) => existsSync(path.join(root, d)))],
   },
+  { name: "boundaries (SQL in store, lazy browser driver)", run: () => boundaryViolations(root) },
   { name: "types (tsc, tests and tools)", cmd: bin("tsc"), args: ["-p", "tsconfig.tests.json", "--noEmit", "--pretty", "false"] },
 ];
 
@@ -31,9 +37,18 @@ export function runRules() {
   let passed = 0;
   let failed = 0;
   for (const c of checks) {
-    const r = spawnSync(c.cmd, c.args, { cwd: root, encoding: "utf8" });
-    const out = `${r.stdout ?? ""}${r.stderr ?? ""}`.trim();
-    if (r.status === 0) {
+    let ok;
+    let out;
+    if (c.run) {
+      const violations = c.run();
+      ok = violations.length === 0;
+      out = violations.join("\n");
+    } else {
+      const r = spawnSync(c.cmd, c.args, { cwd: root, encoding: "utf8" });
+      ok = r.status === 0;
+      out = `${r.stdout ?? ""}${r.stderr ?? ""}`.trim();
+    }
+    if (ok) {
       passed += 1;
       console.log(`rules: ${c.name} passed`);
     } else {

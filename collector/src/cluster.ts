@@ -8,9 +8,9 @@
 import cluster, { type Worker } from "node:cluster";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import type { PinoLogger } from "@ragmeter/runtime";
 import { RagmeterError } from "@ragmeter/runtime";
 import type { CollectorConfig } from "./config.js";
-import type { PinoLogger } from "./logger.js";
 import type { CollectorStats, RunningCollector } from "./server.js";
 
 /** Environment variable carrying a worker's configuration (JSON) from the primary. */

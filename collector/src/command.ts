@@ -3,12 +3,12 @@
  * stand-alone entry point (`collector/dist/main.js`). Starts the collector from flags and
  * environment and stops it gracefully on SIGTERM/SIGINT.
  */
+
+import { createLogger, type Logger, type PinoLogger, pinoOf, untilShutdown } from "@ragmeter/runtime";
 import type { Command } from "commander";
 import { startCluster, workerEntry } from "./cluster.js";
 import { type CollectorFlags, loadCollectorConfig } from "./config.js";
-import { createLogger, type Logger, type PinoLogger, pinoOf } from "./logger.js";
 import type { RunningCollector } from "./server.js";
-import { untilShutdown } from "./shutdown.js";
 import { releaseStartupPagesOnce } from "./startupPages.js";
 
 /** Options of {@link runCollectorCommand}, mainly for tests. */

@@ -16,6 +16,4 @@ export {
   UnauthorizedError,
 } from "./errors.js";
 export { createKafkaSink, type Readiness, type RecordSink } from "./kafka-sink.js";
-export { createJsonLogger, createLogger, type Logger, type LoggerOptions, type LogLevel, messageLogger, type PinoLogger, silentLogger } from "./logger.js";
 export { type CollectorDeps, type CollectorStats, type HttpRoutes, type RunningCollector, startCollector } from "./server.js";
-export { untilShutdown } from "./shutdown.js";

@@ -17,10 +17,10 @@ import {
   setUpTopics,
 } from "@ragmeter/kafka";
 import { deadLetterTopic, recordHeaders, type Signal } from "@ragmeter/otlp";
+import type { PinoLogger } from "@ragmeter/runtime";
 import type { TraceRecord } from "./batching.js";
 import type { CollectorConfig } from "./config.js";
 import { KafkaUnavailableError, TopicMissingError } from "./errors.js";
-import type { PinoLogger } from "./logger.js";
 
 /** Where the collector's records go. Implementations must not resolve before the data is durable. */
 export interface RecordSink {

@@ -21,6 +21,7 @@ import {
   type Signal,
   splitTraceRequestProtobuf,
 } from "@ragmeter/otlp";
+import { type Logger, type PinoLogger, pinoOf, silentLogger } from "@ragmeter/runtime";
 import { type Batch, batchLogs, batchTraces, countLogRecords, countSpans } from "./batching.js";
 import type { CollectorConfig } from "./config.js";
 import {
@@ -35,7 +36,6 @@ import {
   UnsupportedMediaTypeError,
 } from "./errors.js";
 import { createKafkaSink, type RecordSink } from "./kafka-sink.js";
-import { type Logger, type PinoLogger, pinoOf, silentLogger } from "./logger.js";
 
 const gunzipAsync = promisify(gunzip);
 const inflateAsync = promisify(inflate);

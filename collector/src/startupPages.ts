@@ -2,9 +2,10 @@
  * The collector process's own pages: just before it listens, the pages of code and read-only data only its
  * start touched go back to the kernel (@ragmeter/runtime), unless RAGMETER_RELEASE_STARTUP_PAGES is false.
  */
+
+import type { PinoLogger } from "@ragmeter/runtime";
 import { releaseStartupPages } from "@ragmeter/runtime";
 import type { CollectorConfig } from "./config.js";
-import type { PinoLogger } from "./logger.js";
 
 /** Releases this process's startup pages when the configuration says so, and logs what happened. */
 export async function releaseStartupPagesOnce(config: Pick<CollectorConfig, "releaseStartupPages">, logger: PinoLogger): Promise<void> {

@@ -5,9 +5,9 @@
  * closes gracefully when the primary asks (or goes away).
  */
 import cluster from "node:cluster";
+import { createLogger } from "@ragmeter/runtime";
 import { type PrimaryMessage, WORKER_CONFIG_ENV, type WorkerMessage } from "./cluster.js";
 import { collectorConfigSchema } from "./config.js";
-import { createLogger } from "./logger.js";
 import { startCollector } from "./server.js";
 import { releaseStartupPagesOnce } from "./startupPages.js";
 

@@ -3,9 +3,9 @@
 // Runs its own broker on 127.0.0.1:19092 so the shared broker on 9092 is never disturbed.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectorConfigSchema } from "../../collector/src/config.js";
-import { createLogger } from "../../collector/src/logger.js";
 import { startCollector } from "../../collector/src/server.js";
 import { decodeTraceRequest, encodeTraceRequest } from "../../otlp/src/codec.js";
+import { createLogger } from "../../runtime/src/logger.js";
 import { startKafka, stopKafka } from "../../scripts/kafka/kafka.mjs";
 import { hex, makeRequest, makeSpan, spansOf } from "../helpers/collector-fixtures.js";
 import { consume, createTopic, post } from "../helpers/collector-kafka-helpers.js";

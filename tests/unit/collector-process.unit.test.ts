@@ -5,9 +5,9 @@ import { registerCollectorCommand } from "../../collector/src/command.js";
 import { loadCollectorConfig } from "../../collector/src/config.js";
 import { CollectorConfigError } from "../../collector/src/errors.js";
 import type { RecordSink } from "../../collector/src/kafka-sink.js";
-import { createJsonLogger, createLogger } from "../../collector/src/logger.js";
 import { startCollector } from "../../collector/src/server.js";
-import { untilShutdown } from "../../collector/src/shutdown.js";
+import { createJsonLogger, createLogger } from "../../runtime/src/logger.js";
+import { untilShutdown } from "../../runtime/src/shutdown.js";
 
 function lines(): { out: string[]; destination: { write(line: string): void } } {
   const out: string[] = [];

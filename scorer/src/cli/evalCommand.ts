@@ -154,7 +154,7 @@ export async function evaluateAndReport(
     const via = opts.viaTraces;
     if (via) {
       // Loaded only for --via-traces: the collector, its Kafka client and the stream consumer.
-      const [{ runEvalViaTraces }, { createJsonLogger }] = await Promise.all([import("../runs/viaTraces.js"), import("@ragmeter/collector")]);
+      const [{ runEvalViaTraces }, { createJsonLogger }] = await Promise.all([import("../runs/viaTraces.js"), import("@ragmeter/runtime")]);
       outcome = await runEvalViaTraces({
         ...common,
         store: await store,

@@ -1,4 +1,5 @@
-import { createJsonLogger as createLogger, loadCollectorConfig, type RunningCollector, startCollector, untilShutdown } from "@ragmeter/collector";
+import { loadCollectorConfig, type RunningCollector, startCollector } from "@ragmeter/collector";
+import { createJsonLogger as createLogger, untilShutdown } from "@ragmeter/runtime";
 import type { Command } from "commander";
 import type { EvaluationSink } from "../domain/evaluation.js";
 import type { Store } from "../store/client.js";

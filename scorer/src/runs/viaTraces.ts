@@ -1,6 +1,7 @@
-import { type Logger, loadCollectorConfig, type RunningCollector, startCollector } from "@ragmeter/collector";
+import { loadCollectorConfig, type RunningCollector, startCollector } from "@ragmeter/collector";
 import type { GoldenItem } from "@ragmeter/golden";
 import type { KafkaSecurity } from "@ragmeter/kafka";
+import type { Logger } from "@ragmeter/runtime";
 import pLimit from "p-limit";
 import type { EvaluatedSpans } from "../domain/evaluation.js";
 import type { QuestionResult } from "../domain/result.js";

@@ -1,4 +1,4 @@
-import type { Logger } from "@ragmeter/collector";
+import type { Logger } from "@ragmeter/runtime";
 import { CAPTURE_CONTENT_ENV } from "../../runs/live.js";
 import type { Reader } from "./reader.js";
 

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { readCalibrationRows } from "../../store/calibration.js";
 import type { Store } from "../../store/client.js";
 import { getRun } from "../../store/runs.js";
 import { CalibrationError } from "./errors.js";
@@ -24,17 +25,7 @@ function retrievedOf(v: unknown): Retrieved[] {
 export async function sampleForCalibration(store: Store, runId: string, n: number, seed = 0): Promise<CalibrationFile> {
   const run = await getRun(store, runId);
   if (!run) throw new CalibrationError(`run ${runId} not found (see \`ragmeter runs\`)`);
-  const db = store.database;
-  const q = async <T>(query: string): Promise<T[]> => (await store.client.query({ query, query_params: { runId }, format: "JSONEachRow" })).json<T>();
-  const interactions = await q<{ trace_id: string; golden_id: string; question: string; answer: string | null; retrieved: unknown }>(
-    `SELECT trace_id, golden_id, question, answer, retrieved FROM ${db}.interactions FINAL WHERE run_id = {runId:String} AND status = 'ok' AND answer IS NOT NULL`,
-  );
-  const claims = await q<{ trace_id: string; claim_index: number | string; claim: string; verdict: string; chunk_ids: string[] }>(
-    `SELECT trace_id, claim_index, claim, verdict, chunk_ids FROM ${db}.claims FINAL WHERE run_id = {runId:String} AND repeat_index = 0 ORDER BY trace_id, claim_index`,
-  );
-  const relevance = await q<{ trace_id: string; value: number | null; status: string }>(
-    `SELECT trace_id, value, status FROM ${db}.scores FINAL WHERE run_id = {runId:String} AND metric = 'relevance' AND repeat_index = 0`,
-  );
+  const { interactions, claims, relevance } = await readCalibrationRows(store, runId);
   const claimsBy = new Map<string, typeof claims>();
   for (const c of claims) claimsBy.set(c.trace_id, [...(claimsBy.get(c.trace_id) ?? []), c]);
   const relBy = new Map(relevance.map((r) => [r.trace_id, r.status === "ok" && r.value !== null ? Math.round(r.value) : null] as const));

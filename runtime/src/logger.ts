@@ -1,5 +1,5 @@
 /**
- * Logging of the collector: one pino instance per process (or per collector in tests), created by
+ * Logging of ragmeter's processes (collector, scorer, CLI): one pino instance per process (or per component in tests), created by
  * the entry point and passed down.
  */
 import { type DestinationStream, type Logger as PinoLogger, pino } from "pino";

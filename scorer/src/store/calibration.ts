@@ -1,0 +1,43 @@
+import type { Store } from "./client.js";
+
+/** A judged interaction of a run, as `ragmeter calibrate sample` reads it (status ok, an answer). */
+export interface CalibrationInteractionRow {
+  trace_id: string;
+  golden_id: string;
+  question: string;
+  answer: string | null;
+  retrieved: unknown;
+}
+/** A claim of repeat 0 with the judge's verdict. */
+export interface CalibrationClaimRow {
+  trace_id: string;
+  claim_index: number | string;
+  claim: string;
+  verdict: string;
+  chunk_ids: string[];
+}
+/** The relevance score of repeat 0. */
+export interface CalibrationRelevanceRow {
+  trace_id: string;
+  value: number | null;
+  status: string;
+}
+
+/** The rows of run `runId` a calibration review file is built from (claims ordered by trace and index). */
+export async function readCalibrationRows(
+  store: Store,
+  runId: string,
+): Promise<{ interactions: CalibrationInteractionRow[]; claims: CalibrationClaimRow[]; relevance: CalibrationRelevanceRow[] }> {
+  const db = store.database;
+  const q = async <T>(query: string): Promise<T[]> => (await store.client.query({ query, query_params: { runId }, format: "JSONEachRow" })).json<T>();
+  const interactions = await q<CalibrationInteractionRow>(
+    `SELECT trace_id, golden_id, question, answer, retrieved FROM ${db}.interactions FINAL WHERE run_id = {runId:String} AND status = 'ok' AND answer IS NOT NULL`,
+  );
+  const claims = await q<CalibrationClaimRow>(
+    `SELECT trace_id, claim_index, claim, verdict, chunk_ids FROM ${db}.claims FINAL WHERE run_id = {runId:String} AND repeat_index = 0 ORDER BY trace_id, claim_index`,
+  );
+  const relevance = await q<CalibrationRelevanceRow>(
+    `SELECT trace_id, value, status FROM ${db}.scores FINAL WHERE run_id = {runId:String} AND metric = 'relevance' AND repeat_index = 0`,
+  );
+  return { interactions, claims, relevance };
+}
