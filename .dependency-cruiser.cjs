@@ -51,14 +51,29 @@ module.exports = {
       from: { path: `^${WORKSPACES}/` },
       to: { path: "^tests/" },
     },
-    // Direction between the workspaces (design §8): runtime, otlp, kafka and golden at the bottom
-    // (they import no workspace); the collector on those; instrumentation alone; the sample on golden
-    // and instrumentation; the scorer (the CLI) on top. Tests, bench and scripts may import any.
+    // Direction between the workspaces (design §8): runtime at the bottom; otlp, kafka and golden on
+    // it alone; instrumentation (published on its own) and dashboards standing alone; the collector
+    // on runtime, otlp and kafka; the sample on golden and instrumentation; the scorer (the CLI) on
+    // top. Tests, bench and scripts may import any.
     {
-      name: "workspaces-bottom-import-no-workspace",
-      comment: "runtime, otlp, kafka, golden, instrumentation and dashboards import no other workspace: they are the shared bottom (or stand alone).",
+      name: "runtime-is-the-bottom",
+      comment: "runtime is the lowest shared workspace: it imports no other.",
       severity: "error",
-      from: { path: "^(runtime|otlp|kafka|golden|instrumentation|dashboards)/" },
+      from: { path: "^runtime/" },
+      to: { path: `^${WORKSPACES}/`, pathNot: "^runtime/" },
+    },
+    {
+      name: "shared-workspaces-on-runtime-only",
+      comment: "otlp, kafka and golden import runtime alone (no workspace above them).",
+      severity: "error",
+      from: { path: "^(otlp|kafka|golden)/" },
+      to: { path: `^${WORKSPACES}/`, pathNot: "^($1|runtime)/" },
+    },
+    {
+      name: "standalone-workspaces-import-none",
+      comment: "instrumentation (published as its own package) and dashboards import no workspace.",
+      severity: "error",
+      from: { path: "^(instrumentation|dashboards)/" },
       to: { path: `^${WORKSPACES}/`, pathNot: "^$1/" },
     },
     {
