@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// Prints, for each metric name of the table, how many source files under scorer/src and
+// dashboards/src name it (issue 30's done-when figure: at most 3 each — the table entry, its
+// function, a prompt where it has one). "word": the name as a whole word anywhere (identifiers,
+// strings, comments); "literal": the name inside quotes or a template string.
+// Usage: node scripts/metric-names.mjs [--files]   (from the repository root)
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const NAMES = ["recall", "mrr", "grounding", "relevance", "key_facts", "abstention", "reference_facts"];
+const ROOTS = ["scorer/src", "dashboards/src"];
+const listFiles = process.argv.includes("--files");
+
+function walk(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : /\.(ts|mts|js|mjs|json|sql)$/u.test(e.name) ? [join(dir, e.name)] : []));
+}
+
+const files = ROOTS.flatMap(walk).map((path) => ({ path, text: readFileSync(path, "utf8") }));
+console.log("metric            word  literal");
+for (const name of NAMES) {
+  const word = new RegExp(`\\b${name}\\b`, "u");
+  const literal = new RegExp(`["'\`]${name}(@|["'\`])`, "u");
+  const w = files.filter((f) => word.test(f.text));
+  const l = files.filter((f) => literal.test(f.text));
+  console.log(`${name.padEnd(16)} ${String(w.length).padStart(5)} ${String(l.length).padStart(8)}`);
+  if (listFiles) for (const f of w) console.log(`    ${l.includes(f) ? "L" : " "} ${f.path}`);
+}
