@@ -12,7 +12,9 @@ const ROOTS = ["scorer/src", "dashboards/src"];
 const listFiles = process.argv.includes("--files");
 
 function walk(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : /\.(ts|mts|js|mjs|json|sql)$/u.test(e.name) ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name)) : /\.(ts|mts|js|mjs|json|sql)$/u.test(e.name) ? [join(dir, e.name)] : [],
+  );
 }
 
 const files = ROOTS.flatMap(walk).map((path) => ({ path, text: readFileSync(path, "utf8") }));

@@ -31,6 +31,16 @@ export interface MetricDef {
   readonly needsReferenceJudge: boolean;
   /** Largest value: 1 for shares, 4 for relevance (0–4). */
   readonly max?: number;
+  /** Label in the text and HTML outputs (the name when absent). */
+  readonly label?: string;
+  /** A headline metric: in the "moved most" list, the trend charts and the runs table (recall only at the headline k). */
+  readonly headline: boolean;
+  /** A column of the by-tag tables. */
+  readonly byTag: boolean;
+  /** Drawn in the report's trend chart and a column of its runs table (recall only at the headline k). */
+  readonly trend: boolean;
+  /** Colour of its series in the report's charts. */
+  readonly color?: string;
   /** Value and status of the metric for one question. */
   value(q: QuestionResult): MetricValue;
   /** Why the value is what it is (stored as `reason`). */
@@ -48,6 +58,10 @@ function recallAt(k: number): MetricDef {
     live: false,
     judge: null,
     needsReferenceJudge: false,
+    headline: true,
+    byTag: true,
+    trend: true,
+    color: "#1f77b4",
     value: (q) => (q.recall === null ? { value: null, status: q.recall_status } : { value: q.recall[k] ?? 0, status: "ok" }),
     reason: () => "",
   };
@@ -65,9 +79,12 @@ function judged(name: JudgeName, pick: (r: JudgeRepeat | QuestionResult) => Judg
   return {
     name,
     kind: "judged",
-    live: name !== "reference_facts",
+    live: !needsReferenceJudge,
     judge: name,
     needsReferenceJudge,
+    headline: !needsReferenceJudge,
+    byTag: !needsReferenceJudge,
+    trend: !needsReferenceJudge,
     value: (q) => ({ value: pick(q).value, status: pick(q).status }),
     reason: (q) => pick(q).reason ?? "",
     repeat: pick,
@@ -81,13 +98,18 @@ const MRR: MetricDef = {
   live: false,
   judge: null,
   needsReferenceJudge: false,
+  label: "MRR",
+  headline: false,
+  byTag: false,
+  trend: true,
+  color: "#9467bd",
   value: (q) => (q.reciprocal_rank === null ? { value: null, status: q.recall_status } : { value: q.reciprocal_rank, status: "ok" }),
   reason: () => "",
 };
 
-const GROUNDING = judged("grounding", (r) => r.grounding, false);
-const RELEVANCE: JudgedMetricDef = { ...judged("relevance", (r) => r.relevance, false), max: 4 };
-const REFERENCE_FACTS = judged("reference_facts", (r) => r.reference_facts, true);
+const GROUNDING: JudgedMetricDef = { ...judged("grounding", (r) => r.grounding, false), color: "#2ca02c" };
+const RELEVANCE: JudgedMetricDef = { ...judged("relevance", (r) => r.relevance, false), max: 4, color: "#ff7f0e" };
+const REFERENCE_FACTS: JudgedMetricDef = { ...judged("reference_facts", (r) => r.reference_facts, true), label: "ref. facts" };
 
 const KEY_FACTS: MetricDef = {
   name: "key_facts",
@@ -95,6 +117,11 @@ const KEY_FACTS: MetricDef = {
   live: false,
   judge: null,
   needsReferenceJudge: false,
+  label: "key facts",
+  headline: true,
+  byTag: true,
+  trend: true,
+  color: "#8c564b",
   value: (q) => ({ value: q.key_facts.value, status: q.key_facts.status }),
   reason: (q) => q.key_facts.reason ?? "",
 };
@@ -105,6 +132,9 @@ const ABSTENTION: MetricDef = {
   live: false,
   judge: null,
   needsReferenceJudge: false,
+  headline: false,
+  byTag: true,
+  trend: false,
   value: (q) => ({ value: q.abstention.value, status: q.abstention.status }),
   reason: (q) => q.abstention.reason ?? "",
 };
@@ -166,4 +196,15 @@ export function displayRank(metric: string): number {
 /** Largest value of a metric (4 for relevance, else 1: shares and 0/1 values). */
 export function metricMax(metric: string): number {
   return metricTable([]).find((m) => m.name === metric)?.max ?? 1;
+}
+
+/** The table entry of a metric name (any k for `recall@<k>`), or undefined. */
+export function metricDef(metric: string): MetricDef | undefined {
+  const k = /^recall@([1-9]\d*)$/u.exec(metric)?.[1];
+  return metricTable(k === undefined ? [] : [Number(k)]).find((m) => m.name === metric);
+}
+
+/** Label of a metric in the text and HTML outputs. */
+export function metricLabel(metric: string): string {
+  return metricDef(metric)?.label ?? metric;
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { type MetricDef, metricLabel, metricTable } from "../../domain/metricTable.js";
 import type { ReportData, ReportRun } from "../../runs/reportData.js";
 import { fmtValue, fmtDelta as textDelta } from "./text.js";
 
@@ -42,11 +43,6 @@ export function chartConfigs(data: ReportData): Record<(typeof CHART_IDS)[number
       return v === undefined || v === null ? null : v / scale;
     });
   const colors: Record<string, string> = {
-    recall: "#1f77b4",
-    mrr: "#9467bd",
-    grounding: "#2ca02c",
-    relevance: "#ff7f0e",
-    key_facts: "#8c564b",
     SUPPORTED: "#2ca02c",
     UNSUPPORTED: "#f0ad4e",
     CONTRADICTED: "#d62728",
@@ -65,24 +61,36 @@ export function chartConfigs(data: ReportData): Record<(typeof CHART_IDS)[number
   const common = { animation: false, responsive: true, maintainAspectRatio: false, plugins: { legend: { position: "bottom" } } };
   const versions = latestPerVersion(data.runs);
   const retrievalColors = ["#aec7e8", "#6baed6", "#1f77b4", "#08306b"];
+  const color = (m: MetricDef): string => m.color ?? "#7f7f7f";
+  const rightAxis = metricTable([k]).find((m) => m.trend && m.max !== undefined);
+  // retrieval metrics, recall@<k> for every k first (metricTable's order)
+  const retrieval = metricTable(data.ks).filter((m) => m.kind === "retrieval");
   return {
     trend: {
       type: "line",
       data: {
         labels: data.runs.map(label),
         datasets: [
-          line(`recall@${k}`, series(data.runs, `recall@${k}`), colors["recall"]!),
-          line("mrr", series(data.runs, "mrr"), colors["mrr"]!),
-          line("grounding", series(data.runs, "grounding"), colors["grounding"]!),
-          line("key facts", series(data.runs, "key_facts"), colors["key_facts"]!),
-          line("relevance (0–4, right axis)", series(data.runs, "relevance"), colors["relevance"]!, "y1"),
+          ...metricTable([k])
+            .filter((m) => m.trend)
+            .map((m) =>
+              m.max === undefined
+                ? line(metricLabel(m.name), series(data.runs, m.name), color(m))
+                : line(`${metricLabel(m.name)} (0–${m.max}, right axis)`, series(data.runs, m.name), color(m), "y1"),
+            ),
         ],
       },
       options: {
         ...common,
         scales: {
           y: { min: 0, max: 1, title: { display: true, text: "share" } },
-          y1: { position: "right", min: 0, max: 4, grid: { drawOnChartArea: false }, title: { display: true, text: "relevance" } },
+          y1: {
+            position: "right",
+            min: 0,
+            max: rightAxis?.max ?? 1,
+            grid: { drawOnChartArea: false },
+            title: { display: true, text: rightAxis ? metricLabel(rightAxis.name) : "" },
+          },
         },
       },
     },
@@ -91,10 +99,13 @@ export function chartConfigs(data: ReportData): Record<(typeof CHART_IDS)[number
       data: {
         labels: versions.map((r) => r.pipeline_version),
         datasets: [
-          bar(`recall@${k}`, series(versions, `recall@${k}`), colors["recall"]!),
-          bar("grounding", series(versions, "grounding"), colors["grounding"]!),
-          bar("key facts", series(versions, "key_facts"), colors["key_facts"]!),
-          bar("relevance ÷ 4", series(versions, "relevance", 4), colors["relevance"]!),
+          ...metricTable([k])
+            .filter((m) => m.headline)
+            .map((m) =>
+              m.max === undefined
+                ? bar(metricLabel(m.name), series(versions, m.name), color(m))
+                : bar(`${metricLabel(m.name)} ÷ ${m.max}`, series(versions, m.name, m.max), color(m)),
+            ),
         ],
       },
       options: { ...common, scales: { y: { min: 0, max: 1 } } },
@@ -103,10 +114,7 @@ export function chartConfigs(data: ReportData): Record<(typeof CHART_IDS)[number
       type: "bar",
       data: {
         labels: versions.map((r) => r.pipeline_version),
-        datasets: [
-          ...data.ks.map((kk, i) => bar(`recall@${kk}`, series(versions, `recall@${kk}`), retrievalColors[i % retrievalColors.length]!)),
-          bar("mrr", series(versions, "mrr"), colors["mrr"]!),
-        ],
+        datasets: [...retrieval.map((m, i) => bar(metricLabel(m.name), series(versions, m.name), i < data.ks.length ? retrievalColors[i % retrievalColors.length]! : color(m)))],
       },
       options: { ...common, scales: { y: { min: 0, max: 1 } } },
     },
@@ -152,11 +160,14 @@ ${rows}
  */
 export function renderReportHtml(data: ReportData, chartJs: string, extras: { readonly head?: string; readonly sections?: string } = {}): string {
   const json = JSON.stringify({ data, charts: chartConfigs(data) }).replace(/</gu, "\\u003c");
+  const runCols = metricTable([data.headline_k])
+    .filter((m) => m.trend)
+    .map((m) => m.name);
   const runsRows = [...data.runs]
     .reverse()
     .map(
       (r) =>
-        `<tr><td><code>${esc(r.run_id)}</code></td><td>${esc(r.started_at.slice(0, 19).replace("T", " "))}</td><td>${esc(r.pipeline_version)}</td><td>${esc(r.source)}</td><td>${fmt("r", r.metrics[`recall@${data.headline_k}`]?.mean)}</td><td>${fmt("mrr", r.metrics["mrr"]?.mean)}</td><td>${fmt("grounding", r.metrics["grounding"]?.mean)}</td><td>${fmt("relevance", r.metrics["relevance"]?.mean)}</td><td>${fmt("key_facts", r.metrics["key_facts"]?.mean)}</td></tr>`,
+        `<tr><td><code>${esc(r.run_id)}</code></td><td>${esc(r.started_at.slice(0, 19).replace("T", " "))}</td><td>${esc(r.pipeline_version)}</td><td>${esc(r.source)}</td>${runCols.map((c) => `<td>${fmt(c, r.metrics[c]?.mean)}</td>`).join("")}</tr>`,
     )
     .join("\n");
   const lost =
@@ -168,7 +179,9 @@ export function renderReportHtml(data: ReportData, chartJs: string, extras: { re
               `<tr><td>${esc(q.golden_id)}</td><td>${esc(q.question)}</td><td class="ranks">${q.rank_previous ?? "—"} → ${q.rank_last === null ? "not retrieved" : `${q.rank_last} (below ${data.headline_k})`}</td><td class="instead">${q.retrieved_last.map((x) => `<code>${esc(x.id)}</code>`).join("<br>") || "nothing"}</td><td><code>${esc(q.trace_id)}</code></td></tr>`,
           )
           .join("\n")}</tbody></table>`;
-  const tagCols = [...data.ks.map((k) => `recall@${k}`), "grounding", "relevance", "key_facts", "abstention"];
+  const tagCols = metricTable(data.ks)
+    .filter((m) => m.byTag)
+    .map((m) => m.name);
   const byTag =
     Object.keys(data.by_tag).length === 0
       ? `<p class="muted">No tags.</p>`
@@ -205,7 +218,7 @@ tr.down td, td.down { color: #b00020; } tr.up td { color: #1b7a1b; } td.warn { c
 <h3>Last vs previous</h3>
 ${comparisonSection(data)}
 <h3>Runs</h3>
-<table id="runs"><thead><tr><th>run</th><th>started (UTC)</th><th>pipeline</th><th>source</th><th>recall@${data.headline_k}</th><th>mrr</th><th>grounding</th><th>relevance</th><th>key facts</th></tr></thead><tbody>
+<table id="runs"><thead><tr><th>run</th><th>started (UTC)</th><th>pipeline</th><th>source</th>${runCols.map((c) => `<th>${esc(metricLabel(c))}</th>`).join("")}</tr></thead><tbody>
 ${runsRows}
 </tbody></table>
 <h3>Last run by tag (value · n)</h3>

@@ -1,4 +1,4 @@
-import { metricMax } from "../../domain/metricTable.js";
+import { metricDef, metricLabel, metricMax, metricNames, metricTable } from "../../domain/metricTable.js";
 import { LENGTH_BIAS_FLAG } from "../../judges/analysis.js";
 import type { Aggregate } from "../../runs/aggregate.js";
 import type { PairedDelta } from "../../runs/paired.js";
@@ -18,10 +18,11 @@ export function fmtDelta(metric: string, d: number | null): string {
   return d >= 0 && !s.startsWith("-") ? `+${s}` : s;
 }
 
-const LABEL: Record<string, string> = { key_facts: "key facts", mrr: "MRR", reference_facts: "ref. facts" };
+/** k of the recall in the "moved most" list. */
+const MOVED_K = 5;
 
 function line(metric: string, value: number | null, n: number, delta: PairedDelta | null): string {
-  const label = (LABEL[metric] ?? metric).padEnd(12);
+  const label = metricLabel(metric).padEnd(12);
   const v = fmtValue(metric, value).padEnd(5);
   if (delta === null) return `${label} ${v} (n=${n})`;
   if (delta.n === 0) return `${label} ${v} (n=${n}; no question scored ok in both this and the previous run)`;
@@ -29,13 +30,13 @@ function line(metric: string, value: number | null, n: number, delta: PairedDelt
 }
 
 /**
- * The by-tag table: recall at every `--k` asked, then grounding, relevance, key facts and abstention,
+ * The by-tag table: the metrics of `names` the table marks `byTag` (recall at every `--k` asked, …),
  * each cell `value·n`; every column as wide as its widest cell plus two spaces, so cells never collide.
  */
 export function tagTable(byTag: Readonly<Record<string, Aggregate>>, names: readonly string[]): string[] {
-  const cols = names.filter((n) => n.startsWith("recall@") || n === "grounding" || n === "relevance" || n === "key_facts" || n === "abstention");
+  const cols = names.filter((n) => metricDef(n)?.byTag === true);
   const rows = Object.entries(byTag).map(([tag, a]) => [tag, ...cols.map((c) => `${fmtValue(c, a.metrics[c] ?? null)}${a.n[c] ? `·${a.n[c]}` : ""}`)]);
-  const head = ["tag", ...cols.map((c) => LABEL[c] ?? c)];
+  const head = ["tag", ...cols.map((c) => metricLabel(c))];
   const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const render = (cells: readonly string[]): string => `  ${cells.map((cell, i) => (i === 0 ? cell.padEnd(width[0] ?? 0) : `  ${cell.padStart(width[i] ?? 0)}`)).join("")}`;
   return [render(head), ...rows.map(render)];
@@ -48,11 +49,15 @@ export function tagTable(byTag: Readonly<Record<string, Aggregate>>, names: read
  */
 export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): string {
   const ks = o.run.ks;
-  const referenceJudged = o.questions.some((q) => {
-    const s = q.metrics.status("reference_facts");
-    return s !== "not_applicable" && s !== "target_error";
-  });
-  const names = [...ks.map((k) => `recall@${k}`), "mrr", "grounding", "relevance", "key_facts", ...(referenceJudged ? ["reference_facts"] : []), "abstention"];
+  const referenceJudged = o.questions.some((q) =>
+    metricTable([])
+      .filter((m) => m.needsReferenceJudge)
+      .some((m) => {
+        const s = q.metrics.status(m.name);
+        return s !== "not_applicable" && s !== "target_error";
+      }),
+  );
+  const names = metricNames(ks, { referenceJudge: referenceJudged });
   const deltas = new Map(o.previous.run ? o.previous.deltas.map((d) => [d.metric, d] as const) : []);
   const out: string[] = [];
   out.push(
@@ -74,10 +79,12 @@ export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): s
   }
   if (o.previous.run) {
     const moves: { id: string; metric: string; a: number; b: number; d: number }[] = [];
-    for (const m of ["recall@5", "grounding", "relevance", "key_facts"]) {
+    for (const m of metricTable([MOVED_K])
+      .filter((d) => d.headline)
+      .map((d) => d.name)) {
       const d = deltas.get(m);
       if (!d) continue;
-      for (const x of d.differences) if (x.delta !== 0) moves.push({ id: x.golden_id, metric: m, a: x.a, b: x.b, d: m === "relevance" ? x.delta / 4 : x.delta });
+      for (const x of d.differences) if (x.delta !== 0) moves.push({ id: x.golden_id, metric: m, a: x.a, b: x.b, d: x.delta / metricMax(m) });
     }
     moves.sort((x, y) => Math.abs(y.d) - Math.abs(x.d) || x.id.localeCompare(y.id));
     out.push("");
@@ -88,7 +95,7 @@ export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): s
     for (const mv of shown) {
       const q = o.questions.find((r) => r.golden_id === mv.id);
       out.push(
-        `  ${mv.d < 0 ? "worse " : "better"} ${mv.id.padEnd(6)} ${(LABEL[mv.metric] ?? mv.metric).padEnd(10)} ${fmtValue(mv.metric, mv.a)} → ${fmtValue(mv.metric, mv.b)}  ${q ? JSON.stringify(q.question.slice(0, 60)) : ""}`,
+        `  ${mv.d < 0 ? "worse " : "better"} ${mv.id.padEnd(6)} ${metricLabel(mv.metric).padEnd(10)} ${fmtValue(mv.metric, mv.a)} → ${fmtValue(mv.metric, mv.b)}  ${q ? JSON.stringify(q.question.slice(0, 60)) : ""}`,
       );
     }
   }
@@ -97,7 +104,7 @@ export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): s
   for (const m of names) {
     const c = o.aggregate.counts[m] ?? {};
     out.push(
-      `  ${(LABEL[m] ?? m).padEnd(12)} ${Object.entries(c)
+      `  ${metricLabel(m).padEnd(12)} ${Object.entries(c)
         .sort()
         .map(([s, n]) => `${s} ${n}`)
         .join(", ")}`,
@@ -175,7 +182,7 @@ export function formatJudgeReport(o: EvalOutcome): string[] {
   if (r.length_bias.length > 0) {
     const flagged = r.length_bias.some((b) => b.spearman !== null && Math.abs(b.spearman) >= LENGTH_BIAS_FLAG);
     out.push(
-      `length bias (Spearman ρ, answer length vs score): ${r.length_bias.map((b) => `${LABEL[b.metric] ?? b.metric} ${signed(b.spearman)} (n=${b.n})`).join(" · ")}${flagged ? ` — |ρ| ≥ ${LENGTH_BIAS_FLAG}: check that longer answers are really better` : ""}`,
+      `length bias (Spearman ρ, answer length vs score): ${r.length_bias.map((b) => `${metricLabel(b.metric)} ${signed(b.spearman)} (n=${b.n})`).join(" · ")}${flagged ? ` — |ρ| ≥ ${LENGTH_BIAS_FLAG}: check that longer answers are really better` : ""}`,
     );
   }
   const c = r.calibration;
@@ -197,7 +204,7 @@ export function formatJudgeReport(o: EvalOutcome): string[] {
     out.push(`judge variance over ${r.repeat} repeats (sd pooled within questions; flipped = questions whose repeats disagree)`);
     for (const v of r.variance) {
       out.push(
-        `  ${(LABEL[v.metric] ?? v.metric).padEnd(12)} mean ${v.mean === null ? "—" : fmtValue(v.metric, v.mean)}  sd ${v.sd === null ? "—" : v.sd.toFixed(2)}  flipped ${pct(v.flipped)} (${v.flipped_ids.length} of ${v.n})${v.flipped_ids.length > 0 ? `: ${v.flipped_ids.slice(0, 8).join(", ")}${v.flipped_ids.length > 8 ? ", …" : ""}` : ""}`,
+        `  ${metricLabel(v.metric).padEnd(12)} mean ${v.mean === null ? "—" : fmtValue(v.metric, v.mean)}  sd ${v.sd === null ? "—" : v.sd.toFixed(2)}  flipped ${pct(v.flipped)} (${v.flipped_ids.length} of ${v.n})${v.flipped_ids.length > 0 ? `: ${v.flipped_ids.slice(0, 8).join(", ")}${v.flipped_ids.length > 8 ? ", …" : ""}` : ""}`,
       );
     }
   }
