@@ -52,7 +52,7 @@ module.exports = {
       to: { path: "^tests/" },
     },
     // Direction between the workspaces (design §8): runtime at the bottom; otlp, kafka and golden on
-    // it alone; instrumentation (published on its own) and dashboards standing alone; the collector
+    // it alone; instrumentation (published on its own) standing alone, dashboards on the scorer's metric table alone; the collector
     // on runtime, otlp and kafka; the sample on golden and instrumentation; the scorer (the CLI) on
     // top. Tests, bench and scripts may import any.
     {
@@ -71,10 +71,17 @@ module.exports = {
     },
     {
       name: "standalone-workspaces-import-none",
-      comment: "instrumentation (published as its own package) and dashboards import no workspace.",
+      comment: "instrumentation (published as its own package) imports no workspace.",
       severity: "error",
-      from: { path: "^(instrumentation|dashboards)/" },
+      from: { path: "^(instrumentation)/" },
       to: { path: `^${WORKSPACES}/`, pathNot: "^$1/" },
+    },
+    {
+      name: "dashboards-on-the-metric-table-only",
+      comment: "dashboards import only the scorer's metric table (@ragmeter/scorer/metrics): panels, SQL and alerts are generated from it.",
+      severity: "error",
+      from: { path: "^dashboards/" },
+      to: { path: `^${WORKSPACES}/`, pathNot: "^(dashboards/|scorer/(src|dist)/domain/metricTable\\.)" },
     },
     {
       name: "collector-on-shared-workspaces-only",
@@ -92,10 +99,10 @@ module.exports = {
     },
     {
       name: "nothing-shipped-imports-the-scorer",
-      comment: "The scorer is the top: no other workspace imports it.",
+      comment: "The scorer is the top: no other workspace imports it, but for its metric table (@ragmeter/scorer/metrics), which the dashboards are generated from.",
       severity: "error",
       from: { path: `^${WORKSPACES}/`, pathNot: "^scorer/" },
-      to: { path: "^scorer/" },
+      to: { path: "^scorer/", pathNot: "^scorer/(src|dist)/domain/metricTable\\." },
     },
     {
       name: "sample-only-in-demo",

@@ -9,6 +9,8 @@ import type { Builder, Dataquery } from "@grafana/grafana-foundation-sdk/cog";
 import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
 import * as table from "@grafana/grafana-foundation-sdk/table";
 import * as timeseries from "@grafana/grafana-foundation-sdk/timeseries";
+import type { MetricDef } from "@ragmeter/scorer/metrics";
+import { DASHBOARD_KS, metricsAtEveryK, metricsAtK } from "./metrics.js";
 import { PANEL_SQL, type PanelId, VARIABLE_SQL } from "./sql.js";
 
 /** The provisioned datasource (see `provisioning.ts`). */
@@ -233,7 +235,7 @@ function variables(): Builder<dashboard.VariableModel>[] {
       .includeAll(true)
       .current({ text: ["All"], value: ["$__all"] });
   return [
-    new dashboard.CustomVariableBuilder("k").label("recall@k").values("1,3,5,10").current({ text: "5", value: "5", selected: true }),
+    new dashboard.CustomVariableBuilder("k").label("recall@k").values(DASHBOARD_KS.join(",")).current({ text: "5", value: "5", selected: true }),
     query("pipeline_version", "pipeline version", VARIABLE_SQL.pipelineVersion),
     query("golden_set", "golden set", VARIABLE_SQL.goldenSet),
     new dashboard.CustomVariableBuilder("source")
@@ -261,13 +263,14 @@ function panel(spec: PanelSpec): Builder<dashboard.Panel> {
       .pointSize(5)
       .unit(spec.unit ?? "percentunit");
     if (spec.id === "overview_trend") {
-      b.min(0)
-        .max(1)
-        .overrideByName("relevance", [
+      b.min(0).max(1);
+      // metrics on another scale than 0–1 (relevance 0–4) on the right axis
+      for (const m of metricsAtK((d) => d.headline && d.max !== undefined))
+        b.overrideByName(m.name, [
           { id: "custom.axisPlacement", value: "right" },
           { id: "unit", value: "short" },
           { id: "min", value: 0 },
-          { id: "max", value: 4 },
+          { id: "max", value: m.def.max },
         ]);
     }
     return b;
@@ -290,21 +293,10 @@ function panel(spec: PanelSpec): Builder<dashboard.Panel> {
     .withTarget(new ClickHouseQueryBuilder(PANEL_SQL[spec.id], "table"))
     .height(height)
     .span(width);
-  for (const name of [
-    "recall_at_k",
-    "recall_at_1",
-    "recall_at_3",
-    "recall_at_5",
-    "recall_at_10",
-    "mrr",
-    "grounding",
-    "key_facts",
-    "abstention",
-    "supported_share",
-    "cached_share",
-    "claim_agreement",
-    "relevance_agreement",
-  ]) {
+  // shares (metrics of max 1, in the dashboards' columns) as percentages: per-k ones at the variable and at every k
+  const share = (m: MetricDef) => m.max === undefined && !m.needsReferenceJudge;
+  const shares = [...metricsAtK(share).filter((m) => m.name !== m.def.name), ...metricsAtEveryK(share)].map((m) => m.column);
+  for (const name of [...shares, "supported_share", "cached_share", "claim_agreement", "relevance_agreement"]) {
     t.overrideByName(name, [
       { id: "unit", value: "percentunit" },
       { id: "decimals", value: 1 },

@@ -8,6 +8,8 @@
  * database. Every table is a ReplacingMergeTree (design §6), so every read uses FINAL.
  */
 
+import { avgColumns, metricsAtEveryK, metricsAtK, sqlNames } from "./metrics.js";
+
 /** Dashboard variables (names used in the SQL). */
 export const VARIABLES = {
   k: "k",
@@ -79,7 +81,16 @@ export const VARIABLE_SQL = {
 } as const;
 
 /** The headline metrics of the Overview trend. */
-const HEADLINE = "'recall@${k}', 'grounding', 'relevance', 'key_facts'";
+const HEADLINE = sqlNames(metricsAtK((m) => m.headline));
+
+/** The metrics of the per-version overview (the table's trend metrics). */
+const TREND = metricsAtK((m) => m.trend);
+
+/** The retrieval metrics at every k of the `k` variable. */
+const RETRIEVAL = metricsAtEveryK((m) => m.kind === "retrieval");
+
+/** The metrics of the by-tag table: every metric but those that need a reference-based judge. */
+const BY_TAG = metricsAtK((m) => !m.needsReferenceJudge);
 
 /** Panel SQL, keyed by panel id (see `panels.ts`). */
 export const PANEL_SQL = {
@@ -92,14 +103,10 @@ GROUP BY time, metric
 ORDER BY time, metric`,
 
   overview_by_version: `SELECT pipeline_version,
-  avgIf(v, metric = 'recall@\${k}') AS recall_at_k,
-  avgIf(v, metric = 'mrr') AS mrr,
-  avgIf(v, metric = 'grounding') AS grounding,
-  avgIf(v, metric = 'relevance') AS relevance,
-  avgIf(v, metric = 'key_facts') AS key_facts,
+  ${avgColumns(TREND)},
   uniqExact(trace_id) AS questions,
   max(scored_at) AS last_scored
-FROM (${perQuestion("'recall@${k}', 'mrr', 'grounding', 'relevance', 'key_facts'")})
+FROM (${perQuestion(sqlNames(TREND))})
 GROUP BY pipeline_version
 ORDER BY last_scored DESC, pipeline_version`,
 
@@ -122,13 +129,9 @@ ORDER BY metric`,
 
   // ── Retrieval ───────────────────────────────────────────────────────────────────────────────
   retrieval_by_version: `SELECT pipeline_version,
-  avgIf(v, metric = 'recall@1') AS recall_at_1,
-  avgIf(v, metric = 'recall@3') AS recall_at_3,
-  avgIf(v, metric = 'recall@5') AS recall_at_5,
-  avgIf(v, metric = 'recall@10') AS recall_at_10,
-  avgIf(v, metric = 'mrr') AS mrr,
-  uniqExactIf(trace_id, metric = 'mrr') AS answerable_questions
-FROM (${perQuestion("'recall@1', 'recall@3', 'recall@5', 'recall@10', 'mrr'")})
+  ${avgColumns(RETRIEVAL)},
+  uniqExact(trace_id) AS answerable_questions
+FROM (${perQuestion(sqlNames(RETRIEVAL))})
 GROUP BY pipeline_version
 ORDER BY max(scored_at) DESC, pipeline_version`,
 
@@ -269,14 +272,9 @@ ORDER BY time, scorer_id`,
 
   // ── Tags ────────────────────────────────────────────────────────────────────────────────────
   tags_metrics: `SELECT g.tag AS tag, s.pipeline_version AS pipeline_version,
-  avgIf(s.v, s.metric = 'recall@\${k}') AS recall_at_k,
-  avgIf(s.v, s.metric = 'mrr') AS mrr,
-  avgIf(s.v, s.metric = 'grounding') AS grounding,
-  avgIf(s.v, s.metric = 'relevance') AS relevance,
-  avgIf(s.v, s.metric = 'key_facts') AS key_facts,
-  avgIf(s.v, s.metric = 'abstention') AS abstention,
+  ${avgColumns(BY_TAG, "s.")},
   uniqExact(s.trace_id) AS questions
-FROM (${perQuestion("'recall@${k}', 'mrr', 'grounding', 'relevance', 'key_facts', 'abstention'")}) AS s
+FROM (${perQuestion(sqlNames(BY_TAG))}) AS s
 INNER JOIN (SELECT run_id, golden_set_hash FROM runs FINAL) AS r ON r.run_id = s.run_id
 INNER JOIN (SELECT golden_set_hash, golden_id, tag FROM golden_items FINAL ARRAY JOIN tags AS tag) AS g
   ON g.golden_set_hash = r.golden_set_hash AND g.golden_id = s.golden_id
