@@ -7,6 +7,9 @@
 //                the ClickHouse clients only in scorer/src/store
 //   boundaries   SQL statements only in scorer/src/store, playwright-core never imported statically
 //                (scripts/rules/boundaries.mjs)
+//   unused       knip (knip.jsonc, every workspace): no unused file, export, exported type or
+//                dependency, no import of a package the importing workspace does not declare; the
+//                exceptions are named in knip.jsonc with their reason
 //   types        tsc over tests/, bench/ and scripts/ (tsconfig.tests.json, no emit): `tsc -b` builds only
 //                the workspaces and vitest strips types without checking them, so nothing else would
 //                catch a type error in a test or a tool (needs the build: tests import workspaces by
@@ -29,6 +32,7 @@ const checks = [
     args: ["--config", ".dependency-cruiser.cjs", "--output-type", "err", ...SOURCES.filter((d) => existsSync(path.join(root, d)))],
   },
   { name: "boundaries (SQL in store, lazy browser driver)", run: () => boundaryViolations(root) },
+  { name: "unused files, exports and dependencies (knip)", cmd: bin("knip"), args: ["--no-progress", "--reporter", "compact", "--no-config-hints"] },
   { name: "types (tsc, tests and tools)", cmd: bin("tsc"), args: ["-p", "tsconfig.tests.json", "--noEmit", "--pretty", "false"] },
 ];
 

@@ -19,7 +19,7 @@ function readStat(file) {
 const procStat = (pid) => readStat(`/proc/${pid}/stat`);
 
 /** pid and its descendants (bounded). */
-export function tree(pid) {
+function tree(pid) {
   const children = new Map();
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;

@@ -59,7 +59,7 @@ const section = (s, name) => {
 };
 
 /** The reply (a JSON string) for one chat request. */
-export function replyFor(system, user) {
+function replyFor(system, user) {
   const all = `${system}\n${user}`;
   // ragmeter
   if (system.startsWith("You rate whether an ANSWER")) return JSON.stringify({ score: 3, reason: "The answer addresses the question asked." });

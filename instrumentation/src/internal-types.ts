@@ -13,7 +13,7 @@ export interface DocumentEntry {
 }
 
 /** One text part of a GenAI message (`{type: "text", content}`). */
-export interface TextPart {
+interface TextPart {
   type: "text";
   content: string;
 }

@@ -11,7 +11,7 @@ export interface Backoff {
 }
 
 /** Backoff of the Kafka and ClickHouse retries: exponential from 200 ms to 10 s, randomised. */
-export const BACKOFF: Backoff = { factor: 2, minTimeout: 200, maxTimeout: 10_000, randomize: true };
+const BACKOFF: Backoff = { factor: 2, minTimeout: 200, maxTimeout: 10_000, randomize: true };
 
 /** Options of {@link retry}. */
 export interface RetryOptions {

@@ -7,7 +7,7 @@ import { BrowserMissingError, findChromium } from "../../scorer/src/cli/format/b
 const INSTALL = "install it (Debian: apt-get install chromium) or set RAGMETER_CHROMIUM to its path";
 
 /** True when the environment says it is CI (CI=true or CI=1). */
-export function isCi(env: NodeJS.ProcessEnv = process.env): boolean {
+function isCi(env: NodeJS.ProcessEnv = process.env): boolean {
   return ["true", "1"].includes((env["CI"] ?? "").toLowerCase());
 }
 

@@ -22,7 +22,7 @@ export async function ensureBroker(env: Record<string, string | undefined> = pro
 }
 
 /** The connection to `brokers` (comma-separated) with `security` (default PLAINTEXT). */
-export function testConnection(brokers = BROKER, security: KafkaSecurity = PLAINTEXT): KafkaConnection {
+function testConnection(brokers = BROKER, security: KafkaSecurity = PLAINTEXT): KafkaConnection {
   return { brokers: brokers.split(","), security };
 }
 

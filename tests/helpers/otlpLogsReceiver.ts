@@ -10,7 +10,7 @@ import protobuf from "protobufjs";
 const PROTO_DIR = path.resolve(import.meta.dirname, "../../otlp/proto");
 
 /** An attribute value as decoded: which OTLP AnyValue field carried it, and its value. */
-export interface DecodedValue {
+interface DecodedValue {
   readonly kind: "string" | "int" | "double" | "bool" | "other";
   readonly value: string | number | boolean | null;
 }
@@ -56,7 +56,7 @@ const attrs = (kvs: readonly KeyValue[] | undefined): Record<string, DecodedValu
 const hex = (b: Uint8Array | undefined): string => (b && b.length > 0 ? Buffer.from(b).toString("hex") : "");
 
 /** Decodes one ExportLogsServiceRequest body (protobuf) into its records. */
-export function decodeWithOfficialProtos(body: Buffer): ReceivedRecord[] {
+function decodeWithOfficialProtos(body: Buffer): ReceivedRecord[] {
   const T = exportLogsRequest();
   const msg = T.toObject(T.decode(body), { longs: String, defaults: false, arrays: true }) as {
     resourceLogs?: {

@@ -18,7 +18,7 @@ const Produced = z.object({
   output_tokens: z.number().int().nullable(),
 });
 /** What a program produced, as it printed it. */
-export type Produced = z.infer<typeof Produced>;
+type Produced = z.infer<typeof Produced>;
 
 /** One program's run: its exit code, its output, and what it produced (null when it printed nothing readable). */
 export interface ProgramRun {

@@ -8,7 +8,7 @@ export interface CommandContext {
   readonly home: () => Option;
 }
 
-export function usd(v: string): number {
+function usd(v: string): number {
   const r = Number(v);
   if (!Number.isFinite(r) || r <= 0) throw new InvalidArgumentError("expected a positive amount in USD, e.g. 0.50");
   return r;
@@ -35,7 +35,7 @@ export function kOption(): Option {
   return new Option("--k <list>", "k values of recall@k, comma-separated").argParser(kList).default([1, 3, 5, 10], "1,3,5,10");
 }
 
-export function kList(v: string): number[] {
+function kList(v: string): number[] {
   const ks = v.split(",").map((s) => Number(s.trim()));
   if (ks.length === 0 || ks.some((k) => !Number.isInteger(k) || k < 1 || k > 1000)) throw new InvalidArgumentError("expected comma-separated integers ≥ 1, e.g. 1,3,5,10");
   return [...new Set(ks)].sort((a, b) => a - b);

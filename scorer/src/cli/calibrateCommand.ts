@@ -22,7 +22,7 @@ const pct = (x: number | null) => (x === null ? "—" : `${(x * 100).toFixed(1)}
  * (`--run`) or from a hand-labelled set judged now by the configured judge (`--cases`, human fields
  * filled in from the labels). Returns the exit code.
  */
-export async function calibrateSampleCommand(io: Io, flags: { run?: string; cases?: string; n: number; out?: string; seed: number; home?: string }): Promise<number> {
+async function calibrateSampleCommand(io: Io, flags: { run?: string; cases?: string; n: number; out?: string; seed: number; home?: string }): Promise<number> {
   if ((flags.run === undefined) === (flags.cases === undefined))
     throw new CalibrationError("calibrate sample: give either --run <run_id> or --cases <file> (e.g. bench/judges/cases.jsonl)");
   const out = path.resolve(io.cwd, flags.out ?? (flags.run !== undefined ? `calibration-${flags.run}.json` : "calibration-cases.json"));
@@ -50,7 +50,7 @@ export async function calibrateSampleCommand(io: Io, flags: { run?: string; case
 }
 
 /** `ragmeter calibrate score`: agreement and kappas of a filled-in review file, stored in `calibrations`. Returns the exit code. */
-export async function calibrateScoreCommand(io: Io, file: string, flags: { home?: string }): Promise<number> {
+async function calibrateScoreCommand(io: Io, file: string, flags: { home?: string }): Promise<number> {
   return withStore(io, flags, async (store) => {
     const { record, score } = await scoreCalibrationFile(store, path.resolve(io.cwd, file));
     io.out(`calibration ${record.calibration_id} · judge ${record.judge_kind} ${record.judge_model} (prompt ${record.judge_prompt_version}) · run ${record.source_run_id}`);

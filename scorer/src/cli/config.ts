@@ -224,7 +224,7 @@ function loadEvaluationExport(endpoint: string, env: Record<string, unknown>): E
  * Reads the `RAGMETER_PRICES` file: JSON `{"<model>": {"input_per_1m": USD, "output_per_1m": USD}}`.
  * @throws ConfigError naming the variable and the file when it cannot be read or validated.
  */
-export function loadPrices(file: string): PriceTable {
+function loadPrices(file: string): PriceTable {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, "utf8")) as unknown;

@@ -25,7 +25,7 @@ import { EVAL_TURBOFAN_INVOCATIONS, setTurbofanInvocations } from "./optimizatio
 import { createProgress } from "./progress.js";
 
 /** Flags of `ragmeter eval`. */
-export interface EvalFlags {
+interface EvalFlags {
   readonly golden: string;
   /** One of `target` (URL of the ragmeter contract), `targetConfig` (FILE) and `targetModule` (FILE). */
   readonly target?: string;
@@ -208,7 +208,7 @@ export function evalExitCode(io: Io, outcome: EvalOutcome, maxErrorRate: number 
  * thread, all at once), which the caller closes.
  * @throws UsageError when none or several are given; ConfigError for a bad config or module.
  */
-export async function targetFor(
+async function targetFor(
   flags: Pick<EvalFlags, "target" | "targetConfig" | "targetModule" | "k">,
   env: Readonly<Record<string, string | undefined>>,
   timeoutMs: number,
@@ -223,7 +223,7 @@ export async function targetFor(
 }
 
 /** `ragmeter eval`: replay a golden set against an HTTP target, score, store, print. Returns the exit code. */
-export async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
+async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
   // At 20,000 questions: 602–615 → 517–554 MiB peak RSS (issue 12); process-wide, for this command and after.
   limitHeapGrowth(DEFAULT_HEAP_GROWTH_PERCENT);
   // A run of seconds to minutes beside a local target: optimize only what stays hot.

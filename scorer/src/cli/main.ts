@@ -34,7 +34,7 @@ const MODULES: readonly { readonly commands: readonly string[]; readonly load: (
 ];
 
 /** A commander usage error as one `ragmeter:` line (commander writes `error: …`). */
-export function usageLine(s: string): string {
+function usageLine(s: string): string {
   return `ragmeter: ${s.trim().replace(/^error: /u, "")}\n`;
 }
 

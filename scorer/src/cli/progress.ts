@@ -7,7 +7,7 @@ export interface Progress {
 }
 
 /** Updates the ETA is estimated over (cli-progress's moving window; its default of 10 makes it jump). */
-export const ETA_WINDOW = 200;
+const ETA_WINDOW = 200;
 
 /** A cli-progress bar on stderr when `interactive`, else a no-op. */
 export function createProgress(interactive: boolean, label: string): Progress {

@@ -46,7 +46,7 @@ export interface RelevanceJudgment extends JudgeCallCost {
 }
 
 /** One fact of the reference answer and whether the answer states it. */
-export interface ReferenceFact {
+interface ReferenceFact {
   readonly fact: string;
   readonly stated: boolean;
 }

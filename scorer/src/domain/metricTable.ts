@@ -12,7 +12,7 @@ export interface MetricValue {
 export type JudgeName = "grounding" | "relevance" | "reference_facts";
 
 /** A judged value with what its judge call cost. */
-export type JudgedScore = MetricValue & JudgeCallCost & { readonly reason?: string };
+type JudgedScore = MetricValue & JudgeCallCost & { readonly reason?: string };
 
 /**
  * One entry of the metric table (design §5). Adding a metric is one entry here plus the function
@@ -149,11 +149,6 @@ export function metricTable(ks: readonly number[]): MetricDef[] {
 
 /** The judged metrics (one judge each), in table order. */
 export const JUDGED_METRICS: readonly JudgedMetricDef[] = metricTable([]).filter((m): m is JudgedMetricDef => m.kind === "judged");
-
-/** Whether `name` is a metric of the table (any k for `recall@<k>`). */
-export function isMetricName(name: string): boolean {
-  return /^recall@[1-9]\d*$/u.test(name) || metricTable([]).some((m) => m.name === name);
-}
 
 /**
  * Names of a run's metrics in stored order; `reference_facts` only when the run has a

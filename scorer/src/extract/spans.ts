@@ -7,7 +7,7 @@ import { incompleteJson } from "./jsonContent.js";
 export type { Attrs, AttrValue, StoredLog, StoredSpan } from "../domain/spans.js";
 
 /** Converts an OTLP AnyValue to a plain value (bytes become base64). */
-export function plainValue(v: AnyValue | undefined): AttrValue {
+function plainValue(v: AnyValue | undefined): AttrValue {
   if (v === undefined) return null;
   if ("stringValue" in v) return v.stringValue;
   if ("boolValue" in v) return v.boolValue;
@@ -20,7 +20,7 @@ export function plainValue(v: AnyValue | undefined): AttrValue {
 }
 
 /** Key-value list to a plain object (a repeated key keeps its last value). */
-export function plainAttrs(kvs: readonly KeyValue[]): Attrs {
+function plainAttrs(kvs: readonly KeyValue[]): Attrs {
   const out: Attrs = {};
   for (const kv of kvs) out[kv.key] = plainValue(kv.value);
   return out;
@@ -34,7 +34,7 @@ const JSON_CONTENT =
  * Flags JSON-content attributes that do not parse (cut off upstream): their names, sorted, go in
  * `ragmeter.content.unparsed`; the values stay as they came (design §4).
  */
-export function flagUnparsed(a: Attrs): Attrs {
+function flagUnparsed(a: Attrs): Attrs {
   const bad = Object.keys(a)
     .filter((k) => JSON_CONTENT.test(k) && incompleteJson(a[k], k) !== null)
     .sort();

@@ -43,7 +43,7 @@ export function record(v: unknown): Record<string, unknown> | null {
 }
 
 /** First string among the values, else null. */
-export function firstString(...vs: unknown[]): string | null {
+function firstString(...vs: unknown[]): string | null {
   for (const v of vs) if (typeof v === "string") return v;
   return null;
 }
@@ -70,7 +70,7 @@ export function messageText(m: unknown): string | null {
 }
 
 /** Role of a chat message, lower-case, or null. */
-export function messageRole(m: unknown): string | null {
+function messageRole(m: unknown): string | null {
   const r = record(m);
   const role = r ? firstString(r["role"], record(r["message"])?.["role"]) : null;
   return role === null ? null : role.toLowerCase();

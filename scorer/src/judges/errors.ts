@@ -4,7 +4,7 @@ import { type ErrorCode, RagmeterError, type RagmeterErrorOptions } from "@ragme
  * Typed errors of the judge layer. Only {@link JudgeCallError} crosses the retry helper; the judges
  * themselves never throw for one item (failures come back as `judge_error` values).
  */
-export class JudgeError extends RagmeterError {
+class JudgeError extends RagmeterError {
   override readonly name: string = "JudgeError";
   constructor(message: string, options: { code?: ErrorCode; cause?: unknown } & Pick<RagmeterErrorOptions, "retriable" | "retryAfterMs" | "named"> = {}) {
     super(message, { ...options, code: options.code ?? "internal" });

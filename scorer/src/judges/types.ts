@@ -1,7 +1,7 @@
 import type { GroundingJudgment, ReferenceJudgment, RelevanceJudgment } from "../domain/judgments.js";
 
 // The judgments are domain types (scores and results are built from them); re-exported for the judges.
-export type { ClaimVerdict, GroundingJudgment, JudgeCallCost, ReferenceFact, ReferenceJudgment, RelevanceJudgment, Verdict } from "../domain/judgments.js";
+export type { ClaimVerdict, GroundingJudgment, JudgeCallCost, ReferenceJudgment, RelevanceJudgment, Verdict } from "../domain/judgments.js";
 
 /** A chunk given to a judge. */
 export interface JudgeChunk {

@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
 
 /** Longest stretch a finisher of {@link askAhead} runs without yielding to the event loop, ms. */
-export const FINISH_SLICE_MS = 10;
+const FINISH_SLICE_MS = 10;
 
 /** Listeners an ask in flight may hold on its cancel signal before Node warns of a leak. */
 const ASK_LISTENERS = 4;

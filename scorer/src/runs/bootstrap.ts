@@ -1,6 +1,6 @@
 import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
-import { mean, quantileSorted } from "simple-statistics";
+import { quantileSorted } from "simple-statistics";
 
 /** Default number of bootstrap resamples (design §5). */
 export const BOOTSTRAP_RESAMPLES = 10_000;
@@ -41,9 +41,4 @@ export function bootstrapMeanInterval(values: readonly number[], options: { resa
   const sorted = Array.from(means);
   const alpha = (1 - level) / 2;
   return { lower: quantileSorted(sorted, alpha), upper: quantileSorted(sorted, 1 - alpha), level, resamples, seed };
-}
-
-/** Arithmetic mean, or null for an empty list. */
-export function meanOrNull(values: readonly number[]): number | null {
-  return values.length === 0 ? null : mean([...values]);
 }

@@ -13,7 +13,7 @@ export interface MetricLookup {
  * One question's value and status of every metric of the table, compactly: a `Float64Array` of
  * values (NaN for null) and the status strings (shared constants), indexed by the table's order.
  */
-export class MetricRow implements MetricLookup {
+class MetricRow implements MetricLookup {
   constructor(
     private readonly index: ReadonlyMap<string, number>,
     private readonly values: Float64Array,

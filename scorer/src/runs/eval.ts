@@ -18,7 +18,7 @@ export type { EvalOutcome } from "./summary.js";
  * takes ≈ 0.3–0.7 s, a second or more under load): the target answers them meanwhile instead of
  * idling, and they are judged and stored once it is open (issue 12).
  */
-export const ASK_AHEAD = 256;
+const ASK_AHEAD = 256;
 
 /**
  * Questions handed ahead to a target that queues its own calls ({@link Target.inFlight}, the
@@ -28,7 +28,7 @@ export const ASK_AHEAD = 256;
  * questions against the sample target: the target idled 0.40–0.53 s inside the run with every
  * question asked from the main thread, 0.09–0.11 s this way (issue 12).
  */
-export const ASK_LOOKAHEAD = 64;
+const ASK_LOOKAHEAD = 64;
 
 /** Options of {@link runEval}. */
 export interface EvalOptions {

@@ -11,15 +11,15 @@ export const CAPTURE_CONTENT_ENV = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_C
  * The live view's interval of a metric is computed on at most this many `ok` values of a group: those
  * of its most recent traces (design §12). The mean and `n` are over every value of the window.
  */
-export const LIVE_CI_SAMPLE = 200;
+const LIVE_CI_SAMPLE = 200;
 /** Bootstrap resamples of a live interval (compare's default is 10,000; design §12). */
-export const LIVE_RESAMPLES = 500;
+const LIVE_RESAMPLES = 500;
 
 /**
  * Mean of the `ok` values of a metric over the window, with the 95% bootstrap interval of the mean of
  * the `ci_n` most recent of them (null with fewer than 2).
  */
-export interface LiveMetric {
+interface LiveMetric {
   readonly n: number;
   readonly mean: number | null;
   readonly ci: readonly [number, number] | null;
@@ -62,7 +62,7 @@ export interface LiveGroup {
 }
 
 /** Retrieval overlap of two versions of a service on the questions both answered. */
-export interface LiveOverlap {
+interface LiveOverlap {
   readonly service: string;
   readonly version_a: string;
   readonly version_b: string;

@@ -18,7 +18,7 @@ export function uniqueSubstring(text: string): string {
 }
 
 /** A golden item as `golden pin` writes it (one JSONL line). */
-export interface PinnedLine {
+interface PinnedLine {
   readonly id: string;
   readonly question: string;
   readonly expected_source: string | null;

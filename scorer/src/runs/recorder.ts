@@ -22,7 +22,7 @@ import { baggage, newTraceIds, traceparent } from "./traceContext.js";
  * after a write, the embedded engine's freed memory is released ({@link Store.releaseMemory}) when
  * the last release is `releaseMs` or more ago.
  */
-export interface FlushPolicy {
+interface FlushPolicy {
   readonly maxRows: number;
   readonly intervalMs: number;
   readonly releaseMs?: number;
@@ -37,10 +37,10 @@ export interface FlushPolicy {
  * 20,000 questions: 1,000 rows 384 MiB, 4,000 390, 10,000 407 (issue 12's goal is 500), with the
  * startup pages released once the store is open (without: 479–498 MiB at 1,000 rows).
  */
-export const DEFAULT_FLUSH: FlushPolicy = { maxRows: 4000, intervalMs: 1000, releaseMs: 1000 };
+const DEFAULT_FLUSH: FlushPolicy = { maxRows: 4000, intervalMs: 1000, releaseMs: 1000 };
 
 /** What a run's summary needs besides its results (see {@link RunRecorder.complete}). */
-export interface CompleteOptions {
+interface CompleteOptions {
   /** What the summary keeps of each question, in golden order. */
   readonly questions: readonly QuestionDigest[];
   /** The full results in the same order when kept (`--json`), else null. */
@@ -217,6 +217,6 @@ export async function askTarget(
 }
 
 /** The spans of a question answered directly: its every score evaluates the request ragmeter sent (the `traceparent` span id). */
-export function requestSpans(spanId: string): EvaluatedSpans {
+function requestSpans(spanId: string): EvaluatedSpans {
   return { retrieval: null, generation: null, root: spanId };
 }

@@ -7,7 +7,7 @@ import { pairedDelta } from "./paired.js";
 import { storedQuestionMetrics } from "./summary.js";
 
 /** Mean of the `ok` per-question values of one metric in one run, with how many questions. */
-export interface MetricMean {
+interface MetricMean {
   readonly mean: number | null;
   readonly n: number;
 }
@@ -27,7 +27,7 @@ export interface ReportRun {
 }
 
 /** A row of the last-vs-previous table. */
-export interface ReportDelta {
+interface ReportDelta {
   readonly metric: string;
   readonly n: number;
   readonly previous: number | null;
@@ -86,7 +86,7 @@ export interface ReportData {
 }
 
 /** A run named in the comparison. */
-export interface ReportRunRef {
+interface ReportRunRef {
   readonly run_id: string;
   readonly pipeline_version: string;
   readonly started_at: string;

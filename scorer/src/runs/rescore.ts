@@ -9,7 +9,7 @@ import { prepareTraces, type ScoringSettings, saveScored } from "../stream/loop.
 export type ReadingField = "question" | "retrieved" | "answer" | "model" | "tokens";
 
 /** A trace whose reading changed, with its scores before and (unless a dry run) after. */
-export interface RescoredTrace {
+interface RescoredTrace {
   readonly trace_id: string;
   readonly fields: readonly ReadingField[];
   readonly before: readonly TraceScore[];

@@ -16,7 +16,7 @@ import { documentIdWarningOf, type ModeReport, matchModeReport } from "./matchMo
 import { type PairedDelta, pairedDelta } from "./paired.js";
 
 /** What the run's judges did and how far they can be trusted: usage and cost, length bias, repeat variance, last calibration. */
-export interface JudgeRunReport {
+interface JudgeRunReport {
   readonly stats: JudgeStats;
   readonly repeat: number;
   readonly cache: boolean;
@@ -72,7 +72,7 @@ export interface EvalOutcome {
 }
 
 /** Run ids sort by time: `r-YYYYMMDDTHHMMSS-<6 hex>`. */
-export function newRunId(now: number): string {
+function newRunId(now: number): string {
   const t = new Date(now)
     .toISOString()
     .replace(/[-:]/gu, "")
@@ -106,13 +106,6 @@ export interface NewRun {
   readonly target: string;
   /** ms since the epoch. */
   readonly startedAt: number;
-}
-
-/** Creates and stores the row of a run in state `running` (eval, eval --via-traces, replay). */
-export async function startRun(store: Store, n: NewRun): Promise<RunRecord> {
-  const run = planRun(n);
-  await saveRun(store, run);
-  return run;
 }
 
 /** The row of a new run in state `running`, not yet stored (its id is known before the store is open). */

@@ -13,7 +13,7 @@ import { inlineTargetClient, type TargetClient } from "./targetClient.js";
  * A target config (`eval --target-config FILE`, issue 12), modelled on promptfoo's HTTP provider:
  * how to call a RAG service of any shape and where its answer and contexts are in the reply.
  */
-export const targetConfigSchema = z
+const targetConfigSchema = z
   .object({
     url: z.string().min(1),
     method: z.enum(["GET", "POST", "PUT"]).default("POST"),

@@ -9,7 +9,7 @@ import { combineRepeats } from "../judges/analysis.js";
 import { heuristicClaims } from "../judges/heuristic/heuristicJudge.js";
 import type { ClaimVerdict, GroundingJudgment, Judge, ReferenceJudgment, RelevanceJudgment } from "../judges/types.js";
 
-export type { JudgeRepeat, QuestionResult } from "../domain/result.js";
+export type { QuestionResult } from "../domain/result.js";
 
 const NO_COST = { input_tokens: 0, output_tokens: 0, latency_ms: 0 };
 

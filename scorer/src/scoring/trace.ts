@@ -20,7 +20,7 @@ export interface ScoreTraceOptions {
 }
 
 /** Deterministic sampling by trace id: the same trace is always in or out at a given rate. */
-export function sampled(traceId: string, rate: number): boolean {
+function sampled(traceId: string, rate: number): boolean {
   if (rate >= 1) return true;
   if (rate <= 0) return false;
   const h = createHash("sha256").update(traceId).digest();
@@ -30,7 +30,7 @@ export function sampled(traceId: string, rate: number): boolean {
 const LIVE = "live traffic: no golden item";
 
 /** Judge calls not made for a trace, by the status its metrics got instead (design §5). */
-export type SkippedCalls = Partial<Record<SkipStatus, number>>;
+type SkippedCalls = Partial<Record<SkipStatus, number>>;
 
 /** An interaction and its scores. */
 export interface ScoredTrace {

@@ -58,7 +58,7 @@ const SETTINGS = { output_format_json_quote_64bit_integers: 1, date_time_input_f
  * seconds — about 7 MiB per 2,000-row insert, 140–220 MiB after 20 back-to-back inserts on this
  * machine, against none with these settings (bench:scorer, issue 15).
  */
-export const EMBEDDED_ALLOCATOR_CONF = "dirty_decay_ms:0,muzzy_decay_ms:0";
+const EMBEDDED_ALLOCATOR_CONF = "dirty_decay_ms:0,muzzy_decay_ms:0";
 
 /** `SET a = 1, b = 'x'`: the settings as one statement, string values quoted as ClickHouse literals. */
 function sessionSettingsStatement(settings: Readonly<Record<string, string | number>>): string {

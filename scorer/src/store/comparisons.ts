@@ -1,7 +1,7 @@
 import type { Store } from "./client.js";
 
 /** One metric of a stored comparison. */
-export interface ComparisonDeltaRow {
+interface ComparisonDeltaRow {
   readonly metric: string;
   readonly n: number;
   readonly mean_a: number | null;

@@ -20,7 +20,7 @@ import type { ClickHouseClient } from "@clickhouse/client";
  * 50,000 traces, three alternated pairs: 0.65–0.75 ms of CPU per trace against 0.75–0.80). Reads are
  * unchanged (`FINAL` collapses versions across parts as before).
  */
-export const EMBEDDED_TABLE_SETTINGS: Readonly<Record<string, number>> = { min_bytes_for_wide_part: 1_073_741_824, merge_selector_base: 20 };
+const EMBEDDED_TABLE_SETTINGS: Readonly<Record<string, number>> = { min_bytes_for_wide_part: 1_073_741_824, merge_selector_base: 20 };
 
 /**
  * Brings every MergeTree table of `database` to {@link EMBEDDED_TABLE_SETTINGS} (`ALTER TABLE …

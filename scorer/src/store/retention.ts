@@ -24,7 +24,7 @@ export const KEEP_FOREVER: Retention = { spans: null, logs: null, interactions: 
  * Times are ragmeter's own (`received_at` when the scorer stored the span, `created_at` when the
  * interaction was built), never a client's clock.
  */
-export const CONTENT_TABLES: readonly { readonly table: string; readonly time: string; readonly columns: readonly string[] | null; readonly setting: keyof Retention }[] = [
+const CONTENT_TABLES: readonly { readonly table: string; readonly time: string; readonly columns: readonly string[] | null; readonly setting: keyof Retention }[] = [
   { table: "spans", time: "received_at", columns: ["attributes", "events"], setting: "spans" },
   { table: "logs", time: "received_at", columns: ["body", "attributes"], setting: "logs" },
   { table: "interactions", time: "created_at", columns: ["question", "answer", "retrieved"], setting: "interactions" },

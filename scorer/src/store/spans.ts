@@ -136,7 +136,7 @@ const logRow = z.object({
  * throughput: the engine runs one statement at a time; bench:scorer, issue 15). A server keeps its
  * own settings.
  */
-export const EMBEDDED_READ_SETTINGS: ClickHouseSettings = { max_block_size: "4096", preferred_block_size_bytes: "262144" };
+const EMBEDDED_READ_SETTINGS: ClickHouseSettings = { max_block_size: "4096", preferred_block_size_bytes: "262144" };
 
 /** Byte order of ASCII strings, as ClickHouse's ORDER BY on a String. */
 const byBytes = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

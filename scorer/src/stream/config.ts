@@ -8,9 +8,9 @@ import { ConfigError } from "../domain/errors.js";
  * `ragmeter-signal`) or the OpenTelemetry Collector's Kafka exporter (`otlp_spans` and
  * `otlp_logs`, encoding `otlp_proto`, no ragmeter headers: the topic names the signal).
  */
-export const SOURCES = ["ragmeter", "otelcol"] as const;
+const SOURCES = ["ragmeter", "otelcol"] as const;
 /** See {@link SOURCES}. */
-export type Source = (typeof SOURCES)[number];
+type Source = (typeof SOURCES)[number];
 
 /**
  * How far V8 lets the scorer's heap grow past the live objects of its last full collection, percent
@@ -26,7 +26,7 @@ export const DEFAULT_HEAP_GROWTH_PERCENT = 50;
  * Validated once; flags win over these. The Kafka connection (brokers, topic, TLS, SASL) is the
  * settings the collector shares, read by @ragmeter/kafka's one schema ({@link loadStreamConfig}).
  */
-export const streamEnvSchema = z.object({
+const streamEnvSchema = z.object({
   RAGMETER_QUIET_MS: z.coerce.number().int().min(0).default(5000),
   RAGMETER_LIVE_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(1),
   RAGMETER_SCORER_GROUP: z.string().min(1).default("ragmeter-scorer"),
@@ -45,7 +45,7 @@ export const streamEnvSchema = z.object({
 });
 
 /** A topic the scorer consumes; `signal` null = read from the record's `ragmeter-signal` header. */
-export interface SourceTopic {
+interface SourceTopic {
   readonly topic: string;
   readonly signal: Signal | null;
 }

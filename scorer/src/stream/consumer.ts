@@ -21,8 +21,6 @@ import { storeFailure } from "../store/errors.js";
 import { type DecodedRecord, decodeMessage, type IngestResult, UndecodableMessageError, writeRecords } from "./ingest.js";
 import type { IngestionStats } from "./stats.js";
 
-export type { TopicPolicy } from "@ragmeter/kafka";
-
 /** Settings of the span consumer. */
 export interface ConsumerSettings {
   readonly brokers: readonly string[];

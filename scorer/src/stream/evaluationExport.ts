@@ -17,7 +17,7 @@ export interface EvaluationExportConfig {
 }
 
 /** What an export did, reported on shutdown. */
-export interface EvaluationExportStats {
+interface EvaluationExportStats {
   /** Events handed to the SDK. */
   readonly emitted: number;
   /** Events the endpoint accepted. */

@@ -16,7 +16,7 @@ import { IngestionStats } from "./stats.js";
  * about 5 KiB each for a retrieval + generation trace of 5 chunks, so ≈ 50 MiB at the bound; it
  * covers the traces written in one quiet window at 10,000 traces/s. A trace beyond it is read back.
  */
-export const HELD_TRACES = 10_000;
+const HELD_TRACES = 10_000;
 
 /** A running scorer: consumer (optional), scoring loop and ingestion stats. */
 export interface ScorerService {

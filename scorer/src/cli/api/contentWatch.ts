@@ -3,7 +3,7 @@ import { CAPTURE_CONTENT_ENV } from "../../runs/live.js";
 import type { Reader } from "./reader.js";
 
 /** How often `serve` and `scorer` look at the last hour's live traffic for missing content, ms. */
-export const CONTENT_WATCH_INTERVAL_MS = 5000;
+const CONTENT_WATCH_INTERVAL_MS = 5000;
 
 /**
  * Logs the content-missing warning of `ragmeter live` (naming OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT)

@@ -8,7 +8,7 @@ import type { Store } from "../../store/client.js";
 import { getRun, listRuns, type RunRecord } from "../../store/runs.js";
 
 /** The query of a live summary (window in ms, ending now). */
-export interface LiveQuery {
+interface LiveQuery {
   readonly windowMs: number;
   readonly service?: string;
   readonly pipelineVersion?: string;

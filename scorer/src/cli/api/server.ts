@@ -9,7 +9,7 @@ import { renderLiveSection } from "../format/liveHtml.js";
 import type { Reader } from "./reader.js";
 
 /** Seconds between reloads of the HTML report served at `/`. */
-export const REPORT_REFRESH_SECONDS = 15;
+const REPORT_REFRESH_SECONDS = 15;
 
 /** Default window of `/api/live` and of the report's live section: one hour. */
 export const DEFAULT_LIVE_WINDOW_MS = 3_600_000;
@@ -72,7 +72,7 @@ export interface ReadApiOptions {
  * `/[?window_ms&service&pipeline_version]`.
  * Errors are JSON `{error}`: 400 for a bad query parameter, 401 without the token, 404 for an unknown run.
  */
-export function readApiPlugin(reader: Reader, options: ReadApiOptions = {}): FastifyPluginAsync {
+function readApiPlugin(reader: Reader, options: ReadApiOptions = {}): FastifyPluginAsync {
   const expected = options.token === undefined ? null : digest(`Bearer ${options.token}`);
   return async (app) => {
     app.setErrorHandler((err: Error, _req, reply) => {

@@ -15,15 +15,7 @@ export class BrowserMissingError extends RagmeterError {
 }
 
 /** Flags for a headless Chromium that reaches nothing outside the machine. */
-export const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-] as const;
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] as const;
 
 /**
  * The Chromium executable: `RAGMETER_CHROMIUM` when set, else the first of `chromium`,
@@ -54,7 +46,7 @@ export const DRIVER_MISSING =
  * dependency of the published package: a team that wants PNGs installs it.
  * @throws BrowserMissingError ({@link DRIVER_MISSING}) when it is not installed.
  */
-export async function loadPlaywright(): Promise<typeof import("playwright-core")> {
+async function loadPlaywright(): Promise<typeof import("playwright-core")> {
   try {
     return await import("playwright-core");
   } catch (err) {

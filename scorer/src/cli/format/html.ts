@@ -6,7 +6,7 @@ import type { ReportData, ReportRun } from "../../runs/reportData.js";
 import { fmtValue, fmtDelta as textDelta } from "./text.js";
 
 /** Chart ids in the page (`window.ragmeterCharts[id]` is the Chart.js instance). */
-export const CHART_IDS = ["trend", "versions", "retrieval", "claims"] as const;
+const CHART_IDS = ["trend", "versions", "retrieval", "claims"] as const;
 
 /**
  * Chart.js's UMD bundle as text, read from the installed package (it is not in the package's
@@ -24,7 +24,7 @@ const fmt = (metric: string, v: number | null | undefined): string => fmtValue(m
 const fmtDelta = (metric: string, v: number | null | undefined): string => textDelta(metric, v ?? null);
 
 /** Latest completed run of each pipeline version, in order of first appearance. */
-export function latestPerVersion(runs: readonly ReportRun[]): ReportRun[] {
+function latestPerVersion(runs: readonly ReportRun[]): ReportRun[] {
   const m = new Map<string, ReportRun>();
   for (const r of runs) {
     m.delete(r.pipeline_version);
@@ -34,7 +34,7 @@ export function latestPerVersion(runs: readonly ReportRun[]): ReportRun[] {
 }
 
 /** The chart configurations (Chart.js `{type, data, options}`) the page draws, by chart id. */
-export function chartConfigs(data: ReportData): Record<(typeof CHART_IDS)[number], unknown> {
+function chartConfigs(data: ReportData): Record<(typeof CHART_IDS)[number], unknown> {
   const k = data.headline_k;
   const label = (r: ReportRun) => `${r.pipeline_version} · ${r.started_at.slice(0, 16).replace("T", " ")}`;
   const series = (runs: readonly ReportRun[], metric: string, scale = 1) =>

@@ -3,7 +3,7 @@ import type { QuestionResult } from "../../domain/result.js";
 import type { EvalOutcome } from "../../runs/summary.js";
 
 /** One retrieved item of a question in the JSON report. */
-export interface RetrievedJson {
+interface RetrievedJson {
   readonly id: string;
   readonly document_id: string;
   readonly score: number | null;
@@ -14,7 +14,7 @@ export interface RetrievedJson {
 }
 
 /** Why a question scored what it did: answer, retrieved items, claims, judge reasons and statuses. */
-export function questionDrillDown(q: QuestionResult, expect: MatchExpectation | null): Record<string, unknown> {
+function questionDrillDown(q: QuestionResult, expect: MatchExpectation | null): Record<string, unknown> {
   const ranks = retrievedRanks(q.contexts);
   return {
     question: q.question,

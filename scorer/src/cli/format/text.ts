@@ -129,7 +129,7 @@ export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): s
 /**
  * The match-mode lines of the summary (issue 12): items per mode used, and recall@k by mode.
  */
-export function modeLines(byMode: NonNullable<EvalOutcome["byMode"]>, ks: readonly number[]): string[] {
+function modeLines(byMode: NonNullable<EvalOutcome["byMode"]>, ks: readonly number[]): string[] {
   const used = Object.entries(byMode).filter(([, r]) => r.items > 0);
   const out = [`match modes: ${used.map(([m, r]) => `${m} ${r.items}`).join(", ")}`];
   for (const [mode, r] of used) {
@@ -155,7 +155,7 @@ const signed = (x: number | null) => (x === null ? "—" : `${x >= 0 ? "+" : ""}
  * The judge part of the summary: calls (cached, not sampled), tokens and cost, length bias,
  * last calibration of the judge in use, and judge variance when the run repeated its judges.
  */
-export function formatJudgeReport(o: EvalOutcome): string[] {
+function formatJudgeReport(o: EvalOutcome): string[] {
   const r = o.judgeReport;
   const s = r.stats;
   const out: string[] = [];

@@ -4,7 +4,7 @@ import { normalizeText } from "@ragmeter/golden";
  * Phrases that mark an answer as declining to answer (English, Russian, Chinese), matched on the
  * lower-cased, normalised answer.
  */
-export const ABSTENTION_PHRASES: readonly string[] = [
+const ABSTENTION_PHRASES: readonly string[] = [
   "could not find",
   "couldn't find",
   "can't find",

@@ -77,7 +77,7 @@ function pieces(answer: string): { text: string; start: number }[] {
 }
 
 /** The part of a piece that is compared: list marker, preamble and source markers removed. */
-export function claimCore(piece: string): string {
+function claimCore(piece: string): string {
   let t = piece.replace(/\s+/gu, " ").trim();
   for (let i = 0; i < 3; i++) {
     const next = t.replace(LIST_MARKER, "");
@@ -90,7 +90,7 @@ export function claimCore(piece: string): string {
 }
 
 /** Why a piece is not a claim, or null when it is one. */
-export function notAClaim(core: string): "empty" | "header" | "pleasantry" | "question" | "abstention" | "meta" | null {
+function notAClaim(core: string): "empty" | "header" | "pleasantry" | "question" | "abstention" | "meta" | null {
   const letters = core.replace(/[^\p{L}\p{N}]/gu, "");
   if (letters.length === 0) return "empty";
   if (HEADER_END.test(core)) return "header";

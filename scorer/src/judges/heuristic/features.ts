@@ -20,7 +20,7 @@ export const FEATURE_NAMES = [
   /** log(1 + the answer's number of claims). */
   "answer_claims_log",
 ] as const;
-export type FeatureName = (typeof FEATURE_NAMES)[number];
+type FeatureName = (typeof FEATURE_NAMES)[number];
 export type Features = Readonly<Record<FeatureName, number>>;
 
 /** A chunk with its tokens. */

@@ -8,13 +8,13 @@ import { committedGroundingModel, type GroundingModel, supportProbability } from
 import { TOKEN_RULES, type Token, type Tokenized, Tokens } from "./tokens.js";
 
 /** A claim is CONTRADICTED when a chunk covers at least this share of its content tokens and gives a different number. */
-export const CONTRADICT_COVERAGE = 0.5;
+const CONTRADICT_COVERAGE = 0.5;
 /** … or when one chunk sentence covers at least this share and one of the two negates and the other does not. */
-export const NEGATION_COVERAGE = 0.8;
+const NEGATION_COVERAGE = 0.8;
 /** Relevance given to an abstention on an answerable question. */
-export const ABSTENTION_RELEVANCE = 1;
+const ABSTENTION_RELEVANCE = 1;
 /** Distance (in word segments) within which a number counts as "next to" a claim's neighbouring word. */
-export const NUMBER_WINDOW = 2;
+const NUMBER_WINDOW = 2;
 
 /** The answer's claims for the heuristic judge, as written (claims.ts: sentences and list items that state something). */
 export function heuristicClaims(answer: string, tokens: Tokens = new Tokens()): string[] {
@@ -125,7 +125,7 @@ export function ruledOut(a: Alignment): boolean {
 }
 
 /** Probability that an aligned claim is supported: the model's, times the rule penalty when {@link ruledOut}. */
-export function claimSupport(a: Alignment, model: GroundingModel): number {
+function claimSupport(a: Alignment, model: GroundingModel): number {
   return supportProbability(model, a.features) * (ruledOut(a) ? model.rule_penalty : 1);
 }
 
@@ -144,7 +144,7 @@ function judgeAligned(a: AlignedClaim, model: GroundingModel): Judged {
 }
 
 /** The claims of an answer judged against the chunks (the grounding judge's work, without timing). */
-export function judgeClaims(input: GroundingInput, tokens: Tokens, model: GroundingModel): ClaimVerdict[] {
+function judgeClaims(input: GroundingInput, tokens: Tokens, model: GroundingModel): ClaimVerdict[] {
   return alignClaims(input, tokens).map((a, index) => ({ index, text: a.span.text, ...judgeAligned(a, model) }));
 }
 
@@ -160,13 +160,13 @@ export function heuristicVerdict(
 }
 
 /** Share of the question's tokens in the answer at which the answer is direct (relevance 4). */
-export const DIRECT_SHARE = 0.5;
+const DIRECT_SHARE = 0.5;
 /** Share at which the answer addresses the question's focus (relevance 3). */
-export const FOCUS_SHARE = 0.2;
+const FOCUS_SHARE = 0.2;
 /** Relevance of an answer that shares some but fewer than {@link FOCUS_SHARE} of the question's tokens. */
-export const WEAK_RELEVANCE = 1;
+const WEAK_RELEVANCE = 1;
 /** Relevance of a direct answer: a number to a how-many/how-long question, or the focus share reached. */
-export const DIRECT_RELEVANCE = 3;
+const DIRECT_RELEVANCE = 3;
 
 /** Questions that ask for a quantity (English, Russian, Chinese): a number in the answer answers them. */
 const QUANTITY_QUESTION =

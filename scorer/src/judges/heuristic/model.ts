@@ -10,7 +10,7 @@ import committed from "./grounding-model.json" with { type: "json" };
 const Finite = z.number().finite();
 
 /** The model file (grounding-model.json). */
-export const GroundingModelSchema = z
+const GroundingModelSchema = z
   .object({
     format: z.literal(1),
     /** Feature names, in the order of `mean`, `scale` and `weights`. */
@@ -53,7 +53,7 @@ export function committedGroundingModel(): GroundingModel {
 }
 
 /** Linear score (log-odds of SUPPORTED) of a feature vector. */
-export function logit(model: GroundingModel, features: Features): number {
+function logit(model: GroundingModel, features: Features): number {
   let z = model.intercept;
   model.features.forEach((name, i) => {
     z += (model.weights[i] as number) * ((features[name] - (model.mean[i] as number)) / (model.scale[i] as number));

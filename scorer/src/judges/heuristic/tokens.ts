@@ -9,7 +9,7 @@ export interface Token {
   readonly stop: boolean;
 }
 
-export type Script = "han" | "cyrillic" | "latin" | "none";
+type Script = "han" | "cyrillic" | "latin" | "none";
 
 /** A text's tokens and the sets the grounding features read. */
 export interface Tokenized {
@@ -32,7 +32,7 @@ export interface ChunkTokens extends Tokenized {
   readonly positions: ReadonlyMap<string, readonly number[]>;
 }
 
-export function scriptOf(text: string): Script {
+function scriptOf(text: string): Script {
   if (/\p{Script=Han}/u.test(text)) return "han";
   if (/\p{Script=Cyrillic}/u.test(text)) return "cyrillic";
   if (/\p{Script=Latin}/u.test(text)) return "latin";
@@ -187,11 +187,11 @@ class Bounded<V> {
 export const TOKEN_RULES = [[...DISCOURSE_WORDS].join(","), [...NEGATION_WORDS].join(","), NEGATION_HAN.source, JSON.stringify([...SCALE_AFTER_DIGITS])].join("\n");
 
 /** Chunk texts whose tokens a heuristic judge keeps (a few KiB each with their tokens). */
-export const CHUNK_CACHE_ENTRIES = 20_000;
+const CHUNK_CACHE_ENTRIES = 20_000;
 /** Questions, answers and sentences whose tokens a heuristic judge keeps (those of the last questions). */
-export const RECENT_CACHE_ENTRIES = 1_000;
+const RECENT_CACHE_ENTRIES = 1_000;
 /** Words whose stems a heuristic judge keeps. */
-export const STEM_CACHE_ENTRIES = 100_000;
+const STEM_CACHE_ENTRIES = 100_000;
 
 /**
  * Tokenized texts of one judge. Tokenizing is a pure function of the text, so results are kept:

@@ -46,7 +46,7 @@ const claimItemSchema = z.object({
 });
 
 /** Reply schema of the grounding judge (sent as `response_format`): one object per claim, so verdicts are one to one with claims. */
-export const groundingReplySchema = z.object({ claims: z.array(claimItemSchema) });
+const groundingReplySchema = z.object({ claims: z.array(claimItemSchema) });
 
 /** The older two-list shape (`claims` strings + `verdicts`), still read when a model answers with it; one-to-one is checked. */
 const legacyGroundingSchema = z.object({
@@ -68,24 +68,24 @@ const groundingReadSchema = z.union([
 ]);
 
 /** Reply schema of the claim-extraction step (long contexts). */
-export const claimsReplySchema = z.object({ claims: z.array(z.string()) });
+const claimsReplySchema = z.object({ claims: z.array(z.string()) });
 
 /** Reply schema of the verification step (long contexts): one object per given claim (as the grounding reply). */
-export const verifyReplySchema = groundingReplySchema;
+const verifyReplySchema = groundingReplySchema;
 
 /** Reply schema of the relevance judge: an integer 0–4 in `score` (7 is an error, not a 4). */
-export const relevanceReplySchema = z.object({
+const relevanceReplySchema = z.object({
   score: z.number().int().min(0).max(4),
   reason: z.string(),
 });
 
 /** Reply schema of the reference-based judge. */
-export const referenceReplySchema = z.object({
+const referenceReplySchema = z.object({
   facts: z.array(z.object({ fact: z.string(), stated: z.boolean() })),
 });
 
 /** Default judge window, tokens (system prompt + user message of one call, plus the reply's bound). */
-export const DEFAULT_CONTEXT_TOKENS = 32_000;
+const DEFAULT_CONTEXT_TOKENS = 32_000;
 
 /** Options of {@link createLlmJudge}. */
 export interface LlmJudgeOptions {

@@ -7,7 +7,7 @@ import { CalibrationError } from "./errors.js";
 import { CALIBRATION_FORMAT, type CalibrationFile } from "./file.js";
 
 /** Instructions of a review file drawn from a labelled set: the human fields come from the set's labels. */
-export const CASES_INSTRUCTIONS =
+const CASES_INSTRUCTIONS =
   "Drawn from a hand-labelled set: human_verdict is the set's label of the claim with the same text (or at the same position when the judge split as many claims), null when the judge's claim has no labelled counterpart; human_relevance is the judge's score moved into the labelled range (so it agrees exactly when the score is inside the range). Review or change them if you like, then run: npx ragmeter calibrate score FILE";
 
 const verdict = z.enum(["SUPPORTED", "CONTRADICTED", "UNSUPPORTED"]);

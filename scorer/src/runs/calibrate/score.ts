@@ -6,7 +6,7 @@ import { type CalibrationFile, calibrationFileSchema } from "./file.js";
 import { type Agreement, cohenKappa, quadraticWeightedKappa } from "./kappa.js";
 
 /** Agreement below this share prints a warning (issue 5). */
-export const AGREEMENT_WARNING = 0.85;
+const AGREEMENT_WARNING = 0.85;
 
 /** Agreement of a filled-in review file. */
 export interface CalibrationScore {

@@ -40,7 +40,7 @@ export interface ReplayOptions {
 }
 
 /** Retrieval overlap of one replayed question. */
-export interface QuestionOverlap {
+interface QuestionOverlap {
   readonly key: string;
   readonly question: string;
   /** Jaccard similarity of the two sets of retrieved document ids. */
