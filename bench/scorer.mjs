@@ -158,6 +158,13 @@ async function runOnce(label, n, judge, judgeConcurrency) {
   await svc.stop();
   const scored = await count(store, "interactions");
   if (scored !== n) console.error(`${label}: ${scored} of ${n} traces scored in the store`);
+  // Bytes stored per trace (issue 31): the active parts of the store's tables after a final merge.
+  const parts = await store.client.query({
+    query: `SELECT table, sum(bytes_on_disk) AS disk, sum(data_uncompressed_bytes) AS raw FROM system.parts WHERE database = {db:String} AND active GROUP BY table ORDER BY disk DESC`,
+    query_params: { db: store.database },
+    format: "JSONEachRow",
+  });
+  const tables = (await parts.json()).map((r) => ({ table: r.table, disk: Number(r.disk), raw: Number(r.raw) }));
   const scoredEnd = lastScoredAt ?? t1;
   await store.close();
   rmSync(home, { recursive: true, force: true });
@@ -174,6 +181,7 @@ async function runOnce(label, n, judge, judgeConcurrency) {
     scoring,
     scored,
     cpuMsPerTrace: (cpu.user + cpu.system) / 1000 / Math.max(1, scored),
+    tables,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     peakRssMiB: Math.round(peakRss / 2 ** 20),
     // The kernel's high-water mark of the whole process so far (no sampling gap).
@@ -210,6 +218,17 @@ console.log(
 console.log(
   `heuristic: ${h.scored} traces stored, settled, scored and written in ${h.total.toFixed(1)} s → ${Math.round(h.scored / h.total)} traces/s end to end (scoring phase ${Math.round(h.scored / h.scoring)} traces/s); scorer process CPU ${h.cpuSeconds.toFixed(1)} s = ${h.cpuMsPerTrace.toFixed(3)} ms per trace (→ ${Math.round(1000 / h.cpuMsPerTrace)} traces/s per busy core); peak RSS ${h.peakRssMiB} MiB sampled every 250 ms, ${h.maxRssMiB} MiB the kernel's high-water mark (${h.startRssMiB} MiB at the start, engine open${RELEASE_PAGES ? ", startup pages released" : ""}; peak V8 heap used ${h.peakHeapMiB} MiB)`,
 );
+
+{
+  const sum = (k) => h.tables.reduce((a, t) => a + t[k], 0);
+  const per = (b) => Math.round(b / Math.max(1, h.scored));
+  console.log(
+    `heuristic: stored ${per(sum("disk"))} bytes on disk and ${per(sum("raw"))} bytes uncompressed per trace (system.parts, active parts of the store's tables; ${h.tables
+      .slice(0, 5)
+      .map((t) => `${t.table} ${per(t.disk)}/${per(t.raw)}`)
+      .join(", ")})`,
+  );
+}
 
 if (LLM_N === 0) {
   if (broker.status === "started") await stopKafka({ log: () => {} });

@@ -1,11 +1,13 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../../scorer/src/store/client.js";
 import { forgetStatements, forgetTraces } from "../../scorer/src/store/forget.js";
+import { selectInteractions } from "../../scorer/src/store/interactions.js";
 import { clusteredStatements, migrate, migrationStatements } from "../../scorer/src/store/migrations.js";
+import { saveResults } from "../../scorer/src/store/results.js";
 import { applyRetention, KEEP_FOREVER, type Retention, retentionStatements, ttlOf } from "../../scorer/src/store/retention.js";
 import { loadTraces } from "../../scorer/src/store/spans.js";
 import { contentOf, seed, traceIds } from "../helpers/retentionSeed.js";
@@ -45,7 +47,8 @@ describe("retention of captured content (RAGMETER_RETENTION_DAYS, design §12)",
       null,
     ]);
     expect(ttls("logs", ["body", "attributes", "event_name"])).toEqual(["received_at + toIntervalDay(14)", "received_at + toIntervalDay(14)", null]);
-    expect(ttls("interactions", ["question", "answer", "retrieved", "status", "pipeline_version", "input_tokens"])).toEqual([
+    expect(ttls("interactions", ["question", "answer", "retrieved", "chunk_hashes", "status", "pipeline_version", "input_tokens"])).toEqual([
+      "created_at + toIntervalDay(90)",
       "created_at + toIntervalDay(90)",
       "created_at + toIntervalDay(90)",
       "created_at + toIntervalDay(90)",
@@ -55,6 +58,7 @@ describe("retention of captured content (RAGMETER_RETENTION_DAYS, design §12)",
     ]);
     expect(ttls("claims", ["claim", "verdict", "chunk_ids"])).toEqual(["created_at + toIntervalDay(90)", null, null]);
     expect(ttlOf(c.get("judge_cache") ?? "", null)).toBe("created_at + toIntervalDay(90)");
+    expect(ttlOf(c.get("chunks") ?? "", null)).toBe("last_seen + toIntervalDay(90)");
     for (const t of ["scores", "runs", "golden_items", "ingestion_stats", "comparisons", "forgotten_traces", "spans", "interactions"])
       expect(ttlOf(c.get(t) ?? "", null), t).toBeNull();
     for (const t of ["scores", "runs", "golden_items", "golden_sets", "ingestion_stats", "comparisons", "forgotten_traces", "calibrations"])
@@ -72,17 +76,19 @@ describe("retention of captured content (RAGMETER_RETENTION_DAYS, design §12)",
     const apply = (r: Retention) => applyRetention(store.client, db, null, r);
     expect(await apply({ spans: 30, logs: null, interactions: 90 })).toEqual([
       `ALTER TABLE ${db}.spans MODIFY COLUMN attributes TTL received_at + INTERVAL 30 DAY, MODIFY COLUMN events TTL received_at + INTERVAL 30 DAY`,
-      `ALTER TABLE ${db}.interactions MODIFY COLUMN question TTL created_at + INTERVAL 90 DAY, MODIFY COLUMN answer TTL created_at + INTERVAL 90 DAY, MODIFY COLUMN retrieved TTL created_at + INTERVAL 90 DAY`,
+      `ALTER TABLE ${db}.interactions MODIFY COLUMN question TTL created_at + INTERVAL 90 DAY, MODIFY COLUMN answer TTL created_at + INTERVAL 90 DAY, MODIFY COLUMN retrieved TTL created_at + INTERVAL 90 DAY, MODIFY COLUMN chunk_hashes TTL created_at + INTERVAL 90 DAY`,
       `ALTER TABLE ${db}.claims MODIFY COLUMN claim TTL created_at + INTERVAL 90 DAY`,
       `ALTER TABLE ${db}.judge_cache MODIFY TTL created_at + INTERVAL 90 DAY`,
+      `ALTER TABLE ${db}.chunks MODIFY TTL last_seen + INTERVAL 90 DAY`,
     ]);
     expect(await apply({ spans: 30, logs: null, interactions: 90 })).toEqual([]);
     expect(await apply({ spans: 7, logs: 7, interactions: null })).toEqual([
       `ALTER TABLE ${db}.spans MODIFY COLUMN attributes TTL received_at + INTERVAL 7 DAY, MODIFY COLUMN events TTL received_at + INTERVAL 7 DAY`,
       `ALTER TABLE ${db}.logs MODIFY COLUMN body TTL received_at + INTERVAL 7 DAY, MODIFY COLUMN attributes TTL received_at + INTERVAL 7 DAY`,
-      `ALTER TABLE ${db}.interactions MODIFY COLUMN question REMOVE TTL, MODIFY COLUMN answer REMOVE TTL, MODIFY COLUMN retrieved REMOVE TTL`,
+      `ALTER TABLE ${db}.interactions MODIFY COLUMN question REMOVE TTL, MODIFY COLUMN answer REMOVE TTL, MODIFY COLUMN retrieved REMOVE TTL, MODIFY COLUMN chunk_hashes REMOVE TTL`,
       `ALTER TABLE ${db}.claims MODIFY COLUMN claim REMOVE TTL`,
       `ALTER TABLE ${db}.judge_cache REMOVE TTL`,
+      `ALTER TABLE ${db}.chunks REMOVE TTL`,
     ]);
     const c = await creates(store);
     expect([
@@ -199,6 +205,58 @@ describe("retention of captured content (RAGMETER_RETENTION_DAYS, design §12)",
     });
   });
 
+  it("chunks are stored once by hash and read back by hash; forgetting a trace removes the chunks only it retrieved, a chunk a kept trace shares stays", async () => {
+    const store = await fresh();
+    const shared = "Refunds are possible within 30 days of the payment.";
+    const onlyForgotten = "Gift cards cannot be refunded.";
+    const onlyKept = "Shipping takes five working days.";
+    const item = (text: string, rank: number) => ({ id: `kb/${rank}`, document_id: "kb/faq.md", text, score: 1, rank });
+    const interaction = (trace_id: string, created_at: number, retrieved: ReturnType<typeof item>[]) => ({
+      trace_id,
+      created_at,
+      run_id: "live",
+      golden_id: "",
+      source: "live",
+      service_name: "svc-a",
+      deployment_environment: "",
+      pipeline_version: "v1",
+      question: `question of ${trace_id}`,
+      answer: "an answer",
+      retrieved,
+      generator_model: null,
+      input_tokens: null,
+      output_tokens: null,
+      abstained: null,
+      status: "ok",
+      reason: "",
+      latency_ms: null,
+    });
+    const kept = "d1".repeat(16);
+    const gone = "d2".repeat(16);
+    await saveResults(store, { interactions: [interaction(gone, Date.now() - 2000, [item(shared, 1), item(onlyForgotten, 2), item("", 3)])], scores: [], claims: [] });
+    await saveResults(store, { interactions: [interaction(kept, Date.now() - 1000, [item(onlyKept, 1), item(shared, 2)])], scores: [], claims: [] });
+    // three distinct non-blank texts, each once (the shared one written twice, one row after FINAL), none in interactions
+    const hashOf = (t: string) => createHash("sha256").update(t).digest("hex").slice(0, 32);
+    expect(await rows(store, "SELECT chunk_hash, text FROM DB.chunks FINAL ORDER BY text")).toEqual(
+      [onlyForgotten, onlyKept, shared].sort().map((text) => ({ chunk_hash: hashOf(text), text })),
+    );
+    expect(await rows(store, "SELECT trace_id, arrayMap(r -> r.text, retrieved) AS texts, chunk_hashes FROM DB.interactions FINAL ORDER BY trace_id")).toEqual([
+      { trace_id: kept, texts: ["", ""], chunk_hashes: [hashOf(onlyKept), hashOf(shared)] },
+      { trace_id: gone, texts: ["", "", ""], chunk_hashes: [hashOf(shared), hashOf(onlyForgotten), ""] },
+    ]);
+    // the readers put the text back
+    const replay = await selectInteractions(store, { kind: "run", runId: "live" }, null);
+    expect(replay.map((i) => [i.trace_id, i.retrieved.map((r) => r.text)])).toEqual([
+      [gone, [shared, onlyForgotten, ""]],
+      [kept, [onlyKept, shared]],
+    ]);
+    await forgetTraces(store, [gone], { reason: "test", now: Date.now() });
+    expect(await rows(store, "SELECT text FROM DB.chunks FINAL ORDER BY text")).toEqual([{ text: shared }, { text: onlyKept }]);
+    expect(await rows(store, "SELECT count() AS c FROM DB.chunks WHERE text = {t:String}", { t: onlyForgotten })).toEqual([{ c: "0" }]);
+    const after = await selectInteractions(store, { kind: "run", runId: "live" }, null);
+    expect(after.map((i) => [i.trace_id, i.retrieved.map((r) => r.text)])).toEqual([[kept, [onlyKept, shared]]]);
+  });
+
   it("clustered variants (CLICKHOUSE_CLUSTER, design §11): TTLs and forget act on the replicated _local tables ON CLUSTER; the tombstones are Replicated + Distributed; every statement parses", async () => {
     const store = await fresh();
     const plain = await creates(store);
@@ -206,16 +264,18 @@ describe("retention of captured content (RAGMETER_RETENTION_DAYS, design §12)",
     const ttl = retentionStatements("db", "c", local, { spans: 30, logs: null, interactions: 90 });
     expect(ttl).toEqual([
       "ALTER TABLE db.spans_local ON CLUSTER c MODIFY COLUMN attributes TTL received_at + INTERVAL 30 DAY, MODIFY COLUMN events TTL received_at + INTERVAL 30 DAY",
-      "ALTER TABLE db.interactions_local ON CLUSTER c MODIFY COLUMN question TTL created_at + INTERVAL 90 DAY, MODIFY COLUMN answer TTL created_at + INTERVAL 90 DAY, MODIFY COLUMN retrieved TTL created_at + INTERVAL 90 DAY",
+      "ALTER TABLE db.interactions_local ON CLUSTER c MODIFY COLUMN question TTL created_at + INTERVAL 90 DAY, MODIFY COLUMN answer TTL created_at + INTERVAL 90 DAY, MODIFY COLUMN retrieved TTL created_at + INTERVAL 90 DAY, MODIFY COLUMN chunk_hashes TTL created_at + INTERVAL 90 DAY",
       "ALTER TABLE db.claims_local ON CLUSTER c MODIFY COLUMN claim TTL created_at + INTERVAL 90 DAY",
       "ALTER TABLE db.judge_cache_local ON CLUSTER c MODIFY TTL created_at + INTERVAL 90 DAY",
+      "ALTER TABLE db.chunks_local ON CLUSTER c MODIFY TTL last_seen + INTERVAL 90 DAY",
     ]);
     const id = "0af7651916cd43dd8448eb211c80319c";
     const forget = forgetStatements("db", "c", [id]);
     expect(forget).toEqual([
+      `DELETE FROM db.chunks_local ON CLUSTER c WHERE chunk_hash IN (SELECT arrayJoin(chunk_hashes) FROM db.interactions WHERE trace_id IN ('${id}')) AND chunk_hash NOT IN (SELECT arrayJoin(chunk_hashes) FROM db.interactions WHERE NOT trace_id IN ('${id}'))`,
       `DELETE FROM db.spans_local ON CLUSTER c WHERE trace_id IN ('${id}')`,
       `DELETE FROM db.logs_local ON CLUSTER c WHERE trace_id IN ('${id}')`,
-      `ALTER TABLE db.interactions_local ON CLUSTER c UPDATE question = '', answer = NULL, retrieved = [] WHERE trace_id IN ('${id}') AND (question != '' OR answer IS NOT NULL OR notEmpty(retrieved))`,
+      `ALTER TABLE db.interactions_local ON CLUSTER c UPDATE question = '', answer = NULL, retrieved = [], chunk_hashes = [] WHERE trace_id IN ('${id}') AND (question != '' OR answer IS NOT NULL OR notEmpty(retrieved))`,
       `ALTER TABLE db.claims_local ON CLUSTER c UPDATE claim = '' WHERE trace_id IN ('${id}') AND claim != ''`,
     ]);
     const tomb = migrationStatements("db", null).find((s) => s.includes("db.forgotten_traces ("));
@@ -236,7 +296,7 @@ describe("retention of captured content (RAGMETER_RETENTION_DAYS, design §12)",
     // a long list is cut into statements of 1000 ids (ClickHouse's max_query_size)
     const many = Array.from({ length: 2500 }, (_, i) => i.toString(16).padStart(32, "0"));
     const cut = forgetStatements("db", null, many);
-    expect(cut).toHaveLength(12);
+    expect(cut).toHaveLength(15);
     expect(cut.filter((s) => s.startsWith("DELETE FROM db.spans ")).map((s) => s.split("', '").length)).toEqual([1000, 1000, 500]);
     expect(Math.max(...cut.map((s) => s.length))).toBeLessThan(262_144);
   });

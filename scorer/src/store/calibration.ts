@@ -1,3 +1,4 @@
+import { withChunkTexts } from "./chunks.js";
 import type { Store } from "./client.js";
 
 /** A judged interaction of a run, as `ragmeter calibrate sample` reads it (status ok, an answer). */
@@ -30,9 +31,10 @@ export async function readCalibrationRows(
 ): Promise<{ interactions: CalibrationInteractionRow[]; claims: CalibrationClaimRow[]; relevance: CalibrationRelevanceRow[] }> {
   const db = store.database;
   const q = async <T>(query: string): Promise<T[]> => (await store.client.query({ query, query_params: { runId }, format: "JSONEachRow" })).json<T>();
-  const interactions = await q<CalibrationInteractionRow>(
-    `SELECT trace_id, golden_id, question, answer, retrieved FROM ${db}.interactions FINAL WHERE run_id = {runId:String} AND status = 'ok' AND answer IS NOT NULL`,
+  const stored = await q<CalibrationInteractionRow & { chunk_hashes: string[]; retrieved: { text: string }[] }>(
+    `SELECT trace_id, golden_id, question, answer, retrieved, chunk_hashes FROM ${db}.interactions FINAL WHERE run_id = {runId:String} AND status = 'ok' AND answer IS NOT NULL`,
   );
+  const interactions = (await withChunkTexts(store, stored)).map(({ chunk_hashes: _, ...r }): CalibrationInteractionRow => r);
   const claims = await q<CalibrationClaimRow>(
     `SELECT trace_id, claim_index, claim, verdict, chunk_ids FROM ${db}.claims FINAL WHERE run_id = {runId:String} AND repeat_index = 0 ORDER BY trace_id, claim_index`,
   );

@@ -45,10 +45,15 @@ export function forgetStatements(database: string, cluster: string | null, trace
   const table = (t: string): string => (cluster === null ? `${database}.${t}` : `${database}.${t}_local ON CLUSTER ${cluster}`);
   return chunks(traceIds, CHUNK).flatMap((ids) => {
     const inIds = `trace_id IN (${ids.map(quote).join(", ")})`;
+    // Clustered, the Distributed table: every shard's interactions.
+    const interactions = `${database}.interactions`;
     return [
+      // First, while their interactions still hold the hashes: the chunks only these traces retrieved
+      // (a chunk another trace also retrieved stays).
+      `DELETE FROM ${table("chunks")} WHERE chunk_hash IN (SELECT arrayJoin(chunk_hashes) FROM ${interactions} WHERE ${inIds}) AND chunk_hash NOT IN (SELECT arrayJoin(chunk_hashes) FROM ${interactions} WHERE NOT ${inIds})`,
       `DELETE FROM ${table("spans")} WHERE ${inIds}`,
       `DELETE FROM ${table("logs")} WHERE ${inIds}`,
-      `ALTER TABLE ${table("interactions")} UPDATE question = '', answer = NULL, retrieved = [] WHERE ${inIds} AND (question != '' OR answer IS NOT NULL OR notEmpty(retrieved))`,
+      `ALTER TABLE ${table("interactions")} UPDATE question = '', answer = NULL, retrieved = [], chunk_hashes = [] WHERE ${inIds} AND (question != '' OR answer IS NOT NULL OR notEmpty(retrieved))`,
       `ALTER TABLE ${table("claims")} UPDATE claim = '' WHERE ${inIds} AND claim != ''`,
     ];
   });

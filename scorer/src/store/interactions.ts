@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { RetrievedItem } from "../domain/metrics/recall.js";
+import { withChunkTexts } from "./chunks.js";
 import type { Store } from "./client.js";
 
 /** What `--from` selects: one run, or a filter over captured interactions. */
@@ -37,6 +38,7 @@ const row = z.object({
   question: z.string(),
   answer: z.string().nullable(),
   retrieved: z.array(z.object({ id: z.string(), document_id: z.string(), text: z.string(), score: z.number().nullable(), rank: z.union([z.number(), z.string()]) })),
+  chunk_hashes: z.array(z.string()),
 });
 
 /**
@@ -75,16 +77,19 @@ export async function selectInteractions(store: Store, from: ReplaySource, sampl
   const rs = await store.client.query({
     // One interaction per distinct question (the latest), so a question asked in several runs is
     // replayed once.
-    query: `SELECT trace_id, run_id, golden_id, source, service_name, pipeline_version, question, answer, retrieved FROM (
-        SELECT trace_id, run_id, golden_id, source, service_name, pipeline_version, question, answer, retrieved, created_at
+    query: `SELECT trace_id, run_id, golden_id, source, service_name, pipeline_version, question, answer, retrieved, chunk_hashes FROM (
+        SELECT trace_id, run_id, golden_id, source, service_name, pipeline_version, question, answer, retrieved, chunk_hashes, created_at
         FROM ${store.database}.interactions FINAL WHERE ${where.join(" AND ")}
         ORDER BY created_at DESC, trace_id LIMIT 1 BY question)
       ORDER BY ${sample !== null ? "cityHash64(trace_id)" : "created_at, trace_id"} ${sample !== null ? "LIMIT {sample:UInt32}" : ""}`,
     query_params: { ...params, ...(sample !== null ? { sample } : {}) },
     format: "JSONEachRow",
   });
-  return (await rs.json<unknown>()).map((r) => {
-    const x = row.parse(r);
+  const rows = await withChunkTexts(
+    store,
+    (await rs.json<unknown>()).map((r) => row.parse(r)),
+  );
+  return rows.map(({ chunk_hashes: _, ...x }) => {
     const retrieved = [...x.retrieved].sort((a, b) => Number(a.rank) - Number(b.rank)).map((d) => ({ id: d.id, document_id: d.document_id, text: d.text, score: d.score }));
     return { ...x, answer: x.answer ?? "", retrieved };
   });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { withChunkTexts } from "./chunks.js";
 import type { Store } from "./client.js";
 
 /** An interaction as stored: what the readers of its time read from the trace (design §4). */
@@ -32,7 +33,7 @@ const readingRow = z.object({
 export async function storedReadings(store: Store, service: string, since: Date): Promise<StoredReading[]> {
   const db = store.database;
   const rs = await store.client.query({
-    query: `SELECT trace_id, question, answer, arrayMap(r -> tuple(r.id, r.document_id, r.text, r.score), retrieved) AS retrieved, generator_model,
+    query: `SELECT trace_id, question, answer, arrayMap(r -> tuple(r.id, r.document_id, r.text, r.score), retrieved) AS retrieved, chunk_hashes, generator_model,
         toString(input_tokens) AS input_tokens, toString(output_tokens) AS output_tokens, toUnixTimestamp64Milli(created_at) AS created_at
       FROM ${db}.interactions FINAL
       WHERE service_name = {service:String}
@@ -42,10 +43,11 @@ export async function storedReadings(store: Store, service: string, since: Date)
     query_params: { service, since: since.toISOString().replace("T", " ").replace("Z", "") },
     format: "JSONEachRow",
   });
-  return (await rs.json<Record<string, unknown>>()).map((r) => {
+  const rows = (await rs.json<Record<string, unknown>>()).map((r) => {
     const retrieved = (r["retrieved"] as unknown[][]).map(([id, document_id, text, score]) => ({ id, document_id, text, score }));
-    return readingRow.parse({ ...r, retrieved });
+    return readingRow.extend({ chunk_hashes: z.array(z.string()) }).parse({ ...r, retrieved });
   });
+  return (await withChunkTexts(store, rows)).map(({ chunk_hashes: _, ...x }) => x);
 }
 
 /** One stored score of a trace. */

@@ -1,4 +1,5 @@
 import type { ResultBatch } from "../domain/rows.js";
+import { chunkHash, saveChunks } from "./chunks.js";
 import type { Store } from "./client.js";
 import { LIVE_TRACE_COLUMNS, liveTraceRows } from "./liveTraces.js";
 import { type ScoreRow, scoreRowSchema } from "./rows.js";
@@ -26,6 +27,7 @@ const INTERACTION_COLUMNS = [
   "judge_prompt_version",
   "created_at",
   "version",
+  "chunk_hashes",
 ] as const;
 const SCORE_COLUMNS = [
   "run_id",
@@ -58,6 +60,13 @@ export async function saveResults(store: Store, batch: ResultBatch): Promise<voi
   const now = Date.now();
   const db = store.database;
   if (batch.interactions.length > 0) {
+    // The chunks' text once, by hash, before the interactions that refer to it (design §6, `chunks`).
+    await saveChunks(
+      store,
+      batch.interactions.flatMap((i) => i.retrieved),
+      version,
+      now,
+    );
     await store.client.insert({
       table: `${db}.interactions`,
       // Compact rows in the table's column order: about a third faster to encode and parse.
@@ -72,7 +81,8 @@ export async function saveResults(store: Store, batch: ResultBatch): Promise<voi
         i.pipeline_version,
         i.question,
         i.answer,
-        i.retrieved.map((r) => ({ id: r.id, document_id: r.document_id, text: r.text, score: r.score, rank: r.rank })),
+        // The text lives in `chunks`; a blank text has no hash and stays '' here.
+        i.retrieved.map((r) => ({ id: r.id, document_id: r.document_id, text: "", score: r.score, rank: r.rank })),
         i.generator_model,
         i.input_tokens,
         i.output_tokens,
@@ -83,6 +93,7 @@ export async function saveResults(store: Store, batch: ResultBatch): Promise<voi
         i.judge_prompt_version ?? "",
         i.created_at ?? now,
         version,
+        i.retrieved.map((r) => chunkHash(r.text)),
       ]),
       format: "JSONCompactEachRow",
     });

@@ -9,7 +9,7 @@ export interface Retention {
   readonly spans: number | null;
   /** `logs.body`, `logs.attributes` (GenAI content events). */
   readonly logs: number | null;
-  /** `interactions.question`, `.answer`, `.retrieved`; `claims.claim`; `judge_cache` rows. */
+  /** `interactions.question`, `.answer`, `.retrieved`, `.chunk_hashes`; `claims.claim`; `judge_cache` and `chunks` rows. */
   readonly interactions: number | null;
 }
 
@@ -27,9 +27,11 @@ export const KEEP_FOREVER: Retention = { spans: null, logs: null, interactions: 
 const CONTENT_TABLES: readonly { readonly table: string; readonly time: string; readonly columns: readonly string[] | null; readonly setting: keyof Retention }[] = [
   { table: "spans", time: "received_at", columns: ["attributes", "events"], setting: "spans" },
   { table: "logs", time: "received_at", columns: ["body", "attributes"], setting: "logs" },
-  { table: "interactions", time: "created_at", columns: ["question", "answer", "retrieved"], setting: "interactions" },
+  { table: "interactions", time: "created_at", columns: ["question", "answer", "retrieved", "chunk_hashes"], setting: "interactions" },
   { table: "claims", time: "created_at", columns: ["claim"], setting: "interactions" },
   { table: "judge_cache", time: "created_at", columns: null, setting: "interactions" },
+  // A chunk goes when no trace has retrieved it for as long as interactions keep their content.
+  { table: "chunks", time: "last_seen", columns: null, setting: "interactions" },
 ];
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
