@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createAdmin } from "@ragmeter/kafka";
+import { runtimeTuning, runtimeTuningEnabled } from "@ragmeter/runtime";
 import { envSchema } from "../scorer/dist/cli/config.js";
 import { createHeuristicJudge } from "../scorer/dist/judges/heuristic/heuristicJudge.js";
 import { createLlmJudge } from "../scorer/dist/judges/llm/llmJudge.js";
@@ -110,6 +111,10 @@ async function runOnce(label, n, judge, judgeConcurrency) {
   });
   let cpu = null;
   let t1 = null;
+  // As `ragmeter scorer` starts: the runtime tuning (RAGMETER_RUNTIME_TUNING, on unless set off) keeps
+  // the heap near the live set at RAGMETER_SCORER_HEAP_GROWTH_PERCENT (unset: its default).
+  const heapGrowth = process.env.RAGMETER_SCORER_HEAP_GROWTH_PERCENT;
+  runtimeTuning(runtimeTuningEnabled(process.env)).limitHeapGrowth(heapGrowth ? Number(heapGrowth) : undefined);
   const svc = await startScorerService({
     store,
     stream: {

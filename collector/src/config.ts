@@ -80,10 +80,15 @@ export const collectorConfigSchema = z.object({
   workers: z.union([z.literal("auto").transform(() => availableParallelism()), positiveInt(256)]).default(1),
   /**
    * Just before listening, return to the kernel the pages of code and read-only data only the start
-   * touched (@ragmeter/runtime releaseStartupPages: 18–22 MiB less peak RSS under load, measured
-   * with bench:peer). Env RAGMETER_RELEASE_STARTUP_PAGES, default true.
+   * touched (@ragmeter/runtime releaseStartupPages; figures in bench/README.md, "Runtime tuning").
+   * Env RAGMETER_RELEASE_STARTUP_PAGES, default true.
    */
   releaseStartupPages: booleanLike.default(true),
+  /**
+   * Runtime tuning of the process (@ragmeter/runtime runtimeTuning): with it off, no startup page is
+   * released whatever releaseStartupPages says. Env RAGMETER_RUNTIME_TUNING, default on (design §12).
+   */
+  runtimeTuning: booleanLike.default(true),
   /** Log level. Env RAGMETER_LOG_LEVEL, default info. */
   logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
@@ -117,6 +122,7 @@ export const COLLECTOR_ENV: Record<Exclude<keyof CollectorConfig, "security">, s
   topicPartitions: "RAGMETER_KAFKA_TOPIC_PARTITIONS",
   workers: "RAGMETER_COLLECTOR_WORKERS",
   releaseStartupPages: "RAGMETER_RELEASE_STARTUP_PAGES",
+  runtimeTuning: "RAGMETER_RUNTIME_TUNING",
   logLevel: "RAGMETER_LOG_LEVEL",
 };
 

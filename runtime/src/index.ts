@@ -4,3 +4,4 @@ export { type Backoff, type RetryOptions, retry } from "./retry.js";
 export { untilShutdown } from "./shutdown.js";
 export { type ReleasableMapping, releasableMappings } from "./smaps.js";
 export { type ReleaseOutcome, releaseStartupPages } from "./startupPages.js";
+export { EVAL_TURBOFAN_INVOCATIONS, HEAP_GROWTH_PERCENT, RUNTIME_TUNING_ENV, type RuntimeTuning, runtimeTuning, runtimeTuningEnabled } from "./tuning.js";

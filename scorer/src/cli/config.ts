@@ -10,6 +10,7 @@ import type { Retention } from "../store/retention.js";
 const DAYS = "must be a whole number of days from 1 to 36500 (e.g. 30), or unset to keep content forever";
 const retentionDays = z.coerce.number({ error: DAYS }).int(DAYS).min(1, DAYS).max(36_500, DAYS).optional();
 
+import { runtimeTuningEnabled } from "@ragmeter/runtime";
 import type { EvaluationExportConfig } from "../stream/evaluationExport.js";
 
 /**
@@ -130,6 +131,8 @@ export interface Config {
    * (Node's, and the embedded engine's) to the kernel (`RAGMETER_RELEASE_STARTUP_PAGES`, design §12).
    */
   readonly releaseStartupPages: boolean;
+  /** Runtime tuning of the process (`RAGMETER_RUNTIME_TUNING`, default on; @ragmeter/runtime runtimeTuning, design §12). */
+  readonly runtimeTuning: boolean;
   /** Resolved `RAGMETER_HOME`. */
   readonly home: string;
   /**
@@ -186,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { home?: string } 
     targetTimeoutMs: e.RAGMETER_TARGET_TIMEOUT_MS,
     sampleModel: e.RAGMETER_SAMPLE_MODEL ?? null,
     releaseStartupPages: e.RAGMETER_RELEASE_STARTUP_PAGES,
+    runtimeTuning: runtimeTuningEnabled(set),
     home,
     retention: {
       spans: e.RAGMETER_RETENTION_DAYS_SPANS ?? e.RAGMETER_RETENTION_DAYS ?? null,

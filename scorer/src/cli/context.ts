@@ -1,3 +1,4 @@
+import { runtimeTuning } from "@ragmeter/runtime";
 import type { EvaluationSink } from "../domain/evaluation.js";
 import { createHeuristicJudge } from "../judges/heuristic/heuristicJudge.js";
 import type { Judge } from "../judges/types.js";
@@ -88,6 +89,7 @@ export async function withStoreOpening<T>(
   const opening = startOpeningStore(config.store, {
     ...(opts.retention === false ? {} : { retention: config.retention }),
     releaseStartupPages: config.releaseStartupPages,
+    runtimeTuning: runtimeTuning(config.runtimeTuning),
     ...(opts.after !== undefined ? { after: opts.after } : {}),
   });
   // Awaited by `fn` or below; this keeps a failure to open from being unhandled meanwhile.

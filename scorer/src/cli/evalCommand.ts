@@ -2,7 +2,7 @@ import { constants } from "node:fs";
 import { access, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type GoldenSet, loadGoldenSet } from "@ragmeter/golden";
-import { RagmeterError } from "@ragmeter/runtime";
+import { EVAL_TURBOFAN_INVOCATIONS, HEAP_GROWTH_PERCENT, RagmeterError, runtimeTuning, runtimeTuningEnabled } from "@ragmeter/runtime";
 import type { Command } from "commander";
 import type { EvaluationSink } from "../domain/evaluation.js";
 import type { PriceTable } from "../judges/session/cost.js";
@@ -15,13 +15,11 @@ import { configTarget, loadTargetConfig } from "../runs/targetConfig.js";
 import { loadTargetModule, moduleTarget } from "../runs/targetModule.js";
 import type { ViaTracesOptions } from "../runs/viaTraces.js";
 import type { Store } from "../store/client.js";
-import { DEFAULT_HEAP_GROWTH_PERCENT, loadStreamConfig } from "../stream/config.js";
-import { limitHeapGrowth } from "../stream/heapGrowth.js";
+import { loadStreamConfig } from "../stream/config.js";
 import { type CommandContext, httpUrl, intArg, judgeOptions, kOption, nonEmpty, rate } from "./args.js";
 import { type Io, judgeFor, withEvaluationExport, withStoreOpening } from "./context.js";
 import { evalJson } from "./format/json.js";
 import { formatSummary } from "./format/text.js";
-import { EVAL_TURBOFAN_INVOCATIONS, setTurbofanInvocations } from "./optimizationBudget.js";
 import { createProgress } from "./progress.js";
 
 /** Flags of `ragmeter eval`. */
@@ -224,10 +222,11 @@ async function targetFor(
 
 /** `ragmeter eval`: replay a golden set against an HTTP target, score, store, print. Returns the exit code. */
 async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
-  // At 20,000 questions: 602–615 → 517–554 MiB peak RSS (issue 12); process-wide, for this command and after.
-  limitHeapGrowth(DEFAULT_HEAP_GROWTH_PERCENT);
-  // A run of seconds to minutes beside a local target: optimize only what stays hot.
-  setTurbofanInvocations(EVAL_TURBOFAN_INVOCATIONS);
+  // Process-wide, for this command and after (RAGMETER_RUNTIME_TUNING; figures in bench/README.md, "eval"):
+  // the heap kept near the live set, and only what stays hot optimized beside a local target.
+  const tuning = runtimeTuning(runtimeTuningEnabled(io.env));
+  tuning.limitHeapGrowth(HEAP_GROWTH_PERCENT);
+  tuning.raiseOptimizationThreshold(EVAL_TURBOFAN_INVOCATIONS);
   if (flags.corpus !== undefined) await assertCorpusDir(flags.corpus);
   const golden = await loadGoldenSet(flags.golden, flags.corpus !== undefined ? { corpusDir: flags.corpus, verifySubstrings: true } : {});
   for (const n of golden.notices) io.err(`notice: ${golden.path}: ${n}`);

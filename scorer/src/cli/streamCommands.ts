@@ -1,5 +1,5 @@
 import { loadCollectorConfig, type RunningCollector, startCollector } from "@ragmeter/collector";
-import { createJsonLogger as createLogger, untilShutdown } from "@ragmeter/runtime";
+import { createJsonLogger as createLogger, runtimeTuning, runtimeTuningEnabled, untilShutdown } from "@ragmeter/runtime";
 import type { Command } from "commander";
 import type { EvaluationSink } from "../domain/evaluation.js";
 import type { Store } from "../store/client.js";
@@ -71,6 +71,8 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
   });
   const brokers = stream.brokers ?? ["127.0.0.1:9092"];
   const log = createLogger(process.stderr, "info", "scorer");
+  // The scorer is the process's job: its heap kept near the live set (RAGMETER_RUNTIME_TUNING).
+  runtimeTuning(runtimeTuningEnabled(io.env)).limitHeapGrowth(stream.heapGrowthPercent);
   return withScorerStore(io, flags, log, async (store, config, evaluations) => {
     const service = await startScorerService({
       store,
@@ -120,6 +122,7 @@ export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSig
     ...(stream.brokers !== null ? { brokers: [...stream.brokers] } : {}),
   });
   const log = createLogger(process.stderr, collectorConfig.logLevel, "serve");
+  runtimeTuning(runtimeTuningEnabled(io.env)).limitHeapGrowth(stream.heapGrowthPercent);
   return withScorerStore(io, flags, log, async (store, config, evaluations) => {
     const useKafka = stream.brokers !== null;
     const service: ScorerService = await startScorerService({

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { type ClickHouseClient, createClient } from "@clickhouse/client";
-import { type ReleaseOutcome, releaseStartupPages } from "@ragmeter/runtime";
+import { type ReleaseOutcome, type RuntimeTuning, runtimeTuning } from "@ragmeter/runtime";
 import { abortRunningRuns } from "./aborted.js";
 import { versionClock } from "./clock.js";
 import { applyEmbeddedTableSettings } from "./embeddedTables.js";
@@ -51,15 +51,6 @@ type ClientConnection = NonNullable<NonNullable<Parameters<typeof createClient>[
 /** Settings on every query: UInt64 as strings (exact), UTC times. */
 const SETTINGS = { output_format_json_quote_64bit_integers: 1, date_time_input_format: "best_effort" } as const;
 
-/**
- * The embedded engine's allocator settings (jemalloc inside `chdb`, read from `JE_MALLOC_CONF` when
- * the engine loads), used when that variable is unset: freed pages go back to the operating system
- * at once. With jemalloc's default decay (10 s) every insert's working memory stays resident for
- * seconds — about 7 MiB per 2,000-row insert, 140–220 MiB after 20 back-to-back inserts on this
- * machine, against none with these settings (bench:scorer, issue 15).
- */
-const EMBEDDED_ALLOCATOR_CONF = "dirty_decay_ms:0,muzzy_decay_ms:0";
-
 /** `SET a = 1, b = 'x'`: the settings as one statement, string values quoted as ClickHouse literals. */
 function sessionSettingsStatement(settings: Readonly<Record<string, string | number>>): string {
   const literal = (v: string | number): string => (typeof v === "number" ? String(v) : `'${v.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`);
@@ -81,6 +72,11 @@ export interface OpenStoreOptions {
    * mostly do not use. The outcome is the store's {@link Store.startupPages}.
    */
   readonly releaseStartupPages?: boolean;
+  /**
+   * The process's runtime tuning (RAGMETER_RUNTIME_TUNING, read where the process starts): the
+   * embedded engine's allocator settings and the release of startup pages. Default on.
+   */
+  readonly runtimeTuning?: RuntimeTuning;
   /**
    * The engine loads (or the server is contacted) once this settles, either way; the embedded
    * store's lock is taken at once all the same. `eval` lets its target client thread load first:
@@ -119,7 +115,8 @@ export function startOpeningStore(target: StoreTarget, options: OpenStoreOptions
     opening = after.then(() => openEmbeddedStore(target, options, lock));
   }
   if (options.releaseStartupPages !== true) return opening;
-  return opening.then(async (store) => ({ ...store, startupPages: await releaseStartupPages() }));
+  const tuning = options.runtimeTuning ?? runtimeTuning(true);
+  return opening.then(async (store) => ({ ...store, startupPages: await tuning.releaseStartupPages() }));
 }
 
 async function openServerStore(target: Extract<StoreTarget, { kind: "server" }>, options: OpenStoreOptions): Promise<Store> {
@@ -154,9 +151,8 @@ async function openServerStore(target: Extract<StoreTarget, { kind: "server" }>,
 async function openEmbeddedStore(target: Extract<StoreTarget, { kind: "embedded" }>, options: OpenStoreOptions, lock: ReturnType<typeof acquireStoreLock>): Promise<Store> {
   try {
     let mod: typeof import("chdb/connection");
-    // Read by the engine's allocator when chdb loads (below), so only the first store opened in a
-    // process sets it; a value the user set wins.
-    if (process.env["JE_MALLOC_CONF"] === undefined) process.env["JE_MALLOC_CONF"] = EMBEDDED_ALLOCATOR_CONF;
+    // Read by the engine's allocator when chdb loads (below): only the first store opened in a process counts.
+    (options.runtimeTuning ?? runtimeTuning(true)).tuneEmbeddedAllocator();
     try {
       mod = await import("chdb/connection");
     } catch (err) {

@@ -1,5 +1,6 @@
 import { KafkaConfigError, type KafkaSecurity, loadKafkaEnv } from "@ragmeter/kafka";
 import type { Signal } from "@ragmeter/otlp";
+import { HEAP_GROWTH_PERCENT } from "@ragmeter/runtime";
 import { z } from "zod";
 import { ConfigError } from "../domain/errors.js";
 
@@ -11,15 +12,6 @@ import { ConfigError } from "../domain/errors.js";
 const SOURCES = ["ragmeter", "otelcol"] as const;
 /** See {@link SOURCES}. */
 type Source = (typeof SOURCES)[number];
-
-/**
- * How far V8 lets the scorer's heap grow past the live objects of its last full collection, percent
- * (`RAGMETER_SCORER_HEAP_GROWTH_PERCENT`; V8's flag `--heap-growing-percent`). A scoring pass makes
- * much short-lived garbage that outlives the young generation; with V8's own factor (up to 4×) the
- * heap ran to 300+ MiB around a live set of about 75 MiB; at 50 % it peaked at 125–165 MiB, at 20 % at
- * 100–125 MiB for more CPU in collections (bench:scorer, issue 15). 0 = V8's default.
- */
-export const DEFAULT_HEAP_GROWTH_PERCENT = 50;
 
 /**
  * Environment of the streaming scorer (design §10): quiet window, live sampling, group, topics.
@@ -41,7 +33,7 @@ const streamEnvSchema = z.object({
     .transform((v) => v === "1" || v === "true"),
   RAGMETER_TOPIC_PARTITIONS: z.coerce.number().int().min(1).default(3),
   RAGMETER_SCORER_MAX_PENDING: z.coerce.number().int().min(1).default(50_000),
-  RAGMETER_SCORER_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(DEFAULT_HEAP_GROWTH_PERCENT),
+  RAGMETER_SCORER_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(HEAP_GROWTH_PERCENT),
 });
 
 /** A topic the scorer consumes; `signal` null = read from the record's `ragmeter-signal` header. */
@@ -71,7 +63,10 @@ export interface StreamConfig {
   readonly partitions?: number;
   /** Traces written and not yet scored at which consumption pauses (default 50,000). */
   readonly maxPending?: number;
-  /** V8 heap growth past the live set, percent (default {@link DEFAULT_HEAP_GROWTH_PERCENT}; 0 = V8's own). */
+  /**
+   * V8 heap growth past the live set, percent (`RAGMETER_SCORER_HEAP_GROWTH_PERCENT`, default
+   * @ragmeter/runtime HEAP_GROWTH_PERCENT; 0 = V8's own), applied when runtime tuning is on.
+   */
   readonly heapGrowthPercent?: number;
 }
 

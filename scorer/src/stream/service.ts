@@ -3,9 +3,8 @@ import type { RecordSink, TraceRecord } from "@ragmeter/collector";
 import { deadLetterTopic, type Signal } from "@ragmeter/otlp";
 import type { ScoredTrace } from "../scoring/trace.js";
 import type { Store } from "../store/client.js";
-import { DEFAULT_HEAP_GROWTH_PERCENT, type StreamConfig } from "./config.js";
+import type { StreamConfig } from "./config.js";
 import { type ConsumerLogger, type ConsumerSettings, type SpanConsumer, startSpanConsumer } from "./consumer.js";
-import { limitHeapGrowth } from "./heapGrowth.js";
 import { HeldTraces } from "./held.js";
 import { decodeRecord, type IngestResult, writeRecords } from "./ingest.js";
 import { prepareTraces, type ScoringSettings, saveScored, scoreSettledTraces } from "./loop.js";
@@ -52,13 +51,10 @@ export interface ScorerServiceOptions {
 
 /**
  * Starts the streaming scorer (design §6): consumes `ragmeter.spans` (when `consume`), stores spans,
- * and runs the scoring loop over settled traces; writes `ingestion_stats` every 10 s. Sets V8's heap
- * growth for the process (`stream.heapGrowthPercent`).
+ * and runs the scoring loop over settled traces; writes `ingestion_stats` every 10 s. The process's
+ * runtime tuning (V8's heap growth, `stream.heapGrowthPercent`) is its starter's: @ragmeter/runtime runtimeTuning.
  */
 export async function startScorerService(o: ScorerServiceOptions): Promise<ScorerService> {
-  // The scorer is the process's job: its heap is kept near the live set (V8 reads the flag at each
-  // full collection; process-wide, so it is set here and not per pass).
-  limitHeapGrowth(o.stream.heapGrowthPercent ?? DEFAULT_HEAP_GROWTH_PERCENT);
   const stats = new IngestionStats(`${hostname()}-${process.pid}`);
   // Spans are written through a connection of their own, so a batch's write never waits behind the
   // scoring loop's statements (nor they behind it): bench:scorer at 30,000 traces, 3,314–3,419 →

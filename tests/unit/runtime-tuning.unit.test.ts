@@ -1,0 +1,53 @@
+// The runtime tuning switch (runtime/src/tuning.ts, design §12 RAGMETER_RUNTIME_TUNING): how the one
+// setting is read, and that with it off nothing of the process is changed.
+import { describe, expect, it } from "vitest";
+import { loadCollectorConfig } from "../../collector/src/config.js";
+import { RagmeterError } from "../../runtime/src/errors.js";
+import { runtimeTuning, runtimeTuningEnabled } from "../../runtime/src/tuning.js";
+import { loadConfig } from "../../scorer/src/cli/config.js";
+
+describe("runtimeTuningEnabled", () => {
+  it("is on when unset or empty, and reads on/off, true/false, 1/0 in any case", () => {
+    expect(runtimeTuningEnabled({})).toBe(true);
+    expect(runtimeTuningEnabled({ RAGMETER_RUNTIME_TUNING: "" })).toBe(true);
+    for (const v of ["on", "ON", "true", "1", " on "]) expect(runtimeTuningEnabled({ RAGMETER_RUNTIME_TUNING: v })).toBe(true);
+    for (const v of ["off", "Off", "false", "0"]) expect(runtimeTuningEnabled({ RAGMETER_RUNTIME_TUNING: v })).toBe(false);
+  });
+
+  it("rejects any other value with one line naming the variable and the value", () => {
+    let caught: unknown;
+    try {
+      runtimeTuningEnabled({ RAGMETER_RUNTIME_TUNING: "maybe" });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(RagmeterError);
+    expect((caught as RagmeterError).code).toBe("config");
+    expect((caught as Error).message).toBe('RAGMETER_RUNTIME_TUNING must be on or off (got "maybe", from the environment)');
+  });
+});
+
+describe("runtimeTuning", () => {
+  it("sets the embedded engine's allocator settings only when on and only when unset", () => {
+    const unset: Record<string, string | undefined> = {};
+    runtimeTuning(true).tuneEmbeddedAllocator(unset);
+    expect(unset["JE_MALLOC_CONF"]).toBe("dirty_decay_ms:0,muzzy_decay_ms:0");
+    const user: Record<string, string | undefined> = { JE_MALLOC_CONF: "narenas:1" };
+    runtimeTuning(true).tuneEmbeddedAllocator(user);
+    expect(user["JE_MALLOC_CONF"]).toBe("narenas:1");
+    const off: Record<string, string | undefined> = {};
+    runtimeTuning(false).tuneEmbeddedAllocator(off);
+    expect(off).toEqual({});
+  });
+
+  it("releases no startup page when off, saying why", async () => {
+    await expect(runtimeTuning(false).releaseStartupPages()).resolves.toEqual({ status: "unavailable", reason: "RAGMETER_RUNTIME_TUNING is off" });
+  });
+
+  it("is read by the collector's and the CLI's configuration (default on)", () => {
+    expect(loadCollectorConfig({}, {}).runtimeTuning).toBe(true);
+    expect(loadCollectorConfig({ RAGMETER_RUNTIME_TUNING: "off" }, {}).runtimeTuning).toBe(false);
+    expect(loadConfig({ RAGMETER_HOME: "/tmp/ragmeter-tuning-test" }).runtimeTuning).toBe(true);
+    expect(loadConfig({ RAGMETER_HOME: "/tmp/ragmeter-tuning-test", RAGMETER_RUNTIME_TUNING: "off" }).runtimeTuning).toBe(false);
+  });
+});
