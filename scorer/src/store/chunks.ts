@@ -50,7 +50,7 @@ export async function saveChunks(store: Store, items: readonly { readonly text: 
 }
 
 /** The stored text of each of `hashes` found in `chunks` (blank hashes skipped). */
-export async function chunkTexts(store: Store, hashes: Iterable<string>): Promise<Map<string, string>> {
+async function chunkTexts(store: Store, hashes: Iterable<string>): Promise<Map<string, string>> {
   const wanted = [...new Set(hashes)].filter((h) => h !== "");
   const out = new Map<string, string>();
   for (let i = 0; i < wanted.length; i += PER_QUERY) {
