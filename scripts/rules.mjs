@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The repository's rules, run by `npm test` before the test tiers and on their own by `npm run rules`:
-//   lint+format  Biome over the whole tree (biome.json): formatting, lint
+//   lint+format  Biome over the whole tree (biome.jsonc): formatting, lint
 //   dependencies dependency-cruiser (.dependency-cruiser.cjs): no cycles, layers import one way,
 //                no workspace internals from another workspace, test helpers only in tests/helpers,
 //                the direction between workspaces, the sample and the browser driver loaded lazily,
