@@ -9,6 +9,7 @@ import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristi
 import { judgePromptVersion } from "../../scorer/src/judges/promptVersion.js";
 import { rescore } from "../../scorer/src/runs/rescore.js";
 import { scoreTrace, traceRows } from "../../scorer/src/scoring/trace.js";
+import { withChunkTexts } from "../../scorer/src/store/chunks.js";
 import { openStore, type Store } from "../../scorer/src/store/client.js";
 import { saveResults } from "../../scorer/src/store/results.js";
 import { loadTraces } from "../../scorer/src/store/spans.js";
@@ -92,10 +93,11 @@ beforeAll(async () => {
   store = await openStore({ kind: "embedded", home, database: "ragmeter" });
   const rs = await store.client.query({
     query:
-      "SELECT service_name, trace_id, question, answer, retrieved, generator_model, toString(input_tokens) AS input_tokens, toString(output_tokens) AS output_tokens FROM ragmeter.interactions FINAL",
+      "SELECT service_name, trace_id, question, answer, retrieved, chunk_hashes, generator_model, toString(input_tokens) AS input_tokens, toString(output_tokens) AS output_tokens FROM ragmeter.interactions FINAL",
     format: "JSONEachRow",
   });
-  for (const r of (await rs.json()) as (StoredRow & { service_name: string })[]) stored.set(r.service_name, [...(stored.get(r.service_name) ?? []), r]);
+  // The chunks' text is stored once, by hash (design §12, chunks): read it back as the scorer's reads do.
+  for (const r of await withChunkTexts(store, (await rs.json()) as (StoredRow & { service_name: string; chunk_hashes: string[] })[])) stored.set(r.service_name, [...(stored.get(r.service_name) ?? []), r]);
   const ss = await store.client.query({
     query:
       "SELECT i.service_name AS service_name, s.metric AS metric, s.status AS status, s.reason AS reason FROM ragmeter.scores AS s FINAL INNER JOIN ragmeter.interactions AS i FINAL ON i.trace_id = s.trace_id ORDER BY metric",
