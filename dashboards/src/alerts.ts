@@ -37,7 +37,7 @@ export interface AlertSetting {
 
 const s = (env: string, def: number, meaning: string): AlertSetting => ({ env, setting: `SQL_${env.toLowerCase()}`, default: def, meaning });
 
-/** Every threshold of the alert rules (design §12). */
+/** Every threshold of the alert rules (design §10). */
 export const ALERT_SETTINGS = {
   groundingDrop: s("RAGMETER_ALERT_GROUNDING_DROP", 0.05, "largest allowed drop of mean grounding (0–1)"),
   relevanceDrop: s("RAGMETER_ALERT_RELEVANCE_DROP", 0.3, "largest allowed drop of mean relevance (0–4)"),

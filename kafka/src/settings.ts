@@ -1,5 +1,5 @@
 /**
- * The Kafka settings the collector and the scorer share, validated by one zod schema (design §12):
+ * The Kafka settings the collector and the scorer share, validated by one zod schema (design §10):
  * where the brokers are (`KAFKA_BROKERS`), the topic (`RAGMETER_TOPIC`), and how to reach a
  * secured broker — TLS with the CA and a client certificate from PEM files, SASL PLAIN or
  * SCRAM-SHA-256/512 (`RAGMETER_KAFKA_SECURITY_PROTOCOL`, `RAGMETER_KAFKA_SASL_*`,

@@ -43,7 +43,7 @@ async function loadMadvise(): Promise<Madvise | string> {
  * Drops the clean file-backed pages of code and read-only data this process holds (see the module
  * comment). Call it once the start is over (the collector listening, the engine open); it takes a
  * few milliseconds. Never throws: what went wrong is in the outcome. Whether to call it is the
- * caller's configuration (env RAGMETER_RELEASE_STARTUP_PAGES, design §12).
+ * caller's configuration (env RAGMETER_RELEASE_STARTUP_PAGES, design §10).
  */
 export async function releaseStartupPages(): Promise<ReleaseOutcome> {
   const madvise = await loadMadvise();

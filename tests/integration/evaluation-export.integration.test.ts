@@ -232,7 +232,7 @@ describe("evaluation export (RAGMETER_EVALUATION_EXPORT_ENDPOINT)", () => {
     expect(await done).toBe(0); // serve returns once its export is flushed and shut down
 
     const scores = await storedScores(home, "live");
-    // Live traffic stores grounding and relevance per trace (design §12): 3 traces × 2.
+    // Live traffic stores grounding and relevance per trace (design §3): 3 traces × 2.
     expect(scores).toHaveLength(6);
     expectMatchesStore(receiver.records, scores, "live");
     const dark = scores.filter((s) => s.status === "content_missing");

@@ -47,7 +47,7 @@ const interaction = (store: Store, t: string) =>
     { t },
   );
 
-describe("forgotten traces are never stored or scored again from Kafka (design §12, retention)", () => {
+describe("forgotten traces are never stored or scored again from Kafka (design §13)", () => {
   it("replaying the topic from the start (a new consumer group) and a re-sent message store none of a forgotten trace's spans and leave its interaction blank; other traces go on", async () => {
     const store = await freshStore();
     const { topic, drop } = await createTopic(1);

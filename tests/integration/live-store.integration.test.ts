@@ -176,7 +176,7 @@ function expectSame(sql: LiveSummary, js: LiveSummary): void {
   });
 }
 
-describe("live view from live_traces (design §12)", () => {
+describe("live view from live_traces (design §3)", () => {
   const prices = { "judge-a": { input_per_1m: 1, output_per_1m: 10 }, "judge-b": { input_per_1m: 2, output_per_1m: 4 } };
   const cases: [string, Omit<LiveOptions, "now">][] = [
     ["1 h, 12 buckets", { windowMs: HOUR, prices }],

@@ -34,7 +34,7 @@ async function creates(store: Store): Promise<Map<string, string>> {
   return new Map(r.map((x) => [x.name, x.q] as const));
 }
 
-describe("retention of captured content (RAGMETER_RETENTION_DAYS, design §12)", () => {
+describe("retention of captured content (RAGMETER_RETENTION_DAYS, design §13)", () => {
   it("opening the store with a retention puts a TTL on exactly the content columns (and the judge cache rows), nothing else; applying it again changes nothing", async () => {
     const c = await creates(base);
     const ttls = (t: string, cols: string[]) => cols.map((col) => ttlOf(c.get(t) ?? "", col));

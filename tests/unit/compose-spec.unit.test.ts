@@ -63,11 +63,11 @@ function validator() {
   return ajv.compile(schema);
 }
 
-/** Names a ragmeter process reads: design §10 and §12 (docs/design.md), the scorer's and collector's schemas. */
+/** Names a ragmeter process reads: design §10 (docs/design.md), the scorer's and collector's schemas. */
 function knownEnv(): Set<string> {
   const names = new Set<string>([...Object.keys(envSchema.shape), ...Object.values(COLLECTOR_ENV)]);
   const design = readFileSync(path.resolve(root, "docs/design.md"), "utf8");
-  for (const section of ["## 10. Names", "## 12. Names added"]) {
+  for (const section of ["## 10. Names"]) {
     const text = design.split(section)[1]?.split("\n## ")[0] ?? "";
     expect(text, `docs/design.md has a section "${section}"`).not.toBe("");
     for (const m of text.matchAll(/`([A-Z][A-Z0-9_]+)`/gu)) names.add(m[1]!);
@@ -188,7 +188,7 @@ describe("docker-compose.yml", () => {
     // defaults in the compose file are the code's defaults
     for (const x of Object.values(ALERT_SETTINGS)) expect(String(g.environment?.[x.env])).toBe(`\${${x.env}:-${x.default}}`);
     expect(String(g.environment?.[ALERT_WEBHOOK_ENV])).toMatch(/^\$\{RAGMETER_ALERT_WEBHOOK_URL:-http:\/\/\S+\}$/u);
-    // documented in design §12 (knownEnv reads §10 and §12)
+    // documented in design §10 (knownEnv reads §10)
     const known = knownEnv();
     expect(ALERT_ENV.filter((v) => !known.has(v))).toEqual([]);
     expect(svc("clickhouse").volumes).toContain(`./dashboards/clickhouse/ragmeter-custom-settings.xml:${CLICKHOUSE_CUSTOM_SETTINGS_PATH}:ro`);

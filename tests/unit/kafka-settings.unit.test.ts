@@ -1,4 +1,4 @@
-// The Kafka settings the collector and the scorer share (@ragmeter/kafka, design §12): one schema
+// The Kafka settings the collector and the scorer share (@ragmeter/kafka, design §10): one schema
 // for brokers, topic and security; every mistake is an error naming its variable; both processes
 // read them the same way.
 import { mkdtempSync, writeFileSync } from "node:fs";

@@ -81,7 +81,7 @@ const headerList = z.string().transform((raw, ctx) => {
   return out;
 });
 
-/** The OTLP exporter variables read when `RAGMETER_EVALUATION_EXPORT_ENDPOINT` is set (design §12). */
+/** The OTLP exporter variables read when `RAGMETER_EVALUATION_EXPORT_ENDPOINT` is set (design §15). */
 const evaluationExportSchema = z.object({
   OTEL_EXPORTER_OTLP_LOGS_HEADERS: headerList.optional(),
   OTEL_EXPORTER_OTLP_HEADERS: headerList.optional(),
@@ -128,7 +128,7 @@ export interface Config {
   readonly sampleModel: string | null;
   /**
    * Once the store is open, return the pages of code and read-only data only the start touched
-   * (Node's, and the embedded engine's) to the kernel (`RAGMETER_RELEASE_STARTUP_PAGES`, design §12).
+   * (Node's, and the embedded engine's) to the kernel (`RAGMETER_RELEASE_STARTUP_PAGES`, design §10).
    */
   readonly releaseStartupPages: boolean;
   /** Runtime tuning of the process (`RAGMETER_RUNTIME_TUNING`, default on; @ragmeter/runtime runtimeTuning, design §12). */
@@ -211,7 +211,7 @@ function parseEnv<T extends z.ZodType>(schema: T, env: Record<string, unknown>):
 }
 
 /**
- * The evaluation export settings (design §12): the logs URL of the endpoint, the headers and the
+ * The evaluation export settings (design §15): the logs URL of the endpoint, the headers and the
  * timeout of the standard OTLP logs exporter variables (the logs-specific one wins; 10,000 ms).
  * @throws ConfigError naming the variable.
  */

@@ -48,7 +48,7 @@ export async function judgeFor(config: Config): Promise<Judge> {
 
 /**
  * Runs `fn` with the evaluation export of the configuration (`RAGMETER_EVALUATION_EXPORT_ENDPOINT`,
- * design §12; null when unset), resource `service.name` = `serviceName`; flushes and shuts it down
+ * design §15; null when unset), resource `service.name` = `serviceName`; flushes and shuts it down
  * afterwards. A failed export is warned once through `warn` and never fails `fn`.
  */
 export async function withEvaluationExport<T>(config: Config, serviceName: string, warn: (message: string) => void, fn: (sink: EvaluationSink | null) => Promise<T>): Promise<T> {
@@ -65,7 +65,7 @@ export async function withEvaluationExport<T>(config: Config, serviceName: strin
 
 /**
  * Loads the configuration (flags first) and runs `fn` with an open store, closing it afterwards.
- * The store gets the configured retention TTLs (design §12) unless `retention: false` (a command
+ * The store gets the configured retention TTLs (design §13) unless `retention: false` (a command
  * that captures no content, such as `forget`, leaves the tables' TTLs as they are).
  */
 export async function withStore<T>(io: Io, flags: { home?: string }, fn: (store: Store, config: Config) => Promise<T>, opts: { retention?: boolean } = {}): Promise<T> {

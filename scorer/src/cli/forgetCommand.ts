@@ -76,7 +76,7 @@ export function formatForget(c: ForgetCounts, dryRun: boolean, where: string): s
 }
 
 /**
- * `ragmeter forget`: removes the captured content of the selected traces (design §12, retention)
+ * `ragmeter forget`: removes the captured content of the selected traces (design §13)
  * and records them so the scorer never stores or scores them again; `--dry-run` only counts.
  * Opens the store itself: on an embedded store owned by `serve`/`scorer` it fails "store in use".
  */

@@ -1,5 +1,5 @@
 /**
- * Evaluation results as OpenTelemetry GenAI events (`gen_ai.evaluation.result`, design §12
+ * Evaluation results as OpenTelemetry GenAI events (`gen_ai.evaluation.result`, design §15
  * "Evaluation export"): one per stored score row, parented to the span the score evaluates.
  */
 

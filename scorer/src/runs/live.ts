@@ -9,10 +9,10 @@ export const CAPTURE_CONTENT_ENV = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_C
 
 /**
  * The live view's interval of a metric is computed on at most this many `ok` values of a group: those
- * of its most recent traces (design §12). The mean and `n` are over every value of the window.
+ * of its most recent traces (design §3). The mean and `n` are over every value of the window.
  */
 const LIVE_CI_SAMPLE = 200;
-/** Bootstrap resamples of a live interval (compare's default is 10,000; design §12). */
+/** Bootstrap resamples of a live interval (compare's default is 10,000; design §3). */
 const LIVE_RESAMPLES = 500;
 
 /**
@@ -447,7 +447,7 @@ function totalsOf(rows: readonly LiveAggregateRow[], nBuckets: number): Map<stri
 }
 
 /**
- * The live summary from the store's own aggregation over the window (`live_traces`, design §12):
+ * The live summary from the store's own aggregation over the window (`live_traces`, design §3):
  * one statement for the aggregates by service, version and trend bucket (and the rows later
  * scorings superseded), one for the most recent `ok` values (the intervals' sample: the latest
  * traces, read from the end of the table's key, more of them only while a group's sample is short of

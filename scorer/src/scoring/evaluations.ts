@@ -2,7 +2,7 @@ import type { EvaluatedSpans, Evaluation } from "../domain/evaluation.js";
 import { metricTable } from "../domain/metricTable.js";
 import type { ClaimInsert, ScoreInsert } from "../domain/rows.js";
 
-/** Statuses that mean the evaluation itself failed: they also set `error.type` (design §12). */
+/** Statuses that mean the evaluation itself failed: they also set `error.type` (design §15). */
 const EVALUATION_ERRORS: ReadonlySet<string> = new Set(["judge_error", "context_too_long"]);
 
 /** `retrieval` for recall@k and MRR (they evaluate the retrieval span), else the answer metrics' kind. */
@@ -23,7 +23,7 @@ const claimsOf = (s: ScoreInsert, claims: readonly ClaimInsert[]): ClaimInsert[]
   claims.filter((c) => c.trace_id === s.trace_id && c.run_id === s.run_id && c.judge_prompt_version === s.judge_prompt_version && c.repeat_index === s.repeat_index);
 
 /**
- * The label of a measured score (design §12): `supported` / `contradicted` / `unsupported` for
+ * The label of a measured score (design §15): `supported` / `contradicted` / `unsupported` for
  * grounding (every claim SUPPORTED; some CONTRADICTED; else), `hit` / `miss` for recall@k and MRR,
  * `abstained` / `answered` for abstention, else `ok`.
  */
@@ -47,7 +47,7 @@ function verdictCounts(claims: readonly ClaimInsert[]): string {
 }
 
 /**
- * The `gen_ai.evaluation.result` events of stored rows (design §12 "Evaluation export"): one per
+ * The `gen_ai.evaluation.result` events of stored rows (design §15): one per
  * score row, parented to the span it evaluates ({@link evaluatedSpan}). An `ok` row carries its
  * value as `gen_ai.evaluation.score.value`; any other status carries no value (never a number that
  * was not measured): its label is the status and its explanation the reason.

@@ -62,7 +62,7 @@ function sessionSettingsStatement(settings: Readonly<Record<string, string | num
 /** Options of {@link openStore}. */
 export interface OpenStoreOptions {
   /**
-   * Retention of captured content to apply on opening (design §12): the content tables' TTLs are
+   * Retention of captured content to apply on opening (design §13): the content tables' TTLs are
    * brought to it (removed where it is null). Absent: the TTLs are left as they are (readers).
    */
   readonly retention?: Retention;

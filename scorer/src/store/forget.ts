@@ -34,7 +34,7 @@ function chunks<T>(xs: readonly T[], n: number): T[][] {
 }
 
 /**
- * The statements that remove the captured content of `traceIds` (design §12, retention):
+ * The statements that remove the captured content of `traceIds` (design §13):
  * lightweight `DELETE` of their spans and log records (all content), and `ALTER TABLE … UPDATE`
  * blanking the content columns of their interactions and claims, whose rows carry the statuses,
  * verdicts and times the history keeps (scores are not touched). Clustered (design §11): on the

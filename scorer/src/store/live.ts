@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Store } from "./client.js";
 
 /**
- * Queries of `ragmeter live` / `/api/live` (design §12, live view) on `live_traces` (migration 7): the
+ * Queries of `ragmeter live` / `/api/live` (design §3, live view) on `live_traces` (migration 7): the
  * window is a range of its key (`created_at` first), so what a query reads grows with the traces in
  * the window, not with the history. A trace scored more than once (late spans, a new judge prompt
  * version) has a row per scoring: the one of the latest write (highest `version`) counts (`rescore`

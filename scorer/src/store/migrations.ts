@@ -225,7 +225,7 @@ export const MIGRATIONS: readonly {
     name: "retention: forgotten_traces tombstones, content column defaults, ingestion_stats.spans_dropped_forgotten",
     sql: (db) => [
       // Traces removed by `ragmeter forget`: the scorer drops their spans and log records arriving
-      // later (Kafka replays) and never scores them again (design §12, retention).
+      // later (Kafka replays) and never scores them again (design §13).
       `CREATE TABLE IF NOT EXISTS ${db}.forgotten_traces (
         trace_id String,
         forgotten_at DateTime64(3, 'UTC'),
@@ -250,7 +250,7 @@ export const MIGRATIONS: readonly {
     id: 7,
     name: "live_traces: one narrow row per scoring of a live trace, in time order (the live view reads a window of it)",
     sql: (db) => [
-      // What `ragmeter live` / `/api/live` read (design §12, live view): per scoring of a live trace its
+      // What `ragmeter live` / `/api/live` read (design §3, live view): per scoring of a live trace its
       // interaction's time, group, status, the question's hash, the retrieved document ids and its grounding
       // and relevance score, ordered by time so a window is a range of the key whatever the history.
       `CREATE TABLE IF NOT EXISTS ${db}.live_traces (

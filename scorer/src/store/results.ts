@@ -147,7 +147,7 @@ export async function saveResults(store: Store, batch: ResultBatch): Promise<voi
       format: "JSONEachRow",
     });
   }
-  // Last: the live view's rows (design §12) exist only once their interaction and scores do.
+  // Last: the live view's rows (design §3) exist only once their interaction and scores do.
   const live = liveTraceRows(batch, version, now);
   if (live.length > 0) {
     await store.client.insert({ table: `${db}.live_traces`, columns: [...LIVE_TRACE_COLUMNS], values: live, format: "JSONCompactEachRow" });

@@ -2,7 +2,7 @@ import type { ClickHouseClient } from "@clickhouse/client";
 
 /**
  * How long captured content is kept, days, per group of tables (`RAGMETER_RETENTION_DAYS` and its
- * per-table overrides, design §12); null = kept forever (no TTL).
+ * per-table overrides, design §13); null = kept forever (no TTL).
  */
 export interface Retention {
   /** `spans.attributes`, `spans.events`. */
@@ -80,7 +80,7 @@ export function retentionStatements(database: string, cluster: string | null, cu
 }
 
 /**
- * Applies `retention` to the content tables (design §12): reads their definitions from
+ * Applies `retention` to the content tables (design §13): reads their definitions from
  * `system.tables` and runs only the ALTERs that change something. ClickHouse then materialises a
  * new TTL on the existing parts in the background (`materialize_ttl_after_modify`), and every merge
  * applies it from then on.

@@ -6,7 +6,7 @@ import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchLogRecordProcessor, LoggerProvider, type LogRecordExporter, type ReadableLogRecord } from "@opentelemetry/sdk-logs";
 import { EVALUATION_EVENT, type Evaluation, type EvaluationSink } from "../domain/evaluation.js";
 
-/** Where evaluation results are exported (`RAGMETER_EVALUATION_EXPORT_ENDPOINT`, design §12). */
+/** Where evaluation results are exported (`RAGMETER_EVALUATION_EXPORT_ENDPOINT`, design §15). */
 export interface EvaluationExportConfig {
   /** Full OTLP/HTTP logs URL (`…/v1/logs`). */
   readonly url: string;
@@ -84,7 +84,7 @@ class CountingExporter implements LogRecordExporter {
 }
 
 /**
- * Starts an evaluation export (design §12): a LoggerProvider of its own (never the global one)
+ * Starts an evaluation export (design §15): a LoggerProvider of its own (never the global one)
  * with resource `service.name` = `serviceName`, a BatchLogRecordProcessor and the OTLP/HTTP
  * protobuf log exporter. Each {@link Evaluation} becomes one log record with event name
  * `gen_ai.evaluation.result`, its attributes, severity INFO (WARN when the evaluation failed) and
