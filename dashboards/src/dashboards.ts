@@ -9,9 +9,9 @@ import type { Builder, Dataquery } from "@grafana/grafana-foundation-sdk/cog";
 import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
 import * as table from "@grafana/grafana-foundation-sdk/table";
 import * as timeseries from "@grafana/grafana-foundation-sdk/timeseries";
-import type { MetricDef } from "@ragmeter/scorer/metrics";
+import { type MetricDef, type MetricTable, metricTable } from "@ragmeter/scorer/metrics";
 import { DASHBOARD_KS, metricsAtEveryK, metricsAtK } from "./metrics.js";
-import { PANEL_SQL, type PanelId, VARIABLE_SQL } from "./sql.js";
+import { type PanelId, panelSql, VARIABLE_SQL } from "./sql.js";
 
 /** The provisioned datasource (see `provisioning.ts`). */
 export const DATASOURCE = { type: "grafana-clickhouse-datasource", uid: "ragmeter-clickhouse" } as const;
@@ -67,7 +67,7 @@ export interface DashboardSpec {
   readonly panels: readonly PanelSpec[];
 }
 
-/** Every dashboard and panel; the SQL of each panel is `PANEL_SQL[id]`. */
+/** Every dashboard and panel; the SQL of each panel is `panelSql(metrics)[id]`. */
 export const DASHBOARDS: readonly DashboardSpec[] = [
   {
     uid: "ragmeter-overview",
@@ -248,7 +248,8 @@ function variables(): Builder<dashboard.VariableModel>[] {
   ];
 }
 
-function panel(spec: PanelSpec): Builder<dashboard.Panel> {
+function panel(spec: PanelSpec, metrics: MetricTable): Builder<dashboard.Panel> {
+  const sql = panelSql(metrics)[spec.id];
   const height = spec.height ?? 9;
   const width = spec.width ?? 12;
   if (spec.kind === "timeseries") {
@@ -256,7 +257,7 @@ function panel(spec: PanelSpec): Builder<dashboard.Panel> {
       .title(spec.title)
       .description(spec.description)
       .datasource({ ...DATASOURCE })
-      .withTarget(new ClickHouseQueryBuilder(PANEL_SQL[spec.id], "timeseries"))
+      .withTarget(new ClickHouseQueryBuilder(sql, "timeseries"))
       .height(height)
       .span(width)
       .lineWidth(2)
@@ -265,7 +266,7 @@ function panel(spec: PanelSpec): Builder<dashboard.Panel> {
     if (spec.id === "overview_trend") {
       b.min(0).max(1);
       // metrics on another scale than 0–1 (relevance 0–4) on the right axis
-      for (const m of metricsAtK((d) => d.headline && d.max !== undefined))
+      for (const m of metricsAtK((d) => d.headline && d.max !== undefined, metrics))
         b.overrideByName(m.name, [
           { id: "custom.axisPlacement", value: "right" },
           { id: "unit", value: "short" },
@@ -280,7 +281,7 @@ function panel(spec: PanelSpec): Builder<dashboard.Panel> {
       .title(spec.title)
       .description(spec.description)
       .datasource({ ...DATASOURCE })
-      .withTarget(new ClickHouseQueryBuilder(PANEL_SQL[spec.id], "table"))
+      .withTarget(new ClickHouseQueryBuilder(sql, "table"))
       .height(height)
       .span(width)
       .xField("pipeline_version")
@@ -290,12 +291,12 @@ function panel(spec: PanelSpec): Builder<dashboard.Panel> {
     .title(spec.title)
     .description(spec.description)
     .datasource({ ...DATASOURCE })
-    .withTarget(new ClickHouseQueryBuilder(PANEL_SQL[spec.id], "table"))
+    .withTarget(new ClickHouseQueryBuilder(sql, "table"))
     .height(height)
     .span(width);
   // shares (metrics of max 1, in the dashboards' columns) as percentages: per-k ones at the variable and at every k
   const share = (m: MetricDef) => m.max === undefined && !m.needsReferenceJudge;
-  const shares = [...metricsAtK(share).filter((m) => m.name !== m.def.name), ...metricsAtEveryK(share)].map((m) => m.column);
+  const shares = [...metricsAtK(share, metrics).filter((m) => m.name !== m.def.name), ...metricsAtEveryK(share, metrics)].map((m) => m.column);
   for (const name of [...shares, "supported_share", "cached_share", "claim_agreement", "relevance_agreement"]) {
     t.overrideByName(name, [
       { id: "unit", value: "percentunit" },
@@ -305,8 +306,8 @@ function panel(spec: PanelSpec): Builder<dashboard.Panel> {
   return t;
 }
 
-/** Builds the Grafana dashboard JSON model of one spec. */
-export function buildDashboard(spec: DashboardSpec): dashboard.Dashboard {
+/** Builds the Grafana dashboard JSON model of one spec, its metrics from `metrics` (the scorer's by default). */
+export function buildDashboard(spec: DashboardSpec, metrics: MetricTable = metricTable): dashboard.Dashboard {
   const b = new dashboard.DashboardBuilder(spec.title)
     .uid(spec.uid)
     .description(spec.description)
@@ -317,6 +318,6 @@ export function buildDashboard(spec: DashboardSpec): dashboard.Dashboard {
     .refresh("1m")
     .link(new dashboard.DashboardLinkBuilder("ragmeter").type(dashboard.DashboardLinkType.Dashboards).tags(["ragmeter"]).asDropdown(true).includeVars(true).keepTime(true))
     .variables(variables());
-  for (const p of spec.panels) b.withPanel(panel(p));
+  for (const p of spec.panels) b.withPanel(panel(p, metrics));
   return b.build();
 }

@@ -6,14 +6,15 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { type MetricTable, metricTable } from "@ragmeter/scorer/metrics";
 import { alertsYaml, clickhouseCustomSettingsXml } from "./alerts.js";
 import { buildDashboard, DASHBOARDS } from "./dashboards.js";
 import { datasourceYaml, providerYaml } from "./provisioning.js";
 
-/** The generated files: path relative to `dashboards/` → content. */
-export function renderAll(): Map<string, string> {
+/** The generated files: path relative to `dashboards/` → content; the metrics from `table` (the scorer's by default). */
+export function renderAll(table: MetricTable = metricTable): Map<string, string> {
   const files = new Map<string, string>();
-  for (const spec of DASHBOARDS) files.set(`json/${spec.uid}.json`, `${JSON.stringify(buildDashboard(spec), null, 2)}\n`);
+  for (const spec of DASHBOARDS) files.set(`json/${spec.uid}.json`, `${JSON.stringify(buildDashboard(spec, table), null, 2)}\n`);
   files.set("provisioning/datasources/clickhouse.yaml", datasourceYaml());
   files.set("provisioning/dashboards/ragmeter.yaml", providerYaml());
   files.set("provisioning/alerting/ragmeter-alerts.yaml", alertsYaml());

@@ -2,7 +2,7 @@
  * The scorer's metric table as the dashboards see it: the panels, their SQL and the alert rules
  * are generated from it, so a metric added to the table appears here with no edit.
  */
-import { type MetricDef, metricTable } from "@ragmeter/scorer/metrics";
+import { type MetricDef, type MetricTable, metricTable } from "@ragmeter/scorer/metrics";
 
 /** The values of the dashboards' `k` variable (the k of the per-k metrics such as `recall@<k>`). */
 export const DASHBOARD_KS: readonly number[] = [1, 3, 5, 10];
@@ -25,13 +25,13 @@ function toDashboard(def: MetricDef): DashboardMetric {
 }
 
 /** Metrics of the table that `keep` selects, per-k ones at the `k` variable, in table order. */
-export function metricsAtK(keep: (m: MetricDef) => boolean): DashboardMetric[] {
-  return metricTable([K_PLACEHOLDER]).filter(keep).map(toDashboard);
+export function metricsAtK(keep: (m: MetricDef) => boolean, table: MetricTable = metricTable): DashboardMetric[] {
+  return table([K_PLACEHOLDER]).filter(keep).map(toDashboard);
 }
 
 /** Metrics of the table that `keep` selects, per-k ones at every k of {@link DASHBOARD_KS}, in table order. */
-export function metricsAtEveryK(keep: (m: MetricDef) => boolean): DashboardMetric[] {
-  return metricTable(DASHBOARD_KS).filter(keep).map(toDashboard);
+export function metricsAtEveryK(keep: (m: MetricDef) => boolean, table: MetricTable = metricTable): DashboardMetric[] {
+  return table(DASHBOARD_KS).filter(keep).map(toDashboard);
 }
 
 /** A SQL list of string literals: `'a', 'b'`. */

@@ -8,6 +8,7 @@
  * database. Every table is a ReplacingMergeTree (design §6), so every read uses FINAL.
  */
 
+import { type MetricTable, metricTable } from "@ragmeter/scorer/metrics";
 import { avgColumns, metricsAtEveryK, metricsAtK, sqlNames } from "./metrics.js";
 
 /** Dashboard variables (names used in the SQL). */
@@ -80,29 +81,26 @@ export const VARIABLE_SQL = {
   service: "SELECT DISTINCT service_name FROM interactions FINAL WHERE service_name != '' ORDER BY service_name",
 } as const;
 
-/** The headline metrics of the Overview trend. */
-const HEADLINE = sqlNames(metricsAtK((m) => m.headline));
-
-/** The metrics of the per-version overview (the table's trend metrics). */
-const TREND = metricsAtK((m) => m.trend);
-
-/** The retrieval metrics at every k of the `k` variable. */
-const RETRIEVAL = metricsAtEveryK((m) => m.kind === "retrieval");
-
-/** The metrics of the by-tag table: every metric but those that need a reference-based judge. */
-const BY_TAG = metricsAtK((m) => !m.needsReferenceJudge);
-
-/** Panel SQL, keyed by panel id (see `panels.ts`). */
-export const PANEL_SQL = {
-  // ── Overview ────────────────────────────────────────────────────────────────────────────────
-  overview_trend: `SELECT $__timeInterval(created_at) AS time, metric, avg(value) AS value
+/** Panel SQL, keyed by panel id (see `dashboards.ts`), for the metrics of `table` (the scorer's by default). */
+export function panelSql(table: MetricTable = metricTable) {
+  /** The headline metrics of the Overview trend. */
+  const HEADLINE = sqlNames(metricsAtK((m) => m.headline, table));
+  /** The metrics of the per-version overview (the table's trend metrics). */
+  const TREND = metricsAtK((m) => m.trend, table);
+  /** The retrieval metrics at every k of the `k` variable. */
+  const RETRIEVAL = metricsAtEveryK((m) => m.kind === "retrieval", table);
+  /** The metrics of the by-tag table: every metric but those that need a reference-based judge. */
+  const BY_TAG = metricsAtK((m) => !m.needsReferenceJudge, table);
+  return {
+    // ── Overview ────────────────────────────────────────────────────────────────────────────────
+    overview_trend: `SELECT $__timeInterval(created_at) AS time, metric, avg(value) AS value
 FROM scores FINAL
 WHERE status = 'ok' AND metric IN (${HEADLINE})
   AND ${filters({ time: "created_at", source: "column" })}
 GROUP BY time, metric
 ORDER BY time, metric`,
 
-  overview_by_version: `SELECT pipeline_version,
+    overview_by_version: `SELECT pipeline_version,
   ${avgColumns(TREND)},
   uniqExact(trace_id) AS questions,
   max(scored_at) AS last_scored
@@ -110,7 +108,7 @@ FROM (${perQuestion(sqlNames(TREND))})
 GROUP BY pipeline_version
 ORDER BY last_scored DESC, pipeline_version`,
 
-  overview_last_vs_previous: `WITH (
+    overview_last_vs_previous: `WITH (
     SELECT argMax(comparison_id, created_at) FROM comparisons FINAL
     WHERE $__timeFilter(created_at)
       AND run_b IN (SELECT run_id FROM runs FINAL WHERE ${runFilters().replace(/\n {2}/gu, " ")})
@@ -127,15 +125,15 @@ LEFT JOIN (SELECT run_id, pipeline_version FROM runs FINAL) AS rb ON rb.run_id =
 WHERE c.comparison_id = last_comparison
 ORDER BY metric`,
 
-  // ── Retrieval ───────────────────────────────────────────────────────────────────────────────
-  retrieval_by_version: `SELECT pipeline_version,
+    // ── Retrieval ───────────────────────────────────────────────────────────────────────────────
+    retrieval_by_version: `SELECT pipeline_version,
   ${avgColumns(RETRIEVAL)},
   uniqExact(trace_id) AS answerable_questions
 FROM (${perQuestion(sqlNames(RETRIEVAL))})
 GROUP BY pipeline_version
 ORDER BY max(scored_at) DESC, pipeline_version`,
 
-  retrieval_lost_hit: `WITH
+    retrieval_lost_hit: `WITH
   (SELECT argMax(run_id, (started_at, run_id)) FROM runs FINAL WHERE status = 'completed' AND ${runFilters().replace(/\n {2}/gu, " ")}) AS last_run,
   (SELECT any(golden_set_hash) FROM runs FINAL WHERE run_id = last_run) AS last_hash,
   (SELECT any(started_at) FROM runs FINAL WHERE run_id = last_run) AS last_started,
@@ -153,14 +151,14 @@ LEFT JOIN (SELECT golden_id, question FROM golden_items FINAL WHERE golden_set_h
 WHERE a.v = 1 AND b.v = 0
 ORDER BY golden_id`,
 
-  // ── Grounding ───────────────────────────────────────────────────────────────────────────────
-  grounding_verdicts: `SELECT $__timeInterval(created_at) AS time, verdict, count() AS claims
+    // ── Grounding ───────────────────────────────────────────────────────────────────────────────
+    grounding_verdicts: `SELECT $__timeInterval(created_at) AS time, verdict, count() AS claims
 FROM claims FINAL
 WHERE ${filters({ time: "created_at", source: "interactions" })}
 GROUP BY time, verdict
 ORDER BY time, verdict`,
 
-  grounding_by_version: `SELECT pipeline_version,
+    grounding_by_version: `SELECT pipeline_version,
   countIf(verdict = 'SUPPORTED') AS supported,
   countIf(verdict = 'UNSUPPORTED') AS unsupported,
   countIf(verdict = 'CONTRADICTED') AS contradicted,
@@ -170,7 +168,7 @@ WHERE ${filters({ time: "created_at", source: "interactions" })}
 GROUP BY pipeline_version
 ORDER BY pipeline_version`,
 
-  grounding_recent_bad: `SELECT c.created_at AS time, c.verdict AS verdict, c.claim AS claim, i.question AS question,
+    grounding_recent_bad: `SELECT c.created_at AS time, c.verdict AS verdict, c.claim AS claim, i.question AS question,
   c.pipeline_version AS pipeline_version, c.trace_id AS trace_id, c.golden_id AS golden_id
 FROM claims AS c FINAL
 LEFT JOIN (SELECT trace_id, question FROM interactions FINAL) AS i ON i.trace_id = c.trace_id
@@ -179,8 +177,8 @@ WHERE c.verdict IN ('UNSUPPORTED', 'CONTRADICTED')
 ORDER BY time DESC, trace_id, c.claim_index
 LIMIT 50`,
 
-  // ── Relevance ───────────────────────────────────────────────────────────────────────────────
-  relevance_distribution: `SELECT pipeline_version,
+    // ── Relevance ───────────────────────────────────────────────────────────────────────────────
+    relevance_distribution: `SELECT pipeline_version,
   countIf(round(v) = 0) AS score_0,
   countIf(round(v) = 1) AS score_1,
   countIf(round(v) = 2) AS score_2,
@@ -190,7 +188,7 @@ FROM (${perQuestion("'relevance'")})
 GROUP BY pipeline_version
 ORDER BY pipeline_version`,
 
-  relevance_low: `SELECT s.scored_at AS time, s.v AS relevance, i.question AS question, i.answer AS answer,
+    relevance_low: `SELECT s.scored_at AS time, s.v AS relevance, i.question AS question, i.answer AS answer,
   s.pipeline_version AS pipeline_version, s.trace_id AS trace_id, s.golden_id AS golden_id
 FROM (${perQuestion("'relevance'")}) AS s
 LEFT JOIN (SELECT trace_id, question, answer FROM interactions FINAL) AS i ON i.trace_id = s.trace_id
@@ -198,22 +196,22 @@ WHERE s.v <= 1
 ORDER BY relevance, time DESC, trace_id
 LIMIT 50`,
 
-  // ── Judges ──────────────────────────────────────────────────────────────────────────────────
-  judges_calls: `SELECT $__timeInterval(created_at) AS time, judge_kind, count() AS calls
+    // ── Judges ──────────────────────────────────────────────────────────────────────────────────
+    judges_calls: `SELECT $__timeInterval(created_at) AS time, judge_kind, count() AS calls
 FROM scores FINAL
 WHERE judge_kind IN ('llm', 'heuristic')
   AND ${filters({ time: "created_at", source: "column" })}
 GROUP BY time, judge_kind
 ORDER BY time, judge_kind`,
 
-  judges_tokens: `SELECT $__timeInterval(created_at) AS time, sum(judge_input_tokens) AS tokens_in, sum(judge_output_tokens) AS tokens_out
+    judges_tokens: `SELECT $__timeInterval(created_at) AS time, sum(judge_input_tokens) AS tokens_in, sum(judge_output_tokens) AS tokens_out
 FROM scores FINAL
 WHERE judge_kind IN ('llm', 'heuristic')
   AND ${filters({ time: "created_at", source: "column" })}
 GROUP BY time
 ORDER BY time`,
 
-  judges_skipped: `SELECT $__timeInterval(minute) AS time,
+    judges_skipped: `SELECT $__timeInterval(minute) AS time,
   sum(judge_skipped_not_applicable) AS not_applicable, sum(judge_skipped_content_missing) AS content_missing,
   sum(judge_skipped_context_incomplete) AS context_incomplete, sum(judge_skipped_uncertain_reading) AS uncertain_reading,
   sum(judge_skipped_not_sampled) AS not_sampled
@@ -222,14 +220,14 @@ WHERE $__timeFilter(minute)
 GROUP BY time
 ORDER BY time`,
 
-  judges_status: `SELECT metric, status, count() AS results
+    judges_status: `SELECT metric, status, count() AS results
 FROM scores FINAL
 WHERE judge_kind IN ('llm', 'heuristic')
   AND ${filters({ time: "created_at", source: "column" })}
 GROUP BY metric, status
 ORDER BY metric, status`,
 
-  judges_latency: `SELECT $__timeInterval(created_at) AS time,
+    judges_latency: `SELECT $__timeInterval(created_at) AS time,
   quantileExact(0.5)(latency_ms) AS p50_ms, quantileExact(0.95)(latency_ms) AS p95_ms
 FROM scores FINAL
 WHERE judge_kind = 'llm' AND status != 'not_sampled'
@@ -237,8 +235,8 @@ WHERE judge_kind = 'llm' AND status != 'not_sampled'
 GROUP BY time
 ORDER BY time`,
 
-  // judge usage and cost live in runs.summary (JSON `judge`: calls, cached, input_tokens, output_tokens, cost_usd)
-  judges_runs: `SELECT started_at AS time, run_id, pipeline_version,
+    // judge usage and cost live in runs.summary (JSON `judge`: calls, cached, input_tokens, output_tokens, cost_usd)
+    judges_runs: `SELECT started_at AS time, run_id, pipeline_version,
   JSONExtractUInt(summary, 'judge', 'calls') AS calls,
   JSONExtractUInt(summary, 'judge', 'cached') AS cached,
   if(calls + cached = 0, NULL, cached / (calls + cached)) AS cached_share,
@@ -250,28 +248,28 @@ WHERE status = 'completed' AND ${runFilters()}
 ORDER BY started_at DESC, run_id
 LIMIT 50`,
 
-  judges_calibration: `SELECT created_at AS time, judge_kind, judge_model, judge_prompt_version, n_claims, claim_agreement, claim_kappa,
+    judges_calibration: `SELECT created_at AS time, judge_kind, judge_model, judge_prompt_version, n_claims, claim_agreement, claim_kappa,
   n_relevance, relevance_agreement, relevance_qwk, file
 FROM calibrations FINAL
 ORDER BY created_at DESC, calibration_id
 LIMIT 1`,
 
-  // ── Ingestion ───────────────────────────────────────────────────────────────────────────────
-  ingestion_throughput: `SELECT $__timeInterval(minute) AS time,
+    // ── Ingestion ───────────────────────────────────────────────────────────────────────────────
+    ingestion_throughput: `SELECT $__timeInterval(minute) AS time,
   sum(spans_received) AS spans_received, sum(traces_scored) AS traces_scored, sum(dlq_count) AS dead_lettered
 FROM ingestion_stats FINAL
 WHERE $__timeFilter(minute)
 GROUP BY time
 ORDER BY time`,
 
-  ingestion_lag: `SELECT $__timeInterval(minute) AS time, scorer_id, max(consumer_lag) AS consumer_lag
+    ingestion_lag: `SELECT $__timeInterval(minute) AS time, scorer_id, max(consumer_lag) AS consumer_lag
 FROM ingestion_stats FINAL
 WHERE $__timeFilter(minute)
 GROUP BY time, scorer_id
 ORDER BY time, scorer_id`,
 
-  // ── Tags ────────────────────────────────────────────────────────────────────────────────────
-  tags_metrics: `SELECT g.tag AS tag, s.pipeline_version AS pipeline_version,
+    // ── Tags ────────────────────────────────────────────────────────────────────────────────────
+    tags_metrics: `SELECT g.tag AS tag, s.pipeline_version AS pipeline_version,
   ${avgColumns(BY_TAG, "s.")},
   uniqExact(s.trace_id) AS questions
 FROM (${perQuestion(sqlNames(BY_TAG))}) AS s
@@ -280,7 +278,11 @@ INNER JOIN (SELECT golden_set_hash, golden_id, tag FROM golden_items FINAL ARRAY
   ON g.golden_set_hash = r.golden_set_hash AND g.golden_id = s.golden_id
 GROUP BY tag, pipeline_version
 ORDER BY tag, pipeline_version`,
-} as const;
+  } as const;
+}
+
+/** Panel SQL of the scorer's metric table, keyed by panel id. */
+export const PANEL_SQL = panelSql();
 
 /** Panel id. */
 export type PanelId = keyof typeof PANEL_SQL;

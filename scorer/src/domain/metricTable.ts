@@ -140,6 +140,12 @@ const ABSTENTION: MetricDef = {
 };
 
 /**
+ * A metric table: its entries for a run asking the given ks (per-k metrics once per k), in stored
+ * order. The product's is {@link metricTable}; the outputs take another for tests.
+ */
+export type MetricTable = (ks: readonly number[]) => MetricDef[];
+
+/**
  * The metric table in stored order: `recall@<k>` for each k, `mrr` (the reciprocal rank; its mean
  * is MRR), `grounding`, `relevance` (0–4), `key_facts`, `abstention`, `reference_facts`.
  */
@@ -154,8 +160,8 @@ export const JUDGED_METRICS: readonly JudgedMetricDef[] = metricTable([]).filter
  * Names of a run's metrics in stored order; `reference_facts` only when the run has a
  * reference-based judge.
  */
-export function metricNames(ks: readonly number[], options: { readonly referenceJudge: boolean } = { referenceJudge: true }): string[] {
-  return metricTable(ks)
+export function metricNames(ks: readonly number[], options: { readonly referenceJudge: boolean } = { referenceJudge: true }, table: MetricTable = metricTable): string[] {
+  return table(ks)
     .filter((m) => options.referenceJudge || !m.needsReferenceJudge)
     .map((m) => m.name);
 }
@@ -189,17 +195,18 @@ export function displayRank(metric: string): number {
 }
 
 /** Largest value of a metric (4 for relevance, else 1: shares and 0/1 values). */
-export function metricMax(metric: string): number {
-  return metricTable([]).find((m) => m.name === metric)?.max ?? 1;
+export function metricMax(metric: string, table: MetricTable = metricTable): number {
+  return metricDef(metric, table)?.max ?? 1;
 }
 
 /** The table entry of a metric name (any k for `recall@<k>`), or undefined. */
-export function metricDef(metric: string): MetricDef | undefined {
-  const k = /^recall@([1-9]\d*)$/u.exec(metric)?.[1];
-  return metricTable(k === undefined ? [] : [Number(k)]).find((m) => m.name === metric);
+export function metricDef(metric: string, table: MetricTable = metricTable): MetricDef | undefined {
+  // a per-k metric is named `<name>@<k>`
+  const k = /@([1-9]\d*)$/u.exec(metric)?.[1];
+  return table(k === undefined ? [] : [Number(k)]).find((m) => m.name === metric);
 }
 
 /** Label of a metric in the text and HTML outputs. */
-export function metricLabel(metric: string): string {
-  return metricDef(metric)?.label ?? metric;
+export function metricLabel(metric: string, table: MetricTable = metricTable): string {
+  return metricDef(metric, table)?.label ?? metric;
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { type MetricDef, metricLabel, metricTable } from "../../domain/metricTable.js";
+import { type MetricDef, type MetricTable, metricLabel, metricTable } from "../../domain/metricTable.js";
 import type { ReportData, ReportRun } from "../../runs/reportData.js";
 import { fmtValue, fmtDelta as textDelta } from "./text.js";
 
@@ -34,7 +34,7 @@ function latestPerVersion(runs: readonly ReportRun[]): ReportRun[] {
 }
 
 /** The chart configurations (Chart.js `{type, data, options}`) the page draws, by chart id. */
-function chartConfigs(data: ReportData): Record<(typeof CHART_IDS)[number], unknown> {
+export function chartConfigs(data: ReportData, table: MetricTable = metricTable): Record<(typeof CHART_IDS)[number], unknown> {
   const k = data.headline_k;
   const label = (r: ReportRun) => `${r.pipeline_version} · ${r.started_at.slice(0, 16).replace("T", " ")}`;
   const series = (runs: readonly ReportRun[], metric: string, scale = 1) =>
@@ -62,21 +62,21 @@ function chartConfigs(data: ReportData): Record<(typeof CHART_IDS)[number], unkn
   const versions = latestPerVersion(data.runs);
   const retrievalColors = ["#aec7e8", "#6baed6", "#1f77b4", "#08306b"];
   const color = (m: MetricDef): string => m.color ?? "#7f7f7f";
-  const rightAxis = metricTable([k]).find((m) => m.trend && m.max !== undefined);
+  const rightAxis = table([k]).find((m) => m.trend && m.max !== undefined);
   // retrieval metrics, recall@<k> for every k first (metricTable's order)
-  const retrieval = metricTable(data.ks).filter((m) => m.kind === "retrieval");
+  const retrieval = table(data.ks).filter((m) => m.kind === "retrieval");
   return {
     trend: {
       type: "line",
       data: {
         labels: data.runs.map(label),
         datasets: [
-          ...metricTable([k])
+          ...table([k])
             .filter((m) => m.trend)
             .map((m) =>
               m.max === undefined
-                ? line(metricLabel(m.name), series(data.runs, m.name), color(m))
-                : line(`${metricLabel(m.name)} (0–${m.max}, right axis)`, series(data.runs, m.name), color(m), "y1"),
+                ? line(metricLabel(m.name, table), series(data.runs, m.name), color(m))
+                : line(`${metricLabel(m.name, table)} (0–${m.max}, right axis)`, series(data.runs, m.name), color(m), "y1"),
             ),
         ],
       },
@@ -89,7 +89,7 @@ function chartConfigs(data: ReportData): Record<(typeof CHART_IDS)[number], unkn
             min: 0,
             max: rightAxis?.max ?? 1,
             grid: { drawOnChartArea: false },
-            title: { display: true, text: rightAxis ? metricLabel(rightAxis.name) : "" },
+            title: { display: true, text: rightAxis ? metricLabel(rightAxis.name, table) : "" },
           },
         },
       },
@@ -99,12 +99,12 @@ function chartConfigs(data: ReportData): Record<(typeof CHART_IDS)[number], unkn
       data: {
         labels: versions.map((r) => r.pipeline_version),
         datasets: [
-          ...metricTable([k])
+          ...table([k])
             .filter((m) => m.headline)
             .map((m) =>
               m.max === undefined
-                ? bar(metricLabel(m.name), series(versions, m.name), color(m))
-                : bar(`${metricLabel(m.name)} ÷ ${m.max}`, series(versions, m.name, m.max), color(m)),
+                ? bar(metricLabel(m.name, table), series(versions, m.name), color(m))
+                : bar(`${metricLabel(m.name, table)} ÷ ${m.max}`, series(versions, m.name, m.max), color(m)),
             ),
         ],
       },
@@ -114,7 +114,9 @@ function chartConfigs(data: ReportData): Record<(typeof CHART_IDS)[number], unkn
       type: "bar",
       data: {
         labels: versions.map((r) => r.pipeline_version),
-        datasets: [...retrieval.map((m, i) => bar(metricLabel(m.name), series(versions, m.name), i < data.ks.length ? retrievalColors[i % retrievalColors.length]! : color(m)))],
+        datasets: [
+          ...retrieval.map((m, i) => bar(metricLabel(m.name, table), series(versions, m.name), i < data.ks.length ? retrievalColors[i % retrievalColors.length]! : color(m))),
+        ],
       },
       options: { ...common, scales: { y: { min: 0, max: 1 } } },
     },
@@ -158,16 +160,16 @@ ${rows}
  * exposes them as `window.ragmeterCharts`. `extras` adds markup to the head (e.g. a refresh) and
  * sections after Grounding (the live section of `serve`'s page).
  */
-export function renderReportHtml(data: ReportData, chartJs: string, extras: { readonly head?: string; readonly sections?: string } = {}): string {
-  const json = JSON.stringify({ data, charts: chartConfigs(data) }).replace(/</gu, "\\u003c");
-  const runCols = metricTable([data.headline_k])
+export function renderReportHtml(data: ReportData, chartJs: string, extras: { readonly head?: string; readonly sections?: string } = {}, table: MetricTable = metricTable): string {
+  const json = JSON.stringify({ data, charts: chartConfigs(data, table) }).replace(/</gu, "\\u003c");
+  const runCols = table([data.headline_k])
     .filter((m) => m.trend)
     .map((m) => m.name);
   const runsRows = [...data.runs]
     .reverse()
     .map(
       (r) =>
-        `<tr><td><code>${esc(r.run_id)}</code></td><td>${esc(r.started_at.slice(0, 19).replace("T", " "))}</td><td>${esc(r.pipeline_version)}</td><td>${esc(r.source)}</td>${runCols.map((c) => `<td>${fmt(c, r.metrics[c]?.mean)}</td>`).join("")}</tr>`,
+        `<tr><td><code>${esc(r.run_id)}</code></td><td>${esc(r.started_at.slice(0, 19).replace("T", " "))}</td><td>${esc(r.pipeline_version)}</td><td>${esc(r.source)}</td>${runCols.map((c) => `<td>${fmtValue(c, r.metrics[c]?.mean ?? null, table)}</td>`).join("")}</tr>`,
     )
     .join("\n");
   const lost =
@@ -179,14 +181,17 @@ export function renderReportHtml(data: ReportData, chartJs: string, extras: { re
               `<tr><td>${esc(q.golden_id)}</td><td>${esc(q.question)}</td><td class="ranks">${q.rank_previous ?? "—"} → ${q.rank_last === null ? "not retrieved" : `${q.rank_last} (below ${data.headline_k})`}</td><td class="instead">${q.retrieved_last.map((x) => `<code>${esc(x.id)}</code>`).join("<br>") || "nothing"}</td><td><code>${esc(q.trace_id)}</code></td></tr>`,
           )
           .join("\n")}</tbody></table>`;
-  const tagCols = metricTable(data.ks)
+  const tagCols = table(data.ks)
     .filter((m) => m.byTag)
     .map((m) => m.name);
   const byTag =
     Object.keys(data.by_tag).length === 0
       ? `<p class="muted">No tags.</p>`
       : `<table id="by-tag"><thead><tr><th>tag</th>${tagCols.map((c) => `<th>${esc(c)}</th>`).join("")}</tr></thead><tbody>${Object.entries(data.by_tag)
-          .map(([tag, m]) => `<tr><td>${esc(tag)}</td>${tagCols.map((c) => `<td>${fmt(c, m[c]?.mean)}${m[c] ? ` <span class="muted">·${m[c].n}</span>` : ""}</td>`).join("")}</tr>`)
+          .map(
+            ([tag, m]) =>
+              `<tr><td>${esc(tag)}</td>${tagCols.map((c) => `<td>${fmtValue(c, m[c]?.mean ?? null, table)}${m[c] ? ` <span class="muted">·${m[c].n}</span>` : ""}</td>`).join("")}</tr>`,
+          )
           .join("\n")}</tbody></table>`;
   const bad =
     data.bad_claims.length === 0
@@ -218,7 +223,7 @@ tr.down td, td.down { color: #b00020; } tr.up td { color: #1b7a1b; } td.warn { c
 <h3>Last vs previous</h3>
 ${comparisonSection(data)}
 <h3>Runs</h3>
-<table id="runs"><thead><tr><th>run</th><th>started (UTC)</th><th>pipeline</th><th>source</th>${runCols.map((c) => `<th>${esc(metricLabel(c))}</th>`).join("")}</tr></thead><tbody>
+<table id="runs"><thead><tr><th>run</th><th>started (UTC)</th><th>pipeline</th><th>source</th>${runCols.map((c) => `<th>${esc(metricLabel(c, table))}</th>`).join("")}</tr></thead><tbody>
 ${runsRows}
 </tbody></table>
 <h3>Last run by tag (value · n)</h3>

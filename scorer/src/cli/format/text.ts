@@ -1,42 +1,42 @@
-import { metricDef, metricLabel, metricMax, metricNames, metricTable } from "../../domain/metricTable.js";
+import { type MetricTable, metricDef, metricLabel, metricMax, metricNames, metricTable } from "../../domain/metricTable.js";
 import { LENGTH_BIAS_FLAG } from "../../judges/analysis.js";
 import type { Aggregate } from "../../runs/aggregate.js";
 import type { PairedDelta } from "../../runs/paired.js";
 import type { EvalOutcome } from "../../runs/summary.js";
 
 /** Display of a metric value: relevance as `x.x/4`, others with two decimals; `—` for null. */
-export function fmtValue(metric: string, v: number | null): string {
+export function fmtValue(metric: string, v: number | null, table: MetricTable = metricTable): string {
   if (v === null) return "—";
-  const max = metricMax(metric);
+  const max = metricMax(metric, table);
   return max !== 1 ? `${v.toFixed(1)}/${max}` : v.toFixed(2);
 }
 
 /** Signed delta with the metric's precision. */
-export function fmtDelta(metric: string, d: number | null): string {
+export function fmtDelta(metric: string, d: number | null, table: MetricTable = metricTable): string {
   if (d === null) return "—";
-  const s = metricMax(metric) !== 1 ? d.toFixed(1) : d.toFixed(2);
+  const s = metricMax(metric, table) !== 1 ? d.toFixed(1) : d.toFixed(2);
   return d >= 0 && !s.startsWith("-") ? `+${s}` : s;
 }
 
 /** k of the recall in the "moved most" list. */
 const MOVED_K = 5;
 
-function line(metric: string, value: number | null, n: number, delta: PairedDelta | null): string {
-  const label = metricLabel(metric).padEnd(12);
-  const v = fmtValue(metric, value).padEnd(5);
+function line(metric: string, value: number | null, n: number, delta: PairedDelta | null, table: MetricTable): string {
+  const label = metricLabel(metric, table).padEnd(12);
+  const v = fmtValue(metric, value, table).padEnd(5);
   if (delta === null) return `${label} ${v} (n=${n})`;
   if (delta.n === 0) return `${label} ${v} (n=${n}; no question scored ok in both this and the previous run)`;
-  return `${label} ${v} (was ${fmtValue(metric, delta.mean_a)}, ${fmtDelta(metric, delta.delta)}, n=${delta.n})`;
+  return `${label} ${v} (was ${fmtValue(metric, delta.mean_a, table)}, ${fmtDelta(metric, delta.delta, table)}, n=${delta.n})`;
 }
 
 /**
  * The by-tag table: the metrics of `names` the table marks `byTag` (recall at every `--k` asked, …),
  * each cell `value·n`; every column as wide as its widest cell plus two spaces, so cells never collide.
  */
-export function tagTable(byTag: Readonly<Record<string, Aggregate>>, names: readonly string[]): string[] {
-  const cols = names.filter((n) => metricDef(n)?.byTag === true);
-  const rows = Object.entries(byTag).map(([tag, a]) => [tag, ...cols.map((c) => `${fmtValue(c, a.metrics[c] ?? null)}${a.n[c] ? `·${a.n[c]}` : ""}`)]);
-  const head = ["tag", ...cols.map((c) => metricLabel(c))];
+export function tagTable(byTag: Readonly<Record<string, Aggregate>>, names: readonly string[], table: MetricTable = metricTable): string[] {
+  const cols = names.filter((n) => metricDef(n, table)?.byTag === true);
+  const rows = Object.entries(byTag).map(([tag, a]) => [tag, ...cols.map((c) => `${fmtValue(c, a.metrics[c] ?? null, table)}${a.n[c] ? `·${a.n[c]}` : ""}`)]);
+  const head = ["tag", ...cols.map((c) => metricLabel(c, table))];
   const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const render = (cells: readonly string[]): string => `  ${cells.map((cell, i) => (i === 0 ? cell.padEnd(width[0] ?? 0) : `  ${cell.padStart(width[i] ?? 0)}`)).join("")}`;
   return [render(head), ...rows.map(render)];
@@ -47,17 +47,17 @@ export function tagTable(byTag: Readonly<Record<string, Aggregate>>, names: read
  * run (design §5), breakdown by tag, the questions that moved most, counts by status, warnings and
  * where the history is stored.
  */
-export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): string {
+export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5, table: MetricTable = metricTable): string {
   const ks = o.run.ks;
   const referenceJudged = o.questions.some((q) =>
-    metricTable([])
+    table([])
       .filter((m) => m.needsReferenceJudge)
       .some((m) => {
         const s = q.metrics.status(m.name);
         return s !== "not_applicable" && s !== "target_error";
       }),
   );
-  const names = metricNames(ks, { referenceJudge: referenceJudged });
+  const names = metricNames(ks, { referenceJudge: referenceJudged }, table);
   const deltas = new Map(o.previous.run ? o.previous.deltas.map((d) => [d.metric, d] as const) : []);
   const out: string[] = [];
   out.push(
@@ -69,22 +69,22 @@ export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): s
       : `no comparable run: ${o.previous.why}`,
   );
   out.push("");
-  for (const m of names) out.push(line(m, o.aggregate.metrics[m] ?? null, o.aggregate.n[m] ?? 0, o.previous.run ? (deltas.get(m) ?? null) : null));
+  for (const m of names) out.push(line(m, o.aggregate.metrics[m] ?? null, o.aggregate.n[m] ?? 0, o.previous.run ? (deltas.get(m) ?? null) : null, table));
   if (o.byMode) out.push(...modeLines(o.byMode, ks));
   out.push("");
   if (Object.keys(o.byTag).length === 0) out.push("by tag: none (no item has tags)");
   else {
     out.push("by tag (value·n)");
-    out.push(...tagTable(o.byTag, names));
+    out.push(...tagTable(o.byTag, names, table));
   }
   if (o.previous.run) {
     const moves: { id: string; metric: string; a: number; b: number; d: number }[] = [];
-    for (const m of metricTable([MOVED_K])
+    for (const m of table([MOVED_K])
       .filter((d) => d.headline)
       .map((d) => d.name)) {
       const d = deltas.get(m);
       if (!d) continue;
-      for (const x of d.differences) if (x.delta !== 0) moves.push({ id: x.golden_id, metric: m, a: x.a, b: x.b, d: x.delta / metricMax(m) });
+      for (const x of d.differences) if (x.delta !== 0) moves.push({ id: x.golden_id, metric: m, a: x.a, b: x.b, d: x.delta / metricMax(m, table) });
     }
     moves.sort((x, y) => Math.abs(y.d) - Math.abs(x.d) || x.id.localeCompare(y.id));
     out.push("");
@@ -95,7 +95,7 @@ export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): s
     for (const mv of shown) {
       const q = o.questions.find((r) => r.golden_id === mv.id);
       out.push(
-        `  ${mv.d < 0 ? "worse " : "better"} ${mv.id.padEnd(6)} ${metricLabel(mv.metric).padEnd(10)} ${fmtValue(mv.metric, mv.a)} → ${fmtValue(mv.metric, mv.b)}  ${q ? JSON.stringify(q.question.slice(0, 60)) : ""}`,
+        `  ${mv.d < 0 ? "worse " : "better"} ${mv.id.padEnd(6)} ${metricLabel(mv.metric, table).padEnd(10)} ${fmtValue(mv.metric, mv.a, table)} → ${fmtValue(mv.metric, mv.b, table)}  ${q ? JSON.stringify(q.question.slice(0, 60)) : ""}`,
       );
     }
   }
@@ -104,7 +104,7 @@ export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5): s
   for (const m of names) {
     const c = o.aggregate.counts[m] ?? {};
     out.push(
-      `  ${metricLabel(m).padEnd(12)} ${Object.entries(c)
+      `  ${metricLabel(m, table).padEnd(12)} ${Object.entries(c)
         .sort()
         .map(([s, n]) => `${s} ${n}`)
         .join(", ")}`,
