@@ -7,7 +7,11 @@
 // Prints per round and as medians: accepted spans/s, p50/p99, CPU µs per span (utime+stime of the
 // collector process tree from /proc), peak RSS (VmHWM, reset per round), errors, ragmeter/otelcol.
 //
-//   npm run bench:peer [-- --rounds 3 --duration 10 --clients 1,8,32 --warmup 3 --cpu-prof DIR --keep-up]
+//   npm run bench:peer [-- --rounds 3 --duration 10 --clients 1,8,32 --warmup 3 --cpu-prof DIR --keep-up --via bin|cli]
+//
+// --via bin (default) starts ragmeter's collector as collector/bin/ragmeter-collector.js; --via cli as
+// `ragmeter collector` (scorer/bin/ragmeter.js), the command the README gives, which replaces its
+// process with the same bundle and Node settings (collector/src/tuning.ts).
 //
 // By default each (client count, round) cell starts a fresh process of each collector in turn, warms
 // it up at the cell's client count for --warmup s, measures it and stops it (the same for both).
@@ -44,6 +48,7 @@ const { values } = parseArgs({
     partitions: { type: "string", default: "3" },
     "cpu-prof": { type: "string" },
     "keep-up": { type: "boolean", default: false },
+    via: { type: "string", default: "bin" },
   },
 });
 const rounds = Number(values.rounds);
@@ -52,6 +57,8 @@ const warmup = Number(values.warmup);
 const partitions = Number(values.partitions);
 const levels = values.clients.split(",").map(Number);
 const keepUp = values["keep-up"];
+const via = values.via;
+if (via !== "bin" && via !== "cli") usage(`--via must be bin or cli, got ${values.via}`);
 if (!(Number.isInteger(rounds) && rounds >= 1 && rounds <= 100)) usage(`--rounds must be an integer 1..100, got ${values.rounds}`);
 if (!(duration > 0 && duration <= 3600)) usage(`--duration must be seconds in (0, 3600], got ${values.duration}`);
 if (!(warmup >= 0 && warmup <= 600)) usage(`--warmup must be seconds in [0, 600], got ${values.warmup}`);
@@ -68,6 +75,8 @@ const log = (msg) => process.stderr.write(`[peer ${new Date().toISOString().slic
 // ragmeter's collector as shipped: its stand-alone entry point, whose shebang carries its Node flags.
 const mainJs = join(root, "collector", "dist", "main.js");
 const entry = join(root, "collector", "bin", "ragmeter-collector.js");
+// --via cli: the command the README gives, `ragmeter collector`, which replaces its process with the same bundle and settings.
+const command = via === "cli" ? [process.execPath, [join(root, "scorer", "bin", "ragmeter.js"), "collector"]] : [entry, []];
 if (!existsSync(mainJs)) usage("collector/dist/main.js is missing: run `npm run build` first");
 const codec = await import(join(root, "otlp", "dist", "index.js"));
 
@@ -96,7 +105,7 @@ function freePort() {
 
 function startRagmeter(topic) {
   const prof = values["cpu-prof"] === undefined ? {} : { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${values["cpu-prof"]}`.trim() };
-  const child = spawn(entry, [], {
+  const child = spawn(command[0], command[1], {
     env: {
       ...process.env,
       ...prof,
@@ -368,7 +377,7 @@ try {
     `Kafka messages (one per trace): ragmeter ${delivered.ragmeter.messages} (${delivered.ragmeter.expected}..${delivered.ragmeter.atMost} expected), otelcol ${delivered.otelcol.messages} (${delivered.otelcol.expected}..${delivered.otelcol.atMost}).`,
   ].join("\n");
   process.stdout.write(`\n${md}\n\n`);
-  process.stdout.write(`${JSON.stringify({ bench: "peer", keepUp, spansPerRequest: SPANS_PER_REQUEST, durationSeconds: duration, rounds, rows, medians, delivered })}\n`);
+  process.stdout.write(`${JSON.stringify({ bench: "peer", via, keepUp, spansPerRequest: SPANS_PER_REQUEST, durationSeconds: duration, rounds, rows, medians, delivered })}\n`);
 } catch (e) {
   exitCode = 2;
   process.stderr.write(`[peer] ${e instanceof OtelcolScriptError ? e.message : e.stack}\n`);

@@ -10,6 +10,7 @@ import { startCluster, workerEntry } from "./cluster.js";
 import { type CollectorFlags, loadCollectorConfig } from "./config.js";
 import type { RunningCollector } from "./server.js";
 import { releaseStartupPagesOnce } from "./startupPages.js";
+import { type ExecHost, execCollectorBundle } from "./tuning.js";
 
 /** Options of {@link runCollectorCommand}, mainly for tests. */
 export interface CollectorCommandOptions {
@@ -21,6 +22,8 @@ export interface CollectorCommandOptions {
   onListening?: (collector: RunningCollector) => void;
   /** Stops the collector when aborted (in addition to SIGTERM and SIGINT). */
   signal?: AbortSignal;
+  /** Set when the collector runs in this process although the command asked for the bundle (./tuning.ts): why; logged at start. */
+  untuned?: string;
 }
 
 /**
@@ -31,6 +34,7 @@ export interface CollectorCommandOptions {
 export async function runCollectorCommand(flags: CollectorFlags = {}, options: CollectorCommandOptions = {}): Promise<void> {
   const config = loadCollectorConfig(options.env ?? process.env, flags);
   const logger = options.logger ? pinoOf(options.logger) : createLogger({ level: config.logLevel });
+  if (options.untuned !== undefined) logger.warn({ reason: options.untuned }, "running the collector in this process, without the bundle and its Node settings");
   const entry = config.workers > 1 ? workerEntry() : undefined;
   if (config.workers > 1 && entry === undefined) logger.warn({ workers: config.workers }, "collector/dist/worker.js is not built: running one process");
   let collector: RunningCollector;
@@ -62,9 +66,14 @@ interface CommandFlags {
  * Registers `collector` on `program`: flags `--port`, `--host`, `--brokers`, `--topic`, `--workers` (each wins
  * over its environment variable; validated by the collector configuration schema).
  * @param onDone called after the collector has shut down (the CLI records its exit code)
+ * @param execBundle the process to replace with the collector's bundle and Node settings (./tuning.ts)
+ *   before anything else runs: `ragmeter collector` passes `process`; the bundle's own entry none
  */
-export function registerCollectorCommand(program: Command, options: Omit<CollectorCommandOptions, "onListening"> & { onDone?: () => void } = {}): Command {
-  const { onDone, ...run } = options;
+export function registerCollectorCommand(
+  program: Command,
+  options: Omit<CollectorCommandOptions, "onListening" | "untuned"> & { onDone?: () => void; execBundle?: ExecHost } = {},
+): Command {
+  const { onDone, execBundle, ...run } = options;
   return program
     .command("collector")
     .description("OTLP/HTTP receiver (POST /v1/traces, /v1/logs) that forwards one Kafka message per trace")
@@ -74,8 +83,18 @@ export function registerCollectorCommand(program: Command, options: Omit<Collect
     .option("--topic <name>", "topic (env RAGMETER_TOPIC, default ragmeter.spans)")
     .option("--workers <n>", "worker processes sharing the port, each with its own producer (env RAGMETER_COLLECTOR_WORKERS, default 1 = one process; auto = the available cores)")
     .action(async (o: CommandFlags) => {
-      const flags = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as CollectorFlags;
-      await runCollectorCommand(flags, run);
+      const given = Object.entries(o).filter(([, v]) => v !== undefined) as [string, string][];
+      const flags = Object.fromEntries(given) as CollectorFlags;
+      // `ragmeter collector`: this process becomes the bundle with its Node settings (no return), else says why not.
+      if (execBundle) loadCollectorConfig(run.env ?? process.env, flags); // a bad flag: the CLI's one line and exit 2, before any exec
+      const untuned = execBundle
+        ? execCollectorBundle(
+            given.flatMap(([k, v]) => [`--${k}`, v]),
+            run.env ?? process.env,
+            execBundle,
+          )
+        : undefined;
+      await runCollectorCommand(flags, { ...run, ...(untuned === undefined ? {} : { untuned }) });
       onDone?.();
     });
 }

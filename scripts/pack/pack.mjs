@@ -10,7 +10,7 @@
 // The ragmeter package is staged in a temporary folder (never inside the repository, so npm sees no
 // workspace around it) and packed there with `npm pack`.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { bundleCli } from "./bundle.mjs";
@@ -45,11 +45,29 @@ function thirdPartyLicenses(packages) {
   const parts = ["Third-party code bundled into the ragmeter package (everything else it runs is an npm dependency", "installed beside it, with its own licence file)."];
   for (const { name, dir } of packages) {
     const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
-    const file = ["LICENSE", "LICENSE.md", "LICENSE.txt", "license", "LICENCE"].map((f) => path.join(dir, f)).find((f) => existsSync(f));
+    const found = readdirSync(dir).find((f) => /^licen[cs]e(?:\.md|\.txt)?$/iu.test(f));
+    const file = found === undefined ? undefined : path.join(dir, found);
     if (file === undefined) throw new Error(`${name}: no licence file to ship with its bundled code`);
     parts.push("", "=".repeat(80), `${name} ${manifest.version} (${manifest.license})`, "=".repeat(80), readFileSync(file, "utf8").trim());
   }
   return `${parts.join("\n")}\n`;
+}
+
+/**
+ * Copies collector/dist/bundle (built by collector/bundle/build.mjs) to `to`; the third-party
+ * packages bundled into it (from its metafile), whose licences ship with the package.
+ */
+function copyCollectorBundle(to) {
+  const dist = path.join(workspaces(root).get("@ragmeter/collector").dir, "dist");
+  const meta = path.join(dist, "bundle-meta.json");
+  if (!existsSync(path.join(dist, "bundle", "main.js")) || !existsSync(meta)) throw new Error("collector/dist/bundle is missing (build with npm run build)");
+  cpSync(path.join(dist, "bundle"), to, { recursive: true });
+  const packages = new Map();
+  for (const input of Object.keys(JSON.parse(readFileSync(meta, "utf8")).inputs)) {
+    const m = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/u.exec(input);
+    if (m) packages.set(m[1].replace(/\\/gu, "/"), path.join(root, input.slice(0, m.index + m[0].length)));
+  }
+  return [...packages.entries()].map(([name, dir]) => ({ name, dir }));
 }
 
 /** Stages and packs `ragmeter`; returns its summary. */
@@ -58,7 +76,11 @@ export async function packRagmeter(out) {
   const stage = mkdtempSync(path.join(tmpdir(), "ragmeter-pack-"));
   try {
     const external = { ...manifest.dependencies, ...manifest.optionalDependencies, ...manifest.peerDependencies };
-    const { bundledPackages } = await bundleCli(root, path.join(stage, "dist"), external);
+    const { bundledPackages: cliPackages } = await bundleCli(root, path.join(stage, "dist"), external);
+    // `ragmeter collector` replaces its process with the collector's own bundle (collector/src/tuning.ts
+    // finds it at ./bundle/ beside the CLI's chunks): the build bench:peer measures, shipped as built
+    const collectorBundle = copyCollectorBundle(path.join(stage, "dist", "bundle"));
+    const bundledPackages = [...new Map([...cliPackages, ...collectorBundle].map((p) => [p.name, p])).values()].sort((a, b) => a.name.localeCompare(b.name));
     cpSync(path.join(here, "ragmeter", "index.d.ts"), path.join(stage, "dist", "index.d.ts"));
     const sample = workspaces(root).get("@ragmeter/sample-rag").dir;
     cpSync(path.join(sample, "corpus"), path.join(stage, "sample", "corpus"), { recursive: true });
@@ -87,7 +109,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const out = path.resolve(at >= 0 ? args[at + 1] : path.join(root, "dist", "npm"));
   mkdirSync(out, { recursive: true });
   try {
-    if (!args.includes("--no-build")) run(path.join(root, "node_modules", ".bin", "tsc"), ["-b"], root);
+    if (!args.includes("--no-build")) {
+      run(path.join(root, "node_modules", ".bin", "tsc"), ["-b"], root);
+      run(process.execPath, [path.join(root, "collector", "bundle", "build.mjs")], root);
+    }
     const packed = [await packRagmeter(out), packInstrumentation(out)];
     for (const p of packed)
       process.stderr.write(`${p.file}: ${(p.size / 1024).toFixed(0)} KiB packed, ${(p.unpackedSize / 1024).toFixed(0)} KiB unpacked, ${p.entryCount} files\n`);

@@ -114,6 +114,40 @@ describe("npm packages installed from their tarballs outside the repository", ()
     expect(installMs).toBeGreaterThan(0);
   });
 
+  it("ragmeter collector becomes the collector's bundle with its Node flag and malloc setting, in the same process (issue 31)", async () => {
+    const bin = path.join(installDir, "node_modules", "ragmeter", "dist", "ragmeter.js");
+    const bundle = path.join(installDir, "node_modules", "ragmeter", "dist", "bundle", "main.js");
+    expect(existsSync(bundle)).toBe(true);
+    // no broker needed to start: the collector listens and answers 503 until Kafka is reachable
+    const child = spawn(process.execPath, [bin, "collector", "--port", "0", "--host", "127.0.0.1", "--brokers", "127.0.0.1:1"], {
+      cwd: installDir,
+      env: cleanEnv(),
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    const exited = new Promise<number | null>((r) => child.on("close", (code) => r(code)));
+    let log = "";
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no "collector listening" within 30 s: ${log}`)), 30_000);
+        child.stderr.on("data", (d: Buffer) => {
+          log += d.toString();
+          if (log.includes('"collector listening"')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      const cmdline = (await readFile(`/proc/${child.pid}/cmdline`, "utf8")).split("\0").filter(Boolean);
+      expect(cmdline).toEqual([process.execPath, "--max-semi-space-size=4", realpathSync(bundle), "--port", "0", "--host", "127.0.0.1", "--brokers", "127.0.0.1:1"]);
+      const environ = (await readFile(`/proc/${child.pid}/environ`, "utf8")).split("\0");
+      expect(environ).toContain("MALLOC_ARENA_MAX=2");
+      expect(log).not.toContain("running the collector in this process");
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(await exited).toBe(0);
+  });
+
   it("npx ragmeter demo prints exactly what npm run demo prints in the repository", async () => {
     const installed = await ragmeter(["demo", "--home", path.join(work, "demo-installed")]);
     expect(installed.code, installed.err).toBe(0);

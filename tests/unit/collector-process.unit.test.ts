@@ -6,6 +6,7 @@ import { loadCollectorConfig } from "../../collector/src/config.js";
 import { CollectorConfigError } from "../../collector/src/errors.js";
 import type { RecordSink } from "../../collector/src/kafka-sink.js";
 import { startCollector } from "../../collector/src/server.js";
+import { COLLECTOR_NODE_FLAGS, type ExecHost, execCollectorBundle } from "../../collector/src/tuning.js";
 import { createJsonLogger, createLogger } from "../../runtime/src/logger.js";
 import { untilShutdown } from "../../runtime/src/shutdown.js";
 
@@ -36,6 +37,59 @@ describe("ragmeter collector command", () => {
     await expect(run).rejects.toThrow(CollectorConfigError);
     await expect(run).rejects.toThrow(/flag --port.*flag --brokers|flag --brokers.*flag --port/);
     expect(done).toBe(false);
+  });
+});
+
+/** A process whose execve records its call and throws (a real one never returns). */
+function fakeHost(
+  bundle: { path: string } | { why: string },
+  withExecve = true,
+): ExecHost & { calls: { file: string; args: readonly string[]; env: Record<string, string | undefined> }[] } {
+  const calls: { file: string; args: readonly string[]; env: Record<string, string | undefined> }[] = [];
+  const execve = (file: string, args: readonly string[] = [], env: Record<string, string | undefined> = {}): never => {
+    calls.push({ file, args, env });
+    throw new Error("exec'd");
+  };
+  return { execPath: "/opt/node/bin/node", calls, collectorBundle: () => bundle, ...(withExecve ? { execve } : {}) };
+}
+
+describe("`ragmeter collector` runs the bundle with its Node settings (issue 31)", () => {
+  it("replaces the process with node <flags> <bundle> <args>, MALLOC_ARENA_MAX=2 unless the environment sets it", () => {
+    const host = fakeHost({ path: "/pkg/dist/bundle/main.js" });
+    expect(() => execCollectorBundle(["--port", "4319"], { KAFKA_BROKERS: "k:9092", NODE_OPTIONS: "--max-old-space-size=200", UNSET: undefined }, host)).toThrow("exec'd");
+    expect(host.calls).toEqual([
+      {
+        file: "/opt/node/bin/node",
+        args: ["/opt/node/bin/node", "--max-semi-space-size=4", "/pkg/dist/bundle/main.js", "--port", "4319"],
+        env: { MALLOC_ARENA_MAX: "2", KAFKA_BROKERS: "k:9092", NODE_OPTIONS: "--max-old-space-size=200" },
+      },
+    ]);
+    expect(COLLECTOR_NODE_FLAGS).toEqual(["--max-semi-space-size=4"]);
+    const own = fakeHost({ path: "/b.js" });
+    expect(() => execCollectorBundle([], { MALLOC_ARENA_MAX: "1" }, own)).toThrow("exec'd");
+    expect(own.calls[0]?.env).toEqual({ MALLOC_ARENA_MAX: "1" });
+  });
+
+  it("says why not when there is no bundle or no execve (the caller then runs in process)", () => {
+    expect(execCollectorBundle([], {}, fakeHost({ why: "the collector's bundle (collector/dist/bundle) is missing" }))).toBe(
+      "the collector's bundle (collector/dist/bundle) is missing",
+    );
+    expect(execCollectorBundle([], {}, fakeHost({ path: "/b.js" }, false))).toMatch(/^this Node has no process\.execve/u);
+  });
+
+  it("the command passes its flags on, and checks them first (a bad flag never execs)", async () => {
+    const host = fakeHost({ path: "/b.js" });
+    const program = new Command("ragmeter").exitOverride();
+    registerCollectorCommand(program, { env: { RAGMETER_TOPIC: "t" }, execBundle: host });
+    await expect(program.parseAsync(["collector", "--port", "4320", "--topic", "spans.x"], { from: "user" })).rejects.toThrow("exec'd");
+    expect(host.calls.map((c) => c.args.slice(3))).toEqual([["--port", "4320", "--topic", "spans.x"]]);
+    expect(host.calls[0]?.env).toEqual({ MALLOC_ARENA_MAX: "2", RAGMETER_TOPIC: "t" });
+
+    const bad = fakeHost({ path: "/b.js" });
+    const p2 = new Command("ragmeter").exitOverride();
+    registerCollectorCommand(p2, { env: {}, execBundle: bad });
+    await expect(p2.parseAsync(["collector", "--port", "70000"], { from: "user" })).rejects.toThrow(CollectorConfigError);
+    expect(bad.calls).toEqual([]);
   });
 });
 
