@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { runtimeTuningEnabled } from "@ragmeter/runtime";
 
 /**
  * V8 flags of the collector process. `--max-semi-space-size=4` caps each young-generation
@@ -22,7 +23,7 @@ export const COLLECTOR_PROCESS_ENV: Readonly<Record<string, string>> = { MALLOC_
  * (scripts/pack/pack.mjs copies the bundle there).
  * @returns its path, or why it cannot be used (missing, or older than a compiled file it holds)
  */
-export function collectorBundle(): { path: string } | { why: string } {
+function collectorBundle(): { path: string } | { why: string } {
   const here = new URL("./", import.meta.url);
   const bundle = new URL("./bundle/main.js", here);
   if (!existsSync(bundle)) return { why: "the collector's bundle (collector/dist/bundle) is missing" };
@@ -50,14 +51,16 @@ export interface ExecHost {
 /**
  * Replaces this process with `node <flags> <bundle> <args>` under the collector's environment (the
  * same pid, so signals, exit code and process supervisors see no difference). The environment's own
- * MALLOC_ARENA_MAX wins over the default; NODE_OPTIONS passes through.
+ * MALLOC_ARENA_MAX wins over the default; NODE_OPTIONS passes through. With RAGMETER_RUNTIME_TUNING
+ * off the bundle runs with Node's and glibc's defaults (no flag, no MALLOC_ARENA_MAX).
  * @returns why it did not (no bundle, or no execve): the caller runs the collector in this process
  */
 export function execCollectorBundle(args: readonly string[], env: Record<string, string | undefined>, host: ExecHost = process): string {
   const b = (host.collectorBundle ?? collectorBundle)();
   if ("why" in b) return b.why;
   if (typeof host.execve !== "function") return "this Node has no process.execve (Node ≥ 22.15 on Linux or macOS)";
+  const tuned = runtimeTuningEnabled(env);
   const merged: Record<string, string> = {};
-  for (const [k, v] of Object.entries({ ...COLLECTOR_PROCESS_ENV, ...env })) if (v !== undefined) merged[k] = v;
-  return host.execve(host.execPath, [host.execPath, ...COLLECTOR_NODE_FLAGS, b.path, ...args], merged);
+  for (const [k, v] of Object.entries({ ...(tuned ? COLLECTOR_PROCESS_ENV : {}), ...env })) if (v !== undefined) merged[k] = v;
+  return host.execve(host.execPath, [host.execPath, ...(tuned ? COLLECTOR_NODE_FLAGS : []), b.path, ...args], merged);
 }

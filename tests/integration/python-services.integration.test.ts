@@ -97,7 +97,8 @@ beforeAll(async () => {
     format: "JSONEachRow",
   });
   // The chunks' text is stored once, by hash (design §12, chunks): read it back as the scorer's reads do.
-  for (const r of await withChunkTexts(store, (await rs.json()) as (StoredRow & { service_name: string; chunk_hashes: string[] })[])) stored.set(r.service_name, [...(stored.get(r.service_name) ?? []), r]);
+  for (const r of await withChunkTexts(store, (await rs.json()) as (StoredRow & { service_name: string; chunk_hashes: string[] })[]))
+    stored.set(r.service_name, [...(stored.get(r.service_name) ?? []), r]);
   const ss = await store.client.query({
     query:
       "SELECT i.service_name AS service_name, s.metric AS metric, s.status AS status, s.reason AS reason FROM ragmeter.scores AS s FINAL INNER JOIN ragmeter.interactions AS i FINAL ON i.trace_id = s.trace_id ORDER BY metric",

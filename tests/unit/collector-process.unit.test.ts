@@ -68,6 +68,10 @@ describe("`ragmeter collector` runs the bundle with its Node settings (issue 31)
     const own = fakeHost({ path: "/b.js" });
     expect(() => execCollectorBundle([], { MALLOC_ARENA_MAX: "1" }, own)).toThrow("exec'd");
     expect(own.calls[0]?.env).toEqual({ MALLOC_ARENA_MAX: "1" });
+    // runtime tuning off: the same bundle with Node's and glibc's defaults
+    const off = fakeHost({ path: "/b.js" });
+    expect(() => execCollectorBundle(["--port", "1"], { RAGMETER_RUNTIME_TUNING: "off" }, off)).toThrow("exec'd");
+    expect(off.calls[0]).toEqual({ file: "/opt/node/bin/node", args: ["/opt/node/bin/node", "/b.js", "--port", "1"], env: { RAGMETER_RUNTIME_TUNING: "off" } });
   });
 
   it("says why not when there is no bundle or no execve (the caller then runs in process)", () => {
