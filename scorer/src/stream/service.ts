@@ -5,10 +5,14 @@ import type { ScoredTrace } from "../scoring/trace.js";
 import type { Store } from "../store/client.js";
 import type { StreamConfig } from "./config.js";
 import { type ConsumerLogger, type ConsumerSettings, type SpanConsumer, startSpanConsumer } from "./consumer.js";
+import { createGroupCommit } from "./groupCommit.js";
 import { HeldTraces } from "./held.js";
-import { decodeRecord, type IngestResult, writeRecords } from "./ingest.js";
+import { type DecodedRecord, decodeRecord, type IngestResult, writeRecords } from "./ingest.js";
 import { prepareTraces, type ScoringSettings, saveScored, scoreSettledTraces } from "./loop.js";
 import { IngestionStats } from "./stats.js";
+
+/** Spans and log records at most in one in-process write of `serve` (a group of concurrent requests). */
+const GROUP_COMMIT_MAX_SPANS = 20_000;
 
 /**
  * Traces held in memory between their write and their scoring, at most (see {@link HeldTraces}):
@@ -207,14 +211,22 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
     })().catch((err: unknown) => o.log.warn("ingestion stats not written", { error: (err as Error).message }));
   }, 10_000);
 
-  const sink: RecordSink = {
-    async send(signal: Signal, records: TraceRecord[]) {
-      const decoded = records.map((r) => decodeRecord(signal, r.value));
+  // Requests that arrive while a write is in flight are written together by the next one (one
+  // insert per table for all of them); each request's 200 still waits for the write holding it.
+  const commits = createGroupCommit<DecodedRecord>(
+    async (decoded) => {
       const at = Date.now();
       const w = await writeRecords(ingest, decoded, { partition: -1, offset: "-1" }, at);
       stats.spans(w.spans, at);
       stats.forgotten(w.dropped, at);
       written(w, at);
+    },
+    { maxWeight: GROUP_COMMIT_MAX_SPANS, weight: (d) => d.spans.length + d.logs.length },
+  );
+  const sink: RecordSink = {
+    async send(signal: Signal, records: TraceRecord[]) {
+      const decoded = records.map((r) => decodeRecord(signal, r.value)); // all decoded before any is written
+      await Promise.all(decoded.map((d) => commits.add(d)));
     },
     ready: async () => true,
     degraded: () => false,
