@@ -33,22 +33,31 @@ export interface CollectorCommandOptions {
  */
 export async function runCollectorCommand(flags: CollectorFlags = {}, options: CollectorCommandOptions = {}): Promise<void> {
   const config = loadCollectorConfig(options.env ?? process.env, flags);
+  // Listening for SIGTERM/SIGINT before the port opens: a signal sent as soon as "collector
+  // listening" is logged (a supervisor, a test) stops the collector gracefully instead of killing it.
+  const failed = new AbortController(); // releases the signal listeners when the start fails
+  const shutdown = untilShutdown(options.signal ? AbortSignal.any([options.signal, failed.signal]) : failed.signal);
   const logger = options.logger ? pinoOf(options.logger) : createLogger({ level: config.logLevel });
   if (options.untuned !== undefined) logger.warn({ reason: options.untuned }, "running the collector in this process, without the bundle and its Node settings");
   const entry = config.workers > 1 ? workerEntry() : undefined;
   if (config.workers > 1 && entry === undefined) logger.warn({ workers: config.workers }, "collector/dist/worker.js is not built: running one process");
   let collector: RunningCollector;
-  if (entry !== undefined) {
-    collector = await startCluster(config, logger, entry);
-    await releaseStartupPagesOnce(config, logger);
-    logger.info({ url: collector.url, workers: config.workers, topic: config.topic, brokers: config.brokers, idempotent: config.idempotent }, "collector listening");
-  } else {
-    // Loaded here so that a cluster primary does not load the HTTP server, the Kafka client and the codecs.
-    const { startCollector } = await import("./server.js");
-    collector = await startCollector(config, { logger, beforeListen: () => releaseStartupPagesOnce(config, logger) });
+  try {
+    if (entry !== undefined) {
+      collector = await startCluster(config, logger, entry);
+      await releaseStartupPagesOnce(config, logger);
+      logger.info({ url: collector.url, workers: config.workers, topic: config.topic, brokers: config.brokers, idempotent: config.idempotent }, "collector listening");
+    } else {
+      // Loaded here so that a cluster primary does not load the HTTP server, the Kafka client and the codecs.
+      const { startCollector } = await import("./server.js");
+      collector = await startCollector(config, { logger, beforeListen: () => releaseStartupPagesOnce(config, logger) });
+    }
+  } catch (err) {
+    failed.abort();
+    throw err;
   }
   options.onListening?.(collector);
-  const why = await untilShutdown(options.signal);
+  const why = await shutdown;
   logger.info({ reason: why }, "shutting down");
   await collector.close();
 }

@@ -137,6 +137,9 @@ export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSig
     const reader = storeReader(store, config.prices);
     const auth = collectorConfig.token !== undefined ? { token: collectorConfig.token } : {};
     const watch = watchContentCapture(reader, log);
+    // SIGTERM/SIGINT listened for before the port opens (a signal right after "serve running" stops it gracefully)
+    const started = new AbortController(); // releases the listeners when the start fails
+    const shutdown = untilShutdown(signal ? AbortSignal.any([signal, started.signal]) : started.signal);
     try {
       const sameport = flags.apiPort === undefined;
       collector = await startCollector(collectorConfig, {
@@ -156,9 +159,10 @@ export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSig
       });
       for (const id of store.abortedRuns) log.warn("run aborted: its process died while running it", { run_id: id });
       onReady?.(collector.url);
-      const why = await untilShutdown(signal);
+      const why = await shutdown;
       log.info("serve stopping", { reason: why });
     } finally {
+      started.abort();
       watch.stop();
       if (api) await api.close();
       if (collector) await collector.close();
