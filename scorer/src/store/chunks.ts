@@ -1,14 +1,6 @@
-import { createHash } from "node:crypto";
 import { z } from "zod";
+import { chunkHash } from "../domain/chunkHash.js";
 import type { Store } from "./client.js";
-
-/**
- * The content address of a chunk's text (design §6, `chunks`): SHA-256 of its UTF-8 bytes, the
- * first 32 hex digits (128 bits); '' for a blank text, which is not stored.
- */
-export function chunkHash(text: string): string {
-  return text === "" ? "" : createHash("sha256").update(text).digest("hex").slice(0, 32);
-}
 
 /** Hashes per statement: a bound parameter list well below ClickHouse's query size limits. */
 const PER_QUERY = 5000;

@@ -1,5 +1,6 @@
+import { chunkHash } from "../domain/chunkHash.js";
 import type { ResultBatch } from "../domain/rows.js";
-import { chunkHash, saveChunks } from "./chunks.js";
+import { saveChunks } from "./chunks.js";
 import type { Store } from "./client.js";
 import { LIVE_TRACE_COLUMNS, liveTraceRows } from "./liveTraces.js";
 import { type ScoreRow, scoreRowSchema } from "./rows.js";

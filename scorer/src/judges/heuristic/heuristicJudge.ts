@@ -5,7 +5,7 @@ import type { ClaimVerdict, GroundingInput, GroundingJudgment, Judge, RelevanceI
 import { CLAIM_RULES, type ClaimSpan, claimSpans } from "./claims.js";
 import { type Alignment, answerContext, chunkSet, claimFeatures, type TokenizedChunk } from "./features.js";
 import { committedGroundingModel, type GroundingModel, supportProbability } from "./model.js";
-import { TOKEN_RULES, type Token, type Tokenized, Tokens } from "./tokens.js";
+import { CHUNK_CACHE, type ChunkCacheBound, TOKEN_RULES, type Token, type Tokenized, Tokens } from "./tokens.js";
 
 /** A claim is CONTRADICTED when a chunk covers at least this share of its content tokens and gives a different number. */
 const CONTRADICT_COVERAGE = 0.5;
@@ -29,7 +29,7 @@ function statingSpans(answer: string, tokens: Tokens): ClaimSpan[] {
   });
 }
 
-function coverage(claim: Tokenized, chunk: Tokenized): number {
+function coverage(claim: Tokenized, chunk: { readonly content: ReadonlySet<string> }): number {
   if (claim.content.size === 0) return 1;
   let n = 0;
   for (const t of claim.content) if (chunk.content.has(t)) n++;
@@ -214,10 +214,12 @@ export function heuristicPromptVersion(model: GroundingModel): string {
 /**
  * The heuristic judges (no LLM endpoint; design §5), labelled `heuristic`. Deterministic; the
  * prompt version is a hash of the rules, thresholds and the grounding model's weights, so it
- * changes when the weights do (and with it the cache key and calibration notices).
+ * changes when the weights do (and with it the cache key and calibration notices). Each judge keeps
+ * its own token caches (no process-wide one): its chunks' tokens by chunk hash within `chunkCache`,
+ * reused by the later traces that retrieve the same chunks (issue 31); judgments do not depend on it.
  */
-export function createHeuristicJudge(model: GroundingModel = committedGroundingModel()): Judge {
-  const tokens = new Tokens();
+export function createHeuristicJudge(model: GroundingModel = committedGroundingModel(), chunkCache: ChunkCacheBound = CHUNK_CACHE): Judge {
+  const tokens = new Tokens(chunkCache);
   const version = heuristicPromptVersion(model);
   return {
     kind: "heuristic",

@@ -1,4 +1,5 @@
 import { STOP_WORDS, sentences, wordSegments } from "@ragmeter/golden";
+import { chunkHash } from "../../domain/chunkHash.js";
 import { chineseNumeralsToDigits, mergeNumberWords } from "./numerals.js";
 import { stem } from "./stem.js";
 
@@ -25,9 +26,18 @@ export interface Tokenized {
   readonly script: Script;
 }
 
-/** A chunk: its tokens as a whole and per sentence (local alignment and negation read sentences). */
+/** What the judge reads of one sentence of a chunk: its content tokens and whether it negates. */
+interface ChunkSentence {
+  readonly content: ReadonlySet<string>;
+  readonly negated: boolean;
+}
+
+/**
+ * A chunk: its tokens as a whole and per sentence (local alignment and negation read sentences). A
+ * judge keeps these across traces (its chunk cache), so a sentence keeps only what is read of it.
+ */
 export interface ChunkTokens extends Tokenized {
-  readonly sentences: readonly Tokenized[];
+  readonly sentences: readonly ChunkSentence[];
   /** For each content token, the indices of the sentences that hold it, ascending. */
   readonly positions: ReadonlyMap<string, readonly number[]>;
 }
@@ -162,32 +172,74 @@ function union(parts: readonly Tokenized[], text: string): ChunkTokens {
     for (const t of p.bigrams) bigrams.add(t);
     segments.push(...p.segments);
   }
-  return { segments, content, numbers, bigrams, negated: parts.some((p) => p.negated), script: scriptOf(text), sentences: parts, positions };
+  return {
+    segments,
+    content,
+    numbers,
+    bigrams,
+    negated: parts.some((p) => p.negated),
+    script: scriptOf(text),
+    sentences: parts.map((p) => ({ content: p.content, negated: p.negated })),
+    positions,
+  };
 }
 
-/** A map that drops its least recently inserted entry once it holds `capacity` entries. */
+/**
+ * A least-recently-used cache filled on a miss by `make`: at most `entries` entries and at most `size`
+ * in all by `sizeOf` (a value larger than `size` is made and not kept). A Map keeps insertion order,
+ * so a hit is moved to its end and the first entry is the least recently used.
+ */
 class Bounded<V> {
-  readonly #map = new Map<string, V>();
-  constructor(readonly capacity: number) {}
+  readonly #map = new Map<string, { readonly value: V; readonly size: number }>();
+  #size = 0;
+  constructor(
+    readonly entries: number,
+    readonly size = Number.POSITIVE_INFINITY,
+    readonly sizeOf: (value: V) => number = () => 0,
+  ) {}
   get(key: string, make: (key: string) => V): V {
-    let v = this.#map.get(key);
-    if (v === undefined) {
-      v = make(key);
-      if (this.#map.size >= this.capacity) {
-        const oldest = this.#map.keys().next();
-        if (!oldest.done) this.#map.delete(oldest.value);
-      }
-      this.#map.set(key, v);
+    const hit = this.#map.get(key);
+    if (hit !== undefined) {
+      this.#map.delete(key);
+      this.#map.set(key, hit);
+      return hit.value;
     }
-    return v;
+    const value = make(key);
+    const size = this.sizeOf(value);
+    if (this.entries < 1 || size > this.size) return value;
+    this.#map.set(key, { value, size });
+    this.#size += size;
+    while (this.#map.size > this.entries || this.#size > this.size) {
+      const [oldest, e] = this.#map.entries().next().value as [string, { readonly size: number }];
+      this.#map.delete(oldest);
+      this.#size -= e.size;
+    }
+    return value;
+  }
+  /** Entries held and their total size. */
+  held(): { readonly entries: number; readonly size: number } {
+    return { entries: this.#map.size, size: this.#size };
   }
 }
 
 /** The token rules' word lists and patterns, as text: part of the judge's prompt version. */
 export const TOKEN_RULES = [[...DISCOURSE_WORDS].join(","), [...NEGATION_WORDS].join(","), NEGATION_HAN.source, JSON.stringify([...SCALE_AFTER_DIGITS])].join("\n");
 
-/** Chunk texts whose tokens a heuristic judge keeps (a few KiB each with their tokens). */
-const CHUNK_CACHE_ENTRIES = 20_000;
+/**
+ * Bound of a judge's chunk cache: chunks whose tokens it keeps, and segments (words and numbers) over
+ * them, which bounds its memory: about 200 bytes of heap a segment with the sets and positions built
+ * from it (bench:judge-chunks measures it), a chunk of 500–2,000 characters 100–600 segments.
+ * `entries: 0` keeps none: each trace tokenizes its chunks again.
+ */
+export interface ChunkCacheBound {
+  readonly entries: number;
+  readonly segments: number;
+}
+/**
+ * The judge's chunk cache: 320,000 segments, about 64 MiB (1,000 chunks of issue 31's production
+ * shape, the most recently retrieved), and at most 20,000 chunks however short.
+ */
+export const CHUNK_CACHE: ChunkCacheBound = Object.freeze({ entries: 20_000, segments: 320_000 });
 /** Questions, answers and sentences whose tokens a heuristic judge keeps (those of the last questions). */
 const RECENT_CACHE_ENTRIES = 1_000;
 /** Words whose stems a heuristic judge keeps. */
@@ -200,16 +252,28 @@ const STEM_CACHE_ENTRIES = 100_000;
  */
 export class Tokens {
   readonly #stems = new Bounded<string>(STEM_CACHE_ENTRIES);
-  readonly #chunks = new Bounded<ChunkTokens>(CHUNK_CACHE_ENTRIES);
+  readonly #chunks: Bounded<ChunkTokens>;
   readonly #recent = new Bounded<Tokenized>(RECENT_CACHE_ENTRIES);
   readonly #recentRelevance = new Bounded<Tokenized>(RECENT_CACHE_ENTRIES);
   readonly #stem = (word: string): string => this.#stems.get(word, stem);
   readonly #tokenize = (text: string): Tokenized => tokenize(text, this.#stem);
   readonly #tokenizeRelevance = (text: string): Tokenized => tokenize(text, this.#stem, false);
   readonly #chunk = (text: string): ChunkTokens => union(sentences(text).map(this.#tokenize), text);
-  /** Tokens of a chunk text, whole and per sentence. */
+  constructor(chunkCache: ChunkCacheBound = CHUNK_CACHE) {
+    this.#chunks = new Bounded<ChunkTokens>(chunkCache.entries, chunkCache.segments, (t) => t.segments.length);
+  }
+  /**
+   * Tokens of a chunk text, whole and per sentence: the judge's per-chunk work, kept by the text's
+   * hash (the `chunks` table's, design §6) within the bound, so a chunk retrieved again by a later
+   * trace is not tokenized again; the cache holds no text.
+   */
   chunk(text: string): ChunkTokens {
-    return this.#chunks.get(text, this.#chunk);
+    return this.#chunks.get(chunkHash(text), () => this.#chunk(text));
+  }
+  /** Chunks the chunk cache holds and their segments. */
+  chunkCache(): ChunkCacheBound {
+    const h = this.#chunks.held();
+    return { entries: h.entries, segments: h.size };
   }
   /** Tokens of a question, answer or claim, for grounding (discourse words are not content). */
   text(text: string): Tokenized {
