@@ -95,7 +95,8 @@ export function registerCollectorCommand(
       const given = Object.entries(o).filter(([, v]) => v !== undefined) as [string, string][];
       const flags = Object.fromEntries(given) as CollectorFlags;
       // `ragmeter collector`: this process becomes the bundle with its Node settings (no return), else says why not.
-      if (execBundle) loadCollectorConfig(run.env ?? process.env, flags); // a bad flag: the CLI's one line and exit 2, before any exec
+      // a bad flag: the CLI's one line and exit 2, before any exec (deprecation warnings: once, by the process that runs the collector)
+      if (execBundle) loadCollectorConfig(run.env ?? process.env, flags, () => undefined);
       const untuned = execBundle
         ? execCollectorBundle(
             given.flatMap(([k, v]) => [`--${k}`, v]),

@@ -1,34 +1,17 @@
 /**
  * Collector configuration: one zod schema, read once from flags, then environment, then defaults.
  */
-import { availableParallelism } from "node:os";
 import { brokerListSchema, DEFAULT_BROKERS, DEFAULT_TOPIC, KafkaConfigError, kafkaSecuritySchema, loadKafkaEnv, PLAINTEXT, topicSchema } from "@ragmeter/kafka";
+import { ALL_SETTINGS, rawSettings, SETTINGS as S, type Setting } from "@ragmeter/runtime";
 import * as z from "zod"; // a namespace import lets a bundler drop what is not used (the locales, JSON Schema): collector bundle −430 KiB
 import { CollectorConfigError } from "./errors.js";
 
-const MiB = 1024 * 1024;
-
-const positiveInt = (max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().positive().max(max);
-
-const booleanLike = z.union(
-  [
-    z.boolean(),
-    z
-      .string()
-      .trim()
-      .toLowerCase()
-      .refine((s) => ["1", "0", "true", "false", "yes", "no", "on", "off"].includes(s), "must be true or false")
-      .transform((s) => ["1", "true", "yes", "on"].includes(s)),
-  ],
-  { error: "must be true or false" },
-);
-
-/** Schema of the collector configuration (all fields after defaults). */
+/** Schema of the collector configuration (all fields after defaults), its fields the settings of the one catalog (@ragmeter/runtime). */
 export const collectorConfigSchema = z.object({
   /** Interface to listen on. Env RAGMETER_COLLECTOR_HOST, default 0.0.0.0. */
-  host: z.string().min(1).default("0.0.0.0"),
+  host: S.RAGMETER_COLLECTOR_HOST.type,
   /** OTLP/HTTP port (0 = any free port). Env RAGMETER_COLLECTOR_PORT, default 4318. */
-  port: z.coerce.number().int().min(0).max(65535).default(4318),
+  port: S.RAGMETER_COLLECTOR_PORT.type,
   /** Kafka bootstrap servers, host:port. Env KAFKA_BROKERS (comma-separated), default 127.0.0.1:9092. */
   brokers: brokerListSchema.default([...DEFAULT_BROKERS]),
   /** Topic for spans and log events. Env RAGMETER_TOPIC, default ragmeter.spans. */
@@ -40,19 +23,19 @@ export const collectorConfigSchema = z.object({
    */
   security: kafkaSecuritySchema.default(PLAINTEXT),
   /** Bearer token required on /v1/*, when set. Env RAGMETER_COLLECTOR_TOKEN. */
-  token: z.string().min(1).optional(),
+  token: S.RAGMETER_COLLECTOR_TOKEN.type,
   /** Largest request body, compressed and decompressed, in bytes (413 above). Env RAGMETER_COLLECTOR_BODY_LIMIT_BYTES, default 16 MiB. */
-  bodyLimitBytes: positiveInt().default(16 * MiB),
+  bodyLimitBytes: S.RAGMETER_COLLECTOR_BODY_LIMIT_BYTES.type,
   /** Bytes of request bodies being processed at once; beyond it 429 (503 while Kafka is down). Env RAGMETER_COLLECTOR_MAX_INFLIGHT_BYTES, default 128 MiB. */
-  maxInflightBytes: positiveInt().default(128 * MiB),
+  maxInflightBytes: S.RAGMETER_COLLECTOR_MAX_INFLIGHT_BYTES.type,
   /** Largest Kafka record value in bytes; bigger traces are split. Keep below the broker's message.max.bytes. Env RAGMETER_KAFKA_MAX_MESSAGE_BYTES, default 1000000. */
-  maxMessageBytes: positiveInt().default(1_000_000),
+  maxMessageBytes: S.RAGMETER_KAFKA_MAX_MESSAGE_BYTES.type,
   /** How long a request waits for Kafka's acknowledgement before answering 503, in ms. Env RAGMETER_KAFKA_SEND_TIMEOUT_MS, default 10000. */
-  sendTimeoutMs: positiveInt().default(10_000),
+  sendTimeoutMs: S.RAGMETER_KAFKA_SEND_TIMEOUT_MS.type,
   /** After a Kafka failure, answer 503 at once for this long (ms) before trying again. Env RAGMETER_KAFKA_BACKOFF_MS, default 1000. */
-  kafkaBackoffMs: z.coerce.number().int().min(0).default(1_000),
+  kafkaBackoffMs: S.RAGMETER_KAFKA_BACKOFF_MS.type,
   /** Retry-After value on 429/503, in seconds. Env RAGMETER_COLLECTOR_RETRY_AFTER_SECONDS, default 2. */
-  retryAfterSeconds: positiveInt(3600).default(2),
+  retryAfterSeconds: S.RAGMETER_COLLECTOR_RETRY_AFTER_SECONDS.type,
   /**
    * Idempotent producer (one produce call at a time with group commit; the producer is replaced
    * after a failure, so no sequence errors across a broker restart). Measured (with the client the
@@ -60,15 +43,15 @@ export const collectorConfigSchema = z.object({
    * concurrent produce calls.
    * Env RAGMETER_KAFKA_IDEMPOTENT, default true.
    */
-  idempotent: booleanLike.default(true),
+  idempotent: S.RAGMETER_KAFKA_IDEMPOTENT.type,
   /** Kafka client id. Env RAGMETER_KAFKA_CLIENT_ID, default ragmeter-collector. */
-  clientId: z.string().min(1).default("ragmeter-collector"),
+  clientId: S.RAGMETER_KAFKA_CLIENT_ID.type,
   /** Longest graceful shutdown, in ms. Env RAGMETER_COLLECTOR_SHUTDOWN_TIMEOUT_MS, default 15000. */
-  shutdownTimeoutMs: positiveInt().default(15_000),
+  shutdownTimeoutMs: S.RAGMETER_COLLECTOR_SHUTDOWN_TIMEOUT_MS.type,
   /** Create the topic and `<topic>.dlq` when they do not exist (else wait for them, answering 503 naming the topic). Env RAGMETER_KAFKA_CREATE_TOPICS, default true. */
-  createTopics: booleanLike.default(true),
+  createTopics: S.RAGMETER_KAFKA_CREATE_TOPICS.type,
   /** Partitions of topics the collector creates. Env RAGMETER_KAFKA_TOPIC_PARTITIONS, default 3. */
-  topicPartitions: positiveInt(10_000).default(3),
+  topicPartitions: S.RAGMETER_KAFKA_TOPIC_PARTITIONS.type,
   /**
    * Worker processes (Node cluster, one listening socket shared by all), each with its own Kafka
    * producer and an equal share of maxInflightBytes; 1 = one process, no cluster; `auto` = the
@@ -77,21 +60,23 @@ export const collectorConfigSchema = z.object({
    * process (0.30× vs 0.85× the Go collector at 8) and doubled the peak RSS; use more on a host
    * where the collector has cores of its own.
    */
-  workers: z.union([z.literal("auto").transform(() => availableParallelism()), positiveInt(256)]).default(1),
+  workers: S.RAGMETER_COLLECTOR_WORKERS.type,
   /**
    * Just before listening, return to the kernel the pages of code and read-only data only the start
    * touched (@ragmeter/runtime releaseStartupPages; figures in bench/README.md, "Runtime tuning").
    * Env RAGMETER_RELEASE_STARTUP_PAGES, default true.
    */
-  releaseStartupPages: booleanLike.default(true),
+  releaseStartupPages: S.RAGMETER_RELEASE_STARTUP_PAGES.type,
   /**
    * Runtime tuning of the process (@ragmeter/runtime runtimeTuning): with it off, no startup page is
-   * released whatever releaseStartupPages says. Env RAGMETER_RUNTIME_TUNING, default on (design §12).
+   * released whatever releaseStartupPages says. Env RAGMETER_RUNTIME_TUNING, default on (design §10).
    */
-  runtimeTuning: booleanLike.default(true),
+  runtimeTuning: S.RAGMETER_RUNTIME_TUNING.type,
   /** Log level. Env RAGMETER_LOG_LEVEL, default info. */
-  logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  logLevel: S.RAGMETER_LOG_LEVEL.type,
 });
+
+const SETTING_BY_NAME = new Map(ALL_SETTINGS.map((s) => [s.name, s]));
 
 /** Validated collector configuration. */
 export type CollectorConfig = z.infer<typeof collectorConfigSchema>;
@@ -128,10 +113,15 @@ export const COLLECTOR_ENV: Record<Exclude<keyof CollectorConfig, "security">, s
 
 /**
  * Builds the configuration: each flag wins over its environment variable (see {@link COLLECTOR_ENV}),
- * which wins over the default. Empty environment values count as unset.
+ * which wins over the default. Empty environment values count as unset; a deprecated name of a
+ * variable is read when the variable is unset, with one warning through `warn`.
  * @throws CollectorConfigError naming each invalid setting and where it came from
  */
-export function loadCollectorConfig(env: Record<string, string | undefined> = process.env, flags: CollectorFlags = {}): CollectorConfig {
+export function loadCollectorConfig(
+  env: Record<string, string | undefined> = process.env,
+  flags: CollectorFlags = {},
+  warn: (line: string) => void = (line) => process.emitWarning(line, "DeprecationWarning"),
+): CollectorConfig {
   const raw: Record<string, unknown> = {};
   const source: Record<string, string> = {};
   const issues: string[] = [];
@@ -156,19 +146,18 @@ export function loadCollectorConfig(env: Record<string, string | undefined> = pr
     if (!(err instanceof KafkaConfigError)) throw err;
     issues.push(...err.issues.map((i) => `${i.setting}: ${i.message}`));
   }
-  for (const [key, name] of Object.entries(COLLECTOR_ENV)) {
-    if (key === "brokers" || key === "topic") continue;
-    const v = env[name];
-    if (v !== undefined && v !== "") {
-      raw[key] = v;
-      source[key] = name;
-    }
-  }
-  for (const [key, v] of Object.entries(flags)) {
-    if (v !== undefined && key !== "brokers" && key !== "topic") {
-      raw[key] = v;
-      source[key] = `flag --${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-    }
+  // The other settings: flag, then the variable (or a deprecated name of it, with one warning).
+  const keys = (Object.keys(COLLECTOR_ENV) as (keyof typeof COLLECTOR_ENV)[]).filter((k) => k !== "brokers" && k !== "topic");
+  const settings: Setting[] = keys.map((k) => SETTING_BY_NAME.get(COLLECTOR_ENV[k]) as Setting);
+  const flagValues = Object.fromEntries(keys.map((k) => [COLLECTOR_ENV[k], { value: flags[k], flag: `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` }]));
+  const read = rawSettings(settings, env, flagValues);
+  for (const w of read.warnings) warn(w);
+  for (const k of keys) {
+    const name = COLLECTOR_ENV[k];
+    const src = read.sources[name];
+    if (name in read.raw) raw[k] = read.raw[name];
+    if (src?.kind === "flag") source[k] = `flag ${src.flag}`;
+    else if (src?.kind === "environment") source[k] = src.variable;
   }
   const r = collectorConfigSchema.safeParse(raw);
   if (!r.success) {

@@ -1,5 +1,6 @@
 /**
- * The Kafka settings the collector and the scorer share, validated by one zod schema (design §10):
+ * The Kafka settings the collector and the scorer share, validated by one zod schema (design §10)
+ * whose fields are their settings' types in the one settings catalog (@ragmeter/runtime):
  * where the brokers are (`KAFKA_BROKERS`), the topic (`RAGMETER_TOPIC`), and how to reach a
  * secured broker — TLS with the CA and a client certificate from PEM files, SASL PLAIN or
  * SCRAM-SHA-256/512 (`RAGMETER_KAFKA_SECURITY_PROTOCOL`, `RAGMETER_KAFKA_SASL_*`,
@@ -8,7 +9,7 @@
  */
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
-import { RagmeterError } from "@ragmeter/runtime";
+import { RagmeterError, rawSettings, SASL_MECHANISMS, SECURITY_PROTOCOLS, SETTINGS } from "@ragmeter/runtime";
 import * as z from "zod"; // a namespace import lets a bundler drop what is not used (the locales, JSON Schema): collector bundle −430 KiB
 
 /** Default topic of spans and log events. */
@@ -16,12 +17,10 @@ export const DEFAULT_TOPIC = "ragmeter.spans";
 /** Default bootstrap servers: the local broker of `npm run kafka:start`. */
 export const DEFAULT_BROKERS: readonly string[] = ["127.0.0.1:9092"];
 
-/** How the clients talk to the brokers, Kafka's own `security.protocol` values. */
-export const SECURITY_PROTOCOLS = ["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"] as const;
+/** How the clients talk to the brokers (declared with the settings, @ragmeter/runtime). */
+export { SASL_MECHANISMS, SECURITY_PROTOCOLS };
 /** See {@link SECURITY_PROTOCOLS}. */
 export type SecurityProtocol = (typeof SECURITY_PROTOCOLS)[number];
-/** SASL mechanisms ragmeter's clients speak. */
-export const SASL_MECHANISMS = ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"] as const;
 /** See {@link SASL_MECHANISMS}. */
 export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
 
@@ -71,11 +70,8 @@ export interface KafkaConnection {
   readonly security: KafkaSecurity;
 }
 
-/** Broker list: `a:9092,b:9092` or an array of `host:port`; at least one. */
-export const brokerListSchema = z
-  .union([z.string(), z.array(z.string())])
-  .transform((v) => (Array.isArray(v) ? v : v.split(",")).map((s) => s.trim()).filter((s) => s !== ""))
-  .pipe(z.array(z.string().regex(/^[^\s:]+:\d{1,5}$/u, "must be host:port")).min(1, "needs at least one host:port"));
+/** Broker list: `a:9092,b:9092` or an array of `host:port`; at least one (the type of `KAFKA_BROKERS` in the settings catalog). */
+export const brokerListSchema = SETTINGS.KAFKA_BROKERS.type.unwrap();
 
 /** Topic name (non-empty). */
 export const topicSchema = z.string().min(1);
@@ -96,8 +92,6 @@ export const kafkaSecuritySchema = z
   .refine((s) => usesTls(s.protocol) || s.tls === undefined, { message: "TLS material goes with SSL or SASL_SSL only" })
   .transform((s): KafkaSecurity => (usesTls(s.protocol) ? { ...s, tls: s.tls ?? {} } : s));
 
-const nonEmpty = z.string().min(1);
-
 /** PEM block a file must hold, per setting. */
 const PEM: Record<"sslCaFile" | "sslCertFile" | "sslKeyFile", { re: RegExp; what: string }> = {
   sslCaFile: { re: /-----BEGIN CERTIFICATE-----/u, what: "a certificate" },
@@ -113,16 +107,16 @@ const PEM: Record<"sslCaFile" | "sslCertFile" | "sslKeyFile", { re: RegExp; what
  */
 export const kafkaEnvSchema = z
   .object({
-    KAFKA_BROKERS: brokerListSchema.optional(),
-    RAGMETER_TOPIC: topicSchema.default(DEFAULT_TOPIC),
-    RAGMETER_KAFKA_SECURITY_PROTOCOL: z.enum(SECURITY_PROTOCOLS, { message: `must be one of ${SECURITY_PROTOCOLS.join(", ")}` }).default("PLAINTEXT"),
-    RAGMETER_KAFKA_SASL_MECHANISM: z.enum(SASL_MECHANISMS, { message: `must be one of ${SASL_MECHANISMS.join(", ")}` }).optional(),
-    RAGMETER_KAFKA_SASL_USERNAME: nonEmpty.optional(),
-    RAGMETER_KAFKA_SASL_PASSWORD: nonEmpty.optional(),
-    RAGMETER_KAFKA_SASL_PASSWORD_FILE: nonEmpty.optional(),
-    RAGMETER_KAFKA_SSL_CA_FILE: nonEmpty.optional(),
-    RAGMETER_KAFKA_SSL_CERT_FILE: nonEmpty.optional(),
-    RAGMETER_KAFKA_SSL_KEY_FILE: nonEmpty.optional(),
+    KAFKA_BROKERS: SETTINGS.KAFKA_BROKERS.type,
+    RAGMETER_TOPIC: SETTINGS.RAGMETER_TOPIC.type,
+    RAGMETER_KAFKA_SECURITY_PROTOCOL: SETTINGS.RAGMETER_KAFKA_SECURITY_PROTOCOL.type,
+    RAGMETER_KAFKA_SASL_MECHANISM: SETTINGS.RAGMETER_KAFKA_SASL_MECHANISM.type,
+    RAGMETER_KAFKA_SASL_USERNAME: SETTINGS.RAGMETER_KAFKA_SASL_USERNAME.type,
+    RAGMETER_KAFKA_SASL_PASSWORD: SETTINGS.RAGMETER_KAFKA_SASL_PASSWORD.type,
+    RAGMETER_KAFKA_SASL_PASSWORD_FILE: SETTINGS.RAGMETER_KAFKA_SASL_PASSWORD_FILE.type,
+    RAGMETER_KAFKA_SSL_CA_FILE: SETTINGS.RAGMETER_KAFKA_SSL_CA_FILE.type,
+    RAGMETER_KAFKA_SSL_CERT_FILE: SETTINGS.RAGMETER_KAFKA_SSL_CERT_FILE.type,
+    RAGMETER_KAFKA_SSL_KEY_FILE: SETTINGS.RAGMETER_KAFKA_SSL_KEY_FILE.type,
   })
   .transform((e, ctx) => {
     const protocol = e.RAGMETER_KAFKA_SECURITY_PROTOCOL;
@@ -195,6 +189,8 @@ export type KafkaEnv = z.output<typeof kafkaEnvSchema>;
 
 /** Names of the variables {@link kafkaEnvSchema} reads. */
 export const KAFKA_ENV_NAMES: readonly string[] = Object.values(KAFKA_ENV);
+/** Their settings in the catalog (read by its one reader: empty counts as unset). */
+const KAFKA_SETTINGS = Object.values(KAFKA_ENV).map((name) => SETTINGS[name]);
 
 /** One invalid setting: the variable (or flag) and what is wrong with it. */
 export interface KafkaSettingIssue {
@@ -218,12 +214,7 @@ export class KafkaConfigError extends RagmeterError {
  * @throws KafkaConfigError naming each invalid setting
  */
 export function loadKafkaEnv(env: Readonly<Record<string, string | undefined>>, sources: Readonly<Record<string, string>> = {}): KafkaEnv {
-  const raw: Record<string, string> = {};
-  for (const name of KAFKA_ENV_NAMES) {
-    const v = env[name];
-    if (v !== undefined && v !== "") raw[name] = v;
-  }
-  const r = kafkaEnvSchema.safeParse(raw);
+  const r = kafkaEnvSchema.safeParse(rawSettings(KAFKA_SETTINGS, env).raw);
   if (r.success) return r.data;
   throw new KafkaConfigError(
     r.error.issues.map((i) => {

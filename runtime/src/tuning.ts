@@ -1,6 +1,7 @@
 /**
  * Runtime tuning: everything ragmeter's processes change about their own runtime, in one place and
- * behind one setting, `RAGMETER_RUNTIME_TUNING` (design §12), read once where the process starts:
+ * behind one setting, `RAGMETER_RUNTIME_TUNING` (design §10; declared in the settings catalog,
+ * ./settings/catalog.ts, like every setting), read once where the process starts:
  *
  * - V8's heap growth past the live set (`--heap-growing-percent`), for the streaming scorer and `eval`;
  * - V8's TurboFan threshold (`--invocation-count-for-turbofan`), for `eval` beside a local target;
@@ -14,30 +15,25 @@
  * against or to rule the tuning out. The figures are in bench/README.md, not here.
  */
 import { setFlagsFromString } from "node:v8";
-import { RagmeterError } from "./errors.js";
+import { HEAP_GROWTH_PERCENT, SETTINGS } from "./settings/catalog.js";
+import { resolveSettings } from "./settings/setting.js";
 import { type ReleaseOutcome, releaseStartupPages } from "./startupPages.js";
 
 /** The one setting (environment variable). */
-export const RUNTIME_TUNING_ENV = "RAGMETER_RUNTIME_TUNING";
-
-/** V8 heap growth past the live set of the last full collection, percent (the scorer's and eval's). */
-export const HEAP_GROWTH_PERCENT = 50;
+export const RUNTIME_TUNING_ENV = SETTINGS.RAGMETER_RUNTIME_TUNING.name;
 /** TurboFan invocation count during `eval`, 8× V8's default of Node 24. */
 export const EVAL_TURBOFAN_INVOCATIONS = 24_000;
 /** jemalloc settings of the embedded engine: freed pages go back to the system at once. */
 const EMBEDDED_ALLOCATOR_CONF = "dirty_decay_ms:0,muzzy_decay_ms:0";
 
 /**
- * Whether runtime tuning is on: `RAGMETER_RUNTIME_TUNING` unset (on), `on`/`true`/`1` or `off`/`false`/`0`.
- * @throws RagmeterError (config) naming the variable on any other value.
+ * Whether runtime tuning is on: `RAGMETER_RUNTIME_TUNING` read through its setting in the catalog
+ * (unset or empty: on; the catalog's booleans: on/off, true/false, 1/0, yes/no, in any case), for a
+ * caller that has not parsed its settings yet (`eval`, `scorer`, `serve`, `ragmeter collector`'s exec).
+ * @throws SettingsError (a RagmeterError, code config) naming the variable on any other value.
  */
 export function runtimeTuningEnabled(env: Readonly<Record<string, string | undefined>>): boolean {
-  const raw = env[RUNTIME_TUNING_ENV];
-  if (raw === undefined || raw.trim() === "") return true;
-  const v = raw.trim().toLowerCase();
-  if (v === "on" || v === "true" || v === "1") return true;
-  if (v === "off" || v === "false" || v === "0") return false;
-  throw new RagmeterError(`${RUNTIME_TUNING_ENV} must be on or off (got "${raw}", from the environment)`, { code: "config" });
+  return resolveSettings([SETTINGS.RAGMETER_RUNTIME_TUNING], env).values[RUNTIME_TUNING_ENV] === true;
 }
 
 /** What a process may change about its runtime; every method does nothing when tuning is off. */

@@ -21,7 +21,8 @@
 //   RAGMETER_KAFKA_MTLS_PORT     an SSL listener on this port too that requires a client certificate
 //                                signed by the same CA (unset: none)
 //   RAGMETER_TOPIC               span topic (default ragmeter.spans); the DLQ is "<topic>.dlq"
-//   RAGMETER_TOPIC_PARTITIONS    partitions of the span topic (default 3)
+//   RAGMETER_KAFKA_TOPIC_PARTITIONS  partitions of the span topic (default 3; the old name
+//                                RAGMETER_TOPIC_PARTITIONS is still read, with a warning)
 //   JAVA_HOME                    Java 17+ to use (default: `java` on PATH)
 //
 // Exported functions (startKafka, stopKafka, kafkaStatus, secureMaterial) are used by integration
@@ -57,11 +58,13 @@ export function kafkaSettings(env = process.env) {
   const base = env.RAGMETER_KAFKA_DIR || join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "ragmeter");
   const port = Number(env.RAGMETER_KAFKA_PORT || 9092);
   const controllerPort = Number(env.RAGMETER_KAFKA_CONTROLLER_PORT || 9093);
-  const partitions = Number(env.RAGMETER_TOPIC_PARTITIONS || 3);
+  const partitionsVar = env.RAGMETER_KAFKA_TOPIC_PARTITIONS || !env.RAGMETER_TOPIC_PARTITIONS ? "RAGMETER_KAFKA_TOPIC_PARTITIONS" : "RAGMETER_TOPIC_PARTITIONS";
+  if (partitionsVar === "RAGMETER_TOPIC_PARTITIONS") console.error("warning: RAGMETER_TOPIC_PARTITIONS is deprecated, use RAGMETER_KAFKA_TOPIC_PARTITIONS (read this time)");
+  const partitions = Number(env[partitionsVar] || 3);
   if (!Number.isInteger(port) || port <= 0) throw new KafkaScriptError(`RAGMETER_KAFKA_PORT must be a port number, got ${env.RAGMETER_KAFKA_PORT}`);
   if (!Number.isInteger(controllerPort) || controllerPort <= 0)
     throw new KafkaScriptError(`RAGMETER_KAFKA_CONTROLLER_PORT must be a port number, got ${env.RAGMETER_KAFKA_CONTROLLER_PORT}`);
-  if (!Number.isInteger(partitions) || partitions < 1) throw new KafkaScriptError(`RAGMETER_TOPIC_PARTITIONS must be a positive integer, got ${env.RAGMETER_TOPIC_PARTITIONS}`);
+  if (!Number.isInteger(partitions) || partitions < 1) throw new KafkaScriptError(`${partitionsVar} must be a positive integer, got ${env[partitionsVar]}`);
   const topic = env.RAGMETER_TOPIC || "ragmeter.spans";
   const optionalPort = (name) => {
     if (!env[name]) return undefined;

@@ -73,12 +73,12 @@ async function sendTrace(topic: string): Promise<string> {
 const partitionsOf = (topic: string): Promise<number> => partitionCount(admin, topic);
 
 describe("scorer on topics that do not exist yet (issue #15)", () => {
-  it("creates its span topic and dead-letter topic with RAGMETER_TOPIC_PARTITIONS partitions, then consumes it", async () => {
+  it("creates its span topic and dead-letter topic with RAGMETER_KAFKA_TOPIC_PARTITIONS partitions, then consumes it", async () => {
     const topic = `ragmeter.test.topics.${randomUUID()}`;
     created.push(topic, `${topic}.dlq`);
     expect(await admin.listTopics()).not.toContain(topic);
     const { lines, log } = capture();
-    const svc = await start(topic, { RAGMETER_TOPIC_PARTITIONS: "2" }, log);
+    const svc = await start(topic, { RAGMETER_KAFKA_TOPIC_PARTITIONS: "2" }, log);
     try {
       expect(await partitionsOf(topic)).toBe(2);
       expect(await partitionsOf(`${topic}.dlq`)).toBe(2);
@@ -91,11 +91,11 @@ describe("scorer on topics that do not exist yet (issue #15)", () => {
     }
   });
 
-  it("with RAGMETER_CREATE_TOPICS=0 waits for the topic with a log line naming it, and consumes once it exists", async () => {
+  it("with RAGMETER_KAFKA_CREATE_TOPICS=0 waits for the topic with a log line naming it, and consumes once it exists", async () => {
     const topic = `ragmeter.test.topics.${randomUUID()}`;
     created.push(topic, `${topic}.dlq`);
     const { lines, log } = capture();
-    const starting = start(topic, { RAGMETER_CREATE_TOPICS: "0" }, log);
+    const starting = start(topic, { RAGMETER_KAFKA_CREATE_TOPICS: "0" }, log);
     let started = false;
     void starting.then(() => {
       started = true;
@@ -117,8 +117,8 @@ describe("scorer on topics that do not exist yet (issue #15)", () => {
     }
   });
 
-  it("a bad RAGMETER_CREATE_TOPICS or RAGMETER_SOURCE is a one-line error naming the variable", () => {
-    expect(() => loadStreamConfig({ RAGMETER_CREATE_TOPICS: "yes" })).toThrow("environment variable RAGMETER_CREATE_TOPICS: must be 1, 0, true or false");
+  it("a bad RAGMETER_KAFKA_CREATE_TOPICS or RAGMETER_SOURCE is a one-line error naming the variable", () => {
+    expect(() => loadStreamConfig({ RAGMETER_KAFKA_CREATE_TOPICS: "maybe" })).toThrow("environment variable RAGMETER_KAFKA_CREATE_TOPICS: must be true or false");
     expect(() => loadStreamConfig({ RAGMETER_SOURCE: "jaeger" })).toThrow(/^environment variable RAGMETER_SOURCE: /u);
     expect(() => loadStreamConfig({}, { source: "jaeger" })).toThrow(/^flag --source: /u);
   });

@@ -1,6 +1,6 @@
 // The collector's process plumbing: one commander definition, the pino logger, the shutdown helper.
 import { Command } from "commander";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { registerCollectorCommand } from "../../collector/src/command.js";
 import { loadCollectorConfig } from "../../collector/src/config.js";
 import { CollectorConfigError } from "../../collector/src/errors.js";
@@ -94,6 +94,18 @@ describe("`ragmeter collector` runs the bundle with its Node settings (issue 31)
     registerCollectorCommand(p2, { env: {}, execBundle: bad });
     await expect(p2.parseAsync(["collector", "--port", "70000"], { from: "user" })).rejects.toThrow(CollectorConfigError);
     expect(bad.calls).toEqual([]);
+
+    // a deprecated name: the check before the exec says nothing, the bundle it becomes warns once
+    const warned = vi.spyOn(process, "emitWarning").mockImplementation(() => undefined);
+    try {
+      const old = fakeHost({ path: "/b.js" });
+      const p3 = new Command("ragmeter").exitOverride();
+      registerCollectorCommand(p3, { env: { RAGMETER_CREATE_TOPICS: "0" }, execBundle: old });
+      await expect(p3.parseAsync(["collector"], { from: "user" })).rejects.toThrow("exec'd");
+      expect([old.calls.length, warned.mock.calls]).toEqual([1, []]);
+    } finally {
+      warned.mockRestore();
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-// The runtime tuning switch (runtime/src/tuning.ts, design §12 RAGMETER_RUNTIME_TUNING): how the one
+// The runtime tuning switch (runtime/src/tuning.ts, design §10 RAGMETER_RUNTIME_TUNING, a setting of the catalog): how the one
 // setting is read, and that with it off nothing of the process is changed.
 import { describe, expect, it } from "vitest";
 import { loadCollectorConfig } from "../../collector/src/config.js";
@@ -7,14 +7,14 @@ import { runtimeTuning, runtimeTuningEnabled } from "../../runtime/src/tuning.js
 import { loadConfig } from "../../scorer/src/cli/config.js";
 
 describe("runtimeTuningEnabled", () => {
-  it("is on when unset or empty, and reads on/off, true/false, 1/0 in any case", () => {
+  it("is on when unset or empty, and reads on/off, true/false, 1/0 (and the catalog's yes/no) in any case", () => {
     expect(runtimeTuningEnabled({})).toBe(true);
     expect(runtimeTuningEnabled({ RAGMETER_RUNTIME_TUNING: "" })).toBe(true);
-    for (const v of ["on", "ON", "true", "1", " on "]) expect(runtimeTuningEnabled({ RAGMETER_RUNTIME_TUNING: v })).toBe(true);
-    for (const v of ["off", "Off", "false", "0"]) expect(runtimeTuningEnabled({ RAGMETER_RUNTIME_TUNING: v })).toBe(false);
+    for (const v of ["on", "ON", "true", "1", " on ", "yes"]) expect(runtimeTuningEnabled({ RAGMETER_RUNTIME_TUNING: v })).toBe(true);
+    for (const v of ["off", "Off", "false", "0", "no"]) expect(runtimeTuningEnabled({ RAGMETER_RUNTIME_TUNING: v })).toBe(false);
   });
 
-  it("rejects any other value with one line naming the variable and the value", () => {
+  it("rejects any other value with the catalog's one line naming the variable", () => {
     let caught: unknown;
     try {
       runtimeTuningEnabled({ RAGMETER_RUNTIME_TUNING: "maybe" });
@@ -23,7 +23,7 @@ describe("runtimeTuningEnabled", () => {
     }
     expect(caught).toBeInstanceOf(RagmeterError);
     expect((caught as RagmeterError).code).toBe("config");
-    expect((caught as Error).message).toBe('RAGMETER_RUNTIME_TUNING must be on or off (got "maybe", from the environment)');
+    expect((caught as Error).message).toBe("environment variable RAGMETER_RUNTIME_TUNING: must be true or false (or 1/0, yes/no, on/off)");
   });
 });
 

@@ -15,8 +15,8 @@ describe("streaming scorer config: source, topics, creation, backlog bound (issu
     ]);
   });
 
-  it("the --source flag wins over RAGMETER_SOURCE; RAGMETER_CREATE_TOPICS=false and partitions parse", () => {
-    const c = loadStreamConfig({ RAGMETER_SOURCE: "otelcol", RAGMETER_CREATE_TOPICS: "false", RAGMETER_TOPIC_PARTITIONS: "6" }, { source: "ragmeter" });
+  it("the --source flag wins over RAGMETER_SOURCE; RAGMETER_KAFKA_CREATE_TOPICS=false and partitions parse", () => {
+    const c = loadStreamConfig({ RAGMETER_SOURCE: "otelcol", RAGMETER_KAFKA_CREATE_TOPICS: "false", RAGMETER_KAFKA_TOPIC_PARTITIONS: "6" }, { source: "ragmeter" });
     expect([c.source, c.createTopics, c.partitions]).toEqual(["ragmeter", false, 6]);
   });
 
@@ -29,7 +29,7 @@ describe("streaming scorer config: source, topics, creation, backlog bound (issu
   });
 
   it("bad values are one-line errors naming the variable or the flag", () => {
-    expect(() => loadStreamConfig({ RAGMETER_TOPIC_PARTITIONS: "0" })).toThrow(/^environment variable RAGMETER_TOPIC_PARTITIONS: /u);
+    expect(() => loadStreamConfig({ RAGMETER_KAFKA_TOPIC_PARTITIONS: "0" })).toThrow(/^environment variable RAGMETER_KAFKA_TOPIC_PARTITIONS: /u);
     expect(() => loadStreamConfig({ RAGMETER_SCORER_MAX_PENDING: "many" })).toThrow(/^environment variable RAGMETER_SCORER_MAX_PENDING: /u);
     expect(() => loadStreamConfig({}, { source: "jaeger" })).toThrow(/^flag --source: /u);
   });

@@ -1,64 +1,45 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { SETTINGS, schemaOf } from "@ragmeter/runtime";
 import { z } from "zod";
 import { ConfigError } from "../domain/errors.js";
 import { type PriceTable, priceTableSchema } from "../judges/session/cost.js";
 import type { StoreTarget } from "../store/client.js";
 import type { Retention } from "../store/retention.js";
-
-/** Days of retention of captured content: a whole number from 1 to 36500 (unset: kept forever). */
-const DAYS = "must be a whole number of days from 1 to 36500 (e.g. 30), or unset to keep content forever";
-const retentionDays = z.coerce.number({ error: DAYS }).int(DAYS).min(1, DAYS).max(36_500, DAYS).optional();
-
-import { runtimeTuningEnabled } from "@ragmeter/runtime";
 import type { EvaluationExportConfig } from "../stream/evaluationExport.js";
 
 /**
- * Environment variables read by ragmeter (design §10), validated once. Unknown variables are
- * ignored.
+ * The settings the CLI and the store read (design §10), built from the one settings catalog
+ * (@ragmeter/runtime) and validated once. Unknown variables are ignored.
  */
-export const envSchema = z.object({
-  RAGMETER_HOME: z.string().min(1).default("./.ragmeter"),
-  CLICKHOUSE_URL: z.string().url().optional(),
-  CLICKHOUSE_USER: z.string().optional(),
-  CLICKHOUSE_PASSWORD: z.string().optional(),
-  CLICKHOUSE_CLUSTER: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/u, "must be a ClickHouse cluster name")
-    .optional(),
-  CLICKHOUSE_DATABASE: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/u, "must be a ClickHouse identifier")
-    .default("ragmeter"),
-  OPENAI_BASE_URL: z.string().url().optional(),
-  OPENAI_API_KEY: z.string().optional(),
-  RAGMETER_JUDGE_MODEL: z.string().min(1).optional(),
-  RAGMETER_JUDGE_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
-  RAGMETER_TARGET_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
-  RAGMETER_SAMPLE_MODEL: z.string().min(1).optional(),
-  RAGMETER_JUDGE_CONTEXT_TOKENS: z.coerce.number().int().min(256).default(32_000),
-  RAGMETER_JUDGE_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
-  RAGMETER_JUDGE_RPM: z.coerce.number().int().positive().optional(),
-  RAGMETER_JUDGE_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
-  RAGMETER_JUDGE_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(16).default(2048),
-  RAGMETER_PRICES: z.string().min(1).optional(),
-  RAGMETER_RETENTION_DAYS: retentionDays,
-  RAGMETER_RETENTION_DAYS_SPANS: retentionDays,
-  RAGMETER_RETENTION_DAYS_LOGS: retentionDays,
-  RAGMETER_RETENTION_DAYS_INTERACTIONS: retentionDays,
-  RAGMETER_RELEASE_STARTUP_PAGES: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .refine((v) => ["true", "false", "1", "0"].includes(v), "must be true or false")
-    .transform((v) => v === "true" || v === "1")
-    .default(true),
-  RAGMETER_EVALUATION_EXPORT_ENDPOINT: z
-    .string()
-    .url()
-    .refine((u) => URL.canParse(u) && /^https?:$/u.test(new URL(u).protocol), "must be an http:// or https:// URL")
-    .optional(),
-});
+export const CLI_SETTINGS = [
+  SETTINGS.RAGMETER_HOME,
+  SETTINGS.CLICKHOUSE_URL,
+  SETTINGS.CLICKHOUSE_USER,
+  SETTINGS.CLICKHOUSE_PASSWORD,
+  SETTINGS.CLICKHOUSE_CLUSTER,
+  SETTINGS.CLICKHOUSE_DATABASE,
+  SETTINGS.OPENAI_BASE_URL,
+  SETTINGS.OPENAI_API_KEY,
+  SETTINGS.RAGMETER_JUDGE_MODEL,
+  SETTINGS.RAGMETER_JUDGE_TIMEOUT_MS,
+  SETTINGS.RAGMETER_TARGET_TIMEOUT_MS,
+  SETTINGS.RAGMETER_SAMPLE_MODEL,
+  SETTINGS.RAGMETER_JUDGE_CONTEXT_TOKENS,
+  SETTINGS.RAGMETER_JUDGE_CONCURRENCY,
+  SETTINGS.RAGMETER_JUDGE_RPM,
+  SETTINGS.RAGMETER_JUDGE_RETRIES,
+  SETTINGS.RAGMETER_JUDGE_MAX_OUTPUT_TOKENS,
+  SETTINGS.RAGMETER_PRICES,
+  SETTINGS.RAGMETER_RETENTION_DAYS,
+  SETTINGS.RAGMETER_RETENTION_DAYS_SPANS,
+  SETTINGS.RAGMETER_RETENTION_DAYS_LOGS,
+  SETTINGS.RAGMETER_RETENTION_DAYS_INTERACTIONS,
+  SETTINGS.RAGMETER_RELEASE_STARTUP_PAGES,
+  SETTINGS.RAGMETER_RUNTIME_TUNING,
+  SETTINGS.RAGMETER_EVALUATION_EXPORT_ENDPOINT,
+] as const;
+export const envSchema = schemaOf(CLI_SETTINGS);
 
 /** `k1=v1,k2=v2` (the OTLP exporter headers format; values percent-decoded). */
 const headerList = z.string().transform((raw, ctx) => {
@@ -131,7 +112,7 @@ export interface Config {
    * (Node's, and the embedded engine's) to the kernel (`RAGMETER_RELEASE_STARTUP_PAGES`, design §10).
    */
   readonly releaseStartupPages: boolean;
-  /** Runtime tuning of the process (`RAGMETER_RUNTIME_TUNING`, default on; @ragmeter/runtime runtimeTuning, design §12). */
+  /** Runtime tuning of the process (`RAGMETER_RUNTIME_TUNING`, default on; @ragmeter/runtime runtimeTuning, design §10). */
   readonly runtimeTuning: boolean;
   /** Resolved `RAGMETER_HOME`. */
   readonly home: string;
@@ -189,7 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { home?: string } 
     targetTimeoutMs: e.RAGMETER_TARGET_TIMEOUT_MS,
     sampleModel: e.RAGMETER_SAMPLE_MODEL ?? null,
     releaseStartupPages: e.RAGMETER_RELEASE_STARTUP_PAGES,
-    runtimeTuning: runtimeTuningEnabled(set),
+    runtimeTuning: e.RAGMETER_RUNTIME_TUNING,
     home,
     retention: {
       spans: e.RAGMETER_RETENTION_DAYS_SPANS ?? e.RAGMETER_RETENTION_DAYS ?? null,

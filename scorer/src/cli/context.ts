@@ -1,4 +1,4 @@
-import { runtimeTuning } from "@ragmeter/runtime";
+import { readSetting, runtimeTuning, SETTINGS } from "@ragmeter/runtime";
 import type { EvaluationSink } from "../domain/evaluation.js";
 import { createHeuristicJudge } from "../judges/heuristic/heuristicJudge.js";
 import type { Judge } from "../judges/types.js";
@@ -85,7 +85,8 @@ export async function withStoreOpening<T>(
   opts: { retention?: boolean; after?: Promise<unknown> } = {},
 ): Promise<T> {
   const config = loadConfig(io.env, flags.home !== undefined ? { home: flags.home } : {});
-  if (io.env["RAGMETER_JUDGE_MODEL"] && !io.env["OPENAI_BASE_URL"]) io.err(`warning: RAGMETER_JUDGE_MODEL is set but OPENAI_BASE_URL is not: the heuristic judges run`);
+  if (readSetting(SETTINGS.RAGMETER_JUDGE_MODEL, io.env) !== undefined && readSetting(SETTINGS.OPENAI_BASE_URL, io.env) === undefined)
+    io.err(`warning: RAGMETER_JUDGE_MODEL is set but OPENAI_BASE_URL is not: the heuristic judges run`);
   const opening = startOpeningStore(config.store, {
     ...(opts.retention === false ? {} : { retention: config.retention }),
     releaseStartupPages: config.releaseStartupPages,

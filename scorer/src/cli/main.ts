@@ -1,4 +1,4 @@
-import { ERROR_EXIT_CODE, RagmeterError } from "@ragmeter/runtime";
+import { ERROR_EXIT_CODE, RagmeterError, readSetting, SETTINGS } from "@ragmeter/runtime";
 import { Command, CommanderError, Option } from "commander";
 import type { CommandContext } from "./args.js";
 import { type Io, processIo } from "./context.js";
@@ -31,6 +31,7 @@ const MODULES: readonly { readonly commands: readonly string[]; readonly load: (
   { commands: ["golden"], load: async () => (await import("./goldenCommand.js")).registerGoldenCommands },
   { commands: ["forget"], load: async () => (await import("./forgetCommand.js")).registerForgetCommand },
   { commands: ["rescore"], load: async () => (await import("./rescoreCommand.js")).registerRescoreCommand },
+  { commands: ["config"], load: async () => (await import("./configCommand.js")).registerConfigCommand },
 ];
 
 /** A commander usage error as one `ragmeter:` line (commander writes `error: …`). */
@@ -83,7 +84,7 @@ export async function runCli(argv: readonly string[], io: Io = processIo()): Pro
  * (a bug, a library's error) is one line with its class name and exit 2, the stack with RAGMETER_DEBUG=1.
  */
 export function exitOn(err: unknown, io: Io): number {
-  const debug = Boolean(io.env["RAGMETER_DEBUG"]);
+  const debug = readSetting(SETTINGS.RAGMETER_DEBUG, io.env) !== undefined;
   if (err instanceof RagmeterError) {
     io.err(`ragmeter: ${debug ? (err.stack ?? err.toLine()) : err.toLine()}`);
     return err.exitCode;

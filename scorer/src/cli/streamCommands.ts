@@ -1,5 +1,5 @@
 import { loadCollectorConfig, type RunningCollector, startCollector } from "@ragmeter/collector";
-import { createJsonLogger as createLogger, runtimeTuning, runtimeTuningEnabled, untilShutdown } from "@ragmeter/runtime";
+import { createJsonLogger as createLogger, readSetting, runtimeTuning, runtimeTuningEnabled, SETTINGS, untilShutdown } from "@ragmeter/runtime";
 import type { Command } from "commander";
 import type { EvaluationSink } from "../domain/evaluation.js";
 import type { Store } from "../store/client.js";
@@ -82,7 +82,7 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
       scoring: await liveScoring(config, flags, stream, evaluations),
     });
     const reader = storeReader(store, config.prices);
-    const token = io.env["RAGMETER_COLLECTOR_TOKEN"] || undefined;
+    const token = readSetting(SETTINGS.RAGMETER_COLLECTOR_TOKEN, io.env);
     const api = flags.apiPort !== undefined ? await startReadApi(reader, { host: flags.host ?? "127.0.0.1", port: flags.apiPort }, token !== undefined ? { token } : {}) : null;
     if (api) store.recordApiUrl(api.url);
     const watch = watchContentCapture(reader, log);

@@ -1,7 +1,6 @@
 import { KafkaConfigError, type KafkaSecurity, loadKafkaEnv } from "@ragmeter/kafka";
 import type { Signal } from "@ragmeter/otlp";
-import { HEAP_GROWTH_PERCENT } from "@ragmeter/runtime";
-import { z } from "zod";
+import { rawSettings, type SCORER_SOURCES, SETTINGS, schemaOf } from "@ragmeter/runtime";
 import { ConfigError } from "../domain/errors.js";
 
 /**
@@ -9,32 +8,29 @@ import { ConfigError } from "../domain/errors.js";
  * `ragmeter-signal`) or the OpenTelemetry Collector's Kafka exporter (`otlp_spans` and
  * `otlp_logs`, encoding `otlp_proto`, no ragmeter headers: the topic names the signal).
  */
-const SOURCES = ["ragmeter", "otelcol"] as const;
-/** See {@link SOURCES}. */
-type Source = (typeof SOURCES)[number];
+type Source = (typeof SCORER_SOURCES)[number];
 
 /**
- * Environment of the streaming scorer (design §10): quiet window, live sampling, group, topics.
- * Validated once; flags win over these. The Kafka connection (brokers, topic, TLS, SASL) is the
- * settings the collector shares, read by @ragmeter/kafka's one schema ({@link loadStreamConfig}).
+ * Settings of the streaming scorer (design §10), built from the one settings catalog
+ * (@ragmeter/runtime): quiet window, live sampling, group, topics. Validated once; flags win over
+ * these. The Kafka connection (brokers, topic, TLS, SASL) is read by @ragmeter/kafka's schema,
+ * which adds the checks across its variables ({@link loadStreamConfig}).
  */
-const streamEnvSchema = z.object({
-  RAGMETER_QUIET_MS: z.coerce.number().int().min(0).default(5000),
-  RAGMETER_LIVE_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(1),
-  RAGMETER_SCORER_GROUP: z.string().min(1).default("ragmeter-scorer"),
-  RAGMETER_KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
-  RAGMETER_SCORER_CONCURRENCY: z.coerce.number().int().min(1).default(8),
-  RAGMETER_SOURCE: z.enum(SOURCES).default("ragmeter"),
-  RAGMETER_OTLP_SPANS_TOPIC: z.string().min(1).default("otlp_spans"),
-  RAGMETER_OTLP_LOGS_TOPIC: z.string().min(1).default("otlp_logs"),
-  RAGMETER_CREATE_TOPICS: z
-    .enum(["1", "0", "true", "false"], { message: "must be 1, 0, true or false" })
-    .default("1")
-    .transform((v) => v === "1" || v === "true"),
-  RAGMETER_TOPIC_PARTITIONS: z.coerce.number().int().min(1).default(3),
-  RAGMETER_SCORER_MAX_PENDING: z.coerce.number().int().min(1).default(50_000),
-  RAGMETER_SCORER_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(HEAP_GROWTH_PERCENT),
-});
+const STREAM_SETTINGS = [
+  SETTINGS.RAGMETER_QUIET_MS,
+  SETTINGS.RAGMETER_LIVE_SAMPLE_RATE,
+  SETTINGS.RAGMETER_SCORER_GROUP,
+  SETTINGS.RAGMETER_KAFKA_SESSION_TIMEOUT_MS,
+  SETTINGS.RAGMETER_SCORER_CONCURRENCY,
+  SETTINGS.RAGMETER_SOURCE,
+  SETTINGS.RAGMETER_OTLP_SPANS_TOPIC,
+  SETTINGS.RAGMETER_OTLP_LOGS_TOPIC,
+  SETTINGS.RAGMETER_KAFKA_CREATE_TOPICS,
+  SETTINGS.RAGMETER_KAFKA_TOPIC_PARTITIONS,
+  SETTINGS.RAGMETER_SCORER_MAX_PENDING,
+  SETTINGS.RAGMETER_SCORER_HEAP_GROWTH_PERCENT,
+] as const;
+const streamEnvSchema = schemaOf(STREAM_SETTINGS);
 
 /** A topic the scorer consumes; `signal` null = read from the record's `ragmeter-signal` header. */
 interface SourceTopic {
@@ -74,11 +70,13 @@ export interface StreamConfig {
  * Parses the streaming environment.
  * @throws ConfigError naming the variable.
  */
-export function loadStreamConfig(env: NodeJS.ProcessEnv, flags: { brokers?: string; quietMs?: number; source?: string } = {}): StreamConfig {
+export function loadStreamConfig(
+  env: NodeJS.ProcessEnv,
+  flags: { brokers?: string; quietMs?: number; source?: string } = {},
+  warn: (line: string) => void = (line) => process.emitWarning(line, "DeprecationWarning"),
+): StreamConfig {
   const raw = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   if (flags.brokers !== undefined) raw["KAFKA_BROKERS"] = flags.brokers;
-  if (flags.quietMs !== undefined) raw["RAGMETER_QUIET_MS"] = String(flags.quietMs);
-  if (flags.source !== undefined) raw["RAGMETER_SOURCE"] = flags.source;
   let kafka: ReturnType<typeof loadKafkaEnv>;
   try {
     kafka = loadKafkaEnv(raw, flags.brokers !== undefined ? { KAFKA_BROKERS: "flag --brokers" } : {});
@@ -88,11 +86,16 @@ export function loadStreamConfig(env: NodeJS.ProcessEnv, flags: { brokers?: stri
     const where = i?.setting.startsWith("flag ") ? i.setting : `environment variable ${i?.setting}`;
     throw new ConfigError(`${where}: ${i?.message ?? "invalid"}`);
   }
-  const p = streamEnvSchema.safeParse(raw);
+  const settings = rawSettings(STREAM_SETTINGS, raw, {
+    RAGMETER_QUIET_MS: { value: flags.quietMs, flag: "--quiet-ms" },
+    RAGMETER_SOURCE: { value: flags.source, flag: "--source" },
+  });
+  for (const w of settings.warnings) warn(w);
+  const p = streamEnvSchema.safeParse(settings.raw);
   if (!p.success) {
     const i = p.error.issues[0];
-    const name = String(i?.path[0]);
-    const where = name === "RAGMETER_SOURCE" && flags.source !== undefined ? "flag --source" : `environment variable ${name}`;
+    const src = settings.sources[String(i?.path[0])];
+    const where = src?.kind === "flag" ? `flag ${src.flag}` : src?.kind === "environment" ? `environment variable ${src.variable}` : String(i?.path[0]);
     throw new ConfigError(`${where}: ${i?.message ?? "invalid"}`);
   }
   const e = p.data;
@@ -113,8 +116,8 @@ export function loadStreamConfig(env: NodeJS.ProcessEnv, flags: { brokers?: stri
             { topic: e.RAGMETER_OTLP_LOGS_TOPIC, signal: "logs" },
           ]
         : [{ topic: kafka.topic, signal: null }],
-    createTopics: e.RAGMETER_CREATE_TOPICS,
-    partitions: e.RAGMETER_TOPIC_PARTITIONS,
+    createTopics: e.RAGMETER_KAFKA_CREATE_TOPICS,
+    partitions: e.RAGMETER_KAFKA_TOPIC_PARTITIONS,
     maxPending: e.RAGMETER_SCORER_MAX_PENDING,
     heapGrowthPercent: e.RAGMETER_SCORER_HEAP_GROWTH_PERCENT,
   };

@@ -1,3 +1,4 @@
+import { readSetting, SETTINGS } from "@ragmeter/runtime";
 import { openStore } from "../../store/client.js";
 import { readStoreLock } from "../../store/lock.js";
 import { loadConfig } from "../config.js";
@@ -15,7 +16,7 @@ export async function withReader<T>(io: Io, flags: { home?: string }, fn: (reade
   const config = loadConfig(io.env, flags.home !== undefined ? { home: flags.home } : {});
   if (config.store.kind === "embedded") {
     const lock = readStoreLock(config.store.home);
-    if (lock?.alive && lock.apiUrl !== null && lock.pid !== process.pid) return fn(httpReader(lock.apiUrl, io.env["RAGMETER_COLLECTOR_TOKEN"] || undefined));
+    if (lock?.alive && lock.apiUrl !== null && lock.pid !== process.pid) return fn(httpReader(lock.apiUrl, readSetting(SETTINGS.RAGMETER_COLLECTOR_TOKEN, io.env)));
   }
   const store = await openStore(config.store);
   try {

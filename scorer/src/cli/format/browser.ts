@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { RagmeterError } from "@ragmeter/runtime";
+import { RagmeterError, readSetting, SETTINGS } from "@ragmeter/runtime";
 import type { BrowserContext, Page } from "playwright-core";
 
 /** Raised when no Chromium executable is found (configuration error, exit 2). */
@@ -23,7 +23,7 @@ const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-firs
  * @throws BrowserMissingError naming what to install.
  */
 export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
-  const explicit = env["RAGMETER_CHROMIUM"];
+  const explicit = readSetting(SETTINGS.RAGMETER_CHROMIUM, env);
   if (explicit) {
     if (!existsSync(explicit)) throw new BrowserMissingError(`RAGMETER_CHROMIUM=${explicit} does not exist`);
     return explicit;

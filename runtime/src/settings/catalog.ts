@@ -1,0 +1,286 @@
+/**
+ * Every setting of every ragmeter process, declared once (issue 30): its variable, zod type and
+ * default, what it means, who reads it. Each process builds its one schema from these
+ * (`schemaOf`), `ragmeter config` prints them, docs/configuration.md is generated from them
+ * (`npm run docs:config`). Names are fixed by docs/design.md §10.
+ */
+import { availableParallelism } from "node:os";
+import * as z from "zod"; // a namespace import lets a bundler drop what is not used (the collector bundle)
+import { booleanSetting, type Process, type Setting } from "./setting.js";
+
+/** A setting whose name keeps its literal type (so a process schema built from it is typed by name). */
+type Named<N extends string, T extends z.ZodType> = Setting<T> & { readonly name: N };
+
+const def = <N extends string, T extends z.ZodType>(
+  name: N,
+  type: T,
+  processes: readonly Process[],
+  description: string,
+  extra: Pick<Setting, "secret" | "deprecatedNames" | "defaultNote"> = {},
+): Named<N, T> => ({ name, type, processes, description, ...extra });
+
+const CLI_SCORER: readonly Process[] = ["cli", "scorer"];
+const SCORER: readonly Process[] = ["scorer"];
+const COLLECTOR: readonly Process[] = ["collector"];
+const KAFKA: readonly Process[] = ["scorer", "collector"];
+const GRAFANA: readonly Process[] = ["dashboards"];
+
+const positiveInt = (max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().positive().max(max);
+const MiB = 1024 * 1024;
+
+/** Days of retention of captured content: a whole number from 1 to 36500 (unset: kept forever). */
+const DAYS = "must be a whole number of days from 1 to 36500 (e.g. 30), or unset to keep content forever";
+const retentionDays = z.coerce.number({ error: DAYS }).int(DAYS).min(1, DAYS).max(36_500, DAYS).optional();
+const identifier = (what: string) => z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/u, `must be a ${what}`);
+const nonEmpty = z.string().min(1);
+
+/** Who writes the topics the streaming scorer reads. */
+export const SCORER_SOURCES = ["ragmeter", "otelcol"] as const;
+/** Log levels. */
+export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+/** How the Kafka clients talk to the brokers, Kafka's own `security.protocol` values (@ragmeter/kafka). */
+export const SECURITY_PROTOCOLS = ["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"] as const;
+/** SASL mechanisms ragmeter's Kafka clients speak. */
+export const SASL_MECHANISMS = ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"] as const;
+/** Kafka bootstrap servers: `a:9092,b:9092` or an array of `host:port`; at least one (@ragmeter/kafka's brokerListSchema). */
+const brokerList = z
+  .union([z.string(), z.array(z.string())])
+  .transform((v) => (Array.isArray(v) ? v : v.split(",")).map((s) => s.trim()).filter((s) => s !== ""))
+  .pipe(z.array(z.string().regex(/^[^\s:]+:\d{1,5}$/u, "must be host:port")).min(1, "needs at least one host:port"));
+
+/**
+ * V8 heap growth past the live set of the last full collection, percent, that the runtime tuning
+ * (../tuning.ts) gives the streaming scorer and `eval` (V8's `--heap-growing-percent`; the figures are in
+ * bench/README.md, "Runtime tuning"): the default of `RAGMETER_SCORER_HEAP_GROWTH_PERCENT`.
+ */
+export const HEAP_GROWTH_PERCENT = 50;
+
+const alert = <N extends string>(name: N, value: number, description: string) =>
+  def(name, z.coerce.number().min(0).default(value), GRAFANA, `alert rule threshold: ${description}`);
+
+/** Every setting, by variable name. */
+export const SETTINGS = {
+  // Store (every command that opens it: the CLI and the streaming scorer)
+  RAGMETER_HOME: def("RAGMETER_HOME", nonEmpty.default("./.ragmeter"), CLI_SCORER, "local state and the embedded store (flag `--home` wins)"),
+  CLICKHOUSE_URL: def("CLICKHOUSE_URL", z.string().url().optional(), CLI_SCORER, "a ClickHouse server (HTTP); unset = the embedded engine"),
+  CLICKHOUSE_USER: def("CLICKHOUSE_USER", z.string().optional(), CLI_SCORER, "ClickHouse server user"),
+  CLICKHOUSE_PASSWORD: def("CLICKHOUSE_PASSWORD", z.string().optional(), CLI_SCORER, "ClickHouse server password", { secret: true }),
+  CLICKHOUSE_DATABASE: def("CLICKHOUSE_DATABASE", identifier("ClickHouse identifier").default("ragmeter"), CLI_SCORER, "database name"),
+  CLICKHOUSE_CLUSTER: def(
+    "CLICKHOUSE_CLUSTER",
+    identifier("ClickHouse cluster name").optional(),
+    CLI_SCORER,
+    "server mode: create the clustered schema (`ON CLUSTER`, replicated `<table>_local` tables behind `Distributed` tables)",
+  ),
+  RAGMETER_RETENTION_DAYS: def("RAGMETER_RETENTION_DAYS", retentionDays, CLI_SCORER, "days captured content is kept, 1–36500 (unset: forever); scores stay"),
+  RAGMETER_RETENTION_DAYS_SPANS: def("RAGMETER_RETENTION_DAYS_SPANS", retentionDays, CLI_SCORER, "override for spans' attributes and events", {
+    defaultNote: "`RAGMETER_RETENTION_DAYS`",
+  }),
+  RAGMETER_RETENTION_DAYS_LOGS: def("RAGMETER_RETENTION_DAYS_LOGS", retentionDays, CLI_SCORER, "override for log bodies and attributes", {
+    defaultNote: "`RAGMETER_RETENTION_DAYS`",
+  }),
+  RAGMETER_RETENTION_DAYS_INTERACTIONS: def(
+    "RAGMETER_RETENTION_DAYS_INTERACTIONS",
+    retentionDays,
+    CLI_SCORER,
+    "override for questions, answers, retrieved chunks, claim texts and the judge cache",
+    { defaultNote: "`RAGMETER_RETENTION_DAYS`" },
+  ),
+  RAGMETER_RELEASE_STARTUP_PAGES: def(
+    "RAGMETER_RELEASE_STARTUP_PAGES",
+    booleanSetting.default(true),
+    ["cli", "scorer", "collector"],
+    "once started (the collector just before it listens, a command once its store is open), return the pages of code and read-only data only the start touched to the kernel",
+  ),
+  RAGMETER_RUNTIME_TUNING: def(
+    "RAGMETER_RUNTIME_TUNING",
+    booleanSetting.default(true),
+    ["cli", "scorer", "collector"],
+    "the one switch of the runtime tuning (`@ragmeter/runtime`, runtime/src/tuning.ts), read where the process starts: V8's heap growth (`RAGMETER_SCORER_HEAP_GROWTH_PERCENT`) for `scorer`, `serve` and `eval`; V8's TurboFan threshold for `eval`; `JE_MALLOC_CONF` for the embedded engine when unset; the release of startup pages (with `RAGMETER_RELEASE_STARTUP_PAGES`); `ragmeter collector`'s Node flag and `MALLOC_ARENA_MAX`. On (the documented memory figures are measured with it, and none of it can fail a run); off gives Node's and the engine's own behaviour",
+    { defaultNote: "`on`" },
+  ),
+  // Judges
+  OPENAI_BASE_URL: def("OPENAI_BASE_URL", z.string().url().optional(), CLI_SCORER, "OpenAI-compatible judge endpoint; unset = heuristic judges"),
+  OPENAI_API_KEY: def("OPENAI_API_KEY", z.string().optional(), CLI_SCORER, "API key of the judge endpoint", { secret: true }),
+  RAGMETER_JUDGE_MODEL: def("RAGMETER_JUDGE_MODEL", nonEmpty.optional(), CLI_SCORER, "judge model; required when `OPENAI_BASE_URL` is set"),
+  RAGMETER_JUDGE_TIMEOUT_MS: def(
+    "RAGMETER_JUDGE_TIMEOUT_MS",
+    z.coerce.number().int().positive().default(60_000),
+    CLI_SCORER,
+    "time budget of one judgment, ms (all its calls and retries; queueing not counted)",
+  ),
+  RAGMETER_JUDGE_CONTEXT_TOKENS: def(
+    "RAGMETER_JUDGE_CONTEXT_TOKENS",
+    z.coerce.number().int().min(256).default(32_000),
+    CLI_SCORER,
+    "judge window in tokens for one call's prompt + message + the reply's bound; longer contexts are split",
+  ),
+  RAGMETER_JUDGE_CONCURRENCY: def("RAGMETER_JUDGE_CONCURRENCY", z.coerce.number().int().min(1).max(256).default(8), CLI_SCORER, "judge calls in flight at once (1–256)"),
+  RAGMETER_JUDGE_RPM: def("RAGMETER_JUDGE_RPM", z.coerce.number().int().positive().optional(), CLI_SCORER, "judge calls started per minute; unset = unlimited"),
+  RAGMETER_JUDGE_RETRIES: def(
+    "RAGMETER_JUDGE_RETRIES",
+    z.coerce.number().int().min(0).max(10).default(3),
+    CLI_SCORER,
+    "retries of a retriable judge call (0–10; 429 honours `Retry-After`)",
+  ),
+  RAGMETER_JUDGE_MAX_OUTPUT_TOKENS: def(
+    "RAGMETER_JUDGE_MAX_OUTPUT_TOKENS",
+    z.coerce.number().int().min(16).default(2048),
+    CLI_SCORER,
+    "cap of every judge call's output bound (`max_tokens`); a reply cut by it is retried once with a larger bound",
+  ),
+  RAGMETER_PRICES: def(
+    "RAGMETER_PRICES",
+    nonEmpty.optional(),
+    CLI_SCORER,
+    "JSON price table file `{model: {input_per_1m, output_per_1m}}` in USD; gives the judge cost per run and enables `--max-cost`",
+  ),
+  RAGMETER_TARGET_TIMEOUT_MS: def("RAGMETER_TARGET_TIMEOUT_MS", z.coerce.number().int().positive().default(30_000), ["cli"], "per target request in `eval`, ms"),
+  RAGMETER_SAMPLE_MODEL: def("RAGMETER_SAMPLE_MODEL", nonEmpty.optional(), ["cli"], "LLM answers for the sample pipeline (with `OPENAI_BASE_URL`)"),
+  RAGMETER_EVALUATION_EXPORT_ENDPOINT: def(
+    "RAGMETER_EVALUATION_EXPORT_ENDPOINT",
+    z
+      .string()
+      .url()
+      .refine((u) => URL.canParse(u) && /^https?:$/u.test(new URL(u).protocol), "must be an http:// or https:// URL")
+      .optional(),
+    CLI_SCORER,
+    "OTLP/HTTP endpoint the evaluation events are exported to (a base URL, `/v1/logs` appended, or a URL ending in `/v1/logs`); unset: off. Headers and timeout: the standard `OTEL_EXPORTER_OTLP_(LOGS_)HEADERS` / `_TIMEOUT`",
+  ),
+  RAGMETER_CHROMIUM: def("RAGMETER_CHROMIUM", nonEmpty.optional(), ["cli"], "Chromium binary for `report --png`"),
+  RAGMETER_DEBUG: def("RAGMETER_DEBUG", nonEmpty.optional(), ["cli"], "set: an unexpected error prints its stack"),
+  // Streaming scorer
+  RAGMETER_QUIET_MS: def(
+    "RAGMETER_QUIET_MS",
+    z.coerce.number().int().min(0).default(5000),
+    CLI_SCORER,
+    "quiet window after a trace's last span before it is scored, ms (flag `--quiet-ms` wins)",
+  ),
+  RAGMETER_LIVE_SAMPLE_RATE: def("RAGMETER_LIVE_SAMPLE_RATE", z.coerce.number().min(0).max(1).default(1), SCORER, "share of live traces judged by an LLM judge (0–1)"),
+  RAGMETER_SCORER_GROUP: def("RAGMETER_SCORER_GROUP", nonEmpty.default("ragmeter-scorer"), SCORER, "Kafka consumer group"),
+  RAGMETER_KAFKA_SESSION_TIMEOUT_MS: def("RAGMETER_KAFKA_SESSION_TIMEOUT_MS", z.coerce.number().int().min(1000).default(30_000), SCORER, "consumer session timeout, ms"),
+  RAGMETER_SCORER_CONCURRENCY: def("RAGMETER_SCORER_CONCURRENCY", z.coerce.number().int().min(1).default(8), SCORER, "traces scored at once per batch"),
+  RAGMETER_SOURCE: def(
+    "RAGMETER_SOURCE",
+    z.enum(SCORER_SOURCES).default("ragmeter"),
+    SCORER,
+    "who writes the topics: `ragmeter` (ragmeter's collector, `RAGMETER_TOPIC`) or `otelcol` (the OpenTelemetry Collector's Kafka exporter); flag `--source` wins",
+  ),
+  RAGMETER_OTLP_SPANS_TOPIC: def("RAGMETER_OTLP_SPANS_TOPIC", nonEmpty.default("otlp_spans"), SCORER, "span topic with `RAGMETER_SOURCE=otelcol`"),
+  RAGMETER_OTLP_LOGS_TOPIC: def("RAGMETER_OTLP_LOGS_TOPIC", nonEmpty.default("otlp_logs"), SCORER, "log topic with `RAGMETER_SOURCE=otelcol`"),
+  RAGMETER_SCORER_MAX_PENDING: def(
+    "RAGMETER_SCORER_MAX_PENDING",
+    z.coerce.number().int().min(1).default(50_000),
+    SCORER,
+    "traces written and not yet scored at which consumption pauses (resumes under half)",
+  ),
+  RAGMETER_SCORER_HEAP_GROWTH_PERCENT: def(
+    "RAGMETER_SCORER_HEAP_GROWTH_PERCENT",
+    z.coerce.number().int().min(0).max(1000).default(HEAP_GROWTH_PERCENT),
+    SCORER,
+    "how far V8 lets the streaming scorer's heap grow past its live set, percent (0 = V8's own factor)",
+  ),
+  // Kafka (shared by the collector and the streaming scorer)
+  KAFKA_BROKERS: def(
+    "KAFKA_BROKERS",
+    brokerList.optional(),
+    KAFKA,
+    "Kafka bootstrap servers `host:port,…` (`127.0.0.1:9092` when unset; `serve` uses Kafka only when set); flag `--brokers` wins",
+    { defaultNote: "`127.0.0.1:9092`" },
+  ),
+  RAGMETER_TOPIC: def("RAGMETER_TOPIC", nonEmpty.default("ragmeter.spans"), KAFKA, "span topic; the dead-letter topic is `<topic>.dlq`"),
+  RAGMETER_KAFKA_CREATE_TOPICS: def(
+    "RAGMETER_KAFKA_CREATE_TOPICS",
+    booleanSetting.default(true),
+    KAFKA,
+    "create a missing topic and its `<topic>.dlq`; otherwise the scorer waits for them, the collector answers 503 naming the topic",
+    { deprecatedNames: ["RAGMETER_CREATE_TOPICS"] },
+  ),
+  RAGMETER_KAFKA_TOPIC_PARTITIONS: def("RAGMETER_KAFKA_TOPIC_PARTITIONS", positiveInt(10_000).default(3), KAFKA, "partitions of the topics created", {
+    deprecatedNames: ["RAGMETER_TOPIC_PARTITIONS"],
+  }),
+  RAGMETER_KAFKA_SECURITY_PROTOCOL: def(
+    "RAGMETER_KAFKA_SECURITY_PROTOCOL",
+    z.enum(SECURITY_PROTOCOLS, { message: `must be one of ${SECURITY_PROTOCOLS.join(", ")}` }).default("PLAINTEXT"),
+    KAFKA,
+    "how the clients reach the brokers (Kafka's `security.protocol`)",
+  ),
+  RAGMETER_KAFKA_SASL_MECHANISM: def(
+    "RAGMETER_KAFKA_SASL_MECHANISM",
+    z.enum(SASL_MECHANISMS, { message: `must be one of ${SASL_MECHANISMS.join(", ")}` }).optional(),
+    KAFKA,
+    "with `SASL_*` only, required",
+  ),
+  RAGMETER_KAFKA_SASL_USERNAME: def("RAGMETER_KAFKA_SASL_USERNAME", nonEmpty.optional(), KAFKA, "with `SASL_*` only, required: the user"),
+  RAGMETER_KAFKA_SASL_PASSWORD: def("RAGMETER_KAFKA_SASL_PASSWORD", nonEmpty.optional(), KAFKA, "with `SASL_*` only: the password (or `_FILE`, not both)", { secret: true }),
+  RAGMETER_KAFKA_SASL_PASSWORD_FILE: def("RAGMETER_KAFKA_SASL_PASSWORD_FILE", nonEmpty.optional(), KAFKA, "a file holding the password (one trailing newline dropped)"),
+  RAGMETER_KAFKA_SSL_CA_FILE: def("RAGMETER_KAFKA_SSL_CA_FILE", nonEmpty.optional(), KAFKA, "with `SSL`/`SASL_SSL` only: PEM file of the brokers' CA (unset: the system's CAs)"),
+  RAGMETER_KAFKA_SSL_CERT_FILE: def("RAGMETER_KAFKA_SSL_CERT_FILE", nonEmpty.optional(), KAFKA, "with `SSL`/`SASL_SSL` only: client certificate (PEM), with its key"),
+  RAGMETER_KAFKA_SSL_KEY_FILE: def("RAGMETER_KAFKA_SSL_KEY_FILE", nonEmpty.optional(), KAFKA, "with `SSL`/`SASL_SSL` only: the client certificate's unencrypted key (PEM)"),
+  // Collector
+  RAGMETER_COLLECTOR_HOST: def("RAGMETER_COLLECTOR_HOST", nonEmpty.default("0.0.0.0"), COLLECTOR, "interface the collector listens on"),
+  RAGMETER_COLLECTOR_PORT: def("RAGMETER_COLLECTOR_PORT", z.coerce.number().int().min(0).max(65535).default(4318), COLLECTOR, "OTLP/HTTP port (0 = any free port)"),
+  RAGMETER_COLLECTOR_TOKEN: def(
+    "RAGMETER_COLLECTOR_TOKEN",
+    nonEmpty.optional(),
+    ["cli", "scorer", "collector"],
+    "bearer token required on /v1/* when set, and on the read API of `serve` and `scorer --api-port`; the CLI's read commands send it to that API",
+    { secret: true },
+  ),
+  RAGMETER_COLLECTOR_BODY_LIMIT_BYTES: def(
+    "RAGMETER_COLLECTOR_BODY_LIMIT_BYTES",
+    positiveInt().default(16 * MiB),
+    COLLECTOR,
+    "largest request body, compressed and decompressed (413 above)",
+  ),
+  RAGMETER_COLLECTOR_MAX_INFLIGHT_BYTES: def(
+    "RAGMETER_COLLECTOR_MAX_INFLIGHT_BYTES",
+    positiveInt().default(128 * MiB),
+    COLLECTOR,
+    "bytes of request bodies processed at once; beyond it 429 (503 while Kafka is down)",
+  ),
+  RAGMETER_COLLECTOR_RETRY_AFTER_SECONDS: def("RAGMETER_COLLECTOR_RETRY_AFTER_SECONDS", positiveInt(3600).default(2), COLLECTOR, "Retry-After on 429/503, seconds"),
+  RAGMETER_COLLECTOR_SHUTDOWN_TIMEOUT_MS: def("RAGMETER_COLLECTOR_SHUTDOWN_TIMEOUT_MS", positiveInt().default(15_000), COLLECTOR, "longest graceful shutdown, ms"),
+  RAGMETER_COLLECTOR_WORKERS: def(
+    "RAGMETER_COLLECTOR_WORKERS",
+    z.union([z.literal("auto").transform(() => availableParallelism()), positiveInt(256)]).default(1),
+    COLLECTOR,
+    "worker processes sharing the listening socket (1 = one process; `auto` = the available cores); flag `--workers` wins",
+  ),
+  RAGMETER_KAFKA_MAX_MESSAGE_BYTES: def(
+    "RAGMETER_KAFKA_MAX_MESSAGE_BYTES",
+    positiveInt().default(1_000_000),
+    COLLECTOR,
+    "largest Kafka record value; bigger traces are split (keep below the broker's message.max.bytes)",
+  ),
+  RAGMETER_KAFKA_SEND_TIMEOUT_MS: def(
+    "RAGMETER_KAFKA_SEND_TIMEOUT_MS",
+    positiveInt().default(10_000),
+    COLLECTOR,
+    "how long a request waits for Kafka's acknowledgement before 503, ms",
+  ),
+  RAGMETER_KAFKA_BACKOFF_MS: def(
+    "RAGMETER_KAFKA_BACKOFF_MS",
+    z.coerce.number().int().min(0).default(1_000),
+    COLLECTOR,
+    "after a Kafka failure, answer 503 at once for this long, ms",
+  ),
+  RAGMETER_KAFKA_IDEMPOTENT: def("RAGMETER_KAFKA_IDEMPOTENT", booleanSetting.default(true), COLLECTOR, "idempotent producer"),
+  RAGMETER_KAFKA_CLIENT_ID: def("RAGMETER_KAFKA_CLIENT_ID", nonEmpty.default("ragmeter-collector"), COLLECTOR, "Kafka client id"),
+  RAGMETER_LOG_LEVEL: def("RAGMETER_LOG_LEVEL", z.enum(LOG_LEVELS).default("info"), COLLECTOR, "log level"),
+  // Grafana container (the generated alerting provisioning)
+  RAGMETER_ALERT_WEBHOOK_URL: def("RAGMETER_ALERT_WEBHOOK_URL", nonEmpty.optional(), GRAFANA, "URL of the alerts' webhook contact point"),
+  RAGMETER_ALERT_GROUNDING_DROP: alert("RAGMETER_ALERT_GROUNDING_DROP", 0.05, "largest allowed drop of mean grounding (0–1)"),
+  RAGMETER_ALERT_RELEVANCE_DROP: alert("RAGMETER_ALERT_RELEVANCE_DROP", 0.3, "largest allowed drop of mean relevance (0–4)"),
+  RAGMETER_ALERT_RECALL_DROP: alert("RAGMETER_ALERT_RECALL_DROP", 0.05, "largest allowed drop of mean recall@k (0–1)"),
+  RAGMETER_ALERT_RECALL_K: alert("RAGMETER_ALERT_RECALL_K", 5, "k of the recall@k rules"),
+  RAGMETER_ALERT_MIN_QUESTIONS: alert("RAGMETER_ALERT_MIN_QUESTIONS", 10, "questions (traces) each side of a comparison needs before a drop rule fires"),
+  RAGMETER_ALERT_CONTENT_MISSING_SHARE: alert("RAGMETER_ALERT_CONTENT_MISSING_SHARE", 0.2, "largest allowed share of traces scored content_missing in the last hour"),
+  RAGMETER_ALERT_CONTENT_MISSING_MIN_TRACES: alert("RAGMETER_ALERT_CONTENT_MISSING_MIN_TRACES", 20, "traces scored in the last hour before the content_missing rule fires"),
+  RAGMETER_ALERT_JUDGE_TOKENS_PER_HOUR: alert("RAGMETER_ALERT_JUDGE_TOKENS_PER_HOUR", 2_000_000, "judge token budget (in + out) per hour"),
+  RAGMETER_ALERT_DLQ_COUNT: alert("RAGMETER_ALERT_DLQ_COUNT", 0, "dead-lettered messages allowed in 15 minutes"),
+  RAGMETER_ALERT_CONSUMER_LAG: alert("RAGMETER_ALERT_CONSUMER_LAG", 10_000, "largest allowed consumer lag of one scorer, messages"),
+} as const;
+
+/** Every setting, in declaration order. */
+export const ALL_SETTINGS: readonly Setting[] = Object.values(SETTINGS);
