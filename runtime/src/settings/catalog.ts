@@ -99,6 +99,12 @@ export const SETTINGS = {
     "the one switch of the runtime tuning (`@ragmeter/runtime`, runtime/src/tuning.ts), read where the process starts: V8's heap growth (`RAGMETER_SCORER_HEAP_GROWTH_PERCENT`) for `scorer`, `serve` and `eval`; V8's TurboFan threshold for `eval`; `JE_MALLOC_CONF` for the embedded engine when unset; the release of startup pages (with `RAGMETER_RELEASE_STARTUP_PAGES`); `ragmeter collector`'s Node flag and `MALLOC_ARENA_MAX`. On (the documented memory figures are measured with it, and none of it can fail a run); off gives Node's and the engine's own behaviour",
     { defaultNote: "`on`" },
   ),
+  RAGMETER_FAULT_STORE_WRITE_EVERY: def(
+    "RAGMETER_FAULT_STORE_WRITE_EVERY",
+    z.coerce.number().int().min(2, "must be a whole number ≥ 2 (one store write in N fails; test only)").optional(),
+    ["cli", "scorer"],
+    "test only (bench:soak, the store-faults test): one store insert in N fails with a retriable error before it reaches the engine; unset (always, outside tests) the store's clients are not wrapped",
+  ),
   // Judges
   OPENAI_BASE_URL: def("OPENAI_BASE_URL", z.string().url().optional(), CLI_SCORER, "OpenAI-compatible judge endpoint; unset = heuristic judges"),
   OPENAI_API_KEY: def("OPENAI_API_KEY", z.string().optional(), CLI_SCORER, "API key of the judge endpoint", { secret: true }),

@@ -37,6 +37,7 @@ export const CLI_SETTINGS = [
   SETTINGS.RAGMETER_RETENTION_DAYS_INTERACTIONS,
   SETTINGS.RAGMETER_RELEASE_STARTUP_PAGES,
   SETTINGS.RAGMETER_RUNTIME_TUNING,
+  SETTINGS.RAGMETER_FAULT_STORE_WRITE_EVERY,
   SETTINGS.RAGMETER_EVALUATION_EXPORT_ENDPOINT,
 ] as const;
 export const envSchema = schemaOf(CLI_SETTINGS);
@@ -116,6 +117,8 @@ export interface Config {
   readonly runtimeTuning: boolean;
   /** Resolved `RAGMETER_HOME`. */
   readonly home: string;
+  /** Test-only: one store write in this many fails (`RAGMETER_FAULT_STORE_WRITE_EVERY`), null = none. */
+  readonly faultStoreWriteEvery: number | null;
   /**
    * Retention of captured content (`RAGMETER_RETENTION_DAYS`, overridden per table group by
    * `RAGMETER_RETENTION_DAYS_SPANS`, `_LOGS`, `_INTERACTIONS`); null = kept forever.
@@ -172,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { home?: string } 
     releaseStartupPages: e.RAGMETER_RELEASE_STARTUP_PAGES,
     runtimeTuning: e.RAGMETER_RUNTIME_TUNING,
     home,
+    faultStoreWriteEvery: e.RAGMETER_FAULT_STORE_WRITE_EVERY ?? null,
     retention: {
       spans: e.RAGMETER_RETENTION_DAYS_SPANS ?? e.RAGMETER_RETENTION_DAYS ?? null,
       logs: e.RAGMETER_RETENTION_DAYS_LOGS ?? e.RAGMETER_RETENTION_DAYS ?? null,

@@ -91,6 +91,8 @@ export async function withStoreOpening<T>(
     ...(opts.retention === false ? {} : { retention: config.retention }),
     releaseStartupPages: config.releaseStartupPages,
     runtimeTuning: runtimeTuning(config.runtimeTuning),
+    // Test-only (design §10): each injected fault is one line on stderr, which bench:soak counts.
+    ...(config.faultStoreWriteEvery !== null ? { faultStoreWriteEvery: config.faultStoreWriteEvery, onStoreWriteFault: (f: Error) => io.err(f.message) } : {}),
     ...(opts.after !== undefined ? { after: opts.after } : {}),
   });
   // Awaited by `fn` or below; this keeps a failure to open from being unhandled meanwhile.

@@ -5,6 +5,7 @@ import { abortRunningRuns } from "./aborted.js";
 import { versionClock } from "./clock.js";
 import { applyEmbeddedTableSettings } from "./embeddedTables.js";
 import { EmbeddedEngineMissingError } from "./errors.js";
+import { type InjectedStoreWriteFault, withWriteFaults } from "./faults.js";
 import { acquireStoreLock } from "./lock.js";
 import { migrate } from "./migrations.js";
 import { applyRetention, type Retention } from "./retention.js";
@@ -84,6 +85,14 @@ export interface OpenStoreOptions {
    * target busy (issue 12).
    */
   readonly after?: Promise<unknown>;
+  /**
+   * Test-only fault injection (`RAGMETER_FAULT_STORE_WRITE_EVERY`, design §10): one insert in this
+   * many, over the store's connections, fails with a retriable InjectedStoreWriteFault before it
+   * reaches the engine. Absent (always, outside tests and bench:soak): the clients are not wrapped.
+   */
+  readonly faultStoreWriteEvery?: number;
+  /** Sees each injected fault (the CLI logs it, so bench:soak counts them). */
+  readonly onStoreWriteFault?: (fault: InjectedStoreWriteFault) => void;
 }
 
 /**
@@ -114,6 +123,8 @@ export function startOpeningStore(target: StoreTarget, options: OpenStoreOptions
     const lock = acquireStoreLock(target.home);
     opening = after.then(() => openEmbeddedStore(target, options, lock));
   }
+  const every = options.faultStoreWriteEvery;
+  if (every !== undefined) opening = opening.then((store) => withWriteFaults(store, every, options.onStoreWriteFault));
   if (options.releaseStartupPages !== true) return opening;
   const tuning = options.runtimeTuning ?? runtimeTuning(true);
   return opening.then(async (store) => ({ ...store, startupPages: await tuning.releaseStartupPages() }));
