@@ -1,12 +1,19 @@
+import { randomUUID } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { types } from "node:util";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../scorer/src/cli/config.js";
 import { ConfigError } from "../../scorer/src/domain/errors.js";
+import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 import { openStore } from "../../scorer/src/store/client.js";
-import { InjectedStoreWriteFault } from "../../scorer/src/store/faults.js";
+import { InjectedStoreWriteFault, withWriteFaults } from "../../scorer/src/store/faults.js";
+import { startScorerService } from "../../scorer/src/stream/service.js";
+import { BROKER, createTopic } from "../helpers/collector-kafka-helpers.js";
+import { type KafkaEngine, openKafkaEngine } from "../helpers/kafkaEngine.js";
+import { protobufOf, ragSpans, traceId, traceRequest } from "../helpers/ragTrace.js";
+import { DOCS as docs, rows, sender, sleep, waitFor } from "../helpers/streaming.js";
 
 // RAGMETER_FAULT_STORE_WRITE_EVERY (test-only, design §10): bench:soak fails one store write in 50.
 describe("store write fault injection", () => {
@@ -57,4 +64,61 @@ describe("store write fault injection", () => {
       await store.close();
     }
   });
+});
+
+describe("the streaming scorer's retries under store write faults (real broker, ClickHouse engine)", () => {
+  let engine: KafkaEngine;
+  beforeAll(async () => {
+    engine = await openKafkaEngine("ragmeter-store-faults-");
+  });
+  afterAll(async () => {
+    await engine?.close();
+  });
+
+  it("with one insert in 7 failing, every trace is stored once and scored once: span writes retried before the commit, failed scoring passes run again", async () => {
+    const faults: InjectedStoreWriteFault[] = [];
+    const store = withWriteFaults(await engine.freshStore(), 7, (f) => faults.push(f));
+    const { topic, drop } = await createTopic(2);
+    const warnings: string[] = [];
+    const errors: string[] = [];
+    const svc = await startScorerService({
+      store,
+      stream: { brokers: [BROKER], topic, quietMs: 3000, liveSampleRate: 1, groupId: `g-${randomUUID()}`, sessionTimeoutMs: 6000, concurrency: 4 },
+      consume: true,
+      log: { info: () => {}, warn: (m) => warnings.push(m), error: (m) => errors.push(m) },
+      scoring: { judge: createHeuristicJudge(), ks: [1, 5], quietMs: 3000, liveSampleRate: 1, concurrency: 4, batchSize: 100 },
+      intervalMs: 200,
+      // No full scan after the first: only the retry of a failed pass can score what it left.
+      fullScanIntervalMs: 10 * 60_000,
+      consumer: { maxWaitTimeMs: 100 },
+    });
+    try {
+      const send = sender(engine.producer);
+      const ids: string[] = [];
+      // One trace per message, 100 ms apart: span writes come before the first pass (the 7th and
+      // 14th inserts fail in span writes), scoring passes after.
+      for (let i = 0; i < 40; i++) {
+        const t = traceId();
+        ids.push(t);
+        const { retrieval, generation } = ragSpans({ traceId: t, question: `Which port does service ${i} listen on?`, docs, answer: "PostgreSQL listens on port 5432." });
+        await send(topic, t, protobufOf(traceRequest([retrieval, generation])));
+        await sleep(100);
+      }
+      await waitFor(async () => (await rows<{ c: string }>(store, "SELECT uniqExact(trace_id) AS c FROM DB.interactions FINAL"))[0]?.c === "40", 60_000);
+      await sleep(1500);
+      expect(await rows(store, "SELECT count() AS c, uniqExact(trace_id) AS t FROM DB.spans FINAL")).toEqual([{ c: "80", t: "40" }]);
+      const scored = await rows<{ trace_id: string }>(store, "SELECT DISTINCT trace_id FROM DB.scores FINAL");
+      expect(scored.map((r) => r.trace_id).sort()).toEqual([...ids].sort());
+      expect(await rows(store, "SELECT trace_id, metric FROM DB.scores FINAL GROUP BY trace_id, metric HAVING count() != 1")).toEqual([]);
+      // The faults hit both paths, and each path retried.
+      const tables = new Set(faults.map((f) => f.table.split(".")[1]));
+      expect(tables.has("spans")).toBe(true);
+      expect([...tables].some((t) => ["chunks", "interactions", "scores", "claims", "live_traces"].includes(t ?? ""))).toBe(true);
+      expect(warnings).toContain("span write failed; retrying before committing");
+      expect(errors).toContain("scoring pass failed; will retry");
+    } finally {
+      await svc.stop();
+      await drop();
+    }
+  }, 120_000);
 });

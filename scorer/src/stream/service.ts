@@ -102,7 +102,10 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
   const fullScanEvery = o.fullScanIntervalMs ?? 30_000;
   let lastFullScan = 0;
   const runPass = (full = false): Promise<number> => {
-    pass = pass.then(async () => {
+    // After the pass before it, failed or not: its failure was its caller's (logged below); chained on
+    // a rejected pass, every later pass would fail without running (found by bench:soak, issue 31).
+    const previous = pass.catch(() => 0);
+    pass = previous.then(async () => {
       let total = 0;
       const now = Date.now();
       if (full || now - lastFullScan >= fullScanEvery) {
