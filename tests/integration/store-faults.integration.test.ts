@@ -9,6 +9,7 @@ import { ConfigError } from "../../scorer/src/domain/errors.js";
 import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 import { openStore } from "../../scorer/src/store/client.js";
 import { InjectedStoreWriteFault, withWriteFaults } from "../../scorer/src/store/faults.js";
+import { scoreSettledTraces } from "../../scorer/src/stream/loop.js";
 import { startScorerService } from "../../scorer/src/stream/service.js";
 import { BROKER, createTopic } from "../helpers/collector-kafka-helpers.js";
 import { type KafkaEngine, openKafkaEngine } from "../helpers/kafkaEngine.js";
@@ -61,6 +62,47 @@ describe("store write fault injection", () => {
       expect(types.isProxy(store.client)).toBe(false);
       expect(types.isProxy(await store.secondClient())).toBe(false);
     } finally {
+      await store.close();
+    }
+  });
+  it("a scoring write failing part-way, the process gone before its retry, leaves the trace to the next full scan: its interaction, the mark of a scored trace, is written after its scores", async () => {
+    const home = await mkdtemp(path.join(tmpdir(), "ragmeter-faults-"));
+    const store = await openStore({ kind: "embedded", home, database: "ragmeter" });
+    const judge = createHeuristicJudge();
+    const scoring = { judge, ks: [1, 5], quietMs: 0, liveSampleRate: 1, concurrency: 1, batchSize: 10 };
+    // The service only writes the spans here (its quiet window is an hour: it scores nothing).
+    const svc = await startScorerService({
+      store,
+      stream: { brokers: null, topic: "unused", quietMs: 3_600_000, liveSampleRate: 1, groupId: "unused", sessionTimeoutMs: 6000, concurrency: 1 },
+      consume: false,
+      log: { info() {}, warn() {}, error() {} },
+      scoring: { ...scoring, quietMs: 3_600_000 },
+      fullScanIntervalMs: 3_600_000,
+    });
+    try {
+      const t = traceId();
+      const { retrieval, generation } = ragSpans({ traceId: t, question: "Which port does Postgres listen on?", docs, answer: "PostgreSQL listens on port 5432." });
+      await svc.sink.send("traces", [{ key: t, value: protobufOf(traceRequest([retrieval, generation])), items: 2 }], {});
+      // The third insert of the pass fails (chunks, scores, then claims or interactions): the process
+      // is taken as killed there, nothing retries in it.
+      const faults: InjectedStoreWriteFault[] = [];
+      await expect(
+        scoreSettledTraces(
+          withWriteFaults(store, 3, (f) => faults.push(f)),
+          scoring,
+          Date.now(),
+        ),
+      ).rejects.toBeInstanceOf(InjectedStoreWriteFault);
+      expect(faults.map((f) => f.table)).toHaveLength(1);
+      expect(faults[0]?.table).not.toBe("ragmeter.live_traces");
+      // The next process's full scan finds the trace unscored and scores it: once per metric.
+      const rescored = await scoreSettledTraces(store, scoring, Date.now());
+      expect(rescored.map((r) => r.interaction.trace_id)).toEqual([t]);
+      const perMetric = await rows<{ metric: string; c: string }>(store, "SELECT metric, count() AS c FROM DB.scores FINAL GROUP BY metric ORDER BY metric");
+      expect(perMetric.length).toBeGreaterThan(0);
+      expect(perMetric.every((r) => r.c === "1")).toBe(true);
+    } finally {
+      await svc.stop();
       await store.close();
     }
   });

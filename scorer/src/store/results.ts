@@ -52,9 +52,9 @@ const SCORE_COLUMNS = [
 ] as const;
 
 /**
- * Writes interactions, scores and claims, then the `live_traces` rows of the live interactions
- * (`liveTraceRows`). Keys are those of design §6, so writing the same batch twice leaves one row per
- * key after FINAL.
+ * Writes the chunks, scores and claims, then the interactions (the mark of a scored trace), then the
+ * `live_traces` rows of the live interactions (`liveTraceRows`). Keys are those of design §6, so
+ * writing the same batch twice leaves one row per key after FINAL.
  */
 export async function saveResults(store: Store, batch: ResultBatch): Promise<void> {
   const version = store.nextVersion();
@@ -68,36 +68,6 @@ export async function saveResults(store: Store, batch: ResultBatch): Promise<voi
       version,
       now,
     );
-    await store.client.insert({
-      table: `${db}.interactions`,
-      // Compact rows in the table's column order: about a third faster to encode and parse.
-      columns: [...INTERACTION_COLUMNS],
-      values: batch.interactions.map((i) => [
-        i.trace_id,
-        i.run_id,
-        i.golden_id,
-        i.source,
-        i.service_name,
-        i.deployment_environment,
-        i.pipeline_version,
-        i.question,
-        i.answer,
-        // The text lives in `chunks`; a blank text has no hash and stays '' here.
-        i.retrieved.map((r) => ({ id: r.id, document_id: r.document_id, text: "", score: r.score, rank: r.rank })),
-        i.generator_model,
-        i.input_tokens,
-        i.output_tokens,
-        i.abstained === null ? null : i.abstained ? 1 : 0,
-        i.status,
-        i.reason,
-        i.latency_ms,
-        i.judge_prompt_version ?? "",
-        i.created_at ?? now,
-        version,
-        i.retrieved.map((r) => chunkHash(r.text)),
-      ]),
-      format: "JSONCompactEachRow",
-    });
   }
   if (batch.scores.length > 0) {
     // The largest insert (one row per metric per question): compact rows parse about a third faster.
@@ -146,6 +116,41 @@ export async function saveResults(store: Store, batch: ResultBatch): Promise<voi
         version,
       })),
       format: "JSONEachRow",
+    });
+  }
+  // The interactions after their scores and claims: an interaction is what marks a trace scored (the
+  // full scan's settledTraces), so a process killed between these writes leaves a trace the next
+  // scan scores again, never one marked scored without its scores (issue 31, bench:soak's SIGKILLs).
+  if (batch.interactions.length > 0) {
+    await store.client.insert({
+      table: `${db}.interactions`,
+      // Compact rows in the table's column order: about a third faster to encode and parse.
+      columns: [...INTERACTION_COLUMNS],
+      values: batch.interactions.map((i) => [
+        i.trace_id,
+        i.run_id,
+        i.golden_id,
+        i.source,
+        i.service_name,
+        i.deployment_environment,
+        i.pipeline_version,
+        i.question,
+        i.answer,
+        // The text lives in `chunks`; a blank text has no hash and stays '' here.
+        i.retrieved.map((r) => ({ id: r.id, document_id: r.document_id, text: "", score: r.score, rank: r.rank })),
+        i.generator_model,
+        i.input_tokens,
+        i.output_tokens,
+        i.abstained === null ? null : i.abstained ? 1 : 0,
+        i.status,
+        i.reason,
+        i.latency_ms,
+        i.judge_prompt_version ?? "",
+        i.created_at ?? now,
+        version,
+        i.retrieved.map((r) => chunkHash(r.text)),
+      ]),
+      format: "JSONCompactEachRow",
     });
   }
   // Last: the live view's rows (design §3) exist only once their interaction and scores do.
