@@ -100,7 +100,7 @@ const kafkaEnv = {
   RAGMETER_KAFKA_CONTROLLER_PORT: String(KAFKA_PORT + 1),
   RAGMETER_KAFKA_HEAP: process.env.RAGMETER_KAFKA_HEAP ?? "512m",
   RAGMETER_TOPIC: topic,
-  RAGMETER_TOPIC_PARTITIONS: "3",
+  RAGMETER_KAFKA_TOPIC_PARTITIONS: "3",
 };
 const kafkaState = kafkaSettings(kafkaEnv).stateDir;
 const brokers = `127.0.0.1:${KAFKA_PORT}`;
