@@ -1,0 +1,59 @@
+/** Decoding an export request's body into Kafka records, with the items it rejects and why. */
+import { CONTENT_TYPES, decodeLogsRequest, decodeTraceRequest, type OtlpEncoding, type Signal, splitTraceRequestProtobuf } from "@ragmeter/otlp";
+import { type Batch, batchLogs, batchTraces, countLogRecords, countSpans } from "../batching.js";
+import { OtlpDecodeError, PayloadTooLargeError } from "../errors.js";
+
+/** The records of a request, the items it holds (`total`) and those rejected, with the reasons. */
+export interface DecodedExport {
+  batch: Batch;
+  total: number;
+  rejected: number;
+  errors: string[];
+}
+
+/** The first `max` errors joined by "; ", then "and N more". */
+export function summarise(errors: string[], max = 5): string {
+  const head = errors.slice(0, max).join("; ");
+  return errors.length > max ? `${head}; and ${errors.length - max} more` : head;
+}
+
+/** The 400 for a request whose every item is invalid: the first error's field, its detail and a summary of the rest. */
+export function decodeFailure(errors: string[], what: string): OtlpDecodeError {
+  const first = errors[0] ?? "";
+  const i = first.indexOf(": ");
+  const field = i > 0 ? first.slice(0, i) : "body";
+  const detail = i > 0 ? first.slice(i + 2) : first;
+  const rest = errors.length > 1 ? ` (every ${what} of the request is invalid; ${summarise(errors.slice(1), 4)})` : ` (every ${what} of the request is invalid)`;
+  return new OtlpDecodeError(field, detail + rest);
+}
+
+/**
+ * Decodes and batches the body (records of at most `maxMessageBytes`).
+ * @throws OtlpDecodeError when every item is invalid, PayloadTooLargeError when every item is too large
+ */
+export function decodeExport(signal: Signal, encoding: OtlpEncoding, body: Uint8Array, maxMessageBytes: number): DecodedExport {
+  let out: DecodedExport;
+  const split = signal === "traces" && encoding === "protobuf" ? splitTraceRequestProtobuf(body, maxMessageBytes) : null;
+  const contentType = encoding === "protobuf" ? CONTENT_TYPES.protobuf : CONTENT_TYPES.json;
+  if (split) {
+    // Hot path: validated and split while walking the bytes, no object per span.
+    if (split.invalid > 0 && split.invalid === split.total) throw decodeFailure(split.errors, "span");
+    const batch = { records: split.records, rejected: split.rejected - split.invalid, errors: split.errors.slice(split.invalid) };
+    out = { batch, total: split.total, rejected: split.rejected, errors: split.errors };
+  } else if (signal === "traces") {
+    // JSON, or a protobuf body the walk leaves to the decoder (malformed: it names the fault).
+    const d = decodeTraceRequest(body, contentType);
+    const total = countSpans(d.request) + d.rejected;
+    if (d.rejected > 0 && d.rejected === total) throw decodeFailure(d.errors, "span");
+    const batch = batchTraces(d.request, maxMessageBytes);
+    out = { batch, total, rejected: d.rejected + batch.rejected, errors: [...d.errors, ...batch.errors] };
+  } else {
+    const d = decodeLogsRequest(body, contentType);
+    const total = countLogRecords(d.request) + d.rejected;
+    if (d.rejected > 0 && d.rejected === total) throw decodeFailure(d.errors, "log record");
+    const batch = batchLogs(d.request, maxMessageBytes);
+    out = { batch, total, rejected: d.rejected + batch.rejected, errors: [...d.errors, ...batch.errors] };
+  }
+  if (out.total > 0 && out.rejected === out.total) throw new PayloadTooLargeError(summarise(out.errors));
+  return out;
+}

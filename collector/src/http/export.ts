@@ -1,0 +1,91 @@
+/**
+ * POST /v1/traces and /v1/logs: checks, reads, decodes and batches the request, hands the records
+ * to the sink, and answers 200 only after the sink (Kafka) acknowledged every one of them.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { CONTENT_TYPES, encodeExportResponse, encodingOf, type Signal } from "@ragmeter/otlp";
+import type { PinoLogger } from "@ragmeter/runtime";
+import type { CollectorConfig } from "../config.js";
+import { CollectorError, fromOtlpError, OtlpError } from "../errors.js";
+import type { RecordSink } from "../kafka-sink.js";
+import { decompress, readBody } from "./body.js";
+import { type InflightBudget, newRequestState } from "./budget.js";
+import { decodeExport, summarise } from "./decode.js";
+import { contentEncodingOf, guessEncoding, preflight } from "./preflight.js";
+import type { Responder } from "./respond.js";
+
+const TRACE_CONTEXT_HEADERS = ["traceparent", "tracestate", "baggage"] as const;
+
+/** The counters an export request updates. */
+interface ExportCounters {
+  requests: number;
+  acceptedItems: number;
+  rejectedItems: number;
+  records: number;
+  kafkaFailures: number;
+}
+
+export interface ExportParts {
+  config: Pick<CollectorConfig, "bodyLimitBytes" | "maxMessageBytes">;
+  expectedToken: Buffer | undefined;
+  sink: RecordSink;
+  budget: InflightBudget;
+  counters: ExportCounters;
+  responder: Responder;
+  logger: PinoLogger;
+  closing: () => boolean;
+}
+
+/** The request's trace context headers (non-empty strings only), copied onto its Kafka records. */
+export function traceContextOf(headers: IncomingMessage["headers"]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const h of TRACE_CONTEXT_HEADERS) {
+    const v = headers[h];
+    if (typeof v === "string" && v !== "") out[h] = v;
+  }
+  return out;
+}
+
+/** A collector error for anything thrown (an unexpected one is logged and answered 500). */
+function toCollectorError(err: unknown, logger: PinoLogger): CollectorError {
+  if (err instanceof CollectorError) return err;
+  if (err instanceof OtlpError) return fromOtlpError(err);
+  const e = err as { message?: string };
+  logger.error({ error: e.message ?? String(err) }, "unexpected error");
+  return new CollectorError("internal error", 500, true);
+}
+
+export function createExportHandler(parts: ExportParts): (signal: Signal, req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const { config, expectedToken, sink, budget, counters, responder, logger, closing } = parts;
+  return async (signal, req, res) => {
+    const st = newRequestState();
+    res.once("close", () => budget.release(st)); // answered, or the client went away
+    let encoding = guessEncoding(req.headers);
+    try {
+      if (closing()) throw new CollectorError("the collector is shutting down; retry later", 503, true);
+      budget.reserve(st, preflight(req.headers, expectedToken, config.bodyLimitBytes));
+      encoding = encodingOf(req.headers["content-type"]);
+      const raw = await readBody(req, config.bodyLimitBytes);
+      counters.requests++;
+      const body = await decompress(contentEncodingOf(req.headers), raw, config.bodyLimitBytes, (bytes) => budget.reserve(st, bytes));
+      const { batch, total, rejected, errors } = decodeExport(signal, encoding, body, config.maxMessageBytes);
+      try {
+        await sink.send(signal, batch.records, traceContextOf(req.headers));
+      } catch (err) {
+        counters.kafkaFailures++;
+        throw err;
+      }
+      counters.records += batch.records.length;
+      counters.acceptedItems += total - rejected;
+      counters.rejectedItems += rejected;
+      if (rejected > 0) logger.info({ signal, rejected, first: errors[0] }, "partial success");
+      responder.send(res, 200, CONTENT_TYPES[encoding], encodeExportResponse(signal, encoding, rejected, rejected > 0 ? summarise(errors) : ""));
+    } catch (err) {
+      const ce = toCollectorError(err, logger);
+      if (ce.status < 500) logger.debug({ status: ce.status, error: ce.message }, "request refused");
+      responder.sendError(res, encoding, ce);
+    } finally {
+      budget.release(st);
+    }
+  };
+}
