@@ -16,6 +16,7 @@ import { parseArgs } from "node:util";
 import { createAdmin, setUpTopics } from "@ragmeter/kafka";
 import autocannon from "autocannon";
 import { startKafka } from "../scripts/kafka/kafka.mjs";
+import { benchCollectorEnv, untilListening } from "./lib/collector-process.mjs";
 import { benchBody } from "./lib/otlp-bodies.mjs";
 import { peakRssMiB, resetPeakRss } from "./lib/proc.mjs";
 
@@ -67,32 +68,13 @@ function startCollectorProcess(topic, idempotent) {
   const child = spawn(process.execPath, [...nodeArgs, mainJs], {
     env: {
       ...process.env,
-      KAFKA_BROKERS: brokers,
-      RAGMETER_TOPIC: topic,
-      RAGMETER_KAFKA_CREATE_TOPICS: "false",
-      RAGMETER_COLLECTOR_HOST: "127.0.0.1",
-      RAGMETER_COLLECTOR_PORT: "0",
+      ...benchCollectorEnv({ brokers, topic }),
       RAGMETER_KAFKA_IDEMPOTENT: String(idempotent),
-      RAGMETER_LOG_LEVEL: "info",
       ...(values.workers ? { RAGMETER_COLLECTOR_WORKERS: values.workers } : {}),
     },
     stdio: ["ignore", "ignore", "pipe"],
   });
-  return new Promise((resolve, reject) => {
-    let buf = "";
-    const onData = (d) => {
-      buf += d.toString();
-      const line = buf.split("\n").find((l) => l.includes('"collector listening"') && !l.includes('"worker":'));
-      const url = line === undefined ? undefined : JSON.parse(line).url;
-      if (url) {
-        child.stderr.off("data", onData);
-        child.stderr.resume();
-        resolve({ child, url });
-      }
-    };
-    child.stderr.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`collector exited with ${code}: ${buf}`)));
-  });
+  return untilListening(child).then((url) => ({ child, url }));
 }
 
 function run(url, connections, seconds) {

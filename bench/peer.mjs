@@ -27,7 +27,6 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -35,6 +34,8 @@ import { createAdmin, setUpTopics, startBatchConsumer, topicOffsets } from "@rag
 import autocannon from "autocannon";
 import { startKafka, stopKafka } from "../scripts/kafka/kafka.mjs";
 import { buildOtelcol, OtelcolScriptError, otelcolSettings, startOtelcol, stopOtelcol } from "../scripts/otelcol/otelcol.mjs";
+import { benchCollectorEnv, untilListening } from "./lib/collector-process.mjs";
+import { freePort } from "./lib/net.mjs";
 import { benchBody } from "./lib/otlp-bodies.mjs";
 import { cpuSeconds, peakRssMiB, resetPeakRss } from "./lib/proc.mjs";
 
@@ -92,72 +93,31 @@ function body() {
 const bodies = Array.from({ length: 256 }, body);
 
 // ---- processes ----
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function startRagmeter(topic) {
+async function startRagmeter(topic) {
   const prof = values["cpu-prof"] === undefined ? {} : { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${values["cpu-prof"]}`.trim() };
   const child = spawn(command[0], command[1], {
-    env: {
-      ...process.env,
-      ...prof,
-      KAFKA_BROKERS: brokers.join(","),
-      RAGMETER_TOPIC: topic,
-      RAGMETER_KAFKA_CREATE_TOPICS: "false",
-      RAGMETER_COLLECTOR_HOST: "127.0.0.1",
-      RAGMETER_COLLECTOR_PORT: "0",
-      RAGMETER_LOG_LEVEL: "info",
-    },
+    env: { ...process.env, ...prof, ...benchCollectorEnv({ brokers: brokers.join(","), topic }) },
     stdio: ["ignore", "ignore", "pipe"],
   });
-  return new Promise((resolve, reject) => {
-    let buf = "";
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`ragmeter's collector did not listen within 30 s: ${buf}`));
-    }, 30_000);
-    const onData = (d) => {
-      buf += d.toString();
-      const line = buf.split("\n").find((l) => l.includes('"collector listening"') && !l.includes('"worker":'));
-      const url = line === undefined ? undefined : JSON.parse(line).url;
-      if (url) {
-        clearTimeout(timer);
-        child.stderr.off("data", onData);
-        child.stderr.resume();
-        resolve({
-          name: "ragmeter",
-          pid: child.pid,
-          url,
-          stop: () =>
-            new Promise((r) => {
-              if (child.exitCode !== null) return r();
-              const kill = setTimeout(() => {
-                log(`ragmeter's collector (pid ${child.pid}) did not exit within 30 s of SIGTERM: killing it`);
-                child.kill("SIGKILL");
-              }, 30_000);
-              child.once("exit", () => {
-                clearTimeout(kill);
-                r();
-              });
-              child.kill("SIGTERM");
-            }),
+  const url = await untilListening(child, { what: "ragmeter's collector", timeoutMs: 30_000 });
+  return {
+    name: "ragmeter",
+    pid: child.pid,
+    url,
+    stop: () =>
+      new Promise((r) => {
+        if (child.exitCode !== null) return r();
+        const kill = setTimeout(() => {
+          log(`ragmeter's collector (pid ${child.pid}) did not exit within 30 s of SIGTERM: killing it`);
+          child.kill("SIGKILL");
+        }, 30_000);
+        child.once("exit", () => {
+          clearTimeout(kill);
+          r();
         });
-      }
-    };
-    child.stderr.on("data", onData);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`ragmeter's collector exited with ${code}: ${buf}`));
-    });
-  });
+        child.kill("SIGTERM");
+      }),
+  };
 }
 
 async function startGo(topic) {

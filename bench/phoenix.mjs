@@ -17,12 +17,12 @@
 // in ~/.cache/ragmeter/phoenix-<version>/ (python3 -m venv + pip; no root). Only 127.0.0.1 is contacted.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { freePort } from "./lib/net.mjs";
 import { cpuSeconds, peakRssMiB } from "./lib/proc.mjs";
 import { createProdCorpus, prodTraceBytes } from "./lib/prod-traces.mjs";
 
@@ -67,17 +67,6 @@ for (let i = 0; i < traces; i++) {
   bytesTotal += value.length;
 }
 log(`${traces} traces, ${spansTotal} spans, ${(bytesTotal / traces / 1024).toFixed(1)} KiB per request, built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitHttp(url, timeoutMs, child) {
   const until = Date.now() + timeoutMs;

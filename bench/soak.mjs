@@ -38,6 +38,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { committedOffsets, createAdmin, topicOffsets } from "@ragmeter/kafka";
 import { kafkaSettings, kafkaStatus, startKafka, stopKafka } from "../scripts/kafka/kafka.mjs";
+import { benchCollectorEnv, untilListening } from "./lib/collector-process.mjs";
 import { createProdCorpus, prodTraceBytes } from "./lib/prod-traces.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -141,40 +142,10 @@ function rssMiB(pid) {
 }
 function startCollector() {
   const child = spawn(join(root, "collector", "bin", "ragmeter-collector.js"), [], {
-    env: {
-      ...process.env,
-      KAFKA_BROKERS: brokers,
-      RAGMETER_TOPIC: topic,
-      RAGMETER_KAFKA_CREATE_TOPICS: "false",
-      RAGMETER_COLLECTOR_HOST: "127.0.0.1",
-      RAGMETER_COLLECTOR_PORT: "0",
-      RAGMETER_LOG_LEVEL: "info",
-    },
+    env: { ...process.env, ...benchCollectorEnv({ brokers, topic }) },
     stdio: ["ignore", "ignore", "pipe"],
   });
-  return new Promise((resolve, reject) => {
-    let buf = "";
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`the collector did not listen within 60 s: ${buf.slice(-2000)}`));
-    }, 60_000);
-    const onData = (d) => {
-      buf += d.toString();
-      const line = buf.split("\n").find((l) => l.includes('"collector listening"') && !l.includes('"worker":'));
-      const url = line === undefined ? undefined : JSON.parse(line).url;
-      if (url) {
-        clearTimeout(timer);
-        child.stderr.off("data", onData);
-        child.stderr.resume();
-        resolve({ child, url });
-      }
-    };
-    child.stderr.on("data", onData);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the collector exited with ${code}: ${buf.slice(-2000)}`));
-    });
-  });
+  return untilListening(child, { timeoutMs: 60_000 }).then((url) => ({ child, url }));
 }
 
 const scorerLog = join(home, "scorer.log");
