@@ -2,7 +2,7 @@
 // Layers of the scorer, top to bottom (design §8):
 //   cli → runs → {stream, scoring, store} → {judges, extract} → domain
 // with store depending on domain types alone. A rule's name is printed with every violation.
-const WORKSPACES = "(otlp|kafka|runtime|collector|instrumentation|golden|scorer|dashboards|examples/sample-rag)";
+const WORKSPACES = "(otlp|kafka|runtime|tuning|collector|instrumentation|golden|scorer|dashboards|examples/sample-rag)";
 const S = "^scorer/src/";
 
 /** A scorer layer may not import the listed layers. */
@@ -63,6 +63,20 @@ module.exports = {
       to: { path: `^${WORKSPACES}/`, pathNot: "^runtime/" },
     },
     {
+      name: "tuning-on-runtime-only",
+      comment: "tuning (the process tuning and its native FFI, koffi) imports runtime alone.",
+      severity: "error",
+      from: { path: "^tuning/" },
+      to: { path: `^${WORKSPACES}/`, pathNot: "^(tuning|runtime)/" },
+    },
+    {
+      name: "tuning-only-in-entry-points",
+      comment: "Only the entry points (the collector, the scorer's CLI and stream) import tuning, so otlp, kafka, golden and the libraries pull no native FFI.",
+      severity: "error",
+      from: { path: `^${WORKSPACES}/`, pathNot: "^(tuning|collector|scorer)/" },
+      to: { path: "^tuning/" },
+    },
+    {
       name: "shared-workspaces-on-runtime-only",
       comment: "otlp, kafka and golden import runtime alone (no workspace above them).",
       severity: "error",
@@ -85,10 +99,10 @@ module.exports = {
     },
     {
       name: "collector-on-shared-workspaces-only",
-      comment: "The collector runs alone (its own bundle): it imports only runtime, otlp and kafka, never the scorer, the sample or golden.",
+      comment: "The collector runs alone (its own bundle): it imports only runtime, tuning, otlp and kafka, never the scorer, the sample or golden.",
       severity: "error",
       from: { path: "^collector/" },
-      to: { path: `^${WORKSPACES}/`, pathNot: "^(collector|runtime|otlp|kafka)/" },
+      to: { path: `^${WORKSPACES}/`, pathNot: "^(collector|runtime|tuning|otlp|kafka)/" },
     },
     {
       name: "sample-not-on-scorer-or-collector",

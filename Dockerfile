@@ -15,7 +15,7 @@ RUN npm ci --ignore-scripts --no-audit --no-fund \
 # Stage 2 installs it into /opt/ragmeter with its third-party dependencies from the registry, without
 # chdb, and puts its bin on PATH. A project install, not `npm install --global`: npm 11 ignores
 # --omit=optional for global installs (chdb, 540 MB, would come along). --omit=optional also leaves
-# out koffi's prebuilt binary (@koromix/koffi-<platform>, @ragmeter/runtime's FFI), as the image did
+# out koffi's prebuilt binary (@koromix/koffi-<platform>, @ragmeter/tuning's FFI), as the image did
 # before: the collector logs "startup pages not released" (design §12) and runs the same.
 # --ignore-scripts: koffi's install script would only look for that binary (the repository's
 # allowScripts says the same).

@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createAdmin } from "@ragmeter/kafka";
-import { runtimeTuning, runtimeTuningEnabled } from "@ragmeter/runtime";
+import { runtimeTuning, runtimeTuningEnabled } from "@ragmeter/tuning";
 import { envSchema } from "../scorer/dist/cli/config.js";
 import { createHeuristicJudge } from "../scorer/dist/judges/heuristic/heuristicJudge.js";
 import { createLlmJudge } from "../scorer/dist/judges/llm/llmJudge.js";

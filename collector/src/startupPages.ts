@@ -5,7 +5,7 @@
  */
 
 import type { PinoLogger } from "@ragmeter/runtime";
-import { runtimeTuning } from "@ragmeter/runtime";
+import { runtimeTuning } from "@ragmeter/tuning";
 import type { CollectorConfig } from "./config.js";
 
 /** Releases this process's startup pages when the configuration says so, and logs what happened. */

@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { runtimeTuningEnabled } from "@ragmeter/runtime";
+import { runtimeTuningEnabled } from "@ragmeter/tuning";
 
 /**
  * V8 flags of the collector process. `--max-semi-space-size=4` caps each young-generation

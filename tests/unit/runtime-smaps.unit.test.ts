@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { releasableMappings } from "../../runtime/src/smaps.js";
+import { releasableMappings } from "../../tuning/src/smaps.js";
 
 /** One smaps entry: the header line, then the fields given (kB), the rest 0. */
 function entry(range: string, perms: string, path: string, f: Partial<Record<"Rss" | "Anonymous" | "Private_Dirty" | "Shared_Dirty", number>>): string {

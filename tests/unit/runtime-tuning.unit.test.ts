@@ -1,10 +1,11 @@
-// The runtime tuning switch (runtime/src/tuning.ts, design §10 RAGMETER_RUNTIME_TUNING, a setting of the catalog): how the one
+// The runtime tuning switch (tuning/src/tuning.ts, design §10 RAGMETER_RUNTIME_TUNING, a setting of the catalog): how the one
 // setting is read, and that with it off nothing of the process is changed.
+
+import { RagmeterError } from "@ragmeter/runtime";
 import { describe, expect, it } from "vitest";
 import { loadCollectorConfig } from "../../collector/src/config.js";
-import { RagmeterError } from "../../runtime/src/errors.js";
-import { runtimeTuning, runtimeTuningEnabled } from "../../runtime/src/tuning.js";
 import { loadConfig } from "../../scorer/src/cli/config.js";
+import { runtimeTuning, runtimeTuningEnabled } from "../../tuning/src/tuning.js";
 
 describe("runtimeTuningEnabled", () => {
   it("is on when unset or empty, and reads on/off, true/false, 1/0 (and the catalog's yes/no) in any case", () => {

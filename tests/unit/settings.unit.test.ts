@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { DEFAULT_TOPIC as KAFKA_DEFAULT_TOPIC, KAFKA_ENV_NAMES, kafkaEnvSchema } from "@ragmeter/kafka";
-import { ALL_SETTINGS, readSetting, renderConfigurationDoc, resolveSettings, runtimeTuningEnabled, SETTINGS, SettingsError } from "@ragmeter/runtime";
+import { ALL_SETTINGS, readSetting, renderConfigurationDoc, resolveSettings, SETTINGS, SettingsError } from "@ragmeter/runtime";
+import { runtimeTuningEnabled } from "@ragmeter/tuning";
 import { describe, expect, it } from "vitest";
 import { COLLECTOR_ENV, loadCollectorConfig } from "../../collector/src/config.js";
 import { ALERT_SETTINGS, ALERT_WEBHOOK_ENV } from "../../dashboards/src/alerts.js";

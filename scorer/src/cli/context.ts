@@ -1,4 +1,5 @@
-import { readSetting, runtimeTuning, SETTINGS } from "@ragmeter/runtime";
+import { readSetting, SETTINGS } from "@ragmeter/runtime";
+import { runtimeTuning } from "@ragmeter/tuning";
 import type { EvaluationSink } from "../domain/evaluation.js";
 import { createHeuristicJudge } from "../judges/heuristic/heuristicJudge.js";
 import type { Judge } from "../judges/types.js";

@@ -1,5 +1,6 @@
 import { loadCollectorConfig, type RunningCollector, startCollector } from "@ragmeter/collector";
-import { createJsonLogger as createLogger, readSetting, runtimeTuning, runtimeTuningEnabled, SETTINGS, untilShutdown } from "@ragmeter/runtime";
+import { createJsonLogger as createLogger, readSetting, SETTINGS, untilShutdown } from "@ragmeter/runtime";
+import { runtimeTuning, runtimeTuningEnabled } from "@ragmeter/tuning";
 import type { Command } from "commander";
 import type { EvaluationSink } from "../domain/evaluation.js";
 import type { Store } from "../store/client.js";

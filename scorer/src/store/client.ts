@@ -1,6 +1,6 @@
 import path from "node:path";
 import { type ClickHouseClient, createClient } from "@clickhouse/client";
-import { type ReleaseOutcome, type RuntimeTuning, runtimeTuning } from "@ragmeter/runtime";
+import { type ReleaseOutcome, type RuntimeTuning, runtimeTuning } from "@ragmeter/tuning";
 import { abortRunningRuns } from "./aborted.js";
 import { versionClock } from "./clock.js";
 import { applyEmbeddedTableSettings } from "./embeddedTables.js";

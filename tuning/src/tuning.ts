@@ -15,8 +15,7 @@
  * against or to rule the tuning out. The figures are in bench/README.md, not here.
  */
 import { setFlagsFromString } from "node:v8";
-import { HEAP_GROWTH_PERCENT, SETTINGS } from "./settings/catalog.js";
-import { resolveSettings } from "./settings/setting.js";
+import { HEAP_GROWTH_PERCENT, resolveSettings, SETTINGS } from "@ragmeter/runtime";
 import { type ReleaseOutcome, releaseStartupPages } from "./startupPages.js";
 
 /** The one setting (environment variable). */
