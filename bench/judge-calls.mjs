@@ -24,6 +24,7 @@ const verdict = { status: "ok", input_tokens: 1, output_tokens: 1, latency_ms: 0
 const judge = {
   kind: "llm",
   model: "counting",
+  metered: true,
   promptVersion: { grounding: "g", relevance: "r" },
   async grounding() {
     calls.grounding++;

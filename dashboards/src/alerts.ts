@@ -131,11 +131,12 @@ GROUP BY source, service
 HAVING uniqExact(s.trace_id) >= min_traces AND value > bound
 ORDER BY source, service`,
 
-  // no price column in the tables (prices live in the RAGMETER_PRICES file, cost only in runs.summary): tokens
+  // no price column in the tables (prices live in the RAGMETER_PRICES file, cost only in runs.summary): tokens,
+  // which only judges that call a model spend (whatever their backend)
   judge_tokens_per_hour: `WITH ${th(ALERT_SETTINGS.judgeTokensPerHour)} AS budget
 SELECT sum(judge_input_tokens + judge_output_tokens) AS value
 FROM scores FINAL
-WHERE judge_kind = 'llm' AND $__timeFilter(created_at)
+WHERE judge_kind != 'mechanical' AND $__timeFilter(created_at)
 HAVING value > budget`,
 
   dlq_count: `WITH ${th(ALERT_SETTINGS.dlqCount)} AS bound

@@ -199,14 +199,14 @@ LIMIT 50`,
     // ── Judges ──────────────────────────────────────────────────────────────────────────────────
     judges_calls: `SELECT $__timeInterval(created_at) AS time, judge_kind, count() AS calls
 FROM scores FINAL
-WHERE judge_kind IN ('llm', 'heuristic')
+WHERE judge_kind != 'mechanical'
   AND ${filters({ time: "created_at", source: "column" })}
 GROUP BY time, judge_kind
 ORDER BY time, judge_kind`,
 
     judges_tokens: `SELECT $__timeInterval(created_at) AS time, sum(judge_input_tokens) AS tokens_in, sum(judge_output_tokens) AS tokens_out
 FROM scores FINAL
-WHERE judge_kind IN ('llm', 'heuristic')
+WHERE judge_kind != 'mechanical'
   AND ${filters({ time: "created_at", source: "column" })}
 GROUP BY time
 ORDER BY time`,
@@ -222,7 +222,7 @@ ORDER BY time`,
 
     judges_status: `SELECT metric, status, count() AS results
 FROM scores FINAL
-WHERE judge_kind IN ('llm', 'heuristic')
+WHERE judge_kind != 'mechanical'
   AND ${filters({ time: "created_at", source: "column" })}
 GROUP BY metric, status
 ORDER BY metric, status`,
@@ -230,7 +230,8 @@ ORDER BY metric, status`,
     judges_latency: `SELECT $__timeInterval(created_at) AS time,
   quantileExact(0.5)(latency_ms) AS p50_ms, quantileExact(0.95)(latency_ms) AS p95_ms
 FROM scores FINAL
-WHERE judge_kind = 'llm' AND status != 'not_sampled'
+-- a model call (tokens sent); cached and model-free judgments take no call time
+WHERE judge_kind != 'mechanical' AND judge_input_tokens > 0
   AND ${filters({ time: "created_at", source: "column" })}
 GROUP BY time
 ORDER BY time`,

@@ -7,6 +7,7 @@ export function countingJudge(chunkIds: readonly string[] = []): Judge & { reado
   return {
     kind: "llm",
     model: "counting",
+    metered: true,
     promptVersion: { grounding: "g", relevance: "r" },
     calls,
     async grounding() {

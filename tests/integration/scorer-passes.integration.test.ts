@@ -25,6 +25,7 @@ function slowJudge(ms: number): Judge & { readonly most: () => number } {
   return {
     kind: "llm",
     model: "slow",
+    metered: true,
     promptVersion: { grounding: "g", relevance: "r" },
     most: () => most,
     async grounding() {

@@ -1,7 +1,7 @@
 import { readSetting, SETTINGS } from "@ragmeter/runtime";
 import { runtimeTuning } from "@ragmeter/tuning";
 import type { EvaluationSink } from "../domain/evaluation.js";
-import { createHeuristicJudge } from "../judges/heuristic/heuristicJudge.js";
+import { createJudge } from "../judges/backends.js";
 import type { Judge } from "../judges/types.js";
 import { type Store, startOpeningStore } from "../store/client.js";
 import { type Config, loadConfig } from "./config.js";
@@ -27,23 +27,21 @@ export function processIo(): Io {
   };
 }
 
-/**
- * The judge the configuration asks for: LLM when an endpoint is set, else heuristic. The LLM judge
- * (the OpenAI client) is loaded only when configured.
- */
+/** The judge the configuration asks for (the backend registry builds it: judges/backends.ts). */
 export async function judgeFor(config: Config): Promise<Judge> {
-  if (!config.judge) return createHeuristicJudge();
-  const { createLlmJudge } = await import("../judges/llm/llmJudge.js");
-  return createLlmJudge({
-    baseURL: config.judge.baseURL,
-    apiKey: config.judge.apiKey,
-    model: config.judge.model,
-    timeoutMs: config.judge.timeoutMs,
-    contextTokens: config.judge.contextTokens,
-    concurrency: config.judge.concurrency,
-    rpm: config.judge.rpm,
-    maxRetries: config.judge.retries,
-    maxOutputTokens: config.judge.maxOutputTokens,
+  if (!config.judge) return createJudge({ llm: null });
+  return createJudge({
+    llm: {
+      baseURL: config.judge.baseURL,
+      apiKey: config.judge.apiKey,
+      model: config.judge.model,
+      timeoutMs: config.judge.timeoutMs,
+      contextTokens: config.judge.contextTokens,
+      concurrency: config.judge.concurrency,
+      rpm: config.judge.rpm,
+      maxRetries: config.judge.retries,
+      maxOutputTokens: config.judge.maxOutputTokens,
+    },
   });
 }
 

@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { metricNames } from "../domain/metricTable.js";
+import { judgeLabel } from "../judges/backends.js";
 import { evaluateGate, type GateResult, parseGate } from "../runs/gate.js";
 import { type ReplayOutcome, runReplay } from "../runs/replay/replay.js";
 import { parseReplaySource } from "../runs/replay/select.js";
@@ -34,9 +35,7 @@ export function formatReplay(r: ReplayOutcome, top = 10): string {
   const out: string[] = [];
   out.push(`replay run ${o.run.run_id} · pipeline ${o.run.pipeline_version} · ${r.captured.length} captured questions (${o.run.golden_set_path})`);
   const olds = [...new Set(r.captured.map((c) => c.pipeline_version || "?"))].join(", ");
-  out.push(
-    `original pipeline ${olds} → ${o.run.pipeline_version}; both sides scored by judge ${o.run.judge_kind}${o.run.judge_kind === "llm" ? ` ${o.run.judge_model}` : ""}, paired per question`,
-  );
+  out.push(`original pipeline ${olds} → ${o.run.pipeline_version}; both sides scored by judge ${judgeLabel(o.run.judge_kind, o.run.judge_model)}, paired per question`);
   out.push("");
   out.push(`${"metric".padEnd(12)} ${"old".padStart(7)} ${"new".padStart(7)} ${"delta".padStart(7)}  ${"95% CI".padEnd(20)} n`);
   for (const d of r.deltas) {

@@ -32,11 +32,22 @@ export interface ReferenceInput {
   readonly reference: string;
 }
 
-/** A judge (LLM or heuristic), identified by kind, model and prompt version. */
+/**
+ * A judge backend (the no-LLM rules, an LLM, …), identified by kind, model and prompt version. Built
+ * only by the backend registry (./backends.ts); nothing else asks which kind it holds: what differs
+ * between backends is said by their fields (`metered`).
+ */
 export interface Judge {
-  readonly kind: "llm" | "heuristic";
+  /** The backend's name, stored as `judge_kind` (`heuristic`, `llm`; the registry's keys). */
+  readonly kind: string;
   /** Judge model name (`heuristic` for the heuristic judge). */
   readonly model: string;
+  /**
+   * Whether its judgments call a model: then they are metered (calls, tokens, price), cached by
+   * (model, prompt version, input), sampled on live traffic, checked against the generator model
+   * (self-preference) and scored in small batches. A backend that calls no model costs nothing.
+   */
+  readonly metered: boolean;
   /**
    * Prompt version of each judge: a short hash of the prompt text (or of the heuristic's rules).
    * `reference_facts` is absent for judges without a reference-based judge.

@@ -118,7 +118,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
         if (res.ok && res.reply.pipeline_version !== null && res.reply.pipeline_version !== options.pipelineVersion) {
           warnings.add(`the target reports pipeline version "${res.reply.pipeline_version}"; recorded as "${options.pipelineVersion}" (--pipeline-version wins)`);
         }
-        if (res.ok && judge.kind === "llm" && res.reply.model === judge.model) {
+        if (res.ok && judge.metered && res.reply.model === judge.model) {
           warnings.add(`the judge model "${judge.model}" is also the generator model: self-preference bias is likely`);
         }
         const q = await scoreTargetResult(item, traceId, res, judge, ks, { repeat });

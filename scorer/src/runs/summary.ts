@@ -183,7 +183,7 @@ export async function completeRun(input: CompleteRunInput): Promise<EvalOutcome>
   const failures = questions.flatMap((q) => (q.failure ? [q.failure] : []));
   const judgeReport: JudgeRunReport = {
     ...(await judgeRunReport(store, run, questions, input.stats, repeat, useCache)),
-    skipped: judge.kind === "llm" ? skippedByReason(questions) : {},
+    skipped: judge.metered ? skippedByReason(questions) : {},
   };
   const finishedAt = now();
   // A run in which no question could be scored is stored as failed: never a baseline for the next.

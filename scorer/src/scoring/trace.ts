@@ -68,7 +68,7 @@ export async function scoreTrace(
     latency_ms: 0,
   };
   const items = retrievedItems(interaction);
-  const sampledIn = !live || options.judge.kind === "heuristic" || sampled(traceId, options.liveSampleRate);
+  const sampledIn = !live || !options.judge.metered || sampled(traceId, options.liveSampleRate);
   const plan = planTrace(interaction, items, live, sampledIn);
   // The golden item's question (what the judge is asked about), when there is one.
   const asked = { ...subject, question: golden?.question ?? subject.question };
@@ -113,7 +113,7 @@ function skippedCalls(plan: TracePlan, golden: GoldenItem | null, judge: Judge):
   const add = (a: Applicability) => {
     if (!a.ok) out[a.status] = (out[a.status] ?? 0) + 1;
   };
-  if (judge.kind !== "llm") return out;
+  if (!judge.metered) return out;
   add(plan.grounding);
   add(plan.relevance);
   if (referenceNotApplicable(golden, judge) === null) add(plan.relevance);

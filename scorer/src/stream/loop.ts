@@ -13,14 +13,14 @@ import { loadTraces, settledTraces, storedRowCounts } from "../store/spans.js";
 import type { HeldTrace, HeldTraceSource } from "./held.js";
 
 /**
- * Traces one batch of a scoring pass takes, by judge: 5,000 with heuristic judges (no judge cost,
+ * Traces one batch of a scoring pass takes, by judge: 5,000 with an unmetered judge (no judge cost,
  * and each batch costs a fixed round of statements and inserts: bench:scorer at 30,000 traces did
  * 2,486–2,539 traces/s in batches of 500, 3,131–3,133 of 1,000 and 3,453–3,468 of 5,000), 500 with
- * an LLM judge (a batch's results are written once all of it is judged, so fewer judge calls wait
+ * a metered judge (an LLM) (a batch's results are written once all of it is judged, so fewer judge calls wait
  * to be stored; the judge stays busy across batches, two are scored at a time).
  */
 export function passBatchSize(judge: Judge): number {
-  return judge.kind === "heuristic" ? 5000 : 500;
+  return judge.metered ? 500 : 5000;
 }
 
 /** Settings of the scoring loop. */

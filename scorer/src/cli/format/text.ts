@@ -1,5 +1,6 @@
 import { type MetricTable, metricDef, metricLabel, metricMax, metricNames, metricTable } from "../../domain/metricTable.js";
 import { LENGTH_BIAS_FLAG } from "../../judges/analysis.js";
+import { judgeLabel, unmeteredSummary } from "../../judges/backends.js";
 import type { Aggregate } from "../../runs/aggregate.js";
 import type { PairedDelta } from "../../runs/paired.js";
 import type { EvalOutcome } from "../../runs/summary.js";
@@ -61,7 +62,7 @@ export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5, ta
   const deltas = new Map(o.previous.run ? o.previous.deltas.map((d) => [d.metric, d] as const) : []);
   const out: string[] = [];
   out.push(
-    `run ${o.run.run_id} · pipeline ${o.run.pipeline_version} · ${o.questions.length} questions · judge ${o.run.judge_kind}${o.run.judge_kind === "llm" ? ` ${o.run.judge_model}` : ""} (prompt ${o.run.judge_prompt_version})`,
+    `run ${o.run.run_id} · pipeline ${o.run.pipeline_version} · ${o.questions.length} questions · judge ${judgeLabel(o.run.judge_kind, o.run.judge_model)} (prompt ${o.run.judge_prompt_version})`,
   );
   out.push(
     o.previous.run
@@ -159,8 +160,9 @@ function formatJudgeReport(o: EvalOutcome): string[] {
   const r = o.judgeReport;
   const s = r.stats;
   const out: string[] = [];
-  if (o.run.judge_kind === "heuristic") {
-    out.push("judge: heuristic rules, no LLM calls, cost $0");
+  const unmetered = unmeteredSummary(o.run.judge_kind);
+  if (unmetered !== undefined) {
+    out.push(`judge: ${unmetered}, cost $0`);
   } else {
     const cost =
       s.cost_usd === null
@@ -193,11 +195,11 @@ function formatJudgeReport(o: EvalOutcome): string[] {
   } else if (r.calibration_before_change) {
     const b = r.calibration_before_change;
     out.push(
-      `calibration: not calibrated since prompt ${b.judge_prompt_version}${b.judge_model !== o.run.judge_model ? ` (model ${b.judge_model})` : ""}: the judge in use (${o.run.judge_kind === o.run.judge_model ? o.run.judge_kind : `${o.run.judge_kind} ${o.run.judge_model}`}, prompt ${o.run.judge_prompt_version}) has none; that calibration ${b.created_at.slice(0, 10)} (${b.calibration_id}) had claims ${pct(b.claim_agreement)} agreement, relevance ${pct(b.relevance_agreement)}; run \`npx ragmeter calibrate sample --run ${o.run.run_id}\``,
+      `calibration: not calibrated since prompt ${b.judge_prompt_version}${b.judge_model !== o.run.judge_model ? ` (model ${b.judge_model})` : ""}: the judge in use (${judgeLabel(o.run.judge_kind, o.run.judge_model)}, prompt ${o.run.judge_prompt_version}) has none; that calibration ${b.created_at.slice(0, 10)} (${b.calibration_id}) had claims ${pct(b.claim_agreement)} agreement, relevance ${pct(b.relevance_agreement)}; run \`npx ragmeter calibrate sample --run ${o.run.run_id}\``,
     );
   } else {
     out.push(
-      `calibration: none for this judge (${o.run.judge_kind === o.run.judge_model ? o.run.judge_kind : `${o.run.judge_kind} ${o.run.judge_model}`}, prompt ${o.run.judge_prompt_version}); run \`npx ragmeter calibrate sample --run ${o.run.run_id}\``,
+      `calibration: none for this judge (${judgeLabel(o.run.judge_kind, o.run.judge_model)}, prompt ${o.run.judge_prompt_version}); run \`npx ragmeter calibrate sample --run ${o.run.run_id}\``,
     );
   }
   if (r.variance.length > 0) {

@@ -224,6 +224,7 @@ export function createHeuristicJudge(model: GroundingModel = committedGroundingM
   return {
     kind: "heuristic",
     model: "heuristic",
+    metered: false,
     promptVersion: { grounding: version, relevance: version },
     async grounding(input: GroundingInput): Promise<GroundingJudgment> {
       const t0 = performance.now();

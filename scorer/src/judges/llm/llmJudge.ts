@@ -39,6 +39,7 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
   return {
     kind: "llm",
     model: options.model,
+    metered: true,
     promptVersion: { grounding: groundingVersion, relevance: promptVersion(RELEVANCE_PROMPT), reference_facts: promptVersion(REFERENCE_PROMPT) },
     async grounding(input: GroundingInput): Promise<GroundingJudgment> {
       const tally = newTally();

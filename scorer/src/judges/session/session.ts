@@ -42,7 +42,7 @@ const CACHEABLE: ReadonlySet<Status> = new Set<Status>(["ok", "no_claims", "cont
 
 /**
  * Wraps `base` for one run (no shared state between runs):
- * 1. cache (LLM judges only): key = (judge model, prompt version, judge name, inputs); a hit costs
+ * 1. cache (metered judges only): key = (judge model, prompt version, judge name, inputs); a hit costs
  *    no call and is returned with `cached: true` and zero tokens; ok / no_claims / context_too_long
  *    results are written back;
  * 2. budget: once the estimated cost reaches `maxCostUsd`, further judgments are `not_sampled`
@@ -51,13 +51,13 @@ const CACHEABLE: ReadonlySet<Status> = new Set<Status>(["ok", "no_claims", "cont
  * @throws JudgeConfigError when `maxCostUsd` is set for an LLM judge whose model has no price.
  */
 export function createJudgeSession(base: Judge, options: JudgeSessionOptions): JudgeSession {
-  const price = base.kind === "llm" ? priceOf(options.prices, base.model) : null;
-  if (base.kind === "llm" && options.maxCostUsd !== null && price === null) {
+  const price = base.metered ? priceOf(options.prices, base.model) : null;
+  if (base.metered && options.maxCostUsd !== null && price === null) {
     throw new JudgeConfigError(`--max-cost needs the price of judge model "${base.model}": add it to the RAGMETER_PRICES file`);
   }
-  const cache = base.kind === "llm" ? options.cache : null;
+  const cache = base.metered ? options.cache : null;
   const s = { calls: 0, cached: 0, not_sampled: 0, input_tokens: 0, output_tokens: 0 };
-  const spent = () => (base.kind === "heuristic" ? 0 : price === null ? null : costUsd(price, s.input_tokens, s.output_tokens));
+  const spent = () => (!base.metered ? 0 : price === null ? null : costUsd(price, s.input_tokens, s.output_tokens));
 
   async function run<T extends JudgeCallCost & { status: Status }>(
     name: string,
@@ -94,6 +94,7 @@ export function createJudgeSession(base: Judge, options: JudgeSessionOptions): J
   const judge: Judge = {
     kind: base.kind,
     model: base.model,
+    metered: base.metered,
     promptVersion: base.promptVersion,
     grounding: (input) =>
       run<GroundingJudgment>(

@@ -1,0 +1,54 @@
+import { createHeuristicJudge } from "./heuristic/heuristicJudge.js";
+import type { LlmJudgeOptions } from "./llm/options.js";
+import type { Judge } from "./types.js";
+
+/** What the registry knows of a backend without building it (for stored runs, whose judge is only a kind). */
+interface BackendTraits {
+  /** Its judgments call a model (see `Judge.metered`). */
+  readonly metered: boolean;
+  /** How the text output names a run of it that made no call (metered backends print their calls instead). */
+  readonly unmeteredSummary?: string;
+}
+
+/**
+ * The judge backends by kind (stored as `judge_kind`): the one place that builds judges and knows
+ * what each kind is. A new backend is a folder under judges/ plus one entry here and one branch of
+ * {@link createJudge}.
+ */
+const BACKENDS: Readonly<Record<string, BackendTraits>> = {
+  heuristic: { metered: false, unmeteredSummary: "heuristic rules, no LLM calls" },
+  llm: { metered: true },
+};
+
+/** The backend settings of a process: an LLM endpoint, or none (the heuristic judge). */
+export interface JudgeBackendSettings {
+  readonly llm: LlmJudgeOptions | null;
+}
+
+/**
+ * The judge the settings ask for: the LLM judge when an endpoint is set, else the heuristic judge.
+ * The LLM judge (and with it the OpenAI client) is loaded only when configured.
+ */
+export async function createJudge(settings: JudgeBackendSettings): Promise<Judge> {
+  if (settings.llm === null) return createHeuristicJudge();
+  const { createLlmJudge } = await import("./llm/llmJudge.js");
+  return createLlmJudge(settings.llm);
+}
+
+/**
+ * Whether runs judged by `kind` called a model (a kind this version does not know, from a newer
+ * writer of the same store, is taken as metered: its calls and tokens are shown, never hidden).
+ */
+export function judgeKindMetered(kind: string): boolean {
+  return BACKENDS[kind]?.metered ?? true;
+}
+
+/** How the text output names a run of an unmetered backend (undefined for metered ones). */
+export function unmeteredSummary(kind: string): string | undefined {
+  return judgeKindMetered(kind) ? undefined : (BACKENDS[kind]?.unmeteredSummary ?? `${kind}, no model calls`);
+}
+
+/** The judge as outputs name it: the kind, and the model when it differs (`llm gpt-4o-mini`, `heuristic`). */
+export function judgeLabel(kind: string, model: string): string {
+  return kind === model ? kind : `${kind} ${model}`;
+}
