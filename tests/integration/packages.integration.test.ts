@@ -156,7 +156,7 @@ describe("npm packages installed from their tarballs outside the repository", ()
     expect(installed.out).toContain("=== sample pipeline v2:");
     expect(installed.out).toMatch(/^recall@5 +\d\.\d\d +\(n=112\)$/mu);
     expect(normalise(installed.out)).toBe(normalise(repo.out));
-  });
+  }, 180_000); // two demos in a row: 3 s each on a quiet box, 30 s each seen at load 29 (60 s default too short)
 
   it("report --png without playwright-core writes the HTML and says in one line what to install", async () => {
     const home = path.join(work, "demo-installed");
