@@ -137,7 +137,8 @@ describe("threadTargetClient", () => {
       await client.ready;
       const target = httpTarget(`http://127.0.0.1:${port}/`, 5_000, client);
       const asked = Array.from({ length: 6 }, (_, i) => target.ask(`q${i}`, { traceparent: "t", baggage: "b" }));
-      const blockedUntil = Date.now() + 400;
+      // 1.5 s: at load average 29 (a CI run sharing the box) 400 ms was not enough for the thread and the target to be scheduled
+      const blockedUntil = Date.now() + 1500;
       while (Date.now() < blockedUntil);
       const answeredAt = (await Promise.all(asked)).map((r) => (r.ok ? Number(r.reply.answer) : Number.NaN));
       // All 6 answered (2 at a time) before this thread ran again; sent from here, none would have been.
