@@ -87,7 +87,7 @@ export function registerCollectorCommand(
     .command("collector")
     .description("OTLP/HTTP receiver (POST /v1/traces, /v1/logs) that forwards one Kafka message per trace")
     .option("--port <n>", "listen port (env RAGMETER_COLLECTOR_PORT, default 4318)")
-    .option("--host <addr>", "listen address (env RAGMETER_COLLECTOR_HOST, default 0.0.0.0)")
+    .option("--host <addr>", "listen address (env RAGMETER_COLLECTOR_HOST, default 127.0.0.1; 0.0.0.0 for every interface, with RAGMETER_COLLECTOR_TOKEN)")
     .option("--brokers <list>", "Kafka bootstrap servers host:port,… (env KAFKA_BROKERS, default 127.0.0.1:9092)")
     .option("--topic <name>", "topic (env RAGMETER_TOPIC, default ragmeter.spans)")
     .option("--workers <n>", "worker processes sharing the port, each with its own producer (env RAGMETER_COLLECTOR_WORKERS, default 1 = one process; auto = the available cores)")

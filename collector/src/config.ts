@@ -8,7 +8,7 @@ import { CollectorConfigError } from "./errors.js";
 
 /** Schema of the collector configuration (all fields after defaults), its fields the settings of the one catalog (@ragmeter/runtime). */
 export const collectorConfigSchema = z.object({
-  /** Interface to listen on. Env RAGMETER_COLLECTOR_HOST, default 0.0.0.0. */
+  /** Address to listen on. Env RAGMETER_COLLECTOR_HOST, default 127.0.0.1 (loopback: closed by default, issue 39). */
   host: S.RAGMETER_COLLECTOR_HOST.type,
   /** OTLP/HTTP port (0 = any free port). Env RAGMETER_COLLECTOR_PORT, default 4318. */
   port: S.RAGMETER_COLLECTOR_PORT.type,

@@ -8,7 +8,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Logger, type PinoLogger, pinoOf, silentLogger } from "@ragmeter/runtime";
+import { type ListenerSettings, type Logger, openListenerWarning, type PinoLogger, pinoOf, silentLogger } from "@ragmeter/runtime";
 import type { CollectorConfig } from "./config.js";
 import { createInflightBudget } from "./http/budget.js";
 import { createExportHandler } from "./http/export.js";
@@ -35,6 +35,12 @@ export interface CollectorDeps {
    * returns its startup pages here, so the process answers no request before that is done.
    */
   beforeListen?: () => Promise<void>;
+  /**
+   * The settings the start-up warning names when the collector listens on an address other than
+   * loopback without a token (default: `--host`/`RAGMETER_COLLECTOR_HOST`, `RAGMETER_COLLECTOR_TOKEN`;
+   * `eval --via-traces` names `--otlp-host` and no token).
+   */
+  listener?: ListenerSettings;
 }
 
 /** Requests the collector does not serve itself, e.g. a fastify instance's `routing` (scorer/src/cli/api/server.ts). */
@@ -121,6 +127,8 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
   const base = baseUrlOf(server.address() as AddressInfo);
   // With a sink of the caller's (serve's in-process hand-off) Kafka is not used: say so, not its settings.
   logger.info(ownSink ? { url: base, topic: config.topic, brokers: config.brokers, idempotent: config.idempotent } : { url: base, sink: "in process" }, "collector listening");
+  const open = openListenerWarning(config.host, config.token !== undefined, "can send spans and logs to it", deps.listener);
+  if (open !== null) logger.warn({ host: config.host, port: (server.address() as AddressInfo).port }, open);
 
   let closed: Promise<void> | undefined;
   return {

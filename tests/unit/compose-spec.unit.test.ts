@@ -123,12 +123,17 @@ describe("docker-compose.yml", () => {
     expect(readFileSync(path.join(root, ".dockerignore"), "utf8")).toMatch(/node_modules/u);
   });
 
-  it("ports: OTLP 4318 (the collector's default), ClickHouse HTTP 8123, Kafka 9092, Grafana 3000", () => {
+  it("ports: OTLP 4318 (the collector's default), ClickHouse HTTP 8123, Kafka 9092, Grafana 3000, published on the host's loopback unless RAGMETER_PUBLISH_HOST says otherwise", () => {
     expect(collectorConfigSchema.parse({}).port).toBe(4318);
-    expect(svc("collector").ports).toContain("4318:4318");
-    expect(svc("clickhouse").ports).toContain("8123:8123");
-    expect(svc("kafka").ports).toContain("9092:9092");
-    expect(svc("grafana").ports).toContain("3000:3000");
+    const published = (port: number) => `\${RAGMETER_PUBLISH_HOST:-127.0.0.1}:${port}:${port}`;
+    expect(svc("collector").ports).toEqual([published(4318)]);
+    expect(svc("clickhouse").ports).toEqual([published(8123)]);
+    expect(svc("kafka").ports).toEqual([published(9092)]);
+    expect(svc("grafana").ports).toEqual([published(3000)]);
+    // no service publishes a port on every interface of the host by default (issue 39)
+    for (const [name, s] of Object.entries(compose.services))
+      for (const p of s.ports ?? []) expect(p, `${name} publishes ${p}`).toMatch(/^\$\{RAGMETER_PUBLISH_HOST:-127\.0\.0\.1\}:/u);
+    expect(text).toContain("RAGMETER_PUBLISH_HOST=0.0.0.0"); // the comment says how to open them
     // the host listener Kafka advertises is the default KAFKA_BROKERS of the CLI (design §10)
     expect(String(svc("kafka").environment?.["KAFKA_ADVERTISED_LISTENERS"])).toContain("EXTERNAL://127.0.0.1:9092");
     expect(collectorConfigSchema.parse({}).brokers).toEqual(["127.0.0.1:9092"]);
@@ -147,6 +152,12 @@ describe("docker-compose.yml", () => {
     for (const n of ["KAFKA_BROKERS", "RAGMETER_TOPIC", "RAGMETER_QUIET_MS", "CLICKHOUSE_URL", "CLICKHOUSE_USER", "CLICKHOUSE_PASSWORD", "CLICKHOUSE_DATABASE"])
       expect(scorer).toHaveProperty(n);
     for (const n of ["KAFKA_BROKERS", "RAGMETER_TOPIC", "RAGMETER_COLLECTOR_TOKEN"]) expect(svc("collector").environment).toHaveProperty(n);
+    // inside its container the collector must listen on every interface to be reachable: the compose
+    // file says so, the code's default being loopback (closed by default, issue 39); the token is
+    // passed from the shell or .env
+    expect(collectorConfigSchema.parse({}).host).toBe("127.0.0.1");
+    expect(svc("collector").environment?.["RAGMETER_COLLECTOR_HOST"]).toBe("0.0.0.0");
+    expect(svc("collector").environment?.["RAGMETER_COLLECTOR_TOKEN"]).toBe("${RAGMETER_COLLECTOR_TOKEN:-}");
     // in-network addresses: Kafka's internal listener and ClickHouse's HTTP port
     expect(String(svc("kafka").environment?.["KAFKA_ADVERTISED_LISTENERS"])).toContain(`INTERNAL://${String(scorer["KAFKA_BROKERS"])}`);
     expect(svc("collector").environment?.["KAFKA_BROKERS"]).toBe(scorer["KAFKA_BROKERS"]);

@@ -224,13 +224,18 @@ export const SETTINGS = {
   RAGMETER_KAFKA_SSL_CERT_FILE: def("RAGMETER_KAFKA_SSL_CERT_FILE", nonEmpty.optional(), KAFKA, "with `SSL`/`SASL_SSL` only: client certificate (PEM), with its key"),
   RAGMETER_KAFKA_SSL_KEY_FILE: def("RAGMETER_KAFKA_SSL_KEY_FILE", nonEmpty.optional(), KAFKA, "with `SSL`/`SASL_SSL` only: the client certificate's unencrypted key (PEM)"),
   // Collector
-  RAGMETER_COLLECTOR_HOST: def("RAGMETER_COLLECTOR_HOST", nonEmpty.default("0.0.0.0"), COLLECTOR, "interface the collector listens on"),
+  RAGMETER_COLLECTOR_HOST: def(
+    "RAGMETER_COLLECTOR_HOST",
+    nonEmpty.default("127.0.0.1"),
+    COLLECTOR,
+    "address the collector (and `serve`) listens on: loopback unless set; another address without `RAGMETER_COLLECTOR_TOKEN` is warned at start (`0.0.0.0` inside a container); flag `--host` wins",
+  ),
   RAGMETER_COLLECTOR_PORT: def("RAGMETER_COLLECTOR_PORT", z.coerce.number().int().min(0).max(65535).default(4318), COLLECTOR, "OTLP/HTTP port (0 = any free port)"),
   RAGMETER_COLLECTOR_TOKEN: def(
     "RAGMETER_COLLECTOR_TOKEN",
     nonEmpty.optional(),
     ["cli", "scorer", "collector"],
-    "bearer token required on /v1/* when set, and on the read API of `serve` and `scorer --api-port`; the CLI's read commands send it to that API",
+    "bearer token required on /v1/* when set, and on the read API of `serve` and `scorer --api-port`; the CLI's read commands send it to that API. Unset on an address other than loopback: the read API answers 403",
     { secret: true },
   ),
   RAGMETER_COLLECTOR_BODY_LIMIT_BYTES: def(

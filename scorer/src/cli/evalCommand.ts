@@ -2,7 +2,7 @@ import { constants } from "node:fs";
 import { access, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type GoldenSet, loadGoldenSet } from "@ragmeter/golden";
-import { HEAP_GROWTH_PERCENT, RagmeterError } from "@ragmeter/runtime";
+import { DEFAULT_LISTEN_HOST, HEAP_GROWTH_PERCENT, RagmeterError } from "@ragmeter/runtime";
 import { EVAL_TURBOFAN_INVOCATIONS, runtimeTuning, runtimeTuningEnabled } from "@ragmeter/tuning";
 import type { Command } from "commander";
 import type { EvaluationSink } from "../domain/evaluation.js";
@@ -242,7 +242,7 @@ async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
         spans:
           stream.brokers !== null
             ? { kind: "kafka", brokers: stream.brokers, ...(stream.security !== undefined ? { security: stream.security } : {}), topic: stream.topic }
-            : { kind: "otlp", port: flags.otlpPort ?? 4318, host: flags.otlpHost ?? "0.0.0.0" },
+            : { kind: "otlp", port: flags.otlpPort ?? 4318, host: flags.otlpHost ?? DEFAULT_LISTEN_HOST },
         quietMs: stream.quietMs,
         traceTimeoutMs: flags.traceTimeout ?? 30_000,
       }
@@ -306,7 +306,7 @@ export function registerEvalCommand(program: Command, ctx: CommandContext): void
     )
     .option("--via-traces", "score from the target's own spans (OTLP to this process, or through the collector and Kafka when KAFKA_BROKERS is set)")
     .option("--otlp-port <n>", "--via-traces without Kafka: OTLP/HTTP port this process listens on", intArg(0, 65535), 4318)
-    .option("--otlp-host <addr>", "--via-traces without Kafka: listen address", "0.0.0.0")
+    .option("--otlp-host <addr>", "--via-traces without Kafka: listen address (another than loopback is warned: this listener takes no token)", DEFAULT_LISTEN_HOST)
     .option("--trace-timeout <ms>", "--via-traces: wait this long for a question's spans, then trace_timeout", intArg(100), 30_000)
     .option("--quiet-ms <ms>", "--via-traces: quiet window after a trace's last span (env RAGMETER_QUIET_MS, default 5000)", intArg(0))
     .addOption(home())

@@ -1,5 +1,5 @@
 import { loadCollectorConfig, type RunningCollector, startCollector } from "@ragmeter/collector";
-import { createJsonLogger as createLogger, readSetting, SETTINGS, untilShutdown } from "@ragmeter/runtime";
+import { createJsonLogger as createLogger, DEFAULT_LISTEN_HOST, readApiRefusal, readSetting, SETTINGS, untilShutdown } from "@ragmeter/runtime";
 import { runtimeTuning, runtimeTuningEnabled } from "@ragmeter/tuning";
 import type { Command } from "commander";
 import type { EvaluationSink } from "../domain/evaluation.js";
@@ -84,7 +84,10 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
     });
     const reader = storeReader(store, config.prices);
     const token = readSetting(SETTINGS.RAGMETER_COLLECTOR_TOKEN, io.env);
-    const api = flags.apiPort !== undefined ? await startReadApi(reader, { host: flags.host ?? "127.0.0.1", port: flags.apiPort }, token !== undefined ? { token } : {}) : null;
+    const apiHost = flags.host ?? DEFAULT_LISTEN_HOST;
+    const api = flags.apiPort !== undefined ? await startReadApi(reader, { host: apiHost, port: flags.apiPort }, token !== undefined ? { token } : {}) : null;
+    const refusal = api ? readApiRefusal(apiHost, token !== undefined) : null;
+    if (refusal !== null) log.warn(refusal, { host: apiHost, answers: 403 });
     if (api) store.recordApiUrl(api.url);
     const watch = watchContentCapture(reader, log);
     log.info("scorer running", {
@@ -146,9 +149,11 @@ export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSig
       collector = await startCollector(collectorConfig, {
         logger: log,
         ...(useKafka ? {} : { sink: service.sink }),
-        ...(sameport ? { routes: await readApiRoutes(reader, auth) } : {}),
+        ...(sameport ? { routes: await readApiRoutes(reader, { ...auth, host: collectorConfig.host }) } : {}),
       });
       api = sameport ? null : await startReadApi(reader, { host: collectorConfig.host, port: flags.apiPort as number }, auth);
+      const refusal = readApiRefusal(collectorConfig.host, collectorConfig.token !== undefined);
+      if (refusal !== null) log.warn(refusal, { host: collectorConfig.host, answers: 403 });
       const apiUrl = api?.url ?? collector.url;
       store.recordApiUrl(apiUrl);
       log.info("serve running", {
@@ -184,7 +189,7 @@ export function registerStreamCommands(program: Command, ctx: CommandContext): v
     .option("--quiet-ms <ms>", "quiet window after a trace's last span (env RAGMETER_QUIET_MS, default 5000)", intArg(0))
     .addOption(kOption())
     .option("--api-port <n>", "serve the read API and the live page on this port (bearer token RAGMETER_COLLECTOR_TOKEN)", intArg(0, 65535))
-    .option("--host <addr>", "listen address of the read API (default 127.0.0.1)")
+    .option("--host <addr>", "listen address of the read API (default 127.0.0.1; another address needs RAGMETER_COLLECTOR_TOKEN, else 403)")
     .option("--source <name>", "who writes the topics: ragmeter (ragmeter.spans) or otelcol (the OpenTelemetry Collector's otlp_spans, otlp_logs; env RAGMETER_SOURCE)")
     .addOption(home())
     .action(async (o: { brokers?: string; quietMs?: number; k: number[]; home?: string; apiPort?: number; host?: string; source?: string }) => {
@@ -195,7 +200,7 @@ export function registerStreamCommands(program: Command, ctx: CommandContext): v
     .command("serve")
     .description("collector + scorer in one process on the embedded store (Kafka only when KAFKA_BROKERS is set)")
     .option("--port <n>", "OTLP/HTTP port (env RAGMETER_COLLECTOR_PORT, default 4318)", intArg(0, 65535))
-    .option("--host <addr>", "listen address (env RAGMETER_COLLECTOR_HOST, default 0.0.0.0)")
+    .option("--host <addr>", "listen address (env RAGMETER_COLLECTOR_HOST, default 127.0.0.1; 0.0.0.0 for every interface, with RAGMETER_COLLECTOR_TOKEN)")
     .option("--quiet-ms <ms>", "quiet window after a trace's last span (env RAGMETER_QUIET_MS, default 5000)", intArg(0))
     .addOption(kOption())
     .option("--api-port <n>", "read API and live page on their own port (default: the OTLP port)", intArg(0, 65535))

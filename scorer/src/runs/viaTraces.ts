@@ -104,7 +104,11 @@ export async function runEvalViaTraces(o: ViaTracesOptions): Promise<EvalOutcome
   let receiver: RunningCollector | null = null;
   try {
     if (o.spans.kind === "otlp") {
-      receiver = await startCollector(loadCollectorConfig({}, { port: o.spans.port, host: o.spans.host }), { logger: o.log, sink: service.sink });
+      receiver = await startCollector(loadCollectorConfig({}, { port: o.spans.port, host: o.spans.host }), {
+        logger: o.log,
+        sink: service.sink,
+        listener: { host: "--otlp-host", token: null },
+      });
       o.onReceiver?.(receiver.url);
     }
     const failed = new Map<string, QuestionResult>();

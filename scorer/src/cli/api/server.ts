@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { RagmeterError } from "@ragmeter/runtime";
+import { RagmeterError, readApiRefusal } from "@ragmeter/runtime";
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from "fastify";
 import { z } from "zod";
 import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "../../runs/bootstrap.js";
@@ -65,21 +65,33 @@ export interface ReadApiOptions {
   readonly token?: string;
 }
 
+/** Options of the read API served on `host` (its listen address). */
+interface ReadApiServing extends ReadApiOptions {
+  /**
+   * The listen address: on one other than loopback without a token every route answers 403 with
+   * the reason (`readApiRefusal`, issue 39), captured content being what the API serves.
+   */
+  readonly host: string;
+}
+
 /**
  * The read API as a fastify plugin (design §3): `GET /api/runs`, `/api/runs/:id`,
  * `/api/runs/:id/questions`, `/api/compare?a&b[&seed&resamples]`, `/api/live[?window_ms&service&pipeline_version]`,
  * `/api/report[?golden_set]`, and the HTML report (with its live section, reloading itself) at
  * `/[?window_ms&service&pipeline_version]`.
- * Errors are JSON `{error}`: 400 for a bad query parameter, 401 without the token, 404 for an unknown run.
+ * Errors are JSON `{error}`: 400 for a bad query parameter, 401 without the token, 403 on every route
+ * when listening on an address other than loopback without a token, 404 for an unknown run.
  */
-function readApiPlugin(reader: Reader, options: ReadApiOptions = {}): FastifyPluginAsync {
+function readApiPlugin(reader: Reader, options: ReadApiServing): FastifyPluginAsync {
   const expected = options.token === undefined ? null : digest(`Bearer ${options.token}`);
+  const refusal = readApiRefusal(options.host, options.token !== undefined);
   return async (app) => {
     app.setErrorHandler((err: Error, _req, reply) => {
       if (err instanceof QueryError) return reply.code(400).send({ error: err.message });
       return reply.code(500).send({ error: `${err.name}: ${err.message}` });
     });
     app.addHook("onRequest", async (req: FastifyRequest, reply: FastifyReply) => {
+      if (refusal !== null) return reply.code(403).send({ error: refusal });
       if (!expected) return;
       const got = digest((req.headers.authorization ?? "").replace(/^bearer(?= )/iu, "Bearer"));
       if (!timingSafeEqual(got, expected)) return reply.code(401).send({ error: "missing or invalid bearer token in the Authorization header (RAGMETER_COLLECTOR_TOKEN)" });
@@ -135,7 +147,7 @@ function readApiPlugin(reader: Reader, options: ReadApiOptions = {}): FastifyPlu
  * a fastify instance that is never listened on; the collector's `node:http` server hands it every
  * request that is not OTLP or health (`CollectorDeps.routes`), and fastify's 404 answers the rest.
  */
-export async function readApiRoutes(reader: Reader, options: ReadApiOptions = {}): Promise<{ handle(req: IncomingMessage, res: ServerResponse): void; close(): Promise<void> }> {
+export async function readApiRoutes(reader: Reader, options: ReadApiServing): Promise<{ handle(req: IncomingMessage, res: ServerResponse): void; close(): Promise<void> }> {
   const app: FastifyInstance = Fastify();
   await app.register(readApiPlugin(reader, options));
   await app.ready();
@@ -145,7 +157,7 @@ export async function readApiRoutes(reader: Reader, options: ReadApiOptions = {}
 /** A read API on its own port (`--api-port`). */
 export async function startReadApi(reader: Reader, listen: { host: string; port: number }, options: ReadApiOptions = {}): Promise<{ url: string; close(): Promise<void> }> {
   const app: FastifyInstance = Fastify();
-  await app.register(readApiPlugin(reader, options));
+  await app.register(readApiPlugin(reader, { ...options, host: listen.host }));
   await app.listen({ host: listen.host, port: listen.port });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : listen.port;
