@@ -2,7 +2,7 @@
  * Collector configuration: one zod schema, read once from flags, then environment, then defaults.
  */
 import { brokerListSchema, DEFAULT_BROKERS, DEFAULT_TOPIC, KafkaConfigError, kafkaSecuritySchema, loadKafkaEnv, PLAINTEXT, topicSchema } from "@ragmeter/kafka";
-import { ALL_SETTINGS, rawSettings, SETTINGS as S, type Setting } from "@ragmeter/runtime";
+import { ALL_SETTINGS, rawSettings, readTlsMaterial, SETTINGS as S, type Setting, TlsSettingsError, tlsFilesOf } from "@ragmeter/runtime";
 import * as z from "zod"; // a namespace import lets a bundler drop what is not used (the locales, JSON Schema): collector bundle −430 KiB
 import { CollectorConfigError } from "./errors.js";
 
@@ -24,6 +24,13 @@ export const collectorConfigSchema = z.object({
   security: kafkaSecuritySchema.default(PLAINTEXT),
   /** Bearer token required on /v1/*, when set. Env RAGMETER_COLLECTOR_TOKEN. */
   token: S.RAGMETER_COLLECTOR_TOKEN.type,
+  /**
+   * PEM certificate (chain) and its unencrypted key: with both, the receiver serves HTTPS, reading
+   * them again when either changes; checked when the configuration loads. Env RAGMETER_TLS_CERT_FILE,
+   * RAGMETER_TLS_KEY_FILE, default unset (plain HTTP).
+   */
+  tlsCertFile: S.RAGMETER_TLS_CERT_FILE.type,
+  tlsKeyFile: S.RAGMETER_TLS_KEY_FILE.type,
   /** Largest request body, compressed and decompressed, in bytes (413 above). Env RAGMETER_COLLECTOR_BODY_LIMIT_BYTES, default 16 MiB. */
   bodyLimitBytes: S.RAGMETER_COLLECTOR_BODY_LIMIT_BYTES.type,
   /** Bytes of request bodies being processed at once; beyond it 429 (503 while Kafka is down). Env RAGMETER_COLLECTOR_MAX_INFLIGHT_BYTES, default 128 MiB. */
@@ -94,6 +101,8 @@ export const COLLECTOR_ENV: Record<Exclude<keyof CollectorConfig, "security">, s
   brokers: "KAFKA_BROKERS",
   topic: "RAGMETER_TOPIC",
   token: "RAGMETER_COLLECTOR_TOKEN",
+  tlsCertFile: "RAGMETER_TLS_CERT_FILE",
+  tlsKeyFile: "RAGMETER_TLS_KEY_FILE",
   bodyLimitBytes: "RAGMETER_COLLECTOR_BODY_LIMIT_BYTES",
   maxInflightBytes: "RAGMETER_COLLECTOR_MAX_INFLIGHT_BYTES",
   maxMessageBytes: "RAGMETER_KAFKA_MAX_MESSAGE_BYTES",
@@ -167,6 +176,16 @@ export function loadCollectorConfig(
         return `${source[key] ?? key}: ${i.message}`;
       }),
     );
+  }
+  // The TLS files: both or neither, readable, a certificate and its key (one line each, naming the setting).
+  if (r.success) {
+    try {
+      const files = tlsFilesOf(r.data.tlsCertFile, r.data.tlsKeyFile);
+      if (files !== null) readTlsMaterial(files);
+    } catch (err) {
+      if (!(err instanceof TlsSettingsError)) throw err;
+      issues.push(...err.issues);
+    }
   }
   if (issues.length > 0 || !r.success) throw new CollectorConfigError(issues);
   return r.data;

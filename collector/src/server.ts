@@ -6,9 +6,10 @@
  * API, on fastify in the scorer), else 404. The parts are in http/: routes, preflight checks, body,
  * decoding, the in-flight budget, responses, readiness, the export handler and the socket.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import { type ListenerSettings, type Logger, openListenerWarning, type PinoLogger, pinoOf, silentLogger } from "@ragmeter/runtime";
+import { type ListenerSettings, type Logger, openListenerWarning, type PinoLogger, pinoOf, readTlsMaterial, reloadTlsOnChange, silentLogger, tlsFilesOf } from "@ragmeter/runtime";
 import type { CollectorConfig } from "./config.js";
 import { createInflightBudget } from "./http/budget.js";
 import { createExportHandler } from "./http/export.js";
@@ -64,7 +65,7 @@ export interface CollectorStats {
 
 /** A running collector. */
 export interface RunningCollector {
-  /** Base URL, e.g. `http://127.0.0.1:4318` (0.0.0.0 is reported as 127.0.0.1). */
+  /** Base URL, e.g. `http://127.0.0.1:4318` (`https://` with TLS; 0.0.0.0 is reported as 127.0.0.1). */
   url: string;
   /** Current counters. */
   stats(): CollectorStats;
@@ -73,7 +74,8 @@ export interface RunningCollector {
 }
 
 /**
- * Starts an OTLP/HTTP collector on `config.host:config.port` (port 0 picks a free port).
+ * Starts an OTLP/HTTP collector on `config.host:config.port` (port 0 picks a free port), over
+ * HTTPS when `config.tlsCertFile` and `config.tlsKeyFile` are set (served again when they change).
  * Kafka is not needed to start; requests get 503 until it is reachable.
  * @returns the URL and a `close()` for graceful shutdown
  */
@@ -102,7 +104,7 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
     responder.send(res, status, JSON_TYPE, JSON.stringify(body));
   };
 
-  const server = createServer((req, res) => {
+  const handler: RequestListener = (req, res) => {
     const route = routeOf(req.method, req.url);
     if (route.kind === "export") {
       void exportRequest(route.signal, req, res);
@@ -118,13 +120,20 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
     }
     if (routes) return routes.handle(req, res);
     responder.send(res, 404, JSON_TYPE, notFoundBody(route.method, route.path));
-  });
+  };
+  // HTTPS from the configured files (checked when the configuration loaded; read again here), else plain HTTP.
+  const tlsFiles = tlsFilesOf(config.tlsCertFile, config.tlsKeyFile);
+  const tls = tlsFiles === null ? null : readTlsMaterial(tlsFiles);
+  const secure = tls === null ? null : createHttpsServer({ cert: tls.cert, key: tls.key }, handler);
+  const server: Server = secure ?? createServer(handler);
   server.keepAliveTimeout = 10_000;
 
   await deps.beforeListen?.();
   await listen(server, config.port, config.host);
   server.on("error", (err) => logger.error({ error: err.message }, "server error"));
-  const base = baseUrlOf(server.address() as AddressInfo);
+  const base = baseUrlOf(server.address() as AddressInfo, tls === null ? "http" : "https");
+  const reloading = secure !== null && tlsFiles !== null && tls !== null ? reloadTlsOnChange(secure, tlsFiles, tls, logger) : null;
+  if (tls !== null) logger.info({ subject: tls.subject, valid_to: tls.validTo, fingerprint256: tls.fingerprint256 }, "collector serving TLS");
   // With a sink of the caller's (serve's in-process hand-off) Kafka is not used: say so, not its settings.
   logger.info(ownSink ? { url: base, topic: config.topic, brokers: config.brokers, idempotent: config.idempotent } : { url: base, sink: "in process" }, "collector listening");
   const open = openListenerWarning(config.host, config.token !== undefined, "can send spans and logs to it", deps.listener);
@@ -137,6 +146,7 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
     close() {
       closed ??= (async () => {
         closing = true;
+        reloading?.close();
         logger.info("collector closing: finishing requests in flight");
         await closeServer(server, config.shutdownTimeoutMs, logger);
         if (routes?.close) await routes.close();

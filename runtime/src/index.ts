@@ -4,3 +4,14 @@ export { createJsonLogger, createLogger, type Logger, type LoggerOptions, type L
 export { type Backoff, type RetryOptions, retry } from "./retry.js";
 export * from "./settings/index.js";
 export { untilShutdown } from "./shutdown.js";
+export {
+  readTlsMaterial,
+  reloadTlsOnChange,
+  type SecureContextHolder,
+  TLS_CERT_SETTING,
+  TLS_KEY_SETTING,
+  type TlsFiles,
+  type TlsMaterial,
+  TlsSettingsError,
+  tlsFilesOf,
+} from "./tls.js";

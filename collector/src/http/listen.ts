@@ -16,10 +16,10 @@ export function listen(server: Server, port: number, host: string): Promise<void
 }
 
 /** Base URL of a listening address; 0.0.0.0 and :: are reported as 127.0.0.1, IPv6 hosts in brackets. */
-export function baseUrlOf(address: Pick<AddressInfo, "address" | "port">): string {
+export function baseUrlOf(address: Pick<AddressInfo, "address" | "port">, scheme: "http" | "https" = "http"): string {
   let host = address.address;
   if (host === "0.0.0.0" || host === "::") host = "127.0.0.1";
-  return `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
+  return `${scheme}://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
 }
 
 /**

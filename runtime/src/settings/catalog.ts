@@ -238,6 +238,18 @@ export const SETTINGS = {
     "bearer token required on /v1/* when set, and on the read API of `serve` and `scorer --api-port`; the CLI's read commands send it to that API. Unset on an address other than loopback: the read API answers 403",
     { secret: true },
   ),
+  RAGMETER_TLS_CERT_FILE: def(
+    "RAGMETER_TLS_CERT_FILE",
+    nonEmpty.optional(),
+    ["cli", "scorer", "collector"],
+    "PEM certificate (chain) the collector's OTLP receiver and the read API (`serve`, `scorer --api-port`) serve HTTPS with, with `RAGMETER_TLS_KEY_FILE`; read again when the file changes (unset: plain HTTP)",
+  ),
+  RAGMETER_TLS_KEY_FILE: def(
+    "RAGMETER_TLS_KEY_FILE",
+    nonEmpty.optional(),
+    ["cli", "scorer", "collector"],
+    "the certificate's unencrypted private key (PEM), with `RAGMETER_TLS_CERT_FILE`; read again when the file changes",
+  ),
   RAGMETER_COLLECTOR_BODY_LIMIT_BYTES: def(
     "RAGMETER_COLLECTOR_BODY_LIMIT_BYTES",
     positiveInt().default(16 * MiB),

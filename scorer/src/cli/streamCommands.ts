@@ -1,5 +1,5 @@
 import { loadCollectorConfig, type RunningCollector, startCollector } from "@ragmeter/collector";
-import { createJsonLogger as createLogger, DEFAULT_LISTEN_HOST, readApiRefusal, readSetting, SETTINGS, untilShutdown } from "@ragmeter/runtime";
+import { createJsonLogger as createLogger, DEFAULT_LISTEN_HOST, readApiRefusal, readSetting, readTlsMaterial, SETTINGS, tlsFilesOf, untilShutdown } from "@ragmeter/runtime";
 import { runtimeTuning, runtimeTuningEnabled } from "@ragmeter/tuning";
 import type { Command } from "commander";
 import type { EvaluationSink } from "../domain/evaluation.js";
@@ -71,6 +71,9 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
     ...(flags.source !== undefined ? { source: flags.source } : {}),
   });
   const brokers = stream.brokers ?? ["127.0.0.1:9092"];
+  // HTTPS of the read API: the files checked before anything starts (a bad one is one line naming its setting)
+  const tlsFiles = flags.apiPort !== undefined ? tlsFilesOf(readSetting(SETTINGS.RAGMETER_TLS_CERT_FILE, io.env), readSetting(SETTINGS.RAGMETER_TLS_KEY_FILE, io.env)) : null;
+  if (tlsFiles !== null) readTlsMaterial(tlsFiles);
   const log = createLogger(process.stderr, "info", "scorer");
   // The scorer is the process's job: its heap kept near the live set (RAGMETER_RUNTIME_TUNING).
   runtimeTuning(runtimeTuningEnabled(io.env)).limitHeapGrowth(stream.heapGrowthPercent);
@@ -85,7 +88,14 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
     const reader = storeReader(store, config.prices);
     const token = readSetting(SETTINGS.RAGMETER_COLLECTOR_TOKEN, io.env);
     const apiHost = flags.host ?? DEFAULT_LISTEN_HOST;
-    const api = flags.apiPort !== undefined ? await startReadApi(reader, { host: apiHost, port: flags.apiPort }, token !== undefined ? { token } : {}) : null;
+    const api =
+      flags.apiPort !== undefined
+        ? await startReadApi(
+            reader,
+            { host: apiHost, port: flags.apiPort },
+            { ...(token !== undefined ? { token } : {}), ...(tlsFiles !== null ? { tls: { files: tlsFiles, log } } : {}) },
+          )
+        : null;
     const refusal = api ? readApiRefusal(apiHost, token !== undefined) : null;
     if (refusal !== null) log.warn(refusal, { host: apiHost, answers: 403 });
     if (api) store.recordApiUrl(api.url);
@@ -151,7 +161,10 @@ export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSig
         ...(useKafka ? {} : { sink: service.sink }),
         ...(sameport ? { routes: await readApiRoutes(reader, { ...auth, host: collectorConfig.host }) } : {}),
       });
-      api = sameport ? null : await startReadApi(reader, { host: collectorConfig.host, port: flags.apiPort as number }, auth);
+      const tlsFiles = tlsFilesOf(collectorConfig.tlsCertFile, collectorConfig.tlsKeyFile); // checked by loadCollectorConfig
+      api = sameport
+        ? null
+        : await startReadApi(reader, { host: collectorConfig.host, port: flags.apiPort as number }, { ...auth, ...(tlsFiles !== null ? { tls: { files: tlsFiles, log } } : {}) });
       const refusal = readApiRefusal(collectorConfig.host, collectorConfig.token !== undefined);
       if (refusal !== null) log.warn(refusal, { host: collectorConfig.host, answers: 403 });
       const apiUrl = api?.url ?? collector.url;

@@ -17,7 +17,11 @@ export function httpReader(baseUrl: string, token: string | undefined): Reader {
     try {
       res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
     } catch (err) {
-      throw new ReadApiError(`the store's owner API at ${baseUrl} is unreachable: ${(err as Error).message}`, null);
+      // fetch's own message is "fetch failed": the reason (refused, a certificate not trusted) is its cause
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      const why = cause?.code ?? cause?.message ?? (err as Error).message;
+      const hint = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/u.test(why) ? " (its TLS certificate is not trusted here: NODE_EXTRA_CA_CERTS=<the CA's PEM file>)" : "";
+      throw new ReadApiError(`the store's owner API at ${baseUrl} is unreachable: ${why}${hint}`, null);
     }
     if (allow404 && res.status === 404) return null;
     if (!res.ok) {

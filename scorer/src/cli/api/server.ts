@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { RagmeterError, readApiRefusal } from "@ragmeter/runtime";
+import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
+import { type Logger, RagmeterError, readApiRefusal, readTlsMaterial, reloadTlsOnChange, type TlsFiles } from "@ragmeter/runtime";
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from "fastify";
 import { z } from "zod";
 import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "../../runs/bootstrap.js";
@@ -154,13 +155,45 @@ export async function readApiRoutes(reader: Reader, options: ReadApiServing): Pr
   return { handle: (req, res) => app.routing(req, res), close: () => app.close() };
 }
 
-/** A read API on its own port (`--api-port`). */
-export async function startReadApi(reader: Reader, listen: { host: string; port: number }, options: ReadApiOptions = {}): Promise<{ url: string; close(): Promise<void> }> {
-  const app: FastifyInstance = Fastify();
-  await app.register(readApiPlugin(reader, { ...options, host: listen.host }));
+/** HTTPS for a read API on its own port: the files (`RAGMETER_TLS_CERT_FILE`, `RAGMETER_TLS_KEY_FILE`) and where a reload is logged. */
+export interface ReadApiTls {
+  readonly files: TlsFiles;
+  readonly log: Logger;
+}
+
+/**
+ * A read API on its own port (`--api-port`), over HTTPS with `tls` (the certificate served again
+ * when its files change).
+ * @throws TlsSettingsError naming the setting of a TLS file that is wrong
+ */
+export async function startReadApi(
+  reader: Reader,
+  listen: { host: string; port: number },
+  options: ReadApiOptions & { readonly tls?: ReadApiTls } = {},
+): Promise<{ url: string; close(): Promise<void> }> {
+  const { tls, ...api } = options;
+  const material = tls === undefined ? null : readTlsMaterial(tls.files);
+  let secure: HttpsServer | null = null;
+  const app: FastifyInstance =
+    material === null
+      ? Fastify()
+      : Fastify({
+          serverFactory: (handler) => {
+            secure = createHttpsServer({ cert: material.cert, key: material.key }, handler);
+            return secure;
+          },
+        });
+  await app.register(readApiPlugin(reader, { ...api, host: listen.host }));
   await app.listen({ host: listen.host, port: listen.port });
+  const reloading = tls !== undefined && material !== null && secure !== null ? reloadTlsOnChange(secure, tls.files, material, tls.log) : null;
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : listen.port;
   const host = listen.host === "0.0.0.0" || listen.host === "::" ? "127.0.0.1" : listen.host;
-  return { url: `http://${host}:${port}`, close: () => app.close() };
+  return {
+    url: `${material === null ? "http" : "https"}://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    close: async () => {
+      reloading?.close();
+      await app.close();
+    },
+  };
 }
