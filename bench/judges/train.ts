@@ -1,7 +1,9 @@
 // `npm run judge:train`: fits the no-LLM grounding judge's model (scorer/src/judges/heuristic/
 // grounding-model.json) on the development data (RAGTruth QA, ../shared/judge-dev), exactly as the
 // judge reads claims (alignClaims), and chooses its threshold. A claim is labelled unsupported when
-// it overlaps a human-labelled hallucination span (ragtruth.ts). Figures: 5-fold cross-validation
+// it overlaps a human-labelled hallucination span (ragtruth.ts). The answer's grounding risk reads its
+// claims' probabilities by the aggregate (min, noisy-or, two weakest) with the best cross-validated
+// AUROC, flagged at the threshold of the best cross-validated F1. Figures: 5-fold cross-validation
 // grouped by question (no question's answers in both the fitting and the scored part), and in-sample.
 // Usage: npm run judge:train [-- --check]   (--check: recompute and compare, write nothing)
 import { createHash } from "node:crypto";
@@ -10,7 +12,7 @@ import path from "node:path";
 import { isDeepStrictEqual, parseArgs } from "node:util";
 import { FEATURE_NAMES } from "../../scorer/src/judges/heuristic/features.js";
 import { alignClaims, ruledOut } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
-import { parseGroundingModel } from "../../scorer/src/judges/heuristic/model.js";
+import { parseGroundingModel, RISK_AGGREGATES, type RiskAggregate, riskOf } from "../../scorer/src/judges/heuristic/model.js";
 import { Tokens } from "../../scorer/src/judges/heuristic/tokens.js";
 import { auroc, bestCut, prf } from "./detection.js";
 import { fitLogistic, type LogisticFit, predictLogistic } from "./fit.js";
@@ -69,13 +71,54 @@ export function foldOf(question: string): number {
 
 const claimP = (fit: LogisticFit, r: TrainingRow): number => predictLogistic(fit, r.x) * (r.ruledOut ? RULE_PENALTY : 1);
 
+/** Claim probabilities per answer, in the answers' order ([] for an answer with no claim). */
+function perAnswer(answers: readonly RagTruthAnswer[], rows: readonly TrainingRow[], p: readonly number[]): number[][] {
+  const by = new Map<string, number[]>();
+  rows.forEach((r, i) => {
+    const l = by.get(r.answer);
+    if (l === undefined) by.set(r.answer, [p[i] as number]);
+    else l.push(p[i] as number);
+  });
+  return answers.map((a) => by.get(a.id) ?? []);
+}
+
 /** Lowest claim probability per answer (1 for an answer with no claim: nothing to flag). */
 function minPerAnswer(answers: readonly RagTruthAnswer[], rows: readonly TrainingRow[], p: readonly number[]): number[] {
-  const min = new Map<string, number>();
-  rows.forEach((r, i) => {
-    min.set(r.answer, Math.min(min.get(r.answer) ?? 1, p[i] as number));
-  });
-  return answers.map((a) => min.get(a.id) ?? 1);
+  return perAnswer(answers, rows, p).map((ps) => Math.min(1, ...ps));
+}
+
+/** Figures of the grounding risk: AUROC, and P/R/F1 at the natural rate with flagged ⇔ risk ≥ threshold. */
+function riskFigures(risk: readonly number[], labels: readonly boolean[], threshold: number) {
+  const natural = prf(
+    risk.map((r) => r >= threshold),
+    labels,
+  );
+  return { auroc: auroc(risk, labels), precision: natural.precision, recall: natural.recall, f1: natural.f1, flagged: natural.flagged };
+}
+
+/**
+ * The risk aggregate with the best cross-validated AUROC (ties: the earlier of RISK_AGGREGATES), and
+ * its threshold: the best F1 at the natural rate, midway between the cut and the next lower risk.
+ */
+export function chooseRisk(
+  claimsPerAnswer: readonly (readonly number[])[],
+  labels: readonly boolean[],
+): { aggregate: RiskAggregate; threshold: number; byAggregate: Record<string, number | null> } {
+  const byAggregate: Record<string, number | null> = {};
+  let best: { aggregate: RiskAggregate; auroc: number } = { aggregate: "min", auroc: -1 };
+  for (const aggregate of RISK_AGGREGATES) {
+    const a = auroc(
+      claimsPerAnswer.map((ps) => riskOf(aggregate, ps)),
+      labels,
+    );
+    byAggregate[aggregate] = a;
+    if (a !== null && a > best.auroc + 1e-12) best = { aggregate, auroc: a };
+  }
+  const risk = claimsPerAnswer.map((ps) => riskOf(best.aggregate, ps));
+  const { cut } = bestCut(risk, labels);
+  const below = risk.filter((r) => r < cut - 1e-12);
+  const next = below.length === 0 ? 0 : Math.max(...below);
+  return { aggregate: best.aggregate, threshold: (cut + next) / 2, byAggregate };
 }
 
 /** Figures of answer-level detection with flagged ⇔ the lowest claim probability < threshold. */
@@ -124,17 +167,18 @@ export function train(answers: readonly RagTruthAnswer[], source: string) {
   }
   const oofMin = minPerAnswer(answers, rows, oof);
   const threshold = chooseThreshold(oofMin, labels);
+  const oofClaims = perAnswer(answers, rows, oof);
+  const risk = chooseRisk(oofClaims, labels);
   if (threshold <= RULE_PENALTY) throw new Error(`train: threshold ${threshold} ≤ number penalty ${RULE_PENALTY}: a claim with a missing number could be SUPPORTED`);
   const fit = fitLogistic(
     rows.map((r) => r.x),
     rows.map((r) => r.y),
     L2,
   );
-  const inMin = minPerAnswer(
-    answers,
-    rows,
-    rows.map((r) => claimP(fit, r)),
-  );
+  const inP = rows.map((r) => claimP(fit, r));
+  const inMin = minPerAnswer(answers, rows, inP);
+  const inRisk = perAnswer(answers, rows, inP).map((ps) => riskOf(risk.aggregate, ps));
+  const oofRisk = oofClaims.map((ps) => riskOf(risk.aggregate, ps));
   const claimAuroc = auroc(
     oof.map((p) => 1 - p),
     rows.map((r) => r.y === 0),
@@ -151,6 +195,7 @@ export function train(answers: readonly RagTruthAnswer[], source: string) {
       l2: L2,
       threshold: round(threshold),
       rule_penalty: RULE_PENALTY,
+      risk: { aggregate: risk.aggregate, threshold: round(risk.threshold) },
       training_sha256: rowsDigest(rows),
       trained_on: {
         data: `RAGTruth QA development answers (${source}); RAGTruth: Niu et al., ACL 2024, MIT licence, Copyright (c) 2023 Particle Media`,
@@ -162,8 +207,14 @@ export function train(answers: readonly RagTruthAnswer[], source: string) {
         script: "bench/judges/train.ts (npm run judge:train)",
       },
       figures: {
-        cross_validated: { folds: FOLDS, grouped_by: "question (source_id)", ...detectionFigures(oofMin, labels, threshold), claim_auroc: claimAuroc },
-        in_sample: detectionFigures(inMin, labels, threshold),
+        cross_validated: {
+          folds: FOLDS,
+          grouped_by: "question (source_id)",
+          ...detectionFigures(oofMin, labels, threshold),
+          claim_auroc: claimAuroc,
+          risk: { ...riskFigures(oofRisk, labels, risk.threshold), auroc_by_aggregate: risk.byAggregate },
+        },
+        in_sample: { ...detectionFigures(inMin, labels, threshold), risk: riskFigures(inRisk, labels, risk.threshold) },
       },
     },
     "bench/judges/train.ts",

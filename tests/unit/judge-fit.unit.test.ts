@@ -184,6 +184,7 @@ describe("fitLogistic (bench/judges/fit.ts)", () => {
         l2: 0.005,
         threshold: 0.5,
         rule_penalty: 0.5,
+        risk: { aggregate: "min", threshold: 0.5 },
         training_sha256: "0".repeat(64),
         trained_on: {},
         figures: {},

@@ -35,6 +35,11 @@ export interface GroundingJudgment extends JudgeCallCost {
   readonly status: Status;
   readonly value: number | null;
   readonly claims: readonly ClaimVerdict[];
+  /**
+   * The no-LLM judge's grounding risk when `status` is ok: how likely the answer holds an
+   * unsupported claim, in [0, 1], from its claims' `support` (design §5); absent for LLM judges.
+   */
+  readonly risk?: number;
   readonly reason?: string;
 }
 

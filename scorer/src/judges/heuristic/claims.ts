@@ -28,6 +28,10 @@ const LIST_MARKER = /^(?:[-*•·‣▪◦–—>]+|#{1,6}|\d{1,3}[.)、．]|[a-
 const SOURCE_MARKER =
   /\s*(?:\[\^?\d+(?:\s*[,–-]\s*\d+)*\]|\[(?:doc|document|source|src|passage|chunk|ref|reference|context|документ|источник|фрагмент|文档|来源|段落)[^\]\n]{0,40}\]|\((?:see |cf\. )?(?:passage|passages|doc|document|source|chunk|context|документ|фрагмент|источник)s?[\s\d,&and–-]{1,20}\)|【[^】\n]{1,20}】|（(?:段落|文档|来源)[^）\n]{0,20}）)/giu;
 
+/** A reference by number inside a claim to the context or to the answer's own steps ("Passage 2 suggests …", "passages 1 and 3", "Repeat step 4", "Option 1:"): its numbers are no claim about the world. */
+const NUMBERED_REFERENCE =
+  /(?<![\p{L}\p{N}])(passages?|documents?|sources?|excerpts?|chunks?|steps?|options?|methods?|tips?|ways?|stages?|phases?|шаг\p{L}*|вариант\p{L}*|способ\p{L}*|фрагмент\p{L}*|документ\p{L}*|источник\p{L}*)\s*(?:#|no\.|№)?\s*\d{1,2}(?:\s*(?:,|and|&|и|or|или|-|–)\s*\d{1,2})*(?![\p{N}.,]\d)/giu;
+
 /** Framing openers that attribute what follows to the context; the rest of the sentence is judged. */
 const PREAMBLE = [
   /^(?:based (?:solely |only )?(?:up)?on|according to|as (?:stated|mentioned|described|shown|explained) in|from|per|in) (?:the |these |this )?(?:provided |given |above |available |retrieved |supplied |following |supporting |relevant )*(?:passages?|documents?|documentation|context|information|sources?|texts?|excerpts?|snippets?|search results?|articles?|data|docs)(?: (?:provided|given|above|you (?:provided|shared|gave)))?(?: \d+(?:\s*(?:,|and|&)\s*\d+)*)?\s*[,:]\s*/iu,
@@ -37,7 +41,7 @@ const PREAMBLE = [
 
 /** Whole sentences that are pleasantries, not claims. */
 const PLEASANTRY =
-  /^(?:(?:hi|hello|hey)(?: there)?|greetings|good (?:morning|afternoon|evening)|thanks?(?: you)?(?: for (?:your|the) question| for reaching out)?|you(?:'|’)re welcome|sure|certainly|of course|absolutely|great question|good question|glad (?:I could|to) help|happy to help|I(?:'|’)m happy to help|I hope (?:this|that) helps|hope (?:this|that) helps|let me know if .*|(?:sure|certainly|of course|absolutely|okay|ok)?,? ?I(?:'d| would|'ll| will|'m| am| can)? (?:be )?(?:happy|glad|more than happy|do my best)? ?(?:to )?(?:help|assist)(?: you)?(?: with (?:that|this|your question))?|feel free to .*|if you have (?:any )?(?:other|more|further) questions.*|have a (?:nice|great|good) day|здравствуйте|привет|добрый (?:день|вечер)|доброе утро|спасибо(?: за (?:ваш )?вопрос)?|пожалуйста|конечно|рад(?:а)? помочь|с удовольствием помогу|надеюсь, это (?:поможет|помогло)|обращайтесь|хорошего дня|если (?:у вас )?(?:остались|будут|возникнут) (?:ещё |еще )?вопросы.*|你好|您好|谢谢|不客气|当然(?:可以)?|很高兴(?:为您|能)?(?:帮助|帮忙|解答)?|希望(?:这|以上)(?:对您)?有(?:所)?帮助|如(?:果)?(?:您)?有(?:其他|任何)问题.*|祝您.*)[\s!.。！,，~]*$/iu;
+  /^(?:(?:hi|hello|hey)(?: there)?|greetings|good (?:morning|afternoon|evening)|thanks?(?: you)?(?: for (?:your|the) question| for reaching out)?|you(?:'|’)re welcome|sure|certainly|of course|absolutely|great question|good question|glad (?:I could|to) help|that(?:'|’)s (?:it|all)|that is (?:it|all)|voil[aà]|happy to help|I(?:'|’)m happy to help|I hope (?:this|that) helps|hope (?:this|that) helps|(?:please )?let me know .*|(?:please )?(?:do not|don[’']t) hesitate to .*|good luck(?: with .*)?|best(?: (?:of luck|wishes|regards))?|(?:kind |warm )?regards|sincerely|\[your name\]|take care|stay safe|cheers|here(?:[’']s| is| are) (?:what|some (?:information|details)|the (?:information|details|answer|summary)) ?(?:I (?:found|could find|have)|for you|you (?:asked|requested))?|(?:sure|certainly|of course|absolutely|okay|ok)?,? ?I(?:'d| would|'ll| will|'m| am| can)? (?:be )?(?:happy|glad|more than happy|do my best)? ?(?:to )?(?:help|assist)(?: you)?(?: (?:with|resolve|solve|fix|understand|answer|figure out|sort out) (?:that|this|it|your question))?|feel free to .*|if you have (?:any )?(?:other|more|further) questions.*|have a (?:nice|great|good|wonderful|lovely|fantastic|pleasant) (?:day|week|weekend|evening|time)|здравствуйте|привет|добрый (?:день|вечер)|доброе утро|спасибо(?: за (?:ваш )?вопрос)?|пожалуйста|конечно|рад(?:а)? помочь|с удовольствием помогу|надеюсь, это (?:поможет|помогло)|обращайтесь|хорошего дня|если (?:у вас )?(?:остались|будут|возникнут) (?:ещё |еще )?вопросы.*|你好|您好|谢谢|不客气|当然(?:可以)?|很高兴(?:为您|能)?(?:帮助|帮忙|解答)?|希望(?:这|以上)(?:对您)?有(?:所)?帮助|如(?:果)?(?:您)?有(?:其他|任何)问题.*|祝您.*)[\s!.。！,，~]*$/iu;
 
 /**
  * Words of sentences that speak of the answer or the context rather than of the world ("This is
@@ -45,7 +49,7 @@ const PLEASANTRY =
  * of these and stop words, once references such as "passage 3" are removed, is no claim.
  */
 const META_WORDS =
-  /^(?:passages?|documents?|documentation|context|contexts|sources?|texts?|excerpts?|information|info|provided|given|above|mentioned|stated|states|say|says|said|mention|mentions|answer|answers|answered|question|questions|confidently|sufficient|enough|based|according|following|therefore|thus|hence|so|note|however|also|additionally|repeat|repeats|same|first|second|third|fourth|fifth|both|all|none|each|specific|specifically|detail|details|clearly|directly|explicitly|further|relevant|help|helpful|hope|there|here|this|that|these|those|это|в|об|этом|фрагмент\S*|документ\S*|контекст\S*|источник\S*|информаци\S*|вопрос\S*|ответ\S*|указан\S*|сказан\S*|упомина\S*|приведен\S*|предоставлен\S*|\d+)$/iu;
+  /^(?:passages?|documents?|documentation|context|contexts|sources?|texts?|excerpts?|information|info|provided|given|above|mentioned|stated|states|say|says|said|mention|mentions|answer|answers|answered|question|questions|confidently|sufficient|enough|based|according|following|therefore|thus|hence|so|note|however|also|additionally|repeat|repeats|same|first|second|third|fourth|fifth|both|all|none|each|specific|specifically|detail|details|clearly|directly|explicitly|further|relevant|help|helpful|hope|able|unable|there|here|this|that|these|those|это|в|об|этом|фрагмент\S*|документ\S*|контекст\S*|источник\S*|информаци\S*|вопрос\S*|ответ\S*|указан\S*|сказан\S*|упомина\S*|приведен\S*|предоставлен\S*|\d+)$/iu;
 
 /** Sentences about what the context does not say, or that the question cannot be answered from it. */
 const LIMITATION = [
@@ -53,6 +57,8 @@ const LIMITATION = [
   /\b(?:is|was)\s+(?:not|never)\s+(?:explicitly\s+|specifically\s+|directly\s+|clearly\s+)?(?:mentioned|stated|specified|provided|given|addressed|discussed|described|covered)\s+(?:in|by)\s+(?:the\s+)?(?:given\s+|provided\s+)?(?:passages?|documents?|context|sources?|texts?)/iu,
   /\b(?:it\s+is|it[’']s)\s+(?:not\s+possible|impossible|difficult|unclear)\s+to\s+(?:provide|determine|answer|say|tell|know|give)/iu,
   /\bwithout\s+(?:additional|more|further|specific)\s+(?:information|context|details)\b/iu,
+  /\bthere\s+(?:is|are|was|were)\s+no\s+(?:specific\s+|direct\s+|explicit\s+|clear\s+|further\s+)?(?:mention|information|instructions?|details?|data|references?|indication)s?\s+(?:of|about|on|regarding|as to|in|to)\b/iu,
+  /\bno\s+(?:passages?|documents?|sources?|context)\s+(?:mentions?|says?|states?|provides?|gives?|specif(?:y|ies)|discuss(?:es)?)\b/iu,
   /\bI\s+(?:do\s*not|don[’']t)\s+have\s+(?:that|this|the|enough|any|sufficient|such)\s+(?:information|details|data)\b/iu,
   /(?:фрагмент|документ|контекст|источник|текст)\S*\s+(?:(?:ничего\s+)?не\s+(?:указ|сказ|упомина|говор|привод|содерж|описыв|уточня)|нет\s+(?:информации|сведений|данных))/iu,
   /(?:невозможно|нельзя)\s+(?:однозначно\s+)?(?:ответить|сказать|определить)/iu,
@@ -86,7 +92,7 @@ function claimCore(piece: string): string {
   }
   t = t.replace(/^\*\*([^*]+)\*\*\s*/u, "$1 ").replace(/\*\*/gu, "");
   for (const p of PREAMBLE) t = t.replace(p, "");
-  return t.replace(SOURCE_MARKER, "").trim();
+  return t.replace(SOURCE_MARKER, "").replace(NUMBERED_REFERENCE, "$1").trim();
 }
 
 /** Why a piece is not a claim, or null when it is one. */
@@ -115,18 +121,55 @@ function isMeta(core: string): boolean {
   return words.every((w) => META_WORDS.test(w) || STOP_WORDS.has(w)) && words.some((w) => META_WORDS.test(w) && !STOP_WORDS.has(w));
 }
 
-/** Every pattern and word list of the claim rules, as text: part of the judge's prompt version. */
-export const CLAIM_RULES = [LIST_MARKER, SOURCE_MARKER, ...PREAMBLE, PLEASANTRY, META_WORDS, ...LIMITATION, HEADER_END, CONTEXT_REFERENCE].map((r) => r.source).join("\n");
+/** A markdown heading line ("## Costs"), or a line that is only bold or italic text without a sentence end ("* **Overview**"). */
+const MARKDOWN_HEADING = /^\s*(?:#{1,6}\s|(?:[-*+•]\s+)?(?:\*\*|__)[^*_\n]{1,80}(?:\*\*|__)[:：]?\s*$)/u;
+/** A markdown table row ("| Pro | $10 |") and the separator under a table's header row ("|---|:--:|"). */
+const TABLE_ROW = /^\s*\|.*\|\s*$/u;
+const TABLE_SEPARATOR = /^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$/u;
+
+/** A table row's cells as one clause ("Pro, $10, 5 users"); other pieces unchanged. */
+function tableCells(piece: string): string {
+  if (!TABLE_ROW.test(piece)) return piece;
+  return piece
+    .trim()
+    .replace(/^\||\|$/gu, "")
+    .split("|")
+    .map((c) => c.trim())
+    .filter((c) => c.length > 0)
+    .join(", ");
+}
 
 /** The claims of an answer, in order. */
 export function claimSpans(answer: string): ClaimSpan[] {
   const normalized = answer.normalize("NFC");
   const out: ClaimSpan[] = [];
-  for (const p of pieces(normalized)) {
-    const core = claimCore(p.text);
-    if (notAClaim(core) !== null) continue;
+  const all = pieces(normalized);
+  all.forEach((p, i) => {
+    if (MARKDOWN_HEADING.test(p.text) || TABLE_SEPARATOR.test(p.text)) return;
+    // a table's header row: the row above the separator names columns, it states nothing
+    if (TABLE_ROW.test(p.text) && TABLE_SEPARATOR.test(all[i + 1]?.text ?? "")) return;
+    const core = claimCore(tableCells(p.text));
+    if (notAClaim(core) !== null) return;
     const lead = p.text.length - p.text.trimStart().length;
     out.push({ text: p.text.replace(/\s+/gu, " ").trim(), core, start: p.start + lead, end: p.start + p.text.trimEnd().length });
-  }
+  });
   return out;
 }
+
+/** Every pattern and word list of the claim rules, as text: part of the judge's prompt version. */
+export const CLAIM_RULES = [
+  LIST_MARKER,
+  SOURCE_MARKER,
+  ...PREAMBLE,
+  PLEASANTRY,
+  META_WORDS,
+  ...LIMITATION,
+  HEADER_END,
+  CONTEXT_REFERENCE,
+  MARKDOWN_HEADING,
+  TABLE_ROW,
+  TABLE_SEPARATOR,
+  NUMBERED_REFERENCE,
+]
+  .map((r) => r.source)
+  .join("\n");

@@ -19,6 +19,8 @@ export const FEATURE_NAMES = [
   "answer_cov",
   /** log(1 + the answer's number of claims). */
   "answer_claims_log",
+  /** 1 when the claim says it is not in the context or is inferred ("(not explicitly mentioned in the passages)", "it can be inferred"). */
+  "self_flagged",
 ] as const;
 type FeatureName = (typeof FEATURE_NAMES)[number];
 export type Features = Readonly<Record<FeatureName, number>>;
@@ -35,6 +37,8 @@ export interface AnswerContext {
   readonly claims: number;
   /** Share of the answer's content tokens (all its claims) found in the chunks. */
   readonly coverage: number;
+  /** The question's content tokens. */
+  readonly question: ReadonlySet<string>;
 }
 
 /** Features of a claim and the alignment behind them. */
@@ -46,7 +50,41 @@ export interface Alignment {
   readonly numbersMissing: readonly string[];
   /** True when the claim has content words and no chunk holds any of them (never SUPPORTED: the question's words are no support). */
   readonly nothingInChunks: boolean;
+  /** The chunk whose sentence says the rest of the claim with the other polarity, when every such sentence does ({@link NEGATION_COVERAGE}); else null. */
+  readonly negationFlip: string | null;
+  /** Share of the claim's content tokens found in the question and in no chunk (taken from the question, which is no support). */
+  readonly fromQuestion: number;
 }
+
+/** Share of a claim's content tokens a chunk sentence must hold to be read as saying the same, for polarity. */
+export const NEGATION_COVERAGE = 0.8;
+
+/**
+ * The chunk that says the claim with the other polarity: the chunk sentences that say the same as
+ * the claim — at least {@link NEGATION_COVERAGE} of the claim's content tokens (two or more) and of
+ * their own — exist and all negate where the claim does not, or the reverse ("The plan does not
+ * include backups." against "The plan includes daily backups."). Null otherwise, and when one such
+ * sentence has the claim's polarity. A long chunk sentence that holds the claim and negates another
+ * clause of its own does not count (RAGTruth's run-on passages: 28 of 28 such flips were wrong).
+ */
+function negationFlip(claim: Tokenized, chunks: readonly TokenizedChunk[]): string | null {
+  if (claim.content.size < 2) return null;
+  let flip: string | null = null;
+  for (const c of chunks) {
+    for (const s of c.t.sentences) {
+      const shared = countIn(claim.content, s.content);
+      if (shared / claim.content.size < NEGATION_COVERAGE || shared / s.content.size < NEGATION_COVERAGE) continue;
+      if (s.negated === claim.negated) return null;
+      flip ??= c.id;
+    }
+  }
+  return flip;
+}
+
+/** A claim that says it is not in the context, or that it is inferred (en/ru/zh). */
+const SELF_FLAGGED =
+  /\bnot (?:explicitly |specifically |directly |clearly )?(?:mentioned|stated|specified|provided|given|covered|addressed)\b|\b(?:can|could|may) be (?:inferred|assumed|deduced)\b|\b(?:general|common) knowledge\b|\bI (?:assume|believe|think|guess)\b|не (?:указан|упомина|сказан)\p{L}*|можно (?:предположить|сделать вывод)|(?:未|没有)(?:明确)?(?:提到|提及|说明)|可以推断/iu;
+export const FEATURE_RULES = SELF_FLAGGED.source;
 
 const share = (n: number, d: number): number => (d === 0 ? 1 : n / d);
 
@@ -88,10 +126,10 @@ export function chunkSet(chunks: readonly TokenizedChunk[]): ChunkSet {
 }
 
 /** What the features read of the whole answer: its claims' content tokens against the chunks. */
-export function answerContext(claims: readonly Tokenized[], chunks: ChunkSet): AnswerContext {
+export function answerContext(claims: readonly Tokenized[], chunks: ChunkSet, question: Tokenized): AnswerContext {
   const all = new Set<string>();
   for (const c of claims) for (const t of c.content) all.add(t);
-  return { claims: claims.length, coverage: share(countIn(all, chunks.content), all.size) };
+  return { claims: claims.length, coverage: share(countIn(all, chunks.content), all.size), question: question.content };
 }
 
 /** Clause boundaries inside a claim: punctuation, and the words that join or extend clauses. */
@@ -179,15 +217,28 @@ export function claimFeatures(core: string, claim: Tokenized, set: ChunkSet, ans
     clauseMin = Math.min(clauseMin, share(n, cl.content.size + cl.numbers.size));
   }
   const none = chunks.length === 0;
+  let fromQuestion = 0;
+  for (const t of content) if (answer.question.has(t) && !set.content.has(t)) fromQuestion++;
+  const flip = none ? null : negationFlip(claim, chunks);
+  const covUnion = none ? 0 : share(inChunks, content.size);
+  const fromQuestionShare = content.size === 0 ? 0 : fromQuestion / content.size;
   const features: Features = {
-    cov_union: none ? 0 : share(inChunks, content.size),
+    cov_union: covUnion,
     bigram_cov: none ? 0 : share(inAnyChunk(claim.bigrams, chunks), claim.bigrams.size),
     cov_best_window: none ? 0 : bestWindow(content, chunks),
     clause_min_cov: none ? 0 : clauseMin,
     novel_long: Math.log1p(novelLong.size),
     answer_cov: answer.coverage,
     answer_claims_log: Math.log1p(answer.claims),
+    self_flagged: SELF_FLAGGED.test(core) ? 1 : 0,
   };
   const numbersMissing = [...claim.numbers].filter((n) => !set.numbers.has(n));
-  return { features, chunkIds: greedyCover(claim, chunks), numbersMissing, nothingInChunks: content.size > 0 && inChunks === 0 };
+  return {
+    features,
+    chunkIds: greedyCover(claim, chunks),
+    numbersMissing,
+    nothingInChunks: content.size > 0 && inChunks === 0,
+    negationFlip: flip,
+    fromQuestion: fromQuestionShare,
+  };
 }

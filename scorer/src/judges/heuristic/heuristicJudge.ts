@@ -3,14 +3,12 @@ import { STOP_WORDS } from "@ragmeter/golden";
 import { isAbstention } from "../../domain/metrics/abstention.js";
 import type { ClaimVerdict, GroundingInput, GroundingJudgment, Judge, RelevanceInput, RelevanceJudgment, Verdict } from "../types.js";
 import { CLAIM_RULES, type ClaimSpan, claimSpans } from "./claims.js";
-import { type Alignment, answerContext, chunkSet, claimFeatures, type TokenizedChunk } from "./features.js";
-import { committedGroundingModel, type GroundingModel, supportProbability } from "./model.js";
+import { type Alignment, answerContext, chunkSet, claimFeatures, FEATURE_RULES, NEGATION_COVERAGE, type TokenizedChunk } from "./features.js";
+import { committedGroundingModel, type GroundingModel, groundingRisk, supportProbability } from "./model.js";
 import { CHUNK_CACHE, type ChunkCacheBound, TOKEN_RULES, type Token, type Tokenized, Tokens } from "./tokens.js";
 
 /** A claim is CONTRADICTED when a chunk covers at least this share of its content tokens and gives a different number. */
 const CONTRADICT_COVERAGE = 0.5;
-/** … or when one chunk sentence covers at least this share and one of the two negates and the other does not. */
-const NEGATION_COVERAGE = 0.8;
 /** Relevance given to an abstention on an answerable question. */
 const ABSTENTION_RELEVANCE = 1;
 /** Distance (in word segments) within which a number counts as "next to" a claim's neighbouring word. */
@@ -108,7 +106,7 @@ export function alignClaims(input: GroundingInput, tokens: Tokens): AlignedClaim
   const chunks = tokenizeChunks(input.chunks, tokens);
   const all = chunkSet(chunks);
   const claims = spans.map((s) => tokens.text(s.core));
-  const answer = answerContext(claims, all);
+  const answer = answerContext(claims, all, tokens.text(input.question));
   return spans.map((span, i) => {
     const claim = claims[i] as Tokenized;
     const other = claim.script === "none" ? [] : chunks.filter((c) => c.t.script !== claim.script);
@@ -119,9 +117,16 @@ export function alignClaims(input: GroundingInput, tokens: Tokens): AlignedClaim
   });
 }
 
-/** True when a rule rules SUPPORTED out: a number of the claim in no chunk, or none of its words in any chunk. */
+/** Share of a claim's content words found in the question and in no chunk at which it is never SUPPORTED (the question is no support). */
+const QUESTION_ONLY_RULE = 0.5;
+
+/**
+ * True when a rule rules SUPPORTED out: a number of the claim in no chunk, none of its words in any
+ * chunk, half or more of them only in the question, or the chunk sentences that say the rest of it
+ * all say it with the other polarity.
+ */
 export function ruledOut(a: Alignment): boolean {
-  return a.numbersMissing.length > 0 || a.nothingInChunks;
+  return a.numbersMissing.length > 0 || a.nothingInChunks || a.negationFlip !== null || a.fromQuestion >= QUESTION_ONLY_RULE;
 }
 
 /** Probability that an aligned claim is supported: the model's, times the rule penalty when {@link ruledOut}. */
@@ -131,15 +136,15 @@ function claimSupport(a: Alignment, model: GroundingModel): number {
 
 /**
  * Verdict of one aligned claim (design §5): p ≥ the model's threshold, with every number of the
- * claim and some of its words in a chunk, is SUPPORTED, resting on the chunks that cover the claim; otherwise
- * CONTRADICTED by a chunk that gives another number in the place of the claim's or says the same
- * with the opposite polarity, else UNSUPPORTED.
+ * claim and some of its words in a chunk and no polarity flip, is SUPPORTED, resting on the chunks
+ * that cover the claim; otherwise CONTRADICTED by a chunk that gives another number in the place of
+ * the claim's or says the same with the opposite polarity, else UNSUPPORTED.
  */
 function judgeAligned(a: AlignedClaim, model: GroundingModel): Judged {
   if (a.crossScript !== null || a.alignment === null) return a.crossScript ?? { verdict: "UNSUPPORTED", chunk_ids: [], support: 0 };
   const p = claimSupport(a.alignment, model);
   if (!ruledOut(a.alignment) && p >= model.threshold) return { verdict: "SUPPORTED", chunk_ids: [...a.alignment.chunkIds], support: p };
-  const against = contradiction(a.claim, a.chunks);
+  const against = a.alignment.negationFlip ?? contradiction(a.claim, a.chunks);
   return against === null ? { verdict: "UNSUPPORTED", chunk_ids: [], support: p } : { verdict: "CONTRADICTED", chunk_ids: [against], support: p };
 }
 
@@ -202,13 +207,13 @@ export function heuristicRelevance(input: RelevanceInput, tokens: Tokens = new T
 
 /** The grounding model's part of the prompt version: every number of the model file. */
 function modelKey(m: GroundingModel): string {
-  return JSON.stringify([m.features, m.mean, m.scale, m.weights, m.intercept, m.threshold, m.rule_penalty]);
+  return JSON.stringify([m.features, m.mean, m.scale, m.weights, m.intercept, m.threshold, m.rule_penalty, m.risk]);
 }
 
-const RULES = `heuristic v3; tokens=snowball stems en/ru, cjk bigrams, number words en/ru/zh and digits with scale words as numbers, discourse words not content for grounding; claims=claims.ts (sentences, list items; no headers, preambles, pleasantries, questions, abstentions, meta); grounding=learned model (grounding-model.json) + number rule; across scripts numbers only; contradict>=${CONTRADICT_COVERAGE}+different number within ${NUMBER_WINDOW}, negation>=${NEGATION_COVERAGE}; relevance share>=${DIRECT_SHARE}:4 >=${FOCUS_SHARE}:3 >0:${WEAK_RELEVANCE}, quantity question+number>=${DIRECT_RELEVANCE}, abstention=${ABSTENTION_RELEVANCE}; quantity=${QUANTITY_QUESTION.source}; stopwords=${[...STOP_WORDS].sort().join(",")}`;
+const RULES = `heuristic v3; tokens=snowball stems en/ru, cjk bigrams, number words en/ru/zh and digits with scale words as numbers, discourse words not content for grounding; claims=claims.ts (sentences, list items; no headers, preambles, pleasantries, questions, abstentions, meta); grounding=learned model (grounding-model.json) + number rule; across scripts numbers only; contradict>=${CONTRADICT_COVERAGE}+different number within ${NUMBER_WINDOW}, negation>=${NEGATION_COVERAGE} both ways; question-only>=${QUESTION_ONLY_RULE} never SUPPORTED; relevance share>=${DIRECT_SHARE}:4 >=${FOCUS_SHARE}:3 >0:${WEAK_RELEVANCE}, quantity question+number>=${DIRECT_RELEVANCE}, abstention=${ABSTENTION_RELEVANCE}; quantity=${QUANTITY_QUESTION.source}; stopwords=${[...STOP_WORDS].sort().join(",")}`;
 /** Prompt version of the heuristic judges: a hash of the rules (the claim and token rules' patterns and word lists included) and of the grounding model's numbers. */
 export function heuristicPromptVersion(model: GroundingModel): string {
-  return createHash("sha256").update(RULES).update(CLAIM_RULES).update(TOKEN_RULES).update(modelKey(model)).digest("hex").slice(0, 12);
+  return createHash("sha256").update(RULES).update(CLAIM_RULES).update(TOKEN_RULES).update(FEATURE_RULES).update(modelKey(model)).digest("hex").slice(0, 12);
 }
 
 /**
@@ -232,7 +237,11 @@ export function createHeuristicJudge(model: GroundingModel = committedGroundingM
       const cost = { input_tokens: 0, output_tokens: 0, latency_ms: performance.now() - t0 };
       if (claims.length === 0) return { status: "no_claims", value: null, claims, reason: "the answer makes no factual claim", ...cost };
       const supported = claims.filter((c) => c.verdict === "SUPPORTED").length;
-      return { status: "ok", value: supported / claims.length, claims, ...cost };
+      const risk = groundingRisk(
+        model,
+        claims.map((c) => c.support ?? 0),
+      );
+      return { status: "ok", value: supported / claims.length, claims, risk, ...cost };
     },
     async relevance(input: RelevanceInput): Promise<RelevanceJudgment> {
       const t0 = performance.now();

@@ -9,6 +9,28 @@ import committed from "./grounding-model.json" with { type: "json" };
 
 const Finite = z.number().finite();
 
+/** Ways to read an answer's grounding risk from its claims' support probabilities (see the model file's `risk`). */
+export const RISK_AGGREGATES = ["min", "noisy_or", "two_weakest"] as const;
+export type RiskAggregate = (typeof RISK_AGGREGATES)[number];
+
+/**
+ * Grounding risk of an answer from its claims' support probabilities: how likely it holds an
+ * unsupported claim, in [0, 1] (0 for no claim). Continuous, so answers with equal grounding still rank.
+ */
+export function riskOf(aggregate: RiskAggregate, supports: readonly number[]): number {
+  if (supports.length === 0) return 0;
+  if (aggregate === "noisy_or") return 1 - supports.reduce((a, p) => a * p, 1);
+  let p1 = 1;
+  let p2 = 1;
+  for (const p of supports) {
+    if (p < p1) {
+      p2 = p1;
+      p1 = p;
+    } else if (p < p2) p2 = p;
+  }
+  return aggregate === "min" ? 1 - p1 : 1 - p1 * p2;
+}
+
 /** The model file (grounding-model.json). */
 const GroundingModelSchema = z
   .object({
@@ -26,6 +48,14 @@ const GroundingModelSchema = z
     threshold: Finite.min(0).max(1),
     /** A claim with a number no chunk gives, or none of its words in any chunk, has its probability multiplied by this (and is never SUPPORTED). */
     rule_penalty: Finite.min(0).max(1),
+    /**
+     * How the answer's grounding risk is read from its claims' support probabilities p (sorted
+     * ascending, p₁ the weakest): `min` 1 − p₁; `noisy_or` 1 − Π pᵢ, the chance that some claim is
+     * unsupported if claims were independent; `two_weakest` 1 − p₁·p₂, the same over the two weakest
+     * claims (p₂ = 1 for one claim), so a long answer is not flagged for its length alone. train.ts chooses it by cross-validated AUROC; `threshold` flags an
+     * answer whose risk is at least it (best cross-validated F1 at the natural rate).
+     */
+    risk: z.object({ aggregate: z.enum(RISK_AGGREGATES), threshold: Finite.min(0).max(1) }),
     /** sha256 of the training rows (features and labels, 6 decimals): the freshness test recomputes it. */
     training_sha256: z.string().regex(/^[0-9a-f]{64}$/u),
     /** What it was trained on and what it measured there (bench/judges/train.ts writes it). */
@@ -59,6 +89,11 @@ function logit(model: GroundingModel, features: Features): number {
     z += (model.weights[i] as number) * ((features[name] - (model.mean[i] as number)) / (model.scale[i] as number));
   });
   return z;
+}
+
+/** Grounding risk of an answer under the model's aggregate (see {@link riskOf}). */
+export function groundingRisk(model: GroundingModel, supports: readonly number[]): number {
+  return riskOf(model.risk.aggregate, supports);
 }
 
 /** Probability that a claim is supported, before the number rule. */

@@ -95,6 +95,10 @@ const SCALES = new Map<string, number>([...Object.entries(EN_SCALES), ...Object.
 const unitOf = (w: string): number | undefined => UNITS.get(w) ?? UNITS.get(yo(w));
 const scaleOf = (w: string): number | undefined => SCALES.get(w) ?? SCALES.get(yo(w));
 
+/** Words before a scale word that make it no number ("a few thousand dollars", "несколько тысяч"). */
+const VAGUE = new Set(["few", "several", "many", "some", "couple", "multiple", "tens", "hundreds", "thousands", "несколько", "много", "пару", "нескольких", "десятки", "сотни"]);
+export const NUMBER_WORD_RULES = [...VAGUE].join(",");
+
 /**
  * Merges each run of English or Russian number words ("two hundred and fifty", "двести пятьдесят")
  * into one number segment ("250"); "and" inside a run is part of it. Other segments are kept.
@@ -104,7 +108,8 @@ export function mergeNumberWords(segments: readonly WordSegment[]): WordSegment[
   let i = 0;
   while (i < segments.length) {
     const s = segments[i] as WordSegment;
-    if (s.isNumber || (unitOf(s.text) === undefined && scaleOf(s.text) === undefined)) {
+    const vague = scaleOf(s.text) !== undefined && i > 0 && VAGUE.has((segments[i - 1] as WordSegment).text);
+    if (s.isNumber || vague || (unitOf(s.text) === undefined && scaleOf(s.text) === undefined)) {
       out.push(s);
       i++;
       continue;

@@ -1,6 +1,6 @@
 import { STOP_WORDS, sentences, wordSegments } from "@ragmeter/golden";
 import { chunkHash } from "../../domain/chunkHash.js";
-import { chineseNumeralsToDigits, mergeNumberWords } from "./numerals.js";
+import { chineseNumeralsToDigits, mergeNumberWords, NUMBER_WORD_RULES } from "./numerals.js";
 import { stem } from "./stem.js";
 
 /** One token: a number (canonical digits) or a word's stem, with whether the word is a stop word. */
@@ -42,11 +42,32 @@ export interface ChunkTokens extends Tokenized {
   readonly positions: ReadonlyMap<string, readonly number[]>;
 }
 
-function scriptOf(text: string): Script {
-  if (/\p{Script=Han}/u.test(text)) return "han";
-  if (/\p{Script=Cyrillic}/u.test(text)) return "cyrillic";
-  if (/\p{Script=Latin}/u.test(text)) return "latin";
-  return "none";
+/** Words needed of a script: a Han character counts as a word, Cyrillic and Latin words as runs of letters. */
+const SCRIPT_WORDS: readonly [Exclude<Script, "none">, RegExp][] = [
+  ["han", /\p{Script=Han}/gu],
+  ["cyrillic", /\p{Script=Cyrillic}+/gu],
+  ["latin", /\p{Script=Latin}+/gu],
+];
+
+const OTHER_THAN_LATIN = /[\p{Script=Han}\p{Script=Cyrillic}]/u;
+
+/**
+ * The script most of a text's words are in (a Han character is a word; ties go to Han, then
+ * Cyrillic): one word of another script — "Beijing (北京) is …", a Cyrillic name in an English
+ * chunk — does not change it.
+ */
+export function scriptOf(text: string): Script {
+  if (!OTHER_THAN_LATIN.test(text)) return /\p{Script=Latin}/u.test(text) ? "latin" : "none";
+  let best: Script = "none";
+  let most = 0;
+  for (const [script, re] of SCRIPT_WORDS) {
+    const n = text.match(re)?.length ?? 0;
+    if (n > most) {
+      most = n;
+      best = script;
+    }
+  }
+  return best;
 }
 
 /**
@@ -57,6 +78,7 @@ const DISCOURSE_WORDS = new Set(
   `additionally addition also moreover furthermore however therefore thus hence overall finally firstly secondly lastly
   generally typically usually often specifically particularly especially essentially basically simply actually indeed
   certain various several different specific particular general main key important importantly significant significantly
+  percent percents процент процента процентов
   note noted notes mention mentioned mentions mentioning state stated states states provide provided provides providing
   passage passages document documents context information info source sources text excerpt answer question questions
   based according include includes including included involve involves involved suggest suggests suggested
@@ -73,7 +95,7 @@ const DISCOURSE_WORDS = new Set(
     .filter((w) => w.length > 0),
 );
 
-const NEGATION_WORDS = new Set(["not", "no", "never", "cannot", "without", "neither", "nor", "none", "не", "нет", "ни", "никогда", "без", "нельзя"]);
+const NEGATION_WORDS = new Set(["not", "no", "never", "cannot", "without", "neither", "nor", "none", "не", "нет", "ни", "никогда", "без", "нельзя", "unable"]);
 const NEGATION_HAN = /[不没無无未非别]/u;
 
 function isNegation(word: string): boolean {
@@ -105,6 +127,33 @@ const SCALE_AFTER_DIGITS: ReadonlyMap<string, number> = new Map(
   }),
 );
 
+/** Percent written as a word or sign after a number: "45 percent", "45 per cent", "45 процентов" read as "45%". */
+const PERCENT_WORD = /(\d)\s*(?:%|per\s?cents?\b|percents?\b|pct\b|процент\p{L}*|％)/giu;
+/** Digits grouped by spaces ("1 000 000", "2\u202f500"): one number. */
+const SPACE_GROUPED = /(?<![\d.,]|\d\s)(\d{1,3})((?:[ \u00a0\u202f\u2009]\d{3})+)(?![\d]|[.,]\d|\s\d)/gu;
+/** A unit glued to digits ("300KB", "5mg", "145°F") is read as the number and the unit, as when spaced; magnitude suffixes are read first. */
+const UNIT_GLUED = /(\d)(?!(?:k|bn|mln|mn|M|B)(?![\p{L}\d]))((?:°|\p{Script=Latin}|\p{Script=Cyrillic})+)/gu;
+/** A magnitude suffix on digits: "10k", "1.5bn", "$2.5M", "3 mln". */
+const MAGNITUDE_SUFFIX = /(?<![\p{L}\d.])(\d+(?:\.\d+)?)\s?(k|bn|mln|mn|M(?=\b)|B(?=\b))(?![\p{L}\d])/gu;
+const MAGNITUDE: Readonly<Record<string, number>> = { k: 1e3, bn: 1e9, mln: 1e6, mn: 1e6, M: 1e6, B: 1e9 };
+
+/**
+ * Numbers written differently read alike: digit groups separated by spaces joined, percent words
+ * as "%", magnitude suffixes multiplied out ("$2.5M" → 2500000; "M" and "B" only right after a
+ * currency sign, where they are not metres or bytes).
+ */
+export function normalizeNumbers(text: string): string {
+  if (!/\d/u.test(text)) return text;
+  return text
+    .replace(UNIT_GLUED, "$1 $2")
+    .replace(SPACE_GROUPED, (_m, head: string, rest: string) => head + rest.replace(/\D/gu, ""))
+    .replace(PERCENT_WORD, "$1%")
+    .replace(MAGNITUDE_SUFFIX, (m, n: string, suffix: string, offset: number, all: string) => {
+      if ((suffix === "M" || suffix === "B") && !/[$€£¥₽]\s?$/u.test(all.slice(Math.max(0, offset - 2), offset))) return m;
+      return canonical(Number(n) * (MAGNITUDE[suffix] as number));
+    });
+}
+
 /** Digits followed by a Chinese scale character, rewritten as one number ("3万" → "30000", "1.2亿" → "120000000"). */
 function hanScaleToDigits(text: string): string {
   return text.replace(/(\d+(?:\.\d+)?)\s*([万亿千])(?![\d])/gu, (_m, n: string, s: string) => canonical(Number(n) * (SCALE_AFTER_DIGITS.get(s) as number)));
@@ -132,7 +181,7 @@ function mergeScales(segments: readonly { text: string; isNumber: boolean }[]): 
  * number words merged into numbers, digits with a scale word multiplied out, then Snowball stems.
  */
 export function tokenize(text: string, stemOf: (word: string) => string = stem, discourseIsStop = true): Tokenized {
-  const raw = mergeNumberWords(mergeScales(wordSegments(hanScaleToDigits(chineseNumeralsToDigits(text)))));
+  const raw = mergeNumberWords(mergeScales(wordSegments(normalizeNumbers(hanScaleToDigits(chineseNumeralsToDigits(text))))));
   let negated = NEGATION_HAN.test(text);
   const segments = raw.map((s): Token => {
     if (s.isNumber) return { text: s.text, isNumber: true, stop: false };
@@ -223,7 +272,19 @@ class Bounded<V> {
 }
 
 /** The token rules' word lists and patterns, as text: part of the judge's prompt version. */
-export const TOKEN_RULES = [[...DISCOURSE_WORDS].join(","), [...NEGATION_WORDS].join(","), NEGATION_HAN.source, JSON.stringify([...SCALE_AFTER_DIGITS])].join("\n");
+export const TOKEN_RULES = [
+  [...DISCOURSE_WORDS].join(","),
+  [...NEGATION_WORDS].join(","),
+  NEGATION_HAN.source,
+  JSON.stringify([...SCALE_AFTER_DIGITS]),
+  ...SCRIPT_WORDS.map(([, re]) => re.source),
+  PERCENT_WORD.source,
+  SPACE_GROUPED.source,
+  MAGNITUDE_SUFFIX.source,
+  JSON.stringify(MAGNITUDE),
+  UNIT_GLUED.source,
+  NUMBER_WORD_RULES,
+].join("\n");
 
 /**
  * Bound of a judge's chunk cache: chunks whose tokens it keeps, and segments (words and numbers) over
