@@ -63,6 +63,13 @@ describe("a negated claim (issue 40)", () => {
     const chunk = { id: "c", text: "Bake in preheated oven until crumbs are dry but not toasted, 6 to 8 minutes." };
     expect(await verdicts("Bake the crumbs in a preheated oven for 6 to 8 minutes.", [chunk])).not.toContain("CONTRADICTED");
   });
+  it("a negation that bears on a word the chunk sentence lacks does not contradict it (the sample corpus's TLS page and the sample pipeline's answer to q030)", async () => {
+    const chunk = {
+      id: "c",
+      text: "Load balancers accept TLS 1.2 and TLS 1.3 by default. You can raise the minimum to TLS 1.3 if all your clients support it. TLS 1.0 and TLS 1.1 are not supported at all.\n\n`nimbus lb tls set shop-lb --min-version 1.3`",
+    };
+    expect(await verdicts("TLS 1.0 and TLS 1.1 are not supported at all. nimbus lb tls set shop-lb --min-version 1.3.", [chunk])).toEqual(["SUPPORTED"]);
+  });
 });
 
 describe("one Han or Cyrillic character does not flip the language (issue 40)", () => {

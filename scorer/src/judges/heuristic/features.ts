@@ -65,7 +65,8 @@ export const NEGATION_COVERAGE = 0.8;
  * their own — exist and all negate where the claim does not, or the reverse ("The plan does not
  * include backups." against "The plan includes daily backups."). Null otherwise, and when one such
  * sentence has the claim's polarity. A long chunk sentence that holds the claim and negates another
- * clause of its own does not count (RAGTruth's run-on passages: 28 of 28 such flips were wrong).
+ * clause of its own does not count (RAGTruth's run-on passages: 28 of 28 such flips were wrong),
+ * nor a negation that bears on a word the other text lacks (the word after "not", see `negates`).
  */
 function negationFlip(claim: Tokenized, chunks: readonly TokenizedChunk[]): string | null {
   if (claim.content.size < 2) return null;
@@ -75,6 +76,9 @@ function negationFlip(claim: Tokenized, chunks: readonly TokenizedChunk[]): stri
       const shared = countIn(claim.content, s.content);
       if (shared / claim.content.size < NEGATION_COVERAGE || shared / s.content.size < NEGATION_COVERAGE) continue;
       if (s.negated === claim.negated) return null;
+      // the negation must bear on what the two share: "not supported" against a sentence without "supported" is no flip
+      const [neg, other] = claim.negated ? [claim.negates, s.content] : [s.negates, claim.content];
+      if (neg !== null && ![...neg].some((t) => other.has(t))) continue;
       flip ??= c.id;
     }
   }

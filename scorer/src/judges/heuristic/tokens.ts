@@ -22,6 +22,11 @@ export interface Tokenized {
   readonly bigrams: ReadonlySet<string>;
   /** True when the text negates (not, never, n't; не, нет, ни, без; 不, 没, 无, 未, 非, 别). */
   readonly negated: boolean;
+  /**
+   * What the text negates: the first content token after each negation word ("not supported" →
+   * "support"); null when a negation cannot be placed (Chinese, read by character) or none follows.
+   */
+  readonly negates: ReadonlySet<string> | null;
   /** The text's script (Han before Cyrillic before Latin): words are compared only within one script. */
   readonly script: Script;
 }
@@ -30,6 +35,7 @@ export interface Tokenized {
 interface ChunkSentence {
   readonly content: ReadonlySet<string>;
   readonly negated: boolean;
+  readonly negates: ReadonlySet<string> | null;
 }
 
 /**
@@ -182,11 +188,22 @@ function mergeScales(segments: readonly { text: string; isNumber: boolean }[]): 
  */
 export function tokenize(text: string, stemOf: (word: string) => string = stem, discourseIsStop = true): Tokenized {
   const raw = mergeNumberWords(mergeScales(wordSegments(normalizeNumbers(hanScaleToDigits(chineseNumeralsToDigits(text))))));
-  let negated = NEGATION_HAN.test(text);
+  const han = NEGATION_HAN.test(text);
+  let negated = han;
+  let negates: Set<string> | null = null;
+  let pending = false;
   const segments = raw.map((s): Token => {
     if (s.isNumber) return { text: s.text, isNumber: true, stop: false };
-    if (!negated && isNegation(s.text)) negated = true;
-    return { text: stemOf(s.text), isNumber: false, stop: STOP_WORDS.has(s.text) || (discourseIsStop && DISCOURSE_WORDS.has(s.text)) };
+    const t: Token = { text: stemOf(s.text), isNumber: false, stop: STOP_WORDS.has(s.text) || (discourseIsStop && DISCOURSE_WORDS.has(s.text)) };
+    if (isNegation(s.text)) {
+      negated = true;
+      pending = true;
+    } else if (pending && !t.stop) {
+      negates ??= new Set<string>();
+      negates.add(t.text);
+      pending = false;
+    }
+    return t;
   });
   const content = new Set<string>();
   const numbers = new Set<string>();
@@ -199,7 +216,7 @@ export function tokenize(text: string, stemOf: (word: string) => string = stem, 
     if (prev !== null) bigrams.add(`${prev} ${s.text}`);
     prev = s.text;
   }
-  return { segments, content, numbers, bigrams, negated, script: scriptOf(text) };
+  return { segments, content, numbers, bigrams, negated, negates: han ? null : negates, script: scriptOf(text) };
 }
 
 function union(parts: readonly Tokenized[], text: string): ChunkTokens {
@@ -227,8 +244,9 @@ function union(parts: readonly Tokenized[], text: string): ChunkTokens {
     numbers,
     bigrams,
     negated: parts.some((p) => p.negated),
+    negates: null,
     script: scriptOf(text),
-    sentences: parts.map((p) => ({ content: p.content, negated: p.negated })),
+    sentences: parts.map((p) => ({ content: p.content, negated: p.negated, negates: p.negates })),
     positions,
   };
 }
