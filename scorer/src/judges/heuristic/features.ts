@@ -71,10 +71,14 @@ export const NEGATION_COVERAGE = 0.8;
 function negationFlip(claim: Tokenized, chunks: readonly TokenizedChunk[]): string | null {
   if (claim.content.size < 2) return null;
   let flip: string | null = null;
+  const need = NEGATION_COVERAGE * claim.content.size;
   for (const c of chunks) {
-    for (const s of c.t.sentences) {
-      const shared = countIn(claim.content, s.content);
-      if (shared / claim.content.size < NEGATION_COVERAGE || shared / s.content.size < NEGATION_COVERAGE) continue;
+    // shared content tokens per sentence, counted from the chunk's token positions (no pass over every sentence)
+    const shared = new Map<number, number>();
+    for (const t of claim.content) for (const i of c.t.positions.get(t) ?? []) shared.set(i, (shared.get(i) ?? 0) + 1);
+    for (const [i, n] of shared) {
+      const s = c.t.sentences[i];
+      if (s === undefined || n < need || n / s.content.size < NEGATION_COVERAGE) continue;
       if (s.negated === claim.negated) return null;
       // the negation must bear on what the two share: "not supported" against a sentence without "supported" is no flip
       const [neg, other] = claim.negated ? [claim.negates, s.content] : [s.negates, claim.content];
