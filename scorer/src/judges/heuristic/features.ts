@@ -72,6 +72,7 @@ function negationFlip(claim: Tokenized, chunks: readonly TokenizedChunk[]): stri
   if (claim.content.size < 2) return null;
   let flip: string | null = null;
   const need = NEGATION_COVERAGE * claim.content.size;
+  if (!claim.negated && chunks.every((c) => !c.t.negated)) return null; // nothing negates: no sentence has the other polarity
   for (const c of chunks) {
     // shared content tokens per sentence, counted from the chunk's token positions (no pass over every sentence)
     const shared = new Map<number, number>();

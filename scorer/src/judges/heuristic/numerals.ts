@@ -108,8 +108,8 @@ export function mergeNumberWords(segments: readonly WordSegment[]): WordSegment[
   let i = 0;
   while (i < segments.length) {
     const s = segments[i] as WordSegment;
-    const vague = scaleOf(s.text) !== undefined && i > 0 && VAGUE.has((segments[i - 1] as WordSegment).text);
-    if (s.isNumber || vague || (unitOf(s.text) === undefined && scaleOf(s.text) === undefined)) {
+    const notWord = s.isNumber || (unitOf(s.text) === undefined && scaleOf(s.text) === undefined);
+    if (notWord || (i > 0 && VAGUE.has((segments[i - 1] as WordSegment).text) && scaleOf(s.text) !== undefined)) {
       out.push(s);
       i++;
       continue;

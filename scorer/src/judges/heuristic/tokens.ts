@@ -150,14 +150,18 @@ const MAGNITUDE: Readonly<Record<string, number>> = { k: 1e3, bn: 1e9, mln: 1e6,
  */
 export function normalizeNumbers(text: string): string {
   if (!/\d/u.test(text)) return text;
-  return text
-    .replace(UNIT_GLUED, "$1 $2")
-    .replace(SPACE_GROUPED, (_m, head: string, rest: string) => head + rest.replace(/\D/gu, ""))
-    .replace(PERCENT_WORD, "$1%")
-    .replace(MAGNITUDE_SUFFIX, (m, n: string, suffix: string, offset: number, all: string) => {
+  let t = text;
+  // each rewrite only where its cheap precondition holds (most texts with digits need none)
+  if (/\d[\p{L}°]/u.test(t)) t = t.replace(UNIT_GLUED, "$1 $2");
+  if (/\d[ \u00a0\u202f\u2009]\d{3}/u.test(t)) t = t.replace(SPACE_GROUPED, (_m, head: string, rest: string) => head + rest.replace(/\D/gu, ""));
+  if (/\d\s*(?:%|％|p|п)/iu.test(t)) t = t.replace(PERCENT_WORD, "$1%");
+  if (/\d\s?(?:k|bn|mln|mn|M|B)/u.test(t)) {
+    t = t.replace(MAGNITUDE_SUFFIX, (m, n: string, suffix: string, offset: number, all: string) => {
       if ((suffix === "M" || suffix === "B") && !/[$€£¥₽]\s?$/u.test(all.slice(Math.max(0, offset - 2), offset))) return m;
       return canonical(Number(n) * (MAGNITUDE[suffix] as number));
     });
+  }
+  return t;
 }
 
 /** Digits followed by a Chinese scale character, rewritten as one number ("3万" → "30000", "1.2亿" → "120000000"). */
