@@ -33,6 +33,8 @@ export interface GoldenCheck {
   /** Share of unanswerable items (0–1; 0 for an empty set). */
   readonly unanswerableShare: number;
   readonly similarQuestions: readonly QuestionPair[];
+  /** Ids of the items marked `unconfirmed` (drafted, not yet confirmed by a person), in file order. */
+  readonly unconfirmed: readonly string[];
   /** Only with a corpus: substrings not found (or whose document is missing) or found more than once. */
   readonly substrings: readonly SubstringFinding[] | null;
 }
@@ -104,6 +106,7 @@ export async function checkGoldenSet(items: readonly GoldenItem[], corpusDir?: s
     byTag,
     unanswerableShare: items.length === 0 ? 0 : byMode.unanswerable / items.length,
     similarQuestions: similarQuestions(items),
+    unconfirmed: items.filter((it) => it.unconfirmed === true).map((it) => it.id),
     substrings,
   };
 }

@@ -11,7 +11,18 @@ export interface RawGoldenRecord {
 }
 
 /** Columns a golden-set CSV header may name (the fields of `goldenItemSchema`). */
-export const CSV_COLUMNS = ["id", "question", "expected_source", "expected_substring", "expected_lines", "expected_chunk_id", "reference_answer", "key_facts", "tags"] as const;
+export const CSV_COLUMNS = [
+  "id",
+  "question",
+  "expected_source",
+  "expected_substring",
+  "expected_lines",
+  "expected_chunk_id",
+  "reference_answer",
+  "key_facts",
+  "tags",
+  "unconfirmed",
+] as const;
 
 type Column = (typeof CSV_COLUMNS)[number];
 const LIST_COLUMNS: ReadonlySet<Column> = new Set<Column>(["key_facts", "tags"]);
@@ -73,7 +84,7 @@ export function readCsvRecords(text: string, file: string): RawGoldenRecord[] {
       const cell = (cells[c] ?? "").trim();
       if (cell === "") return;
       try {
-        value[col] = LIST_COLUMNS.has(col) ? listCell(cell) : col === "expected_lines" ? rangeCell(cell) : cell;
+        value[col] = LIST_COLUMNS.has(col) ? listCell(cell) : col === "expected_lines" ? rangeCell(cell) : col === "unconfirmed" ? booleanCell(cell) : cell;
       } catch (err) {
         throw new GoldenSetError(file, line, col, (err as Error).message, row);
       }
@@ -99,6 +110,14 @@ function listCell(cell: string): string[] {
     .split(";")
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
+}
+
+/** `true`/`false` (any case; also yes/no, 1/0). */
+function booleanCell(cell: string): boolean {
+  const v = cell.toLowerCase();
+  if (v === "true" || v === "yes" || v === "1") return true;
+  if (v === "false" || v === "no" || v === "0") return false;
+  throw new Error("must be true or false");
 }
 
 /** `first-last`, `first;last`, `line` or a JSON array; the schema checks the numbers. */

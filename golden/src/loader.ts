@@ -113,6 +113,7 @@ export async function parseGoldenSet(text: string, file: string, options: LoadGo
       reference_answer: it.reference_answer ?? null,
       key_facts: it.key_facts && it.key_facts.length > 0 ? it.key_facts : null,
       tags: it.tags,
+      ...(it.unconfirmed === true ? { unconfirmed: true } : {}),
     });
   }
   const notices: string[] = [];

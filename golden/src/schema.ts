@@ -15,6 +15,9 @@ import { z } from "zod";
  * - `expected_chunk_id`: instead of a document and substring, the exact id of the chunk that holds the
  *   answer (breaks when the documents are re-chunked). Not together with a substring or line range.
  * - `id` is optional: when absent, the loader derives one from the question text.
+ * - `unconfirmed: true`: a drafted item (`ragmeter init`, `ragmeter golden draft`) no person has
+ *   confirmed yet; `golden check` warns on it. Deleting the field (or `false`) confirms the item; it
+ *   is not part of the set's hash, so confirming items keeps the set's runs comparable.
  *
  * An explicit `null` for any optional field means the field is absent.
  */
@@ -32,6 +35,7 @@ export const goldenItemSchema = z
       .array(z.string().min(1))
       .nullish()
       .transform((t) => t ?? []),
+    unconfirmed: z.boolean().nullish(),
   })
   .strict()
   .superRefine((item, ctx) => {
@@ -90,6 +94,11 @@ export interface GoldenItem {
   /** Key facts, or null when the item has none (key-facts metric `not_applicable`). */
   readonly key_facts: readonly string[] | null;
   readonly tags: readonly string[];
+  /**
+   * True for a drafted item no person has confirmed yet (`golden check` warns); the loader sets it
+   * only then (absent = confirmed, so items compare as before the field existed).
+   */
+  readonly unconfirmed?: boolean;
 }
 
 /** File formats of a golden set. */

@@ -14,6 +14,22 @@ export interface Io {
   readonly interactive: boolean;
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
+  /**
+   * Asks the person at the terminal a yes/no question (`ragmeter init` before it writes); absent
+   * when stdin is not a terminal (CI, pipes, tests), where commands take `--yes` instead.
+   */
+  readonly confirm?: (question: string) => Promise<boolean>;
+}
+
+/** A yes/no question on the terminal (default no). */
+async function askTerminal(question: string): Promise<boolean> {
+  const { createInterface } = await import("node:readline/promises");
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/iu.test((await rl.question(`${question} [y/N] `)).trim());
+  } finally {
+    rl.close();
+  }
 }
 
 /** Standard IO of the process. */
@@ -24,6 +40,7 @@ export function processIo(): Io {
     interactive: Boolean(process.stderr.isTTY) && process.env["CI"] !== "true",
     env: process.env,
     cwd: process.cwd(),
+    ...(process.stdin.isTTY ? { confirm: askTerminal } : {}),
   };
 }
 

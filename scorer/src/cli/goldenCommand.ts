@@ -55,6 +55,12 @@ export async function goldenCheckCommand(io: Io, file: string, flags: { corpus?:
     }
   }
   io.out(out.join("\n"));
+  if (c.unconfirmed.length > 0) {
+    const shown = c.unconfirmed.slice(0, 5).join(", ");
+    io.err(
+      `warning: ${c.unconfirmed.length} of ${c.items} items unconfirmed (drafted, no person has checked them): ${shown}${c.unconfirmed.length > 5 ? ", …" : ""} — check each question and its expected source, then delete its "unconfirmed": true`,
+    );
+  }
   return dup.length > 0 || (c.substrings !== null && c.substrings.length > 0) ? EXIT.gate : EXIT.done;
 }
 

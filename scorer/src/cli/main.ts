@@ -14,6 +14,7 @@ type Registrar = (program: Command, ctx: CommandContext) => void;
  */
 const MODULES: readonly { readonly commands: readonly string[]; readonly load: () => Promise<Registrar> }[] = [
   { commands: ["eval"], load: async () => registerEvalCommand },
+  { commands: ["init"], load: async () => (await import("./initCommand.js")).registerInitCommand },
   { commands: ["demo"], load: async () => (await import("./demoCommand.js")).registerDemoCommand },
   { commands: ["runs", "compare", "export"], load: async () => (await import("./historyCommands.js")).registerHistoryCommands },
   { commands: ["live"], load: async () => (await import("./liveCommand.js")).registerLiveCommand },

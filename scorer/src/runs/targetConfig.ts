@@ -147,7 +147,7 @@ function first(pathExpr: string, json: unknown, what: string, required: boolean)
  * Contexts without a document id get their chunk id as document id.
  * @throws MappingError naming the path that found nothing or a value of the wrong type.
  */
-function mapReply(cfg: TargetConfig, body: unknown): { answer: string; contexts: RetrievedItem[] } {
+export function mapTargetReply(cfg: TargetConfig, body: unknown): { answer: string; contexts: RetrievedItem[] } {
   const m = cfg.response;
   const answer = first(m.answer, body, "answer", true);
   if (typeof answer !== "string") throw new MappingError(`response mapping answer "${m.answer}" is a ${typeof answer}, not a string`);
@@ -216,7 +216,7 @@ export function configTarget(cfg: TargetConfig, options: { readonly k: number; r
         return { ok: false, reason: `reply is not JSON; body starts ${JSON.stringify(text.slice(0, BODY_START))}`, latency_ms: latency };
       }
       try {
-        const { answer, contexts } = mapReply(cfg, json);
+        const { answer, contexts } = mapTargetReply(cfg, json);
         return { ok: true, reply: { answer, contexts, model: null, pipeline_version: null }, latency_ms: latency };
       } catch (err) {
         if (!(err instanceof MappingError)) throw err;
