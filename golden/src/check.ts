@@ -39,7 +39,8 @@ export interface GoldenCheck {
   readonly substrings: readonly SubstringFinding[] | null;
 }
 
-function words(q: string): Set<string> {
+/** The word set of a question: NFC, case folded, split at anything but letters and digits. */
+export function questionWords(q: string): Set<string> {
   return new Set(
     normalizeText(q)
       .toLowerCase()
@@ -50,21 +51,24 @@ function words(q: string): Set<string> {
 
 /** Same-or-nearly-same question pairs: equal word sets are duplicates, Jaccard ≥ {@link NEAR_DUPLICATE_JACCARD} near-duplicates. */
 export function similarQuestions(items: readonly GoldenItem[]): QuestionPair[] {
-  const sets = items.map((it) => words(it.question));
+  const sets = items.map((it) => questionWords(it.question));
   const out: QuestionPair[] = [];
   for (let i = 0; i < items.length; i++) {
     for (let j = i + 1; j < items.length; j++) {
-      const a = sets[i] as Set<string>;
-      const b = sets[j] as Set<string>;
-      let inter = 0;
-      for (const w of a) if (b.has(w)) inter++;
-      const union = a.size + b.size - inter;
-      const sim = union === 0 ? 1 : inter / union;
+      const sim = wordJaccard(sets[i] as Set<string>, sets[j] as Set<string>);
       if (sim >= NEAR_DUPLICATE_JACCARD)
         out.push({ a: (items[i] as GoldenItem).id, b: (items[j] as GoldenItem).id, similarity: sim, kind: sim === 1 ? "duplicate" : "near_duplicate" });
     }
   }
   return out;
+}
+
+/** Jaccard similarity of two word sets (1 = the same words; two empty sets are the same). */
+export function wordJaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let inter = 0;
+  for (const w of a) if (b.has(w)) inter++;
+  const union = a.size + b.size - inter;
+  return union === 0 ? 1 : inter / union;
 }
 
 /** Occurrences of `needle` in `hay` (overlapping ones counted). */

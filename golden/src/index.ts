@@ -1,4 +1,14 @@
-export { checkGoldenSet, type GoldenCheck, NEAR_DUPLICATE_JACCARD, occurrences, type QuestionPair, type SubstringFinding, similarQuestions } from "./check.js";
+export {
+  checkGoldenSet,
+  type GoldenCheck,
+  NEAR_DUPLICATE_JACCARD,
+  occurrences,
+  type QuestionPair,
+  questionWords,
+  type SubstringFinding,
+  similarQuestions,
+  wordJaccard,
+} from "./check.js";
 export { CSV_COLUMNS } from "./csv.js";
 export { GoldenSetError } from "./errors.js";
 export { deriveGoldenId, detectGoldenFormat, goldenSetHash, type LoadGoldenOptions, loadGoldenSet, parseGoldenSet } from "./loader.js";

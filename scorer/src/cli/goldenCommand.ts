@@ -10,6 +10,7 @@ import { getRun } from "../store/runs.js";
 import type { CommandContext } from "./args.js";
 import { type Io, withStore } from "./context.js";
 import { assertCorpusDir, assertWritable, EXIT, UsageError } from "./evalCommand.js";
+import { registerGoldenDraftCommand } from "./goldenDraftCommand.js";
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
@@ -92,7 +93,7 @@ export async function goldenPinCommand(io: Io, flags: { run: string; out: string
 /** Registers `ragmeter golden check` and `ragmeter golden pin`. */
 export function registerGoldenCommands(program: Command, ctx: CommandContext): void {
   const { io, result, home } = ctx;
-  const golden = program.command("golden").description("check a golden set; pin chunk-id and document-only items to substrings");
+  const golden = program.command("golden").description("check a golden set; pin chunk-id and document-only items to substrings; draft a set to confirm");
   golden
     .command("check <file>")
     .description("validate a golden set: counts by match mode and tag, unanswerable share, duplicate questions, substrings against a corpus")
@@ -109,4 +110,5 @@ export function registerGoldenCommands(program: Command, ctx: CommandContext): v
     .action(async (o: { run: string; out: string; home?: string }) => {
       result.code = await goldenPinCommand(io, o);
     });
+  registerGoldenDraftCommand(golden, io, result, home);
 }

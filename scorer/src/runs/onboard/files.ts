@@ -1,6 +1,7 @@
 // `ragmeter init`: the files it writes, as text: the target config, the starter golden set and the
 // CI workflow with the gate.
 import type { RetrievedItem } from "../../domain/metrics/recall.js";
+import type { DraftItemLine } from "../draft/reviewFile.js";
 import { uniqueSubstring } from "../pin.js";
 import type { TargetConfig } from "../targetConfig.js";
 import type { BodyTemplate } from "./probe.js";
@@ -41,17 +42,6 @@ export function proposedSubstring(text: string): string {
   const cut = s.slice(0, MAX_SUBSTRING);
   const space = cut.lastIndexOf(" ");
   return space > MAX_SUBSTRING / 2 ? cut.slice(0, space) : cut;
-}
-
-/** One drafted golden item as written (JSONL): expected source and substring from a retrieved context, unconfirmed. */
-export interface DraftItemLine {
-  readonly id: string;
-  readonly question: string;
-  readonly expected_source: string;
-  readonly expected_substring: string;
-  readonly key_facts?: readonly string[];
-  readonly tags: readonly string[];
-  readonly unconfirmed: true;
 }
 
 /** The starter golden set of `init`: the question asked, its top context's document and a substring of it. */
