@@ -54,7 +54,7 @@ beforeAll(async () => {
   await Promise.all([services.shop.stop(), services.help.stop()]); // flushes their span processors
   for (;;) {
     const r = spawnSync(process.execPath, [bin, "live", "--json", "--home", home, "--since", "1h"], { encoding: "utf8", env: { PATH: process.env["PATH"] ?? "" } });
-    if (r.status === 0 && (JSON.parse(r.out ?? r.stdout) as { traces_seen: number }).traces_seen >= ASKED.length) break;
+    if (r.status === 0 && (JSON.parse(r.stdout) as { traces_seen: number }).traces_seen >= ASKED.length) break;
     await new Promise((res) => setTimeout(res, 300));
   }
   const exited = new Promise((r) => serve.once("exit", r));

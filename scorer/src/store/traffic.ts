@@ -25,7 +25,7 @@ const row = z.object({
 });
 
 /** Most distinct questions read (the newest); a draft samples a few dozen of them. */
-export const TRAFFIC_READ_LIMIT = 20_000;
+const TRAFFIC_READ_LIMIT = 20_000;
 
 /**
  * Questions of captured live traffic (`source = 'live'`) with a question and at least one retrieved

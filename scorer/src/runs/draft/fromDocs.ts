@@ -32,7 +32,7 @@ Reply with JSON only:
 {"question": "...", "answer": "one short sentence", "key_facts": ["1 to 3 short strings (a number, a name, a term of 1-5 words) copied exactly from the passage, which a correct answer must contain"], "quote": "the one sentence of the passage, copied exactly, that holds the answer", "kind": "fact | number | procedure | definition | yes_no"}`;
 
 /** The user message for one passage. */
-export function draftPrompt(p: Passage): string {
+function draftPrompt(p: Passage): string {
   return `Document: ${p.documentId}\n\nPassage:\n"""\n${p.text}\n"""`;
 }
 

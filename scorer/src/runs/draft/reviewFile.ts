@@ -23,7 +23,7 @@ export interface DraftedItem {
 }
 
 /** Instructions written at the top of every drafted file. */
-export const DRAFT_INSTRUCTIONS = [
+const DRAFT_INSTRUCTIONS = [
   'Drafted golden set: check each item, then delete its "unconfirmed": true.',
   "- question: one your documents should answer, worded as your users ask it (edit it, or delete the item)",
   "- expected_source: the document that answers it; expected_substring: the passage of that document that holds",
