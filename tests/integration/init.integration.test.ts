@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { runCli } from "../../scorer/src/cli/main.js";
 import { cli } from "../helpers/cli.js";
 import { startOtherShapeService } from "../helpers/otherShapeTarget.js";
 import { startSampleServeChild } from "../helpers/sampleServe.js";
@@ -99,6 +100,34 @@ describe("init → eval → a stored run, against the sample server (npm run sam
     expect(forced.code, forced.err).toBe(0);
     expect(forced.out).toContain("wrote ragmeter.target.json (overwritten: --force)");
   }, 180_000);
+
+  it("on a terminal, asks once before writing: no writes nothing, yes writes", async () => {
+    const dir = await freshDir();
+    const asked: string[] = [];
+    const run = async (answer: boolean) => {
+      let out = "";
+      const code = await runCli(["node", "ragmeter", "init", "--url", sample.url, "--question", "Which port does managed Postgres listen on?", "--no-workflow"], {
+        out: (t) => (out += `${t}\n`),
+        err: (t) => (out += `${t}\n`),
+        interactive: false,
+        env: {},
+        cwd: dir,
+        confirm: async (q) => {
+          asked.push(q);
+          return answer;
+        },
+      });
+      return { code, out };
+    };
+    const no = await run(false);
+    expect(no.code).toBe(0);
+    expect(no.out).toContain("nothing written");
+    expect(existsSync(path.join(dir, "ragmeter.target.json"))).toBe(false);
+    const yes = await run(true);
+    expect(yes.code).toBe(0);
+    expect(asked).toEqual(["Write these 2 files?", "Write these 2 files?"]);
+    expect(existsSync(path.join(dir, "ragmeter.target.json")) && existsSync(path.join(dir, "ragmeter.golden.jsonl"))).toBe(true);
+  }, 60_000);
 
   it("without --yes and no terminal, says what it would write and writes nothing", async () => {
     const dir = await freshDir();
