@@ -175,6 +175,45 @@ describe("init against a service of another shape", () => {
   }, 120_000);
 });
 
+describe("init --module", () => {
+  it("asks the module, writes the starter set and a workflow that runs eval --target-module; eval then stores a run", async () => {
+    const dir = await freshDir();
+    await writeFile(
+      path.join(dir, "my-rag.mjs"),
+      `export async function ask(question, { k }) {
+  return { answer: "Backups are kept for 14 days on every plan.", contexts: [
+    { id: "b#1", document_id: "backups.md", text: "Intro line. Backups are kept for 14 days. Restores take an hour.", score: 0.9 },
+    { id: "p#1", document_id: "plans.md", text: "Plans differ in memory and disk.", score: 0.1 },
+  ].slice(0, k) };
+}
+`,
+    );
+    let out = "";
+    const io = { out: (t: string) => (out += `${t}\n`), err: (t: string) => (out += `${t}\n`), interactive: false, env: {}, cwd: dir };
+    const code = await runCli(["node", "ragmeter", "init", "--module", "my-rag.mjs", "--question", "How long are backups kept?", "--yes"], io);
+    expect(code, out).toBe(0);
+    expect(out).toContain("the module answers {answer, contexts} itself: no target config needed (eval --target-module my-rag.mjs)");
+    expect(out).toContain("wrote ragmeter.golden.jsonl\nwrote .github/workflows/ragmeter.yml\n");
+    expect(existsSync(path.join(dir, "ragmeter.target.json"))).toBe(false);
+    const golden = await readFile(path.join(dir, "ragmeter.golden.jsonl"), "utf8");
+    expect(golden).toContain('"expected_source":"backups.md","expected_substring":"Backups are kept for 14 days."');
+    expect(await readFile(path.join(dir, ".github/workflows/ragmeter.yml"), "utf8")).toContain("npx ragmeter eval --golden ragmeter.golden.jsonl --target-module my-rag.mjs ");
+    const r = await cli([
+      "eval",
+      "--golden",
+      path.join(dir, "ragmeter.golden.jsonl"),
+      "--target-module",
+      path.join(dir, "my-rag.mjs"),
+      "--pipeline-version",
+      "m1",
+      "--home",
+      path.join(dir, "home"),
+    ]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/recall@1\s+1\.00/u);
+  }, 60_000);
+});
+
 describe("init's one-line failures (exit 2)", () => {
   let server: Server;
   let base: string;
