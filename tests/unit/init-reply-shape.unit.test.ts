@@ -61,9 +61,14 @@ describe("proposeMapping", () => {
     };
     const m = mapped(reply);
     expect(m.answer.path).toBe("$.answer");
-    // id is null in every context: the document id stands in for it
-    expect(m.contexts).toEqual({ path: "$.context[*]", count: 2, id: "$.metadata.source", document_id: null, text: "$.page_content", score: null });
+    // id is null in every context: the chunk number is the id, the source the document
+    expect(m.contexts).toEqual({ path: "$.context[*]", count: 2, id: "$.metadata.chunk", document_id: "$.metadata.source", text: "$.page_content", score: null });
     expect(m.usage).toEqual({ input_tokens: "$.usage.prompt_tokens", output_tokens: "$.usage.completion_tokens" });
+  });
+
+  it("takes the document id as id when the contexts carry no id of their own", () => {
+    const m = mapped({ answer: "It lasts 72 hours, then resources stop.", context: [{ metadata: { source: "a.md" }, page_content: "A grace period of 72 hours applies." }] });
+    expect(m.contexts).toMatchObject({ id: "$.metadata.source", document_id: null });
   });
 
   it("finds the answer by length when no field is named like one, and odd keys in brackets", () => {
