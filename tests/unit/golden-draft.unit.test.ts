@@ -4,7 +4,7 @@
 import { parseGoldenSet } from "@ragmeter/golden";
 import { describe, expect, it } from "vitest";
 import { passagesOf, spreadPassages } from "../../scorer/src/runs/draft/documents.js";
-import { expectedSubstring } from "../../scorer/src/runs/draft/fromDocs.js";
+import { expectedSubstring, markupFree } from "../../scorer/src/runs/draft/fromDocs.js";
 import { draftFromTraffic, mergeQuestions, spreadSample } from "../../scorer/src/runs/draft/fromTraffic.js";
 import { draftFileText } from "../../scorer/src/runs/draft/reviewFile.js";
 import type { TrafficQuestion } from "../../scorer/src/store/traffic.js";
@@ -112,7 +112,7 @@ describe("documents", () => {
     expect(passagesOf({ id: "e.md", text: "too short to ask about" })).toEqual([]);
   });
 
-  it("are spread: documents take turns in id order", () => {
+  it("are spread: documents take turns in id order; a last partial round takes documents evenly", () => {
     const long = (tag: string): string => `${para(`${tag} one.`, 100)}\n\n${para(`${tag} two.`, 100)}`;
     const ps = spreadPassages(
       [
@@ -121,11 +121,24 @@ describe("documents", () => {
       ],
       3,
     );
+    // round 0: both; round 1 has room for 1 of 2: the middle of one slice of [a, b] is index 1
     expect(ps.map((p) => [p.documentId, p.index])).toEqual([
       ["a.md", 0],
       ["b.md", 0],
-      ["a.md", 1],
+      ["b.md", 1],
     ]);
+    // 3 passages of 10 one-passage documents: indices 1, 5, 8 (⌊(i + 0.5) × 10 / 3⌋)
+    const ten = Array.from({ length: 10 }, (_, i) => ({ id: `d${i}.md`, text: para(`doc ${i} text.`, 20) }));
+    expect(spreadPassages(ten, 3).map((p) => p.documentId)).toEqual(["d1.md", "d5.md", "d8.md"]);
+  });
+});
+
+describe("markupFree", () => {
+  it("keeps the longest run without Markdown markup, list and heading markers dropped", () => {
+    expect(markupFree("API tokens let scripts, CI pipelines and the `nimbus` CLI act on your behalf.")).toBe("API tokens let scripts, CI pipelines and the");
+    expect(markupFree("- An authenticator app that generates 6-digit codes (TOTP).")).toBe("An authenticator app that generates 6-digit codes (TOTP).");
+    expect(markupFree("2. Click **Generate token** to get a new token now")).toBe("to get a new token now");
+    expect(markupFree("Plain sentence stays as it is.")).toBe("Plain sentence stays as it is.");
   });
 });
 
@@ -142,5 +155,12 @@ describe("expectedSubstring", () => {
     expect(expectedSubstring({ quote: "Backups happen nightly.", key_facts: ["every night"] }, passage, doc)).toBe("Backups run every night.");
     // "14 days" only in a sentence that occurs twice
     expect(expectedSubstring({ quote: "They are kept for 14 days.", key_facts: ["14 days"] }, passage, doc)).toBeNull();
+  });
+
+  it("takes the quote's sentence with the key fact out of a long quote, as a run without markup", () => {
+    const md = "Intro.\n\nExports are free. Supported formats are `qcow2` and `raw`, both downloadable for a day.";
+    const long = "Exports are free. Supported formats are `qcow2` and `raw`, both downloadable for a day.";
+    // the sentence with "qcow2": runs "Supported formats are", "qcow2", "and", "raw", ", both downloadable for a day."
+    expect(expectedSubstring({ quote: long, key_facts: ["qcow2"] }, long, md)).toBe("both downloadable for a day.");
   });
 });

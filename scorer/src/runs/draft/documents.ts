@@ -120,22 +120,20 @@ export function passagesOf(doc: DraftDocument): Passage[] {
 }
 
 /**
- * `n` passages spread over the documents: documents take turns in id order, each giving its next
- * passage, until `n` are taken or none is left. Deterministic.
+ * `n` passages spread over the documents: in rounds, each document (in id order) giving its next
+ * passage; a round that would pass `n` takes documents evenly over the id order (the middle of each
+ * of as many equal slices), so 10 passages of 48 documents come from all their folders, not the first
+ * ten documents. Deterministic.
  */
 export function spreadPassages(docs: readonly DraftDocument[], n: number): Passage[] {
   const queues = [...docs].sort((a, b) => a.id.localeCompare(b.id)).map(passagesOf);
   const out: Passage[] = [];
   for (let round = 0; out.length < n; round++) {
-    let any = false;
-    for (const q of queues) {
-      const p = q[round];
-      if (p === undefined) continue;
-      any = true;
-      out.push(p);
-      if (out.length === n) break;
-    }
-    if (!any) break;
+    const offered = queues.map((q) => q[round]).filter((p): p is Passage => p !== undefined);
+    if (offered.length === 0) break;
+    const want = n - out.length;
+    if (offered.length <= want) out.push(...offered);
+    else for (let i = 0; i < want; i++) out.push(offered[Math.floor(((i + 0.5) * offered.length) / want)] as Passage);
   }
   return out;
 }

@@ -65,20 +65,46 @@ export interface DocsDraft {
 const folded = (s: string): string => normalizeText(s).toLowerCase();
 const SELF_REFERENCE = /\b(this|the|above|following|given) (passage|text|excerpt|document|section|paragraph)\b/iu;
 
+/** Longest expected substring proposed, characters (a longer one rarely fits in one chunk). */
+const MAX_SUBSTRING = 240;
+
 /**
- * The expected substring of a proposal: its quote when it occurs exactly once in the document,
- * else the first sentence of the passage holding the first key fact that occurs exactly once; null
- * when there is none. Compared as `golden check --corpus` does (normalised, case kept).
+ * The longest run of `s` free of markup (Markdown's `` ` * _ [ ] # | ``, HTML's `< >`, a leading
+ * list or heading marker), trimmed: a service that renders Markdown to text keeps that run as it is.
+ */
+export function markupFree(s: string): string {
+  const body = s.replace(/^\s*(?:[-*+]|\d+[.)]|#{1,6})\s+/u, "");
+  const runs = body.split(/[`*_[\]<>|#]+/u).map((r) =>
+    r
+      .trim()
+      .replace(/[\s,;:(]+$/u, "")
+      .replace(/^[\s,;:)]+/u, ""),
+  );
+  return runs.reduce((a, b) => (b.length > a.length ? b : a), "");
+}
+
+/**
+ * The expected substring of a proposal: a sentence holding the answer, as a run without markup
+ * (see {@link markupFree}) of three words or more, at most 240 characters, occurring exactly once in
+ * the document (compared as `golden check --corpus` does: normalised, case kept). Tried in order:
+ * the quote's sentences holding the first key fact, the quote, the passage's sentences holding the
+ * first key fact, then those holding any key fact. Null when none qualifies.
  */
 export function expectedSubstring(reply: Pick<DraftReply, "quote" | "key_facts">, passage: string, docText: string): string | null {
   const doc = normalizeText(docText);
-  const quote = normalizeText(reply.quote.replace(/^["'“”]+|["'“”]+$/gu, ""));
-  if (quote.split(" ").length >= 3 && occurrences(doc, quote) === 1) return quote;
-  const fact = reply.key_facts[0];
-  if (fact === undefined) return null;
-  for (const s of sentences(passage)) {
-    const n = normalizeText(s);
-    if (folded(n).includes(folded(fact)) && occurrences(doc, n) === 1) return n;
+  const quote = reply.quote.trim().replace(/^["'“”]+|["'“”]+$/gu, "");
+  const facts = reply.key_facts.map(folded);
+  const holds = (s: string, f: string | undefined): boolean => f !== undefined && folded(s).includes(f);
+  const passageSentences = sentences(passage);
+  const candidates = [
+    ...sentences(quote).filter((x) => holds(x, facts[0])),
+    quote,
+    ...passageSentences.filter((x) => holds(x, facts[0])),
+    ...passageSentences.filter((x) => facts.some((f) => holds(x, f))),
+  ];
+  for (const c of candidates) {
+    const run = normalizeText(markupFree(c));
+    if (run.split(" ").length >= 3 && run.length <= MAX_SUBSTRING && occurrences(doc, run) === 1) return run;
   }
   return null;
 }
@@ -87,7 +113,14 @@ export function expectedSubstring(reply: Pick<DraftReply, "quote" | "key_facts">
 function judgeProposal(r: DraftReply, p: Passage, doc: DraftDocument): { ok: true; item: DraftedItem } | { ok: false; reason: DropReason; detail: string } {
   const question = r.question.trim();
   if (question === "" || SELF_REFERENCE.test(question)) return { ok: false, reason: "not_self_contained", detail: question };
-  const facts = r.key_facts.map((f) => f.trim()).filter((f) => f !== "");
+  const facts = [
+    ...new Map(
+      r.key_facts
+        .map((f) => f.trim())
+        .filter((f) => f !== "")
+        .map((f) => [folded(f), f]),
+    ).values(),
+  ];
   const passage = folded(p.text);
   const missing = facts.filter((f) => !passage.includes(folded(f)));
   if (facts.length === 0 || missing.length > 0)
