@@ -2,6 +2,7 @@
  * Collector configuration: one zod schema, read once from flags, then environment, then defaults.
  */
 import { brokerListSchema, DEFAULT_BROKERS, DEFAULT_TOPIC, KafkaConfigError, kafkaSecuritySchema, loadKafkaEnv, PLAINTEXT, topicSchema } from "@ragmeter/kafka";
+import type { OtlpLimits } from "@ragmeter/otlp";
 import { ALL_SETTINGS, rawSettings, readTlsMaterial, SETTINGS as S, type Setting, TlsSettingsError, tlsFilesOf } from "@ragmeter/runtime";
 import * as z from "zod"; // a namespace import lets a bundler drop what is not used (the locales, JSON Schema): collector bundle −430 KiB
 import { CollectorConfigError } from "./errors.js";
@@ -35,6 +36,14 @@ export const collectorConfigSchema = z.object({
   bodyLimitBytes: S.RAGMETER_COLLECTOR_BODY_LIMIT_BYTES.type,
   /** Bytes of request bodies being processed at once; beyond it 429 (503 while Kafka is down). Env RAGMETER_COLLECTOR_MAX_INFLIGHT_BYTES, default 128 MiB. */
   maxInflightBytes: S.RAGMETER_COLLECTOR_MAX_INFLIGHT_BYTES.type,
+  /** Spans or log records of one request (400 above). Env RAGMETER_OTLP_MAX_ITEMS_PER_REQUEST, default 100000. */
+  maxItemsPerRequest: S.RAGMETER_OTLP_MAX_ITEMS_PER_REQUEST.type,
+  /** Attributes of one span, event, link, log record, resource or scope; events and links of a span; entries of a value. Env RAGMETER_OTLP_MAX_ATTRIBUTES, default 10000. */
+  maxAttributes: S.RAGMETER_OTLP_MAX_ATTRIBUTES.type,
+  /** Bytes of one string or bytes value. Env RAGMETER_OTLP_MAX_VALUE_BYTES, default 8 MiB. */
+  maxValueBytes: S.RAGMETER_OTLP_MAX_VALUE_BYTES.type,
+  /** Levels of one attribute value or log body. Env RAGMETER_OTLP_MAX_VALUE_DEPTH, default 32. */
+  maxValueDepth: S.RAGMETER_OTLP_MAX_VALUE_DEPTH.type,
   /** Largest Kafka record value in bytes; bigger traces are split. Keep below the broker's message.max.bytes. Env RAGMETER_KAFKA_MAX_MESSAGE_BYTES, default 1000000. */
   maxMessageBytes: S.RAGMETER_KAFKA_MAX_MESSAGE_BYTES.type,
   /** How long a request waits for Kafka's acknowledgement before answering 503, in ms. Env RAGMETER_KAFKA_SEND_TIMEOUT_MS, default 10000. */
@@ -88,6 +97,11 @@ const SETTING_BY_NAME = new Map(ALL_SETTINGS.map((s) => [s.name, s]));
 /** Validated collector configuration. */
 export type CollectorConfig = z.infer<typeof collectorConfigSchema>;
 
+/** The limits of one export request (@ragmeter/otlp's OtlpLimits) from the configuration. */
+export function limitsOf(config: Pick<CollectorConfig, "maxItemsPerRequest" | "maxAttributes" | "maxValueBytes" | "maxValueDepth">): OtlpLimits {
+  return { maxItems: config.maxItemsPerRequest, maxAttributes: config.maxAttributes, maxValueBytes: config.maxValueBytes, maxDepth: config.maxValueDepth };
+}
+
 /** Flags a CLI may pass; each wins over its environment variable. */
 export type CollectorFlags = Partial<z.input<typeof collectorConfigSchema>>;
 
@@ -105,6 +119,10 @@ export const COLLECTOR_ENV: Record<Exclude<keyof CollectorConfig, "security">, s
   tlsKeyFile: "RAGMETER_TLS_KEY_FILE",
   bodyLimitBytes: "RAGMETER_COLLECTOR_BODY_LIMIT_BYTES",
   maxInflightBytes: "RAGMETER_COLLECTOR_MAX_INFLIGHT_BYTES",
+  maxItemsPerRequest: "RAGMETER_OTLP_MAX_ITEMS_PER_REQUEST",
+  maxAttributes: "RAGMETER_OTLP_MAX_ATTRIBUTES",
+  maxValueBytes: "RAGMETER_OTLP_MAX_VALUE_BYTES",
+  maxValueDepth: "RAGMETER_OTLP_MAX_VALUE_DEPTH",
   maxMessageBytes: "RAGMETER_KAFKA_MAX_MESSAGE_BYTES",
   sendTimeoutMs: "RAGMETER_KAFKA_SEND_TIMEOUT_MS",
   kafkaBackoffMs: "RAGMETER_KAFKA_BACKOFF_MS",

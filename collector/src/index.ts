@@ -5,7 +5,7 @@
 export { type Batch, batchLogs, batchTraces, countLogRecords, countSpans, type TraceRecord } from "./batching.js";
 export { WorkerStartError } from "./cluster.js";
 export { type CollectorCommandOptions, registerCollectorCommand, runCollectorCommand } from "./command.js";
-export { COLLECTOR_ENV, type CollectorConfig, type CollectorFlags, collectorConfigSchema, loadCollectorConfig } from "./config.js";
+export { COLLECTOR_ENV, type CollectorConfig, type CollectorFlags, collectorConfigSchema, limitsOf, loadCollectorConfig } from "./config.js";
 export {
   CollectorConfigError,
   CollectorError,

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { type ListenerSettings, type Logger, openListenerWarning, type PinoLogger, pinoOf, readTlsMaterial, reloadTlsOnChange, silentLogger, tlsFilesOf } from "@ragmeter/runtime";
-import type { CollectorConfig } from "./config.js";
+import { type CollectorConfig, limitsOf } from "./config.js";
 import { createInflightBudget } from "./http/budget.js";
 import { createExportHandler } from "./http/export.js";
 import { baseUrlOf, closeServer, listen } from "./http/listen.js";
@@ -90,6 +90,7 @@ export async function startCollector(config: CollectorConfig, deps: CollectorDep
   const budget = createInflightBudget(stats, config.maxInflightBytes, () => sink.degraded());
   const exportRequest = createExportHandler({
     config,
+    limits: limitsOf(config),
     expectedToken: expectedAuthorization(config.token),
     sink,
     budget,

@@ -5,6 +5,7 @@ import { OtlpDecodeError, UnsupportedMediaTypeError } from "./errors.js";
 import { bigIntToBits } from "./int64.js";
 import { decodeLogsRequestJson, decodeTraceRequestJson, encodeLogsRequestJson, encodeTraceRequestJson } from "./json.js";
 import type { Signal } from "./kafka-record.js";
+import { DEFAULT_OTLP_LIMITS, type OtlpLimits } from "./limits.js";
 import type { Decoded, LogsRequest, OtlpEncoding, TraceRequest } from "./model.js";
 import { pb } from "./proto.js";
 import { decodeLogsRequestProtobuf, decodeTraceRequestProtobuf, encodeLogsRequestProtobuf, encodeTraceRequestProtobuf } from "./protobuf.js";
@@ -40,19 +41,20 @@ function text(body: Uint8Array): string {
  * Decodes an uncompressed OTLP trace export body.
  * @param body request body (already gunzipped)
  * @param contentType the request's Content-Type (`application/x-protobuf` or `application/json`)
+ * @param limits bounds of the work (limits.ts): a request over `maxItems` is refused, an item over another limit rejected
  * @returns the valid spans as a {@link TraceRequest}, plus the count and reasons of rejected spans
  * @throws UnsupportedMediaTypeError for another content type; OtlpDecodeError when the body cannot be decoded
  */
-export function decodeTraceRequest(body: Uint8Array, contentType: string): Decoded<TraceRequest> {
-  return encodingOf(contentType) === "protobuf" ? decodeTraceRequestProtobuf(body) : decodeTraceRequestJson(text(body));
+export function decodeTraceRequest(body: Uint8Array, contentType: string, limits: OtlpLimits = DEFAULT_OTLP_LIMITS): Decoded<TraceRequest> {
+  return encodingOf(contentType) === "protobuf" ? decodeTraceRequestProtobuf(body, limits) : decodeTraceRequestJson(text(body), limits);
 }
 
 /**
  * Decodes an uncompressed OTLP logs export body (see {@link decodeTraceRequest}).
  * @throws UnsupportedMediaTypeError, OtlpDecodeError
  */
-export function decodeLogsRequest(body: Uint8Array, contentType: string): Decoded<LogsRequest> {
-  return encodingOf(contentType) === "protobuf" ? decodeLogsRequestProtobuf(body) : decodeLogsRequestJson(text(body));
+export function decodeLogsRequest(body: Uint8Array, contentType: string, limits: OtlpLimits = DEFAULT_OTLP_LIMITS): Decoded<LogsRequest> {
+  return encodingOf(contentType) === "protobuf" ? decodeLogsRequestProtobuf(body, limits) : decodeLogsRequestJson(text(body), limits);
 }
 
 /** Encodes a trace request as protobuf bytes (default) or OTLP/JSON UTF-8 bytes. */

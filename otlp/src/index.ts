@@ -15,6 +15,7 @@ export {
   encodeTraceRequest,
   encodingOf,
 } from "./codec.js";
+export { countProtobufItems } from "./count.js";
 export { OtlpDecodeError, OtlpError, UnsupportedMediaTypeError } from "./errors.js";
 export { bytesToHex, checkBinaryId, checkHexId, hexToBytes, isAllZero } from "./ids.js";
 export { bigIntToBits, INT64_MAX, INT64_MIN, type LongLike, longToBigInt, UINT64_MAX } from "./int64.js";
@@ -35,6 +36,7 @@ export {
   SOURCE_HEADER,
   signalOf,
 } from "./kafka-record.js";
+export { DEFAULT_OTLP_LIMITS, MAX_ERRORS, MAX_VALUE_DEPTH, type OtlpLimits } from "./limits.js";
 export type * from "./model.js";
 export { pb } from "./proto.js";
 export { decodeLogsRequestProtobuf, decodeTraceRequestProtobuf, encodeLogsRequestProtobuf, encodeTraceRequestProtobuf } from "./protobuf.js";

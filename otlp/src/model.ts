@@ -152,13 +152,14 @@ export interface LogsRequest {
 
 /**
  * A decoded request: the valid items, plus how many items were rejected and why (one message per
- * rejected item, naming the field, e.g. `resourceSpans[0].scopeSpans[0].spans[2].traceId: …`).
+ * rejected item, naming the field, e.g. `resourceSpans[0].scopeSpans[0].spans[2].traceId: …`; the
+ * first 10 only, limits.ts MAX_ERRORS, so a request of a million bad items keeps ten strings).
  */
 export interface Decoded<T> {
   request: T;
   /** Number of spans (or log records) left out because they were invalid. */
   rejected: number;
-  /** Reasons, one per rejected item, in request order. */
+  /** Reasons of the first rejected items (at most 10), in request order. */
   errors: string[];
 }
 

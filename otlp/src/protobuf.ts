@@ -2,10 +2,27 @@
  * OTLP protobuf ⇄ model. Decoding validates ids and returns rejected items separately;
  * encoding writes only non-default fields (proto3 semantics) so messages stay compact.
  */
+import { countProtobufItems } from "./count.js";
 import { OtlpDecodeError } from "./errors.js";
 import { bytesToHex, checkBinaryId, hexToBytes, isAllZero } from "./ids.js";
 import { bigIntToBits, type LongLike, longToBigInt } from "./int64.js";
-import type { AnyValue, Decoded, EntityRef, InstrumentationScope, KeyValue, LogRecord, LogsRequest, Resource, ResourceLogs, ResourceSpans, Span, TraceRequest } from "./model.js";
+import { DEFAULT_OTLP_LIMITS, keepError, type OtlpLimits, tooDeep, tooLong, tooManyEntries, tooManyItems } from "./limits.js";
+import type {
+  AnyValue,
+  Decoded,
+  EntityRef,
+  InstrumentationScope,
+  KeyValue,
+  LogRecord,
+  LogsRequest,
+  Resource,
+  ResourceLogs,
+  ResourceSpans,
+  ScopeLogs,
+  ScopeSpans,
+  Span,
+  TraceRequest,
+} from "./model.js";
 import { pb } from "./proto.js";
 
 // Shapes the generated static decoder produces (proto/README.md): scalars and bytes read through
@@ -113,47 +130,113 @@ function decodeRaw<T>(type: { decode(body: Uint8Array): object }, body: Uint8Arr
 
 // ---------- decode: pb → model ----------
 
-function anyFromPb(v: PbAnyValue | null | undefined): AnyValue {
+/** A value or list over a limit: its path (relative to the item) and why. Thrown, never an Error (no stack trace). */
+class Over {
+  constructor(
+    readonly path: string,
+    readonly message: string,
+  ) {}
+}
+
+/** An AnyValue at level `depth` (1: an attribute's value or a log body), within `limits`. */
+function anyFromPb(v: PbAnyValue | null | undefined, depth: number, limits: OtlpLimits, path: string): AnyValue {
   if (!v) return {};
-  if (has(v, "stringValue")) return { stringValue: v.stringValue ?? "" };
+  if (has(v, "stringValue")) {
+    const s = v.stringValue ?? "";
+    if (s.length * 3 > limits.maxValueBytes) {
+      const bytes = Buffer.byteLength(s, "utf8");
+      if (bytes > limits.maxValueBytes) throw new Over(path, tooLong(bytes, limits));
+    }
+    return { stringValue: s };
+  }
   if (has(v, "intValue")) return { intValue: longToBigInt(v.intValue, true) };
   if (has(v, "boolValue")) return { boolValue: v.boolValue === true };
   if (has(v, "doubleValue")) return { doubleValue: v.doubleValue ?? 0 };
-  if (has(v, "arrayValue")) return { arrayValue: { values: (v.arrayValue?.values ?? []).map(anyFromPb) } };
-  if (has(v, "kvlistValue")) return { kvlistValue: { values: attrsFromPb(v.kvlistValue?.values ?? []) } };
-  if (has(v, "bytesValue")) return { bytesValue: new Uint8Array(v.bytesValue ?? new Uint8Array()) };
+  if (has(v, "arrayValue")) {
+    const list = v.arrayValue?.values ?? [];
+    checkEntries(list.length, depth, limits, path);
+    return { arrayValue: { values: list.map((x, i) => anyFromPb(x, depth + 1, limits, `${path}.arrayValue.values[${i}]`)) } };
+  }
+  if (has(v, "kvlistValue")) {
+    const list = v.kvlistValue?.values ?? [];
+    checkEntries(list.length, depth, limits, path);
+    return { kvlistValue: { values: attrsFromPb(list, limits, `${path}.kvlistValue.values`, depth + 1) } };
+  }
+  if (has(v, "bytesValue")) {
+    const b = v.bytesValue ?? new Uint8Array();
+    if (b.length > limits.maxValueBytes) throw new Over(path, tooLong(b.length, limits));
+    return { bytesValue: new Uint8Array(b) };
+  }
   return {};
 }
 
-function attrsFromPb(list: PbKeyValue[]): KeyValue[] {
+function checkEntries(n: number, depth: number, limits: OtlpLimits, path: string): void {
+  if (n === 0) return;
+  if (depth + 1 > limits.maxDepth) throw new Over(path, tooDeep(limits));
+  if (n > limits.maxAttributes) throw new Over(path, tooManyEntries(n, "entries", limits));
+}
+
+/** Attributes at `path` (KeyValues of a map value at `depth` > 1), within `limits`. */
+function attrsFromPb(list: PbKeyValue[], limits: OtlpLimits, path: string, depth = 1): KeyValue[] {
+  if (depth === 1 && list.length > limits.maxAttributes) throw new Over(path, tooManyEntries(list.length, "attributes", limits));
   const out: KeyValue[] = new Array(list.length);
   for (let i = 0; i < list.length; i++) {
     const kv = list[i]!;
-    out[i] = { key: kv.key, value: anyFromPb(kv.value) };
+    out[i] = { key: kv.key, value: anyFromPb(kv.value, depth, limits, `${path}[${i}].value`) };
   }
   return out;
+}
+
+function listOf<T>(list: T[], what: string, limits: OtlpLimits, path: string): T[] {
+  if (list.length > limits.maxAttributes) throw new Over(path, tooManyEntries(list.length, what, limits));
+  return list;
+}
+
+/** Runs `read` for a resource or scope: a list over a limit refuses the request, naming the field. */
+function whole<T>(prefix: string, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof Over) throw new OtlpDecodeError(`${prefix}.${e.path}`, e.message);
+    throw e;
+  }
 }
 
 function entityFromPb(e: PbEntityRef): EntityRef {
   return { schemaUrl: e.schemaUrl, type: e.type, idKeys: [...e.idKeys], descriptionKeys: [...e.descriptionKeys] };
 }
 
-/** Shared with split.ts (not exported by the package). */
-export function resourceFromPb(r: PbResource | null | undefined): Resource {
+/**
+ * Shared with split.ts (not exported by the package).
+ * @throws OtlpDecodeError naming `prefix.resource.<field>` when a list is over a limit
+ */
+export function resourceFromPb(r: PbResource | null | undefined, limits: OtlpLimits, prefix: string): Resource {
   if (!r) return { attributes: [], droppedAttributesCount: 0, entityRefs: [] };
-  return { attributes: attrsFromPb(r.attributes), droppedAttributesCount: r.droppedAttributesCount, entityRefs: r.entityRefs.map(entityFromPb) };
+  return whole(`${prefix}.resource`, () => ({
+    attributes: attrsFromPb(r.attributes, limits, "attributes"),
+    droppedAttributesCount: r.droppedAttributesCount,
+    entityRefs: listOf(r.entityRefs, "entity refs", limits, "entityRefs").map(entityFromPb),
+  }));
 }
 
-/** Shared with split.ts (not exported by the package). */
-export function scopeFromPb(s: PbScope | null | undefined): InstrumentationScope {
+/**
+ * Shared with split.ts (not exported by the package).
+ * @throws OtlpDecodeError naming `prefix.scope.<field>` when a list is over a limit
+ */
+export function scopeFromPb(s: PbScope | null | undefined, limits: OtlpLimits, prefix: string): InstrumentationScope {
   if (!s) return { name: "", version: "", attributes: [], droppedAttributesCount: 0 };
-  return { name: s.name, version: s.version, attributes: attrsFromPb(s.attributes), droppedAttributesCount: s.droppedAttributesCount };
+  return whole(`${prefix}.scope`, () => ({
+    name: s.name,
+    version: s.version,
+    attributes: attrsFromPb(s.attributes, limits, "attributes"),
+    droppedAttributesCount: s.droppedAttributesCount,
+  }));
 }
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
 
-/** Shared with split.ts (not exported by the package). */
-export function spanFromPb(s: PbSpan, path: string): Checked<Span> {
+/** Shared with split.ts (not exported by the package). Ids first, then the limits (attributes, events, links, in that order). */
+export function spanFromPb(s: PbSpan, path: string, limits: OtlpLimits): Checked<Span> {
   const traceId = checkBinaryId(s.traceId, 16);
   if (!traceId.ok) return { ok: false, error: `${path}.traceId: ${traceId.error}` };
   const spanId = checkBinaryId(s.spanId, 8);
@@ -163,48 +246,63 @@ export function spanFromPb(s: PbSpan, path: string): Checked<Span> {
     if (s.parentSpanId.length !== 8) return { ok: false, error: `${path}.parentSpanId: must be 8 bytes (16 hex digits) or empty, got ${s.parentSpanId.length} bytes` };
     parentSpanId = bytesToHex(s.parentSpanId);
   }
-  const links = [];
+  const linkIds: { traceId: string; spanId: string }[] = [];
   for (let i = 0; i < s.links.length; i++) {
     const l = s.links[i]!;
     const lt = checkBinaryId(l.traceId, 16);
     if (!lt.ok) return { ok: false, error: `${path}.links[${i}].traceId: ${lt.error}` };
     const ls = checkBinaryId(l.spanId, 8);
     if (!ls.ok) return { ok: false, error: `${path}.links[${i}].spanId: ${ls.error}` };
-    links.push({
-      traceId: lt.hex,
-      spanId: ls.hex,
+    linkIds.push({ traceId: lt.hex, spanId: ls.hex });
+  }
+  try {
+    const attributes = attrsFromPb(s.attributes, limits, "attributes");
+    const events = listOf(s.events, "events", limits, "events").map((e, i) => ({
+      timeUnixNano: longToBigInt(e.timeUnixNano, false),
+      name: e.name,
+      attributes: attrsFromPb(e.attributes, limits, `events[${i}].attributes`),
+      droppedAttributesCount: e.droppedAttributesCount,
+    }));
+    const links = listOf(s.links, "links", limits, "links").map((l, i) => ({
+      ...linkIds[i]!,
       traceState: l.traceState,
-      attributes: attrsFromPb(l.attributes),
+      attributes: attrsFromPb(l.attributes, limits, `links[${i}].attributes`),
       droppedAttributesCount: l.droppedAttributesCount,
       flags: l.flags,
-    });
+    }));
+    return {
+      ok: true,
+      value: {
+        traceId: traceId.hex,
+        spanId: spanId.hex,
+        traceState: s.traceState,
+        parentSpanId,
+        flags: s.flags,
+        name: s.name,
+        kind: s.kind,
+        startTimeUnixNano: longToBigInt(s.startTimeUnixNano, false),
+        endTimeUnixNano: longToBigInt(s.endTimeUnixNano, false),
+        attributes,
+        droppedAttributesCount: s.droppedAttributesCount,
+        events,
+        droppedEventsCount: s.droppedEventsCount,
+        links,
+        droppedLinksCount: s.droppedLinksCount,
+        status: { code: s.status?.code ?? 0, message: s.status?.message ?? "" },
+      },
+    };
+  } catch (e) {
+    if (e instanceof Over) return { ok: false, error: `${path}.${e.path}: ${e.message}` };
+    throw e;
   }
-  return {
-    ok: true,
-    value: {
-      traceId: traceId.hex,
-      spanId: spanId.hex,
-      traceState: s.traceState,
-      parentSpanId,
-      flags: s.flags,
-      name: s.name,
-      kind: s.kind,
-      startTimeUnixNano: longToBigInt(s.startTimeUnixNano, false),
-      endTimeUnixNano: longToBigInt(s.endTimeUnixNano, false),
-      attributes: attrsFromPb(s.attributes),
-      droppedAttributesCount: s.droppedAttributesCount,
-      events: s.events.map((e) => ({
-        timeUnixNano: longToBigInt(e.timeUnixNano, false),
-        name: e.name,
-        attributes: attrsFromPb(e.attributes),
-        droppedAttributesCount: e.droppedAttributesCount,
-      })),
-      droppedEventsCount: s.droppedEventsCount,
-      links,
-      droppedLinksCount: s.droppedLinksCount,
-      status: { code: s.status?.code ?? 0, message: s.status?.message ?? "" },
-    },
-  };
+}
+
+/** Refuses a request of more than `limits.maxItems` spans or log records before it is decoded. */
+function checkItemCount(body: Uint8Array, what: string, limits: OtlpLimits): void {
+  const n = countProtobufItems(body);
+  if (n === null) return;
+  if (n.containers > limits.maxItems) throw new OtlpDecodeError("body", tooManyItems(n.containers, "resources and scopes", limits));
+  if (n.items > limits.maxItems) throw new OtlpDecodeError("body", tooManyItems(n.items, what, limits));
 }
 
 /**
@@ -212,23 +310,32 @@ export function spanFromPb(s: PbSpan, path: string): Checked<Span> {
  * in `rejected`, with one error per span naming the field.
  * @throws OtlpDecodeError (field "body") when the bytes are not a well-formed message.
  */
-export function decodeTraceRequestProtobuf(body: Uint8Array): Decoded<TraceRequest> {
+export function decodeTraceRequestProtobuf(body: Uint8Array, limits: OtlpLimits = DEFAULT_OTLP_LIMITS): Decoded<TraceRequest> {
+  checkItemCount(body, "spans", limits);
   const raw = decodeRaw<PbTraceRequest>(pb.ExportTraceServiceRequest, body, "ExportTraceServiceRequest");
   const errors: string[] = [];
+  let rejected = 0;
   const resourceSpans: ResourceSpans[] = [];
   raw.resourceSpans.forEach((rs, ri) => {
-    const scopeSpans = rs.scopeSpans.map((ss, si) => {
+    // Resources and scopes without spans carry nothing: left out, not read.
+    if (!rs.scopeSpans.some((ss) => ss.spans.length > 0)) return;
+    const scopeSpans: ScopeSpans[] = [];
+    rs.scopeSpans.forEach((ss, si) => {
+      if (ss.spans.length === 0) return;
       const spans: Span[] = [];
       ss.spans.forEach((s, i) => {
-        const c = spanFromPb(s, `resourceSpans[${ri}].scopeSpans[${si}].spans[${i}]`);
+        const c = spanFromPb(s, `resourceSpans[${ri}].scopeSpans[${si}].spans[${i}]`, limits);
         if (c.ok) spans.push(c.value);
-        else errors.push(c.error);
+        else {
+          rejected++;
+          keepError(errors, c.error);
+        }
       });
-      return { scope: scopeFromPb(ss.scope), spans, schemaUrl: ss.schemaUrl };
+      scopeSpans.push({ scope: scopeFromPb(ss.scope, limits, `resourceSpans[${ri}].scopeSpans[${si}]`), spans, schemaUrl: ss.schemaUrl });
     });
-    resourceSpans.push({ resource: resourceFromPb(rs.resource), scopeSpans, schemaUrl: rs.schemaUrl });
+    resourceSpans.push({ resource: resourceFromPb(rs.resource, limits, `resourceSpans[${ri}]`), scopeSpans, schemaUrl: rs.schemaUrl });
   });
-  return { request: { resourceSpans }, rejected: errors.length, errors };
+  return { request: { resourceSpans }, rejected, errors };
 }
 
 function optionalId(bytes: Uint8Array, length: number, path: string): Checked<string> {
@@ -237,11 +344,20 @@ function optionalId(bytes: Uint8Array, length: number, path: string): Checked<st
   return c.ok ? { ok: true, value: c.hex } : { ok: false, error: `${path}: ${c.error}` };
 }
 
-function logFromPb(l: PbLogRecord, path: string): Checked<LogRecord> {
+function logFromPb(l: PbLogRecord, path: string, limits: OtlpLimits): Checked<LogRecord> {
   const traceId = optionalId(l.traceId, 16, `${path}.traceId`);
   if (!traceId.ok) return traceId;
   const spanId = optionalId(l.spanId, 8, `${path}.spanId`);
   if (!spanId.ok) return spanId;
+  let body: AnyValue | undefined;
+  let attributes: KeyValue[];
+  try {
+    body = l.body ? anyFromPb(l.body, 1, limits, "body") : undefined;
+    attributes = attrsFromPb(l.attributes, limits, "attributes");
+  } catch (e) {
+    if (e instanceof Over) return { ok: false, error: `${path}.${e.path}: ${e.message}` };
+    throw e;
+  }
   return {
     ok: true,
     value: {
@@ -249,8 +365,8 @@ function logFromPb(l: PbLogRecord, path: string): Checked<LogRecord> {
       observedTimeUnixNano: longToBigInt(l.observedTimeUnixNano, false),
       severityNumber: l.severityNumber,
       severityText: l.severityText,
-      body: l.body ? anyFromPb(l.body) : undefined,
-      attributes: attrsFromPb(l.attributes),
+      body,
+      attributes,
       droppedAttributesCount: l.droppedAttributesCount,
       flags: l.flags,
       traceId: traceId.value,
@@ -265,23 +381,32 @@ function logFromPb(l: PbLogRecord, path: string): Checked<LogRecord> {
  * records without a trace id are valid (`traceId` "").
  * @throws OtlpDecodeError (field "body") when the bytes are not a well-formed message.
  */
-export function decodeLogsRequestProtobuf(body: Uint8Array): Decoded<LogsRequest> {
+export function decodeLogsRequestProtobuf(body: Uint8Array, limits: OtlpLimits = DEFAULT_OTLP_LIMITS): Decoded<LogsRequest> {
+  checkItemCount(body, "log records", limits);
   const raw = decodeRaw<PbLogsRequest>(pb.ExportLogsServiceRequest, body, "ExportLogsServiceRequest");
   const errors: string[] = [];
-  const resourceLogs: ResourceLogs[] = raw.resourceLogs.map((rl, ri) => ({
-    resource: resourceFromPb(rl.resource),
-    schemaUrl: rl.schemaUrl,
-    scopeLogs: rl.scopeLogs.map((sl, si) => {
+  let rejected = 0;
+  const resourceLogs: ResourceLogs[] = [];
+  raw.resourceLogs.forEach((rl, ri) => {
+    // Resources and scopes without log records carry nothing: left out, not read.
+    if (!rl.scopeLogs.some((sl) => sl.logRecords.length > 0)) return;
+    const scopeLogs: ScopeLogs[] = [];
+    rl.scopeLogs.forEach((sl, si) => {
+      if (sl.logRecords.length === 0) return;
       const logRecords: LogRecord[] = [];
       sl.logRecords.forEach((l, i) => {
-        const c = logFromPb(l, `resourceLogs[${ri}].scopeLogs[${si}].logRecords[${i}]`);
+        const c = logFromPb(l, `resourceLogs[${ri}].scopeLogs[${si}].logRecords[${i}]`, limits);
         if (c.ok) logRecords.push(c.value);
-        else errors.push(c.error);
+        else {
+          rejected++;
+          keepError(errors, c.error);
+        }
       });
-      return { scope: scopeFromPb(sl.scope), logRecords, schemaUrl: sl.schemaUrl };
-    }),
-  }));
-  return { request: { resourceLogs }, rejected: errors.length, errors };
+      scopeLogs.push({ scope: scopeFromPb(sl.scope, limits, `resourceLogs[${ri}].scopeLogs[${si}]`), logRecords, schemaUrl: sl.schemaUrl });
+    });
+    resourceLogs.push({ resource: resourceFromPb(rl.resource, limits, `resourceLogs[${ri}]`), schemaUrl: rl.schemaUrl, scopeLogs });
+  });
+  return { request: { resourceLogs }, rejected, errors };
 }
 
 // ---------- encode: model → pb ----------

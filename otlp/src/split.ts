@@ -18,6 +18,7 @@ import protobuf from "protobufjs/minimal.js";
 import { opentelemetry } from "../generated/otlp.js";
 import { OtlpError } from "./errors.js";
 import { checkBinaryId } from "./ids.js";
+import { keepError, type OtlpLimits, tooDeep, tooLong, tooManyEntries } from "./limits.js";
 import { type PbResource, type PbScope, type PbSpan, resourceFromPb, resourceToPb, scopeFromPb, scopeToPb, spanFromPb, spanToPb } from "./protobuf.js";
 
 interface MessageType {
@@ -47,9 +48,12 @@ export interface SplitTraces {
   records: SplitRecord[];
   /** Spans in the request, valid or not. */
   total: number;
-  /** Spans refused: invalid ids (first, in request order), then spans too big for a record alone. */
+  /** Spans refused: invalid ids or over a limit (first, in request order), then spans too big for a record alone. */
   rejected: number;
-  /** One reason per refused span, worded as the decoder and the batcher word them. */
+  /**
+   * Reasons, worded as the decoder and the batcher word them: of the first spans refused for their
+   * ids or limits (at most MAX_ERRORS, limits.ts), then of every span too big for a record.
+   */
   errors: string[];
   /** Of `rejected`, the spans refused for their ids (the others were too big). */
   invalid: number;
@@ -77,10 +81,34 @@ interface SpanScan {
   linkTraceEnd: number;
   linkSpanStart: number;
   linkSpanEnd: number;
+  /** The limits, and the first fault of each kind the decoder checks in this order (spanFromPb). */
+  limits: OtlpLimits;
+  attrCount: number;
+  attrFault: string | undefined;
+  eventCount: number;
+  eventFault: string | undefined;
+  linkCount: number;
+  linkFault: string | undefined;
+  /** Where the walk is: a span's attribute list ("attributes"), or an event's or link's ("events[2].attributes"). */
+  list: string;
+  /** Attributes of the list being walked. */
+  listCount: number;
+  /** First value fault in the list being walked. */
+  valueFault: string | undefined;
 }
 
-function newScan(): SpanScan {
+function newScan(limits: OtlpLimits): SpanScan {
   return {
+    limits,
+    attrCount: 0,
+    attrFault: undefined,
+    eventCount: 0,
+    eventFault: undefined,
+    linkCount: 0,
+    linkFault: undefined,
+    list: "attributes",
+    listCount: 0,
+    valueFault: undefined,
     traceStart: 0,
     traceEnd: 0,
     spanStart: 0,
@@ -169,19 +197,35 @@ function unknown(r: Reader, wireType: number, depth: number, tag: number, st: Sp
   if (st) st.rewrite = true;
 }
 
-function walkAnyValue(r: Reader, depth: number, st: SpanScan): void {
+/** Notes the first fault of a value (`where`: its path in the list being walked). */
+function valueFault(st: SpanScan, where: () => string, message: string): void {
+  if (st.valueFault === undefined) st.valueFault = `${st.list}${where()}: ${message}`;
+}
+
+/** An array's or a map's entries: checked as the decoder checks them (anyFromPb). */
+function checkEntries(st: SpanScan, n: number, vdepth: number, where: () => string): void {
+  if (n === 0) return;
+  if (vdepth + 1 > st.limits.maxDepth) valueFault(st, where, tooDeep(st.limits));
+  else if (n > st.limits.maxAttributes) valueFault(st, where, tooManyEntries(n, "entries", st.limits));
+}
+
+/** Walks an AnyValue at value level `vdepth` (1: an attribute's value); `where` is its path in the list. */
+function walkAnyValue(r: Reader, depth: number, st: SpanScan, vdepth: number, where: () => string): void {
   let kind = 0;
   while (r.pos < r.len) {
     const tag = r.tag();
     const wt = tag & 7;
     const field = tag >>> 3;
     switch (field) {
-      case 1:
+      case 1: {
         if (wt !== 2) break;
-        stringField(r);
+        const start = stringField(r);
+        const bytes = r.pos - start;
+        if (bytes > st.limits.maxValueBytes) valueFault(st, where, tooLong(bytes, st.limits));
         if (kind !== 0 && kind !== field) st.rewrite = true;
         kind = field;
         continue;
+      }
       case 2:
         if (wt !== 0) break;
         r.bool();
@@ -203,8 +247,9 @@ function walkAnyValue(r: Reader, depth: number, st: SpanScan): void {
       case 5: {
         if (wt !== 2) break;
         const outer = enter(r, depth + 1);
-        walkArrayValue(r, depth + 1, st);
+        const n = walkArrayValue(r, depth + 1, st, vdepth, where);
         leave(r, outer);
+        checkEntries(st, n, vdepth, where);
         if (kind !== 0 && kind !== field) st.rewrite = true;
         kind = field;
         continue;
@@ -212,53 +257,83 @@ function walkAnyValue(r: Reader, depth: number, st: SpanScan): void {
       case 6: {
         if (wt !== 2) break;
         const outer = enter(r, depth + 1);
-        walkKeyValues(r, depth + 1, st);
+        const n = walkKeyValues(r, depth + 1, st, vdepth, where);
         leave(r, outer);
+        checkEntries(st, n, vdepth, where);
         if (kind !== 0 && kind !== field) st.rewrite = true;
         kind = field;
         continue;
       }
-      case 7:
+      case 7: {
         if (wt !== 2) break;
-        bytesField(r);
+        const start = bytesField(r);
+        const bytes = r.pos - start;
+        if (bytes > st.limits.maxValueBytes) valueFault(st, where, tooLong(bytes, st.limits));
         if (kind !== 0 && kind !== field) st.rewrite = true;
         kind = field;
         continue;
+      }
     }
     unknown(r, wt, depth, tag, st);
   }
 }
 
-function walkArrayValue(r: Reader, depth: number, st: SpanScan): void {
+/** Walks an ArrayValue whose AnyValue is at `vdepth`; returns its entries. */
+function walkArrayValue(r: Reader, depth: number, st: SpanScan, vdepth: number, where: () => string): number {
+  let n = 0;
   while (r.pos < r.len) {
     const tag = r.tag();
     const wt = tag & 7;
     if (tag >>> 3 === 1 && wt === 2) {
       const outer = enter(r, depth + 1);
-      walkAnyValue(r, depth + 1, st);
+      const i = n++;
+      walkAnyValue(r, depth + 1, st, vdepth + 1, () => `${where()}.arrayValue.values[${i}]`);
       leave(r, outer);
       continue;
     }
     unknown(r, wt, depth, tag, st);
   }
+  return n;
 }
 
-/** KeyValueList: field 1 = repeated KeyValue. */
-function walkKeyValues(r: Reader, depth: number, st: SpanScan): void {
+/** KeyValueList: field 1 = repeated KeyValue (of a map value at `vdepth`); returns its entries. */
+function walkKeyValues(r: Reader, depth: number, st: SpanScan, vdepth: number, where: () => string): number {
+  let n = 0;
   while (r.pos < r.len) {
     const tag = r.tag();
     const wt = tag & 7;
     if (tag >>> 3 === 1 && wt === 2) {
       const outer = enter(r, depth + 1);
-      walkKeyValue(r, depth + 1, st);
+      const i = n++;
+      walkKeyValue(r, depth + 1, st, vdepth + 1, () => `${where()}.kvlistValue.values[${i}].value`);
       leave(r, outer);
       continue;
     }
     unknown(r, wt, depth, tag, st);
   }
+  return n;
 }
 
-function walkKeyValue(r: Reader, depth: number, st: SpanScan): void {
+/** One attribute of the list being walked (st.list): counts it and walks its value at level 1. */
+function walkAttribute(r: Reader, depth: number, st: SpanScan): void {
+  const i = st.listCount++;
+  walkKeyValue(r, depth, st, 1, () => `[${i}].value`);
+}
+
+/** Starts walking the attribute list `list`. */
+function startList(st: SpanScan, list: string): void {
+  st.list = list;
+  st.listCount = 0;
+  st.valueFault = undefined;
+}
+
+/** The fault of the list just walked: too many attributes, else its first value fault (the decoder's order). */
+function listFault(st: SpanScan): string | undefined {
+  if (st.listCount > st.limits.maxAttributes) return `${st.list}: ${tooManyEntries(st.listCount, "attributes", st.limits)}`;
+  return st.valueFault;
+}
+
+function walkKeyValue(r: Reader, depth: number, st: SpanScan, vdepth: number, where: () => string): void {
   let values = 0;
   while (r.pos < r.len) {
     const tag = r.tag();
@@ -271,7 +346,7 @@ function walkKeyValue(r: Reader, depth: number, st: SpanScan): void {
       case 2: {
         if (wt !== 2) break;
         const outer = enter(r, depth + 1);
-        walkAnyValue(r, depth + 1, st);
+        walkAnyValue(r, depth + 1, st, vdepth, where);
         leave(r, outer);
         values++;
         continue;
@@ -284,6 +359,7 @@ function walkKeyValue(r: Reader, depth: number, st: SpanScan): void {
 }
 
 function walkEvent(r: Reader, depth: number, st: SpanScan): void {
+  startList(st, `events[${st.eventCount}].attributes`);
   while (r.pos < r.len) {
     const tag = r.tag();
     const wt = tag & 7;
@@ -299,7 +375,7 @@ function walkEvent(r: Reader, depth: number, st: SpanScan): void {
       case 3: {
         if (wt !== 2) break;
         const outer = enter(r, depth + 1);
-        walkKeyValue(r, depth + 1, st);
+        walkAttribute(r, depth + 1, st);
         leave(r, outer);
         continue;
       }
@@ -310,10 +386,13 @@ function walkEvent(r: Reader, depth: number, st: SpanScan): void {
     }
     unknown(r, wt, depth, tag, st);
   }
+  st.eventFault ??= listFault(st);
+  st.eventCount++;
 }
 
 function walkLink(r: Reader, depth: number, st: SpanScan): void {
   st.linkTraceStart = st.linkTraceEnd = st.linkSpanStart = st.linkSpanEnd = 0;
+  startList(st, `links[${st.linkCount}].attributes`);
   while (r.pos < r.len) {
     const tag = r.tag();
     const wt = tag & 7;
@@ -335,7 +414,7 @@ function walkLink(r: Reader, depth: number, st: SpanScan): void {
       case 4: {
         if (wt !== 2) break;
         const outer = enter(r, depth + 1);
-        walkKeyValue(r, depth + 1, st);
+        walkAttribute(r, depth + 1, st);
         leave(r, outer);
         continue;
       }
@@ -350,6 +429,8 @@ function walkLink(r: Reader, depth: number, st: SpanScan): void {
     }
     unknown(r, wt, depth, tag, st);
   }
+  st.linkFault ??= listFault(st);
+  st.linkCount++;
 }
 
 function walkStatus(r: Reader, depth: number, st: SpanScan): void {
@@ -393,6 +474,11 @@ function walkSpan(r: Reader, depth: number, st: SpanScan): void {
   st.rewrite = false;
   st.linkIndex = 0;
   st.linkError = undefined;
+  st.eventCount = st.linkCount = st.attrCount = 0;
+  st.attrFault = st.eventFault = st.linkFault = undefined;
+  // The span's own attributes are counted apart from its events' and links' (whose lists interleave on the wire).
+  let attrs = 0;
+  let attrFault: string | undefined;
   while (r.pos < r.len) {
     const tag = r.tag();
     const wt = tag & 7;
@@ -436,7 +522,11 @@ function walkSpan(r: Reader, depth: number, st: SpanScan): void {
       case 9: {
         if (wt !== 2) break;
         const outer = enter(r, depth + 1);
-        walkKeyValue(r, depth + 1, st);
+        startList(st, "attributes");
+        st.listCount = attrs;
+        walkAttribute(r, depth + 1, st);
+        attrs = st.listCount;
+        attrFault ??= st.valueFault;
         leave(r, outer);
         continue;
       }
@@ -472,6 +562,8 @@ function walkSpan(r: Reader, depth: number, st: SpanScan): void {
     unknown(r, wt, depth, tag, st);
   }
   if (st.statusSeen && st.statusCode === 0 && st.statusMsgLen === 0) st.rewrite = true; // the model drops an empty status
+  st.attrCount = attrs;
+  st.attrFault = attrs > st.limits.maxAttributes ? `attributes: ${tooManyEntries(attrs, "attributes", st.limits)}` : attrFault;
 }
 
 // ---------- assembling records ----------
@@ -633,9 +725,9 @@ function spanIdHex(bytes: Uint8Array): string {
  * @returns the records and refusals, or null when the body is malformed or uses something the walk
  *   leaves to the full decoder (then decode it with decodeTraceRequestProtobuf, which names the fault)
  */
-export function splitTraceRequestProtobuf(body: Uint8Array, maxBytes: number): SplitTraces | null {
+export function splitTraceRequestProtobuf(body: Uint8Array, maxBytes: number, limits: OtlpLimits): SplitTraces | null {
   try {
-    return split(body, maxBytes);
+    return split(body, maxBytes, limits);
   } catch {
     // Unhandled, or a fault the generated decoder also refuses (RangeError, invalid UTF-8, depth):
     // the full decoder decides, and names the fault.
@@ -643,10 +735,11 @@ export function splitTraceRequestProtobuf(body: Uint8Array, maxBytes: number): S
   }
 }
 
-function split(body: Uint8Array, maxBytes: number): SplitTraces {
+function split(body: Uint8Array, maxBytes: number, limits: OtlpLimits): SplitTraces {
   const r = ReaderClass.create(body);
   const buf = r.buf;
-  const st = newScan();
+  const st = newScan(limits);
+  let invalid = 0;
   const p: Parts = { buf, resources: [], scopes: [], spanScope: [], spanStart: [], spanEnd: [], own: new Map() };
   const byTrace = new Map<string, number[]>();
   const errors: string[] = [];
@@ -671,6 +764,7 @@ function split(body: Uint8Array, maxBytes: number): SplitTraces {
     const rc: ResourceCtx = { header: EMPTY, schema: EMPTY };
     p.resources.push(rc);
     let si = 0;
+    let resSpans = 0;
     while (r.pos < r.len) {
       const t2 = r.tag();
       const w2 = t2 & 7;
@@ -734,13 +828,14 @@ function split(body: Uint8Array, maxBytes: number): SplitTraces {
         total++;
         const error = spanError(st, buf);
         if (error !== undefined) {
-          errors.push(`resourceSpans[${ri}].scopeSpans[${si}].spans[${i}].${error}`);
+          invalid++;
+          keepError(errors, `resourceSpans[${ri}].scopeSpans[${si}].spans[${i}].${error}`);
         } else {
           const k = p.spanScope.length;
           p.spanScope.push(scopeIndex);
           p.spanStart.push(start);
           p.spanEnd.push(end);
-          if (st.rewrite) p.own.set(k, reencodeSpan(buf.subarray(start, end)));
+          if (st.rewrite) p.own.set(k, reencodeSpan(buf.subarray(start, end), limits));
           // Spans of a trace usually come together: reuse the previous span's list when the id repeats.
           if (lastList === undefined || !sameBytes(buf, st.traceStart, lastTraceStart)) {
             const key = hexOf(buf, st.traceStart, st.traceEnd);
@@ -756,23 +851,29 @@ function split(body: Uint8Array, maxBytes: number): SplitTraces {
         i++;
       }
       leave(r, outerSs);
-      // Scopes hold their spans' headers: decoded (validated) and re-encoded through the model.
-      const scope = scopeStart < 0 ? null : (ScopeType.decode(ReaderClass.create(buf.subarray(scopeStart, scopeEnd)), undefined, undefined, 3) as unknown as PbScope);
-      sc.header = field(0x0a, ScopeType.encode(scopeToPb(scopeFromPb(scope))).finish());
-      sc.schema = sSchemaEnd > sSchemaStart ? field(0x1a, buf.subarray(sSchemaStart, sSchemaEnd)) : EMPTY;
+      // Scopes hold their spans' headers: decoded (validated) and re-encoded through the model; a
+      // scope without spans carries nothing and is not read (as the decoder leaves it out).
+      if (i > 0) {
+        const scope = scopeStart < 0 ? null : (ScopeType.decode(ReaderClass.create(buf.subarray(scopeStart, scopeEnd)), undefined, undefined, 3) as unknown as PbScope);
+        sc.header = field(0x0a, ScopeType.encode(scopeToPb(scopeFromPb(scope, limits, `resourceSpans[${ri}].scopeSpans[${si}]`))).finish());
+        sc.schema = sSchemaEnd > sSchemaStart ? field(0x1a, buf.subarray(sSchemaStart, sSchemaEnd)) : EMPTY;
+        resSpans += i;
+      }
       si++;
     }
     leave(r, outerRs);
-    const resource = resStart < 0 ? null : (ResourceType.decode(ReaderClass.create(buf.subarray(resStart, resEnd)), undefined, undefined, 2) as unknown as PbResource);
-    rc.header = field(0x0a, ResourceType.encode(resourceToPb(resourceFromPb(resource))).finish());
-    rc.schema = schemaEnd > schemaStart ? field(0x1a, buf.subarray(schemaStart, schemaEnd)) : EMPTY;
+    if (resSpans > 0) {
+      const resource = resStart < 0 ? null : (ResourceType.decode(ReaderClass.create(buf.subarray(resStart, resEnd)), undefined, undefined, 2) as unknown as PbResource);
+      rc.header = field(0x0a, ResourceType.encode(resourceToPb(resourceFromPb(resource, limits, `resourceSpans[${ri}]`))).finish());
+      rc.schema = schemaEnd > schemaStart ? field(0x1a, buf.subarray(schemaStart, schemaEnd)) : EMPTY;
+    }
     ri++;
   }
-  const invalid = errors.length;
   const records: SplitRecord[] = [];
   const sizes: number[] = [];
+  const kept = errors.length;
   for (const [key, list] of byTrace) splitList(p, key, list, maxBytes, records, errors, sizes);
-  return { records, total, rejected: errors.length, errors, invalid };
+  return { records, total, rejected: invalid + errors.length - kept, errors, invalid };
 }
 
 /** The reason a span is refused (after its path), in the order decodeTraceRequestProtobuf checks. */
@@ -791,12 +892,17 @@ function spanError(st: SpanScan, buf: Uint8Array): string | undefined {
       st.rewrite = true; // the model drops an all-zero parent
     else if (parent !== 8) return `parentSpanId: must be 8 bytes (16 hex digits) or empty, got ${parent} bytes`;
   }
-  return st.linkError;
+  if (st.linkError !== undefined) return st.linkError;
+  if (st.attrFault !== undefined) return st.attrFault;
+  if (st.eventCount > st.limits.maxAttributes) return `events: ${tooManyEntries(st.eventCount, "events", st.limits)}`;
+  if (st.eventFault !== undefined) return st.eventFault;
+  if (st.linkCount > st.limits.maxAttributes) return `links: ${tooManyEntries(st.linkCount, "links", st.limits)}`;
+  return st.linkFault;
 }
 
 /** A span's bytes as the model re-encodes them (for spans whose bytes would decode differently). */
-function reencodeSpan(bytes: Uint8Array): Uint8Array {
-  const c = spanFromPb(decodeSpan(bytes), "span");
+function reencodeSpan(bytes: Uint8Array, limits: OtlpLimits): Uint8Array {
+  const c = spanFromPb(decodeSpan(bytes), "span", limits);
   if (!c.ok) throw new Unhandled(c.error);
   return SpanType.encode(spanToPb(c.value)).finish();
 }

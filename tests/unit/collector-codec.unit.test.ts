@@ -154,7 +154,9 @@ describe("OTLP/JSON validation", () => {
 
   it("throws on malformed JSON and on a bad resource", () => {
     expect(() => decodeTraceRequest(Buffer.from("{"), JSON_CT)).toThrow(/body: malformed JSON/);
-    expect(() => decodeTraceRequest(json({ resourceSpans: [{ resource: { attributes: 5 }, scopeSpans: [] }] }), JSON_CT)).toThrow(/resourceSpans\[0\]\.resource\.attributes/);
+    expect(() => decodeTraceRequest(json({ resourceSpans: [{ resource: { attributes: 5 }, scopeSpans: [{ spans: [jsonSpan()] }] }] }), JSON_CT)).toThrow(
+      /resourceSpans\[0\]\.resource\.attributes/,
+    );
     expect(() => decodeTraceRequest(Buffer.from([0xff, 0xfe]), JSON_CT)).toThrow(/UTF-8/);
   });
 

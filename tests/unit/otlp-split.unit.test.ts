@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { batchTraces, countSpans } from "../../collector/src/batching.js";
 import { opentelemetry } from "../../otlp/generated/otlp.js";
+import { DEFAULT_OTLP_LIMITS, type OtlpLimits } from "../../otlp/src/limits.js";
 import type { ResourceSpans, Span, TraceRequest } from "../../otlp/src/model.js";
 import { pb } from "../../otlp/src/proto.js";
 import { decodeTraceRequestProtobuf, encodeTraceRequestProtobuf, resourceToPb, spanToPb } from "../../otlp/src/protobuf.js";
@@ -19,10 +20,10 @@ interface Outcome {
 }
 
 /** The old path, exactly as the collector ran it before the splitter. */
-function oldPath(body: Uint8Array, maxBytes: number): Outcome | "malformed" {
+function oldPath(body: Uint8Array, maxBytes: number, limits: OtlpLimits): Outcome | "malformed" {
   let d: ReturnType<typeof decodeTraceRequestProtobuf>;
   try {
-    d = decodeTraceRequestProtobuf(body);
+    d = decodeTraceRequestProtobuf(body, limits);
   } catch {
     return "malformed";
   }
@@ -30,8 +31,8 @@ function oldPath(body: Uint8Array, maxBytes: number): Outcome | "malformed" {
   return { records: b.records, total: countSpans(d.request) + d.rejected, rejected: d.rejected + b.rejected, errors: [...d.errors, ...b.errors] };
 }
 
-function newPath(body: Uint8Array, maxBytes: number): Outcome | "malformed" {
-  const s = splitTraceRequestProtobuf(body, maxBytes);
+function newPath(body: Uint8Array, maxBytes: number, limits: OtlpLimits): Outcome | "malformed" {
+  const s = splitTraceRequestProtobuf(body, maxBytes, limits);
   if (s === null) return "malformed";
   return { records: s.records, total: s.total, rejected: s.rejected, errors: s.errors };
 }
@@ -56,9 +57,9 @@ function generatedView(value: Uint8Array): unknown {
   return view(pb.ExportTraceServiceRequest.decode(value));
 }
 
-function expectSameDecoded(body: Uint8Array, maxBytes: number): Outcome | "malformed" {
-  const a = oldPath(body, maxBytes);
-  const b = newPath(body, maxBytes);
+function expectSameDecoded(body: Uint8Array, maxBytes: number, limits: OtlpLimits = DEFAULT_OTLP_LIMITS): Outcome | "malformed" {
+  const a = oldPath(body, maxBytes, limits);
+  const b = newPath(body, maxBytes, limits);
   if (a === "malformed" || b === "malformed") {
     expect(b).toBe(a);
     return a;
@@ -73,7 +74,7 @@ function expectSameDecoded(body: Uint8Array, maxBytes: number): Outcome | "malfo
 
 function expectSameBytes(body: Uint8Array, maxBytes: number): Outcome | "malformed" {
   const a = expectSameDecoded(body, maxBytes);
-  const b = newPath(body, maxBytes);
+  const b = newPath(body, maxBytes, DEFAULT_OTLP_LIMITS);
   if (a !== "malformed" && b !== "malformed") {
     for (let i = 0; i < a.records.length; i++) expect(Buffer.from(b.records[i]!.value).equals(Buffer.from(a.records[i]!.value))).toBe(true);
   }
@@ -250,6 +251,31 @@ describe("splitTraceRequestProtobuf (byte-walking splitter) against decode + re-
     const out = expectSameDecoded(body, 1_000_000);
     expect(out !== "malformed" && out.rejected).toBe(1);
     expect(out !== "malformed" && out.errors[0]).toMatch(/^resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[1\]\./);
+  });
+
+  it("rejects spans over the limits (attributes, events, links, value bytes, depth) as the decoder does, naming the same field", () => {
+    const r = rng(39);
+    let rejected = 0;
+    const reasons = new Set<string>();
+    for (let n = 0; n < 300; n++) {
+      const limits: OtlpLimits = { maxItems: 1000, maxAttributes: pick(r, [1, 2, 3, 12]), maxValueBytes: pick(r, [50, 200, 1000]), maxDepth: pick(r, [1, 2, 3]) };
+      const model = randomModelRequest(r);
+      for (const rs of model.resourceSpans) rs.resource.attributes = [];
+      for (const span of model.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans))) {
+        if (r() < 0.3) span.events = Array.from({ length: 3 }, (_, i) => ({ ...makeSpan("").events[0]!, attributes: richAttributes().slice(0, i + 1) }));
+        if (r() < 0.3) span.links = Array.from({ length: 3 }, (_, i) => ({ ...makeSpan("").links[0]!, attributes: richAttributes().slice(6, 7 + i) }));
+      }
+      const out = expectSameDecoded(encodeTraceRequestProtobuf(model), 1_000_000, limits);
+      if (out !== "malformed") {
+        rejected += out.rejected;
+        for (const e of out.errors) reasons.add(e.replace(/^.*?spans\[\d+\]\./, "").replace(/[\d[\]]+/g, "#"));
+      }
+    }
+    expect(rejected).toBeGreaterThan(100);
+    // Every kind of limit was met (the messages, without indices and counts).
+    const text = [...reasons].join("\n");
+    for (const kind of ["RAGMETER_OTLP_MAX_ATTRIBUTES", "RAGMETER_OTLP_MAX_VALUE_BYTES", "RAGMETER_OTLP_MAX_VALUE_DEPTH", "events: #", "links: #", "links#.attributes"])
+      expect(text).toContain(kind);
   });
 
   it("refuses malformed bodies exactly when the generated decoder does", () => {

@@ -182,7 +182,7 @@ describe("ragmeter config", () => {
       source: "environment variable RAGMETER_CREATE_TOPICS",
     });
     expect(rows.find((x) => x.name === "RAGMETER_COLLECTOR_PORT")).toEqual({ name: "RAGMETER_COLLECTOR_PORT", value: 4318, source: "default" });
-    expect(rows).toHaveLength(30); // with RAGMETER_TLS_CERT_FILE and RAGMETER_TLS_KEY_FILE (issue 39)
+    expect(rows).toHaveLength(34); // with RAGMETER_TLS_CERT_FILE, RAGMETER_TLS_KEY_FILE and the four RAGMETER_OTLP_MAX_* limits (issue 39)
     expect(r.err).toBe("warning: RAGMETER_CREATE_TOPICS is deprecated, use RAGMETER_KAFKA_CREATE_TOPICS (read this time)");
     const home = JSON.parse((await cli(["config", "--process", "cli", "--json", "--home", "/tmp/h"], { RAGMETER_HOME: "/elsewhere" })).out) as {
       name: string;

@@ -3,7 +3,7 @@
  * to the sink, and answers 200 only after the sink (Kafka) acknowledged every one of them.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { CONTENT_TYPES, encodeExportResponse, encodingOf, type Signal } from "@ragmeter/otlp";
+import { CONTENT_TYPES, encodeExportResponse, encodingOf, type OtlpLimits, type Signal } from "@ragmeter/otlp";
 import type { PinoLogger } from "@ragmeter/runtime";
 import type { CollectorConfig } from "../config.js";
 import { CollectorError, fromOtlpError, OtlpError } from "../errors.js";
@@ -27,6 +27,8 @@ interface ExportCounters {
 
 export interface ExportParts {
   config: Pick<CollectorConfig, "bodyLimitBytes" | "maxMessageBytes">;
+  /** Bounds of the work of one request (the RAGMETER_OTLP_MAX_* settings). */
+  limits: OtlpLimits;
   expectedToken: Buffer | undefined;
   sink: RecordSink;
   budget: InflightBudget;
@@ -56,7 +58,7 @@ function toCollectorError(err: unknown, logger: PinoLogger): CollectorError {
 }
 
 export function createExportHandler(parts: ExportParts): (signal: Signal, req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const { config, expectedToken, sink, budget, counters, responder, logger, closing } = parts;
+  const { config, limits, expectedToken, sink, budget, counters, responder, logger, closing } = parts;
   return async (signal, req, res) => {
     const st = newRequestState();
     res.once("close", () => budget.release(st)); // answered, or the client went away
@@ -68,7 +70,7 @@ export function createExportHandler(parts: ExportParts): (signal: Signal, req: I
       const raw = await readBody(req, config.bodyLimitBytes);
       counters.requests++;
       const body = await decompress(contentEncodingOf(req.headers), raw, config.bodyLimitBytes, (bytes) => budget.reserve(st, bytes));
-      const { batch, total, rejected, errors } = decodeExport(signal, encoding, body, config.maxMessageBytes);
+      const { batch, total, rejected, errors } = decodeExport(signal, encoding, body, config.maxMessageBytes, limits);
       try {
         await sink.send(signal, batch.records, traceContextOf(req.headers));
       } catch (err) {
@@ -79,7 +81,7 @@ export function createExportHandler(parts: ExportParts): (signal: Signal, req: I
       counters.acceptedItems += total - rejected;
       counters.rejectedItems += rejected;
       if (rejected > 0) logger.info({ signal, rejected, first: errors[0] }, "partial success");
-      responder.send(res, 200, CONTENT_TYPES[encoding], encodeExportResponse(signal, encoding, rejected, rejected > 0 ? summarise(errors) : ""));
+      responder.send(res, 200, CONTENT_TYPES[encoding], encodeExportResponse(signal, encoding, rejected, rejected > 0 ? summarise(errors, 5, rejected) : ""));
     } catch (err) {
       const ce = toCollectorError(err, logger);
       if (ce.status < 500) logger.debug({ status: ce.status, error: ce.message }, "request refused");

@@ -270,6 +270,31 @@ export const SETTINGS = {
     COLLECTOR,
     "worker processes sharing the listening socket (1 = one process; `auto` = the available cores); flag `--workers` wins",
   ),
+  // Limits of one OTLP export request (the receiver) or Kafka record (the scorer), issue 39: otlp/src/limits.ts
+  RAGMETER_OTLP_MAX_ITEMS_PER_REQUEST: def(
+    "RAGMETER_OTLP_MAX_ITEMS_PER_REQUEST",
+    positiveInt().default(100_000),
+    KAFKA,
+    "spans, or log records, of one export request (or Kafka record); a request over it is refused whole (400, a record to the dead-letter topic). The OpenTelemetry SDKs export 512 per request",
+  ),
+  RAGMETER_OTLP_MAX_ATTRIBUTES: def(
+    "RAGMETER_OTLP_MAX_ATTRIBUTES",
+    positiveInt().default(10_000),
+    KAFKA,
+    "attributes of one span, event, link, log record, resource or scope; events and links of one span; entries of one array or map value. A span or log record over it is rejected alone, with the reason (a resource or scope: the request). The SDKs' limit is 128; OpenInference flattens each retrieved document into 4 attributes",
+  ),
+  RAGMETER_OTLP_MAX_VALUE_BYTES: def(
+    "RAGMETER_OTLP_MAX_VALUE_BYTES",
+    positiveInt().default(8 * MiB),
+    KAFKA,
+    "UTF-8 bytes of one string value (attribute, log body), bytes of one bytes value; an item over it is rejected alone. The SDKs set none; a Kafka record (`RAGMETER_KAFKA_MAX_MESSAGE_BYTES`) bounds a span anyway",
+  ),
+  RAGMETER_OTLP_MAX_VALUE_DEPTH: def(
+    "RAGMETER_OTLP_MAX_VALUE_DEPTH",
+    positiveInt(32).default(32),
+    KAFKA,
+    "levels of one attribute value or log body (1 = a scalar, 2 = an array or map of scalars, …), at most 32 (the protobuf decoder's own bound: 100 message levels); an item over it is rejected alone",
+  ),
   RAGMETER_KAFKA_MAX_MESSAGE_BYTES: def(
     "RAGMETER_KAFKA_MAX_MESSAGE_BYTES",
     positiveInt().default(1_000_000),
