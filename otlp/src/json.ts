@@ -7,7 +7,7 @@
  */
 import { OtlpDecodeError } from "./errors.js";
 import { array, Fault, field, logRecord, object, pathOf, resource, schemaUrl, scope, span } from "./json-read.js";
-import { DEFAULT_OTLP_LIMITS, keepError, type OtlpLimits, tooManyItems } from "./limits.js";
+import { DEFAULT_OTLP_LIMITS, keepError, MAX_ERRORS, type OtlpLimits, tooManyItems } from "./limits.js";
 import type { AnyValue, Decoded, KeyValue, LogsRequest, TraceRequest } from "./model.js";
 
 // ---------- exact JSON parsing ----------
@@ -142,11 +142,25 @@ function structure<T>(prefix: string, read: () => T): T {
 }
 
 /** The items of `raw` that `read` accepts; a rejected one is counted, its reason (`<path>[i].<field>: …`) kept among the first few. */
-function keepValid<T>(raw: readonly unknown[], read: (v: unknown, limits: OtlpLimits) => T, limits: OtlpLimits, path: string, out: { rejected: number; errors: string[] }): T[] {
+function keepValid<T>(
+  raw: readonly unknown[],
+  read: (v: unknown, limits: OtlpLimits) => T,
+  limits: OtlpLimits,
+  path: string,
+  out: { rejected: number; errors: string[] },
+  surelyInvalid: (v: unknown) => boolean = () => false,
+): T[] {
   const kept: T[] = [];
   for (let i = 0; i < raw.length; i++) {
+    const item = raw[i];
+    // Once the reasons kept are complete, an item sure to fail is counted without being read (a
+    // thrown fault costs more than a body of `{}` items is worth).
+    if (out.errors.length >= MAX_ERRORS && surelyInvalid(item)) {
+      out.rejected++;
+      continue;
+    }
     try {
-      kept.push(read(raw[i], limits));
+      kept.push(read(item, limits));
     } catch (e) {
       if (!(e instanceof Fault)) throw e;
       out.rejected++;
@@ -154,6 +168,15 @@ function keepValid<T>(raw: readonly unknown[], read: (v: unknown, limits: OtlpLi
     }
   }
   return kept;
+}
+
+/** A span without a trace id or span id of the right length (read would reject it). */
+function spanSurelyInvalid(v: unknown): boolean {
+  if (typeof v !== "object" || v === null) return true;
+  const o = v as Record<string, unknown>;
+  const t = o["traceId"];
+  const s = o["spanId"];
+  return typeof t !== "string" || t.length !== 32 || typeof s !== "string" || s.length !== 16;
 }
 
 /**
@@ -182,7 +205,7 @@ export function decodeTraceRequestJson(text: string, limits: OtlpLimits = DEFAUL
       scopeSpans.push({
         scope: structure(sat, () => field(ss, "scope", (v) => scope(v, limits))),
         schemaUrl: structure(sat, () => schemaUrl(ss)),
-        spans: keepValid(spans, span, limits, `${sat}.spans`, out),
+        spans: keepValid(spans, span, limits, `${sat}.spans`, out, spanSurelyInvalid),
       });
     });
     request.resourceSpans.push({ resource: structure(at, () => field(rs, "resource", (v) => resource(v, limits))), schemaUrl: structure(at, () => schemaUrl(rs)), scopeSpans });

@@ -18,7 +18,7 @@ import protobuf from "protobufjs/minimal.js";
 import { opentelemetry } from "../generated/otlp.js";
 import { OtlpError } from "./errors.js";
 import { checkBinaryId } from "./ids.js";
-import { keepError, type OtlpLimits, tooDeep, tooLong, tooManyEntries } from "./limits.js";
+import { keepError, MAX_ERRORS, type OtlpLimits, tooDeep, tooLong, tooManyEntries } from "./limits.js";
 import { type PbResource, type PbScope, type PbSpan, resourceFromPb, resourceToPb, scopeFromPb, scopeToPb, spanFromPb, spanToPb } from "./protobuf.js";
 
 interface MessageType {
@@ -89,8 +89,9 @@ interface SpanScan {
   eventFault: string | undefined;
   linkCount: number;
   linkFault: string | undefined;
-  /** Where the walk is: a span's attribute list ("attributes"), or an event's or link's ("events[2].attributes"). */
-  list: string;
+  /** Where the walk is: a span's attribute list (0), an event's (1) or a link's (2), the event's or link's index. */
+  listKind: number;
+  listIndex: number;
   /** Attributes of the list being walked. */
   listCount: number;
   /** First value fault in the list being walked. */
@@ -106,7 +107,8 @@ function newScan(limits: OtlpLimits): SpanScan {
     eventFault: undefined,
     linkCount: 0,
     linkFault: undefined,
-    list: "attributes",
+    listKind: 0,
+    listIndex: 0,
     listCount: 0,
     valueFault: undefined,
     traceStart: 0,
@@ -199,7 +201,12 @@ function unknown(r: Reader, wireType: number, depth: number, tag: number, st: Sp
 
 /** Notes the first fault of a value (`where`: its path in the list being walked). */
 function valueFault(st: SpanScan, where: () => string, message: string): void {
-  if (st.valueFault === undefined) st.valueFault = `${st.list}${where()}: ${message}`;
+  if (st.valueFault === undefined) st.valueFault = `${listName(st)}${where()}: ${message}`;
+}
+
+/** The path of the attribute list being walked: `attributes`, `events[2].attributes` or `links[0].attributes`. */
+function listName(st: SpanScan): string {
+  return st.listKind === 0 ? "attributes" : `${st.listKind === 1 ? "events" : "links"}[${st.listIndex}].attributes`;
 }
 
 /** An array's or a map's entries: checked as the decoder checks them (anyFromPb). */
@@ -314,22 +321,23 @@ function walkKeyValues(r: Reader, depth: number, st: SpanScan, vdepth: number, w
   return n;
 }
 
-/** One attribute of the list being walked (st.list): counts it and walks its value at level 1. */
+/** One attribute of the list being walked (SpanScan.listKind): counts it and walks its value at level 1. */
 function walkAttribute(r: Reader, depth: number, st: SpanScan): void {
   const i = st.listCount++;
   walkKeyValue(r, depth, st, 1, () => `[${i}].value`);
 }
 
-/** Starts walking the attribute list `list`. */
-function startList(st: SpanScan, list: string): void {
-  st.list = list;
+/** Starts walking an attribute list (see SpanScan.listKind). */
+function startList(st: SpanScan, kind: number, index: number): void {
+  st.listKind = kind;
+  st.listIndex = index;
   st.listCount = 0;
   st.valueFault = undefined;
 }
 
 /** The fault of the list just walked: too many attributes, else its first value fault (the decoder's order). */
 function listFault(st: SpanScan): string | undefined {
-  if (st.listCount > st.limits.maxAttributes) return `${st.list}: ${tooManyEntries(st.listCount, "attributes", st.limits)}`;
+  if (st.listCount > st.limits.maxAttributes) return `${listName(st)}: ${tooManyEntries(st.listCount, "attributes", st.limits)}`;
   return st.valueFault;
 }
 
@@ -359,7 +367,7 @@ function walkKeyValue(r: Reader, depth: number, st: SpanScan, vdepth: number, wh
 }
 
 function walkEvent(r: Reader, depth: number, st: SpanScan): void {
-  startList(st, `events[${st.eventCount}].attributes`);
+  startList(st, 1, st.eventCount);
   while (r.pos < r.len) {
     const tag = r.tag();
     const wt = tag & 7;
@@ -392,7 +400,7 @@ function walkEvent(r: Reader, depth: number, st: SpanScan): void {
 
 function walkLink(r: Reader, depth: number, st: SpanScan): void {
   st.linkTraceStart = st.linkTraceEnd = st.linkSpanStart = st.linkSpanEnd = 0;
-  startList(st, `links[${st.linkCount}].attributes`);
+  startList(st, 2, st.linkCount);
   while (r.pos < r.len) {
     const tag = r.tag();
     const wt = tag & 7;
@@ -522,7 +530,7 @@ function walkSpan(r: Reader, depth: number, st: SpanScan): void {
       case 9: {
         if (wt !== 2) break;
         const outer = enter(r, depth + 1);
-        startList(st, "attributes");
+        startList(st, 0, 0);
         st.listCount = attrs;
         walkAttribute(r, depth + 1, st);
         attrs = st.listCount;
@@ -826,10 +834,11 @@ function split(body: Uint8Array, maxBytes: number, limits: OtlpLimits): SplitTra
         walkSpan(r, 3, st);
         leave(r, outerSpan);
         total++;
-        const error = spanError(st, buf);
+        // Once the reasons kept are complete, a span is only counted (its reason is not worded).
+        const error = errors.length < MAX_ERRORS || st.rewrite || st.parentEnd > st.parentStart ? spanError(st, buf) : spanInvalid(st, buf) ? "" : undefined;
         if (error !== undefined) {
           invalid++;
-          keepError(errors, `resourceSpans[${ri}].scopeSpans[${si}].spans[${i}].${error}`);
+          keepError(errors, () => `resourceSpans[${ri}].scopeSpans[${si}].spans[${i}].${error}`);
         } else {
           const k = p.spanScope.length;
           p.spanScope.push(scopeIndex);
@@ -874,6 +883,14 @@ function split(body: Uint8Array, maxBytes: number, limits: OtlpLimits): SplitTra
   const kept = errors.length;
   for (const [key, list] of byTrace) splitList(p, key, list, maxBytes, records, errors, sizes);
   return { records, total, rejected: invalid + errors.length - kept, errors, invalid };
+}
+
+/** True when spanError would refuse the span (for a span without a parent id; the parent check may set `rewrite`). */
+function spanInvalid(st: SpanScan, buf: Uint8Array): boolean {
+  if (st.traceEnd - st.traceStart !== 16 || isZero(buf, st.traceStart, st.traceEnd)) return true;
+  if (st.spanEnd - st.spanStart !== 8 || isZero(buf, st.spanStart, st.spanEnd)) return true;
+  if (st.linkError !== undefined || st.attrFault !== undefined || st.eventFault !== undefined || st.linkFault !== undefined) return true;
+  return st.eventCount > st.limits.maxAttributes || st.linkCount > st.limits.maxAttributes;
 }
 
 /** The reason a span is refused (after its path), in the order decodeTraceRequestProtobuf checks. */
