@@ -7,6 +7,7 @@
  */
 
 import { OtlpError } from "./errors.js";
+import { DEFAULT_OTLP_LIMITS, type OtlpLimits } from "./limits.js";
 import type { Decoded, LogsRequest, TraceRequest } from "./model.js";
 import { decodeLogsRequestProtobuf, decodeTraceRequestProtobuf, encodeLogsRequestProtobuf, encodeTraceRequestProtobuf } from "./protobuf.js";
 
@@ -76,15 +77,20 @@ function headerText(v: HeaderValue): string | undefined {
  * Decodes a record as the collector writes it.
  * @param headers the record's headers (only `ragmeter-signal` is read)
  * @param value the record's value
+ * @param limits bounds of the work (limits.ts): a record over `maxItems` is refused, an item over another limit rejected
  * @throws RecordDecodeError naming the signal and what is wrong
  */
-export function decodeRecord(headers: Readonly<Record<string, HeaderValue>> | undefined, value: Uint8Array | null | undefined): DecodedRecord {
+export function decodeRecord(
+  headers: Readonly<Record<string, HeaderValue>> | undefined,
+  value: Uint8Array | null | undefined,
+  limits: OtlpLimits = DEFAULT_OTLP_LIMITS,
+): DecodedRecord {
   const header = headerText(headers?.[SIGNAL_HEADER]);
   const signal = signalOf(header);
   if (signal === null) throw new RecordDecodeError(`unknown ${SIGNAL_HEADER} header "${header}"`);
   if (!value) throw new RecordDecodeError("empty message value");
   try {
-    return signal === "logs" ? { signal, ...decodeLogsRequestProtobuf(value) } : { signal, ...decodeTraceRequestProtobuf(value) };
+    return signal === "logs" ? { signal, ...decodeLogsRequestProtobuf(value, limits) } : { signal, ...decodeTraceRequestProtobuf(value, limits) };
   } catch (err) {
     throw new RecordDecodeError(`${signal} record: ${(err as Error).message}`, { cause: err });
   }

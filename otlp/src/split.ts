@@ -18,7 +18,7 @@ import protobuf from "protobufjs/minimal.js";
 import { opentelemetry } from "../generated/otlp.js";
 import { OtlpError } from "./errors.js";
 import { checkBinaryId } from "./ids.js";
-import { keepError, MAX_ERRORS, type OtlpLimits, tooDeep, tooLong, tooManyEntries } from "./limits.js";
+import { MAX_ERRORS, type OtlpLimits, tooDeep, tooLong, tooManyEntries } from "./limits.js";
 import { type PbResource, type PbScope, type PbSpan, resourceFromPb, resourceToPb, scopeFromPb, scopeToPb, spanFromPb, spanToPb } from "./protobuf.js";
 
 interface MessageType {
@@ -838,7 +838,7 @@ function split(body: Uint8Array, maxBytes: number, limits: OtlpLimits): SplitTra
         const error = errors.length < MAX_ERRORS || st.rewrite || st.parentEnd > st.parentStart ? spanError(st, buf) : spanInvalid(st, buf) ? "" : undefined;
         if (error !== undefined) {
           invalid++;
-          keepError(errors, () => `resourceSpans[${ri}].scopeSpans[${si}].spans[${i}].${error}`);
+          if (errors.length < MAX_ERRORS) errors.push(`resourceSpans[${ri}].scopeSpans[${si}].spans[${i}].${error}`);
         } else {
           const k = p.spanScope.length;
           p.spanScope.push(scopeIndex);

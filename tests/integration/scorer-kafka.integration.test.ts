@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BytesProducer, committedOffsets } from "../../kafka/src/index.js";
+import type { AnyValue } from "../../otlp/src/model.js";
 import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 import type { Store } from "../../scorer/src/store/client.js";
 import { type ScorerService, startScorerService } from "../../scorer/src/stream/service.js";
@@ -35,6 +36,17 @@ async function startService(store: Store, topic: string, group: string, extra: P
     consumer: { maxWaitTimeMs: 200 },
     ...extra,
   });
+}
+
+/** A protobuf varint. */
+function varint(n: number): Buffer {
+  const out: number[] = [];
+  while (n >= 0x80) {
+    out.push((n & 0x7f) | 0x80);
+    n >>>= 7;
+  }
+  out.push(n);
+  return Buffer.from(out);
 }
 
 const send = (topic: string, key: string, value: Uint8Array | Buffer, signal = "traces") => sender(producer)(topic, key, value, signal);
@@ -124,6 +136,56 @@ describe("streaming scorer on the real broker and the ClickHouse engine (design 
       expect(dlq[0]?.headers["ragmeter-error"]).toMatch(/^traces record: /u);
       expect(dlq[0]?.headers["ragmeter-source"]).toBe(`${topic}/0/0`);
       expect(dlq[0]?.value).toEqual(Buffer.from([0xff, 0xff, 0xff, 0x01, 0x02]));
+    } finally {
+      await svc.stop();
+      await admin.deleteTopics({ topics: [`${topic}.dlq`] }).catch(() => {});
+      await admin.close();
+      await drop();
+    }
+  });
+
+  it("hostile records (issue 39): over the limit of items or nested past the decoder's bound → dead-letter topic; an item over a limit is left out, the rest stored, the record dead-lettered with the reason", async () => {
+    const store = await freshStore();
+    const { topic, drop } = await createTopic(1);
+    const admin = testAdmin();
+    await createTopics(admin, [`${topic}.dlq`], 1);
+    const limits = { maxItems: 50, maxAttributes: 100, maxValueBytes: 10_000, maxDepth: 4 };
+    const svc = await startService(store, topic, `g-${randomUUID()}`, { consumer: { maxWaitTimeMs: 200, limits } });
+    try {
+      const t = traceId();
+      const { retrieval, generation } = ragSpans({ traceId: t, question: "q?", docs, answer: "PostgreSQL listens on port 5432." });
+      // A value 5 levels deep (over maxDepth 4): that span alone is left out.
+      let deep: AnyValue = { stringValue: "x" };
+      for (let i = 0; i < 4; i++) deep = { arrayValue: { values: [deep] } };
+      const tooDeep = { ...generation, spanId: "00000000000000aa", attributes: [...generation.attributes, { key: "deep", value: deep }] };
+      const many = traceRequest(Array.from({ length: 60 }, () => ({ ...retrieval, spanId: randomUUID().replaceAll("-", "").slice(0, 16) })));
+      // 5,000 levels: past the protobuf decoder's own bound (100 message levels).
+      const heads: Buffer[][] = [];
+      let size = 3; // AnyValue{string_value: "x"}
+      for (let i = 0; i < 5_000; i++) {
+        const inner = Buffer.concat([Buffer.from([0x0a]), varint(size)]); // ArrayValue.values
+        size += inner.length;
+        const outer = Buffer.concat([Buffer.from([0x2a]), varint(size)]); // AnyValue.array_value
+        size += outer.length;
+        heads.push([outer, inner]);
+      }
+      const value = Buffer.concat([...heads.reverse().flat(), Buffer.from([0x0a, 0x01, 0x78])]); // outermost first
+      const ld = (field: number, b: Buffer): Buffer => Buffer.concat([Buffer.from([(field << 3) | 2]), varint(b.length), b]);
+      const deepSpan = ld(2, Buffer.concat([ld(1, Buffer.alloc(16, 7)), ld(2, Buffer.alloc(8, 7)), ld(9, Buffer.concat([ld(1, Buffer.from("a")), ld(2, value)]))]));
+      await send(topic, "many", protobufOf(many));
+      await send(topic, "nested", ld(1, ld(2, deepSpan)));
+      await send(topic, t, protobufOf(traceRequest([retrieval, generation, tooDeep])));
+      await waitFor(async () => (await rows(store, "SELECT 1 FROM DB.interactions FINAL")).length > 0);
+      expect(await rows(store, "SELECT span_id FROM DB.spans FINAL ORDER BY span_id")).toEqual([retrieval.spanId, generation.spanId].sort().map((span_id) => ({ span_id })));
+      const dlq = await consume(`${topic}.dlq`, (m) => m.length >= 3, 15_000);
+      const errorOf = (key: string): string => String(dlq.find((m) => m.key === key)?.headers["ragmeter-error"]);
+      expect(errorOf("many")).toBe("traces record: body: 60 spans in one request, over the limit of 50 (RAGMETER_OTLP_MAX_ITEMS_PER_REQUEST)");
+      expect(errorOf("nested")).toMatch(/^traces record: body: malformed protobuf ExportTraceServiceRequest: /u);
+      // Levels 1 (the attribute's value) to 4 are read; level 4's entry would be level 5.
+      const at = `attributes[${generation.attributes.length}].value${".arrayValue.values[0]".repeat(3)}`;
+      expect(errorOf(t)).toBe(
+        `traces record: 1 of 3 spans refused: resourceSpans[0].scopeSpans[0].spans[2].${at}: value nested deeper than 4 levels (RAGMETER_OTLP_MAX_VALUE_DEPTH)`,
+      );
     } finally {
       await svc.stop();
       await admin.deleteTopics({ topics: [`${topic}.dlq`] }).catch(() => {});

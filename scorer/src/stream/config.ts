@@ -1,5 +1,5 @@
 import { KafkaConfigError, type KafkaSecurity, loadKafkaEnv } from "@ragmeter/kafka";
-import type { Signal } from "@ragmeter/otlp";
+import type { OtlpLimits, Signal } from "@ragmeter/otlp";
 import { rawSettings, type SCORER_SOURCES, SETTINGS, schemaOf } from "@ragmeter/runtime";
 import { ConfigError } from "../domain/errors.js";
 
@@ -29,6 +29,10 @@ const STREAM_SETTINGS = [
   SETTINGS.RAGMETER_KAFKA_TOPIC_PARTITIONS,
   SETTINGS.RAGMETER_SCORER_MAX_PENDING,
   SETTINGS.RAGMETER_SCORER_HEAP_GROWTH_PERCENT,
+  SETTINGS.RAGMETER_OTLP_MAX_ITEMS_PER_REQUEST,
+  SETTINGS.RAGMETER_OTLP_MAX_ATTRIBUTES,
+  SETTINGS.RAGMETER_OTLP_MAX_VALUE_BYTES,
+  SETTINGS.RAGMETER_OTLP_MAX_VALUE_DEPTH,
 ] as const;
 const streamEnvSchema = schemaOf(STREAM_SETTINGS);
 
@@ -64,6 +68,8 @@ export interface StreamConfig {
    * @ragmeter/runtime HEAP_GROWTH_PERCENT; 0 = V8's own), applied when runtime tuning is on.
    */
   readonly heapGrowthPercent?: number;
+  /** Bounds of the work of one record (the RAGMETER_OTLP_MAX_* settings; default @ragmeter/otlp's DEFAULT_OTLP_LIMITS). */
+  readonly limits?: OtlpLimits;
 }
 
 /**
@@ -120,5 +126,11 @@ export function loadStreamConfig(
     partitions: e.RAGMETER_KAFKA_TOPIC_PARTITIONS,
     maxPending: e.RAGMETER_SCORER_MAX_PENDING,
     heapGrowthPercent: e.RAGMETER_SCORER_HEAP_GROWTH_PERCENT,
+    limits: {
+      maxItems: e.RAGMETER_OTLP_MAX_ITEMS_PER_REQUEST,
+      maxAttributes: e.RAGMETER_OTLP_MAX_ATTRIBUTES,
+      maxValueBytes: e.RAGMETER_OTLP_MAX_VALUE_BYTES,
+      maxDepth: e.RAGMETER_OTLP_MAX_VALUE_DEPTH,
+    },
   };
 }

@@ -14,7 +14,7 @@ import {
   startBatchConsumer,
   type TopicPolicy,
 } from "@ragmeter/kafka";
-import { deadLetterHeaders, deadLetterTopic, type Signal } from "@ragmeter/otlp";
+import { deadLetterHeaders, deadLetterTopic, type OtlpLimits, type Signal } from "@ragmeter/otlp";
 import { retry } from "@ragmeter/runtime";
 import type { Store } from "../store/client.js";
 import { storeFailure } from "../store/errors.js";
@@ -68,6 +68,8 @@ export interface ConsumerSettings {
   readonly pending?: () => number;
   /** How often a paused consumer checks `pending()`, ms (default 200). */
   readonly pendingCheckMs?: number;
+  /** Bounds of the work of one record (the RAGMETER_OTLP_MAX_* settings; default @ragmeter/otlp's DEFAULT_OTLP_LIMITS). */
+  readonly limits?: OtlpLimits;
   /** Restart the consumer after a crash (default true); tests turn it off to simulate a dead instance. */
   readonly restartOnFailure?: boolean;
 }
@@ -131,7 +133,11 @@ export async function startSpanConsumer(
     const dead: { value: Buffer | null; key: Buffer | null; error: string; offset: string }[] = [];
     for (const m of batch.records) {
       try {
-        decoded.push(decodeMessage(m.headers, m.value, signalOf.get(batch.topic) ?? null));
+        const d = decodeMessage(m.headers, m.value, signalOf.get(batch.topic) ?? null, settings.limits);
+        decoded.push(d);
+        // Some items left out (bad ids, over a limit): the valid ones are stored, the record also
+        // goes to the dead-letter topic with the reason, so nothing is dropped unseen.
+        if (d.refused !== undefined) dead.push({ value: m.value, key: m.key, error: d.refused, offset: m.offset.toString() });
       } catch (err) {
         if (!(err instanceof UndecodableMessageError)) throw err;
         dead.push({ value: m.value, key: m.key, error: err.message, offset: m.offset.toString() });
@@ -173,7 +179,7 @@ export async function startSpanConsumer(
           onError: (err, attempt) => log.warn("dead-letter send failed; retrying", { attempt: attempt - 1, error: (err as Error).message }),
         },
       );
-      log.warn("undecodable messages sent to the dead-letter topic", { count: dead.length, partition: batch.partition, first_error: dead[0]?.error });
+      log.warn("messages sent to the dead-letter topic (undecodable, or some items refused)", { count: dead.length, partition: batch.partition, first_error: dead[0]?.error });
     }
     const now = Date.now();
     stats.spans(written.spans, now);

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { decodeRecord as decodeKafkaRecord, RecordDecodeError, recordHeaders, type Signal } from "@ragmeter/otlp";
+import { DEFAULT_OTLP_LIMITS, decodeRecord as decodeKafkaRecord, type OtlpLimits, RecordDecodeError, recordHeaders, type Signal } from "@ragmeter/otlp";
 import { RagmeterError } from "@ragmeter/runtime";
 import { logsOf, type StoredLog, type StoredSpan, spansOf } from "../extract/spans.js";
 import type { Store } from "../store/client.js";
@@ -32,6 +32,11 @@ const sha = (s: string): string => createHash("sha256").update(s).digest("hex").
 export interface DecodedRecord {
   readonly spans: StoredSpan[];
   readonly logs: StoredLog[];
+  /**
+   * Why some of its items were left out (bad ids, over a limit: `N of M spans refused: first
+   * reasons`); the record then also goes to the dead-letter topic with it, its valid items stored.
+   */
+  readonly refused?: string;
 }
 
 /**
@@ -39,26 +44,37 @@ export interface DecodedRecord {
  * header `ragmeter-signal`, value an OTLP protobuf `ExportTraceServiceRequest` or
  * `ExportLogsServiceRequest`).
  * With `signal` set (a topic of one signal, as the OpenTelemetry Collector's Kafka exporter writes
- * with encoding `otlp_proto` and no ragmeter headers) the header is not read.
+ * with encoding `otlp_proto` and no ragmeter headers) the header is not read. Within `limits`
+ * (the RAGMETER_OTLP_MAX_* settings): a record over the limit of items is undecodable; an item
+ * with a bad id or over another limit is left out, and `refused` says why.
  * @throws UndecodableMessageError when the message does not follow the contract.
  */
-export function decodeMessage(headers: Parameters<typeof decodeKafkaRecord>[0], value: Uint8Array | null | undefined, signal: Signal | null = null): DecodedRecord {
+export function decodeMessage(
+  headers: Parameters<typeof decodeKafkaRecord>[0],
+  value: Uint8Array | null | undefined,
+  signal: Signal | null = null,
+  limits: OtlpLimits = DEFAULT_OTLP_LIMITS,
+): DecodedRecord {
   let r: ReturnType<typeof decodeKafkaRecord>;
   try {
-    r = decodeKafkaRecord(signal === null ? headers : recordHeaders(signal), value);
+    r = decodeKafkaRecord(signal === null ? headers : recordHeaders(signal), value, limits);
   } catch (err) {
     if (err instanceof RecordDecodeError) throw new UndecodableMessageError(err.message);
     throw err;
   }
-  return r.signal === "logs" ? { spans: [], logs: logsOf(r.request, sha) } : { spans: spansOf(r.request), logs: [] };
+  const out: DecodedRecord = r.signal === "logs" ? { spans: [], logs: logsOf(r.request, sha) } : { spans: spansOf(r.request), logs: [] };
+  if (r.rejected === 0) return out;
+  const what = r.signal === "logs" ? "log records" : "spans";
+  const kept = out.spans.length + out.logs.length;
+  return { ...out, refused: `${r.signal} record: ${r.rejected} of ${r.rejected + kept} ${what} refused: ${r.errors.slice(0, 3).join("; ")}` };
 }
 
 /**
  * Decodes one record of `signal` handed over in-process (see {@link decodeMessage}).
  * @throws UndecodableMessageError when the value is not a valid OTLP request.
  */
-export function decodeRecord(signal: Signal, value: Uint8Array): DecodedRecord {
-  return decodeMessage(recordHeaders(signal), value);
+export function decodeRecord(signal: Signal, value: Uint8Array, limits: OtlpLimits = DEFAULT_OTLP_LIMITS): DecodedRecord {
+  return decodeMessage(recordHeaders(signal), value, null, limits);
 }
 
 /**

@@ -82,6 +82,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
         ...(o.stream.security !== undefined ? { security: o.stream.security } : {}),
         topic: o.stream.topic,
         dlqTopic: deadLetterTopic(o.stream.topic),
+        ...(o.stream.limits !== undefined ? { limits: o.stream.limits } : {}),
         ...(o.stream.topics !== undefined ? { topics: o.stream.topics } : {}),
         topicPolicy: { create: o.stream.createTopics ?? true, partitions: o.stream.partitions ?? 3 },
         maxPending: o.stream.maxPending ?? 50_000,
@@ -228,7 +229,8 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
   );
   const sink: RecordSink = {
     async send(signal: Signal, records: TraceRecord[]) {
-      const decoded = records.map((r) => decodeRecord(signal, r.value)); // all decoded before any is written
+      // All decoded before any is written, within the limits the receiver applied (the same settings).
+      const decoded = records.map((r) => decodeRecord(signal, r.value, o.stream.limits));
       await Promise.all(decoded.map((d) => commits.add(d)));
     },
     ready: async () => true,
