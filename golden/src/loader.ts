@@ -46,6 +46,7 @@ export async function parseGoldenSet(text: string, file: string, options: LoadGo
   const format = options.format ?? detectGoldenFormat(file, text);
   const records = format === "csv" ? readCsvRecords(text, file) : readJsonlRecords(text, file);
   const items: GoldenItem[] = [];
+  const documents = corpusDocuments(options.corpusDir);
   const seen = new Map<string, { readonly at: string; readonly derived: boolean }>();
   let derivedIds = 0;
   let chunkIds = 0;
@@ -83,23 +84,19 @@ export async function parseGoldenSet(text: string, file: string, options: LoadGo
       throw fail("expected_lines", "a line range needs the documents to resolve it: give the corpus folder (eval --corpus DIR), or write expected_substring");
     }
     if (source !== null && options.corpusDir !== undefined && (lines || options.verifySubstrings)) {
-      const docPath = path.join(options.corpusDir, source);
-      let doc: string;
-      try {
-        doc = await readFile(docPath, "utf8");
-      } catch {
-        throw fail("expected_source", `document "${source}" not found in ${options.corpusDir}`);
-      }
+      const doc = await documents.get(source);
+      if (doc === "outside") throw fail("expected_source", `"${source}" is not a document inside ${options.corpusDir} (a path relative to the corpus folder, without ..)`);
+      if (doc === null) throw fail("expected_source", `document "${source}" not found in ${options.corpusDir}`);
       if (lines) {
         const [first, last] = lines;
-        const docLines = doc.split(/\r?\n/u);
+        const docLines = doc.lines();
         if (last > docLines.length) {
           throw fail("expected_lines", `line ${last} is past the end of "${source}" (${docLines.length} lines)`);
         }
         substring = docLines.slice(first - 1, last).join(" ");
         resolvedFrom = [first, last];
       }
-      if (options.verifySubstrings && substring !== null && !normalizeText(doc).includes(normalizeText(substring))) {
+      if (options.verifySubstrings && substring !== null && !doc.normalized().includes(normalizeText(substring))) {
         throw fail("expected_substring", `not found in document "${source}"`);
       }
     }
@@ -123,6 +120,49 @@ export async function parseGoldenSet(text: string, file: string, options: LoadGo
       `${count(chunkIds, "item matches", "items match")} by expected_chunk_id: chunk ids change when the documents are re-chunked, and such items then never hit (expected_source + expected_substring survive re-chunking)`,
     );
   return { path: file, format, sha256: goldenSetHash(items), items, notices };
+}
+
+/** A document of the corpus, read once per load; its lines and normalised text made on first use. */
+interface CorpusDocument {
+  lines(): readonly string[];
+  normalized(): string;
+}
+
+/**
+ * The corpus's documents by source, each read (and split, and normalised) once per golden set:
+ * items naming the same document cost a lookup, not a read of it (a set of 10,000 items over one
+ * 1 MB document read it 10,000 times). A source outside the folder (absolute, or climbing out
+ * with ..) is "outside", a missing one null.
+ */
+function corpusDocuments(corpusDir: string | undefined): { get(source: string): Promise<CorpusDocument | "outside" | null> } {
+  const cache = new Map<string, Promise<CorpusDocument | "outside" | null>>();
+  const root = corpusDir === undefined ? "" : path.resolve(corpusDir);
+  const load = async (source: string): Promise<CorpusDocument | "outside" | null> => {
+    const docPath = path.resolve(root, source);
+    if (!docPath.startsWith(root + path.sep)) return "outside";
+    let text: string;
+    try {
+      text = await readFile(docPath, "utf8");
+    } catch {
+      return null;
+    }
+    let lines: string[] | undefined;
+    let normalized: string | undefined;
+    return {
+      lines: () => (lines ??= text.split(/\r?\n/u)),
+      normalized: () => (normalized ??= normalizeText(text)),
+    };
+  };
+  return {
+    get(source) {
+      let doc = cache.get(source);
+      if (doc === undefined) {
+        doc = load(source);
+        cache.set(source, doc);
+      }
+      return doc;
+    },
+  };
 }
 
 function count(n: number, one: string, many: string): string {

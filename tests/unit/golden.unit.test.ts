@@ -57,6 +57,20 @@ describe("golden-set loader (design §7)", () => {
 });
 
 describe("the bundled sample", () => {
+  it("refuses a source outside the corpus folder (issue 39: ../ or an absolute path read any file), naming it", async () => {
+    for (const source of ["../../../../etc/passwd", "/etc/passwd", "postgres/../../sample.md"]) {
+      const line = JSON.stringify({ id: "a", question: "q", expected_source: source, expected_substring: "root" });
+      await expect(parseGoldenSet(line, "f", { corpusDir: SAMPLE_CORPUS_DIR, verifySubstrings: true })).rejects.toThrow(
+        `f:1: field "expected_source": "${source}" is not a document inside ${SAMPLE_CORPUS_DIR} (a path relative to the corpus folder, without ..)`,
+      );
+    }
+    // Inside the folder, through a sub-folder and back, is a document like any other.
+    const s = await parseGoldenSet('{"id":"a","question":"q","expected_source":"postgres/../postgres/connecting.md","expected_lines":[1,1]}', "f", {
+      corpusDir: SAMPLE_CORPUS_DIR,
+    });
+    expect(s.items[0]?.expected_lines).toEqual([1, 1]);
+  });
+
   it("every expected substring and key fact occurs in its document; the mix of tags holds", async () => {
     const set = await loadGoldenSet(SAMPLE_GOLDEN_FILE, { corpusDir: SAMPLE_CORPUS_DIR, verifySubstrings: true });
     expect(set.items.length).toBeGreaterThanOrEqual(50);
