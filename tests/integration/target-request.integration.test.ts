@@ -7,6 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpTarget } from "../../scorer/src/runs/target.js";
 import { TargetClientError, threadTargetClient } from "../../scorer/src/runs/targetClient.js";
+import { configTarget, loadTargetConfig } from "../../scorer/src/runs/targetConfig.js";
 import { CANCELLED, fetchTargetText } from "../../scorer/src/runs/targetFetch.js";
 
 // The HTTP client of `eval` (undici's request since issue 12's speed work): every way a call can
@@ -36,6 +37,19 @@ beforeAll(async () => {
       }
       if (req.url === "/fail") return void res.writeHead(503).end("overloaded, try later");
       if (req.url === "/text") return void res.writeHead(200).end("not json");
+      if (req.url === "/endless") {
+        // Streams without end (no content-length) until the client goes away.
+        res.writeHead(200, { "content-type": "application/json" });
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        const pump = (): void => {
+          while (!res.destroyed && res.write(chunk));
+          if (!res.destroyed) res.once("drain", pump);
+        };
+        res.on("close", () => res.destroy());
+        return pump();
+      }
+      if (req.url === "/declared") return void res.writeHead(200, { "content-length": "5000000" }).end("x".repeat(5_000_000));
+      if (req.url === "/deep") return void res.writeHead(200, { "content-type": "application/json" }).end(`${'{"a":'.repeat(20_000)}1${"}".repeat(20_000)}`);
       if (req.url === "/moved") return void res.writeHead(307, { location: "/ask" }).end();
       res
         .writeHead(200, { "content-type": "application/json" })
@@ -83,6 +97,33 @@ describe("fetchTargetText and httpTarget", () => {
     const refused = await fetchTargetText("http://127.0.0.1:1/ask", { method: "GET", headers: {} }, 5_000);
     expect(refused.ok).toBe(false);
     expect(refused.ok ? "" : refused.reason).toMatch(/^request failed: .*ECONNREFUSED/u);
+  });
+});
+
+describe("hostile replies (issue 39)", () => {
+  it("a reply past the byte limit is a reason at once, streamed without end or declared; the rest is not read", async () => {
+    const t0 = performance.now();
+    expect(await fetchTargetText(`${base}/endless`, { method: "GET", headers: {} }, 30_000, 200, undefined, 1_000_000)).toEqual({
+      ok: false,
+      reason: "reply over the limit of 1000000 bytes (the rest not read)",
+    });
+    expect(await fetchTargetText(`${base}/declared`, { method: "GET", headers: {} }, 30_000, 200, undefined, 1_000_000)).toEqual({
+      ok: false,
+      reason: "reply of 5000000 bytes is over the limit of 1000000 bytes",
+    });
+    expect(performance.now() - t0).toBeLessThan(5_000);
+  });
+
+  it("a reply nested 20,000 deep under a recursive-descent mapping is a target_error, not a crash", async () => {
+    const file = path.join(await mkdtemp(path.join(tmpdir(), "ragmeter-target-")), "t.json");
+    await writeFile(
+      file,
+      JSON.stringify({ url: `${base}/deep`, method: "GET", response: { answer: "$..answer", contexts: "$..docs[*]", context: { id: "$.id", text: "$.text" } } }),
+    );
+    const cfg = await loadTargetConfig(file, {});
+    const r = await configTarget(cfg, { k: 5, timeoutMs: 5_000, file }).ask("q", { traceparent: "t", baggage: "b" });
+    expect(r.ok).toBe(false);
+    expect(r.ok ? "" : r.reason).toMatch(/^the reply could not be mapped \(Maximum call stack size exceeded\); body starts "\{\\"a\\":/u);
   });
 });
 

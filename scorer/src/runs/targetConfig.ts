@@ -219,8 +219,10 @@ export function configTarget(cfg: TargetConfig, options: { readonly k: number; r
         const { answer, contexts } = mapTargetReply(cfg, json);
         return { ok: true, reply: { answer, contexts, model: null, pipeline_version: null }, latency_ms: latency };
       } catch (err) {
-        if (!(err instanceof MappingError)) throw err;
-        return { ok: false, reason: `${err.message}; body starts ${JSON.stringify(text.slice(0, BODY_START))}`, latency_ms: latency };
+        // A reply the mapping cannot walk (a recursive-descent path over a reply nested thousands deep
+        // overflows jsonpath-plus's recursion: a RangeError) is the target's fault like any other.
+        const why = err instanceof MappingError ? err.message : `the reply could not be mapped (${(err as Error).message})`;
+        return { ok: false, reason: `${why}; body starts ${JSON.stringify(text.slice(0, BODY_START))}`, latency_ms: latency };
       }
     },
   };

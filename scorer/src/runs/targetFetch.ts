@@ -7,6 +7,13 @@ function dispatcher(): Dispatcher {
   return getGlobalDispatcher().compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }));
 }
 
+/**
+ * Largest reply read from a target, bytes (issue 39): past it the request is a `target_error` and
+ * the rest is not read, so a target that streams without end (or a 10 GB reply) costs a bounded
+ * amount of memory and time. A RAG reply of 64 MiB already holds thousands of full chunks.
+ */
+const MAX_REPLY_BYTES = 64 * 1024 * 1024;
+
 /** What {@link fetchTargetText} sends: method, headers and an optional body. */
 export interface TargetRequestInit {
   readonly method: string;
@@ -21,14 +28,21 @@ export type TargetText = { readonly ok: true; readonly text: string } | { readon
 export type TimedTargetText = TargetText & { readonly latency_ms: number };
 
 /**
- * One request to a target and its body as text: a network error, a timeout, an unreadable body, an
- * HTTP error status or `cancel` aborted comes back as `{ok: false, reason}` (the error body's first
- * `bodyStart` characters).
+ * One request to a target and its body as text: a network error, a timeout, an unreadable body, a
+ * body over `maxBytes`, an HTTP error status or `cancel` aborted comes back as `{ok: false, reason}`
+ * (the error body's first `bodyStart` characters).
  * Sent with undici's `request` (keep-alive pool, no WHATWG streams): for `eval` the client side of a
  * question costs a fraction of `fetch`'s CPU and garbage (issue 12). Imports undici alone, so the
  * target client thread ({@link ./targetClient.ts}) starts in a few tens of ms.
  */
-export async function fetchTargetText(url: string | URL, init: TargetRequestInit, timeoutMs: number, bodyStart = 200, cancel?: AbortSignal): Promise<TargetText> {
+export async function fetchTargetText(
+  url: string | URL,
+  init: TargetRequestInit,
+  timeoutMs: number,
+  bodyStart = 200,
+  cancel?: AbortSignal,
+  maxBytes = MAX_REPLY_BYTES,
+): Promise<TargetText> {
   if (cancel?.aborted) return { ok: false, reason: CANCELLED };
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = cancel !== undefined ? AbortSignal.any([timeout, cancel]) : timeout;
@@ -49,7 +63,22 @@ export async function fetchTargetText(url: string | URL, init: TargetRequestInit
   }
   let text: string;
   try {
-    text = await res.body.text();
+    const declared = Number(res.headers["content-length"]);
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      res.body.destroy();
+      return { ok: false, reason: `reply of ${declared} bytes is over the limit of ${maxBytes} bytes` };
+    }
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > maxBytes) {
+        res.body.destroy();
+        return { ok: false, reason: `reply over the limit of ${maxBytes} bytes (the rest not read)` };
+      }
+      chunks.push(chunk);
+    }
+    text = Buffer.concat(chunks, bytes).toString("utf8");
   } catch (err) {
     return { ok: false, reason: why(err, `reading the body failed: ${(err as Error).message}`) };
   }
