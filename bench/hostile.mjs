@@ -4,16 +4,23 @@
 // `startCollector` in this process over loopback HTTP, next to valid production-shaped bodies.
 // Prints, per body: status, milliseconds, size and milliseconds per MB, then the slowest refusal per
 // MB against the valid path's. The sink is in memory by default (the valid path without Kafka's
-// time, so the comparison is the strictest); `--kafka` sends to the local broker instead.
+// time, so the comparison is the strictest); `--kafka` sends to the local broker instead, and
+// `--process` to a `ragmeter collector` process of its own (collector/dist/main.js) on the broker.
 //
-//   npm run bench:hostile [-- --only json-deep-5000,json-empty-spans-1m --rounds 3 --kafka]
+//   npm run bench:hostile [-- --only json-deep-5000,json-empty-spans-1m --rounds 3 --kafka | --process]
 //
 // Needs `npm run build` (imports collector/dist and otlp/dist). Only 127.0.0.1 is contacted.
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { createAdmin, setUpTopics } from "@ragmeter/kafka";
 import { collectorConfigSchema } from "../collector/dist/config.js";
 import { startCollector } from "../collector/dist/server.js";
 import { encodeLogsRequest, encodeTraceRequest } from "../otlp/dist/index.js";
+import { startKafka } from "../scripts/kafka/kafka.mjs";
+import { benchCollectorEnv, untilListening } from "./lib/collector-process.mjs";
 import { benchBody } from "./lib/otlp-bodies.mjs";
 
 const { values } = parseArgs({
@@ -21,6 +28,7 @@ const { values } = parseArgs({
     only: { type: "string", default: "" },
     rounds: { type: "string", default: "1" },
     kafka: { type: "boolean", default: false },
+    process: { type: "boolean", default: false },
   },
 });
 const rounds = Number(values.rounds);
@@ -144,21 +152,37 @@ const catalog = {
   },
 };
 
-const sink = values.kafka
-  ? undefined
-  : {
-      records: 0,
-      async send(_signal, records) {
-        this.records += records.length;
-      },
-      async ready() {
-        return true;
-      },
-      degraded: () => false,
-      async close() {},
-    };
-const config = collectorConfigSchema.parse({ host: "127.0.0.1", port: 0, ...(values.kafka ? { topic: `ragmeter.bench.hostile.${hex(4)}` } : {}) });
-const collector = await startCollector(config, sink ? { sink } : {});
+const sink =
+  values.kafka || values.process
+    ? undefined
+    : {
+        records: 0,
+        async send(_signal, records) {
+          this.records += records.length;
+        },
+        async ready() {
+          return true;
+        },
+        degraded: () => false,
+        async close() {},
+      };
+const brokers = process.env.KAFKA_BROKERS ?? "127.0.0.1:9092";
+const topic = `ragmeter.bench.hostile.${hex(4)}`;
+let collector;
+let child;
+if (values.process) {
+  await startKafka({ log: () => {} });
+  const admin = createAdmin({ brokers: brokers.split(","), security: { protocol: "PLAINTEXT" } }, "bench-hostile");
+  await setUpTopics(admin, [topic, `${topic}.dlq`], { create: true, partitions: 3, leaderTimeoutMs: 30_000 });
+  await admin.close();
+  const main = join(dirname(fileURLToPath(import.meta.url)), "..", "collector", "dist", "main.js");
+  child = spawn(process.execPath, [main], { env: { ...process.env, ...benchCollectorEnv({ brokers, topic }) }, stdio: ["ignore", "ignore", "pipe"] });
+  collector = { url: await untilListening(child, { timeoutMs: 60_000 }), close: async () => void child.kill("SIGTERM") };
+  console.log(`ragmeter collector process ${child.pid} at ${collector.url}, topic ${topic}`);
+} else {
+  const config = collectorConfigSchema.parse({ host: "127.0.0.1", port: 0, ...(values.kafka ? { topic } : {}) });
+  collector = await startCollector(config, sink ? { sink } : {});
+}
 
 async function post(path, contentType, body) {
   const t = performance.now();
@@ -191,9 +215,19 @@ for (const [name, make] of Object.entries(catalog)) {
     console.log(
       `${name.padEnd(29)} ${String(status).padStart(6)} ${ms.toFixed(1).padStart(9)} ${mb.toFixed(3).padStart(8)} ${msPerMb.toFixed(0).padStart(8)}  ${message.slice(0, 110)}`,
     );
+    // Per MB only for bodies of 1 MiB and more: below, the fixed cost of a request (and a collection
+    // that happens to fall in it) is all there is to see.
+    if (mb < 1) continue;
     if (valid && msPerMb > slowestValid.msPerMb) slowestValid = { name, msPerMb };
     if (!valid && status >= 400 && msPerMb > slowestRefusal.msPerMb) slowestRefusal = { name, msPerMb };
   }
 }
-console.log(`slowest refusal: ${slowestRefusal.msPerMb.toFixed(0)} ms/MB (${slowestRefusal.name}); slowest valid: ${slowestValid.msPerMb.toFixed(0)} ms/MB (${slowestValid.name})`);
+console.log(
+  `bodies of 1 MiB and more: slowest refusal ${slowestRefusal.msPerMb.toFixed(0)} ms/MB (${slowestRefusal.name}); slowest valid ${slowestValid.msPerMb.toFixed(0)} ms/MB (${slowestValid.name})`,
+);
 await collector.close();
+if (values.process || values.kafka) {
+  const admin = createAdmin({ brokers: brokers.split(","), security: { protocol: "PLAINTEXT" } }, "bench-hostile");
+  await admin.deleteTopics({ topics: [topic, `${topic}.dlq`] }).catch(() => {});
+  await admin.close();
+}
