@@ -15,10 +15,15 @@ interface Counts {
   items: number;
   /** Resources and scopes. */
   containers: number;
+  /** False when counting stopped as soon as either count passed the bound: then both are lower bounds. */
+  complete: boolean;
 }
 
+/** Thrown inside the walk to stop it once a count passes the bound. */
+const STOP = Symbol("stop");
+
 /** Counts the items and containers of a length-delimited message at `level` (0: the request, 1: a resource, 2: a scope). */
-function countIn(r: Reader, end: number, level: number, c: Counts): void {
+function countIn(r: Reader, end: number, level: number, c: Counts, bound: number): void {
   while (r.pos < end) {
     const tag = r.uint32();
     const wt = tag & 7;
@@ -28,10 +33,10 @@ function countIn(r: Reader, end: number, level: number, c: Counts): void {
       const inner = r.pos + len;
       if (inner > end) throw new RangeError("index out of range");
       if (level === 2) {
-        c.items++;
+        if (++c.items > bound) throw STOP;
       } else {
-        c.containers++;
-        countIn(r, inner, level + 1, c);
+        if (++c.containers > bound) throw STOP;
+        countIn(r, inner, level + 1, c, bound);
       }
       r.pos = inner;
       continue;
@@ -42,15 +47,19 @@ function countIn(r: Reader, end: number, level: number, c: Counts): void {
 
 /**
  * Spans (or log records) and resources and scopes of a protobuf request; null when the bytes are
- * malformed (the decoder then names the fault).
+ * malformed (the decoder then names the fault). Counting stops as soon as a count passes `bound`
+ * (`complete` false), so refusing a request of a million empty spans over a limit of 100,000 reads
+ * about a tenth of it: a refusal costs no more per byte than the valid path.
  */
-export function countProtobufItems(body: Uint8Array): Counts | null {
+export function countProtobufItems(body: Uint8Array, bound = Number.POSITIVE_INFINITY): Counts | null {
+  const c = { items: 0, containers: 0, complete: true };
   try {
     const r = protobuf.Reader.create(body);
-    const c = { items: 0, containers: 0 };
-    countIn(r, r.len, 0, c);
+    countIn(r, r.len, 0, c, bound);
     return c;
-  } catch {
-    return null;
+  } catch (e) {
+    if (e !== STOP) return null;
+    c.complete = false;
+    return c;
   }
 }

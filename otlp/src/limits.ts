@@ -42,7 +42,8 @@ export function keepError(errors: string[], error: string | (() => string)): voi
   if (errors.length < MAX_ERRORS) errors.push(typeof error === "string" ? error : error());
 }
 
-export function tooManyItems(count: number, what: string, limits: OtlpLimits): string {
+/** The refusal of a request over the limit of items; `count` may be a lower bound ("more than 100000"). */
+export function tooManyItems(count: number | string, what: string, limits: OtlpLimits): string {
   return `${count} ${what} in one request, over the limit of ${limits.maxItems} (RAGMETER_OTLP_MAX_ITEMS_PER_REQUEST)`;
 }
 

@@ -299,10 +299,11 @@ export function spanFromPb(s: PbSpan, path: string, limits: OtlpLimits): Checked
 
 /** Refuses a request of more than `limits.maxItems` spans or log records before it is decoded. */
 function checkItemCount(body: Uint8Array, what: string, limits: OtlpLimits): void {
-  const n = countProtobufItems(body);
+  const n = countProtobufItems(body, limits.maxItems);
   if (n === null) return;
-  if (n.containers > limits.maxItems) throw new OtlpDecodeError("body", tooManyItems(n.containers, "resources and scopes", limits));
-  if (n.items > limits.maxItems) throw new OtlpDecodeError("body", tooManyItems(n.items, what, limits));
+  const count = (x: number) => (n.complete ? x : `more than ${limits.maxItems}`);
+  if (n.containers > limits.maxItems) throw new OtlpDecodeError("body", tooManyItems(count(n.containers), "resources and scopes", limits));
+  if (n.items > limits.maxItems) throw new OtlpDecodeError("body", tooManyItems(count(n.items), what, limits));
 }
 
 /**

@@ -179,7 +179,7 @@ describe("streaming scorer on the real broker and the ClickHouse engine (design 
       expect(await rows(store, "SELECT span_id FROM DB.spans FINAL ORDER BY span_id")).toEqual([retrieval.spanId, generation.spanId].sort().map((span_id) => ({ span_id })));
       const dlq = await consume(`${topic}.dlq`, (m) => m.length >= 3, 15_000);
       const errorOf = (key: string): string => String(dlq.find((m) => m.key === key)?.headers["ragmeter-error"]);
-      expect(errorOf("many")).toBe("traces record: body: 60 spans in one request, over the limit of 50 (RAGMETER_OTLP_MAX_ITEMS_PER_REQUEST)");
+      expect(errorOf("many")).toBe("traces record: body: more than 50 spans in one request, over the limit of 50 (RAGMETER_OTLP_MAX_ITEMS_PER_REQUEST)");
       expect(errorOf("nested")).toMatch(/^traces record: body: malformed protobuf ExportTraceServiceRequest: /u);
       // Levels 1 (the attribute's value) to 4 are read; level 4's entry would be level 5.
       const at = `attributes[${generation.attributes.length}].value${".arrayValue.values[0]".repeat(3)}`;

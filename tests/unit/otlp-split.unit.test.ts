@@ -289,3 +289,19 @@ describe("splitTraceRequestProtobuf (byte-walking splitter) against decode + re-
     expect(malformed).toBeGreaterThan(5);
   });
 });
+
+describe("counting items before decoding (issue 39)", () => {
+  it("stops as soon as a count passes the bound, and counts exactly below it", async () => {
+    const { countProtobufItems } = await import("../../otlp/src/count.js");
+    // ExportTraceServiceRequest { resource_spans (1) { scope_spans (2) { spans (2) × n, each empty } } }, written by hand
+    const request = (n: number) => {
+      const spans = Buffer.concat(Array.from({ length: n }, () => Buffer.from([0x12, 0x00])));
+      const scope = Buffer.concat([Buffer.from([0x12, ...varint(spans.length)]), spans]);
+      return new Uint8Array(Buffer.concat([Buffer.from([0x0a, ...varint(scope.length)]), scope]));
+    };
+    expect(countProtobufItems(request(1000))).toEqual({ items: 1000, containers: 2, complete: true });
+    expect(countProtobufItems(request(1000), 1000)).toEqual({ items: 1000, containers: 2, complete: true });
+    expect(countProtobufItems(request(1000), 10)).toEqual({ items: 11, containers: 2, complete: false });
+    expect(countProtobufItems(request(1000).subarray(0, 50))).toBeNull();
+  });
+});

@@ -48,7 +48,7 @@ export function decodeExport(signal: Signal, encoding: OtlpEncoding, body: Uint8
   let split = null;
   if (signal === "traces" && encoding === "protobuf") {
     // Over the limit of items: refused before the walk keeps anything per span (the decoder words it).
-    const n = countProtobufItems(body);
+    const n = countProtobufItems(body, limits.maxItems);
     if (n === null || (n.items <= limits.maxItems && n.containers <= limits.maxItems)) split = splitTraceRequestProtobuf(body, maxMessageBytes, limits);
   }
   const contentType = encoding === "protobuf" ? CONTENT_TYPES.protobuf : CONTENT_TYPES.json;
