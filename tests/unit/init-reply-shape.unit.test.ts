@@ -4,7 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { targetConfigOf } from "../../scorer/src/runs/onboard/files.js";
 import { planInit } from "../../scorer/src/runs/onboard/init.js";
-import { candidateBodies, fillBody } from "../../scorer/src/runs/onboard/probe.js";
+import { candidateBodies, fillBody, questionField, wrappedBodies } from "../../scorer/src/runs/onboard/probe.js";
+import { missingFields } from "../../scorer/src/runs/onboard/refusal.js";
 import { jsonPath, proposeMapping } from "../../scorer/src/runs/onboard/replyShape.js";
 import { mapTargetReply } from "../../scorer/src/runs/targetConfig.js";
 
@@ -93,6 +94,32 @@ describe("proposeMapping", () => {
     });
   });
 
+  it("reads a LangServe reply of a retrieval chain (captured from tests/python/programs/langserve_app.py)", () => {
+    // POST /rag/invoke {"input": {"input": question}}, the reply verbatim: the chain's {input, context, answer}
+    // under "output"; metadata.document_id only on the first two documents, so metadata.source is the document
+    const question = "How many days do customers have to ask for a refund?";
+    const reply = JSON.parse(
+      `{"output":{"input":"${question}","context":[{"id":"kb-refunds-1","metadata":{"source":"acme-kb","document_id":"refunds.md","score":0.8},"page_content":"Refunds: customers can ask for a refund within 30 days of purchase.","type":"Document"},{"id":"kb-refunds-2","metadata":{"source":"acme-kb","document_id":"refunds.md","score":0.4},"page_content":"A refund is paid back to the original card within 5 business days.","type":"Document"},{"id":"kb-shipping-1","metadata":{"source":"kb/shipping.md","score":0.2},"page_content":"Orders ship within two working days of payment.","type":"Document"}],"answer":"Customers have 30 days to ask for a refund."},"metadata":{"run_id":"2db0f80d-da02-4863-925c-e396ebbab57c","feedback_tokens":[]}}`,
+    ) as { output: { input: string; answer: string } };
+    const m = mapped(reply);
+    expect(m.answer).toEqual({ path: "$.output.answer", value: "Customers have 30 days to ask for a refund." });
+    expect(m.contexts).toEqual({ path: "$.output.context[*]", count: 3, id: "$.id", document_id: "$.metadata.source", text: "$.page_content", score: "$.metadata.score" });
+    const c = m.contexts;
+    if (c === null) throw new Error("no contexts");
+    const read = mapTargetReply(targetConfigOf("http://x/rag/invoke", { input: { input: "{{question}}" } }, { ...m, contexts: c }), reply);
+    expect(read.contexts.map((x) => [x.id, x.document_id, x.score])).toEqual([
+      ["kb-refunds-1", "acme-kb", 0.8],
+      ["kb-refunds-2", "acme-kb", 0.4],
+      ["kb-shipping-1", "kb/shipping.md", 0.2],
+    ]);
+    // the echoed input is never the answer, even when it is more than three times as long as the answer
+    const long = "Within how many calendar days after the purchase date may a customer still ask for a full refund of the order?";
+    const echoing = { output: { ...reply.output, input: long, answer: "30 days, by email." } };
+    expect(mapped(echoing).answer.path).toBe("$.output.input");
+    const r = proposeMapping(echoing, { question: long });
+    expect(r.ok && r.mapping.answer).toEqual({ path: "$.output.answer", value: "30 days, by email." });
+  });
+
   it("writes JSONPath keys that need quoting in brackets", () => {
     expect(jsonPath(["a", 0, "b c", "it's"])).toBe("$.a[0]['b c']['it\\'s']");
   });
@@ -106,6 +133,45 @@ describe("the request bodies init tries", () => {
     expect(bodies[1]).toEqual({ query: "{{question}}" });
     expect(bodies[7]).toEqual({ question: "{{question}}", top_k: "{{k}}" });
     expect(fillBody({ query: "{{question}}", top_k: "{{k}}" }, "why?", 5)).toEqual({ query: "why?", top_k: 5 });
+  });
+
+  it("inside a field a refusal names missing: the same bodies, one level down", () => {
+    const wrapped = wrappedBodies("input");
+    expect(wrapped).toHaveLength(14);
+    expect(wrapped[2]).toEqual({ input: { input: "{{question}}" } });
+    expect(wrapped[7]).toEqual({ input: { question: "{{question}}", top_k: "{{k}}" } });
+    expect(fillBody({ input: { input: "{{question}}", top_k: "{{k}}" } }, "why?", 3)).toEqual({ input: { input: "why?", top_k: 3 } });
+    expect(questionField({ input: { query: "{{question}}", top_k: "{{k}}" } })).toEqual({ path: "input.query", topK: true });
+    expect(questionField({ q: "{{question}}" })).toEqual({ path: "q", topK: false });
+  });
+
+  it("reads the missing fields a FastAPI/pydantic refusal names", () => {
+    // LangServe's 422 to {"question": …}, verbatim
+    expect(
+      missingFields('{"detail":[{"type":"missing","loc":["input"],"msg":"Field required","input":{"question":"Why?"},"url":"https://errors.pydantic.dev/2.14/v/missing"}]}'),
+    ).toEqual(["input"]);
+    // LangServe's 422 to {"input": "…"}: a wrong type, not a missing field
+    expect(
+      missingFields(
+        '{"detail":[{"type":"model_type","loc":[],"msg":"Input should be a valid dictionary or instance of Question","input":"Why?","ctx":{"class_name":"Question"}}]}',
+      ),
+    ).toEqual([]);
+    // FastAPI's own body validation (pydantic 2, then pydantic 1): loc starts with "body"; a nested field is not a top-level one
+    expect(
+      missingFields(
+        JSON.stringify({
+          detail: [
+            { type: "missing", loc: ["body", "data"], msg: "Field required" },
+            { type: "missing", loc: ["body", "data", "query"], msg: "Field required" },
+            { type: "missing", loc: ["body", "session"], msg: "Field required" },
+            { type: "missing", loc: ["body", "data"], msg: "Field required" },
+          ],
+        }),
+      ),
+    ).toEqual(["data", "session"]);
+    expect(missingFields('{"detail":[{"loc":["body","inputs"],"msg":"field required","type":"value_error.missing"}]}')).toEqual(["inputs"]);
+    expect(missingFields("Bad Request")).toEqual([]);
+    expect(missingFields('{"error":"question is required"}')).toEqual([]);
   });
 
   it("need exactly one of --url and --module", async () => {

@@ -6,7 +6,7 @@ import type { TargetReply } from "../target.js";
 import { mapTargetReply } from "../targetConfig.js";
 import { loadTargetModule, moduleTarget } from "../targetModule.js";
 import { GATE_RULES, starterGoldenText, targetConfigOf, targetConfigText, workflowText } from "./files.js";
-import { InitError, probeService } from "./probe.js";
+import { InitError, probeService, questionField } from "./probe.js";
 import type { ReplyMapping } from "./replyShape.js";
 
 /** What `init` asks and where it writes (paths as the user gave them). */
@@ -117,7 +117,8 @@ export async function planInit(o: InitOptions): Promise<InitPlan> {
     .replace(/"\{\{k\}\}"/u, String(o.k));
   for (const a of probe.attempts)
     report.push(`POST ${url} ${a.failure === null ? bodyShown : JSON.stringify(a.body)} → ${a.failure === null ? "a reply with an answer" : a.failure.split("\n")[0]}`);
-  if (probe.attempts.length > 1) report.push(`the service takes the question as "${Object.keys(probe.body)[0]}"${"top_k" in probe.body ? ` with "top_k"` : ""}`);
+  const field = questionField(probe.body);
+  if (probe.attempts.length > 1) report.push(`the service takes the question as "${field.path}"${field.topK ? ` with "top_k"` : ""}`);
   report.push("reply:", ...showReply(probe.json).map((l) => `  ${l}`));
   const m = probe.mapping;
   if (m.contexts === null)

@@ -1,7 +1,9 @@
 // `ragmeter init`: asks a service one real question, trying the request bodies services commonly
-// take, and keeps the first reply that maps onto an answer.
+// take (and, when a refusal names a missing field, the same bodies inside that field), and keeps the
+// first reply that maps onto an answer.
 import { RagmeterError } from "@ragmeter/runtime";
 import { fetchTargetText } from "../targetFetch.js";
+import { missingFields } from "./refusal.js";
 import { proposeMapping, type ReplyMapping } from "./replyShape.js";
 
 /** Why `init` could not read the service: one line, exit 2. */
@@ -15,8 +17,8 @@ export class InitError extends RagmeterError {
 /** The question keys tried, in order (`{"question": …}` is ragmeter's own contract). */
 const QUESTION_KEYS = ["question", "query", "input", "message", "q", "prompt", "text"] as const;
 
-/** A request body as written in the target config: the question as `{{question}}`, `top_k` as `{{k}}`. */
-export type BodyTemplate = Readonly<Record<string, string>>;
+/** A request body as written in the target config: the question as `{{question}}`, `top_k` as `{{k}}`; one level may nest. */
+export type BodyTemplate = { readonly [key: string]: string | BodyTemplate };
 
 /** One request `init` sent and what came back. */
 interface ProbeAttempt {
@@ -35,37 +37,77 @@ export interface ProbeResult {
 }
 
 const BODY_START = 200;
+/** Characters of an error body read for the fields it names as missing. */
+const ERROR_BODY = 8000;
+/** Fields named missing whose wrapped bodies are tried (a refusal may name other required fields too). */
+const MAX_ENVELOPES = 2;
 
 /** Every body tried: each key alone, then each with `top_k` (services that require it answer 400 without). */
 export function candidateBodies(): BodyTemplate[] {
   return [...QUESTION_KEYS.map((k) => ({ [k]: "{{question}}" })), ...QUESTION_KEYS.map((k) => ({ [k]: "{{question}}", top_k: "{{k}}" }))];
 }
 
+/** The bodies tried inside a field a refusal named missing (`{"input": {"input": …}}` for a service that takes its input in `input`). */
+export function wrappedBodies(field: string): BodyTemplate[] {
+  return candidateBodies().map((b) => ({ [field]: b }));
+}
+
 /** The body sent for a template: `{{question}}` and `{{k}}` filled in. */
 export function fillBody(t: BodyTemplate, question: string, k: number): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(t).map(([name, v]) => [name, v === "{{question}}" ? question : v === "{{k}}" ? k : v]));
+  return Object.fromEntries(
+    Object.entries(t).map(([name, v]) => [name, typeof v !== "string" ? fillBody(v, question, k) : v === "{{question}}" ? question : v === "{{k}}" ? k : v]),
+  );
+}
+
+/** Where a template puts the question, as a dotted path (`input.input`), and whether it sends `top_k`. */
+export function questionField(t: BodyTemplate): { readonly path: string; readonly topK: boolean } {
+  for (const [name, v] of Object.entries(t)) {
+    if (v === "{{question}}") return { path: name, topK: Object.values(t).includes("{{k}}") };
+    if (typeof v !== "string") {
+      const inner = questionField(v);
+      if (inner.path !== "") return { path: `${name}.${inner.path}`, topK: inner.topK };
+    }
+  }
+  return { path: "", topK: false };
 }
 
 /**
  * Sends `question` to `url` (POST JSON), first as `{"question"}`, then with the other common keys
- * and with `top_k`, until a reply maps onto an answer. A network failure or timeout stops at once
- * (unreachable); a 2xx reply that is not JSON stops at once; an HTTP error or a JSON reply without
- * answer-like text moves on to the next body.
+ * and with `top_k`, until a reply maps onto an answer; when none does and the refusals named a
+ * missing top-level field (a FastAPI/pydantic validation error: `{"detail": [{"type": "missing",
+ * "loc": ["body", "input"]}]}`), the same bodies inside that field (`{"input": {"question": …}}`, …;
+ * the first two fields named). A network failure or timeout stops at once (unreachable); a 2xx
+ * reply that is not JSON stops at once; an HTTP error or a JSON reply without answer-like text moves
+ * on to the next body.
  * @throws InitError: unreachable (`unavailable`), not JSON, or no body gave a reply with an answer.
  */
 export async function probeService(url: string, question: string, opts: { readonly k: number; readonly timeoutMs: number }): Promise<ProbeResult> {
   const attempts: ProbeAttempt[] = [];
   let lastNoAnswer: string | null = null;
-  for (const body of candidateBodies()) {
+  const queue = candidateBodies();
+  const envelopes: string[] = [];
+  let wrapped = false;
+  for (;;) {
+    const body = queue.shift();
+    if (body === undefined) {
+      // the flat bodies all refused: the same inside each field the refusals named missing, once
+      if (wrapped || envelopes.length === 0) break;
+      wrapped = true;
+      queue.push(...envelopes.flatMap(wrappedBodies));
+      continue;
+    }
     const got = await fetchTargetText(
       url,
       { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(fillBody(body, question, opts.k)) },
       opts.timeoutMs,
-      BODY_START,
+      ERROR_BODY,
     );
     if (!got.ok) {
       if (!got.reason.startsWith("HTTP ")) throw new InitError(`init: ${url} is unreachable: ${got.reason}`, "unavailable");
-      attempts.push({ body, failure: got.reason });
+      const status = /^HTTP \d+/u.exec(got.reason)?.[0] ?? "HTTP error";
+      const errorBody = got.reason.slice(status.length + 2);
+      attempts.push({ body, failure: errorBody === "" ? status : `${status}: ${errorBody.slice(0, BODY_START)}` });
+      if (!wrapped) for (const f of missingFields(errorBody)) if (!envelopes.includes(f) && envelopes.length < MAX_ENVELOPES) envelopes.push(f);
       continue;
     }
     let json: unknown;
@@ -74,7 +116,7 @@ export async function probeService(url: string, question: string, opts: { readon
     } catch {
       throw new InitError(`init: ${url} answered, but the reply is not JSON; it starts ${JSON.stringify(got.text.slice(0, BODY_START))}`);
     }
-    const m = proposeMapping(json);
+    const m = proposeMapping(json, { question });
     if (!m.ok) {
       lastNoAnswer = `${m.reason}; the reply starts ${JSON.stringify(got.text.slice(0, BODY_START))}`;
       attempts.push({ body, failure: m.reason });
@@ -85,5 +127,6 @@ export async function probeService(url: string, question: string, opts: { readon
   }
   if (lastNoAnswer !== null) throw new InitError(`init: ${url}: the reply has ${lastNoAnswer}`);
   const first = attempts[0]?.failure ?? "no reply";
-  throw new InitError(`init: ${url} refused every request body tried (${QUESTION_KEYS.map((k) => `{"${k}"}`).join(", ")}, each also with "top_k"): first answer ${first}`);
+  const inside = envelopes.length > 0 ? `, and each inside ${envelopes.map((f) => `"${f}"`).join(" and ")}` : "";
+  throw new InitError(`init: ${url} refused every request body tried (${QUESTION_KEYS.map((k) => `{"${k}"}`).join(", ")}, each also with "top_k"${inside}): first answer ${first}`);
 }

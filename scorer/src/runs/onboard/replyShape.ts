@@ -164,16 +164,18 @@ const within = (p: readonly Key[], prefix: readonly Key[]): boolean => prefix.le
  * reads like prose outside the contexts (a name such as `answer` or `response` wins a tie of
  * prose); the contexts the array of objects with text-like fields (a name such as `sources` first),
  * with an id, a document id and a score found by their names inside them; token usage by
- * `prompt_tokens`/`input_tokens`-like names anywhere else.
+ * `prompt_tokens`/`input_tokens`-like names anywhere else. A string equal to `question` (a reply
+ * that echoes its input, as a retrieval chain's `{input, context, answer}` does) is not an answer.
  * @returns the mapping, or why none (no answer-like text; contexts without an id or document id).
  */
-export function proposeMapping(reply: unknown): ShapeResult {
+export function proposeMapping(reply: unknown, opts: { readonly question?: string } = {}): ShapeResult {
   if (!isObject(reply) && !Array.isArray(reply)) return { ok: false, reason: `the reply is a JSON ${reply === null ? "null" : typeof reply}, not an object` };
   const ctx = contextsOf(reply);
   const all: { path: Key[]; value: string | number }[] = [];
   leaves(reply, [], 8, all);
   const outside = all.filter((l) => ctx === null || !within(l.path, ctx.path));
-  const answers = outside.filter((l): l is { path: Key[]; value: string } => typeof l.value === "string" && prose(l.value));
+  const echo = opts.question?.trim();
+  const answers = outside.filter((l): l is { path: Key[]; value: string } => typeof l.value === "string" && prose(l.value) && l.value.trim() !== echo);
   if (answers.length === 0) {
     const strings = outside.filter((l) => typeof l.value === "string").map((l) => jsonPath(l.path));
     return {
