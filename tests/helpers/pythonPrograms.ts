@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { z } from "zod";
 import { pythonEnv } from "../../scripts/python-env.mjs";
@@ -27,6 +27,19 @@ export interface ProgramRun {
   readonly produced: Produced | null;
 }
 
+/** What every program runs with: no variable of the shell but PATH and HOME, the LLM at `openaiBaseURL`. */
+function programEnv(openaiBaseURL: string): Record<string, string> {
+  return {
+    PATH: process.env["PATH"] ?? "",
+    HOME: process.env["HOME"] ?? "",
+    OPENAI_BASE_URL: openaiBaseURL,
+    OPENAI_API_KEY: "test-key",
+    HAYSTACK_TELEMETRY_ENABLED: "False",
+    TRACELOOP_TELEMETRY: "false",
+    PYTHONDONTWRITEBYTECODE: "1",
+  };
+}
+
 /** The test environment's interpreter, created first when missing (minutes on a cold cache). */
 export function testPython(): string {
   return pythonEnv({ log: (m) => process.stderr.write(`[python-env] ${m}\n`) }).python;
@@ -40,16 +53,10 @@ export async function runProgram(python: string, script: string, args: readonly 
   const child = spawn(python, [path.join(PROGRAMS, script), ...args], {
     cwd: PROGRAMS,
     env: {
-      PATH: process.env["PATH"] ?? "",
-      HOME: process.env["HOME"] ?? "",
+      ...programEnv(urls.openaiBaseURL),
       OTEL_EXPORTER_OTLP_ENDPOINT: urls.otlpUrl,
       OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
       OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true",
-      OPENAI_BASE_URL: urls.openaiBaseURL,
-      OPENAI_API_KEY: "test-key",
-      HAYSTACK_TELEMETRY_ENABLED: "False",
-      TRACELOOP_TELEMETRY: "false",
-      PYTHONDONTWRITEBYTECODE: "1",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -66,4 +73,48 @@ export async function runProgram(python: string, script: string, args: readonly 
     produced = null;
   }
   return { code, output: `${stdout}${stderr}`, produced };
+}
+
+/** A Python service that runs until stopped: its base URL, its output so far, and how to stop it. */
+export interface PythonService {
+  readonly baseURL: string;
+  readonly child: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the service `tests/python/programs/<script> 0` calling the OpenAI-compatible server at
+ * `openaiBaseURL`; resolves once it prints `listening on http://127.0.0.1:PORT` (it binds a free
+ * port itself), rejects when it exits first or does not within `timeoutMs`.
+ */
+export async function startPythonService(python: string, script: string, openaiBaseURL: string, timeoutMs = 60_000): Promise<PythonService> {
+  const child = spawn(python, [path.join(PROGRAMS, script), "0"], { cwd: PROGRAMS, env: programEnv(openaiBaseURL), stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  const stop = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+    });
+  const baseURL = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${script} printed no "listening on" line within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    child.stdout?.on("data", (d: Buffer) => {
+      output += d.toString();
+      const m = /^listening on (http:\/\/\S+)$/mu.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1] as string);
+      }
+    });
+    child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited with ${code} before listening:\n${output}`));
+    });
+  }).catch(async (err: unknown) => {
+    await stop();
+    throw err;
+  });
+  return { baseURL, child, output: () => output, stop };
 }
