@@ -286,7 +286,9 @@ export async function startClickHouseFront({ dataDir, host = "127.0.0.1", port =
     res.end(req.method === "HEAD" ? undefined : out);
   }
 
-  const server = createServer((req, res) => {
+  // ClickHouse takes URLs up to http_max_uri_size (1 MiB by default): bound parameters of a batch of
+  // trace ids travel there (Node's own bound, 16 KiB, answers 431 to them).
+  const server = createServer({ maxHeaderSize: 2 * 1024 * 1024 }, (req, res) => {
     stats.requests++;
     const url = new URL(req.url ?? "/", "http://front");
     const queryId = url.searchParams.get("query_id") || randomUUID();

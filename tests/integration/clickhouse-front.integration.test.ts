@@ -62,6 +62,12 @@ describe("ClickHouse HTTP front over the embedded engine", () => {
     expect(tsv).toBe("two, later\n");
   });
 
+  it("takes bound parameters past 16 KiB of URL (a scoring batch's trace ids), as ClickHouse's 1 MiB http_max_uri_size does", async () => {
+    const ids = Array.from({ length: 5000 }, (_, i) => i.toString(16).padStart(32, "0"));
+    const rs = await client.query({ query: "SELECT length({ids:Array(String)}) AS n, {ids:Array(String)}[5000] AS last", query_params: { ids }, format: "JSONEachRow" });
+    expect(await rs.json()).toEqual([{ n: 5000, last: ids[4999] }]);
+  });
+
   it("applies settings to their statement alone", async () => {
     const threads = async (settings?: Record<string, number>) =>
       (
