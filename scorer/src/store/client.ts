@@ -52,6 +52,16 @@ type ClientConnection = NonNullable<NonNullable<Parameters<typeof createClient>[
 /** Settings on every query: UInt64 as strings (exact), UTC times. */
 const SETTINGS = { output_format_json_quote_64bit_integers: 1, date_time_input_format: "best_effort" } as const;
 
+/**
+ * The settings of a server store's client: {@link SETTINGS}, and on a cluster (`CLICKHOUSE_CLUSTER`)
+ * `distributed_foreground_insert = 1`: an insert into a `Distributed` table returns once the shards
+ * hold its rows, not when the node queued them for later, so a scorer that reads a trace back right
+ * after writing its spans (design §6) finds them, and a committed Kafka offset means stored rows.
+ */
+export function serverSettings(cluster: string | undefined): Record<string, string | number> {
+  return cluster === undefined ? { ...SETTINGS } : { ...SETTINGS, distributed_foreground_insert: 1 };
+}
+
 /** `SET a = 1, b = 'x'`: the settings as one statement, string values quoted as ClickHouse literals. */
 function sessionSettingsStatement(settings: Readonly<Record<string, string | number>>): string {
   const literal = (v: string | number): string => (typeof v === "number" ? String(v) : `'${v.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`);
@@ -135,7 +145,7 @@ async function openServerStore(target: Extract<StoreTarget, { kind: "server" }>,
     url: target.url,
     ...(target.username !== undefined ? { username: target.username } : {}),
     ...(target.password !== undefined ? { password: target.password } : {}),
-    clickhouse_settings: SETTINGS,
+    clickhouse_settings: serverSettings(target.cluster),
   });
   try {
     await migrate(client, target.database, target.cluster ?? null);

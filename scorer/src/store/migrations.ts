@@ -331,8 +331,11 @@ const ALTER = /^ALTER TABLE (\w+)\.(\w+) ([\s\S]*)$/u;
  * `cluster`:
  * - `CREATE TABLE db.t (…) ENGINE = ReplacingMergeTree(version) ORDER BY (k, …)` becomes a replicated
  *   local table `db.t_local` (`ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/db/t', '{replica}',
- *   version)`) plus a `Distributed` table `db.t` over it, sharded by `cityHash64(k)` — the first key
- *   column, so every row of one key (one trace) lands on one shard and FINAL deduplicates there;
+ *   version)`) plus a `Distributed` table `db.t` over it, sharded by `cityHash64(trace_id)` when
+ *   `trace_id` is a key column, else by the first key column, so every row of one key lands on one
+ *   shard and FINAL deduplicates there, and one trace's spans, scores, claims and interaction meet on
+ *   one shard (sharding `scores` by its first column, `run_id`, would put all live traffic, run
+ *   `live`, on one shard);
  *   the repositories keep reading and writing `db.t`;
  * - `ALTER TABLE db.t …` applies to both tables; `CREATE DATABASE` gets `ON CLUSTER`;
  * - the migrations' own table is replicated on every node (no `{shard}` in its path).
@@ -350,9 +353,17 @@ export function clusteredStatements(sql: string, cluster: string): string[] {
     const engine = `ReplicatedReplacingMergeTree('${path}', '{replica}'${versionColumn ? `, ${versionColumn}` : ""})`;
     const local = `CREATE TABLE IF NOT EXISTS ${db}.${bookkeeping ? table : `${table}_local`} ON CLUSTER ${cluster} (${columns}) ENGINE = ${engine} ORDER BY ${paren}${firstKey}${rest}`;
     if (bookkeeping) return [local];
+    const keys =
+      paren === "("
+        ? `${firstKey}${rest}`
+            .slice(0, `${firstKey}${rest}`.indexOf(")"))
+            .split(",")
+            .map((k) => k.trim())
+        : [firstKey];
+    const shardKey = keys.includes("trace_id") ? "trace_id" : firstKey;
     return [
       local,
-      `CREATE TABLE IF NOT EXISTS ${db}.${table} ON CLUSTER ${cluster} AS ${db}.${table}_local ENGINE = Distributed(${cluster}, ${db}, ${table}_local, cityHash64(${firstKey}))`,
+      `CREATE TABLE IF NOT EXISTS ${db}.${table} ON CLUSTER ${cluster} AS ${db}.${table}_local ENGINE = Distributed(${cluster}, ${db}, ${table}_local, cityHash64(${shardKey}))`,
     ];
   }
   const a = ALTER.exec(q);
@@ -367,6 +378,25 @@ export function clusteredStatements(sql: string, cluster: string): string[] {
 export function migrationStatements(database: string, cluster: string | null): string[] {
   const plain = [...bookkeeping(database), ...MIGRATIONS.flatMap((m) => m.sql(database))];
   return cluster === null ? plain : plain.flatMap((s) => clusteredStatements(s, cluster));
+}
+
+/**
+ * The clustered schema as one SQL text (docs/cluster-ddl.sql, `npm run docs:cluster-ddl`): every
+ * statement of {@link migrationStatements} for `cluster`, each ended by `;`, under a header.
+ */
+export function renderClusterDdl(database: string, cluster: string): string {
+  const header = [
+    `-- ragmeter's schema in its clustered form (CLICKHOUSE_CLUSTER=${cluster}, CLICKHOUSE_DATABASE=${database}), design §11.`,
+    "-- Generated from the migrations (scorer/src/store/migrations.ts, clusteredStatements) by `npm run docs:cluster-ddl`;",
+    "-- tests/unit/cluster-ddl.unit.test.ts fails when this file is stale, and tests/integration/migrations.integration.test.ts",
+    "-- parses every statement in the ClickHouse engine. `ragmeter scorer` (or serve) runs them itself on its first start",
+    "-- with CLICKHOUSE_URL and CLICKHOUSE_CLUSTER set, recording each migration in schema_migrations, and then the data",
+    "-- statements of migration 7 (filling live_traces) as they are; this file is for review. {shard} and {replica} are",
+    "-- the macros of each server's configuration.",
+  ];
+  return `${header.join("\n")}\n\n${migrationStatements(database, cluster)
+    .map((s) => `${s};`)
+    .join("\n\n")}\n`;
 }
 
 /**
