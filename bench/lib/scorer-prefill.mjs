@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Pre-fills a topic for bench/scorer.mjs in its own process, so the scorer's peak RSS is its own:
-// node bench/lib/scorer-prefill.mjs <topic> <traces> [prod|tiny]; prints the seconds it took and the spans it sent.
+// node bench/lib/scorer-prefill.mjs <topic> <traces> [prod|tiny] [partitions (3)]; prints the seconds it took and the spans it sent.
 import { createAdmin, createProducer, setUpTopics } from "@ragmeter/kafka";
 import { createProdCorpus, prodTraceBytes } from "./prod-traces.mjs";
 import { traceBytes } from "./scorer-traces.mjs";
 
-const [topic, count, shape = "prod"] = process.argv.slice(2);
+const [topic, count, shape = "prod", partitions = "3"] = process.argv.slice(2);
 if (shape !== "prod" && shape !== "tiny") throw new Error(`shape: ${shape} is neither prod nor tiny`);
 const corpus = shape === "prod" ? createProdCorpus() : null;
 // Messages per send: a production-shaped trace is ≈ 17 KB, and a partition's batch must stay under the broker's 1 MB.
@@ -15,7 +15,7 @@ const connection = { brokers: BROKER.split(","), security: { protocol: "PLAINTEX
 
 async function prefill(topic, n) {
   const admin = createAdmin(connection, "bench-scorer-prefill");
-  await setUpTopics(admin, [topic], { create: true, partitions: 3, leaderTimeoutMs: 30_000 });
+  await setUpTopics(admin, [topic], { create: true, partitions: Number(partitions), leaderTimeoutMs: 30_000 });
   await admin.close();
   const producer = createProducer(connection, { clientId: "bench-scorer-prefill" });
   const headers = new Map([[Buffer.from("ragmeter-signal"), Buffer.from("traces")]]);
