@@ -45,11 +45,12 @@ export interface ScoringSettings {
  * store (a scan of the spans table — run at start-up and now and then, so a restart or a rebalance
  * finds the traces another instance wrote but did not score) and scores them.
  * @param now the clock, ms since the epoch.
+ * @param settleMs how long ago a trace's last span must have arrived (default: the quiet window).
  * @returns the traces scored in this pass.
  */
-export async function scoreSettledTraces(store: Store, settings: ScoringSettings, now: number): Promise<ScoredTrace[]> {
+export async function scoreSettledTraces(store: Store, settings: ScoringSettings, now: number, settleMs: number = settings.quietMs): Promise<ScoredTrace[]> {
   const promptVersion = judgePromptVersion(settings.judge);
-  const settled = await settledTraces(store, { quietMs: settings.quietMs, promptVersion, now, limit: settings.batchSize });
+  const settled = await settledTraces(store, { quietMs: settleMs, promptVersion, now, limit: settings.batchSize });
   return scoreTraces(
     store,
     settings,

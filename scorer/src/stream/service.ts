@@ -110,9 +110,24 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
       let total = 0;
       const now = Date.now();
       if (full || now - lastFullScan >= fullScanEvery) {
+        // The scan at start (or asked for) takes every settled trace; the periodic ones only those
+        // settled two scan intervals past the quiet window: the traces of a live scorer (this one's
+        // dirty ones, another's in its partitions) are its own to score, and with a backlog each
+        // scorer's scan took the others' settled traces and both scored them (bench:scale, issue 38:
+        // 2,809 scorings for 2,000 traces with one scorer). A scorer that died or lost a partition
+        // leaves its traces to them after that delay.
+        const settleMs = full || lastFullScan === 0 ? o.scoring.quietMs : o.scoring.quietMs + 2 * fullScanEvery;
         lastFullScan = now;
         for (;;) {
-          const scored = await scoreSettledTraces(o.store, o.scoring, Date.now());
+          const scored = await scoreSettledTraces(o.store, o.scoring, Date.now(), settleMs);
+          // Scored from the store with every span written before the scan: not again by the loop below.
+          for (const t of scored) {
+            const at = dirty.get(t.interaction.trace_id);
+            if (at !== undefined && at <= now) {
+              dirty.delete(t.interaction.trace_id);
+              held.delete(t.interaction.trace_id);
+            }
+          }
           total += scored.length;
           if (scored.length > 0) o.onScored?.(scored);
           if (scored.length < o.scoring.batchSize || stopped) break;
