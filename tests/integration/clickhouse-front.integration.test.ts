@@ -110,7 +110,7 @@ describe("ClickHouse HTTP front over the embedded engine", () => {
     expect(r.response_headers["x-clickhouse-query-id"]).toBe("front-test-q1");
     expect(r.response_headers["x-clickhouse-format"]).toBe("JSONEachRow");
     const summary = JSON.parse(String(r.response_headers["x-clickhouse-summary"])) as Record<string, string>;
-    expect(summary.read_rows).toBe("5");
+    expect(summary["read_rows"]).toBe("5");
     expect(await r.json()).toHaveLength(5);
   });
 
