@@ -251,9 +251,11 @@ export async function startClickHouseFront({ dataDir, host = "127.0.0.1", port =
     if (sql.trim() === "") throw new FrontError(62, "SYNTAX_ERROR", "Empty query");
     const format = outputFormat(sql, url.searchParams.get("default_format") ?? undefined);
     // An INSERT with no rows: a no-op, as a server answers it (the engine's parser would refuse it).
-    const emptyInsert = /^\s*INSERT\b[\s\S]*\bFORMAT\s+\w+\s*$/iu.test(sql);
-    const result = emptyInsert ? null : await run(sql, { settings, params, database, format });
+    // (Tested on the URL's statement alone: a regular expression over an insert's rows cost 2 % of the
+    // front's main thread in a profile.)
     const insert = /^\s*INSERT\b/iu.test(sql);
+    const emptyInsert = insert && body.trim() === "" && /\bFORMAT\s+\w+\s*$/iu.test(inUrl);
+    const result = emptyInsert ? null : await run(sql, { settings, params, database, format });
     const rows = String(result?.rowsRead ?? 0);
     const bytes = String(result?.bytesRead ?? 0);
     const summary = {

@@ -112,6 +112,9 @@ describe("ClickHouse HTTP front over the embedded engine", () => {
     const summary = JSON.parse(String(r.response_headers["x-clickhouse-summary"])) as Record<string, string>;
     expect(summary["read_rows"]).toBe("5");
     expect(await r.json()).toHaveLength(5);
+    // An INSERT without rows is a no-op, as on a server (the engine alone refuses it: "No data to insert").
+    const empty = await fetch(`${front.url}/?query=${encodeURIComponent(`INSERT INTO ${DB}.t FORMAT JSONEachRow`)}`, { method: "POST", body: "" });
+    expect([empty.status, JSON.parse(empty.headers.get("x-clickhouse-summary") ?? "{}").written_rows]).toEqual([200, "0"]);
   });
 
   it("takes gzip request bodies and gives gzip answers when the client asks for them", async () => {
