@@ -221,3 +221,18 @@ describe("ragmeter eval against an HTTP target (embedded store)", () => {
     expect(e.err).toMatch(/empty_golden_set/u);
   });
 });
+
+// From the unit tier (errors.unit): the replay opens the embedded engine.
+describe("errors of real commands (design §14)", () => {
+  it("a golden set's bad line (GoldenSetError) and a --from matching nothing in an empty store (NothingToReplayError) exit 2 with their message", async () => {
+    const home = await mkdtemp(path.join(tmpdir(), "ragmeter-errors-"));
+    const file = path.join(home, "g.jsonl");
+    await writeFile(file, '{"id":"b"}\n');
+    const golden = await cli(["golden", "check", file]);
+    expect(golden.code).toBe(2);
+    expect(golden.err).toMatch(new RegExp(`^ragmeter: ${file.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")}:1: `, "u"));
+    const replay = await cli(["replay", "--from", "nonsense", "--target", "http://127.0.0.1:1/ask", "--pipeline-version", "v", "--home", home]);
+    expect(replay.code).toBe(2);
+    expect(replay.err.split("\n")[0]).toBe("ragmeter: nothing to replay: no scored interaction with a captured question and answer matches --from nonsense");
+  });
+});

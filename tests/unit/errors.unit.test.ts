@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import {
   CollectorConfigError,
@@ -29,7 +28,6 @@ import { ReplaySpecError } from "../../scorer/src/runs/replay/select.js";
 import { TargetClientError } from "../../scorer/src/runs/targetClient.js";
 import { EmbeddedEngineMissingError, StoreError, StoreInUseError, storeFailure } from "../../scorer/src/store/errors.js";
 import { UndecodableMessageError } from "../../scorer/src/stream/ingest.js";
-import { cli } from "../helpers/cli.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -140,18 +138,6 @@ describe("the CLI's one exit path", () => {
     const c = captured();
     expect(exitOn(new Stopped(), c.io)).toBe(3);
     expect(c.lines).toEqual(["ragmeter: stopped on purpose"]);
-  });
-
-  it("real commands: a golden set's bad line (GoldenSetError) and a --from matching nothing in an empty store (NothingToReplayError) exit 2 with their message", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "ragmeter-errors-"));
-    const file = path.join(dir, "g.jsonl");
-    writeFileSync(file, '{"id":"b"}\n');
-    const golden = await cli(["golden", "check", file]);
-    expect(golden.code).toBe(2);
-    expect(golden.err).toMatch(new RegExp(`^ragmeter: ${file.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")}:1: `, "u"));
-    const replay = await cli(["replay", "--from", "nonsense", "--target", "http://127.0.0.1:1/ask", "--pipeline-version", "v", "--home", dir]);
-    expect(replay.code).toBe(2);
-    expect(replay.err.split("\n")[0]).toBe("ragmeter: nothing to replay: no scored interaction with a captured question and answer matches --from nonsense");
   });
 });
 
