@@ -429,11 +429,60 @@ export async function startKafka(options = {}) {
   const settings = kafkaSettings(options.env);
   const log = options.log ?? defaultLog;
   const timeoutMs = options.timeoutMs ?? 120_000;
-  if (await brokerAnswers(settings)) {
+  const running = async () => {
     await ensureTopics(settings, log);
     log(`Kafka already running on 127.0.0.1:${settings.port}`);
     return { status: "running", pid: readPid(settings), port: settings.port };
+  };
+  if (await brokerAnswers(settings)) return running();
+  // Test files run in parallel and each may start the broker: one process starts it, holding the
+  // start lock until it answers; the others wait for the lock, then find it running.
+  // The wait includes the holder's first resolution of the jars: minutes, not the answer timeout.
+  const release = await takeStartLock(settings, Math.max(timeoutMs, 600_000), log);
+  try {
+    if (await brokerAnswers(settings)) return running();
+    return await startLocked(settings, log, timeoutMs);
+  } finally {
+    release();
   }
+}
+
+/**
+ * Takes `<state>/start.lock` (created exclusively, holding this PID); a lock whose process is gone is
+ * taken over. Resolves to the function that releases it.
+ */
+async function takeStartLock(settings, timeoutMs, log) {
+  mkdirSync(settings.stateDir, { recursive: true });
+  const lock = join(settings.stateDir, "start.lock");
+  const deadline = Date.now() + timeoutMs;
+  let said = false;
+  for (;;) {
+    try {
+      closeSync(openSync(lock, "wx"));
+      writeFileSync(lock, `${process.pid}\n`);
+      return () => rmSync(lock, { force: true });
+    } catch (err) {
+      if (err.code !== "EEXIST") throw err;
+    }
+    let holder;
+    try {
+      holder = Number(readFileSync(lock, "utf8").trim());
+    } catch {
+      continue; // released meanwhile
+    }
+    // an empty file: its creator has not written its PID yet
+    if (Number.isInteger(holder) && holder > 0 && !alive(holder)) {
+      rmSync(lock, { force: true });
+      continue;
+    }
+    if (!said) log(`another process (PID ${holder || "?"}) is starting the broker; waiting for it`);
+    said = true;
+    if (Date.now() > deadline) throw new KafkaScriptError(`${lock} was held for ${timeoutMs} ms by PID ${holder || "?"}; remove it if that process is gone`);
+    await sleep(250);
+  }
+}
+
+async function startLocked(settings, log, timeoutMs) {
   const stalePid = readPid(settings);
   if (stalePid !== undefined && alive(stalePid)) {
     log(`broker process ${stalePid} exists but does not answer yet; waiting for it`);
