@@ -1,8 +1,8 @@
 import { defineConfig } from "vitest/config";
 
 // Two projects, chosen by a test file's folder (`npx vitest run tests/unit/x.unit.test.ts` runs it in
-// its own project's settings). scripts/test.mjs runs the unit tier in parallel, then the integration
-// and e2e files one at a time.
+// its own project's settings). scripts/test.mjs runs the unit tier, then the integration and e2e
+// files in parallel (a pool of max(2, cores); the files of its SERIAL list one at a time after them).
 export default defineConfig({
   test: {
     pool: "forks",

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// The test command (`npm test`): builds, starts what the tests need, runs unit tests in parallel and
-// integration/e2e tests one file at a time, then prints one closing line "N passed, N failed".
+// The test command (`npm test`): builds, starts what the tests need, runs the unit tier in parallel,
+// the integration and e2e files in parallel on a small pool, then the few files that cannot share the
+// machine one at a time, and prints one closing line "N passed, N failed[, N skipped]".
 // The repository's rules (scripts/rules.mjs: Biome lint+format, dependency-cruiser, tsc over the
 // tests and tools) run after the build, before the tiers, and count as one test each.
+// How a test file stays safe to run beside the others: docs/architecture.md, "Tests in parallel".
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { kafkaStatus, stopKafka } from "./kafka/kafka.mjs";
 import { runRules } from "./rules.mjs";
@@ -29,9 +32,28 @@ if (existsSync(services) && run(process.execPath, [services, "start"]).status !=
   process.exit(2);
 }
 
+// Integration and e2e files that cannot run beside another file: after the pool, one at a time.
+const SERIAL = [
+  // both start and stop the one llama-server of the user's cache (scripts/local-model: one state
+  // directory, one pid file): one file's stop would end the server the other is using
+  { file: "tests/integration/local-model.integration.test.ts", why: "the user cache's one llama-server" },
+  { file: "tests/integration/judges-local-model.integration.test.ts", why: "the user cache's one llama-server" },
+];
+// The pool: one file per core, at least two (a file mostly waits on the broker, the engine or a
+// child process). RAGMETER_TEST_WORKERS sets it (1: every file one at a time, as before issue 36).
+const workersVar = process.env.RAGMETER_TEST_WORKERS;
+const workers = workersVar ? Number(workersVar) : Math.max(2, availableParallelism());
+if (!Number.isInteger(workers) || workers < 1) {
+  console.error(`RAGMETER_TEST_WORKERS must be a whole number ≥ 1, got ${workersVar}`);
+  process.exit(2);
+}
 const tiers = [
-  { name: "unit", args: ["tests/unit"] },
-  { name: "integration", args: ["tests/integration", "tests/e2e", "--no-file-parallelism", "--maxWorkers=1"] },
+  { name: "unit", args: ["--project", "unit"] },
+  {
+    name: "integration",
+    args: ["--project", "integration", ...SERIAL.flatMap((s) => ["--exclude", s.file]), ...(workers === 1 ? ["--no-file-parallelism"] : []), `--maxWorkers=${workers}`],
+  },
+  { name: "integration-serial", args: ["--project", "integration", ...SERIAL.map((s) => s.file), "--no-file-parallelism", "--maxWorkers=1"] },
 ];
 const rules = runRules();
 let passed = rules.passed;
@@ -39,7 +61,10 @@ let failed = rules.failed;
 let skipped = 0;
 let status = rules.failed === 0 ? 0 : 1;
 for (const t of tiers) {
+  if (t.name === "integration")
+    console.log(`integration and e2e files: ${workers} at a time; then one at a time: ${SERIAL.map((s) => `${path.basename(s.file)} (${s.why})`).join(", ")}`);
   const report = path.join(outDir, `vitest-${t.name}.json`);
+  rmSync(report, { force: true }); // never count an earlier run's report
   const r = run("npx", ["vitest", "run", ...t.args, "--passWithNoTests", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`]);
   if (r.status !== 0) status = 1;
   if (existsSync(report)) {
