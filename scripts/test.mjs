@@ -48,6 +48,12 @@ const SERIAL = [
   { file: "tests/integration/instrumentation-tracing.integration.test.ts", why: "an export within 200 ms of SIGTERM" },
   // each trace's spans within serve's 300 ms quiet window, else it is scored twice (5 scored, not 3)
   { file: "tests/integration/serve.integration.test.ts", why: "a 300 ms quiet window" },
+  // brokers of their own on fixed ports (19092, 19192-19195) with state in the user cache: their
+  // start-up failed beside other files while other checkouts of this machine ran them too
+  { file: "tests/integration/collector-restart.integration.test.ts", why: "a broker of its own, restarted" },
+  { file: "tests/integration/kafka-secure.integration.test.ts", why: "a secured broker of its own" },
+  // three scorer processes and the store's front, one SIGKILLed on a schedule: the machine's cores to themselves
+  { file: "tests/integration/scorer-scaleout.integration.test.ts", why: "three scorer processes, one killed" },
 ];
 // The pool: one file per core, at least two (a file mostly waits on the broker, the engine or a
 // child process). RAGMETER_TEST_WORKERS sets it (1: every file one at a time, as before issue 36).
