@@ -1,7 +1,12 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Agent, getGlobalDispatcher, setGlobalDispatcher } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { outputBounds, promptTokens } from "../../scorer/src/judges/llm/bounds.js";
-import type { LlmJudgeOptions } from "../../scorer/src/judges/llm/llmJudge.js";
-import { CLAIMS_PROMPT, claimsUserMessage, VERIFY_PROMPT, verifyUserMessage } from "../../scorer/src/judges/prompts.js";
+import { judgeAgentTimeouts } from "../../scorer/src/judges/llm/judgeFetch.js";
+import { createLlmJudge, type LlmJudgeOptions } from "../../scorer/src/judges/llm/llmJudge.js";
+import { countTokens } from "../../scorer/src/judges/llm/tokens.js";
+import { CLAIM_VERDICT_PROMPT, claimVerdictUserMessage, RELEVANCE_PROMPT, relevanceUserMessage } from "../../scorer/src/judges/prompts.js";
 import { fakeJudge } from "../helpers/fakeJudge.js";
 import type { startFakeOpenAI } from "../helpers/openaiServer.js";
 
@@ -15,7 +20,7 @@ afterEach(async () => {
 });
 
 const judgeWith = (script: Parameters<typeof startFakeOpenAI>[0], opts: Partial<LlmJudgeOptions> = {}) => fakeJudge(script, closers, { model: "judge-1", maxRetries: 2, ...opts });
-const G1 = JSON.stringify({ claims: ["Port 5432."], verdicts: [{ verdict: "SUPPORTED", chunk_ids: ["c1"] }] });
+const G1 = JSON.stringify({ verdicts: [{ verdict: "SUPPORTED", chunk_ids: ["c1"] }] });
 const chunks = [{ id: "c1", text: "Managed PostgreSQL listens on port 5432." }];
 
 describe("LLM judge calls: structured output fallback, retries, timeouts", () => {
@@ -25,10 +30,10 @@ describe("LLM judge calls: structured output fallback, retries, timeouts", () =>
         ? { status: 400, body: JSON.stringify({ error: { message: "response_format json_schema is not supported" } }) }
         : { content: `Sure! Here it is:\n\`\`\`\n${G1}\n\`\`\`` },
     );
-    const g = await judge.grounding({ question: "port?", answer: "Port 5432.", chunks });
+    const g = await judge.grounding({ question: "port?", answer: "It listens on port 5432.", chunks });
     expect(g).toMatchObject({ status: "ok", value: 1, calls: 2 });
     expect(server.requests.map((r) => r.body.response_format === undefined)).toEqual([false, true]);
-    await judge.grounding({ question: "port?", answer: "Port 5432.", chunks });
+    await judge.grounding({ question: "port?", answer: "It listens on port 5432.", chunks });
     expect(server.requests).toHaveLength(3);
     expect(server.requests[2]!.body.response_format).toBeUndefined();
   });
@@ -56,6 +61,42 @@ describe("LLM judge calls: structured output fallback, retries, timeouts", () =>
     expect(r.calls).toBe(server.requests.length);
   });
 
+  it("a call answered after a delay longer than undici's headersTimeout: the judge's own agent waits as long as RAGMETER_JUDGE_TIMEOUT_MS (issue 40: Node's fetch gave up after 300 s whatever the setting)", async () => {
+    // the agent's timeouts are the setting, not undici's 300 s defaults
+    expect(judgeAgentTimeouts(600_000)).toEqual({ headersTimeout: 600_000, bodyTimeout: 600_000 });
+    // a real server that sends its headers only after 1.5 s, as llama.cpp does when generation ends
+    const { server, judge } = await judgeWith(() => ({ content: '{"score": 4, "reason": "late"}', delayMs: 1_500 }), { timeoutMs: 10_000, maxRetries: 0 });
+    // the 300 s default in small: with a global agent of 500 ms headersTimeout, Node's fetch fails on that server
+    const before = getGlobalDispatcher();
+    setGlobalDispatcher(new Agent({ headersTimeout: 500 }));
+    try {
+      const plain = await fetch(`${server.baseURL}/chat/completions`, { method: "POST", body: JSON.stringify({ model: "m", messages: [] }) }).then(
+        () => "answered",
+        (e: Error) => (e.cause as { code?: string } | undefined)?.code ?? e.message,
+      );
+      expect(plain).toBe("UND_ERR_HEADERS_TIMEOUT");
+      // the judge's call does not use that agent: it waits the 1.5 s and reads the reply
+      const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
+      expect(r).toMatchObject({ status: "ok", value: 4, calls: 1 });
+      expect(r.latency_ms).toBeGreaterThanOrEqual(1_400);
+    } finally {
+      setGlobalDispatcher(before);
+    }
+  });
+
+  it("a call that fails without a reply (connection reset) stores the prompt tokens it sent, not 0", async () => {
+    const reset = createServer((req) => req.socket.destroy());
+    await new Promise<void>((r) => reset.listen(0, "127.0.0.1", r));
+    closers.push(() => new Promise<void>((r) => reset.close(() => r())));
+    const judge = createLlmJudge({ baseURL: `http://127.0.0.1:${(reset.address() as AddressInfo).port}/v1`, model: "m", apiKey: "k", timeoutMs: 5_000, maxRetries: 0 });
+    const r = await judge.relevance({ question: "Which port?", answer: "Port 5432.", answerable: true });
+    expect(r.status).toBe("judge_error");
+    expect(r.calls).toBe(1);
+    // the o200k count of what was sent: system prompt + user message
+    expect(r.input_tokens).toBe(countTokens(RELEVANCE_PROMPT) + countTokens(relevanceUserMessage("Which port?", "Port 5432.")));
+    expect(r.input_tokens).toBeGreaterThan(50);
+  });
+
   it("a 503 every time is retried maxRetries times by the one retry helper (3 requests for 2 retries), then judge_error", async () => {
     const { server, judge } = await judgeWith(() => ({ status: 503, body: JSON.stringify({ error: { message: "overloaded" } }) }));
     const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
@@ -74,26 +115,26 @@ describe("LLM judge calls: structured output fallback, retries, timeouts", () =>
 
 describe("a context over the judge window (design §5)", () => {
   const question = "Which port and retention?";
-  const answer = "Port 5432. Backups 30 days. Support is 24/7.";
+  const answer = "Postgres listens on port 5432. Backups are kept for 30 days. Support is available 24/7.";
+  // ragmeter's claims of that answer: its three sentences
   const claims = ["Postgres listens on port 5432.", "Backups are kept for 30 days.", "Support is available 24/7."];
   const long = (s: string) => `${s} `.repeat(40).trim();
   const parts = [
     { id: "c1", text: long("Managed PostgreSQL listens on port 5432.") },
     { id: "c2", text: long("Backups are kept for 14 days.") },
   ];
-  // window: the verification message with the longer chunk fits (counted with the margin, plus the
-  // reply's bound), with both chunks it does not
-  const reserve = outputBounds(2048).verify(claims);
-  const window = Math.max(...parts.map((c) => promptTokens(VERIFY_PROMPT, verifyUserMessage(question, claims, [c])))) + reserve + 2;
+  // window: the verdicts message with the longer chunk fits (counted with the margin, plus the
+  // reply's bound for 3 claims), with both chunks it does not
+  const reserve = outputBounds(2048).verdicts(claims.length);
+  const window = Math.max(...parts.map((c) => promptTokens(CLAIM_VERDICT_PROMPT, claimVerdictUserMessage(question, claims, [c])))) + reserve + 2;
 
-  it("claims extracted once, verified per part: SUPPORTED in any part wins, else CONTRADICTED in any, else UNSUPPORTED", async () => {
-    expect(promptTokens(VERIFY_PROMPT, verifyUserMessage(question, claims, parts)) + reserve).toBeGreaterThan(window);
+  it("ragmeter's claims verified per part: SUPPORTED in any part wins, else CONTRADICTED in any, else UNSUPPORTED", async () => {
+    expect(promptTokens(CLAIM_VERDICT_PROMPT, claimVerdictUserMessage(question, claims, parts)) + reserve).toBeGreaterThan(window);
     const { server, judge } = await judgeWith(
       (req) => {
         const system = req.body.messages[0]!.content;
         const user = req.body.messages[1]!.content;
-        if (system === CLAIMS_PROMPT) return { content: JSON.stringify({ claims }) };
-        if (system !== VERIFY_PROMPT) return { status: 500 };
+        if (system !== CLAIM_VERDICT_PROMPT) return { status: 500 };
         // part 1 (c1): claim 1 SUPPORTED, claim 2 UNSUPPORTED, claim 3 UNSUPPORTED
         // part 2 (c2): claim 1 UNSUPPORTED, claim 2 CONTRADICTED, claim 3 UNSUPPORTED
         const v = user.includes('id="c1"') ? ["SUPPORTED", "UNSUPPORTED", "UNSUPPORTED"] : ["UNSUPPORTED", "CONTRADICTED", "UNSUPPORTED"];
@@ -103,25 +144,25 @@ describe("a context over the judge window (design §5)", () => {
     );
     const g = await judge.grounding({ question, answer, chunks: parts });
     expect(g.status).toBe("ok");
-    expect(g.claims.map((c) => [c.verdict, c.chunk_ids])).toEqual([
-      ["SUPPORTED", ["c1"]],
-      ["CONTRADICTED", ["c2"]],
-      ["UNSUPPORTED", []],
+    expect(g.claims.map((c) => [c.text, c.verdict, c.chunk_ids])).toEqual([
+      [claims[0], "SUPPORTED", ["c1"]],
+      [claims[1], "CONTRADICTED", ["c2"]],
+      [claims[2], "UNSUPPORTED", []],
     ]);
     expect(g.value).toBeCloseTo(1 / 3, 12); // 1 SUPPORTED of 3 claims
-    // 1 extraction + 2 verification calls; each verification part carries exactly one chunk
-    expect(server.requests.map((r) => r.body.messages[0]!.content === CLAIMS_PROMPT)).toEqual([true, false, false]);
-    expect(server.requests.slice(1).map((r) => (r.body.messages[1]!.content.match(/<passage id=/gu) ?? []).length)).toEqual([1, 1]);
-    expect(g.calls).toBe(3);
+    expect(g.reason).toBe("context over the window: claims verified against 2 parts");
+    // 2 calls, one per part, each with exactly one chunk and the same 3 claims
+    expect(server.requests.map((r) => (r.body.messages[1]!.content.match(/<passage id=/gu) ?? []).length)).toEqual([1, 1]);
+    expect(g.calls).toBe(2);
   });
 
-  it("when even the claims with an empty part cannot fit → context_too_long after the single extraction call", async () => {
-    const tiny = promptTokens(CLAIMS_PROMPT, claimsUserMessage(question, answer)) + outputBounds(2048).claims(answer) + 1;
-    expect(promptTokens(VERIFY_PROMPT, verifyUserMessage(question, claims, [])) + reserve).toBeGreaterThan(tiny);
-    const { server, judge } = await judgeWith(() => ({ content: JSON.stringify({ claims }) }), { contextTokens: tiny });
+  it("when even the claims with an empty part cannot fit → context_too_long without a call", async () => {
+    const tiny = promptTokens(CLAIM_VERDICT_PROMPT, claimVerdictUserMessage(question, claims, [])) + reserve - 1;
+    const { server, judge } = await judgeWith(() => ({ status: 500 }), { contextTokens: tiny });
     const g = await judge.grounding({ question, answer, chunks: parts });
-    expect(g).toMatchObject({ status: "context_too_long", value: null, claims: [] });
-    expect(server.requests).toHaveLength(1);
+    expect(g).toMatchObject({ status: "context_too_long", value: null, claims: [], calls: 0 });
+    expect(g.reason).toBe(`3 claim(s) with one passage exceed the judge window of ${tiny} tokens`);
+    expect(server.requests).toHaveLength(0);
     // and a window too small for the question and answer alone: no call at all
     const none = await judgeWith(() => ({ status: 500 }), { contextTokens: 10 });
     expect(await none.judge.grounding({ question, answer, chunks: parts })).toMatchObject({ status: "context_too_long" });

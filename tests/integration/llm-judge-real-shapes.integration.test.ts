@@ -10,7 +10,7 @@ import { formatSummary } from "../../scorer/src/cli/format/text.js";
 import { outputBounds, TOKENIZER_MARGIN } from "../../scorer/src/judges/llm/bounds.js";
 import type { LlmJudgeOptions } from "../../scorer/src/judges/llm/llmJudge.js";
 import { countTokens } from "../../scorer/src/judges/llm/tokens.js";
-import { CLAIMS_PROMPT, GROUNDING_PROMPT, RELEVANCE_PROMPT, VERIFY_PROMPT } from "../../scorer/src/judges/prompts.js";
+import { CLAIM_VERDICT_PROMPT, RELEVANCE_PROMPT } from "../../scorer/src/judges/prompts.js";
 import { runEval } from "../../scorer/src/runs/eval.js";
 import type { Target } from "../../scorer/src/runs/target.js";
 import { openStore } from "../../scorer/src/store/client.js";
@@ -39,10 +39,15 @@ const llamaContextError = (nPrompt: number, nCtx: number) =>
     },
   });
 
-describe("grounding reply: one object per claim, reasoning before verdict", () => {
-  it("reads {claims: [{claim, reasoning, verdict, chunk_ids}]}; sends that schema, a bound, and asks for the answer's language", async () => {
+describe("grounding reply: one verdict per claim of ragmeter's, verdict first (issue 40)", () => {
+  it("reads {verdicts: [{verdict, chunk_ids}]}; sends that schema and a bound sized from the claims sent", async () => {
     const { server, judge } = await judgeWith(() => ({
-      content: JSON.stringify({ claims: [item("Postgres listens on port 5432.", "SUPPORTED", ["c1"]), item("Backups are kept for 30 days.", "CONTRADICTED", ["c1"])] }),
+      content: JSON.stringify({
+        verdicts: [
+          { verdict: "SUPPORTED", chunk_ids: ["c1"] },
+          { verdict: "CONTRADICTED", chunk_ids: ["c1"] },
+        ],
+      }),
     }));
     const answer = "Postgres listens on port 5432. Backups are kept for 30 days.";
     const g = await judge.grounding({ question: "q", answer, chunks });
@@ -52,12 +57,22 @@ describe("grounding reply: one object per claim, reasoning before verdict", () =
       ["Backups are kept for 30 days.", "CONTRADICTED", ["c1"]],
     ]);
     const body = server.requests[0]!.body;
-    const schema = (body.response_format as { json_schema: { schema: { properties: { claims: { items: { properties: Record<string, unknown> } } } } } }).json_schema.schema;
-    expect(Object.keys(schema.properties.claims.items.properties)).toEqual(["claim", "reasoning", "verdict", "chunk_ids"]);
-    expect(body.messages[0]!.content).toBe(GROUNDING_PROMPT);
-    expect(GROUNDING_PROMPT).toMatch(/in the language of the ANSWER/u);
-    // 2 sentences: 24 frame + answer tokens + 2 × (40 + 48), plus the 20% margin
-    expect(body.max_tokens).toBe(Math.ceil((24 + countTokens(answer) + 2 * 88) * (1 + TOKENIZER_MARGIN)));
+    const schema = (body.response_format as { json_schema: { schema: { properties: { verdicts: { items: { properties: Record<string, unknown> } } } } } }).json_schema.schema;
+    expect(Object.keys(schema.properties.verdicts.items.properties)).toEqual(["verdict", "chunk_ids"]);
+    expect(body.messages[0]!.content).toBe(CLAIM_VERDICT_PROMPT);
+    // 2 claims sent: 24 frame + 2 × 32, plus the 20% margin
+    expect(body.max_tokens).toBe(Math.ceil((24 + 2 * 32) * (1 + TOKENIZER_MARGIN)));
+  });
+
+  it("the older one-object-per-claim reply is still read, its verdicts taken in order for ragmeter's claims", async () => {
+    const { judge } = await judgeWith(() => ({
+      content: JSON.stringify({ claims: [item("Port 5432.", "SUPPORTED", ["c1"]), item("30 days.", "UNSUPPORTED", [])] }),
+    }));
+    const g = await judge.grounding({ question: "q", answer: "Postgres listens on port 5432. Backups are kept for 30 days.", chunks });
+    expect(g.claims.map((c) => [c.text, c.verdict])).toEqual([
+      ["Postgres listens on port 5432.", "SUPPORTED"],
+      ["Backups are kept for 30 days.", "UNSUPPORTED"],
+    ]);
   });
 });
 
@@ -101,10 +116,9 @@ describe("a 400 is read by its body", () => {
     expect(server.requests[1]!.body.response_format).toBeDefined();
   });
 
-  it("a context-size 400 on the one-call grounding shrinks the window to n_ctx and takes the split path", async () => {
+  it("a context-size 400 on grounding shrinks the window to n_ctx and verifies the claims against parts that fit", async () => {
     const question = "Which port and retention?";
-    const answer = "Port 5432. Backups 30 days.";
-    const claims = ["Postgres listens on port 5432.", "Backups are kept for 30 days."];
+    const answer = "Postgres listens on port 5432. Backups are kept for 30 days.";
     const long = (s: string) => `${s} `.repeat(60).trim();
     const parts = [
       { id: "c1", text: long("Managed PostgreSQL listens on port 5432.") },
@@ -114,22 +128,25 @@ describe("a 400 is read by its body", () => {
     const { server, judge } = await judgeWith((req) => {
       const system = req.body.messages[0]!.content;
       const user = req.body.messages[1]!.content;
-      if (system === GROUNDING_PROMPT) {
+      if (system !== CLAIM_VERDICT_PROMPT) return { status: 500 };
+      const c1 = user.includes('id="c1"');
+      const c2 = user.includes('id="c2"');
+      if (c1 && c2) {
         // the server counts the prompt as o200k does and its context is one token short of it
         const n = countTokens(system) + countTokens(user);
         nCtx = n - 1;
         return { status: 400, body: llamaContextError(n, nCtx) };
       }
-      if (system === CLAIMS_PROMPT) return { content: JSON.stringify({ claims }) };
-      if (system !== VERIFY_PROMPT) return { status: 500 };
-      const c1 = user.includes('id="c1"');
-      return {
-        content: JSON.stringify({
-          claims: c1
-            ? [item(claims[0]!, "SUPPORTED", ["c1"]), item(claims[1]!, "UNSUPPORTED", [])]
-            : [item(claims[0]!, "UNSUPPORTED", []), item(claims[1]!, "CONTRADICTED", ["c2"])],
-        }),
-      };
+      const v = c1
+        ? [
+            ["SUPPORTED", ["c1"]],
+            ["UNSUPPORTED", []],
+          ]
+        : [
+            ["UNSUPPORTED", []],
+            ["CONTRADICTED", ["c2"]],
+          ];
+      return { content: JSON.stringify({ verdicts: v.map(([verdict, chunk_ids]) => ({ verdict, chunk_ids })) }) };
     });
     const g = await judge.grounding({ question, answer, chunks: parts });
     expect(g.status).toBe("ok");
@@ -138,14 +155,14 @@ describe("a 400 is read by its body", () => {
       ["CONTRADICTED", ["c2"]],
     ]);
     expect(g.value).toBe(0.5);
-    // grounding (400), extraction, one verification per chunk; structured output never switched off
-    expect(server.requests.map((r) => r.body.messages[0]!.content)).toEqual([GROUNDING_PROMPT, CLAIMS_PROMPT, VERIFY_PROMPT, VERIFY_PROMPT]);
+    // both chunks (400), then one call per chunk; structured output never switched off
+    expect(server.requests.map((r) => (r.body.messages[1]!.content.match(/<passage id=/gu) ?? []).length)).toEqual([2, 1, 1]);
     expect(server.requests.every((r) => r.body.response_format !== undefined)).toBe(true);
-    // each verification message, counted with the margin plus its reply's bound, fits the n_ctx the server said
-    const verifyBound = outputBounds(2048).verify(claims);
-    for (const r of server.requests.slice(2)) {
-      expect(Math.ceil((countTokens(VERIFY_PROMPT) + countTokens(r.body.messages[1]!.content)) * (1 + TOKENIZER_MARGIN)) + verifyBound).toBeLessThanOrEqual(nCtx);
-      expect(r.body.max_tokens).toBe(verifyBound);
+    // each part's message, counted with the margin plus its reply's bound, fits the n_ctx the server said
+    const bound = outputBounds(2048).verdicts(2);
+    for (const r of server.requests.slice(1)) {
+      expect(Math.ceil((countTokens(CLAIM_VERDICT_PROMPT) + countTokens(r.body.messages[1]!.content)) * (1 + TOKENIZER_MARGIN)) + bound).toBeLessThanOrEqual(nCtx);
+      expect(r.body.max_tokens).toBe(bound);
     }
   });
 
@@ -211,22 +228,22 @@ describe("a 400 is read by its body", () => {
   });
 });
 
-describe("placeholder verdicts are rejected", () => {
-  it('claims "..." citing chunk "..." (what SmolLM2 answered) → retried once, then judge_error with that reason', async () => {
-    const { server, judge } = await judgeWith(() => ({ content: JSON.stringify({ claims: [{ claim: "...", reasoning: "...", verdict: "SUPPORTED", chunk_ids: ["..."] }] }) }));
-    const g = await judge.grounding({ question: "q", answer: "Sorry, I could not find that.", chunks });
-    expect(g).toMatchObject({ status: "judge_error", value: null, claims: [], reason: 'placeholder claim 1: "..." (after 2 attempts)' });
+describe("verdicts citing passages that were not given are rejected", () => {
+  it('a verdict citing chunk "..." (what SmolLM2 answered) → retried once, then judge_error with that reason', async () => {
+    const { server, judge } = await judgeWith(() => ({ content: JSON.stringify({ verdicts: [{ verdict: "SUPPORTED", chunk_ids: ["..."] }] }) }));
+    const g = await judge.grounding({ question: "q", answer: "It listens on port 5432.", chunks });
+    expect(g).toMatchObject({ status: "judge_error", value: null, claims: [], reason: 'claim 1 cites chunk "...", not among the passages (after 2 attempts)' });
     expect(server.requests).toHaveLength(2);
   });
 
   it("a verdict citing a chunk id that is not among the passages → judge_error; a good second reply is kept", async () => {
-    const bad = await judgeWith(() => ({ content: JSON.stringify({ claims: [item("Port 5432.", "SUPPORTED", ["c9"])] }) }));
-    expect(await bad.judge.grounding({ question: "q", answer: "Port 5432.", chunks })).toMatchObject({
+    const bad = await judgeWith(() => ({ content: JSON.stringify({ verdicts: [{ verdict: "SUPPORTED", chunk_ids: ["c9"] }] }) }));
+    expect(await bad.judge.grounding({ question: "q", answer: "It listens on port 5432.", chunks })).toMatchObject({
       status: "judge_error",
       reason: 'claim 1 cites chunk "c9", not among the passages (after 2 attempts)',
     });
-    const second = await judgeWith((_r, n) => ({ content: JSON.stringify({ claims: [item(n === 1 ? "" : "Port 5432.", "SUPPORTED", ["c1"])] }) }));
-    expect(await second.judge.grounding({ question: "q", answer: "Port 5432.", chunks })).toMatchObject({ status: "ok", value: 1, calls: 2 });
+    const second = await judgeWith((_r, n) => ({ content: JSON.stringify({ verdicts: [{ verdict: "SUPPORTED", chunk_ids: [n === 1 ? "c9" : "c1"] }] }) }));
+    expect(await second.judge.grounding({ question: "q", answer: "It listens on port 5432.", chunks })).toMatchObject({ status: "ok", value: 1, calls: 2 });
   });
 });
 
@@ -255,7 +272,7 @@ describe("time per judgment", () => {
 
 describe("judge errors surface in the summary, --json and the exit code", () => {
   it("recall measured but every judge call truncated: stored completed, reasons counted, --max-error-rate decides (not exit 2)", async () => {
-    const { judge } = await judgeWith(() => ({ content: '{"claims": [{"claim": "x", "reasoning": "x x x', finishReason: "length" }), { maxOutputTokens: 64 });
+    const { judge } = await judgeWith(() => ({ content: '{"verdicts": [{"verdict": "SUPP', finishReason: "length" }), { maxOutputTokens: 64 });
     const golden = await parseGoldenSet(
       [
         '{"id":"a","question":"first?","expected_source":"d","expected_substring":"port 5432"}',
@@ -268,7 +285,12 @@ describe("judge errors surface in the summary, --json and the exit code", () => 
       ask: async (question) => ({
         ok: true,
         latency_ms: 1,
-        reply: { answer: `Answer to ${question}`, contexts: [{ id: "c1", document_id: "d", text: chunks[0]!.text, score: 1 }], model: "gen-1", pipeline_version: null },
+        reply: {
+          answer: `The answer to ${question.replace("?", "")} is port 5432.`,
+          contexts: [{ id: "c1", document_id: "d", text: chunks[0]!.text, score: 1 }],
+          model: "gen-1",
+          pipeline_version: null,
+        },
       }),
     };
     const home = await mkdtemp(path.join(tmpdir(), "ragmeter-judge-"));

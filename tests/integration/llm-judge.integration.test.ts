@@ -20,25 +20,38 @@ const judgeWith = (script: Parameters<typeof startFakeOpenAI>[0]) => fakeJudge(s
 const chunks = [{ id: "c1", text: "Managed PostgreSQL listens on port 5432. Backups are kept for 14 days." }];
 
 describe("LLM judges through the real openai client against a local OpenAI-compatible server", () => {
-  it("parses a reply wrapped in prose with the JSON in a code fence; sends temperature 0 and the JSON schema", async () => {
+  it("parses a reply wrapped in prose with the JSON in a code fence; sends temperature 0, ragmeter's claims and a schema of one verdict per claim", async () => {
     const { server, judge } = await judgeWith(() => ({
       content:
-        'Here is my assessment.\n```json\n{"claims": ["Postgres listens on port 5432.", "Backups are kept for 30 days."], "verdicts": [{"verdict": "SUPPORTED", "chunk_ids": ["c1"]}, {"verdict": "CONTRADICTED", "chunk_ids": ["c1"]}]}\n```\nLet me know.',
+        'Here is my assessment.\n```json\n{"verdicts": [{"verdict": "SUPPORTED", "chunk_ids": ["c1"]}, {"verdict": "CONTRADICTED", "chunk_ids": ["c1"]}]}\n```\nLet me know.',
     }));
     const g = await judge.grounding({ question: "q", answer: "Postgres listens on port 5432. Backups are kept for 30 days.", chunks });
     expect(g.status).toBe("ok");
     expect(g.value).toBe(0.5);
-    expect(g.claims.map((c) => c.verdict)).toEqual(["SUPPORTED", "CONTRADICTED"]);
+    expect(g.claims.map((c) => [c.text, c.verdict])).toEqual([
+      ["Postgres listens on port 5432.", "SUPPORTED"],
+      ["Backups are kept for 30 days.", "CONTRADICTED"],
+    ]);
     expect(g.input_tokens).toBe(100);
     const body = server.requests[0]!.body;
     expect(body.temperature).toBe(0);
     expect(body.model).toBe("judge-1");
-    expect(body.response_format).toMatchObject({ type: "json_schema", json_schema: { name: "grounding", strict: true } });
+    expect(body.messages[1]?.content).toContain("CLAIMS (2):\n1. Postgres listens on port 5432.\n2. Backups are kept for 30 days.");
+    // exactly 2 verdicts, chunk ids only among the passages; the reply limit sized from 2 claims: ceil((24 + 2 × 32) × 1.2) = 106
+    expect(body.response_format).toMatchObject({
+      type: "json_schema",
+      json_schema: {
+        name: "claim_verdicts",
+        strict: true,
+        schema: { properties: { verdicts: { minItems: 2, maxItems: 2, items: { properties: { chunk_ids: { items: { enum: ["c1"] } } } } } } },
+      },
+    });
+    expect(body.max_tokens).toBe(106);
   });
 
-  it("no labels for 3 claims → judge_error with null, after bounded attempts", async () => {
+  it("a reply without verdicts for 3 claims → judge_error with null, after bounded attempts", async () => {
     const { server, judge } = await judgeWith(() => ({ content: '{"claims": ["a", "b", "c"]}' }));
-    const g = await judge.grounding({ question: "q", answer: "a. b. c.", chunks });
+    const g = await judge.grounding({ question: "q", answer: "Postgres listens on port 5432. Backups are kept for 30 days. Support answers on Sundays.", chunks });
     expect(g).toMatchObject({ status: "judge_error", value: null, claims: [] });
     expect(g.reason).toMatch(/verdicts/u);
     expect(server.requests).toHaveLength(2);
@@ -47,14 +60,13 @@ describe("LLM judges through the real openai client against a local OpenAI-compa
   it("2 verdicts for 3 claims → judge_error", async () => {
     const { judge } = await judgeWith(() => ({
       content: JSON.stringify({
-        claims: ["a", "b", "c"],
         verdicts: [
           { verdict: "SUPPORTED", chunk_ids: [] },
           { verdict: "UNSUPPORTED", chunk_ids: [] },
         ],
       }),
     }));
-    const g = await judge.grounding({ question: "q", answer: "a. b. c.", chunks });
+    const g = await judge.grounding({ question: "q", answer: "Postgres listens on port 5432. Backups are kept for 30 days. Support answers on Sundays.", chunks });
     expect(g.status).toBe("judge_error");
     expect(g.reason).toBe("2 verdicts for 3 claims (after 2 attempts)");
   });
@@ -67,10 +79,12 @@ describe("LLM judges through the real openai client against a local OpenAI-compa
   });
 
   it("zero claims → no_claims; an HTTP 500 → judge_error naming the failure", async () => {
-    const none = await judgeWith(() => ({ content: '{"claims": [], "verdicts": []}' }));
-    expect(await none.judge.grounding({ question: "q", answer: "Sorry, I could not find that.", chunks: [] })).toMatchObject({ status: "no_claims", value: null });
+    // ragmeter's splitter finds no claim in an "I could not find" answer: no call is made
+    const none = await judgeWith(() => ({ content: '{"verdicts": []}' }));
+    expect(await none.judge.grounding({ question: "q", answer: "Sorry, I could not find that.", chunks })).toMatchObject({ status: "no_claims", value: null, calls: 0 });
+    expect(none.server.requests).toHaveLength(0);
     const down = await judgeWith((): ScriptedReply => ({ status: 500 }));
-    const g = await down.judge.grounding({ question: "q", answer: "x", chunks });
+    const g = await down.judge.grounding({ question: "q", answer: "Postgres listens on port 5432.", chunks });
     expect(g.status).toBe("judge_error");
     expect(g.reason).toMatch(/judge call failed: 500/u);
   });
@@ -80,7 +94,7 @@ describe("LLM judges through the real openai client against a local OpenAI-compa
       const user = req.body.messages[1]?.content ?? "";
       if (req.body.messages[0]?.content.startsWith("You rate")) return { content: '{"score": 4, "reason": "answers it"}' };
       if (user.includes("BROKEN")) return { content: '{"claims": ["x", "y", "z"]}' };
-      return { content: '{"claims": ["fact"], "verdicts": [{"verdict": "SUPPORTED", "chunk_ids": ["c1"]}]}' };
+      return { content: '{"verdicts": [{"verdict": "SUPPORTED", "chunk_ids": ["c1"]}]}' };
     });
     const golden = await parseGoldenSet(
       [
@@ -95,7 +109,12 @@ describe("LLM judges through the real openai client against a local OpenAI-compa
       ask: async (question) => ({
         ok: true,
         latency_ms: 1,
-        reply: { answer: `Answer to ${question}`, contexts: [{ id: "c1", document_id: "d", text: chunks[0]!.text, score: 1 }], model: "gen-1", pipeline_version: null },
+        reply: {
+          answer: `The answer to ${question.replace("?", "")} is port 5432.`,
+          contexts: [{ id: "c1", document_id: "d", text: chunks[0]!.text, score: 1 }],
+          model: "gen-1",
+          pipeline_version: null,
+        },
       }),
     };
     const home = await mkdtemp(path.join(tmpdir(), "ragmeter-judge-"));
@@ -124,10 +143,10 @@ describe("LLM judges through the real openai client against a local OpenAI-compa
   });
 
   it("a reply with a draft grounding block then a final one: the stored claims and score are the final block's (design §5)", async () => {
-    const item = (claim: string, verdict: string, chunk_ids: string[]) => ({ claim, reasoning: "r", verdict, chunk_ids });
-    const block = (claims: unknown[]) => `\`\`\`json\n${JSON.stringify({ claims })}\n\`\`\``;
-    const draft = block([item("Postgres listens on port 5432.", "UNSUPPORTED", []), item("Backups are kept for 30 days.", "UNSUPPORTED", [])]);
-    const final = block([item("Postgres listens on port 5432.", "SUPPORTED", ["c1"]), item("Backups are kept for 30 days.", "CONTRADICTED", ["c1"])]);
+    const item = (verdict: string, chunk_ids: string[]) => ({ verdict, chunk_ids });
+    const block = (verdicts: unknown[]) => `\`\`\`json\n${JSON.stringify({ verdicts })}\n\`\`\``;
+    const draft = block([item("UNSUPPORTED", []), item("UNSUPPORTED", [])]);
+    const final = block([item("SUPPORTED", ["c1"]), item("CONTRADICTED", ["c1"])]);
     const { judge } = await judgeWith((req) =>
       req.body.messages[0]?.content.startsWith("You rate") ? { content: '{"score": 4, "reason": "answers it"}' } : { content: `Draft:\n${draft}\nOn reflection:\n${final}` },
     );

@@ -37,6 +37,11 @@ describe("output bounds", () => {
     expect(expectedClaims("备份保留14天。每个备份收费3元。")).toBe(2);
     expect(expectedClaims("")).toBe(1);
   });
+  it("claim verdicts: sized from the number of claims sent, 24 + 32 per claim plus the margin; capped (issue 40)", () => {
+    expect(outputBounds(2048).verdicts(1)).toBe(68); // ceil(56 × 1.2)
+    expect(outputBounds(2048).verdicts(8)).toBe(336); // ceil(280 × 1.2)
+    expect(outputBounds(100).verdicts(8)).toBe(100);
+  });
   it("relevance: 128 tokens plus the margin; capped; the one retry doubles up to the cap", () => {
     expect(outputBounds(2048).relevance()).toBe(Math.ceil(128 * (1 + TOKENIZER_MARGIN)));
     expect(outputBounds(100).relevance()).toBe(100);

@@ -135,7 +135,7 @@ describe("the LLM judge (real openai client, scripted server) on a reply with a 
   });
 
   it("grounding: no block valid → judge_error naming the last block's problem, after the parse attempts", async () => {
-    const bad = { claims: [item("Postgres listens on port 5432.", "SUPPORTED", ["c9"])] };
+    const bad = { claims: [item("Postgres listens on port 5432.", "SUPPORTED", ["c9"]), item("Backups are kept for 30 days.", "SUPPORTED", ["c1"])] };
     const { server, judge } = await judgeWith(() => ({ content: `${fence({ claims: "none" })}\n${fence(bad)}` }));
     const g = await judge.grounding({ question: "q", answer, chunks });
     expect(g).toMatchObject({ status: "judge_error", value: null, claims: [] });

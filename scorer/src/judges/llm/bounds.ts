@@ -2,7 +2,7 @@ import { countTokens } from "./tokens.js";
 
 /**
  * Output bounds and window accounting of the LLM judges (issue 13). Every call is sent with an
- * output bound sized from its reply schema and the number of claims; the window keeps room for that
+ * output bound sized from its reply schema and the number of claims sent (issue 40); the window keeps room for that
  * reply and a margin for the model's own tokenizer.
  */
 
@@ -16,12 +16,10 @@ export const DEFAULT_MAX_OUTPUT_TOKENS = 2048;
  */
 export const TOKENIZER_MARGIN = 0.2;
 
-/** Tokens of the JSON around one claim object (keys, quotes, verdict word, one chunk id). */
-const PER_CLAIM_JSON = 40;
-/** Tokens of one short reasoning sentence (the prompt asks for at most 25 words). */
-const PER_REASONING = 48;
 /** Tokens of the reply's outer JSON. */
 const REPLY_FRAME = 24;
+/** Tokens of one verdict object (verdict word, up to 3 passage ids, keys, a server's indentation). */
+const PER_VERDICT = 32;
 /** Bound of the relevance reply: a score and one sentence. */
 const RELEVANCE_BOUND = 128;
 
@@ -43,12 +41,8 @@ const withMargin = (n: number) => Math.ceil(n * (1 + TOKENIZER_MARGIN));
 
 /** Output bounds per reply kind, each capped by `cap`. */
 export interface OutputBounds {
-  /** One object per claim with its text, reasoning, verdict and chunk ids; claims are not known yet. */
-  grounding(answer: string): number;
-  /** One object per given claim (the claim copied, reasoning, verdict, chunk ids). */
-  verify(claims: readonly string[]): number;
-  /** The claims of the answer, as strings. */
-  claims(answer: string): number;
+  /** One verdict object per claim sent (ragmeter's own claims, issue 40): sized from the number of claims. */
+  verdicts(claims: number): number;
   relevance(): number;
   /** One object per fact of the reference. */
   reference(reference: string): number;
@@ -62,9 +56,7 @@ export function outputBounds(cap: number): OutputBounds {
   const capped = (n: number) => Math.min(cap, withMargin(n));
   return {
     cap,
-    grounding: (answer) => capped(REPLY_FRAME + countTokens(answer) + expectedClaims(answer) * (PER_CLAIM_JSON + PER_REASONING)),
-    verify: (claims) => capped(REPLY_FRAME + claims.reduce((s, c) => s + countTokens(c) + PER_CLAIM_JSON + PER_REASONING, 0)),
-    claims: (answer) => capped(REPLY_FRAME + countTokens(answer) + expectedClaims(answer) * 8),
+    verdicts: (n) => capped(REPLY_FRAME + n * PER_VERDICT),
     relevance: () => capped(RELEVANCE_BOUND),
     reference: (reference) => capped(REPLY_FRAME + countTokens(reference) + expectedClaims(reference) * 16),
     retry: (bound) => (bound >= cap ? null : Math.min(cap, bound * 2)),

@@ -1,19 +1,10 @@
-import {
-  CLAIMS_PROMPT,
-  GROUNDING_PROMPT,
-  groundingUserMessage,
-  promptVersion,
-  REFERENCE_PROMPT,
-  RELEVANCE_PROMPT,
-  referenceUserMessage,
-  relevanceUserMessage,
-  VERIFY_PROMPT,
-} from "../prompts.js";
-import type { ClaimVerdict, GroundingInput, GroundingJudgment, Judge, ReferenceInput, ReferenceJudgment, RelevanceInput, RelevanceJudgment } from "../types.js";
+import { CLAIM_RULES } from "../heuristic/claims.js";
+import { CLAIM_VERDICT_PROMPT, promptVersion, REFERENCE_PROMPT, RELEVANCE_PROMPT, referenceUserMessage, relevanceUserMessage } from "../prompts.js";
+import type { GroundingInput, GroundingJudgment, Judge, ReferenceInput, ReferenceJudgment, RelevanceInput, RelevanceJudgment } from "../types.js";
 import { isPlaceholder } from "./checks.js";
-import { longGrounding } from "./longGrounding.js";
+import { claimGrounding } from "./claimGrounding.js";
 import type { LlmJudgeOptions } from "./options.js";
-import { claimsCheck, groundingReadSchema, groundingReplySchema, referenceReplySchema, relevanceReplySchema } from "./replySchemas.js";
+import { referenceReplySchema, relevanceReplySchema } from "./replySchemas.js";
 import { costOf, createJudgeTransport, newTally } from "./transport.js";
 
 export type { LlmJudgeOptions } from "./options.js";
@@ -27,15 +18,14 @@ export type { LlmJudgeOptions } from "./options.js";
  * citing a chunk that is not among the passages, or a relevance score outside 0–4 give `judge_error`
  * after `maxParseAttempts`; an HTTP failure after the retries gives `judge_error` with the reason;
  * the judgment's time budget running out gives `judge_error` naming `RAGMETER_JUDGE_TIMEOUT_MS`.
- * A grounding context longer than the window (counted, or said by the endpoint's context-size 400)
- * is handled by claim extraction then verification per part (SUPPORTED in any part wins, else
- * CONTRADICTED in any part, else UNSUPPORTED); when even the claims with an empty part cannot fit,
- * `context_too_long`. Never throws for one item.
+ * Grounding is claim by claim ({@link claimGrounding}): ragmeter's own claims, one verdict each,
+ * against the passages or, over the window, each part of them. Never throws for one item.
  */
 export function createLlmJudge(options: LlmJudgeOptions): Judge {
   const transport = createJudgeTransport(options);
   const { bounds, call, fits } = transport;
-  const groundingVersion = promptVersion(`${GROUNDING_PROMPT}\n${CLAIMS_PROMPT}\n${VERIFY_PROMPT}`);
+  // the claims are ragmeter's (the splitter's rules) and the verdicts the model's: both make the version
+  const groundingVersion = promptVersion(`${CLAIM_VERDICT_PROMPT}\n${CLAIM_RULES}`);
   return {
     kind: "llm",
     model: options.model,
@@ -43,29 +33,10 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
     promptVersion: { grounding: groundingVersion, relevance: promptVersion(RELEVANCE_PROMPT), reference_facts: promptVersion(REFERENCE_PROMPT) },
     async grounding(input: GroundingInput): Promise<GroundingJudgment> {
       const tally = newTally();
-      const cost = () => costOf(tally);
       const chunks = input.chunks.filter((c) => c.text.trim().length > 0);
-      const ids = new Set(chunks.map((c) => c.id));
-      const user = groundingUserMessage(input.question, input.answer, chunks);
-      const long = async (): Promise<GroundingJudgment> => {
-        const r = await longGrounding(transport, input, chunks, ids, tally);
-        if (r.status !== "ok") return { status: r.status, value: null, claims: [], ...(r.reason !== undefined ? { reason: r.reason } : {}), ...cost() };
-        return {
-          status: "ok",
-          value: r.claims.filter((c) => c.verdict === "SUPPORTED").length / r.claims.length,
-          claims: r.claims,
-          ...(r.reason !== undefined ? { reason: r.reason } : {}),
-          ...cost(),
-        };
-      };
-      const bound = bounds.grounding(input.answer);
-      if (!fits(GROUNDING_PROMPT, user, bound)) return long();
-      const r = await call(GROUNDING_PROMPT, user, "grounding", groundingReplySchema, groundingReadSchema, bound, tally, claimsCheck(ids));
-      if (!r.ok) return r.context ? long() : { status: "judge_error", value: null, claims: [], reason: r.reason, ...cost() };
-      const items = typeof r.value === "string" ? [] : r.value;
-      const claims: ClaimVerdict[] = items.map((v, index) => ({ index, text: v.claim, verdict: v.verdict, chunk_ids: v.verdict === "UNSUPPORTED" ? [] : v.chunk_ids }));
-      if (claims.length === 0) return { status: "no_claims", value: null, claims, reason: "the answer makes no factual claim", ...cost() };
-      return { status: "ok", value: claims.filter((c) => c.verdict === "SUPPORTED").length / claims.length, claims, ...cost() };
+      const r = await claimGrounding(transport, input.question, input.answer, chunks, tally);
+      const value = r.status === "ok" ? r.claims.filter((c) => c.verdict === "SUPPORTED").length / r.claims.length : null;
+      return { status: r.status, value, claims: r.claims, ...(r.reason !== undefined ? { reason: r.reason } : {}), ...costOf(tally) };
     },
     async relevance(input: RelevanceInput): Promise<RelevanceJudgment> {
       const tally = newTally();

@@ -1,7 +1,6 @@
 // The replies the LLM judge asks for (sent as `response_format`) and how each is read and checked.
 import { z } from "zod";
 import type { Verdict } from "../types.js";
-import { verdictProblem } from "./checks.js";
 
 const verdictEnum = z.enum(["SUPPORTED", "CONTRADICTED", "UNSUPPORTED"]);
 
@@ -14,7 +13,7 @@ const claimItemSchema = z.object({
 });
 
 /** Reply schema of the grounding judge (sent as `response_format`): one object per claim, so verdicts are one to one with claims. */
-export const groundingReplySchema = z.object({ claims: z.array(claimItemSchema) });
+const groundingReplySchema = z.object({ claims: z.array(claimItemSchema) });
 
 /** The older two-list shape (`claims` strings + `verdicts`), still read when a model answers with it; one-to-one is checked. */
 const legacyGroundingSchema = z.object({
@@ -22,10 +21,10 @@ const legacyGroundingSchema = z.object({
   verdicts: z.array(z.object({ verdict: verdictEnum, chunk_ids: z.array(z.string()) })),
 });
 
-export type ClaimItem = z.infer<typeof claimItemSchema>;
+type ClaimItem = z.infer<typeof claimItemSchema>;
 
 /** What a grounding or verification reply is read as: one item per claim, or the problem of a legacy reply. */
-export const groundingReadSchema = z.union([
+const groundingReadSchema = z.union([
   groundingReplySchema.transform((v): ClaimItem[] | string => v.claims),
   legacyGroundingSchema.transform((v): ClaimItem[] | string =>
     v.verdicts.length !== v.claims.length
@@ -35,11 +34,41 @@ export const groundingReadSchema = z.union([
   z.object({ verdicts: legacyGroundingSchema.shape.verdicts }).transform((v): ClaimItem[] | string => v.verdicts.map((x) => ({ claim: "", reasoning: "", ...x }))),
 ]);
 
-/** Reply schema of the claim-extraction step (long contexts). */
-export const claimsReplySchema = z.object({ claims: z.array(z.string()) });
+/** One verdict of a claim-verdicts reply: the verdict first, then the passages it rests on (at most 3). */
+const verdictItem = (ids: readonly string[]) => z.object({ verdict: verdictEnum, chunk_ids: z.array(ids.length > 0 ? z.enum(ids as [string, ...string[]]) : z.string()).max(3) });
 
-/** Reply schema of the verification step (long contexts): one object per given claim (as the grounding reply). */
-export const verifyReplySchema = z.object({ claims: z.array(claimItemSchema) });
+/**
+ * Reply schema of the claim verdicts (sent as `response_format`): exactly `n` verdicts, chunk ids
+ * only among the passages `ids`, so a server that constrains replies to the schema cannot answer otherwise.
+ */
+export function verdictsReplySchema(n: number, ids: readonly string[]) {
+  return z.object({ verdicts: z.array(verdictItem(ids)).length(n) });
+}
+
+/** A verdict as read: the verdict and its passages. */
+export type VerdictItem = { verdict: Verdict; chunk_ids: string[] };
+
+/**
+ * How a claim-verdicts reply is read: `{"verdicts": [...]}` (the schema), or the older grounding
+ * shapes (one object per claim, or `claims` + `verdicts` lists) a model may still answer with.
+ */
+export const verdictsReadSchema = z.union([
+  z.object({ verdicts: z.array(z.object({ verdict: verdictEnum, chunk_ids: z.array(z.string()) })) }).transform((v): VerdictItem[] | string => v.verdicts),
+  groundingReadSchema.transform((v): VerdictItem[] | string => (typeof v === "string" ? v : v.map((c) => ({ verdict: c.verdict, chunk_ids: c.chunk_ids })))),
+]);
+
+/** The check of a claim-verdicts reply: one verdict per claim sent, chunk ids only among the passages `ids`. */
+export function verdictsCheck(n: number, ids: ReadonlySet<string>): (v: VerdictItem[] | string) => string | null {
+  return (v) => {
+    if (typeof v === "string") return v;
+    if (v.length !== n) return `${v.length} verdicts for ${n} claims`;
+    for (const [i, c] of v.entries()) {
+      const bad = c.chunk_ids.find((id) => !ids.has(id));
+      if (bad !== undefined) return `claim ${i + 1} cites chunk ${JSON.stringify(bad)}, not among the passages`;
+    }
+    return null;
+  };
+}
 
 /** Reply schema of the relevance judge: an integer 0–4 in `score` (7 is an error, not a 4). */
 export const relevanceReplySchema = z.object({
@@ -51,18 +80,3 @@ export const relevanceReplySchema = z.object({
 export const referenceReplySchema = z.object({
   facts: z.array(z.object({ fact: z.string(), stated: z.boolean() })),
 });
-
-/**
- * The check of a grounding or verification reply: one verdict per given claim (when the claims were
- * given), and the verdicts' problems verdictProblem finds (./checks.ts) against the passages `ids`.
- */
-export function claimsCheck(ids: ReadonlySet<string>, given?: readonly string[]): (v: ClaimItem[] | string) => string | null {
-  return (v) => {
-    if (typeof v === "string") return v;
-    if (given !== undefined && v.length !== given.length) return `${v.length} verdicts for ${given.length} claims`;
-    return verdictProblem(
-      v.map((c, i) => (given !== undefined && c.claim.trim() === "" ? { ...c, claim: given[i] ?? "" } : c)),
-      ids,
-    );
-  };
-}

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { JudgeCallError } from "../errors.js";
 import { DEFAULT_MAX_OUTPUT_TOKENS, type OutputBounds, outputBounds, promptTokens, TOKENIZER_MARGIN } from "./bounds.js";
 import { toJudgeCallError } from "./callError.js";
+import { judgeFetch } from "./judgeFetch.js";
 import { createRateLimiter, type RateLimiter } from "./limiter.js";
 import { DEFAULT_CONTEXT_TOKENS, type LlmJudgeOptions } from "./options.js";
 import { readReply } from "./readReply.js";
@@ -54,7 +55,9 @@ export interface JudgeTransport {
 /** The transport of one LLM judge (its state is the endpoint's: one per judge). */
 export function createJudgeTransport(options: LlmJudgeOptions): JudgeTransport {
   const budgetMs = options.timeoutMs ?? 60_000;
-  const client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey ?? "none", timeout: budgetMs, maxRetries: 0 });
+  // the client's own fetch: the budget is its only time bound (not undici's 300 s default, ./judgeFetch.ts)
+  const http = judgeFetch(budgetMs);
+  const client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey ?? "none", timeout: budgetMs, maxRetries: 0, fetch: http });
   const retries = options.maxRetries ?? 3;
   const attempts = options.maxParseAttempts ?? 2;
   let window = options.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
@@ -79,14 +82,14 @@ export function createJudgeTransport(options: LlmJudgeOptions): JudgeTransport {
     };
     const sent = countTokens(system) + countTokens(user);
     // Every HTTP request of the call, the client's retries included, is counted; a request that
-    // timed out (aborted) stores the prompt tokens it sent (o200k count), as no usage comes back.
+    // failed without a reply (timed out, reset) stores the prompt tokens it sent (o200k count), as no usage comes back.
     const counted = client.withOptions({
       fetch: async (url, init) => {
         tally.calls++;
         try {
-          return await fetch(url, init);
+          return await http(url, init);
         } catch (err) {
-          if (init?.signal?.aborted) tally.input_tokens += sent;
+          tally.input_tokens += sent;
           throw err;
         }
       },

@@ -1,0 +1,152 @@
+// The LLM judge's grounding, claim by claim (issue 40; design §5): ragmeter splits the answer into
+// claims itself (the no-LLM judge's splitter, ../heuristic/claims.ts), checks that they cover the
+// answer's sentences, and asks the model for one verdict per claim against the passages.
+import type { Status } from "../../domain/status.js";
+import { claimSpans } from "../heuristic/claims.js";
+import { CLAIM_VERDICT_PROMPT, claimVerdictUserMessage } from "../prompts.js";
+import type { ClaimVerdict, JudgeChunk, Verdict } from "../types.js";
+import { promptTokens, TOKENIZER_MARGIN } from "./bounds.js";
+import { type VerdictItem, verdictsCheck, verdictsReadSchema, verdictsReplySchema } from "./replySchemas.js";
+import { splitByTokens } from "./tokens.js";
+import type { Failure, JudgeTransport, Tally } from "./transport.js";
+
+/** Claims sent in one call at most: a short reply, and a small model keeps count. */
+const CLAIMS_PER_CALL = 8;
+
+const SENTENCES = new Intl.Segmenter(undefined, { granularity: "sentence" });
+const HAS_WORD = /[\p{L}\p{N}]/u;
+
+/**
+ * The sentences of `answer` that no claim covers: a sentence with a letter or digit that overlaps no
+ * claim span, unless the splitter finds no claim in it alone (a greeting, a header, "I don't know").
+ * Empty when the claims cover the answer.
+ */
+export function uncoveredSentences(answer: string, spans: readonly { start: number; end: number }[]): string[] {
+  const text = answer.normalize("NFC");
+  const out: string[] = [];
+  for (const s of SENTENCES.segment(text)) {
+    const start = s.index;
+    const end = s.index + s.segment.length;
+    if (!HAS_WORD.test(s.segment)) continue;
+    if (spans.some((c) => c.start < end && c.end > start)) continue;
+    if (claimSpans(s.segment).length === 0) continue;
+    out.push(s.segment.replace(/\s+/gu, " ").trim());
+  }
+  return out;
+}
+
+/**
+ * Packs chunks (rank order) into parts whose call for `claims` fits the window (measured on the real
+ * message, with the reply's bound); a chunk too long for a part of its own is split by tokens.
+ * @returns null when the claims with an empty part already exceed the window.
+ */
+function contextParts(transport: JudgeTransport, question: string, claims: readonly string[], chunks: readonly JudgeChunk[]): JudgeChunk[][] | null {
+  const window = transport.window();
+  const reserve = transport.bounds.verdicts(claims.length);
+  const size = (part: readonly JudgeChunk[]) => promptTokens(CLAIM_VERDICT_PROMPT, claimVerdictUserMessage(question, claims, part)) + reserve;
+  if (size([]) > window) return null;
+  if (size(chunks) <= window) return [[...chunks]];
+  const out: JudgeChunk[][] = [];
+  let cur: JudgeChunk[] = [];
+  for (const c of chunks) {
+    let pieces: JudgeChunk[] = [c];
+    if (size([c]) > window) {
+      // the room in o200k tokens, less the margin; 4 more: a piece cut at a token boundary can re-encode slightly longer
+      const room = Math.floor((window - size([{ id: c.id, text: "" }])) / (1 + TOKENIZER_MARGIN)) - 4;
+      if (room < 1) return null;
+      pieces = splitByTokens(c.text, room).map((text) => ({ id: c.id, text }));
+    }
+    for (const p of pieces) {
+      if (cur.length > 0 && size([...cur, p]) > window) {
+        out.push(cur);
+        cur = [];
+      }
+      cur.push(p);
+    }
+  }
+  if (cur.length > 0) out.push(cur);
+  return out;
+}
+
+/** SUPPORTED in any part wins, else CONTRADICTED in any part, else UNSUPPORTED; the cited passages of the winning verdict. */
+function combine(per: readonly VerdictItem[]): { verdict: Verdict; chunk_ids: string[] } {
+  const verdict: Verdict = per.some((v) => v.verdict === "SUPPORTED") ? "SUPPORTED" : per.some((v) => v.verdict === "CONTRADICTED") ? "CONTRADICTED" : "UNSUPPORTED";
+  return { verdict, chunk_ids: verdict === "UNSUPPORTED" ? [] : [...new Set(per.filter((v) => v.verdict === verdict).flatMap((v) => v.chunk_ids))] };
+}
+
+/** What {@link claimGrounding} decides: a status, the claims with their verdicts, and a reason when there is one. */
+export interface ClaimGroundingResult {
+  readonly status: Status;
+  readonly claims: ClaimVerdict[];
+  readonly reason?: string;
+}
+
+/**
+ * Grounding claim by claim: the splitter's claims (none → `no_claims`; sentences left uncovered →
+ * `judge_error` naming them), in calls of at most {@link CLAIMS_PER_CALL} claims, each against the
+ * passages or, when they do not fit the window, against each part of them (combined as
+ * {@link combine}); no passages → every claim UNSUPPORTED without a call; even one claim with an empty
+ * part over the window → `context_too_long`.
+ */
+export async function claimGrounding(transport: JudgeTransport, question: string, answer: string, chunks: readonly JudgeChunk[], tally: Tally): Promise<ClaimGroundingResult> {
+  const spans = claimSpans(answer);
+  if (spans.length === 0) return { status: "no_claims", claims: [], reason: "the answer makes no factual claim" };
+  const uncovered = uncoveredSentences(answer, spans);
+  if (uncovered.length > 0)
+    return {
+      status: "judge_error",
+      claims: [],
+      reason: `the claims do not cover the answer: ${uncovered.length} sentence(s) left out, the first: ${JSON.stringify(uncovered[0])}`,
+    };
+  const texts = spans.map((s) => s.text);
+  if (chunks.length === 0) return { status: "ok", claims: texts.map((text, index) => ({ index, text, verdict: "UNSUPPORTED", chunk_ids: [] })) };
+  const ids = chunks.map((c) => c.id);
+  const idSet = new Set(ids);
+  const verdicts: VerdictItem[][] = texts.map(() => []);
+  let split = 1;
+  for (let from = 0; from < texts.length; from += CLAIMS_PER_CALL) {
+    const batch = texts.slice(from, from + CLAIMS_PER_CALL);
+    const bound = transport.bounds.verdicts(batch.length);
+    // a context-size 400 shrinks the transport's window: the parts are packed again once
+    let parts: JudgeChunk[][] | null = null;
+    let results: Awaited<ReturnType<typeof transport.call<VerdictItem[] | string>>>[] = [];
+    for (let pass = 0; pass < 2; pass++) {
+      parts = contextParts(transport, question, batch, chunks);
+      if (parts === null)
+        return { status: "context_too_long", claims: [], reason: `${batch.length} claim(s) with one passage exceed the judge window of ${transport.window()} tokens` };
+      results = await callParts(transport, question, batch, parts, bound, idSet, tally);
+      if (!results.some((r) => !r.ok && r.context)) break;
+    }
+    split = Math.max(split, parts?.length ?? 1);
+    const failed = results.find((r): r is Failure => !r.ok);
+    if (failed) {
+      if (failed.context) return { status: "context_too_long", claims: [], reason: failed.reason };
+      const which = texts.length > CLAIMS_PER_CALL ? `claims ${from + 1}–${from + batch.length} of ${texts.length}: ` : "";
+      return { status: "judge_error", claims: [], reason: `${which}${failed.reason}` };
+    }
+    for (const r of results) {
+      if (!r.ok || typeof r.value === "string") continue;
+      for (const [i, v] of r.value.entries()) verdicts[from + i]?.push(v);
+    }
+  }
+  const claims = texts.map((text, index): ClaimVerdict => ({ index, text, ...combine(verdicts[index] ?? []) }));
+  return { status: "ok", claims, ...(split > 1 ? { reason: `context over the window: claims verified against ${split} parts` } : {}) };
+}
+
+/** One call per part of the passages for one batch of claims. */
+function callParts(transport: JudgeTransport, question: string, batch: readonly string[], parts: readonly JudgeChunk[][], bound: number, idSet: ReadonlySet<string>, tally: Tally) {
+  return Promise.all(
+    parts.map((part) =>
+      transport.call(
+        CLAIM_VERDICT_PROMPT,
+        claimVerdictUserMessage(question, batch, part),
+        "claim_verdicts",
+        verdictsReplySchema(batch.length, [...new Set(part.map((c) => c.id))]),
+        verdictsReadSchema,
+        bound,
+        tally,
+        verdictsCheck(batch.length, idSet),
+      ),
+    ),
+  );
+}

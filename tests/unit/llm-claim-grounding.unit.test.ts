@@ -1,0 +1,43 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { claimSpans } from "../../scorer/src/judges/heuristic/claims.js";
+import { uncoveredSentences } from "../../scorer/src/judges/llm/claimGrounding.js";
+import { fakeJudge } from "../helpers/fakeJudge.js";
+
+// Issue 40: the LLM judge grounds ragmeter's own claims (the no-LLM judge's splitter), which must
+// cover the answer's sentences; the model only gives one verdict per claim.
+let closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of closers) await c();
+  closers = [];
+});
+
+describe("the claims cover the answer's sentences", () => {
+  it("the splitter's claims of an answer cover it; a greeting needs no claim", () => {
+    const answer = "Hello! PostgreSQL listens on port 5432. Backups are kept for 30 days. Hope this helps!";
+    const spans = claimSpans(answer);
+    expect(spans.map((s) => s.text)).toEqual(["PostgreSQL listens on port 5432.", "Backups are kept for 30 days."]);
+    expect(uncoveredSentences(answer, spans)).toEqual([]);
+  });
+
+  it("a claim list that leaves a sentence out names it (what the model's own lists did: 366 of 377 claims SUPPORTED)", () => {
+    const answer = "PostgreSQL listens on port 5432. Backups are kept for 90 days. Support is open on Sundays.";
+    const spans = claimSpans(answer);
+    expect(spans).toHaveLength(3);
+    // drop the second claim, as a model leaving out the invented sentence would
+    expect(uncoveredSentences(answer, [spans[0]!, spans[2]!])).toEqual(["Backups are kept for 90 days."]);
+    expect(uncoveredSentences(answer, [])).toEqual(["PostgreSQL listens on port 5432.", "Backups are kept for 90 days.", "Support is open on Sundays."]);
+  });
+});
+
+describe("grounding with no passage to check against", () => {
+  it("blank chunks only: every claim UNSUPPORTED, without a call", async () => {
+    const { server, judge } = await fakeJudge(() => ({ status: 500 }), closers, { model: "m" });
+    const g = await judge.grounding({ question: "q", answer: "PostgreSQL listens on port 5432. Backups are kept for 30 days.", chunks: [{ id: "c1", text: "  " }] });
+    expect(g).toMatchObject({ status: "ok", value: 0, calls: 0 });
+    expect(g.claims.map((c) => [c.text, c.verdict])).toEqual([
+      ["PostgreSQL listens on port 5432.", "UNSUPPORTED"],
+      ["Backups are kept for 30 days.", "UNSUPPORTED"],
+    ]);
+    expect(server.requests).toHaveLength(0);
+  });
+});
