@@ -44,6 +44,9 @@ describe("the LLM judges against the real local model (Qwen2.5-Coder-0.5B behind
     // cited ids are among the passages (the schema's enum): none for UNSUPPORTED
     for (const id of g.claims[0]?.chunk_ids ?? []) expect(["pg#1", "bk#1"]).toContain(id);
     expect(g.value).toBe(g.claims[0]?.verdict === "SUPPORTED" ? 1 : 0);
+    // llama.cpp's server gives log-probabilities: the verdict's support probability is there
+    expect(g.claims[0]?.support).toBeGreaterThanOrEqual(0);
+    expect(g.claims[0]?.support).toBeLessThanOrEqual(1);
     expect(g.calls).toBe(1);
     expect(g.input_tokens).toBeGreaterThan(100);
     // the reply limit sized from the one claim sent: ceil((24 + 32) × 1.2) = 68 tokens
@@ -62,7 +65,11 @@ describe("the LLM judges against the real local model (Qwen2.5-Coder-0.5B behind
     console.log(`[local-model] grounding, 2 claims: ${((performance.now() - t) / 1000).toFixed(1)} s, ${JSON.stringify(g)}`);
     expect(g.status).toBe("ok");
     expect(g.claims.map((c) => c.text)).toEqual(["PostgreSQL listens on port 5432 by default.", "Nightly backups are kept for 90 days."]);
-    for (const c of g.claims) expect(VERDICTS).toContain(c.verdict);
+    for (const c of g.claims) {
+      expect(VERDICTS).toContain(c.verdict);
+      expect(c.support).toBeGreaterThanOrEqual(0);
+      expect(c.support).toBeLessThanOrEqual(1);
+    }
     expect(g.value).toBe(g.claims.filter((c) => c.verdict === "SUPPORTED").length / 2);
     expect(g.calls).toBe(1);
     expect(g.output_tokens).toBeLessThanOrEqual(outputBounds(2048).verdicts(2));

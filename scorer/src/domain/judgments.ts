@@ -10,8 +10,9 @@ export interface ClaimVerdict {
   readonly verdict: Verdict;
   readonly chunk_ids: readonly string[];
   /**
-   * The no-LLM judge's probability that the claim is supported (its learned model, design §5), after
-   * the number rule; absent for LLM judges, whose verdicts carry no probability.
+   * The probability that the claim is supported: the no-LLM judge's (its learned model, design §5),
+   * after the number rule; an LLM judge's from the log-probabilities of its verdict's first token
+   * (SUPPORTED's share among the three verdicts), absent when the endpoint gives none.
    */
   readonly support?: number;
 }

@@ -16,7 +16,7 @@ class JudgeError extends RagmeterError {
  * - `status`: HTTP status, or null for timeouts and connection failures.
  * - `retriable`: true for 408, 409, 429, 5xx, timeouts and connection failures (read by the one retry helper, `retry` of @ragmeter/runtime).
  * - `retryAfterMs`: the server's `Retry-After` / `retry-after-ms` header in ms, when sent (the retry helper waits at least that).
- * - `badRequest`: for a 400, what its body is about (context size, `response_format`, `max_tokens`, other).
+ * - `badRequest`: for a 400, what its body is about (context size, `response_format`, `max_tokens`, `logprobs`, other).
  * - `context`: for a context-size 400, the endpoint's context and the prompt's tokens when the body says them.
  * - `timeout`: the call timed out (or the judgment's time budget ran out).
  */
@@ -29,7 +29,7 @@ export class JudgeCallError extends JudgeError {
     retryAfterMs: number | null,
     options?: {
       cause?: unknown;
-      badRequest?: "context" | "response_format" | "max_tokens" | "other";
+      badRequest?: "context" | "response_format" | "max_tokens" | "logprobs" | "other";
       context?: { nCtx: number | null; promptTokens: number | null };
       timeout?: boolean;
     },
@@ -45,7 +45,7 @@ export class JudgeCallError extends JudgeError {
     this.context = options?.context ?? null;
     this.timeout = options?.timeout ?? false;
   }
-  readonly badRequest: "context" | "response_format" | "max_tokens" | "other" | null;
+  readonly badRequest: "context" | "response_format" | "max_tokens" | "logprobs" | "other" | null;
   readonly context: { readonly nCtx: number | null; readonly promptTokens: number | null } | null;
   readonly timeout: boolean;
 }

@@ -17,7 +17,7 @@ export function retryAfterMs(headers: { get(name: string): string | null } | und
 }
 
 /** What an HTTP 400 of the judge endpoint is about, read from its body. */
-export type BadRequestKind = "context" | "response_format" | "max_tokens" | "other";
+export type BadRequestKind = "context" | "response_format" | "max_tokens" | "logprobs" | "other";
 
 /** The fields of an error body (OpenAI envelope `{"error": {...}}`, as the `openai` client exposes it) read here. */
 interface ErrorBody {
@@ -33,13 +33,15 @@ interface ErrorBody {
 // context size"; vLLM "maximum context length is N tokens" / max_model_len.
 const CONTEXT_TEXT = /context_length_exceeded|exceed_context_size|exceeds the available context size|maximum context length|max[_-]model[_-]len|context window|too many tokens/iu;
 const RESPONSE_FORMAT_TEXT = /response_format|json_schema|structured output|grammar/iu;
+const LOGPROBS_TEXT = /logprobs/iu;
 const MAX_TOKENS_TEXT = /'max_tokens'|"max_tokens"|max_tokens.*(not supported|unsupported)|max_completion_tokens/iu;
 
-/** Classifies a 400 by its body: context size, `response_format`, the `max_tokens` parameter, or something else. */
+/** Classifies a 400 by its body: context size, `response_format`, the `max_tokens` parameter, `logprobs`, or something else. */
 export function badRequestKind(message: string, body: ErrorBody | undefined): BadRequestKind {
   const text = [message, body?.type, body?.code, body?.param, body?.message].filter((v) => typeof v === "string").join(" ");
   if (CONTEXT_TEXT.test(text)) return "context";
   if (body?.param === "max_tokens" || MAX_TOKENS_TEXT.test(text)) return "max_tokens";
+  if (body?.param === "logprobs" || body?.param === "top_logprobs" || LOGPROBS_TEXT.test(text)) return "logprobs";
   if (body?.param === "response_format" || RESPONSE_FORMAT_TEXT.test(text)) return "response_format";
   return "other";
 }

@@ -9,6 +9,7 @@ import { promptTokens, TOKENIZER_MARGIN } from "./bounds.js";
 import { type VerdictItem, verdictsCheck, verdictsReadSchema, verdictsReplySchema } from "./replySchemas.js";
 import { splitByTokens } from "./tokens.js";
 import type { Failure, JudgeTransport, Tally } from "./transport.js";
+import { verdictSupports } from "./verdictSupport.js";
 
 /** Claims sent in one call at most: a short reply, and a small model keeps count. */
 const CLAIMS_PER_CALL = 8;
@@ -68,10 +69,19 @@ function contextParts(transport: JudgeTransport, question: string, claims: reado
   return out;
 }
 
-/** SUPPORTED in any part wins, else CONTRADICTED in any part, else UNSUPPORTED; the cited passages of the winning verdict. */
-function combine(per: readonly VerdictItem[]): { verdict: Verdict; chunk_ids: string[] } {
+/**
+ * SUPPORTED in any part wins, else CONTRADICTED in any part, else UNSUPPORTED; the cited passages of
+ * the winning verdict; the support probability the highest of the parts' (absent when a part has none).
+ */
+function combine(per: readonly VerdictItem[]): { verdict: Verdict; chunk_ids: string[]; support?: number } {
   const verdict: Verdict = per.some((v) => v.verdict === "SUPPORTED") ? "SUPPORTED" : per.some((v) => v.verdict === "CONTRADICTED") ? "CONTRADICTED" : "UNSUPPORTED";
-  return { verdict, chunk_ids: verdict === "UNSUPPORTED" ? [] : [...new Set(per.filter((v) => v.verdict === verdict).flatMap((v) => v.chunk_ids))] };
+  const supports = per.map((v) => v.support);
+  const support = supports.length > 0 && supports.every((s) => s !== undefined) ? Math.max(...(supports as number[])) : undefined;
+  return {
+    verdict,
+    chunk_ids: verdict === "UNSUPPORTED" ? [] : [...new Set(per.filter((v) => v.verdict === verdict).flatMap((v) => v.chunk_ids))],
+    ...(support !== undefined ? { support } : {}),
+  };
 }
 
 /** What {@link claimGrounding} decides: a status, the claims with their verdicts, and a reason when there is one. */
@@ -126,7 +136,10 @@ export async function claimGrounding(transport: JudgeTransport, question: string
     }
     for (const r of results) {
       if (!r.ok || typeof r.value === "string") continue;
-      for (const [i, v] of r.value.entries()) verdicts[from + i]?.push(v);
+      // the support probability of each verdict, where the endpoint gave log-probabilities for all of them
+      const supports = r.logprobs === null ? [] : verdictSupports(r.content, r.logprobs);
+      const placed = supports.length === r.value.length && supports.every((s) => s !== null);
+      for (const [i, v] of r.value.entries()) verdicts[from + i]?.push(placed ? { ...v, support: supports[i] as number } : v);
     }
   }
   const claims = texts.map((text, index): ClaimVerdict => ({ index, text, ...combine(verdicts[index] ?? []) }));
@@ -146,6 +159,7 @@ function callParts(transport: JudgeTransport, question: string, batch: readonly 
         bound,
         tally,
         verdictsCheck(batch.length, idSet),
+        { logprobs: true },
       ),
     ),
   );

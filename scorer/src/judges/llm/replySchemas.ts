@@ -46,7 +46,7 @@ export function verdictsReplySchema(n: number, ids: readonly string[]) {
 }
 
 /** A verdict as read: the verdict and its passages. */
-export type VerdictItem = { verdict: Verdict; chunk_ids: string[] };
+export type VerdictItem = { verdict: Verdict; chunk_ids: string[]; support?: number };
 
 /**
  * How a claim-verdicts reply is read: `{"verdicts": [...]}` (the schema), or the older grounding

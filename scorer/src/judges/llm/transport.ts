@@ -22,11 +22,22 @@ export interface Tally {
 }
 
 export type Failure = { ok: false; reason: string; context?: boolean };
-type Call<T> = { ok: true; value: T } | Failure;
+/** One generated token with its most likely alternatives (OpenAI `logprobs.content`). */
+export interface TokenLogprob {
+  readonly token: string;
+  readonly logprob: number;
+  readonly top_logprobs?: readonly { readonly token: string; readonly logprob: number }[];
+}
+/** A call's result: the value read, and the reply's token log-probabilities when asked for and given. */
+type Call<T> = { ok: true; value: T; content: string; logprobs: readonly TokenLogprob[] | null } | Failure;
 interface Reply {
   content: string;
   finish: string | null;
+  logprobs: readonly TokenLogprob[] | null;
 }
+
+/** Alternatives asked for per generated token when a call wants log-probabilities. */
+const TOP_LOGPROBS = 10;
 
 /** Backoff between retries of a judge call (as the `openai` client's: from 0.5 s, doubling, at most 8 s), randomised. */
 const JUDGE_BACKOFF: Backoff = { factor: 2, minTimeout: 500, maxTimeout: 8_000, randomize: true };
@@ -49,7 +60,42 @@ export interface JudgeTransport {
    * One judge call: sent (with retries and the endpoint's 400s learnt), its reply read with `read`
    * and `check`, parse attempts repeated, a truncated reply retried once with a larger bound.
    */
-  call<T>(system: string, user: string, name: string, schema: z.ZodType, read: z.ZodType<T>, firstBound: number, tally: Tally, check?: (v: T) => string | null): Promise<Call<T>>;
+  call<T>(
+    system: string,
+    user: string,
+    name: string,
+    schema: z.ZodType,
+    read: z.ZodType<T>,
+    firstBound: number,
+    tally: Tally,
+    check?: (v: T) => string | null,
+    options?: { readonly logprobs?: boolean },
+  ): Promise<Call<T>>;
+}
+
+/** The reason of a judgment whose time budget ran out. */
+const timeoutReason = (budgetMs: number) => `timed out: the judgment used its time budget of ${budgetMs} ms (RAGMETER_JUDGE_TIMEOUT_MS)`;
+
+/** The chat completion request of one judge call: temperature 0, the output bound, and the reply schema and log-probabilities where asked. */
+function requestBody(
+  model: string,
+  system: string,
+  user: string,
+  o: { name: string; schema: z.ZodType; withFormat: boolean; withLogprobs: boolean; boundParam: "max_tokens" | "max_completion_tokens"; bound: number },
+) {
+  return {
+    model,
+    temperature: 0,
+    messages: [
+      { role: "system" as const, content: system },
+      { role: "user" as const, content: user },
+    ],
+    [o.boundParam]: o.bound,
+    ...(o.withLogprobs ? { logprobs: true, top_logprobs: TOP_LOGPROBS } : {}),
+    ...(o.withFormat
+      ? { response_format: { type: "json_schema" as const, json_schema: { name: o.name, strict: true, schema: z.toJSONSchema(o.schema) as Record<string, unknown> } } }
+      : {}),
+  };
 }
 
 /** The transport of one LLM judge (its state is the endpoint's: one per judge). */
@@ -64,22 +110,12 @@ export function createJudgeTransport(options: LlmJudgeOptions): JudgeTransport {
   const bounds = outputBounds(Math.max(16, options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS));
   const limiter: RateLimiter = createRateLimiter({ concurrency: options.concurrency ?? 8, rpm: options.rpm ?? null });
   let structured = options.structuredOutput ?? true;
-  // `max_tokens` until the endpoint says (400) it wants `max_completion_tokens`.
+  // `max_tokens`, and log-probabilities where a call wants them, until the endpoint's 400 says otherwise
   let boundParam: "max_tokens" | "max_completion_tokens" = "max_tokens";
+  let logprobsOn = true;
 
-  const timeoutReason = () => `timed out: the judgment used its time budget of ${budgetMs} ms (RAGMETER_JUDGE_TIMEOUT_MS)`;
-
-  async function once(system: string, user: string, name: string, schema: z.ZodType, withFormat: boolean, bound: number, tally: Tally): Promise<Reply> {
-    const body = {
-      model: options.model,
-      temperature: 0,
-      messages: [
-        { role: "system" as const, content: system },
-        { role: "user" as const, content: user },
-      ],
-      [boundParam]: bound,
-      ...(withFormat ? { response_format: { type: "json_schema" as const, json_schema: { name, strict: true, schema: z.toJSONSchema(schema) as Record<string, unknown> } } } : {}),
-    };
+  async function once(system: string, user: string, name: string, schema: z.ZodType, withFormat: boolean, withLogprobs: boolean, bound: number, tally: Tally): Promise<Reply> {
+    const body = requestBody(options.model, system, user, { name, schema, withFormat, withLogprobs, boundParam, bound });
     const sent = countTokens(system) + countTokens(user);
     // Every HTTP request of the call, the client's retries included, is counted; a request that
     // failed without a reply (timed out, reset) stores the prompt tokens it sent (o200k count), as no usage comes back.
@@ -100,7 +136,7 @@ export function createJudgeTransport(options: LlmJudgeOptions): JudgeTransport {
       const remaining = () => Math.floor(budgetMs - tally.busy_ms - (performance.now() - t0));
       const attempt = async (): Promise<Reply> => {
         const left = remaining();
-        if (left <= 0) throw new JudgeCallError(timeoutReason(), null, false, null, { timeout: true });
+        if (left <= 0) throw new JudgeCallError(timeoutReason(budgetMs), null, false, null, { timeout: true });
         try {
           const res = await counted.chat.completions.create(body as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, {
             timeout: left,
@@ -109,11 +145,15 @@ export function createJudgeTransport(options: LlmJudgeOptions): JudgeTransport {
           tally.input_tokens += res.usage?.prompt_tokens ?? 0;
           tally.output_tokens += res.usage?.completion_tokens ?? 0;
           const choice = res.choices[0];
-          return { content: choice?.message.content ?? "", finish: choice?.finish_reason ?? null };
+          return {
+            content: choice?.message.content ?? "",
+            finish: choice?.finish_reason ?? null,
+            logprobs: (choice?.logprobs?.content as TokenLogprob[] | null | undefined) ?? null,
+          };
         } catch (err) {
           const e = toJudgeCallError(err);
           // a request aborted at the budget's end is the budget running out: not retriable
-          throw e.timeout ? new JudgeCallError(timeoutReason(), null, false, null, { cause: e, timeout: true }) : e;
+          throw e.timeout ? new JudgeCallError(timeoutReason(budgetMs), null, false, null, { cause: e, timeout: true }) : e;
         }
       };
       try {
@@ -126,18 +166,21 @@ export function createJudgeTransport(options: LlmJudgeOptions): JudgeTransport {
 
   /**
    * One judge request with retries. A 400 about `response_format` switches structured output off for
-   * this endpoint and asks again; a 400 about `max_tokens` switches to `max_completion_tokens`.
+   * this endpoint and asks again; a 400 about `max_tokens` switches to `max_completion_tokens`; a 400
+   * about `logprobs` stops asking this endpoint for them.
    */
-  async function send(system: string, user: string, name: string, schema: z.ZodType, bound: number, tally: Tally): Promise<Reply> {
+  async function send(system: string, user: string, name: string, schema: z.ZodType, bound: number, tally: Tally, wantLogprobs: boolean): Promise<Reply> {
     for (let turn = 0; ; turn++) {
       const withFormat = structured;
+      const withLogprobs = wantLogprobs && logprobsOn;
       const param = boundParam;
       try {
-        return await once(system, user, name, schema, withFormat, bound, tally);
+        return await once(system, user, name, schema, withFormat, withLogprobs, bound, tally);
       } catch (err) {
-        if (turn >= 2 || !(err instanceof JudgeCallError) || err.status !== 400) throw err;
+        if (turn >= 3 || !(err instanceof JudgeCallError) || err.status !== 400) throw err;
         if (err.badRequest === "response_format" && withFormat) structured = false;
         else if (err.badRequest === "max_tokens" && param === "max_tokens") boundParam = "max_completion_tokens";
+        else if (err.badRequest === "logprobs" && withLogprobs) logprobsOn = false;
         else throw err;
       }
     }
@@ -165,6 +208,7 @@ export function createJudgeTransport(options: LlmJudgeOptions): JudgeTransport {
     firstBound: number,
     tally: Tally,
     check?: (v: T) => string | null,
+    options?: { readonly logprobs?: boolean },
   ): Promise<Call<T>> {
     let reason = "no attempt made";
     let bound = firstBound;
@@ -172,7 +216,7 @@ export function createJudgeTransport(options: LlmJudgeOptions): JudgeTransport {
     for (let attempt = 0; attempt < attempts; attempt++) {
       let reply: Reply;
       try {
-        reply = await send(system, user, name, schema, bound, tally);
+        reply = await send(system, user, name, schema, bound, tally, options?.logprobs === true);
       } catch (err) {
         if (err instanceof JudgeCallError && err.badRequest === "context") {
           shrinkWindow(err, countTokens(system) + countTokens(user));
@@ -190,7 +234,7 @@ export function createJudgeTransport(options: LlmJudgeOptions): JudgeTransport {
         continue;
       }
       const got = readReply(reply.content, read, check);
-      if (got.ok) return got;
+      if (got.ok) return { ...got, content: reply.content, logprobs: reply.logprobs };
       reason = got.reason;
     }
     return { ok: false, reason: `${reason} (after ${attempts} attempts)` };
