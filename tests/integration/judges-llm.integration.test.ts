@@ -125,7 +125,7 @@ describe("a context over the judge window (design §5)", () => {
   ];
   // window: the verdicts message with the longer chunk fits (counted with the margin, plus the
   // reply's bound for 3 claims), with both chunks it does not
-  const reserve = outputBounds(2048).verdicts(claims.length);
+  const reserve = outputBounds(2048).verdicts(claims.length, ["c1", "c2"]);
   const window = Math.max(...parts.map((c) => promptTokens(CLAIM_VERDICT_PROMPT, claimVerdictUserMessage(question, claims, [c])))) + reserve + 2;
 
   it("ragmeter's claims verified per part: SUPPORTED in any part wins, else CONTRADICTED in any, else UNSUPPORTED", async () => {

@@ -49,10 +49,10 @@ describe("the LLM judges against the real local model (Qwen2.5-Coder-0.5B behind
     expect(g.claims[0]?.support).toBeLessThanOrEqual(1);
     expect(g.calls).toBe(1);
     expect(g.input_tokens).toBeGreaterThan(100);
-    // the reply limit sized from the one claim sent: ceil((24 + 32) × 1.2) = 68 tokens
-    expect(outputBounds(2048).verdicts(1)).toBe(68);
+    // the reply limit sized from the one claim sent, citing at most 2 of "pg#1", "bk#1" (3 tokens each): ceil((24 + 20 + 2 × 7) × 1.2) = 70 tokens
+    expect(outputBounds(2048).verdicts(1, ["pg#1", "bk#1"])).toBe(70);
     expect(g.output_tokens).toBeGreaterThan(0);
-    expect(g.output_tokens).toBeLessThanOrEqual(68);
+    expect(g.output_tokens).toBeLessThanOrEqual(70);
   });
 
   it("grounding: two claims, one verdict each in one call; share supported = the verdicts'", async () => {
@@ -72,7 +72,7 @@ describe("the LLM judges against the real local model (Qwen2.5-Coder-0.5B behind
     }
     expect(g.value).toBe(g.claims.filter((c) => c.verdict === "SUPPORTED").length / 2);
     expect(g.calls).toBe(1);
-    expect(g.output_tokens).toBeLessThanOrEqual(outputBounds(2048).verdicts(2));
+    expect(g.output_tokens).toBeLessThanOrEqual(outputBounds(2048).verdicts(2, ["pg#1", "bk#1"]));
   });
 
   it("relevance: an integer 0–4 read from a schema-constrained reply", async () => {

@@ -60,8 +60,8 @@ describe("grounding reply: one verdict per claim of ragmeter's, verdict first (i
     const schema = (body.response_format as { json_schema: { schema: { properties: { verdicts: { items: { properties: Record<string, unknown> } } } } } }).json_schema.schema;
     expect(Object.keys(schema.properties.verdicts.items.properties)).toEqual(["verdict", "chunk_ids"]);
     expect(body.messages[0]!.content).toBe(CLAIM_VERDICT_PROMPT);
-    // 2 claims sent: 24 frame + 2 × 32, plus the 20% margin
-    expect(body.max_tokens).toBe(Math.ceil((24 + 2 * 32) * (1 + TOKENIZER_MARGIN)));
+    // 2 claims sent, one passage "c1" (2 tokens) to cite: 24 frame + 2 × (20 + 1 × (2 + 4)), plus the 20% margin
+    expect(body.max_tokens).toBe(Math.ceil((24 + 2 * 26) * (1 + TOKENIZER_MARGIN)));
   });
 
   it("the older one-object-per-claim reply is still read, its verdicts taken in order for ragmeter's claims", async () => {
@@ -159,7 +159,7 @@ describe("a 400 is read by its body", () => {
     expect(server.requests.map((r) => (r.body.messages[1]!.content.match(/<passage id=/gu) ?? []).length)).toEqual([2, 1, 1]);
     expect(server.requests.every((r) => r.body.response_format !== undefined)).toBe(true);
     // each part's message, counted with the margin plus its reply's bound, fits the n_ctx the server said
-    const bound = outputBounds(2048).verdicts(2);
+    const bound = outputBounds(2048).verdicts(2, ["c1", "c2"]);
     for (const r of server.requests.slice(1)) {
       expect(Math.ceil((countTokens(CLAIM_VERDICT_PROMPT) + countTokens(r.body.messages[1]!.content)) * (1 + TOKENIZER_MARGIN)) + bound).toBeLessThanOrEqual(nCtx);
       expect(r.body.max_tokens).toBe(bound);

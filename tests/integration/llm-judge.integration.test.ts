@@ -37,7 +37,7 @@ describe("LLM judges through the real openai client against a local OpenAI-compa
     expect(body.temperature).toBe(0);
     expect(body.model).toBe("judge-1");
     expect(body.messages[1]?.content).toContain("CLAIMS (2):\n1. Postgres listens on port 5432.\n2. Backups are kept for 30 days.");
-    // exactly 2 verdicts, chunk ids only among the passages; the reply limit sized from 2 claims: ceil((24 + 2 × 32) × 1.2) = 106
+    // exactly 2 verdicts, chunk ids only among the passages; the reply limit sized from 2 claims citing "c1" (2 tokens): ceil((24 + 2 × (20 + 6)) × 1.2) = 92
     expect(body.response_format).toMatchObject({
       type: "json_schema",
       json_schema: {
@@ -46,7 +46,7 @@ describe("LLM judges through the real openai client against a local OpenAI-compa
         schema: { properties: { verdicts: { minItems: 2, maxItems: 2, items: { properties: { chunk_ids: { items: { enum: ["c1"] } } } } } } },
       },
     });
-    expect(body.max_tokens).toBe(106);
+    expect(body.max_tokens).toBe(92);
   });
 
   it("a reply without verdicts for 3 claims → judge_error with null, after bounded attempts", async () => {

@@ -37,10 +37,14 @@ describe("output bounds", () => {
     expect(expectedClaims("备份保留14天。每个备份收费3元。")).toBe(2);
     expect(expectedClaims("")).toBe(1);
   });
-  it("claim verdicts: sized from the number of claims sent, 24 + 32 per claim plus the margin; capped (issue 40)", () => {
-    expect(outputBounds(2048).verdicts(1)).toBe(68); // ceil(56 × 1.2)
-    expect(outputBounds(2048).verdicts(8)).toBe(336); // ceil(280 × 1.2)
-    expect(outputBounds(100).verdicts(8)).toBe(100);
+  it("claim verdicts: sized from the claims sent and the passage ids a verdict may cite, plus the margin; capped (issue 40)", () => {
+    // 24 + 1 × (20 + 1 × ("c1": 2 tokens + 4)) = 50 → ceil(50 × 1.2)
+    expect(outputBounds(2048).verdicts(1, ["c1"])).toBe(60);
+    // 24 + 8 × (20 + 2 × ("13293#p1": 5 tokens + 4)) = 328 → ceil(393.6)
+    expect(outputBounds(2048).verdicts(8, ["13293#p1", "13293#p2", "13293#p3"])).toBe(394);
+    // no passage to cite: 24 + 3 × 20 = 84 → ceil(100.8)
+    expect(outputBounds(2048).verdicts(3, [])).toBe(101);
+    expect(outputBounds(100).verdicts(8, ["c1"])).toBe(100);
   });
   it("relevance: 128 tokens plus the margin; capped; the one retry doubles up to the cap", () => {
     expect(outputBounds(2048).relevance()).toBe(Math.ceil(128 * (1 + TOKENIZER_MARGIN)));

@@ -18,8 +18,12 @@ export const TOKENIZER_MARGIN = 0.2;
 
 /** Tokens of the reply's outer JSON. */
 const REPLY_FRAME = 24;
-/** Tokens of one verdict object (verdict word, up to 3 passage ids, keys, a server's indentation). */
-const PER_VERDICT = 32;
+/** Tokens of one verdict object without its passage ids: the verdict word, the keys, punctuation and a server's indentation. */
+const VERDICT_BASE = 20;
+/** Passage ids one verdict may cite (the reply schema's `maxItems`). */
+export const MAX_CITED = 2;
+/** Tokens around one cited id: quotes, comma, a line break and indentation. */
+const PER_CITED = 4;
 /** Bound of the relevance reply: a score and one sentence. */
 const RELEVANCE_BOUND = 128;
 
@@ -41,8 +45,11 @@ const withMargin = (n: number) => Math.ceil(n * (1 + TOKENIZER_MARGIN));
 
 /** Output bounds per reply kind, each capped by `cap`. */
 export interface OutputBounds {
-  /** One verdict object per claim sent (ragmeter's own claims, issue 40): sized from the number of claims. */
-  verdicts(claims: number): number;
+  /**
+   * One verdict object per claim sent (ragmeter's own claims, issue 40): sized from the number of
+   * claims and the longest of the passage ids a verdict may cite (at most {@link MAX_CITED}).
+   */
+  verdicts(claims: number, ids: readonly string[]): number;
   relevance(): number;
   /** One object per fact of the reference. */
   reference(reference: string): number;
@@ -56,7 +63,10 @@ export function outputBounds(cap: number): OutputBounds {
   const capped = (n: number) => Math.min(cap, withMargin(n));
   return {
     cap,
-    verdicts: (n) => capped(REPLY_FRAME + n * PER_VERDICT),
+    verdicts: (n, ids) => {
+      const idTokens = Math.max(0, ...ids.map((id) => countTokens(id)));
+      return capped(REPLY_FRAME + n * (VERDICT_BASE + Math.min(MAX_CITED, ids.length) * (idTokens + PER_CITED)));
+    },
     relevance: () => capped(RELEVANCE_BOUND),
     reference: (reference) => capped(REPLY_FRAME + countTokens(reference) + expectedClaims(reference) * 16),
     retry: (bound) => (bound >= cap ? null : Math.min(cap, bound * 2)),

@@ -43,7 +43,10 @@ export function uncoveredSentences(answer: string, spans: readonly { start: numb
  */
 function contextParts(transport: JudgeTransport, question: string, claims: readonly string[], chunks: readonly JudgeChunk[]): JudgeChunk[][] | null {
   const window = transport.window();
-  const reserve = transport.bounds.verdicts(claims.length);
+  const reserve = transport.bounds.verdicts(
+    claims.length,
+    chunks.map((c) => c.id),
+  );
   const size = (part: readonly JudgeChunk[]) => promptTokens(CLAIM_VERDICT_PROMPT, claimVerdictUserMessage(question, claims, part)) + reserve;
   if (size([]) > window) return null;
   if (size(chunks) <= window) return [[...chunks]];
@@ -116,7 +119,7 @@ export async function claimGrounding(transport: JudgeTransport, question: string
   let split = 1;
   for (let from = 0; from < texts.length; from += CLAIMS_PER_CALL) {
     const batch = texts.slice(from, from + CLAIMS_PER_CALL);
-    const bound = transport.bounds.verdicts(batch.length);
+    const bound = transport.bounds.verdicts(batch.length, ids);
     // a context-size 400 shrinks the transport's window: the parts are packed again once
     let parts: JudgeChunk[][] | null = null;
     let results: Awaited<ReturnType<typeof transport.call<VerdictItem[] | string>>>[] = [];

@@ -1,6 +1,7 @@
 // The replies the LLM judge asks for (sent as `response_format`) and how each is read and checked.
 import { z } from "zod";
 import type { Verdict } from "../types.js";
+import { MAX_CITED } from "./bounds.js";
 
 const verdictEnum = z.enum(["SUPPORTED", "CONTRADICTED", "UNSUPPORTED"]);
 
@@ -34,8 +35,9 @@ const groundingReadSchema = z.union([
   z.object({ verdicts: legacyGroundingSchema.shape.verdicts }).transform((v): ClaimItem[] | string => v.verdicts.map((x) => ({ claim: "", reasoning: "", ...x }))),
 ]);
 
-/** One verdict of a claim-verdicts reply: the verdict first, then the passages it rests on (at most 3). */
-const verdictItem = (ids: readonly string[]) => z.object({ verdict: verdictEnum, chunk_ids: z.array(ids.length > 0 ? z.enum(ids as [string, ...string[]]) : z.string()).max(3) });
+/** One verdict of a claim-verdicts reply: the verdict first, then the passages it rests on (at most {@link MAX_CITED}). */
+const verdictItem = (ids: readonly string[]) =>
+  z.object({ verdict: verdictEnum, chunk_ids: z.array(ids.length > 0 ? z.enum(ids as [string, ...string[]]) : z.string()).max(MAX_CITED) });
 
 /**
  * Reply schema of the claim verdicts (sent as `response_format`): exactly `n` verdicts, chunk ids
