@@ -63,6 +63,12 @@ function replyFor(system, user) {
   const all = `${system}\n${user}`;
   // ragmeter
   if (system.startsWith("You rate whether an ANSWER")) return JSON.stringify({ score: 3, reason: "The answer addresses the question asked." });
+  if (system.startsWith("You check numbered CLAIMS")) {
+    // ragmeter's claim verdicts (issue 40): one verdict per numbered claim, SUPPORTED by the first passage
+    const ids = [...user.matchAll(/<passage id="([^"]*)">/gu)].map((m) => m[1]);
+    const n = Number(/CLAIMS \((\d+)\):/u.exec(user)?.[1] ?? 0);
+    return JSON.stringify({ verdicts: Array.from({ length: n }, () => ({ verdict: "SUPPORTED", chunk_ids: ids.slice(0, 1) })) });
+  }
   if (system.startsWith("You check whether an answer is grounded")) {
     const ids = [...user.matchAll(/<passage id="([^"]*)">/gu)].map((m) => m[1]);
     const claims = sentences(section(user, "ANSWER")).map((claim) => ({
