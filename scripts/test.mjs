@@ -34,9 +34,8 @@ if (existsSync(services) && run(process.execPath, [services, "start"]).status !=
 
 // Integration and e2e files that cannot run beside another file: after the pool, one at a time.
 const SERIAL = [
-  // both start and stop the one llama-server of the user's cache (scripts/local-model: one state
-  // directory, one pid file): one file's stop would end the server the other is using
-  { file: "tests/integration/local-model.integration.test.ts", why: "the user cache's one llama-server" },
+  // starts and stops the one llama-server of the user's cache (scripts/local-model: one state
+  // directory, one pid file), and the model takes both cores while it judges
   { file: "tests/integration/judges-local-model.integration.test.ts", why: "the user cache's one llama-server" },
   // Timing budgets of a few hundred ms, which a file beside them (another core's worth of work)
   // breaks on a 2-core machine. Seen failing in a parallel run at load 14-27; they fail alone too
