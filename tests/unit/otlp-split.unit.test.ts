@@ -304,4 +304,19 @@ describe("counting items before decoding (issue 39)", () => {
     expect(countProtobufItems(request(1000), 10)).toEqual({ items: 11, containers: 2, complete: false });
     expect(countProtobufItems(request(1000).subarray(0, 50))).toBeNull();
   });
+
+  it("counts what protobufjs' generated decoder finds, on 300 random requests (unknown fields and a group added)", async () => {
+    const { countProtobufItems } = await import("../../otlp/src/count.js");
+    const r = rng(20261206);
+    for (let i = 0; i < 300; i++) {
+      const body = encodeTraceRequestProtobuf(randomModelRequest(r));
+      // an unknown varint field, an unknown fixed64 and an unknown group (field 99) at the request's level
+      const extra = Buffer.from([0xa8, 0x06, 0x96, 0x01, 0xa1, 0x06, 1, 2, 3, 4, 5, 6, 7, 8, 0x9b, 0x06, 0x08, 0x01, 0x9c, 0x06]);
+      const withUnknown = new Uint8Array(Buffer.concat([Buffer.from(body), extra]));
+      const decoded = opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest.decode(withUnknown);
+      const spans = decoded.resourceSpans.reduce((a, rs) => a + (rs.scopeSpans ?? []).reduce((b, ss) => b + (ss.spans ?? []).length, 0), 0);
+      const containers = decoded.resourceSpans.reduce((a, rs) => a + 1 + (rs.scopeSpans ?? []).length, 0);
+      expect(countProtobufItems(withUnknown), `request ${i}`).toEqual({ items: spans, containers, complete: true });
+    }
+  });
 });
