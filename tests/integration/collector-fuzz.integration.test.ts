@@ -9,7 +9,7 @@
 // over HTTP, that what the collector counts as accepted is what reached the sink, and that the
 // process still answers. Prints the slowest refusal per MB beside the valid path's.
 //
-// FUZZ_SEED=<n> replays a run; FUZZ_BODIES=<n> changes the number of in-process bodies.
+// RAGMETER_FUZZ_SEED=<n> replays a run; RAGMETER_FUZZ_BODIES=<n> changes the number of in-process bodies.
 import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,8 +24,8 @@ import type { Signal } from "../../otlp/src/kafka-record.js";
 import type { AnyValue, EntityRef, KeyValue, LogRecord, LogsRequest, OtlpEncoding, Resource, Span, TraceRequest } from "../../otlp/src/model.js";
 import { decodeLogsRequestProtobuf, decodeTraceRequestProtobuf } from "../../otlp/src/protobuf.js";
 
-const SEED = Number(process.env["FUZZ_SEED"] ?? Date.now() % 1_000_000);
-const IN_PROCESS = Number(process.env["FUZZ_BODIES"] ?? 10_000);
+const SEED = Number(process.env["RAGMETER_FUZZ_SEED"] ?? Date.now() % 1_000_000);
+const IN_PROCESS = Number(process.env["RAGMETER_FUZZ_BODIES"] ?? 10_000);
 const OVER_HTTP = 600;
 const config = collectorConfigSchema.parse({ host: "127.0.0.1", port: 0 });
 const limits = limitsOf(config);
