@@ -37,8 +37,10 @@ describe("the Node check before anything loads (issue 37)", () => {
   it("runs first in npm ci (preinstall) and in every npm script that does not start the CLI's bin, which checks itself", () => {
     const scripts = manifest("package.json").scripts ?? {};
     expect(scripts["preinstall"]).toBe("node scorer/bin/need-node.js");
+    // Biome is a native binary whose wrapper runs on any Node: linting and formatting work on an older one
+    const anyNode = new Set(["lint", "format"]);
     for (const [name, command] of Object.entries(scripts)) {
-      if (command.startsWith("node scorer/bin/ragmeter.js ")) continue;
+      if (command.startsWith("node scorer/bin/ragmeter.js ") || anyNode.has(name)) continue;
       expect(command, name).toMatch(/^node scorer\/bin\/need-node\.js(?: && |$)/u);
     }
     const bin = readFileSync(path.join(root, "scorer/bin/ragmeter.js"), "utf8");
