@@ -18,6 +18,7 @@ import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { createHeuristicJudge } from "../scorer/dist/judges/heuristic/heuristicJudge.js";
 import { CHUNK_CACHE, Tokens } from "../scorer/dist/judges/heuristic/tokens.js";
+import { judgeGrounding, judgeRelevance } from "../scorer/dist/judges/types.js";
 import { chunkText, createProdCorpus, PROD_DEFAULTS, prodTrace } from "./lib/prod-traces.mjs";
 
 const { values: args } = parseArgs({
@@ -51,8 +52,8 @@ async function pass(judgeFor) {
   for (let i = 0; i < inputs.length; i++) {
     const judge = judgeFor(i);
     const x = inputs[i];
-    await judge.grounding(x);
-    await judge.relevance({ question: x.question, answer: x.answer, answerable: true });
+    await judgeGrounding(judge, x);
+    await judgeRelevance(judge, { question: x.question, answer: x.answer, answerable: true });
   }
   const c = process.cpuUsage(cpu0);
   return (c.user + c.system) / 1000 / inputs.length;

@@ -6,10 +6,11 @@
 // the judge on this machine in one sitting (the figures move with the machine's load: alternate runs).
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { type Judge, judgeGrounding } from "../../scorer/src/judges/types.js";
 import { goodAnswers, judgeDevDir, loadRagTruth } from "./ragtruth.js";
 
 interface HeuristicModule {
-  createHeuristicJudge(): { grounding(input: { question: string; answer: string; chunks: readonly { id: string; text: string }[] }): Promise<unknown> };
+  createHeuristicJudge(): Judge;
 }
 
 async function main(): Promise<void> {
@@ -21,12 +22,12 @@ async function main(): Promise<void> {
   const answers = goodAnswers(loadRagTruth(path.join(judgeDevDir(), "ragtruth-qa-dev.jsonl")));
   const input = (a: (typeof answers)[number]) => ({ question: a.question, answer: a.response, chunks: a.passages });
   const shared = mod.createHeuristicJudge();
-  if (values.warm) for (const a of answers) await shared.grounding(input(a));
+  if (values.warm) for (const a of answers) await judgeGrounding(shared, input(a));
   const us: number[] = [];
   for (let r = 0; r < rounds; r++) {
     const judge = values.warm ? shared : mod.createHeuristicJudge();
     const t0 = process.cpuUsage();
-    for (const a of answers) await judge.grounding(input(a));
+    for (const a of answers) await judgeGrounding(judge, input(a));
     const d = process.cpuUsage(t0);
     us.push((d.user + d.system) / answers.length);
   }

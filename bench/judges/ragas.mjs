@@ -15,6 +15,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createLlmJudge } from "../../scorer/dist/judges/llm/llmJudge.js";
+import { judgeGrounding, judgeRelevance } from "../../scorer/dist/judges/types.js";
 import { startUsageServer } from "../lib/usage-server.mjs";
 
 const RAGAS_VERSION = "0.4.3";
@@ -145,8 +146,8 @@ async function main() {
     const t0 = performance.now();
     const rm = await Promise.all(
       cases.map(async (c) => {
-        const g = await judge.grounding({ question: c.question, answer: c.answer, chunks: c.chunks });
-        const r = await judge.relevance({ question: c.question, answer: c.answer, answerable: true });
+        const g = await judgeGrounding(judge, { question: c.question, answer: c.answer, chunks: c.chunks });
+        const r = await judgeRelevance(judge, { question: c.question, answer: c.answer, answerable: true });
         return { id: c.id, grounding: g.value ?? null, grounding_status: g.status, relevance: r.value ?? null, relevance_status: r.status };
       }),
     );

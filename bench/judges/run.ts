@@ -26,6 +26,8 @@ import { parseArgs } from "node:util";
 import { parseGoldenSet } from "@ragmeter/golden";
 import { loadConfig } from "../../scorer/src/cli/config.js";
 import { judgeFor } from "../../scorer/src/cli/context.js";
+import type { Outcome } from "../../scorer/src/domain/metric.js";
+import { outcomeOf } from "../../scorer/src/domain/result.js";
 import { claimSpans } from "../../scorer/src/judges/heuristic/claims.js";
 import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 import { committedGroundingModel } from "../../scorer/src/judges/heuristic/model.js";
@@ -120,8 +122,23 @@ export function balancedSubset(answers: readonly RagTruthAnswer[], n: number): R
 function groundingOnly(judge: Judge): Judge {
   return {
     ...judge,
-    grounding: (input) => judge.grounding(input),
-    relevance: async () => ({ status: "not_applicable", value: null, reason: "bench: --grounding-only", input_tokens: 0, output_tokens: 0, latency_ms: 0 }),
+    judge: (task, request) =>
+      task === "grounding"
+        ? judge.judge(task, request)
+        : Promise.resolve({ status: "not_applicable", value: null, reason: "bench: --grounding-only", input_tokens: 0, output_tokens: 0, latency_ms: 0 }),
+  };
+}
+
+/** What the bench keeps of one answer's grounding and relevance outcomes. */
+function itemJudgment(g: Outcome, r: Outcome): ItemJudgment {
+  return {
+    grounding: { status: g.status, value: g.value },
+    claims: (g.claims ?? []).map((c) => ({ text: c.text, verdict: c.verdict })),
+    claimVerdicts: g.claims ?? [],
+    risk: g.risk ?? null,
+    relevance: { status: r.status, value: r.value },
+    groundingMs: g.latency_ms ?? 0,
+    ...(g.reason !== "" ? { groundingReason: g.reason } : {}),
   };
 }
 
@@ -155,20 +172,7 @@ export async function benchOne(items: readonly ReplayItem[], judge: Judge, concu
     const wallMs = performance.now() - t0;
     // runEval keeps the per-question results unless told not to (keepResults), and this run does not say so.
     if (outcome.results === null) throw new Error("bench/judges: runEval kept no per-question results");
-    const judged = new Map<string, ItemJudgment>(
-      outcome.results.map((q) => [
-        q.golden_id,
-        {
-          grounding: { status: q.grounding.status, value: q.grounding.value },
-          claims: q.grounding.claims.map((c) => ({ text: c.text, verdict: c.verdict })),
-          claimVerdicts: q.grounding.claims,
-          risk: q.grounding.risk ?? null,
-          relevance: { status: q.relevance.status, value: q.relevance.value },
-          groundingMs: q.grounding.latency_ms,
-          ...(q.grounding.reason !== undefined ? { groundingReason: q.grounding.reason } : {}),
-        },
-      ]),
-    );
+    const judged = new Map<string, ItemJudgment>(outcome.results.map((q) => [q.golden_id, itemJudgment(outcomeOf(q, "grounding"), outcomeOf(q, "relevance"))]));
     return { judged, stats: outcome.judgeReport.stats, wallMs, runId: outcome.run.run_id };
   } finally {
     await store.close();
@@ -419,7 +423,7 @@ async function main(): Promise<void> {
         ragTruthClaimAgreement(dev, r.judged),
         b.goal ? committedGroundingModel().risk.threshold : null,
       );
-      log(`\n== ${b.label} judges (prompt ${b.judge.promptVersion.grounding}) on RAGTruth QA dev: ${devWhat}, en (${devFile})`);
+      log(`\n== ${b.label} judges (prompt ${b.judge.promptVersion["grounding"]}) on RAGTruth QA dev: ${devWhat}, en (${devFile})`);
       log(formatDetection(rtRows));
       const perAnswer = [...r.judged.values()].reduce((a, j) => a + j.groundingMs, 0) / Math.max(1, r.judged.size) / 1000;
       log(

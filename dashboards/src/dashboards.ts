@@ -295,7 +295,7 @@ function panel(spec: PanelSpec, metrics: MetricTable): Builder<dashboard.Panel> 
     .height(height)
     .span(width);
   // shares (metrics of max 1, in the dashboards' columns) as percentages: per-k ones at the variable and at every k
-  const share = (m: MetricDef) => m.max === undefined && !m.needsReferenceJudge;
+  const share = (m: MetricDef) => m.max === undefined && !m.optional;
   const shares = [...metricsAtK(share, metrics).filter((m) => m.name !== m.def.name), ...metricsAtEveryK(share, metrics)].map((m) => m.column);
   for (const name of [...shares, "supported_share", "cached_share", "claim_agreement", "relevance_agreement"]) {
     t.overrideByName(name, [

@@ -90,7 +90,7 @@ export function panelSql(table: MetricTable = metricTable) {
   /** The retrieval metrics at every k of the `k` variable. */
   const RETRIEVAL = metricsAtEveryK((m) => m.kind === "retrieval", table);
   /** The metrics of the by-tag table: every metric but those that need a reference-based judge. */
-  const BY_TAG = metricsAtK((m) => !m.needsReferenceJudge, table);
+  const BY_TAG = metricsAtK((m) => !m.optional, table);
   return {
     // ── Overview ────────────────────────────────────────────────────────────────────────────────
     overview_trend: `SELECT $__timeInterval(created_at) AS time, metric, avg(value) AS value

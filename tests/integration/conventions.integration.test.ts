@@ -15,6 +15,7 @@ import { saveResults } from "../../scorer/src/store/results.js";
 import { startChatServer, startOtlpReceiver } from "../conventions/servers.js";
 import { countingJudge } from "../helpers/countingJudge.js";
 import { protobufOf, ragSpans, traceRequest } from "../helpers/ragTrace.js";
+import { retrievalOf } from "../helpers/retrieval.js";
 
 // Each driver under tests/conventions/drivers uses a real instrumentation library to record the same
 // RAG request (tests/conventions/drivers/scenario.mjs) and exports it over OTLP/HTTP; this test
@@ -236,8 +237,12 @@ describe("interactions from the spans real instrumentation libraries emit (desig
     expect([i.question, i.answer, i.generator_model, i.input_tokens, i.output_tokens]).toEqual([QUESTION, ANSWER, MODEL, "321", "54"]);
     const judge = countingJudge();
     const r = await scoreTrace(i.trace_id, spans, [], { judge, ks: [1, 12], liveSampleRate: 1, golden });
-    expect([r.result.recall_status, r.result.grounding.status, r.result.relevance.status]).toEqual(["content_missing", "content_missing", "ok"]);
-    expect(r.result.grounding.reason).toMatch(/^retrieved documents not recorded: the rerank span records no documents \(ai\.documents\) and ranking \(ai\.ranking\)/);
+    expect([retrievalOf(r.result).recall_status, r.result.metrics["grounding"]?.status, r.result.metrics["relevance"]?.status]).toEqual([
+      "content_missing",
+      "content_missing",
+      "ok",
+    ]);
+    expect(r.result.metrics["grounding"]?.reason).toMatch(/^retrieved documents not recorded: the rerank span records no documents \(ai\.documents\) and ranking \(ai\.ranking\)/);
     expect(judge.calls).toEqual({ grounding: 0, relevance: 1 });
     expect(r.skipped).toEqual({ content_missing: 1 });
   });
@@ -288,8 +293,8 @@ describe("interactions from the spans real instrumentation libraries emit (desig
     const judge = countingJudge();
     const r = await scoreTrace(i.trace_id, spans, [], { judge, ks: [1, 5, 12], liveSampleRate: 1, golden });
     expect(judge.calls).toEqual({ grounding: 0, relevance: 0 });
-    expect([r.result.recall, r.result.reciprocal_rank]).toEqual([{ 1: 0, 5: 0, 12: 1 }, 1 / 11]);
-    expect([r.result.grounding.status, r.result.relevance.status]).toEqual(["not_applicable", "not_applicable"]);
+    expect([retrievalOf(r.result).recall, retrievalOf(r.result).reciprocal_rank]).toEqual([{ 1: 0, 5: 0, 12: 1 }, 1 / 11]);
+    expect([r.result.metrics["grounding"]?.status, r.result.metrics["relevance"]?.status]).toEqual(["not_applicable", "not_applicable"]);
     expect(r.result.contexts.map((c) => c.id)).toEqual(CHUNK_IDS);
   });
 
@@ -305,8 +310,8 @@ describe("interactions from the spans real instrumentation libraries emit (desig
     const judge = countingJudge();
     const r = await scoreTrace(i.trace_id, spans, [], { judge, ks: [1], liveSampleRate: 1, golden });
     expect(judge.calls).toEqual({ grounding: 0, relevance: 1 });
-    expect([r.result.grounding.status, r.result.recall_status]).toEqual(["context_incomplete", "context_incomplete"]);
-    expect(r.result.grounding.reason).toMatch(/^gen_ai\.retrieval\.documents is not valid JSON \(512 characters, a common length cap\)/);
+    expect([r.result.metrics["grounding"]?.status, retrievalOf(r.result).recall_status]).toEqual(["context_incomplete", "context_incomplete"]);
+    expect(r.result.metrics["grounding"]?.reason).toMatch(/^gen_ai\.retrieval\.documents is not valid JSON \(512 characters, a common length cap\)/);
     expect(r.skipped).toEqual({ context_incomplete: 1 });
   });
 

@@ -68,9 +68,23 @@ describe("ragmeter eval against an HTTP target (embedded store)", () => {
     expect(j.metrics.abstention).toBe(1);
     expect(j.counts.questions).toEqual({ ok: 3, target_error: 1 });
     const g2 = j.questions.find((q: { golden_id: string }) => q.golden_id === "g2");
-    expect(g2).toMatchObject({ recall: { "1": 0, "3": 1 }, hit_rank: 3, grounding: 0, grounding_status: "ok", relevance: 4, key_facts: 0, abstained: false, status: "ok" });
+    expect(g2).toMatchObject({
+      metrics: {
+        "recall@1": { value: 0, status: "ok", hit_rank: 3 },
+        "recall@3": { value: 1, status: "ok", hit_rank: 3 },
+        mrr: { value: 1 / 3, status: "ok" },
+        grounding: { value: 0, status: "ok" },
+        relevance: { value: 4, status: "ok" },
+        key_facts: { value: 0, status: "ok" },
+        abstention: { value: null, status: "not_applicable", reason: "answerable question" },
+      },
+      abstained: false,
+      status: "ok",
+    });
+    // every metric of the run, by name, and only those
+    expect(Object.keys(g2.metrics)).toEqual(["recall@1", "recall@3", "mrr", "grounding", "relevance", "key_facts", "abstention"]);
     const g4 = j.questions.find((q: { golden_id: string }) => q.golden_id === "g4");
-    expect(g4).toMatchObject({ status: "target_error", grounding: null, grounding_status: "target_error", recall: null });
+    expect(g4).toMatchObject({ status: "target_error", metrics: { grounding: { value: null, status: "target_error" }, "recall@1": { value: null, status: "target_error" } } });
     expect(g4.reason).toMatch(/^HTTP 500/u);
     expect(j.golden_set.sha256).toMatch(/^[0-9a-f]{64}$/u);
     expect(j.previous.run_id).toBeNull();
@@ -97,30 +111,39 @@ describe("ragmeter eval against an HTTP target (embedded store)", () => {
     expect(by("g2")).toMatchObject({
       question: "Which port does PostgreSQL listen on?",
       answer: "PostgreSQL listens on port 5433.",
-      hit_rank: 3,
       retrieved: [
         { id: "servers/ssh.md#1", document_id: "servers/ssh.md", score: 3, rank: 1, matched: false },
         { id: "postgres/connecting.md#1", document_id: "postgres/connecting.md", score: 2, rank: 2, matched: false },
         { id: "postgres/connecting.md#2", document_id: "postgres/connecting.md", score: 1, rank: 3, matched: true },
       ],
-      // the claim's content tokens {postgresql, listens, port}: ssh.md#1 (first in rank order) covers 2 of 3 ≥ 0.5
-      // and puts 22 next to "port" where the claim says 5433 → CONTRADICTED, resting on that chunk
-      claims: [{ text: "PostgreSQL listens on port 5433.", verdict: "CONTRADICTED", chunk_ids: ["servers/ssh.md#1"] }],
-      // question tokens {port, postgresql, listen}: "port" and "postgresql" are in the answer
-      // question tokens {port, postgresql, listen} (Snowball stems: "listens" → "listen"): all 3 in the answer
-      relevance_reason: "3 of 3 question tokens in the answer",
-      judges: { grounding: { status: "ok" }, relevance: { status: "ok" }, reference_facts: { status: "not_applicable" } },
+      metrics: {
+        "recall@3": { hit_rank: 3 },
+        // the claim's content tokens {postgresql, listens, port}: ssh.md#1 (first in rank order) covers 2 of 3 ≥ 0.5
+        // and puts 22 next to "port" where the claim says 5433 → CONTRADICTED, resting on that chunk
+        grounding: { status: "ok", claims: [{ text: "PostgreSQL listens on port 5433.", verdict: "CONTRADICTED", chunk_ids: ["servers/ssh.md#1"] }] },
+        // question tokens {port, postgresql, listen} (Snowball stems: "listens" → "listen"): all 3 in the answer
+        relevance: { status: "ok", reason: "3 of 3 question tokens in the answer" },
+      },
     });
+    // the heuristic judges have no reference-based judge: no reference_facts in this run
+    expect(by("g2").metrics.reference_facts).toBeUndefined();
+    // each claim carries its support probability
+    for (const c of by("g2").metrics.grounding.claims) expect(c.support).toBeGreaterThanOrEqual(0);
     // g1: the duplicate of the first chunk takes no rank; both copies match
     expect(by("g1").retrieved.map((x: { rank: number | null; matched: boolean }) => [x.rank, x.matched])).toEqual([
       [1, true],
       [null, true],
     ]);
-    expect(by("g1").claims).toEqual([{ text: "Refunds are possible within 30 days.", verdict: "SUPPORTED", chunk_ids: ["billing/refunds.md#1"] }]);
-    // g3 is unanswerable: nothing retrieved, nothing to match, no claim
-    expect(by("g3")).toMatchObject({ retrieved: [], claims: [], hit_rank: null, judges: { grounding: { status: "no_claims" } } });
-    // g4: the target failed, so every judge status says so
-    expect(by("g4")).toMatchObject({ answer: null, retrieved: [], judges: { grounding: { status: "target_error" }, relevance: { status: "target_error" } } });
+    expect(by("g1").metrics.grounding.claims.map((c: { support?: number }) => ({ ...c, support: undefined }))).toEqual([
+      { text: "Refunds are possible within 30 days.", verdict: "SUPPORTED", chunk_ids: ["billing/refunds.md#1"], support: undefined },
+    ]);
+    // g3 is unanswerable: nothing retrieved, nothing to match, no claim, recall not applicable
+    expect(by("g3")).toMatchObject({
+      retrieved: [],
+      metrics: { grounding: { status: "no_claims", claims: [] }, "recall@1": { status: "not_applicable", reason: "unanswerable question" } },
+    });
+    // g4: the target failed, so every metric's status says so
+    expect(by("g4")).toMatchObject({ answer: null, retrieved: [], metrics: { grounding: { status: "target_error" }, relevance: { status: "target_error" } } });
   });
 
   it("--max-error-rate 0 turns the target error into exit 1; the second run is paired with the first", async () => {

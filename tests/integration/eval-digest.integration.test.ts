@@ -5,6 +5,7 @@ import { parseGoldenSet } from "@ragmeter/golden";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { judgeErrorReasons } from "../../scorer/src/cli/format/text.js";
 import { JUDGED_METRICS } from "../../scorer/src/domain/metricTable.js";
+import { outcomeOf } from "../../scorer/src/domain/result.js";
 import { lengthBias } from "../../scorer/src/judges/analysis.js";
 import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 import { aggregate } from "../../scorer/src/runs/aggregate.js";
@@ -115,14 +116,20 @@ describe("eval without --json: the summary from per-question digests", () => {
       );
     expect(lean.failures).toEqual(questionFailures(results));
     expect(lean.errorRate).toBe(questionFailures(results).length / results.length);
-    expect(lean.byMode).toEqual(matchModeReport(golden.items, results, ks));
+    expect(lean.byMode).toEqual(
+      matchModeReport(
+        golden.items,
+        results.map((q) => ({ golden_id: q.golden_id, metrics: runMetricValues(q, ks) })),
+        ks,
+      ),
+    );
     expect(lean.warnings).toEqual(full.warnings);
     expect(full.warnings.some((w) => w === documentIdWarning(golden.items, results))).toBe(documentIdWarning(golden.items, results) !== null);
     expect(lean.judgeReport.length_bias).toEqual(
       JUDGED_METRICS.map((m) =>
         lengthBias(
           m.name,
-          results.map((q) => ({ answer: q.answer, score: m.judgment(q) })),
+          results.map((q) => ({ answer: q.answer, score: outcomeOf(q, m.name) })),
         ),
       ).filter((b) => b.n > 0),
     );

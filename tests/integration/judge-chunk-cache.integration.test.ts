@@ -3,6 +3,7 @@ import { chunkText, createProdCorpus, prodTrace } from "../../bench/lib/prod-tra
 import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 import { CHUNK_CACHE, type ChunkCacheBound, Tokens } from "../../scorer/src/judges/heuristic/tokens.js";
 import type { GroundingInput, Judge } from "../../scorer/src/judges/types.js";
+import { judgeGrounding, judgeRelevance } from "../../scorer/src/judges/types.js";
 
 // The heuristic judge's chunk cache (issue 31): a chunk's tokens kept by its hash across traces,
 // within a bound. Production-shaped traces (bench/lib/prod-traces.mjs, seed 31) are judged by one
@@ -31,8 +32,8 @@ beforeAll(() => {
 
 /** What a judge says of a trace, without its timing. */
 async function judged(judge: Judge, x: GroundingInput) {
-  const g = await judge.grounding(x);
-  const r = await judge.relevance({ question: x.question, answer: x.answer, answerable: true });
+  const g = await judgeGrounding(judge, x);
+  const r = await judgeRelevance(judge, { question: x.question, answer: x.answer, answerable: true });
   return {
     grounding: { status: g.status, value: g.value, claims: g.claims.map((c) => ({ index: c.index, text: c.text, verdict: c.verdict, chunk_ids: c.chunk_ids })) },
     relevance: { status: r.status, value: r.value, reason: r.reason },

@@ -7,6 +7,7 @@ import { judgeAgentTimeouts } from "../../scorer/src/judges/llm/judgeFetch.js";
 import { createLlmJudge, type LlmJudgeOptions } from "../../scorer/src/judges/llm/llmJudge.js";
 import { countTokens } from "../../scorer/src/judges/llm/tokens.js";
 import { CLAIM_VERDICT_PROMPT, claimVerdictUserMessage, RELEVANCE_PROMPT, relevanceUserMessage } from "../../scorer/src/judges/prompts.js";
+import { judgeGrounding, judgeReferenceFacts, judgeRelevance } from "../../scorer/src/judges/types.js";
 import { fakeJudge } from "../helpers/fakeJudge.js";
 import type { startFakeOpenAI } from "../helpers/openaiServer.js";
 
@@ -30,10 +31,10 @@ describe("LLM judge calls: structured output fallback, retries, timeouts", () =>
         ? { status: 400, body: JSON.stringify({ error: { message: "response_format json_schema is not supported" } }) }
         : { content: `Sure! Here it is:\n\`\`\`\n${G1}\n\`\`\`` },
     );
-    const g = await judge.grounding({ question: "port?", answer: "It listens on port 5432.", chunks });
+    const g = await judgeGrounding(judge, { question: "port?", answer: "It listens on port 5432.", chunks });
     expect(g).toMatchObject({ status: "ok", value: 1, calls: 2 });
     expect(server.requests.map((r) => r.body.response_format === undefined)).toEqual([false, true]);
-    await judge.grounding({ question: "port?", answer: "It listens on port 5432.", chunks });
+    await judgeGrounding(judge, { question: "port?", answer: "It listens on port 5432.", chunks });
     expect(server.requests).toHaveLength(3);
     expect(server.requests[2]!.body.response_format).toBeUndefined();
   });
@@ -46,7 +47,7 @@ describe("LLM judge calls: structured output fallback, retries, timeouts", () =>
         ? { status: 429, headers: { "retry-after": "1" }, body: JSON.stringify({ error: { message: "slow down" } }) }
         : { content: '{"score": 3, "reason": "mostly"}' };
     });
-    const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
+    const r = await judgeRelevance(judge, { question: "q", answer: "a", answerable: true });
     expect(r).toMatchObject({ status: "ok", value: 3, calls: 2, input_tokens: 100, output_tokens: 20 });
     expect(server.requests).toHaveLength(2);
     expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(950);
@@ -54,7 +55,7 @@ describe("LLM judge calls: structured output fallback, retries, timeouts", () =>
 
   it("a reply slower than the judgment's time budget: judge_error naming the budget and its variable (issue 13: not retried past the budget)", async () => {
     const { server, judge } = await judgeWith(() => ({ content: '{"score": 4, "reason": "late"}', delayMs: 1_500 }), { timeoutMs: 200, maxRetries: 1 });
-    const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
+    const r = await judgeRelevance(judge, { question: "q", answer: "a", answerable: true });
     expect(r.status).toBe("judge_error");
     expect(r.value).toBeNull();
     expect(r.reason).toBe("timed out: the judgment used its time budget of 200 ms (RAGMETER_JUDGE_TIMEOUT_MS)");
@@ -76,7 +77,7 @@ describe("LLM judge calls: structured output fallback, retries, timeouts", () =>
       );
       expect(plain).toBe("UND_ERR_HEADERS_TIMEOUT");
       // the judge's call does not use that agent: it waits the 1.5 s and reads the reply
-      const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
+      const r = await judgeRelevance(judge, { question: "q", answer: "a", answerable: true });
       expect(r).toMatchObject({ status: "ok", value: 4, calls: 1 });
       expect(r.latency_ms).toBeGreaterThanOrEqual(1_400);
     } finally {
@@ -89,7 +90,7 @@ describe("LLM judge calls: structured output fallback, retries, timeouts", () =>
     await new Promise<void>((r) => reset.listen(0, "127.0.0.1", r));
     closers.push(() => new Promise<void>((r) => reset.close(() => r())));
     const judge = createLlmJudge({ baseURL: `http://127.0.0.1:${(reset.address() as AddressInfo).port}/v1`, model: "m", apiKey: "k", timeoutMs: 5_000, maxRetries: 0 });
-    const r = await judge.relevance({ question: "Which port?", answer: "Port 5432.", answerable: true });
+    const r = await judgeRelevance(judge, { question: "Which port?", answer: "Port 5432.", answerable: true });
     expect(r.status).toBe("judge_error");
     expect(r.calls).toBe(1);
     // the o200k count of what was sent: system prompt + user message
@@ -99,7 +100,7 @@ describe("LLM judge calls: structured output fallback, retries, timeouts", () =>
 
   it("a 503 every time is retried maxRetries times by the one retry helper (3 requests for 2 retries), then judge_error", async () => {
     const { server, judge } = await judgeWith(() => ({ status: 503, body: JSON.stringify({ error: { message: "overloaded" } }) }));
-    const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
+    const r = await judgeRelevance(judge, { question: "q", answer: "a", answerable: true });
     expect(r.status).toBe("judge_error");
     expect(r.reason).toMatch(/^judge call failed: /u);
     expect(server.requests).toHaveLength(3);
@@ -108,7 +109,7 @@ describe("LLM judge calls: structured output fallback, retries, timeouts", () =>
 
   it("a non-retriable 401 fails at once", async () => {
     const { server, judge } = await judgeWith(() => ({ status: 401 }));
-    expect((await judge.relevance({ question: "q", answer: "a", answerable: true })).status).toBe("judge_error");
+    expect((await judgeRelevance(judge, { question: "q", answer: "a", answerable: true })).status).toBe("judge_error");
     expect(server.requests).toHaveLength(1);
   });
 });
@@ -142,7 +143,7 @@ describe("a context over the judge window (design §5)", () => {
       },
       { contextTokens: window },
     );
-    const g = await judge.grounding({ question, answer, chunks: parts });
+    const g = await judgeGrounding(judge, { question, answer, chunks: parts });
     expect(g.status).toBe("ok");
     expect(g.claims.map((c) => [c.text, c.verdict, c.chunk_ids])).toEqual([
       [claims[0], "SUPPORTED", ["c1"]],
@@ -159,14 +160,14 @@ describe("a context over the judge window (design §5)", () => {
   it("when even the claims with an empty part cannot fit → context_too_long without a call", async () => {
     const tiny = promptTokens(CLAIM_VERDICT_PROMPT, claimVerdictUserMessage(question, claims, [])) + reserve - 1;
     const { server, judge } = await judgeWith(() => ({ status: 500 }), { contextTokens: tiny });
-    const g = await judge.grounding({ question, answer, chunks: parts });
+    const g = await judgeGrounding(judge, { question, answer, chunks: parts });
     expect(g).toMatchObject({ status: "context_too_long", value: null, claims: [], calls: 0 });
     expect(g.reason).toBe(`3 claim(s) with one passage exceed the judge window of ${tiny} tokens`);
     expect(server.requests).toHaveLength(0);
     // and a window too small for the question and answer alone: no call at all
     const none = await judgeWith(() => ({ status: 500 }), { contextTokens: 10 });
-    expect(await none.judge.grounding({ question, answer, chunks: parts })).toMatchObject({ status: "context_too_long" });
-    expect(await none.judge.relevance({ question, answer, answerable: true })).toMatchObject({ status: "context_too_long" });
+    expect(await judgeGrounding(none.judge, { question, answer, chunks: parts })).toMatchObject({ status: "context_too_long" });
+    expect(await judgeRelevance(none.judge, { question, answer, answerable: true })).toMatchObject({ status: "context_too_long" });
     expect(none.server.requests).toHaveLength(0);
   });
 });
@@ -182,7 +183,7 @@ describe("Russian and Chinese through the LLM judge", () => {
           '```json\n{"claims": ["备份保留14天。", "每个备份收费3元。"], "verdicts": [{"verdict": "SUPPORTED", "chunk_ids": ["zh1"]}, {"verdict": "UNSUPPORTED", "chunk_ids": []}]}\n```',
       };
     });
-    const ru = await judge.grounding({
+    const ru = await judgeGrounding(judge, {
       question: "Какой порт у PostgreSQL?",
       answer: "PostgreSQL слушает порт 5433.",
       chunks: [{ id: "ru1", text: "Управляемый PostgreSQL слушает порт 5432." }],
@@ -190,11 +191,15 @@ describe("Russian and Chinese through the LLM judge", () => {
     expect(ru).toMatchObject({ status: "ok", value: 0 });
     expect(ru.claims[0]).toEqual({ index: 0, text: "PostgreSQL слушает порт 5433.", verdict: "CONTRADICTED", chunk_ids: ["ru1"] });
     expect(server.requests[0]!.body.messages[1]!.content).toContain("Управляемый PostgreSQL слушает порт 5432.");
-    const zh = await judge.grounding({ question: "备份保留多久？", answer: "备份保留14天。每个备份收费3元。", chunks: [{ id: "zh1", text: "每日备份保留14天。" }] });
+    const zh = await judgeGrounding(judge, { question: "备份保留多久？", answer: "备份保留14天。每个备份收费3元。", chunks: [{ id: "zh1", text: "每日备份保留14天。" }] });
     expect(zh).toMatchObject({ status: "ok", value: 0.5 });
     expect(zh.claims.map((c) => c.text)).toEqual(["备份保留14天。", "每个备份收费3元。"]);
     expect(server.requests[1]!.body.messages[1]!.content).toContain("每日备份保留14天。");
-    expect(await judge.relevance({ question: "Какой порт?", answer: "Порт 5432.", answerable: true })).toMatchObject({ status: "ok", value: 4, reason: "отвечает на вопрос" });
+    expect(await judgeRelevance(judge, { question: "Какой порт?", answer: "Порт 5432.", answerable: true })).toMatchObject({
+      status: "ok",
+      value: 4,
+      reason: "отвечает на вопрос",
+    });
   });
 });
 
@@ -214,11 +219,11 @@ describe("reference-based judge (reference_facts)", () => {
         }),
       };
     });
-    const r = await judge.referenceFacts!({ question: "q", answer: "Port 5432 over TLS.", reference: "Port 5432, TLS required, IPv6 supported." });
+    const r = await judgeReferenceFacts(judge, { question: "q", answer: "Port 5432 over TLS.", reference: "Port 5432, TLS required, IPv6 supported." });
     expect(r.status).toBe("ok");
     expect(r.value).toBeCloseTo(2 / 3, 12);
     expect(r.facts).toHaveLength(3);
-    expect(await judge.referenceFacts!({ question: "q", answer: "a", reference: "EMPTY" })).toMatchObject({ status: "no_claims", value: null });
-    expect(await judge.referenceFacts!({ question: "q", answer: "a", reference: "BROKEN" })).toMatchObject({ status: "judge_error", value: null });
+    expect(await judgeReferenceFacts(judge, { question: "q", answer: "a", reference: "EMPTY" })).toMatchObject({ status: "no_claims", value: null });
+    expect(await judgeReferenceFacts(judge, { question: "q", answer: "a", reference: "BROKEN" })).toMatchObject({ status: "judge_error", value: null });
   });
 });

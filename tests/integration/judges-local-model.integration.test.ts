@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outputBounds } from "../../scorer/src/judges/llm/bounds.js";
 import { createLlmJudge } from "../../scorer/src/judges/llm/llmJudge.js";
 import type { Judge } from "../../scorer/src/judges/types.js";
+import { judgeGrounding, judgeRelevance } from "../../scorer/src/judges/types.js";
 import { installLocalModel, type LocalModelServer, startLocalModel, stopLocalModel } from "../../scripts/local-model/local-model.mjs";
 
 const VERDICTS = ["SUPPORTED", "CONTRADICTED", "UNSUPPORTED"];
@@ -36,7 +37,7 @@ afterAll(async () => {
 describe("the LLM judges against the real local model (Qwen2.5-Coder-0.5B behind xllamacpp)", () => {
   it("grounding: ragmeter's one claim (the pleasantry is no claim), one call, a verdict read from a schema-constrained reply", async () => {
     const t = performance.now();
-    const g = await judge.grounding({ question: "Which port does PostgreSQL listen on?", answer: "PostgreSQL listens on port 5432 by default. Hope this helps!", chunks });
+    const g = await judgeGrounding(judge, { question: "Which port does PostgreSQL listen on?", answer: "PostgreSQL listens on port 5432 by default. Hope this helps!", chunks });
     console.log(`[local-model] grounding, 1 claim: ${((performance.now() - t) / 1000).toFixed(1)} s, ${JSON.stringify(g)}`);
     expect(g.status).toBe("ok");
     expect(g.claims.map((c) => c.text)).toEqual(["PostgreSQL listens on port 5432 by default."]);
@@ -57,7 +58,7 @@ describe("the LLM judges against the real local model (Qwen2.5-Coder-0.5B behind
 
   it("grounding: two claims, one verdict each in one call; share supported = the verdicts'", async () => {
     const t = performance.now();
-    const g = await judge.grounding({
+    const g = await judgeGrounding(judge, {
       question: "How is PostgreSQL set up?",
       answer: "PostgreSQL listens on port 5432 by default. Nightly backups are kept for 90 days.",
       chunks,
@@ -77,7 +78,7 @@ describe("the LLM judges against the real local model (Qwen2.5-Coder-0.5B behind
 
   it("relevance: an integer 0–4 read from a schema-constrained reply", async () => {
     const t = performance.now();
-    const r = await judge.relevance({ question: "Which port does PostgreSQL listen on?", answer: "PostgreSQL listens on port 5432 by default.", answerable: true });
+    const r = await judgeRelevance(judge, { question: "Which port does PostgreSQL listen on?", answer: "PostgreSQL listens on port 5432 by default.", answerable: true });
     console.log(`[local-model] relevance: ${((performance.now() - t) / 1000).toFixed(1)} s, ${JSON.stringify(r)}`);
     expect(r.status).toBe("ok");
     expect([0, 1, 2, 3, 4]).toContain(r.value);

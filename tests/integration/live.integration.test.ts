@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
+import { judgeGrounding, judgeRelevance } from "../../scorer/src/judges/types.js";
 import type { LiveSummary } from "../../scorer/src/runs/live.js";
 import { openStore } from "../../scorer/src/store/client.js";
 import { saveRun } from "../../scorer/src/store/runs.js";
@@ -133,8 +134,8 @@ describe("ragmeter live and runs from another process while serve owns the embed
       const relevance: number[] = [];
       for (const [i, q] of questions.entries()) {
         const r = replies[v]![i]!;
-        const gr = await judge.grounding({ question: q, answer: r.answer, chunks: r.contexts });
-        const rl = await judge.relevance({ question: q, answer: r.answer, answerable: null });
+        const gr = await judgeGrounding(judge, { question: q, answer: r.answer, chunks: r.contexts });
+        const rl = await judgeRelevance(judge, { question: q, answer: r.answer, answerable: null });
         if (gr.status === "ok") grounding.push(gr.value as number);
         if (rl.status === "ok") relevance.push(rl.value as number);
       }

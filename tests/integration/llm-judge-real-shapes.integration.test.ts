@@ -11,11 +11,13 @@ import { outputBounds, TOKENIZER_MARGIN } from "../../scorer/src/judges/llm/boun
 import type { LlmJudgeOptions } from "../../scorer/src/judges/llm/llmJudge.js";
 import { countTokens } from "../../scorer/src/judges/llm/tokens.js";
 import { CLAIM_VERDICT_PROMPT, RELEVANCE_PROMPT } from "../../scorer/src/judges/prompts.js";
+import { judgeGrounding, judgeRelevance } from "../../scorer/src/judges/types.js";
 import { runEval } from "../../scorer/src/runs/eval.js";
 import type { Target } from "../../scorer/src/runs/target.js";
 import { openStore } from "../../scorer/src/store/client.js";
 import { fakeJudge } from "../helpers/fakeJudge.js";
 import type { startFakeOpenAI } from "../helpers/openaiServer.js";
+import { retrievalOf } from "../helpers/retrieval.js";
 
 // Issue 13: the LLM judges against replies shaped as a real llama.cpp server gave them
 // (scripts/local-model/README.md, "Reply shapes observed"), through the real `openai` client.
@@ -50,7 +52,7 @@ describe("grounding reply: one verdict per claim of ragmeter's, verdict first (i
       }),
     }));
     const answer = "Postgres listens on port 5432. Backups are kept for 30 days.";
-    const g = await judge.grounding({ question: "q", answer, chunks });
+    const g = await judgeGrounding(judge, { question: "q", answer, chunks });
     expect(g).toMatchObject({ status: "ok", value: 0.5 });
     expect(g.claims.map((c) => [c.text, c.verdict, c.chunk_ids])).toEqual([
       ["Postgres listens on port 5432.", "SUPPORTED", ["c1"]],
@@ -68,7 +70,7 @@ describe("grounding reply: one verdict per claim of ragmeter's, verdict first (i
     const { judge } = await judgeWith(() => ({
       content: JSON.stringify({ claims: [item("Port 5432.", "SUPPORTED", ["c1"]), item("30 days.", "UNSUPPORTED", [])] }),
     }));
-    const g = await judge.grounding({ question: "q", answer: "Postgres listens on port 5432. Backups are kept for 30 days.", chunks });
+    const g = await judgeGrounding(judge, { question: "q", answer: "Postgres listens on port 5432. Backups are kept for 30 days.", chunks });
     expect(g.claims.map((c) => [c.text, c.verdict])).toEqual([
       ["Postgres listens on port 5432.", "SUPPORTED"],
       ["Backups are kept for 30 days.", "UNSUPPORTED"],
@@ -79,8 +81,8 @@ describe("grounding reply: one verdict per claim of ragmeter's, verdict first (i
 describe("bounded output on every call (finish_reason: length)", () => {
   it("every call carries max_tokens, capped by maxOutputTokens", async () => {
     const { server, judge } = await judgeWith(() => ({ content: '{"score": 3, "reason": "ok"}' }), { maxOutputTokens: 50 });
-    await judge.relevance({ question: "q", answer: "a", answerable: true });
-    await judge.grounding({ question: "q", answer: "A. B. C. D.", chunks });
+    await judgeRelevance(judge, { question: "q", answer: "a", answerable: true });
+    await judgeGrounding(judge, { question: "q", answer: "A. B. C. D.", chunks });
     expect(server.requests.map((r) => r.body.max_tokens)).toEqual([50, 50, 50]);
   });
 
@@ -90,7 +92,7 @@ describe("bounded output on every call (finish_reason: length)", () => {
       finishReason: "length",
       usage: { prompt_tokens: 62, completion_tokens: req.body.max_tokens ?? 0 },
     }));
-    const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
+    const r = await judgeRelevance(judge, { question: "q", answer: "a", answerable: true });
     const first = Math.ceil(128 * (1 + TOKENIZER_MARGIN)); // 154
     expect(server.requests.map((x) => x.body.max_tokens)).toEqual([first, 2 * first]);
     expect(r).toMatchObject({ status: "judge_error", value: null, reason: `reply truncated at ${2 * first} tokens`, calls: 2, input_tokens: 124, output_tokens: 3 * first });
@@ -98,9 +100,9 @@ describe("bounded output on every call (finish_reason: length)", () => {
 
   it("truncated then complete with the larger bound → the value; at the cap already → no retry", async () => {
     const ok = await judgeWith((_req, n) => (n === 1 ? { content: '{"score": 4, "rea', finishReason: "length" } : { content: '{"score": 4, "reason": "direct"}' }));
-    expect(await ok.judge.relevance({ question: "q", answer: "a", answerable: true })).toMatchObject({ status: "ok", value: 4, calls: 2 });
+    expect(await judgeRelevance(ok.judge, { question: "q", answer: "a", answerable: true })).toMatchObject({ status: "ok", value: 4, calls: 2 });
     const capped = await judgeWith(() => ({ content: '{"score": 4, "rea', finishReason: "length" }), { maxOutputTokens: 40 });
-    expect(await capped.judge.relevance({ question: "q", answer: "a", answerable: true })).toMatchObject({ status: "judge_error", reason: "reply truncated at 40 tokens" });
+    expect(await judgeRelevance(capped.judge, { question: "q", answer: "a", answerable: true })).toMatchObject({ status: "judge_error", reason: "reply truncated at 40 tokens" });
     expect(capped.server.requests).toHaveLength(1);
   });
 });
@@ -108,11 +110,11 @@ describe("bounded output on every call (finish_reason: length)", () => {
 describe("a 400 is read by its body", () => {
   it("llama.cpp exceed_context_size_error on relevance → context_too_long, structured output stays on", async () => {
     const { server, judge } = await judgeWith((_req, n) => (n === 1 ? { status: 400, body: llamaContextError(10681, 8192) } : { content: '{"score": 2, "reason": "partly"}' }));
-    const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
+    const r = await judgeRelevance(judge, { question: "q", answer: "a", answerable: true });
     expect(r.status).toBe("context_too_long");
     expect(r.value).toBeNull();
     expect(server.requests).toHaveLength(1);
-    expect(await judge.relevance({ question: "q", answer: "a", answerable: true })).toMatchObject({ status: "ok", value: 2 });
+    expect(await judgeRelevance(judge, { question: "q", answer: "a", answerable: true })).toMatchObject({ status: "ok", value: 2 });
     expect(server.requests[1]!.body.response_format).toBeDefined();
   });
 
@@ -148,7 +150,7 @@ describe("a 400 is read by its body", () => {
           ];
       return { content: JSON.stringify({ verdicts: v.map(([verdict, chunk_ids]) => ({ verdict, chunk_ids })) }) };
     });
-    const g = await judge.grounding({ question, answer, chunks: parts });
+    const g = await judgeGrounding(judge, { question, answer, chunks: parts });
     expect(g.status).toBe("ok");
     expect(g.claims.map((c) => [c.verdict, c.chunk_ids])).toEqual([
       ["SUPPORTED", ["c1"]],
@@ -185,7 +187,7 @@ describe("a 400 is read by its body", () => {
     });
     for (const body of [openai, vllm]) {
       const { server, judge } = await judgeWith(() => ({ status: 400, body }));
-      expect(await judge.relevance({ question: "q", answer: "a", answerable: true })).toMatchObject({ status: "context_too_long", value: null });
+      expect(await judgeRelevance(judge, { question: "q", answer: "a", answerable: true })).toMatchObject({ status: "context_too_long", value: null });
       expect(server.requests).toHaveLength(1);
     }
   });
@@ -196,11 +198,11 @@ describe("a 400 is read by its body", () => {
         ? { status: 400, body: JSON.stringify({ error: { message: "temperature must be between 0 and 2", type: "invalid_request_error", param: "temperature" } }) }
         : { content: '{"score": 1, "reason": "declines"}' },
     );
-    const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
+    const r = await judgeRelevance(judge, { question: "q", answer: "a", answerable: true });
     expect(r.status).toBe("judge_error");
     expect(r.reason).toMatch(/^judge call failed: 400 temperature/u);
     expect(server.requests).toHaveLength(1);
-    await judge.relevance({ question: "q", answer: "a", answerable: true });
+    await judgeRelevance(judge, { question: "q", answer: "a", answerable: true });
     expect(server.requests[1]!.body.response_format).toBeDefined();
   });
 
@@ -220,7 +222,7 @@ describe("a 400 is read by its body", () => {
           }
         : { content: '{"score": 4, "reason": "direct"}' },
     );
-    expect(await judge.relevance({ question: "q", answer: "a", answerable: true })).toMatchObject({ status: "ok", value: 4 });
+    expect(await judgeRelevance(judge, { question: "q", answer: "a", answerable: true })).toMatchObject({ status: "ok", value: 4 });
     expect(server.requests.map((r) => [r.body.max_tokens, r.body.max_completion_tokens])).toEqual([
       [154, undefined],
       [undefined, 154],
@@ -231,26 +233,26 @@ describe("a 400 is read by its body", () => {
 describe("verdicts citing passages that were not given are rejected", () => {
   it('a verdict citing chunk "..." (what SmolLM2 answered) → retried once, then judge_error with that reason', async () => {
     const { server, judge } = await judgeWith(() => ({ content: JSON.stringify({ verdicts: [{ verdict: "SUPPORTED", chunk_ids: ["..."] }] }) }));
-    const g = await judge.grounding({ question: "q", answer: "It listens on port 5432.", chunks });
+    const g = await judgeGrounding(judge, { question: "q", answer: "It listens on port 5432.", chunks });
     expect(g).toMatchObject({ status: "judge_error", value: null, claims: [], reason: 'claim 1 cites chunk "...", not among the passages (after 2 attempts)' });
     expect(server.requests).toHaveLength(2);
   });
 
   it("a verdict citing a chunk id that is not among the passages → judge_error; a good second reply is kept", async () => {
     const bad = await judgeWith(() => ({ content: JSON.stringify({ verdicts: [{ verdict: "SUPPORTED", chunk_ids: ["c9"] }] }) }));
-    expect(await bad.judge.grounding({ question: "q", answer: "It listens on port 5432.", chunks })).toMatchObject({
+    expect(await judgeGrounding(bad.judge, { question: "q", answer: "It listens on port 5432.", chunks })).toMatchObject({
       status: "judge_error",
       reason: 'claim 1 cites chunk "c9", not among the passages (after 2 attempts)',
     });
     const second = await judgeWith((_r, n) => ({ content: JSON.stringify({ verdicts: [{ verdict: "SUPPORTED", chunk_ids: [n === 1 ? "c9" : "c1"] }] }) }));
-    expect(await second.judge.grounding({ question: "q", answer: "It listens on port 5432.", chunks })).toMatchObject({ status: "ok", value: 1, calls: 2 });
+    expect(await judgeGrounding(second.judge, { question: "q", answer: "It listens on port 5432.", chunks })).toMatchObject({ status: "ok", value: 1, calls: 2 });
   });
 });
 
 describe("time per judgment", () => {
   it("the whole judgment is bounded by timeoutMs (retries included); the reason names RAGMETER_JUDGE_TIMEOUT_MS; the tokens sent are stored", async () => {
     const { server, judge } = await judgeWith(() => ({ content: '{"score": 4, "reason": "late"}', delayMs: 3_000 }), { timeoutMs: 300, maxRetries: 3 });
-    const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
+    const r = await judgeRelevance(judge, { question: "q", answer: "a", answerable: true });
     expect(r.status).toBe("judge_error");
     expect(r.reason).toBe("timed out: the judgment used its time budget of 300 ms (RAGMETER_JUDGE_TIMEOUT_MS)");
     const sent = countTokens(RELEVANCE_PROMPT) + countTokens("QUESTION:\nq\n\nANSWER:\na");
@@ -262,7 +264,7 @@ describe("time per judgment", () => {
   it("latency_ms is the call's own time, not time queued behind the concurrency limit", async () => {
     const { judge } = await judgeWith(() => ({ content: '{"score": 3, "reason": "ok"}', delayMs: 150 }), { concurrency: 1 });
     const t0 = performance.now();
-    const rs = await Promise.all([1, 2, 3].map(() => judge.relevance({ question: "q", answer: "a", answerable: true })));
+    const rs = await Promise.all([1, 2, 3].map(() => judgeRelevance(judge, { question: "q", answer: "a", answerable: true })));
     const wall = performance.now() - t0;
     // one slot: the three calls run one after another, so their own times add up to at most the wall
     // time; had queueing been counted, the sum would be about twice the wall time
@@ -297,7 +299,7 @@ describe("judge errors surface in the summary, --json and the exit code", () => 
     const store = await openStore({ kind: "embedded", home, database: "ragmeter" });
     closers.push(() => store.close());
     const o = await runEval({ golden, target, pipelineVersion: "p", ks: [1], concurrency: 1, judge, store });
-    expect(o.results?.map((q) => [q.golden_id, q.recall_status, q.grounding.status, q.relevance.status])).toEqual([
+    expect(o.results?.map((q) => [q.golden_id, retrievalOf(q).recall_status, q.metrics["grounding"]?.status, q.metrics["relevance"]?.status])).toEqual([
       ["a", "ok", "judge_error", "judge_error"],
       ["b", "ok", "judge_error", "judge_error"],
     ]);
@@ -312,7 +314,8 @@ describe("judge errors surface in the summary, --json and the exit code", () => 
     expect(text).toContain("       2  grounding: reply truncated at 64 tokens");
     expect(text).toContain("       2  relevance: reply truncated at 64 tokens");
     const json = evalJson(o);
-    expect(json.questions.map((q) => [q["grounding_reason"], q["relevance_reason"]])).toEqual([
+    const reasonOf = (q: Record<string, unknown>, m: string) => (q["metrics"] as Record<string, { reason?: string }>)[m]?.reason;
+    expect(json.questions.map((q) => [reasonOf(q, "grounding"), reasonOf(q, "relevance")])).toEqual([
       ["reply truncated at 64 tokens", "reply truncated at 64 tokens"],
       ["reply truncated at 64 tokens", "reply truncated at 64 tokens"],
     ]);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseGoldenSet } from "@ragmeter/golden";
 import { afterEach, describe, expect, it } from "vitest";
+import { judgeGrounding, judgeRelevance } from "../../scorer/src/judges/types.js";
 import { runEval } from "../../scorer/src/runs/eval.js";
 import type { Target } from "../../scorer/src/runs/target.js";
 import { openStore } from "../../scorer/src/store/client.js";
@@ -25,7 +26,7 @@ describe("LLM judges through the real openai client against a local OpenAI-compa
       content:
         'Here is my assessment.\n```json\n{"verdicts": [{"verdict": "SUPPORTED", "chunk_ids": ["c1"]}, {"verdict": "CONTRADICTED", "chunk_ids": ["c1"]}]}\n```\nLet me know.',
     }));
-    const g = await judge.grounding({ question: "q", answer: "Postgres listens on port 5432. Backups are kept for 30 days.", chunks });
+    const g = await judgeGrounding(judge, { question: "q", answer: "Postgres listens on port 5432. Backups are kept for 30 days.", chunks });
     expect(g.status).toBe("ok");
     expect(g.value).toBe(0.5);
     expect(g.claims.map((c) => [c.text, c.verdict])).toEqual([
@@ -51,7 +52,7 @@ describe("LLM judges through the real openai client against a local OpenAI-compa
 
   it("a reply without verdicts for 3 claims → judge_error with null, after bounded attempts", async () => {
     const { server, judge } = await judgeWith(() => ({ content: '{"claims": ["a", "b", "c"]}' }));
-    const g = await judge.grounding({ question: "q", answer: "Postgres listens on port 5432. Backups are kept for 30 days. Support answers on Sundays.", chunks });
+    const g = await judgeGrounding(judge, { question: "q", answer: "Postgres listens on port 5432. Backups are kept for 30 days. Support answers on Sundays.", chunks });
     expect(g).toMatchObject({ status: "judge_error", value: null, claims: [] });
     expect(g.reason).toMatch(/verdicts/u);
     expect(server.requests).toHaveLength(2);
@@ -66,25 +67,25 @@ describe("LLM judges through the real openai client against a local OpenAI-compa
         ],
       }),
     }));
-    const g = await judge.grounding({ question: "q", answer: "Postgres listens on port 5432. Backups are kept for 30 days. Support answers on Sundays.", chunks });
+    const g = await judgeGrounding(judge, { question: "q", answer: "Postgres listens on port 5432. Backups are kept for 30 days. Support answers on Sundays.", chunks });
     expect(g.status).toBe("judge_error");
     expect(g.reason).toBe("2 verdicts for 3 claims (after 2 attempts)");
   });
 
   it("relevance score 7 is an error, not a 4; a valid score is kept", async () => {
     const bad = await judgeWith(() => ({ content: '{"score": 7, "reason": "great"}' }));
-    expect(await bad.judge.relevance({ question: "q", answer: "a", answerable: true })).toMatchObject({ status: "judge_error", value: null });
+    expect(await judgeRelevance(bad.judge, { question: "q", answer: "a", answerable: true })).toMatchObject({ status: "judge_error", value: null });
     const good = await judgeWith(() => ({ content: '{"score": 3, "reason": "mostly"}' }));
-    expect(await good.judge.relevance({ question: "q", answer: "a", answerable: true })).toMatchObject({ status: "ok", value: 3, reason: "mostly" });
+    expect(await judgeRelevance(good.judge, { question: "q", answer: "a", answerable: true })).toMatchObject({ status: "ok", value: 3, reason: "mostly" });
   });
 
   it("zero claims → no_claims; an HTTP 500 → judge_error naming the failure", async () => {
     // ragmeter's splitter finds no claim in an "I could not find" answer: no call is made
     const none = await judgeWith(() => ({ content: '{"verdicts": []}' }));
-    expect(await none.judge.grounding({ question: "q", answer: "Sorry, I could not find that.", chunks })).toMatchObject({ status: "no_claims", value: null, calls: 0 });
+    expect(await judgeGrounding(none.judge, { question: "q", answer: "Sorry, I could not find that.", chunks })).toMatchObject({ status: "no_claims", value: null, calls: 0 });
     expect(none.server.requests).toHaveLength(0);
     const down = await judgeWith((): ScriptedReply => ({ status: 500 }));
-    const g = await down.judge.grounding({ question: "q", answer: "Postgres listens on port 5432.", chunks });
+    const g = await judgeGrounding(down.judge, { question: "q", answer: "Postgres listens on port 5432.", chunks });
     expect(g.status).toBe("judge_error");
     expect(g.reason).toMatch(/judge call failed: 500/u);
   });
@@ -121,7 +122,7 @@ describe("LLM judges through the real openai client against a local OpenAI-compa
     const store = await openStore({ kind: "embedded", home, database: "ragmeter" });
     closers.push(() => store.close());
     const o = await runEval({ golden, target, pipelineVersion: "p", ks: [1], concurrency: 2, judge, store });
-    expect(o.results?.map((q) => [q.golden_id, q.grounding.status])).toEqual([
+    expect(o.results?.map((q) => [q.golden_id, q.metrics["grounding"]?.status])).toEqual([
       ["a", "ok"],
       ["b", "judge_error"],
       ["c", "ok"],

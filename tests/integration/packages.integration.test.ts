@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRIVER_MISSING } from "../../scorer/src/cli/format/browser.js";
 import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
+import { judgeGrounding } from "../../scorer/src/judges/types.js";
 import { openStore } from "../../scorer/src/store/client.js";
 import { readStoreLock } from "../../scorer/src/store/lock.js";
 import { FOUR_QUESTION_TABLE, startFixtureTarget } from "../helpers/fixtureTarget.js";
@@ -294,7 +295,7 @@ process.stdout.write(JSON.stringify(replies));
         if (live!.groups[0]?.traces_scored === 2) break;
       }
       const judge = createHeuristicJudge();
-      const expected = await Promise.all(replies.map((r) => judge.grounding({ question: r.question, answer: r.answer, chunks: r.contexts })));
+      const expected = await Promise.all(replies.map((r) => judgeGrounding(judge, { question: r.question, answer: r.answer, chunks: r.contexts })));
       expect(live!.groups).toHaveLength(1);
       expect(live!.groups[0]).toMatchObject({ service: "pkg-service", pipeline_version: "svc-1", traces_seen: 2, traces_scored: 2, grounding: { n: 2 } });
       expect(live!.groups[0]!.grounding.mean).toBeCloseTo((expected[0]!.value! + expected[1]!.value!) / 2, 12);
@@ -319,7 +320,7 @@ process.stdout.write(JSON.stringify(replies));
       for (const [i, row] of rows.entries()) {
         const reply = replies[i]!;
         expect(row.answer).toBe(reply.answer);
-        const expected = await judge.grounding({ question: reply.question, answer: reply.answer, chunks: reply.contexts });
+        const expected = await judgeGrounding(judge, { question: reply.question, answer: reply.answer, chunks: reply.contexts });
         const g = await store.client.query({
           query: "SELECT value, status FROM ragmeter.scores FINAL WHERE trace_id = {t:String} AND metric = 'grounding'",
           query_params: { t: row.trace_id },

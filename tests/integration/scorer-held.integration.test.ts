@@ -95,7 +95,7 @@ describe("the streaming scorer scores the traces it wrote from their decoded spa
     // Judge latencies are measured, so they differ between the two runs.
     const timeless = (x: unknown): unknown => JSON.parse(JSON.stringify(x, (k, v: unknown) => (k === "latency_ms" ? undefined : v)));
     expect(timeless(fromMemory.map((s) => s.result))).toEqual(timeless(readBack.map((s) => s.result)));
-    expect(fromMemory.map((s) => s.result.grounding.value)).toEqual([1, 0, 1, 0, 1, 0]);
+    expect(fromMemory.map((s) => s.result.metrics["grounding"]?.value)).toEqual([1, 0, 1, 0, 1, 0]);
     // Independent of either path: the even traces answer from their first chunk, the odd ones do not.
     expect(fromMemory.map((s) => s.interaction.retrieved?.length)).toEqual([2, 2, 2, 2, 2, 2]);
     expect(fromMemory.map((s) => s.interaction.answer)).toEqual(ids.map((_, i) => (i % 2 === 0 ? `Plan ${i} includes ${i + 2} vCPUs.` : "Backups are kept for 30 days.")));

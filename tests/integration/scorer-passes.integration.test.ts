@@ -2,7 +2,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Judge } from "../../scorer/src/judges/types.js";
+import { type Judge, judgeOf } from "../../scorer/src/judges/types.js";
 import type { ScoredTrace } from "../../scorer/src/scoring/trace.js";
 import { openStore, type Store } from "../../scorer/src/store/client.js";
 import { startScorerService } from "../../scorer/src/stream/service.js";
@@ -22,23 +22,23 @@ function slowJudge(ms: number): Judge & { readonly most: () => number } {
   let now = 0;
   let most = 0;
   const cost = { input_tokens: 1, output_tokens: 1, latency_ms: ms };
-  return {
-    kind: "llm",
-    model: "slow",
-    metered: true,
-    promptVersion: { grounding: "g", relevance: "r" },
-    most: () => most,
-    async grounding() {
-      now++;
-      most = Math.max(most, now);
-      await new Promise((r) => setTimeout(r, ms));
-      now--;
-      return { status: "ok", value: 1, claims: [], reason: "", ...cost };
+  const judge = judgeOf(
+    { kind: "llm", model: "slow", metered: true },
+    {
+      grounding: {
+        version: "g",
+        run: async () => {
+          now++;
+          most = Math.max(most, now);
+          await new Promise((r) => setTimeout(r, ms));
+          now--;
+          return { status: "ok", value: 1, claims: [], reason: "", ...cost };
+        },
+      },
+      relevance: { version: "r", run: async () => ({ status: "ok", value: 4, reason: "", ...cost }) },
     },
-    async relevance() {
-      return { status: "ok", value: 4, reason: "", ...cost };
-    },
-  };
+  );
+  return { ...judge, most: () => most };
 }
 
 describe("the streaming scorer's passes (issue 15)", () => {

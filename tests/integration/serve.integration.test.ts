@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { serveCommand } from "../../scorer/src/cli/streamCommands.js";
 import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
+import { judgeGrounding } from "../../scorer/src/judges/types.js";
 import { openStore } from "../../scorer/src/store/client.js";
 import { startLiveAndDarkSamples } from "../helpers/sampleServe.js";
 
@@ -54,7 +55,7 @@ describe("ragmeter serve: collector + scorer in one process (in-process hand-off
         const row = live.find((r) => r.question === q)!;
         expect(row.answer).toBe(replies[i]!.answer);
         expect(Number(row.n)).toBe(replies[i]!.contexts.length);
-        const expected = await judge.grounding({ question: q, answer: replies[i]!.answer, chunks: replies[i]!.contexts });
+        const expected = await judgeGrounding(judge, { question: q, answer: replies[i]!.answer, chunks: replies[i]!.contexts });
         const g = await store.client.query({
           query: "SELECT value, status FROM ragmeter.scores FINAL WHERE trace_id = {t:String} AND metric = 'grounding'",
           query_params: { t: row.trace_id },

@@ -1,26 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { isAbstention } from "../../scorer/src/domain/metrics/abstention.js";
 import { createHeuristicJudge, heuristicClaims, heuristicVerdict } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
+import { judgeGrounding, judgeRelevance } from "../../scorer/src/judges/types.js";
 
 const judge = createHeuristicJudge();
 
 describe("heuristic grounding judge (design §5)", () => {
   it("context [] and a refusal → null, no_claims", async () => {
-    const g = await judge.grounding({ question: "q", answer: "Sorry, I could not find that in the documentation.", chunks: [] });
+    const g = await judgeGrounding(judge, { question: "q", answer: "Sorry, I could not find that in the documentation.", chunks: [] });
     expect(g.status).toBe("no_claims");
     expect(g.value).toBeNull();
     expect(g.claims).toEqual([]);
   });
 
   it("context [\"\"] and 'The service listens on port 8443.' → the claim UNSUPPORTED, grounding 0", async () => {
-    const g = await judge.grounding({ question: "which port?", answer: "The service listens on port 8443.", chunks: [{ id: "c1", text: "" }] });
+    const g = await judgeGrounding(judge, { question: "which port?", answer: "The service listens on port 8443.", chunks: [{ id: "c1", text: "" }] });
     expect(g.status).toBe("ok");
     expect(g.value).toBe(0);
     expect(g.claims.map((c) => c.verdict)).toEqual(["UNSUPPORTED"]);
   });
 
   it("a Chinese claim against a chunk saying the same → SUPPORTED, grounding 1.0", async () => {
-    const g = await judge.grounding({ question: "水的沸点是多少？", answer: "水的沸点是100摄氏度。", chunks: [{ id: "z1", text: "在标准大气压下，水的沸点是100摄氏度。" }] });
+    const g = await judgeGrounding(judge, { question: "水的沸点是多少？", answer: "水的沸点是100摄氏度。", chunks: [{ id: "z1", text: "在标准大气压下，水的沸点是100摄氏度。" }] });
     expect(g.claims.length).toBeGreaterThanOrEqual(1);
     expect(g.claims[0]?.verdict).toBe("SUPPORTED");
     expect(g.value).toBe(1);
@@ -46,7 +47,7 @@ describe("heuristic grounding judge (design §5)", () => {
   it("unanswerable: declining passes abstention; an invented 'Yes, it is supported' is a claim that is UNSUPPORTED", async () => {
     expect(isAbstention("I could not find that in the documentation.")).toBe(true);
     expect(isAbstention("Yes, it is supported.")).toBe(false);
-    const g = await judge.grounding({
+    const g = await judgeGrounding(judge, {
       question: "Do you support Windows servers?",
       answer: "Yes, it is supported.",
       chunks: [{ id: "c", text: "Servers run Debian or Ubuntu images." }],
@@ -64,23 +65,23 @@ describe("heuristic grounding judge (design §5)", () => {
 describe("heuristic relevance judge (design §5)", () => {
   it("from the share of the question's content tokens in the answer (rules v2)", async () => {
     // content tokens of the question: reset, postgres, password → 2 of 3 in the answer → 0.67 ≥ DIRECT_SHARE 0.5 → 4
-    const r = await judge.relevance({ question: "How do I reset the postgres password?", answer: "Use the panel to reset the password.", answerable: true });
+    const r = await judgeRelevance(judge, { question: "How do I reset the postgres password?", answer: "Use the panel to reset the password.", answerable: true });
     expect(r.value).toBe(4);
     // 1 of 3 (password; "passwords" stems to "password") → 0.33 ≥ FOCUS_SHARE 0.2 → 3
-    expect((await judge.relevance({ question: "How do I reset the postgres password?", answer: "Passwords expire yearly.", answerable: true })).value).toBe(3);
+    expect((await judgeRelevance(judge, { question: "How do I reset the postgres password?", answer: "Passwords expire yearly.", answerable: true })).value).toBe(3);
     // none of 3 → 0 (off-topic)
-    expect((await judge.relevance({ question: "How do I reset the postgres password?", answer: "Invoices are sent monthly.", answerable: true })).value).toBe(0);
+    expect((await judgeRelevance(judge, { question: "How do I reset the postgres password?", answer: "Invoices are sent monthly.", answerable: true })).value).toBe(0);
     // an empty answer → 0
-    expect((await judge.relevance({ question: "How do I reset the postgres password?", answer: "  ", answerable: true })).value).toBe(0);
+    expect((await judgeRelevance(judge, { question: "How do I reset the postgres password?", answer: "  ", answerable: true })).value).toBe(0);
   });
   it("a number given to a quantity question is a direct answer (at least 3)", async () => {
     // question content stems: long, daili, backup, kept, standard, host, plan (7) → the answer shares backup: 1/7 < 0.2 → 1,
     // but "How long" asks for a quantity and the answer gives 9 → 3
-    const r = await judge.relevance({ question: "How long are daily backups kept on the Standard hosting plan?", answer: "Backups: 9 days.", answerable: true });
+    const r = await judgeRelevance(judge, { question: "How long are daily backups kept on the Standard hosting plan?", answer: "Backups: 9 days.", answerable: true });
     expect(r.value).toBe(3);
   });
   it("an abstention on an answerable question scores 1", async () => {
-    const r = await judge.relevance({ question: "How do I reset the postgres password?", answer: "Sorry, I could not find that in the documentation.", answerable: true });
+    const r = await judgeRelevance(judge, { question: "How do I reset the postgres password?", answer: "Sorry, I could not find that in the documentation.", answerable: true });
     expect(r.value).toBe(1);
   });
 });

@@ -3,6 +3,7 @@ import { claimSpans } from "../../scorer/src/judges/heuristic/claims.js";
 import { createHeuristicJudge, heuristicClaims } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 import { tokenize } from "../../scorer/src/judges/heuristic/tokens.js";
 import type { GroundingJudgment } from "../../scorer/src/judges/types.js";
+import { judgeGrounding } from "../../scorer/src/judges/types.js";
 
 // The classes of issue 27 that gave the no-LLM grounding judge a wrong 0 (or a wrong verdict) with
 // status `ok`, one test each, with inputs written here from the issue's class descriptions (en/ru/zh).
@@ -11,7 +12,7 @@ import type { GroundingJudgment } from "../../scorer/src/judges/types.js";
 const judge = createHeuristicJudge();
 
 type Chunk = { id: string; text: string };
-const grounding = (answer: string, chunks: Chunk[], question = "q?"): Promise<GroundingJudgment> => judge.grounding({ question, answer, chunks });
+const grounding = (answer: string, chunks: Chunk[], question = "q?"): Promise<GroundingJudgment> => judgeGrounding(judge, { question, answer, chunks });
 /** [claim text, verdict, chunk ids] of each claim. */
 const verdicts = async (answer: string, chunks: Chunk[], question = "q?") => (await grounding(answer, chunks, question)).claims.map((c) => [c.text, c.verdict, [...c.chunk_ids]]);
 

@@ -57,11 +57,11 @@ describe.skipIf(devMissing)("freshness: the committed model is what train.ts rep
 
 describe("the heuristic judge's prompt version follows the model", () => {
   const base = committedGroundingModel();
-  const version = (m: GroundingModel): string => createHeuristicJudge(m).promptVersion.grounding;
+  const version = (m: GroundingModel): string => createHeuristicJudge(m).promptVersion["grounding"] ?? "";
   it("is the same for an equal copy and for the default judge", () => {
     expect(version(structuredClone(base))).toBe(version(base));
-    expect(createHeuristicJudge().promptVersion.grounding).toBe(heuristicPromptVersion(base));
-    expect(createHeuristicJudge().promptVersion.relevance).toBe(createHeuristicJudge().promptVersion.grounding);
+    expect(createHeuristicJudge().promptVersion["grounding"]).toBe(heuristicPromptVersion(base));
+    expect(createHeuristicJudge().promptVersion["relevance"]).toBe(createHeuristicJudge().promptVersion["grounding"]);
   });
   it("changes when a weight, the intercept, a scaling value or the threshold changes", () => {
     const v0 = version(base);

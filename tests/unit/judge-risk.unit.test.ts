@@ -7,6 +7,7 @@ import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristi
 import { committedGroundingModel, riskOf } from "../../scorer/src/judges/heuristic/model.js";
 import { normalizeNumbers, scriptOf, tokenize } from "../../scorer/src/judges/heuristic/tokens.js";
 import type { GroundingJudgment } from "../../scorer/src/judges/types.js";
+import { judgeGrounding } from "../../scorer/src/judges/types.js";
 
 // Issue 40: the heuristic judge's grounding risk, and the classes it found, each tested on text
 // written elsewhere — sentences of the RAGTruth QA development passages and answers (Niu et al.,
@@ -15,7 +16,7 @@ import type { GroundingJudgment } from "../../scorer/src/judges/types.js";
 const judge = createHeuristicJudge();
 const model = committedGroundingModel();
 type Chunk = { id: string; text: string };
-const grounding = (answer: string, chunks: Chunk[], question = ""): Promise<GroundingJudgment> => judge.grounding({ question, answer, chunks });
+const grounding = (answer: string, chunks: Chunk[], question = ""): Promise<GroundingJudgment> => judgeGrounding(judge, { question, answer, chunks });
 const verdicts = async (answer: string, chunks: Chunk[]) => (await grounding(answer, chunks)).claims.map((c) => c.verdict);
 
 describe("riskOf: an answer's grounding risk from its claims' support probabilities", () => {
@@ -195,10 +196,10 @@ describe.skipIf(!existsSync(devFile))("one invented sentence among faithful ones
     const clean = byId.get("16506") as RagTruthAnswer; // a clean answer, every claim SUPPORTED
     const invented = "Poor nutrition: Adequate nutrition is crucial for building muscle and losing fat."; // labelled hallucinated in answer 16509 to the same question
     const input = { question: clean.question, chunks: clean.passages };
-    const before = await judge.grounding({ ...input, answer: clean.response });
+    const before = await judgeGrounding(judge, { ...input, answer: clean.response });
     const spans = claimSpans(clean.response);
     const at = (spans[1] as { start: number }).start;
-    const after = await judge.grounding({ ...input, answer: `${clean.response.slice(0, at)}${invented} ${clean.response.slice(at)}` });
+    const after = await judgeGrounding(judge, { ...input, answer: `${clean.response.slice(0, at)}${invented} ${clean.response.slice(at)}` });
     expect(before.value).toBe(1);
     expect(before.risk).toBeLessThan(model.risk.threshold);
     expect(after.claims.find((c) => c.text === invented)?.verdict).not.toBe("SUPPORTED");

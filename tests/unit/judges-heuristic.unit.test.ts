@@ -4,6 +4,7 @@ import { isAbstention } from "../../scorer/src/domain/metrics/abstention.js";
 import { createHeuristicJudge, heuristicClaims, heuristicRelevance, heuristicVerdict } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 import { chineseNumeralsToDigits, chineseNumeralValue, mergeNumberWords } from "../../scorer/src/judges/heuristic/numerals.js";
 import { stem } from "../../scorer/src/judges/heuristic/stem.js";
+import { judgeGrounding } from "../../scorer/src/judges/types.js";
 
 // Cyrillic and CJK text through the heuristic judges (design §5). The English cases (port 5433 vs
 // 5432, an invented number) live in heuristic.unit.test.ts.
@@ -11,7 +12,7 @@ const judge = createHeuristicJudge();
 
 describe("heuristic judges on Russian text", () => {
   it("a Russian answer adding an invented price absent from the chunk: first claim SUPPORTED, second UNSUPPORTED → 0.5", async () => {
-    const g = await judge.grounding({
+    const g = await judgeGrounding(judge, {
       question: "Сколько хранятся бэкапы?",
       answer: "Бэкапы хранятся 14 дней. Восстановление стоит 5 рублей.",
       chunks: [{ id: "r", text: "Ежедневные бэкапы хранятся 14 дней." }],

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { claimSpans } from "../../scorer/src/judges/heuristic/claims.js";
 import { uncoveredSentences } from "../../scorer/src/judges/llm/claimGrounding.js";
+import { judgeGrounding } from "../../scorer/src/judges/types.js";
 import { fakeJudge } from "../helpers/fakeJudge.js";
 
 // Issue 40: the LLM judge grounds ragmeter's own claims (the no-LLM judge's splitter), which must
@@ -32,7 +33,7 @@ describe("the claims cover the answer's sentences", () => {
 describe("grounding with no passage to check against", () => {
   it("blank chunks only: every claim UNSUPPORTED, without a call", async () => {
     const { server, judge } = await fakeJudge(() => ({ status: 500 }), closers, { model: "m" });
-    const g = await judge.grounding({ question: "q", answer: "PostgreSQL listens on port 5432. Backups are kept for 30 days.", chunks: [{ id: "c1", text: "  " }] });
+    const g = await judgeGrounding(judge, { question: "q", answer: "PostgreSQL listens on port 5432. Backups are kept for 30 days.", chunks: [{ id: "c1", text: "  " }] });
     expect(g).toMatchObject({ status: "ok", value: 0, calls: 0 });
     expect(g.claims.map((c) => [c.text, c.verdict])).toEqual([
       ["PostgreSQL listens on port 5432.", "UNSUPPORTED"],

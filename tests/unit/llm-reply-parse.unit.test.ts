@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { extractJson, jsonCandidates } from "../../scorer/src/judges/llm/parse.js";
 import { readReply } from "../../scorer/src/judges/llm/readReply.js";
+import { judgeGrounding, judgeRelevance } from "../../scorer/src/judges/types.js";
 import { fakeJudge } from "../helpers/fakeJudge.js";
 import type { startFakeOpenAI } from "../helpers/openaiServer.js";
 
@@ -111,7 +112,7 @@ describe("the LLM judge (real openai client, scripted server) on a reply with a 
 
   it("grounding: the final block's claims and verdicts are the judgment (1 of 2 SUPPORTED → 0.5), in one call", async () => {
     const { server, judge } = await judgeWith(() => ({ content: `Draft:\n${fence(draftGrounding)}\nWait, the passage covers both. Final:\n${fence(finalGrounding)}` }));
-    const g = await judge.grounding({ question: "Which port, and how long are backups kept?", answer, chunks });
+    const g = await judgeGrounding(judge, { question: "Which port, and how long are backups kept?", answer, chunks });
     expect(g).toMatchObject({ status: "ok", value: 0.5 });
     expect(g.claims).toEqual([
       { index: 0, text: "Postgres listens on port 5432.", verdict: "SUPPORTED", chunk_ids: ["c1"] },
@@ -125,7 +126,7 @@ describe("the LLM judge (real openai client, scripted server) on a reply with a 
     const bad = { claims: [item("Postgres listens on port 5432.", "SUPPORTED", ["c9"]), item("Backups are kept for 30 days.", "SUPPORTED", ["c1"])] };
     for (const content of [cut, `${fence(draftGrounding)}\n${fence(bad)}`]) {
       const { judge } = await judgeWith(() => ({ content }));
-      const g = await judge.grounding({ question: "q", answer, chunks });
+      const g = await judgeGrounding(judge, { question: "q", answer, chunks });
       expect(g).toMatchObject({ status: "ok", value: 0 });
       expect(g.claims.map((c) => [c.text, c.verdict, c.chunk_ids])).toEqual([
         ["Postgres listens on port 5432.", "UNSUPPORTED", []],
@@ -137,7 +138,7 @@ describe("the LLM judge (real openai client, scripted server) on a reply with a 
   it("grounding: no block valid → judge_error naming the last block's problem, after the parse attempts", async () => {
     const bad = { claims: [item("Postgres listens on port 5432.", "SUPPORTED", ["c9"]), item("Backups are kept for 30 days.", "SUPPORTED", ["c1"])] };
     const { server, judge } = await judgeWith(() => ({ content: `${fence({ claims: "none" })}\n${fence(bad)}` }));
-    const g = await judge.grounding({ question: "q", answer, chunks });
+    const g = await judgeGrounding(judge, { question: "q", answer, chunks });
     expect(g).toMatchObject({ status: "judge_error", value: null, claims: [] });
     expect(g.reason).toBe('none of 2 JSON blocks is valid; the last: claim 1 cites chunk "c9", not among the passages (after 2 attempts)');
     expect(server.requests).toHaveLength(2);
@@ -145,6 +146,6 @@ describe("the LLM judge (real openai client, scripted server) on a reply with a 
 
   it("relevance: the final score, not the draft's", async () => {
     const { judge } = await judgeWith(() => ({ content: 'Draft: {"score": 1, "reason": "draft"}\nFinal: {"score": 3, "reason": "final"}' }));
-    expect(await judge.relevance({ question: "q", answer: "a", answerable: true })).toMatchObject({ status: "ok", value: 3, reason: "final" });
+    expect(await judgeRelevance(judge, { question: "q", answer: "a", answerable: true })).toMatchObject({ status: "ok", value: 3, reason: "final" });
   });
 });

@@ -1,7 +1,6 @@
 import type { GoldenItem } from "@ragmeter/golden";
 import { describe, expect, it } from "vitest";
 import { isHit, type RetrievedItem, recallAtK } from "../../scorer/src/domain/metrics/recall.js";
-import type { QuestionResult } from "../../scorer/src/domain/result.js";
 import { documentIdWarning, matchModeReport } from "../../scorer/src/runs/matchModes.js";
 
 const ctx = (id: string, document_id: string, text: string): RetrievedItem => ({ id, document_id, text, score: null });
@@ -39,8 +38,16 @@ describe("recall by match mode", () => {
   });
 });
 
-const result = (golden_id: string, recall: Record<number, 0 | 1> | null, contexts: RetrievedItem[] = []): QuestionResult =>
-  ({ golden_id, recall, recall_status: recall === null ? "not_applicable" : "ok", contexts }) as unknown as QuestionResult;
+const result = (golden_id: string, recall: Record<number, 0 | 1> | null, contexts: RetrievedItem[] = []) => ({
+  golden_id,
+  contexts,
+  metrics: {
+    get: (m: string) => {
+      const k = Number(m.slice("recall@".length));
+      return recall === null ? { value: null, status: "not_applicable" } : { value: recall[k] ?? 0, status: "ok" };
+    },
+  },
+});
 
 describe("matchModeReport", () => {
   it("counts items per mode and averages recall over the mode's measured questions", () => {

@@ -11,16 +11,15 @@ import type { ReportData } from "../../scorer/src/runs/reportData.js";
 const CONCISENESS: MetricDef = {
   name: "conciseness",
   kind: "answer",
+  needs: ["answer"],
   live: false,
-  judge: null,
-  needsReferenceJudge: false,
+  optional: false,
   label: "concise",
   headline: true,
   byTag: true,
   trend: true,
   color: "#123456",
-  value: () => ({ value: 0.5, status: "ok" }),
-  reason: () => "",
+  compute: () => ({ value: 0.5, status: "ok", reason: "" }),
 };
 // A 0–10 metric: drawn on the right axis, scaled in the per-version bars.
 const VERBOSITY: MetricDef = { ...CONCISENESS, name: "verbosity", label: undefined, max: 10, byTag: false };
@@ -50,7 +49,7 @@ const DATA: ReportData = {
 
 describe("a metric added to a table alone reaches every output generated from it", () => {
   it("names it in the run's metric names and accepts it in the gate (--fail-on)", () => {
-    const names = metricNames([5], { referenceJudge: false }, TEST_TABLE);
+    const names = metricNames([5], false, TEST_TABLE);
     expect(names.slice(-2)).toEqual(["conciseness", "verbosity"]);
     expect(parseGate("conciseness<-0.1", names)).toEqual([{ metric: "conciseness", threshold: -0.1 }]);
     // the product table does not know it
@@ -59,7 +58,7 @@ describe("a metric added to a table alone reaches every output generated from it
 
   it("gives it a column of the text by-tag table, with its label", () => {
     const agg = { metrics: { conciseness: 0.125 }, n: { conciseness: 3 }, counts: {} } as unknown as Aggregate;
-    const lines = tagTable({ "topic:a": agg }, metricNames([5], { referenceJudge: false }, TEST_TABLE), TEST_TABLE);
+    const lines = tagTable({ "topic:a": agg }, metricNames([5], false, TEST_TABLE), TEST_TABLE);
     // columns: recall@5 grounding relevance key facts abstention concise (verbosity is not byTag)
     expect(lines[0]?.trim().split(/\s{2,}/u)).toEqual(["tag", "recall@5", "grounding", "relevance", "key facts", "abstention", "concise"]);
     expect(

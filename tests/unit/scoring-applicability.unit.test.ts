@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { StoredSpan } from "../../scorer/src/extract/spans.js";
 import { scoreTrace } from "../../scorer/src/scoring/trace.js";
 import { countingJudge as countingJudgeWith } from "../helpers/countingJudge.js";
+import { retrievalOf } from "../helpers/retrieval.js";
 
 // Applicability decided before judging (issue 11): a counting LLM-kind judge shows which calls are made.
 const countingJudge = () => countingJudgeWith(["c1"]);
@@ -52,7 +53,7 @@ describe("applicability decided before judging (design §5)", () => {
     const judge = countingJudge();
     const r = await scoreTrace("t1", [span("GET /health", { "http.request.method": "GET" })], [], { judge, ks: [1, 3], liveSampleRate: 1, golden: null });
     expect(judge.calls).toEqual({ grounding: 0, relevance: 0 });
-    expect([r.result.grounding.status, r.result.relevance.status]).toEqual(["not_applicable", "not_applicable"]);
+    expect([r.result.metrics["grounding"]?.status, r.result.metrics["relevance"]?.status]).toEqual(["not_applicable", "not_applicable"]);
     expect(r.skipped).toEqual({ not_applicable: 2 });
   });
 
@@ -60,11 +61,11 @@ describe("applicability decided before judging (design §5)", () => {
     const judge = countingJudge();
     const r = await scoreTrace("t1", [retrieval(JSON.stringify(DOCS))], [], { judge, ks: [1, 3], liveSampleRate: 1, golden });
     expect(judge.calls).toEqual({ grounding: 0, relevance: 0 });
-    expect([r.result.recall, r.result.recall_status, r.result.reciprocal_rank]).toEqual([{ 1: 0, 3: 1 }, "ok", 0.5]);
-    expect([r.result.grounding.status, r.result.relevance.status]).toEqual(["not_applicable", "not_applicable"]);
-    expect(r.result.grounding.reason).toBe("no generation span in the trace");
+    expect([retrievalOf(r.result).recall, retrievalOf(r.result).recall_status, retrievalOf(r.result).reciprocal_rank]).toEqual([{ 1: 0, 3: 1 }, "ok", 0.5]);
+    expect([r.result.metrics["grounding"]?.status, r.result.metrics["relevance"]?.status]).toEqual(["not_applicable", "not_applicable"]);
+    expect(r.result.metrics["grounding"]?.reason).toBe("no generation span in the trace");
     expect(r.result.contexts.map((c) => c.id)).toEqual(["c1", "c2"]);
-    expect(r.result.key_facts.status).toBe("not_applicable");
+    expect(r.result.metrics["key_facts"]?.status).toBe("not_applicable");
   });
 
   it("documents JSON cut off: recall and grounding context_incomplete naming the attribute, no grounding call; relevance still judged", async () => {
@@ -72,10 +73,10 @@ describe("applicability decided before judging (design §5)", () => {
     const cut = JSON.stringify(DOCS).slice(0, 60);
     const r = await scoreTrace("t1", [retrieval(cut), generation], [], { judge, ks: [1], liveSampleRate: 1, golden });
     expect(judge.calls).toEqual({ grounding: 0, relevance: 1 });
-    expect(r.result.recall_status).toBe("context_incomplete");
-    expect(r.result.grounding.status).toBe("context_incomplete");
-    expect(r.result.grounding.reason).toContain("gen_ai.retrieval.documents");
-    expect(r.result.relevance.status).toBe("ok");
+    expect(retrievalOf(r.result).recall_status).toBe("context_incomplete");
+    expect(r.result.metrics["grounding"]?.status).toBe("context_incomplete");
+    expect(r.result.metrics["grounding"]?.reason).toContain("gen_ai.retrieval.documents");
+    expect(r.result.metrics["relevance"]?.status).toBe("ok");
     expect(r.skipped).toEqual({ context_incomplete: 1 });
   });
 
@@ -84,7 +85,7 @@ describe("applicability decided before judging (design §5)", () => {
     const noAnswer = { ...generation, attributes: { "gen_ai.operation.name": "chat" } };
     const r = await scoreTrace("t1", [retrieval(JSON.stringify(DOCS)), noAnswer], [], { judge, ks: [3], liveSampleRate: 1, golden });
     expect(judge.calls).toEqual({ grounding: 0, relevance: 0 });
-    expect([r.result.recall, r.result.grounding.status, r.result.relevance.status]).toEqual([{ 3: 1 }, "content_missing", "content_missing"]);
+    expect([retrievalOf(r.result).recall, r.result.metrics["grounding"]?.status, r.result.metrics["relevance"]?.status]).toEqual([{ 3: 1 }, "content_missing", "content_missing"]);
     expect(r.result.contexts).toHaveLength(2);
   });
 
@@ -99,11 +100,15 @@ describe("applicability decided before judging (design §5)", () => {
     const judge = countingJudge();
     const rerank = span("rerank r", { "gen_ai.operation.name": "rerank", "gen_ai.request.model": "r", "ragmeter.golden.id": "g1" });
     const r = await scoreTrace("t1", [rerank, generation], [], { judge, ks: [1], liveSampleRate: 1, golden });
-    expect([r.result.recall_status, r.result.grounding.status, r.result.relevance.status]).toEqual(["content_missing", "content_missing", "ok"]);
-    expect(r.result.grounding.reason).toMatch(
+    expect([retrievalOf(r.result).recall_status, r.result.metrics["grounding"]?.status, r.result.metrics["relevance"]?.status]).toEqual([
+      "content_missing",
+      "content_missing",
+      "ok",
+    ]);
+    expect(r.result.metrics["grounding"]?.reason).toMatch(
       /^retrieved documents not recorded: the rerank span records no documents \(ai\.documents\) and ranking \(ai\.ranking\): .*new OpenTelemetry\(\{ reranking: true \}\).* \(span rerank r \(rerankr000000000\)\)$/,
     );
-    expect([r.result.recall, r.result.hit_rank]).toEqual([null, null]);
+    expect([retrievalOf(r.result).recall, retrievalOf(r.result).hit_rank]).toEqual([null, null]);
     expect(judge.calls).toEqual({ grounding: 0, relevance: 1 });
     expect(r.skipped).toEqual({ content_missing: 1 });
     // live traffic: recall has no golden item (not_applicable), grounding still content_missing
@@ -113,6 +118,6 @@ describe("applicability decided before judging (design §5)", () => {
       liveSampleRate: 1,
       golden: null,
     });
-    expect([live.result.grounding.status, live.result.relevance.status]).toEqual(["content_missing", "ok"]);
+    expect([live.result.metrics["grounding"]?.status, live.result.metrics["relevance"]?.status]).toEqual(["content_missing", "ok"]);
   });
 });

@@ -4,6 +4,7 @@ import { extractInteraction } from "../../scorer/src/extract/interaction.js";
 import type { StoredSpan } from "../../scorer/src/extract/spans.js";
 import { scoreTrace } from "../../scorer/src/scoring/trace.js";
 import { countingJudge } from "../helpers/countingJudge.js";
+import { retrievalOf } from "../helpers/retrieval.js";
 
 // Never `ok` on a guess (issue 28, design §5 `uncertain_reading`): a question or retrieval read from a
 // fallback makes the metrics that need it uncertain_reading, naming span and attribute, with no judge call.
@@ -66,8 +67,12 @@ describe("readings from a fallback are never ok (design §4, §5)", () => {
     const judge = countingJudge();
     const r = await scoreTrace("t1", spans, [], { judge, ks: [1], liveSampleRate: 1, golden });
     expect(judge.calls).toEqual({ grounding: 0, relevance: 1 });
-    expect([r.result.recall_status, r.result.grounding.status, r.result.relevance.status]).toEqual(["uncertain_reading", "uncertain_reading", "ok"]);
-    expect(r.result.grounding.reason).toBe(
+    expect([retrievalOf(r.result).recall_status, r.result.metrics["grounding"]?.status, r.result.metrics["relevance"]?.status]).toEqual([
+      "uncertain_reading",
+      "uncertain_reading",
+      "ok",
+    ]);
+    expect(r.result.metrics["grounding"]?.reason).toBe(
       `retrieval read from a fallback: a list of 1 bare text(s), no ids or scores, read as the retrieved documents (span TokenTextSplitter.task (${splitter.span_id}), attribute traceloop.entity.output)`,
     );
     expect(r.skipped).toEqual({ uncertain_reading: 1 });
@@ -111,8 +116,12 @@ describe("readings from a fallback are never ok (design §4, §5)", () => {
     const r = await scoreTrace("t1", [retriever, c], [], { judge, ks: [1], liveSampleRate: 1, golden });
     expect(r.interaction.question).toBe(rendered);
     expect(judge.calls).toEqual({ grounding: 0, relevance: 0 });
-    expect([r.result.recall_status, r.result.grounding.status, r.result.relevance.status]).toEqual(["ok", "uncertain_reading", "uncertain_reading"]);
-    expect(r.result.relevance.reason).toBe(
+    expect([retrievalOf(r.result).recall_status, r.result.metrics["grounding"]?.status, r.result.metrics["relevance"]?.status]).toEqual([
+      "ok",
+      "uncertain_reading",
+      "uncertain_reading",
+    ]);
+    expect(r.result.metrics["relevance"]?.reason).toBe(
       `question read from a fallback: the last user message holds the retrieved context (a rendered prompt) and no query was recorded elsewhere (span openai.chat (${c.span_id}), attribute gen_ai.input.messages)`,
     );
     expect(r.skipped).toEqual({ uncertain_reading: 2 });

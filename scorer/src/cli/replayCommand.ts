@@ -81,7 +81,7 @@ export function formatReplay(r: ReplayOutcome, top = 10): string {
 export async function replayCommand(io: Io, flags: ReplayFlags): Promise<number> {
   const from = parseReplaySource(flags.from, Date.now());
   // The gate is parsed before any question is sent: a typo must not cost a replay.
-  const rules = flags.failOn !== undefined ? parseGate(flags.failOn, metricNames(flags.k, { referenceJudge: true })) : [];
+  const rules = flags.failOn !== undefined ? parseGate(flags.failOn, metricNames(flags.k)) : [];
   if (flags.json !== undefined) await assertWritable(flags.json, "--json");
   return withStore(io, flags, async (store, config) => {
     const progress = createProgress(io.interactive, `replay ${flags.pipelineVersion}`);

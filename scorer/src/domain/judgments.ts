@@ -52,7 +52,7 @@ export interface RelevanceJudgment extends JudgeCallCost {
 }
 
 /** One fact of the reference answer and whether the answer states it. */
-interface ReferenceFact {
+export interface ReferenceFact {
   readonly fact: string;
   readonly stated: boolean;
 }
@@ -67,4 +67,27 @@ export interface ReferenceJudgment extends JudgeCallCost {
   readonly value: number | null;
   readonly facts: readonly ReferenceFact[];
   readonly reason?: string;
+}
+
+/** One retrieved chunk judged on its own (per-chunk tasks such as context relevance). */
+export interface ChunkVerdict {
+  readonly id: string;
+  /** The chunk's score in [0, 1] (1: relevant). */
+  readonly value: number;
+  readonly reason?: string;
+}
+
+/**
+ * Any judge task's judgment: a value with its status, what the call cost, and the drill-down the task
+ * gives (claims for grounding, facts for reference facts, per-chunk verdicts, a risk). The typed
+ * judgments above are its shapes for the built-in tasks.
+ */
+export interface Judgment extends JudgeCallCost {
+  readonly status: Status;
+  readonly value: number | null;
+  readonly reason?: string;
+  readonly claims?: readonly ClaimVerdict[];
+  readonly facts?: readonly ReferenceFact[];
+  readonly chunks?: readonly ChunkVerdict[];
+  readonly risk?: number;
 }

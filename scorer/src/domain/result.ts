@@ -1,8 +1,7 @@
-import type { GroundingJudgment, ReferenceJudgment, RelevanceJudgment } from "./judgments.js";
-import type { RetrievedItem } from "./metrics/recall.js";
-import type { Scored, Status } from "./status.js";
+import type { Outcome, RetrievedItem } from "./metric.js";
+import type { Status } from "./status.js";
 
-/** Everything measured for one golden question. */
+/** Everything measured for one golden question (or one scored trace). */
 export interface QuestionResult {
   readonly golden_id: string;
   readonly trace_id: string;
@@ -17,31 +16,20 @@ export interface QuestionResult {
   readonly generator_model: string | null;
   /** Target call wall time, ms. */
   readonly latency_ms: number;
-  /** Per-k recall (keys are k) when scored, else null with `recall_status`. */
-  readonly recall: Readonly<Record<number, 0 | 1>> | null;
-  readonly recall_status: Status;
-  readonly hit_rank: number | null;
-  /** Reciprocal rank (0 when no hit), null when recall is not scored. */
-  readonly reciprocal_rank: number | null;
-  readonly grounding: GroundingJudgment;
-  readonly relevance: RelevanceJudgment;
-  /** Reference-based judge: share of the reference answer's facts the answer states (LLM only). */
-  readonly reference_facts: ReferenceJudgment;
-  /**
-   * Every repeat of the judges (`--repeat N`, index = repeat_index); `grounding`, `relevance` and
-   * `reference_facts` above combine them (mean when all are ok, else the first non-ok status).
-   */
-  readonly repeats: readonly JudgeRepeat[];
-  readonly key_facts: Scored;
+  /** Every metric of the table by name (`recall@5`, `grounding`, …): value, status, reason, cost and drill-down. */
+  readonly metrics: Readonly<Record<string, Outcome>>;
   /** True when the answer declines to answer; null when there is no answer. */
   readonly abstained: boolean | null;
-  /** 1 when an unanswerable question was declined, 0 when answered; `not_applicable` for answerable ones. */
-  readonly abstention: Scored;
 }
 
-/** One repeat of the judges on one question. */
-export interface JudgeRepeat {
-  readonly grounding: GroundingJudgment;
-  readonly relevance: RelevanceJudgment;
-  readonly reference_facts: ReferenceJudgment;
+/**
+ * A result's outcome of one metric: the one it holds, or, for a question that was not scored (target
+ * error, trace timeout: it holds none), the question's status and reason; `not_applicable` for a
+ * metric a scored result lacks (a table of another version).
+ */
+export function outcomeOf(q: QuestionResult, metric: string): Outcome {
+  const o = q.metrics[metric];
+  if (o !== undefined) return o;
+  if (q.status !== "ok") return { status: q.status, value: null, reason: q.reason };
+  return { status: "not_applicable", value: null, reason: `${metric} not computed for this result` };
 }

@@ -14,14 +14,19 @@ export interface JudgedValue {
  * Tokens, calls and latency are summed; claims/facts and reason come from the first repeat.
  * @throws RangeError on an empty list.
  */
-export function combineRepeats<T extends JudgedValue & { input_tokens: number; output_tokens: number; latency_ms: number; calls?: number; cached?: boolean }>(
+export function combineRepeats<T extends JudgedValue & { input_tokens?: number; output_tokens?: number; latency_ms?: number; calls?: number; cached?: boolean }>(
   repeats: readonly T[],
 ): T {
   const first = repeats[0];
   if (first === undefined) throw new RangeError("combineRepeats needs at least one repeat");
   if (repeats.length === 1) return first;
   const sum = (f: (r: T) => number) => repeats.reduce((a, r) => a + f(r), 0);
-  const cost = { input_tokens: sum((r) => r.input_tokens), output_tokens: sum((r) => r.output_tokens), latency_ms: sum((r) => r.latency_ms), calls: sum((r) => r.calls ?? 0) };
+  const cost = {
+    input_tokens: sum((r) => r.input_tokens ?? 0),
+    output_tokens: sum((r) => r.output_tokens ?? 0),
+    latency_ms: sum((r) => r.latency_ms ?? 0),
+    calls: sum((r) => r.calls ?? 0),
+  };
   const bad = repeats.find((r) => r.status !== "ok");
   if (bad) return { ...first, ...cost, status: bad.status, value: null, reason: (bad as { reason?: string }).reason ?? "" };
   return { ...first, ...cost, status: "ok", value: mean(repeats.map((r) => r.value as number)) };

@@ -2,6 +2,8 @@ import type { Judge } from "./types.js";
 
 /** Combined prompt version of a judge, recorded on the run (compatibility key of "previous run"). */
 export function judgePromptVersion(judge: Judge): string {
-  const { grounding, relevance } = judge.promptVersion;
+  // the two judges every backend has (the version stored runs were compared by before other tasks came)
+  const grounding = judge.promptVersion["grounding"] ?? "";
+  const relevance = judge.promptVersion["relevance"] ?? "";
   return grounding === relevance ? grounding : `${grounding}+${relevance}`;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type MetricValue, metricNames, metricTable } from "../domain/metricTable.js";
+import { type MetricDef, type MetricValue, metricNames } from "../domain/metricTable.js";
 import type { Store } from "../store/client.js";
 import { saveComparison } from "../store/comparisons.js";
 import { runQuestions } from "../store/results.js";
@@ -29,10 +29,9 @@ export async function compareRuns(store: Store, a: RunRecord, b: RunRecord, opti
   const ma = byQuestion ? await keyedByQuestion(store, a.run_id) : await storedQuestionMetrics(store, a.run_id);
   const mb = byQuestion ? await keyedByQuestion(store, b.run_id) : await storedQuestionMetrics(store, b.run_id);
   const ks = [...new Set([...a.ks, ...b.ks])].sort((x, y) => x - y);
-  // Metrics that only a reference-based judge produces are compared when either run scored them.
-  const referenceOnly = metricTable(ks).filter((d) => d.needsReferenceJudge);
-  const referenceScored = [...ma.values(), ...mb.values()].some((m) => referenceOnly.some((d) => m.get(d.name)?.status === "ok"));
-  const names = metricNames(ks, { referenceJudge: referenceScored });
+  // An optional metric (a task not every judge has) is compared when either run scored it.
+  const scored = (d: MetricDef) => [...ma.values(), ...mb.values()].some((m) => m.get(d.name)?.status === "ok");
+  const names = metricNames(ks, scored);
   const deltas = names.map((m) => pairedDelta(m, ma, mb, { seed: options.seed, resamples: options.resamples }));
   const warnings: string[] = [];
   if (byQuestion) warnings.push("one run is a replay: questions are paired by their text");

@@ -1,6 +1,6 @@
 import { type GoldenItem, matchMode, normalizeText } from "@ragmeter/golden";
 import { JUDGED_METRICS, type MetricValue, metricTable } from "../domain/metricTable.js";
-import type { QuestionResult } from "../domain/result.js";
+import { outcomeOf, type QuestionResult } from "../domain/result.js";
 import type { Status } from "../domain/status.js";
 import { codePointLength, type JudgedValue } from "../judges/analysis.js";
 
@@ -48,8 +48,10 @@ export interface QuestionFailure {
  */
 export function questionFailure(q: QuestionResult): QuestionFailure | null {
   if (q.status !== "ok") return { golden_id: q.golden_id, status: q.status, reason: q.reason };
-  if (q.grounding.status === "judge_error" && q.relevance.status === "judge_error") {
-    return { golden_id: q.golden_id, status: "judge_error", reason: q.grounding.reason ?? q.relevance.reason ?? "judge failed" };
+  // every judge every backend has failed on it
+  const judged = JUDGED_METRICS.filter((m) => !m.optional).map((m) => outcomeOf(q, m.name));
+  if (judged.length > 0 && judged.every((o) => o.status === "judge_error")) {
+    return { golden_id: q.golden_id, status: "judge_error", reason: judged.find((o) => o.reason !== "")?.reason ?? "judge failed" };
   }
   return null;
 }
@@ -65,9 +67,6 @@ export interface QuestionDigest {
   readonly tags: readonly string[];
   readonly status: Status;
   readonly reason: string;
-  readonly recall_status: Status;
-  /** Per-k recall (keys are k) when scored, else null. */
-  readonly recall: Readonly<Record<number, 0 | 1>> | null;
   readonly metrics: MetricRow;
   /** Answer length in code points (length bias), null without an answer. */
   readonly answer_length: number | null;
@@ -101,21 +100,15 @@ export function questionDigester(ks: readonly number[], goldenItems: readonly Go
   return (q) => {
     const values = new Float64Array(table.length);
     const statuses: string[] = new Array(table.length);
+    let judgeErrors = NO_ERRORS;
     table.forEach((def, i) => {
-      const v = def.value(q);
+      const v = outcomeOf(q, def.name);
       values[i] = v.value === null ? Number.NaN : v.value;
       statuses[i] = v.status;
-    });
-    let judgeErrors = NO_ERRORS;
-    for (const [metric, j] of [
-      ["grounding", q.grounding],
-      ["relevance", q.relevance],
-      ["reference_facts", q.reference_facts],
-    ] as const) {
-      if (j.status !== "judge_error") continue;
+      if (def.kind !== "judged" || v.status !== "judge_error" || q.status !== "ok") return;
       if (judgeErrors === NO_ERRORS) judgeErrors = [];
-      (judgeErrors as string[]).push(`${metric}: ${j.reason ?? "no reason given"}`);
-    }
+      (judgeErrors as string[]).push(`${def.name}: ${v.reason || "no reason given"}`);
+    });
     let sourceHit = false;
     if (sources.size > 0) for (const c of q.contexts) if (!sourceHit && sources.has(normalizeText(c.document_id))) sourceHit = true;
     return {
@@ -124,21 +117,13 @@ export function questionDigester(ks: readonly number[], goldenItems: readonly Go
       tags: q.tags,
       status: q.status,
       reason: q.reason,
-      recall_status: q.recall_status,
-      recall: q.recall,
       metrics: new MetricRow(index, values, statuses),
       answer_length: q.answer === null ? null : codePointLength(q.answer),
       failure: questionFailure(q),
       judge_errors: judgeErrors,
-      repeats:
-        q.repeats.length > 1
-          ? JUDGED_METRICS.map((m) =>
-              q.repeats.map((r) => {
-                const s = m.repeat(r);
-                return { status: s.status, value: s.value };
-              }),
-            )
-          : null,
+      repeats: JUDGED_METRICS.some((m) => (q.metrics[m.name]?.repeats?.length ?? 0) > 1)
+        ? JUDGED_METRICS.map((m) => (q.metrics[m.name]?.repeats ?? []).map((r) => ({ status: r.status, value: r.value })))
+        : null,
       retrieved: q.contexts.length,
       source_hit: sourceHit,
     };

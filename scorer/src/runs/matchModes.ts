@@ -1,6 +1,7 @@
 import { type GoldenItem, MATCH_MODES, type MatchMode, matchMode, normalizeText } from "@ragmeter/golden";
+import { recallMetric } from "../domain/metrics/recall.js";
 import type { QuestionResult } from "../domain/result.js";
-import { expectedSources } from "./digest.js";
+import { expectedSources, type MetricLookup } from "./digest.js";
 
 /** The items of one match mode in a run, and their recall. */
 export interface ModeReport {
@@ -18,15 +19,17 @@ export interface ModeReport {
  */
 export function matchModeReport(
   items: readonly GoldenItem[],
-  results: readonly Pick<QuestionResult, "golden_id" | "recall_status" | "recall">[],
+  results: readonly { readonly golden_id: string; readonly metrics: MetricLookup }[],
   ks: readonly number[],
 ): Record<MatchMode, ModeReport> {
   const modeOf = new Map(items.map((it) => [it.id, matchMode(it)] as const));
   const out = {} as Record<MatchMode, ModeReport>;
   for (const mode of MATCH_MODES) {
-    const measured = results.filter((q) => modeOf.get(q.golden_id) === mode && q.recall_status === "ok" && q.recall !== null);
+    const names = ks.map((k) => recallMetric(k).name);
+    // recall is measured for all of a question's ks or none
+    const measured = results.filter((q) => modeOf.get(q.golden_id) === mode && names.every((n) => q.metrics.get(n)?.status === "ok"));
     const recall: Record<string, number | null> = {};
-    for (const k of ks) recall[`recall@${k}`] = measured.length === 0 ? null : measured.reduce((s, q) => s + (q.recall?.[k] ?? 0), 0) / measured.length;
+    for (const n of names) recall[n] = measured.length === 0 ? null : measured.reduce((s, q) => s + (q.metrics.get(n)?.value ?? 0), 0) / measured.length;
     out[mode] = { items: items.filter((it) => modeOf.get(it.id) === mode).length, recall, n: measured.length };
   }
   return out;

@@ -1,4 +1,4 @@
-import { metricNames } from "../domain/metricTable.js";
+import { displayRank, metricNames } from "../domain/metricTable.js";
 import type { Store } from "../store/client.js";
 import { claimCountsByRun, goldenQuestionsOfRun, goldenTags, latestComparison, recentBadClaims, retrievedOfRun } from "../store/report.js";
 import { listRuns, previousRun, type RunRecord } from "../store/runs.js";
@@ -164,8 +164,8 @@ export async function loadReportData(store: Store, options: ReportOptions = {}):
   else {
     const rows = await latestComparison(store, prev.run_id, last.run_id);
     // The report's own comparison leaves out reference_facts (stored ones may have it: ranked after recall@k, as before).
-    const reportNames = metricNames([], { referenceJudge: false });
-    const order = (m: string) => (m.startsWith("recall@") ? Number(m.slice(7)) : 1000 + reportNames.indexOf(m));
+    const reportNames = new Set(metricNames([...last.ks], false));
+    const order = (m: string) => displayRank(m) + (reportNames.has(m) ? 0 : 1);
     if (rows.length > 0) {
       comparison = {
         last: ref(last),
@@ -189,7 +189,7 @@ export async function loadReportData(store: Store, options: ReportOptions = {}):
       const b = perQuestion.get(last.run_id)!;
       const names = metricNames(
         [...new Set([...prev.ks, ...last.ks])].sort((x, y) => x - y),
-        { referenceJudge: false },
+        false,
       );
       comparison = {
         last: ref(last),

@@ -42,7 +42,7 @@ export function runMetricValues(q: QuestionResult, ks: readonly number[]): Map<s
 
 /** Metric names of a run in stored order: `reference_facts` only when the judge has a reference-based judge (LLM). */
 export function runMetricNames(ks: readonly number[], judge: Judge): string[] {
-  return metricNames(ks, { referenceJudge: judge.referenceFacts !== undefined });
+  return metricNames(ks, (m) => m.kind === "judged" && judge.promptVersion[m.task] !== undefined);
 }
 
 /** The outcome of one evaluation run. */

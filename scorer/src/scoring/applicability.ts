@@ -1,4 +1,4 @@
-import type { RetrievedItem } from "../domain/metrics/recall.js";
+import type { Need, RetrievedItem } from "../domain/metric.js";
 import type { Status } from "../domain/status.js";
 import type { Guess, Interaction } from "../extract/interaction.js";
 
@@ -8,13 +8,27 @@ export type Applicability = { readonly ok: true } | { readonly ok: false; readon
 /** The statuses a metric gets when it is decided, before any judge call, that it cannot be computed. */
 export type SkipStatus = Extract<Status, "not_applicable" | "content_missing" | "context_incomplete" | "uncertain_reading" | "not_sampled">;
 
-/** What is computed for one trace: recall/MRR from the retrieval, each judge from the content it needs. */
+/**
+ * What is computed for one trace, by what a metric needs: `recall` the ranked retrieval (retrieval
+ * metrics), `grounding` the answer with the retrieved texts, `relevance` the question and answer,
+ * `context` the question with the retrieved texts, `answer` the answer text alone.
+ */
 export interface TracePlan {
   readonly recall: Applicability;
   readonly grounding: Applicability;
   readonly relevance: Applicability;
-  /** The answer metrics (key facts, abstention): they need the answer text. */
+  readonly context: Applicability;
   readonly answer: Applicability;
+}
+
+/** A key of {@link TracePlan}. */
+export type PlanKey = keyof TracePlan;
+
+/** Which entry of a trace's plan decides whether a metric with these needs applies. */
+export function planKeyOf(needs: readonly Need[]): PlanKey {
+  const has = (n: Need) => needs.includes(n);
+  if (has("answer")) return has("chunks") ? "grounding" : has("question") ? "relevance" : "answer";
+  return has("chunks") ? "context" : "recall";
 }
 
 const OK: Applicability = { ok: true };
@@ -77,7 +91,19 @@ export function planTrace(i: Interaction, items: readonly RetrievedItem[] | null
       notSampled ??
       OK);
   const answer = !i.has_generation ? no("not_applicable", "no generation span in the trace") : (answerMissing ?? (generationCut ? cut(generationCut) : null) ?? OK);
-  return { recall, grounding, relevance, answer };
+  const context =
+    i.retrieved === null && !uncaptured
+      ? no("not_applicable", "no retrieval span in the trace")
+      : (questionMissing ??
+        (retrievalCut ? cut(retrievalCut) : null) ??
+        (i.truncated ? capped : null) ??
+        uncaptured ??
+        (items === null ? no("content_missing", `retrieved texts not captured (${CAPTURE})`) : null) ??
+        uncertain(i, "retrieval") ??
+        questionGuessed ??
+        notSampled ??
+        OK);
+  return { recall, grounding, relevance, context, answer };
 }
 
 /** `uncertain_reading` when the interaction's field was read from a fallback, naming the span and attribute; else null. */

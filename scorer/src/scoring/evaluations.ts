@@ -1,14 +1,13 @@
 import type { EvaluatedSpans, Evaluation } from "../domain/evaluation.js";
-import { metricTable } from "../domain/metricTable.js";
+import { metricDef } from "../domain/metricTable.js";
 import type { ClaimInsert, ScoreInsert } from "../domain/rows.js";
 
 /** Statuses that mean the evaluation itself failed: they also set `error.type` (design §15). */
 const EVALUATION_ERRORS: ReadonlySet<string> = new Set(["judge_error", "context_too_long"]);
 
-/** `retrieval` for recall@k and MRR (they evaluate the retrieval span), else the answer metrics' kind. */
+/** `retrieval` for the retrieval metrics (they evaluate the retrieval span), else `answer`. */
 function kindOf(metric: string): "retrieval" | "answer" {
-  if (metric.startsWith("recall@")) return "retrieval";
-  return metricTable([]).find((m) => m.name === metric)?.kind === "retrieval" ? "retrieval" : "answer";
+  return metricDef(metric)?.kind === "retrieval" ? "retrieval" : "answer";
 }
 
 /** The span a metric evaluates: retrieval metrics the retrieval span, the others the generation span; else the root. */
@@ -23,18 +22,18 @@ const claimsOf = (s: ScoreInsert, claims: readonly ClaimInsert[]): ClaimInsert[]
   claims.filter((c) => c.trace_id === s.trace_id && c.run_id === s.run_id && c.judge_prompt_version === s.judge_prompt_version && c.repeat_index === s.repeat_index);
 
 /**
- * The label of a measured score (design §15): `supported` / `contradicted` / `unsupported` for
- * grounding (every claim SUPPORTED; some CONTRADICTED; else), `hit` / `miss` for recall@k and MRR,
- * `abstained` / `answered` for abstention, else `ok`.
+ * The label of a measured score (design §15): the metric's own (grounding `supported` /
+ * `contradicted` / `unsupported` from its claims, retrieval metrics `hit` / `miss`, abstention
+ * `abstained` / `answered`), else `ok`.
  */
 function okLabel(s: ScoreInsert, value: number, claims: readonly ClaimInsert[]): string {
-  if (s.metric === "grounding") {
-    if (claims.some((c) => c.verdict === "CONTRADICTED")) return "contradicted";
-    return value === 1 ? "supported" : "unsupported";
-  }
-  if (s.metric === "mrr" || s.metric.startsWith("recall@")) return value > 0 ? "hit" : "miss";
-  if (s.metric === "abstention") return value === 1 ? "abstained" : "answered";
-  return "ok";
+  const label = metricDef(s.metric)?.evaluationLabel;
+  return label === undefined
+    ? "ok"
+    : label(
+        value,
+        claims.map((c) => c.verdict),
+      );
 }
 
 /** `3 claims: 2 SUPPORTED, 1 UNSUPPORTED` (verdicts in a fixed order). */
@@ -56,7 +55,7 @@ export function evaluationsOf(rows: { readonly scores: readonly ScoreInsert[]; r
   return rows.scores.map((s) => {
     const attributes: Record<string, string | number> = { "gen_ai.evaluation.name": s.metric };
     const measured = s.status === "ok" && s.value !== null;
-    const claims = s.metric === "grounding" ? claimsOf(s, rows.claims) : [];
+    const claims = metricDef(s.metric)?.claims === true ? claimsOf(s, rows.claims) : [];
     let explanation = s.reason;
     if (measured) {
       attributes["gen_ai.evaluation.score.value"] = s.value as number;

@@ -1,8 +1,8 @@
-import type { JudgeName } from "../domain/metricTable.js";
+import type { Outcome } from "../domain/metric.js";
 import { metricTable } from "../domain/metricTable.js";
-import type { QuestionResult } from "../domain/result.js";
+import { outcomeOf, type QuestionResult } from "../domain/result.js";
 import type { ClaimInsert, InteractionInsert, ScoreInsert } from "../domain/rows.js";
-import type { Judge, JudgeCallCost } from "../judges/types.js";
+import type { Judge } from "../judges/types.js";
 
 /** The run a result is filed under (`live` for live traffic). */
 export interface RowContext {
@@ -34,57 +34,53 @@ export interface ResultRows {
   readonly interaction: InteractionInsert;
 }
 
-/** Score rows, claims and the interaction of one question result. */
+/** Score rows, claims and the interaction of one question result: one score row per metric of the table (per repeat for judged ones). */
 export function resultRows(run: RowContext, q: QuestionResult, judge: Judge, ks: readonly number[], seen: SeenInteraction = DIRECT): ResultRows {
   const scores: ScoreInsert[] = [];
-  const promptOf = (j: JudgeName | null): string => (j === null ? "" : (judge.promptVersion[j] ?? ""));
+  const claims: ClaimInsert[] = [];
   // Rows are object literals of one shape (no spread): this runs for every metric of every trace.
-  const row = (metric: string, repeat_index: number, value: number | null, status: string, reason: string, judgeName: JudgeName | null, j: JudgeCallCost | null): ScoreInsert => ({
+  const row = (metric: string, repeat_index: number, o: Outcome, task: string | null): ScoreInsert => ({
     run_id: run.run_id,
     trace_id: q.trace_id,
     golden_id: q.golden_id,
     metric,
-    value,
-    status,
-    reason,
-    judge_kind: judgeName !== null ? judge.kind : "mechanical",
-    judge_model: judgeName !== null ? judge.model : "",
-    judge_prompt_version: promptOf(judgeName),
+    value: o.value,
+    status: o.status,
+    reason: o.reason,
+    judge_kind: task !== null ? judge.kind : "mechanical",
+    judge_model: task !== null ? judge.model : "",
+    judge_prompt_version: task !== null ? (judge.promptVersion[task] ?? "") : "",
     repeat_index,
     pipeline_version: run.pipeline_version,
     source: run.source,
-    judge_input_tokens: j?.input_tokens ?? 0,
-    judge_output_tokens: j?.output_tokens ?? 0,
-    latency_ms: j?.latency_ms ?? 0,
+    judge_input_tokens: o.input_tokens ?? 0,
+    judge_output_tokens: o.output_tokens ?? 0,
+    latency_ms: o.latency_ms ?? 0,
   });
   for (const def of metricTable(ks)) {
-    if (def.repeat && q.repeats.length > 0) {
-      // One row per repeat (repeat_index); comparisons average them per question (store/results.ts runScores).
-      const pick = def.repeat;
-      q.repeats.forEach((r, repeat_index) => {
-        const j = pick(r);
-        scores.push(row(def.name, repeat_index, j.value, j.status, j.reason ?? "", def.judge, j));
-      });
-      continue;
-    }
-    const v = def.value(q);
-    scores.push(row(def.name, 0, v.value, v.status, def.reason(q), def.judge, def.judgment?.(q) ?? null));
+    const o = outcomeOf(q, def.name);
+    const task = def.kind === "judged" ? def.task : null;
+    // One row per repeat (repeat_index); comparisons average them per question (store/results.ts runScores).
+    const each = o.repeats ?? [o];
+    each.forEach((r, repeat_index) => {
+      scores.push(row(def.name, repeat_index, r, task));
+      for (const c of r.claims ?? []) {
+        claims.push({
+          run_id: run.run_id,
+          trace_id: q.trace_id,
+          golden_id: q.golden_id,
+          judge_prompt_version: task !== null ? (judge.promptVersion[task] ?? "") : "",
+          repeat_index,
+          claim_index: c.index,
+          claim: c.text,
+          verdict: c.verdict,
+          chunk_ids: c.chunk_ids,
+          judge_model: judge.model,
+          pipeline_version: run.pipeline_version,
+        });
+      }
+    });
   }
-  const claims: ClaimInsert[] = (q.repeats.length > 0 ? q.repeats : [{ grounding: q.grounding }]).flatMap((r, repeat_index) =>
-    r.grounding.claims.map((c) => ({
-      run_id: run.run_id,
-      trace_id: q.trace_id,
-      golden_id: q.golden_id,
-      judge_prompt_version: judge.promptVersion.grounding,
-      repeat_index,
-      claim_index: c.index,
-      claim: c.text,
-      verdict: c.verdict,
-      chunk_ids: c.chunk_ids,
-      judge_model: judge.model,
-      pipeline_version: run.pipeline_version,
-    })),
-  );
   const interaction: InteractionInsert = {
     trace_id: q.trace_id,
     run_id: run.run_id,

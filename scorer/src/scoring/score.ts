@@ -1,21 +1,21 @@
 import { type GoldenItem, isAnswerable } from "@ragmeter/golden";
+import type { Expectations, JudgedMetric, MetricDef, MetricInput, Need, Outcome, RetrievedItem } from "../domain/metric.js";
 import { isAbstention } from "../domain/metrics/abstention.js";
-import { keyFactsScore } from "../domain/metrics/keyFacts.js";
-import type { RetrievedItem } from "../domain/metrics/recall.js";
-import { recallAtK } from "../domain/metrics/recall.js";
-import type { JudgeRepeat, QuestionResult } from "../domain/result.js";
-import { none, ok, type Status } from "../domain/status.js";
+import { metricTable } from "../domain/metricTable.js";
+import type { QuestionResult } from "../domain/result.js";
+import type { Status } from "../domain/status.js";
 import { combineRepeats } from "../judges/analysis.js";
 import { heuristicClaims } from "../judges/heuristic/heuristicJudge.js";
-import type { ClaimVerdict, GroundingJudgment, Judge, ReferenceJudgment, RelevanceJudgment } from "../judges/types.js";
+import type { Judge, Judgment } from "../judges/types.js";
+import { type PlanKey, planKeyOf } from "./applicability.js";
 
+export type { Expectations } from "../domain/metric.js";
 export type { QuestionResult } from "../domain/result.js";
 
-const NO_COST = { input_tokens: 0, output_tokens: 0, latency_ms: 0 };
-
 /**
- * The result of a question that could not be scored at all: every metric carries `status` (e.g.
- * `target_error`, or `trace_timeout` when its spans never arrived) with a null value.
+ * The result of a question that could not be scored at all: it holds no outcome, and every metric
+ * reads as its `status` (e.g. `target_error`, or `trace_timeout` when its spans never arrived) with a
+ * null value (`outcomeOf`).
  */
 export function failedQuestion(
   item: Pick<GoldenItem, "id" | "tags" | "question">,
@@ -24,7 +24,6 @@ export function failedQuestion(
   reason: string,
   latencyMs: number,
 ): QuestionResult {
-  const err = none(status, reason);
   return {
     golden_id: item.id,
     trace_id: traceId,
@@ -36,17 +35,8 @@ export function failedQuestion(
     answer: null,
     contexts: [],
     generator_model: null,
-    recall: null,
-    recall_status: status,
-    hit_rank: null,
-    reciprocal_rank: null,
-    grounding: { status, value: null, claims: [] as ClaimVerdict[], reason, ...NO_COST },
-    relevance: { status, value: null, reason, ...NO_COST },
-    reference_facts: { status, value: null, facts: [], reason, ...NO_COST },
-    repeats: [],
-    key_facts: err,
+    metrics: {},
     abstained: null,
-    abstention: err,
   };
 }
 
@@ -68,29 +58,25 @@ export interface Answer {
   readonly model: string | null;
 }
 
-/** What a golden item expects of the answer; null for live traffic (no golden item). */
-export type Expectations = Pick<GoldenItem, "expected_source" | "expected_substring" | "expected_chunk_id" | "expected_lines" | "reference_answer" | "key_facts"> | null;
-
 /** Options of {@link scoreInteraction}. */
 export interface ScoreOptions {
   readonly judge: Judge;
-  /** k values of recall@k. */
+  /** k values of the per-k metrics (recall@k, …). */
   readonly ks: readonly number[];
   /** Runs of each judge (`--repeat N`, default 1). */
   readonly repeat?: number;
-  /** False for live traffic outside the judge sampling rate: grounding and relevance are `not_sampled` (no judge call). */
+  /** False for live traffic outside the judge sampling rate: judged metrics are `not_sampled` (no judge call). */
   readonly sampled?: boolean;
-  /** Why abstention does not apply without a golden item (live traffic). */
+  /** Why the metrics that need a golden item do not apply without one (live traffic). */
   readonly noGoldenReason?: string;
   /**
-   * Judges decided not to run before any call (the applicability of design §5): the metric is
-   * stored with this status and reason, and the judge is not called (the reference-based judge
-   * follows relevance).
+   * What a trace lacks, decided before any call (the applicability of design §5): a metric whose
+   * needs fall under a key here is stored with its status and reason, and no judge is called.
    */
-  readonly skip?: { readonly grounding?: Skip; readonly relevance?: Skip };
+  readonly skip?: Partial<Record<PlanKey, Skip>>;
 }
 
-/** A judge not called: the status and reason its metric is stored with. */
+/** A metric not computed: the status and reason it is stored with. */
 export interface Skip {
   readonly status: Exclude<Status, "ok">;
   readonly reason: string;
@@ -98,59 +84,91 @@ export interface Skip {
 
 const NOT_SAMPLED = "live trace outside the judge sampling rate";
 
+/** Why a golden-side need is not met, or null when it is. */
+function goldenGap(need: Need, input: MetricInput, noGolden: string): string | null {
+  const e = input.expect;
+  switch (need) {
+    case "answerable":
+      return e === null ? noGolden : input.answerable ? null : "unanswerable question";
+    case "unanswerable":
+      return e === null ? noGolden : input.answerable ? "answerable question" : null;
+    case "key_facts":
+      return e === null ? noGolden : e.key_facts === null || e.key_facts.length === 0 ? "golden item has no key_facts" : null;
+    case "reference":
+      return e === null || e.reference_answer === null || e.reference_answer.trim() === "" ? "no reference_answer" : null;
+    default:
+      return null;
+  }
+}
+
 /**
- * The reference-based judgment that applies without calling a judge: `not_applicable` without a
- * reference answer or without a reference-based judge; null when the judge is to be called.
+ * Why a metric does not apply to this question (a status and reason), or null when it is computed:
+ * its golden-side needs first, then whether the run's judge has its task, then what the trace
+ * lacks, then the live sampling.
  */
-export function referenceNotApplicable(expect: Expectations, judge: Judge): ReferenceJudgment | null {
-  const reference = expect?.reference_answer ?? null;
-  if (reference !== null && reference.trim() !== "" && judge.referenceFacts) return null;
-  return { status: "not_applicable", value: null, facts: [], reason: reference === null ? "no reference_answer" : "no reference-based judge (heuristic judges)", ...NO_COST };
+export function metricGap(def: MetricDef, input: MetricInput, judge: Judge, options: Pick<ScoreOptions, "skip" | "sampled" | "noGoldenReason">): Skip | null {
+  for (const need of def.needs) {
+    const gap = goldenGap(need, input, options.noGoldenReason ?? "no golden item");
+    if (gap !== null) return { status: "not_applicable", reason: gap };
+  }
+  if (def.kind === "judged" && judge.promptVersion[def.task] === undefined) {
+    return { status: "not_applicable", reason: `the ${judge.kind} judge has no ${def.task} task` };
+  }
+  const skip = options.skip?.[planKeyOf(def.needs)];
+  if (skip !== undefined) return skip;
+  if (def.kind === "judged" && options.sampled === false) return { status: "not_sampled", reason: NOT_SAMPLED };
+  return null;
+}
+
+/** A judgment as the outcome of its metric. */
+function outcomeOfJudgment(j: Judgment): Outcome {
+  const { reason, ...rest } = j;
+  return { ...rest, reason: reason ?? "" };
+}
+
+/** Asks the judge `repeat` times for one judged metric and combines the repeats (design §5). */
+async function judged(def: JudgedMetric, input: MetricInput, judge: Judge, repeat: number): Promise<Outcome> {
+  const request = def.request(input);
+  const runs = await Promise.all(Array.from({ length: repeat }, () => judge.judge(def.task, request)));
+  const each = runs.map(outcomeOfJudgment);
+  const combined = combineRepeats(each);
+  return each.length > 1 ? { ...combined, repeats: each } : combined;
 }
 
 /**
  * The scoring core (design §5), used by eval, replay and the streaming scorer alike: one answer in,
- * its scores out. recall@k and reciprocal rank (answerable golden items), grounding and relevance
- * (judge), the reference-based judge (reference answer and an LLM judge), key facts, abstention.
+ * every metric of the table out, by name. Each metric applies when its needs are met (else its
+ * status says why, and no judge is called); mechanical ones compute, judged ones ask the judge.
  */
 export async function scoreInteraction(subject: Subject, reply: Answer, expect: Expectations, options: ScoreOptions): Promise<QuestionResult> {
   const { judge, ks } = options;
-  const answerable = expect !== null && isAnswerable(expect);
-  let recall: Record<number, 0 | 1> | null = null;
-  let hitRank: number | null = null;
-  let rr: number | null = null;
-  if (answerable) {
-    const r = recallAtK(reply.contexts, expect, ks);
-    recall = { ...r.recall };
-    hitRank = r.hitRank;
-    rr = r.reciprocalRank;
-  }
-  // An item without a chunk id is shown to the judge by its rank (`#2`), the label its claims cite.
-  const chunks = reply.contexts.map((c, i) => ({ id: c.id !== "" ? c.id : `#${i + 1}`, text: c.text }));
-  const question = subject.question;
-  const sampled = options.sampled ?? true;
-  const skipG = options.skip?.grounding ?? (sampled ? null : { status: "not_sampled" as const, reason: NOT_SAMPLED });
-  const skipR = options.skip?.relevance ?? (sampled ? null : { status: "not_sampled" as const, reason: NOT_SAMPLED });
-  const noReference =
-    referenceNotApplicable(expect, judge) ??
-    (options.skip?.relevance ? { ...NO_COST, status: options.skip.relevance.status, value: null, facts: [], reason: options.skip.relevance.reason } : null);
-  const reference = expect?.reference_answer ?? "";
-  const repeats: JudgeRepeat[] = await Promise.all(
-    Array.from({ length: Math.max(1, options.repeat ?? 1) }, async (): Promise<JudgeRepeat> => {
-      const [g, r, f] = await Promise.all([
-        skipG === null
-          ? judge.grounding({ question, answer: reply.answer, chunks })
-          : Promise.resolve<GroundingJudgment>({ status: skipG.status, value: null, claims: [], reason: skipG.reason, ...NO_COST }),
-        skipR === null
-          ? judge.relevance({ question, answer: reply.answer, answerable })
-          : Promise.resolve<RelevanceJudgment>({ status: skipR.status, value: null, reason: skipR.reason, ...NO_COST }),
-        noReference === null && judge.referenceFacts ? judge.referenceFacts({ question, answer: reply.answer, reference }) : Promise.resolve(noReference as ReferenceJudgment),
-      ]);
-      return { grounding: g, relevance: r, reference_facts: f };
-    }),
-  );
+  const repeat = Math.max(1, options.repeat ?? 1);
   // isAbstention first: a cheap test that spares tokenizing every sentence of most answers.
   const abstained = isAbstention(reply.answer) && heuristicClaims(reply.answer).length === 0;
+  const base: Omit<MetricInput, "k"> = {
+    question: subject.question,
+    answer: reply.answer,
+    contexts: reply.contexts,
+    // An item without a chunk id is shown to the judge by its rank (`#2`), the label its claims cite.
+    chunks: reply.contexts.map((c, i) => ({ id: c.id !== "" ? c.id : `#${i + 1}`, text: c.text })),
+    expect,
+    answerable: expect !== null && isAnswerable(expect),
+    abstained,
+  };
+  const table = metricTable(ks);
+  const outcomes = await Promise.all(
+    table.map(async (def): Promise<Outcome> => {
+      const k = /@([1-9]\d*)$/u.exec(def.name)?.[1];
+      const input: MetricInput = { ...base, k: k === undefined ? 0 : Number(k) };
+      const gap = metricGap(def, input, judge, options);
+      if (gap !== null) return { status: gap.status, value: null, reason: gap.reason };
+      return def.kind === "judged" ? judged(def, input, judge, repeat) : def.compute(input);
+    }),
+  );
+  const metrics: Record<string, Outcome> = {};
+  table.forEach((def, i) => {
+    metrics[def.name] = outcomes[i] as Outcome;
+  });
   return {
     ...subject,
     status: "ok",
@@ -158,17 +176,7 @@ export async function scoreInteraction(subject: Subject, reply: Answer, expect: 
     answer: reply.answer,
     contexts: reply.contexts.map((c) => ({ ...c })),
     generator_model: reply.model,
-    recall,
-    recall_status: recall === null ? "not_applicable" : "ok",
-    hit_rank: hitRank,
-    reciprocal_rank: rr,
-    grounding: combineRepeats(repeats.map((x) => x.grounding)),
-    relevance: combineRepeats(repeats.map((x) => x.relevance)),
-    reference_facts: combineRepeats(repeats.map((x) => x.reference_facts)),
-    repeats,
-    key_facts: keyFactsScore(reply.answer, expect?.key_facts ?? null),
+    metrics,
     abstained,
-    abstention:
-      expect === null ? none("not_applicable", options.noGoldenReason ?? "no golden item") : answerable ? none("not_applicable", "answerable question") : ok(abstained ? 1 : 0),
   };
 }

@@ -1,13 +1,12 @@
 import { createHash } from "node:crypto";
-import type { GoldenItem } from "@ragmeter/golden";
-import { liveNeverApplicable } from "../domain/metricTable.js";
-import { none } from "../domain/status.js";
+import { type GoldenItem, isAnswerable } from "@ragmeter/golden";
+import { JUDGED_METRICS, liveNeverApplicable } from "../domain/metricTable.js";
 import { extractInteraction, type Interaction, retrievedItems } from "../extract/interaction.js";
 import type { StoredLog, StoredSpan } from "../extract/spans.js";
 import type { Judge } from "../judges/types.js";
-import { type Applicability, planTrace, type SkipStatus, type TracePlan } from "./applicability.js";
+import { type Applicability, type PlanKey, planKeyOf, planTrace, type SkipStatus, type TracePlan } from "./applicability.js";
 import { type ResultRows, resultRows } from "./rows.js";
-import { type QuestionResult, referenceNotApplicable, type Skip, type Subject, scoreInteraction } from "./score.js";
+import { metricGap, type QuestionResult, type Skip, type Subject, scoreInteraction } from "./score.js";
 
 /** Options of {@link scoreTrace}. */
 export interface ScoreTraceOptions {
@@ -40,8 +39,6 @@ export interface ScoredTrace {
   readonly skipped: SkippedCalls;
 }
 
-const asSkip = (a: Applicability): Skip | undefined => (a.ok ? undefined : { status: a.status, reason: a.reason });
-
 /**
  * Scores one settled trace (design §4–§6): builds its interaction, decides before any judge call
  * which metrics can be computed ({@link planTrace}), and scores it with the scoring core (same
@@ -72,34 +69,22 @@ export async function scoreTrace(
   const plan = planTrace(interaction, items, live, sampledIn);
   // The golden item's question (what the judge is asked about), when there is one.
   const asked = { ...subject, question: golden?.question ?? subject.question };
-  let result = await scoreInteraction(
+  const skip: Partial<Record<PlanKey, Skip>> = {};
+  for (const [key, a] of Object.entries(plan) as [PlanKey, Applicability][]) if (!a.ok) skip[key] = { status: a.status, reason: a.reason };
+  const result = await scoreInteraction(
     asked,
-    { answer: interaction.answer ?? "", contexts: plan.recall.ok || plan.grounding.ok ? (items ?? []) : [], model: interaction.generator_model },
+    { answer: interaction.answer ?? "", contexts: plan.recall.ok || plan.grounding.ok || plan.context.ok ? (items ?? []) : [], model: interaction.generator_model },
     golden,
-    {
-      judge: options.judge,
-      ks: options.ks,
-      sampled: sampledIn,
-      noGoldenReason: LIVE,
-      skip: { grounding: asSkip(plan.grounding), relevance: asSkip(plan.relevance) },
-    },
+    { judge: options.judge, ks: options.ks, sampled: sampledIn, noGoldenReason: LIVE, skip },
   );
-  if (!plan.recall.ok && !(live && plan.recall.status === "not_applicable")) {
-    result = { ...result, recall: null, recall_status: plan.recall.status, hit_rank: null, reciprocal_rank: null };
-  }
-  if (!plan.answer.ok) {
-    const s = plan.answer;
-    result = {
-      ...result,
-      answer: interaction.answer,
-      abstained: null,
-      key_facts: live ? result.key_facts : none(s.status, s.reason),
-      abstention: live ? result.abstention : none(s.status, s.reason),
-    };
-  }
   // Retrieval kept whenever captured: the stored interaction lists what was retrieved (texts may be missing).
   const stored = result.contexts.length === 0 && interaction.retrieved !== null ? storedRetrieval(interaction) : result.contexts;
-  return { interaction, result: { ...result, contexts: stored, question: interaction.question ?? "" }, skipped: skippedCalls(plan, golden, options.judge) };
+  const answerShown = plan.answer.ok ? {} : { answer: interaction.answer, abstained: null };
+  return {
+    interaction,
+    result: { ...result, ...answerShown, contexts: stored, question: interaction.question ?? "" },
+    skipped: skippedCalls(plan, golden, options.judge),
+  };
 }
 
 /** The retrieved items as captured (a missing text stored as ""), for the interaction row. */
@@ -107,16 +92,16 @@ function storedRetrieval(i: Interaction): QuestionResult["contexts"] {
   return (i.retrieved ?? []).map((d) => ({ id: d.id ?? "", document_id: d.document_id ?? d.id ?? "", text: d.text ?? "", score: d.score }));
 }
 
-/** The judge calls a plan saves: grounding, relevance, and the reference-based judge when it would have run. */
+/** The judge calls a trace's plan saved: each judged metric that would have been judged but for what the trace lacks, by status. */
 function skippedCalls(plan: TracePlan, golden: GoldenItem | null, judge: Judge): SkippedCalls {
   const out: SkippedCalls = {};
-  const add = (a: Applicability) => {
-    if (!a.ok) out[a.status] = (out[a.status] ?? 0) + 1;
-  };
   if (!judge.metered) return out;
-  add(plan.grounding);
-  add(plan.relevance);
-  if (referenceNotApplicable(golden, judge) === null) add(plan.relevance);
+  const input = { question: "", answer: "", contexts: [], chunks: [], expect: golden, answerable: golden !== null && isAnswerable(golden), abstained: false, k: 0 };
+  for (const def of JUDGED_METRICS) {
+    if (metricGap(def, input, judge, {}) !== null) continue;
+    const a = plan[planKeyOf(def.needs)];
+    if (!a.ok) out[a.status] = (out[a.status] ?? 0) + 1;
+  }
   return out;
 }
 

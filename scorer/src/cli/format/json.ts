@@ -1,5 +1,6 @@
+import type { Outcome } from "../../domain/metric.js";
 import { itemMatches, type MatchExpectation, retrievedRanks } from "../../domain/metrics/retrieved.js";
-import type { QuestionResult } from "../../domain/result.js";
+import { outcomeOf, type QuestionResult } from "../../domain/result.js";
 import type { EvalOutcome } from "../../runs/summary.js";
 
 /** One retrieved item of a question in the JSON report. */
@@ -13,21 +14,32 @@ interface RetrievedJson {
   readonly matched: boolean | null;
 }
 
-/** Why a question scored what it did: answer, retrieved items, claims, judge reasons and statuses. */
-function questionDrillDown(q: QuestionResult, expect: MatchExpectation | null): Record<string, unknown> {
+/** One metric of one question in the JSON report: value, status, why, and its drill-down (claims, facts, chunks, risk, hit rank). */
+function metricJson(o: Outcome): Record<string, unknown> {
+  return {
+    value: o.value,
+    status: o.status,
+    ...(o.reason !== "" ? { reason: o.reason } : {}),
+    ...(o.cached !== undefined ? { cached: o.cached } : {}),
+    ...(o.hit_rank !== undefined ? { hit_rank: o.hit_rank } : {}),
+    ...(o.risk !== undefined ? { risk: o.risk } : {}),
+    ...(o.claims !== undefined
+      ? { claims: o.claims.map((c) => ({ text: c.text, verdict: c.verdict, chunk_ids: c.chunk_ids, ...(c.support !== undefined ? { support: c.support } : {}) })) }
+      : {}),
+    ...(o.facts !== undefined ? { facts: o.facts } : {}),
+    ...(o.chunks !== undefined ? { chunks: o.chunks } : {}),
+    ...(o.repeats !== undefined ? { repeats: o.repeats.map((r) => ({ value: r.value, status: r.status })) } : {}),
+  };
+}
+
+/** Why a question scored what it did: answer, retrieved items (rank, matched) and every metric by name with its drill-down. */
+function questionDrillDown(q: QuestionResult, expect: MatchExpectation | null, names: readonly string[]): Record<string, unknown> {
   const ranks = retrievedRanks(q.contexts);
   return {
     question: q.question,
     answer: q.answer,
     retrieved: q.contexts.map((c, i): RetrievedJson => ({ id: c.id, document_id: c.document_id, score: c.score, rank: ranks[i] ?? null, matched: itemMatches(c, expect) })),
-    claims: q.grounding.claims.map((c) => ({ text: c.text, verdict: c.verdict, chunk_ids: c.chunk_ids })),
-    grounding_reason: q.grounding.reason ?? null,
-    relevance_reason: q.relevance.reason ?? null,
-    judges: {
-      grounding: { status: q.grounding.status, cached: q.grounding.cached ?? false },
-      relevance: { status: q.relevance.status, cached: q.relevance.cached ?? false },
-      reference_facts: { status: q.reference_facts.status, cached: q.reference_facts.cached ?? false },
-    },
+    metrics: Object.fromEntries(names.map((name) => [name, metricJson(outcomeOf(q, name))])),
   };
 }
 
@@ -58,6 +70,7 @@ export function evalJson(o: EvalOutcome, expectations: ReadonlyMap<string, Match
   const questionCounts: Record<string, number> = {};
   for (const q of o.questions) questionCounts[q.status] = (questionCounts[q.status] ?? 0) + 1;
   if (o.results === null) throw new TypeError("evalJson: the run did not keep its per-question results (runEval keepResults)");
+  const names = Object.keys(o.aggregate.metrics);
   return {
     run_id: o.run.run_id,
     pipeline_version: o.run.pipeline_version,
@@ -70,24 +83,10 @@ export function evalJson(o: EvalOutcome, expectations: ReadonlyMap<string, Match
       golden_id: q.golden_id,
       trace_id: q.trace_id,
       tags: q.tags,
-      recall: q.recall === null ? null : Object.fromEntries(Object.entries(q.recall).map(([k, v]) => [String(k), v])),
-      recall_status: q.recall_status,
-      hit_rank: q.hit_rank,
-      grounding: q.grounding.value,
-      grounding_status: q.grounding.status,
-      grounding_reason: q.grounding.status === "ok" ? undefined : q.grounding.reason,
-      relevance: q.relevance.value,
-      relevance_status: q.relevance.status,
-      relevance_reason: q.relevance.status === "ok" ? undefined : q.relevance.reason,
-      reference_facts: q.reference_facts.value,
-      reference_facts_status: q.reference_facts.status,
-      reference_facts_reason: q.reference_facts.status === "ok" ? undefined : q.reference_facts.reason,
-      key_facts: q.key_facts.value,
-      key_facts_status: q.key_facts.status,
       abstained: q.abstained,
       status: q.status,
       reason: q.reason || undefined,
-      ...questionDrillDown(q, expectations.get(q.golden_id) ?? null),
+      ...questionDrillDown(q, expectations.get(q.golden_id) ?? null, names),
     })),
     previous: o.previous.run
       ? { run_id: o.previous.run.run_id, deltas: Object.fromEntries(o.previous.deltas.map((d) => [d.metric, { delta: d.delta, n: d.n }])) }

@@ -1,4 +1,4 @@
-import { type MetricTable, metricDef, metricLabel, metricMax, metricNames, metricTable } from "../../domain/metricTable.js";
+import { type MetricDef, type MetricTable, metricDef, metricLabel, metricMax, metricNames, metricTable } from "../../domain/metricTable.js";
 import { LENGTH_BIAS_FLAG } from "../../judges/analysis.js";
 import { judgeLabel, unmeteredSummary } from "../../judges/backends.js";
 import type { Aggregate } from "../../runs/aggregate.js";
@@ -50,15 +50,13 @@ export function tagTable(byTag: Readonly<Record<string, Aggregate>>, names: read
  */
 export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5, table: MetricTable = metricTable): string {
   const ks = o.run.ks;
-  const referenceJudged = o.questions.some((q) =>
-    table([])
-      .filter((m) => m.needsReferenceJudge)
-      .some((m) => {
-        const s = q.metrics.status(m.name);
-        return s !== "not_applicable" && s !== "target_error";
-      }),
-  );
-  const names = metricNames(ks, { referenceJudge: referenceJudged }, table);
+  // An optional metric (a task not every judge has) is shown when some question was judged for it.
+  const judged = (m: MetricDef) =>
+    o.questions.some((q) => {
+      const s = q.metrics.status(m.name);
+      return s !== "not_applicable" && s !== "target_error";
+    });
+  const names = metricNames(ks, judged, table);
   const deltas = new Map(o.previous.run ? o.previous.deltas.map((d) => [d.metric, d] as const) : []);
   const out: string[] = [];
   out.push(

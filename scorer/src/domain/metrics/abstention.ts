@@ -1,4 +1,5 @@
 import { normalizeText } from "@ragmeter/golden";
+import { type MechanicalMetric, measured } from "../metric.js";
 
 /**
  * Phrases that mark an answer as declining to answer (English, Russian, Chinese), matched on the
@@ -69,3 +70,17 @@ export function isAbstention(text: string): boolean {
   if (t.length === 0) return true;
   return ABSTENTION_PHRASES.some((p) => t.includes(p));
 }
+
+/** `abstention`: 1 when an unanswerable question was declined, 0 when it was answered. */
+export const ABSTENTION: MechanicalMetric = {
+  name: "abstention",
+  kind: "answer",
+  needs: ["unanswerable", "answer"],
+  live: false,
+  optional: false,
+  headline: false,
+  byTag: true,
+  trend: false,
+  evaluationLabel: (value) => (value === 1 ? "abstained" : "answered"),
+  compute: (input) => measured(input.abstained ? 1 : 0),
+};

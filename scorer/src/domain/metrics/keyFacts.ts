@@ -1,4 +1,5 @@
 import { normalizeText, numbersIn } from "@ragmeter/golden";
+import { type MechanicalMetric, measured } from "../metric.js";
 import { none, ok, type Scored } from "../status.js";
 
 /**
@@ -20,3 +21,21 @@ export function keyFactsScore(answer: string, keyFacts: readonly string[] | null
   });
   return { ...ok(found.filter(Boolean).length / keyFacts.length), found };
 }
+
+/** `key_facts`: the share of the golden item's key facts the answer states. */
+export const KEY_FACTS: MechanicalMetric = {
+  name: "key_facts",
+  kind: "answer",
+  needs: ["key_facts", "answer"],
+  live: false,
+  optional: false,
+  label: "key facts",
+  headline: true,
+  byTag: true,
+  trend: true,
+  color: "#8c564b",
+  compute(input) {
+    const s = keyFactsScore(input.answer, input.expect?.key_facts ?? null);
+    return s.status === "ok" ? measured(s.value) : { status: s.status, value: null, reason: s.reason ?? "" };
+  },
+};

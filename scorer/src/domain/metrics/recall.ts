@@ -1,12 +1,7 @@
 import { normalizeText } from "@ragmeter/golden";
+import { type MechanicalMetric, measured, type RetrievedItem } from "../metric.js";
 
-/** A retrieved item as the pipeline recorded it (rank order = array order). */
-export interface RetrievedItem {
-  readonly id: string;
-  readonly document_id: string;
-  readonly text: string;
-  readonly score: number | null;
-}
+export type { RetrievedItem } from "../metric.js";
 
 /**
  * What a hit must match (the match modes of issue 12): with `expected_chunk_id`, the exact chunk id;
@@ -65,3 +60,42 @@ export function recallAtK(items: readonly RetrievedItem[], expected: RetrievalEx
   for (const k of ks) recall[k] = hitRank !== null && hitRank <= k ? 1 : 0;
   return { recall, hitRank, reciprocalRank: hitRank === null ? 0 : 1 / hitRank };
 }
+
+/** `recall@<k>`: 1 when a hit is among the first k distinct items (design §5). */
+export function recallMetric(k: number): MechanicalMetric {
+  return {
+    name: `recall@${k}`,
+    kind: "retrieval",
+    needs: ["answerable", "retrieval"],
+    live: false,
+    optional: false,
+    headline: true,
+    byTag: true,
+    trend: true,
+    color: "#1f77b4",
+    evaluationLabel: (value) => (value > 0 ? "hit" : "miss"),
+    compute(input) {
+      const r = recallAtK(input.contexts, input.expect as RetrievalExpectation, [input.k]);
+      return { ...measured(r.recall[input.k] ?? 0), hit_rank: r.hitRank };
+    },
+  };
+}
+
+/** `mrr`: the reciprocal rank of the first hit (0 when none); its mean over questions is MRR. */
+export const MRR: MechanicalMetric = {
+  name: "mrr",
+  kind: "retrieval",
+  needs: ["answerable", "retrieval"],
+  live: false,
+  optional: false,
+  label: "MRR",
+  headline: false,
+  byTag: false,
+  trend: true,
+  color: "#9467bd",
+  evaluationLabel: (value) => (value > 0 ? "hit" : "miss"),
+  compute(input) {
+    const r = recallAtK(input.contexts, input.expect as RetrievalExpectation, []);
+    return { ...measured(r.reciprocalRank), hit_rank: r.hitRank };
+  },
+};

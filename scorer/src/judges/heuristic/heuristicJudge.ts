@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { STOP_WORDS } from "@ragmeter/golden";
 import { isAbstention } from "../../domain/metrics/abstention.js";
-import type { ClaimVerdict, GroundingInput, GroundingJudgment, Judge, RelevanceInput, RelevanceJudgment, Verdict } from "../types.js";
+import { type ClaimVerdict, type GroundingInput, type GroundingJudgment, type Judge, judgeOf, type RelevanceInput, type RelevanceJudgment, type Verdict } from "../types.js";
 import { CLAIM_RULES, type ClaimSpan, claimSpans } from "./claims.js";
 import { type Alignment, answerContext, chunkSet, claimFeatures, FEATURE_RULES, NEGATION_COVERAGE, type TokenizedChunk } from "./features.js";
 import { committedGroundingModel, type GroundingModel, groundingRisk, supportProbability } from "./model.js";
@@ -226,27 +226,28 @@ export function heuristicPromptVersion(model: GroundingModel): string {
 export function createHeuristicJudge(model: GroundingModel = committedGroundingModel(), chunkCache: ChunkCacheBound = CHUNK_CACHE): Judge {
   const tokens = new Tokens(chunkCache);
   const version = heuristicPromptVersion(model);
-  return {
-    kind: "heuristic",
-    model: "heuristic",
-    metered: false,
-    promptVersion: { grounding: version, relevance: version },
-    async grounding(input: GroundingInput): Promise<GroundingJudgment> {
-      const t0 = performance.now();
-      const claims: ClaimVerdict[] = judgeClaims(input, tokens, model);
-      const cost = { input_tokens: 0, output_tokens: 0, latency_ms: performance.now() - t0 };
-      if (claims.length === 0) return { status: "no_claims", value: null, claims, reason: "the answer makes no factual claim", ...cost };
-      const supported = claims.filter((c) => c.verdict === "SUPPORTED").length;
-      const risk = groundingRisk(
-        model,
-        claims.map((c) => c.support ?? 0),
-      );
-      return { status: "ok", value: supported / claims.length, claims, risk, ...cost };
-    },
-    async relevance(input: RelevanceInput): Promise<RelevanceJudgment> {
-      const t0 = performance.now();
-      const r = heuristicRelevance(input, tokens);
-      return { status: "ok", value: r.value, reason: r.reason, input_tokens: 0, output_tokens: 0, latency_ms: performance.now() - t0 };
-    },
+  const grounding = async (input: GroundingInput): Promise<GroundingJudgment> => {
+    const t0 = performance.now();
+    const claims: ClaimVerdict[] = judgeClaims(input, tokens, model);
+    const cost = { input_tokens: 0, output_tokens: 0, latency_ms: performance.now() - t0 };
+    if (claims.length === 0) return { status: "no_claims", value: null, claims, reason: "the answer makes no factual claim", ...cost };
+    const supported = claims.filter((c) => c.verdict === "SUPPORTED").length;
+    const risk = groundingRisk(
+      model,
+      claims.map((c) => c.support ?? 0),
+    );
+    return { status: "ok", value: supported / claims.length, claims, risk, ...cost };
   };
+  const relevance = async (input: RelevanceInput): Promise<RelevanceJudgment> => {
+    const t0 = performance.now();
+    const r = heuristicRelevance(input, tokens);
+    return { status: "ok", value: r.value, reason: r.reason, input_tokens: 0, output_tokens: 0, latency_ms: performance.now() - t0 };
+  };
+  return judgeOf(
+    { kind: "heuristic", model: "heuristic", metered: false },
+    {
+      grounding: { version, run: (r) => grounding(r as GroundingInput) },
+      relevance: { version, run: (r) => relevance(r as RelevanceInput) },
+    },
+  );
 }

@@ -1,6 +1,15 @@
 import { CLAIM_RULES } from "../heuristic/claims.js";
 import { CLAIM_VERDICT_PROMPT, promptVersion, REFERENCE_PROMPT, RELEVANCE_PROMPT, referenceUserMessage, relevanceUserMessage } from "../prompts.js";
-import type { GroundingInput, GroundingJudgment, Judge, ReferenceInput, ReferenceJudgment, RelevanceInput, RelevanceJudgment } from "../types.js";
+import {
+  type GroundingInput,
+  type GroundingJudgment,
+  type Judge,
+  judgeOf,
+  type ReferenceInput,
+  type ReferenceJudgment,
+  type RelevanceInput,
+  type RelevanceJudgment,
+} from "../types.js";
 import { isPlaceholder } from "./checks.js";
 import { claimGrounding } from "./claimGrounding.js";
 import type { LlmJudgeOptions } from "./options.js";
@@ -26,11 +35,7 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
   const { bounds, call, fits } = transport;
   // the claims are ragmeter's (the splitter's rules) and the verdicts the model's: both make the version
   const groundingVersion = promptVersion(`${CLAIM_VERDICT_PROMPT}\n${CLAIM_RULES}`);
-  return {
-    kind: "llm",
-    model: options.model,
-    metered: true,
-    promptVersion: { grounding: groundingVersion, relevance: promptVersion(RELEVANCE_PROMPT), reference_facts: promptVersion(REFERENCE_PROMPT) },
+  const tasks = {
     async grounding(input: GroundingInput): Promise<GroundingJudgment> {
       const tally = newTally();
       const chunks = input.chunks.filter((c) => c.text.trim().length > 0);
@@ -74,4 +79,12 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
       return { status: "ok", value: facts.filter((f) => f.stated).length / facts.length, facts, ...costOf(tally) };
     },
   };
+  return judgeOf(
+    { kind: "llm", model: options.model, metered: true },
+    {
+      grounding: { version: groundingVersion, run: (r) => tasks.grounding(r as GroundingInput) },
+      relevance: { version: promptVersion(RELEVANCE_PROMPT), run: (r) => tasks.relevance(r as RelevanceInput) },
+      reference_facts: { version: promptVersion(REFERENCE_PROMPT), run: (r) => tasks.referenceFacts(r as ReferenceInput) },
+    },
+  );
 }

@@ -1,6 +1,6 @@
 import type { Status } from "../../domain/status.js";
 import { JudgeConfigError } from "../errors.js";
-import type { GroundingJudgment, Judge, JudgeCallCost, ReferenceJudgment, RelevanceJudgment } from "../types.js";
+import type { Judge, JudgeRequest, Judgment } from "../types.js";
 import { type JudgeCache, judgeCacheKey } from "./cache.js";
 import { costUsd, type Price, type PriceTable, priceOf } from "./cost.js";
 
@@ -59,27 +59,23 @@ export function createJudgeSession(base: Judge, options: JudgeSessionOptions): J
   const s = { calls: 0, cached: 0, not_sampled: 0, input_tokens: 0, output_tokens: 0 };
   const spent = () => (!base.metered ? 0 : price === null ? null : costUsd(price, s.input_tokens, s.output_tokens));
 
-  async function run<T extends JudgeCallCost & { status: Status }>(
-    name: string,
-    version: string,
-    input: unknown,
-    fn: () => Promise<T>,
-    skipped: (reason: string) => T,
-  ): Promise<T> {
-    const key = cache ? judgeCacheKey(base.model, version, name, input) : "";
+  const none = { input_tokens: 0, output_tokens: 0, latency_ms: 0, calls: 0 };
+  async function judgeTask(task: string, request: JudgeRequest): Promise<Judgment> {
+    const version = base.promptVersion[task] ?? "";
+    const key = cache ? judgeCacheKey(base.model, version, task, request) : "";
     if (cache) {
       const hit = await cache.get(key);
       if (hit !== null) {
         s.cached++;
-        return { ...(JSON.parse(hit) as T), input_tokens: 0, output_tokens: 0, latency_ms: 0, calls: 0, cached: true };
+        return { ...(JSON.parse(hit) as Judgment), input_tokens: 0, output_tokens: 0, latency_ms: 0, calls: 0, cached: true };
       }
     }
     const cost = spent();
     if (options.maxCostUsd !== null && cost !== null && cost >= options.maxCostUsd) {
       s.not_sampled++;
-      return skipped(`--max-cost ${options.maxCostUsd} USD reached (estimated ${cost.toFixed(4)} USD)`);
+      return { status: "not_sampled", value: null, reason: `--max-cost ${options.maxCostUsd} USD reached (estimated ${cost.toFixed(4)} USD)`, ...none };
     }
-    const r = await fn();
+    const r = await base.judge(task, request);
     s.calls += r.calls ?? 0;
     s.input_tokens += r.input_tokens;
     s.output_tokens += r.output_tokens;
@@ -90,41 +86,7 @@ export function createJudgeSession(base: Judge, options: JudgeSessionOptions): J
     return r;
   }
 
-  const none = { input_tokens: 0, output_tokens: 0, latency_ms: 0, calls: 0 };
-  const judge: Judge = {
-    kind: base.kind,
-    model: base.model,
-    metered: base.metered,
-    promptVersion: base.promptVersion,
-    grounding: (input) =>
-      run<GroundingJudgment>(
-        "grounding",
-        base.promptVersion.grounding,
-        input,
-        () => base.grounding(input),
-        (reason) => ({ status: "not_sampled", value: null, claims: [], reason, ...none }),
-      ),
-    relevance: (input) =>
-      run<RelevanceJudgment>(
-        "relevance",
-        base.promptVersion.relevance,
-        input,
-        () => base.relevance(input),
-        (reason) => ({ status: "not_sampled", value: null, reason, ...none }),
-      ),
-    ...(base.referenceFacts
-      ? {
-          referenceFacts: (input) =>
-            run<ReferenceJudgment>(
-              "reference_facts",
-              base.promptVersion.reference_facts ?? "",
-              input,
-              () => (base.referenceFacts as NonNullable<Judge["referenceFacts"]>)(input),
-              (reason) => ({ status: "not_sampled", value: null, facts: [], reason, ...none }),
-            ),
-        }
-      : {}),
-  };
+  const judge: Judge = { kind: base.kind, model: base.model, metered: base.metered, promptVersion: base.promptVersion, judge: judgeTask };
   return {
     judge,
     stats: () => ({ ...s, cost_usd: spent(), price, max_cost_usd: options.maxCostUsd }),

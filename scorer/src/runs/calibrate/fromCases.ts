@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { judgePromptVersion } from "../../judges/promptVersion.js";
-import type { Judge } from "../../judges/types.js";
+import { judgeRelevance as askRelevance, type Judge, judgeGrounding } from "../../judges/types.js";
 import { CalibrationError } from "./errors.js";
 import { CALIBRATION_FORMAT, type CalibrationFile } from "./file.js";
 
@@ -66,8 +66,8 @@ export async function sampleFromCases(cases: readonly LabelledCase[], source: st
   const items = await Promise.all(
     picked.map(async (c) => {
       const [g, r] = await Promise.all([
-        judge.grounding({ question: c.question, answer: c.answer, chunks: c.chunks }),
-        judge.relevance({ question: c.question, answer: c.answer, answerable: true }),
+        judgeGrounding(judge, { question: c.question, answer: c.answer, chunks: c.chunks }),
+        askRelevance(judge, { question: c.question, answer: c.answer, answerable: true }),
       ]);
       const labels = new Map(c.claims.map((x) => [fold(x.text), x.label] as const));
       const sameCount = g.claims.length === c.claims.length;

@@ -4,7 +4,6 @@ import { RagmeterError } from "@ragmeter/runtime";
 import pLimit from "p-limit";
 import type { EvaluationSink } from "../../domain/evaluation.js";
 import type { QuestionResult } from "../../domain/result.js";
-import { none, type Scored } from "../../domain/status.js";
 import type { PriceTable } from "../../judges/session/cost.js";
 import type { Judge } from "../../judges/types.js";
 import { type Expectations, scoreInteraction } from "../../scoring/score.js";
@@ -99,7 +98,6 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
       live: true,
     };
   };
-  const adjust = (q: QuestionResult, live: boolean): QuestionResult => (live ? { ...q, abstention: none("not_applicable", LIVE) as Scored } : q);
 
   const selectionHash = createHash("sha256")
     .update(captured.map((c) => c.trace_id).join("\n"))
@@ -133,13 +131,12 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
     pairs = await Promise.all(
       captured.map((c) =>
         limit(async () => {
-          const { item, expect, live } = itemOf(c);
+          const { item, expect } = itemOf(c);
           const subject = { trace_id: c.trace_id, golden_id: item.id, tags: item.tags, question: item.question, latency_ms: 0 };
           // The original side: its stored answer and retrieved items, scored by the same judge.
           const original = await scoreInteraction(subject, { answer: c.answer, contexts: c.retrieved, model: null }, expect, { judge, ks: o.ks, noGoldenReason: LIVE });
           const { traceId, spans, result: res } = await askTarget(o.target, run, c.trace_id, c.question);
-          // A failed call of captured live traffic keeps abstention not_applicable (there is no golden item).
-          const replayed = adjust(await scoreTargetResult(item, traceId, res, judge, o.ks, { expect, noGoldenReason: LIVE }), live);
+          const replayed = await scoreTargetResult(item, traceId, res, judge, o.ks, { expect, noGoldenReason: LIVE });
           await recorder.record(replayed, spans);
           done++;
           o.onProgress?.(done, captured.length);
