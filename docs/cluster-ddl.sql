@@ -312,3 +312,19 @@ CREATE TABLE IF NOT EXISTS ragmeter.chunks ON CLUSTER ragmeter_cluster AS ragmet
 ALTER TABLE ragmeter.interactions_local ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS chunk_hashes Array(String) DEFAULT [];
 
 ALTER TABLE ragmeter.interactions ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS chunk_hashes Array(String) DEFAULT [];
+
+ALTER TABLE ragmeter.ingestion_stats_local ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS judge_skipped_budget_exhausted UInt64 DEFAULT 0;
+
+ALTER TABLE ragmeter.ingestion_stats ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS judge_skipped_budget_exhausted UInt64 DEFAULT 0;
+
+ALTER TABLE ragmeter.ingestion_stats_local ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS judge_errors Map(LowCardinality(String), UInt64);
+
+ALTER TABLE ragmeter.ingestion_stats ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS judge_errors Map(LowCardinality(String), UInt64);
+
+ALTER TABLE ragmeter.ingestion_stats_local ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS judge_own_traces UInt64 DEFAULT 0;
+
+ALTER TABLE ragmeter.ingestion_stats ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS judge_own_traces UInt64 DEFAULT 0;
+
+ALTER TABLE ragmeter.ingestion_stats_local ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS spans_attributes_dropped Map(String, UInt64);
+
+ALTER TABLE ragmeter.ingestion_stats ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS spans_attributes_dropped Map(String, UInt64);

@@ -55,6 +55,34 @@ const brokerList = z
  */
 export const HEAP_GROWTH_PERCENT = 50;
 
+/**
+ * A per-service map `name=value,name=value` (service names as their `service.name` resource
+ * attribute; a name may not hold `=` or `,`), each value checked by `value`; empty: no override.
+ */
+const perService = (value: z.ZodType<number>, what: string) =>
+  z
+    .string()
+    .transform((s, ctx) => {
+      const out: Record<string, number> = {};
+      for (const part of s
+        .split(",")
+        .map((x) => x.trim())
+        .filter((x) => x !== "")) {
+        const eq = part.lastIndexOf("=");
+        const name = eq > 0 ? part.slice(0, eq).trim() : "";
+        const parsed = value.safeParse(part.slice(eq + 1).trim());
+        if (eq <= 0 || name === "" || !parsed.success) {
+          ctx.addIssue({ code: "custom", message: `must be service=${what},… (bad entry "${part}")` });
+          return z.NEVER;
+        }
+        out[name] = parsed.data;
+      }
+      return out;
+    })
+    .optional();
+const sampleRate = z.coerce.number().min(0).max(1);
+const perHour = z.coerce.number().int().positive();
+
 const alert = <N extends string>(name: N, value: number, description: string) =>
   def(name, z.coerce.number().min(0).default(value), GRAFANA, `alert rule threshold: ${description}`);
 
@@ -162,7 +190,42 @@ export const SETTINGS = {
     CLI_SCORER,
     "quiet window after a trace's last span before it is scored, ms (flag `--quiet-ms` wins)",
   ),
-  RAGMETER_LIVE_SAMPLE_RATE: def("RAGMETER_LIVE_SAMPLE_RATE", z.coerce.number().min(0).max(1).default(1), SCORER, "share of live traces judged by an LLM judge (0–1)"),
+  RAGMETER_LIVE_SAMPLE_RATE: def(
+    "RAGMETER_LIVE_SAMPLE_RATE",
+    sampleRate.default(1),
+    SCORER,
+    "share of live traces judged by an LLM judge (0–1), decided by a hash of the trace id (the same on every replica and restart)",
+  ),
+  RAGMETER_LIVE_SAMPLE_RATE_BY_SERVICE: def(
+    "RAGMETER_LIVE_SAMPLE_RATE_BY_SERVICE",
+    perService(sampleRate, "rate"),
+    SCORER,
+    "per-service overrides of `RAGMETER_LIVE_SAMPLE_RATE`: `checkout=1,search=0.05` (names as their `service.name`)",
+  ),
+  RAGMETER_JUDGE_CALLS_PER_HOUR: def(
+    "RAGMETER_JUDGE_CALLS_PER_HOUR",
+    perHour.optional(),
+    SCORER,
+    "judge budget of live traffic: LLM judge requests (retries included) per service in any 60 minutes; past it answers are `budget_exhausted`; unset = no cap",
+  ),
+  RAGMETER_JUDGE_CALLS_PER_HOUR_BY_SERVICE: def(
+    "RAGMETER_JUDGE_CALLS_PER_HOUR_BY_SERVICE",
+    perService(perHour, "calls"),
+    SCORER,
+    "per-service overrides of `RAGMETER_JUDGE_CALLS_PER_HOUR`: `checkout=500,search=50`",
+  ),
+  RAGMETER_JUDGE_TOKENS_PER_HOUR: def(
+    "RAGMETER_JUDGE_TOKENS_PER_HOUR",
+    perHour.optional(),
+    SCORER,
+    "judge budget of live traffic: LLM judge tokens (prompt + completion) per service in any 60 minutes; past it answers are `budget_exhausted`; unset = no cap",
+  ),
+  RAGMETER_JUDGE_TOKENS_PER_HOUR_BY_SERVICE: def(
+    "RAGMETER_JUDGE_TOKENS_PER_HOUR_BY_SERVICE",
+    perService(perHour, "tokens"),
+    SCORER,
+    "per-service overrides of `RAGMETER_JUDGE_TOKENS_PER_HOUR`: `checkout=2000000,search=100000`",
+  ),
   RAGMETER_SCORER_GROUP: def("RAGMETER_SCORER_GROUP", nonEmpty.default("ragmeter-scorer"), SCORER, "Kafka consumer group"),
   RAGMETER_KAFKA_SESSION_TIMEOUT_MS: def("RAGMETER_KAFKA_SESSION_TIMEOUT_MS", z.coerce.number().int().min(1000).default(30_000), SCORER, "consumer session timeout, ms"),
   RAGMETER_SCORER_CONCURRENCY: def("RAGMETER_SCORER_CONCURRENCY", z.coerce.number().int().min(1).default(8), SCORER, "traces scored at once per batch"),

@@ -67,6 +67,7 @@ export async function rescoreCommand(io: Io, flags: RescoreFlags): Promise<numbe
       ks: flags.k ?? [1, 3, 5, 10],
       quietMs: stream.quietMs,
       liveSampleRate: stream.liveSampleRate,
+      ...(stream.liveSampleRates !== undefined ? { liveSampleRates: stream.liveSampleRates } : {}),
       concurrency: stream.concurrency,
       batchSize: passBatchSize(judge),
       evaluations: null,

@@ -3,6 +3,7 @@ import { createJsonLogger as createLogger, DEFAULT_LISTEN_HOST, readApiRefusal, 
 import { runtimeTuning, runtimeTuningEnabled } from "@ragmeter/tuning";
 import type { Command } from "commander";
 import type { EvaluationSink } from "../domain/evaluation.js";
+import { JudgeBudget } from "../scoring/budget.js";
 import type { Store } from "../store/client.js";
 import { loadStreamConfig, type StreamConfig } from "../stream/config.js";
 import { passBatchSize, type ScoringSettings } from "../stream/loop.js";
@@ -37,6 +38,8 @@ async function liveScoring(config: Config, flags: StreamFlags, stream: StreamCon
     ks: flags.k ?? [1, 3, 5, 10],
     quietMs: stream.quietMs,
     liveSampleRate: stream.liveSampleRate,
+    ...(stream.liveSampleRates !== undefined ? { liveSampleRates: stream.liveSampleRates } : {}),
+    budget: stream.judgeBudget !== undefined ? new JudgeBudget(stream.judgeBudget) : null,
     concurrency: stream.concurrency,
     batchSize: passBatchSize(judge),
     evaluations,

@@ -13,6 +13,7 @@ export const STATUSES = [
   "target_error",
   "trace_timeout",
   "not_sampled",
+  "budget_exhausted",
   "not_applicable",
   "empty_golden_set",
 ] as const;

@@ -6,7 +6,13 @@ import type { Guess, Interaction } from "../extract/interaction.js";
 export type Applicability = { readonly ok: true } | { readonly ok: false; readonly status: SkipStatus; readonly reason: string };
 
 /** The statuses a metric gets when it is decided, before any judge call, that it cannot be computed. */
-export type SkipStatus = Extract<Status, "not_applicable" | "content_missing" | "context_incomplete" | "uncertain_reading" | "not_sampled">;
+export type SkipStatus = Extract<Status, "not_applicable" | "content_missing" | "context_incomplete" | "uncertain_reading" | "not_sampled" | "budget_exhausted">;
+
+/**
+ * Whether the LLM judges may run on a live trace: true, false (outside the sampling rate), or the
+ * status and reason its judged metrics get instead (`not_sampled`, `budget_exhausted`).
+ */
+export type JudgeGate = boolean | { readonly status: "not_sampled" | "budget_exhausted"; readonly reason: string };
 
 /**
  * What is computed for one trace, by what a metric needs: `recall` the ranked retrieval (retrieval
@@ -43,16 +49,16 @@ const CAPTURE = "set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true";
  * `context_incomplete` (content cut off or unparseable, the attribute named in the reason; or capped
  * by the instrumentation),
  * `uncertain_reading` (the question or the retrieval it needs was read from a fallback, the span and
- * attribute named in the reason: never `ok` on a guess, and no judge call) or `not_sampled` (live
- * trace outside the judge sampling rate). Retrieval metrics need only the
+ * attribute named in the reason: never `ok` on a guess, and no judge call), `not_sampled` (live
+ * trace outside the judge sampling rate) or `budget_exhausted` (its service's judge budget used). Retrieval metrics need only the
  * retrieval; grounding needs the retrieval and the answer; relevance needs the question and answer
  * of a RAG trace (a generation is never judged without a retrieval span; one whose documents were
  * not recorded still makes the trace a RAG trace).
  * @param items the retrieved items with their texts (null when the trace has no retrieval or a text is missing).
  * @param live true without a golden item (recall needs one).
- * @param sampledIn false when the LLM judges are not to run on this live trace.
+ * @param sampledIn false when the LLM judges are not to run on this live trace, or the status and reason they get instead.
  */
-export function planTrace(i: Interaction, items: readonly RetrievedItem[] | null, live: boolean, sampledIn: boolean): TracePlan {
+export function planTrace(i: Interaction, items: readonly RetrievedItem[] | null, live: boolean, sampledIn: JudgeGate): TracePlan {
   const retrievalCut = i.incomplete.find((x) => isRetrievalAttribute(x.attribute));
   const generationCut = i.incomplete.find((x) => !isRetrievalAttribute(x.attribute));
   const cut = (x: { reason: string }) => no("context_incomplete", x.reason);
@@ -73,7 +79,7 @@ export function planTrace(i: Interaction, items: readonly RetrievedItem[] | null
     i.retrieved === null && !uncaptured ? no("not_applicable", "no retrieval span in the trace") : !i.has_generation ? no("not_applicable", "no generation span in the trace") : OK;
   const answerMissing = i.answer === null ? no("content_missing", `answer not captured (${CAPTURE})`) : null;
   const questionMissing = i.question === null ? no("content_missing", `question not captured (${CAPTURE})`) : null;
-  const notSampled = sampledIn ? null : no("not_sampled", "live trace outside the judge sampling rate");
+  const notSampled = sampledIn === true ? null : sampledIn === false ? no("not_sampled", "live trace outside the judge sampling rate") : no(sampledIn.status, sampledIn.reason);
   const questionGuessed = uncertain(i, "question");
 
   const relevance = !rag.ok ? rag : (answerMissing ?? questionMissing ?? (generationCut ? cut(generationCut) : null) ?? questionGuessed ?? notSampled ?? OK);

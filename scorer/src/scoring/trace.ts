@@ -1,29 +1,34 @@
-import { createHash } from "node:crypto";
 import { type GoldenItem, isAnswerable } from "@ragmeter/golden";
+import type { Outcome, RetrievedItem } from "../domain/metric.js";
 import { JUDGED_METRICS, liveNeverApplicable } from "../domain/metricTable.js";
 import { extractInteraction, type Interaction, retrievedItems } from "../extract/interaction.js";
 import type { StoredLog, StoredSpan } from "../extract/spans.js";
+import { type JudgeFailureKind, judgeFailureKind } from "../judges/failureKind.js";
+import { isJudgeOwnTrace, JUDGE_CALL_ATTRIBUTE } from "../judges/ownCalls.js";
 import type { Judge } from "../judges/types.js";
 import { type Applicability, type PlanKey, planKeyOf, planTrace, type SkipStatus, type TracePlan } from "./applicability.js";
+import type { JudgeBudget, JudgeSpend, Reservation } from "./budget.js";
 import { type ResultRows, resultRows } from "./rows.js";
+import { sampledIn as inSample, notSampledReason } from "./sampling.js";
 import { metricGap, type QuestionResult, type Skip, type Subject, scoreInteraction } from "./score.js";
 
 /** Options of {@link scoreTrace}. */
 export interface ScoreTraceOptions {
   readonly judge: Judge;
   readonly ks: readonly number[];
-  /** Share of live traces judged by an LLM judge (0–1); the rest are `not_sampled`. Heuristic judges always run. */
+  /**
+   * Share of live traces judged by an LLM judge (0–1), by a hash of the trace id (./sampling.ts);
+   * the rest are `not_sampled`. Heuristic judges always run.
+   */
   readonly liveSampleRate: number;
+  /** Per-service shares overriding {@link liveSampleRate}, by `service.name` (`RAGMETER_LIVE_SAMPLE_RATE_BY_SERVICE`). */
+  readonly liveSampleRates?: Readonly<Record<string, number>>;
+  /** The judge budget of live traffic (`RAGMETER_JUDGE_*_PER_HOUR`): past it, `budget_exhausted`. */
+  readonly budget?: JudgeBudget | null;
+  /** The clock of the budget, ms since the epoch (default `Date.now`). */
+  readonly now?: () => number;
   /** The golden item named by the trace's baggage, when its run and golden set are known. */
   readonly golden: GoldenItem | null;
-}
-
-/** Deterministic sampling by trace id: the same trace is always in or out at a given rate. */
-function sampled(traceId: string, rate: number): boolean {
-  if (rate >= 1) return true;
-  if (rate <= 0) return false;
-  const h = createHash("sha256").update(traceId).digest();
-  return h.readUInt32BE(0) / 0x1_0000_0000 < rate;
 }
 
 const LIVE = "live traffic: no golden item";
@@ -37,6 +42,12 @@ export interface ScoredTrace {
   readonly result: QuestionResult;
   /** Judge calls not made because the metric was decided before judging (applicability), by status. */
   readonly skipped: SkippedCalls;
+  /** Judgments that ended `judge_error`, by kind of failure (../judges/failureKind.ts). */
+  readonly judgeFailures: Partial<Record<JudgeFailureKind, number>>;
+  /** True for a trace of the judge's own LLM call (`ragmeter.judge.call`): never judged. */
+  readonly judgeOwn: boolean;
+  /** What the LLM judges spent on this trace (counted in the budget of its service). */
+  readonly spend: JudgeSpend;
 }
 
 /**
@@ -55,8 +66,54 @@ export async function scoreTrace(
   extracted?: Interaction,
 ): Promise<ScoredTrace> {
   const interaction = extracted ?? extractInteraction(traceId, spans, logs);
+  const items = retrievedItems(interaction);
+  const own = isJudgeOwnTrace(spans);
+  const now = options.now ?? Date.now;
+  const { plan, reservation } = own ? { plan: judgeOwnPlan(), reservation: null } : gatedPlan(traceId, interaction, items, options, now());
+  let spent: JudgeSpend = { calls: 0, tokens: 0 };
+  try {
+    const scored = await scorePlanned(traceId, interaction, items, plan, options, own);
+    spent = scored.spend;
+    return scored;
+  } finally {
+    if (reservation !== null) options.budget?.settle(reservation, spent, now());
+  }
+}
+
+/**
+ * The plan of a trace ({@link planTrace}) with the live judge gates applied: a live trace of a
+ * metered judge outside its service's sampling rate is `not_sampled`; one its judges would be
+ * called on is admitted by the budget (reserving one call per judgment) or `budget_exhausted`.
+ */
+function gatedPlan(
+  traceId: string,
+  i: Interaction,
+  items: readonly RetrievedItem[] | null,
+  options: ScoreTraceOptions,
+  now: number,
+): { plan: TracePlan; reservation: Reservation | null } {
+  const live = options.golden === null;
+  if (!live || !options.judge.metered) return { plan: planTrace(i, items, live, true), reservation: null };
+  const sampling = { rate: options.liveSampleRate, ...(options.liveSampleRates !== undefined ? { byService: options.liveSampleRates } : {}) };
+  const service = i.service_name;
+  if (!inSample(sampling, traceId, service)) return { plan: planTrace(i, items, live, { status: "not_sampled", reason: notSampledReason(sampling, service) }), reservation: null };
+  const plan = planTrace(i, items, live, true);
+  const planned = judgedCalls(plan, options.golden, options.judge);
+  if (!options.budget || planned === 0) return { plan, reservation: null };
+  const a = options.budget.admit(service, now, planned);
+  return a.ok ? { plan, reservation: a.reservation } : { plan: planTrace(i, items, live, { status: "budget_exhausted", reason: a.reason }), reservation: null };
+}
+
+/** Scores an interaction by its plan: the judges are called only for the metrics the plan leaves to them. */
+async function scorePlanned(
+  traceId: string,
+  interaction: Interaction,
+  items: readonly RetrievedItem[] | null,
+  plan: TracePlan,
+  options: ScoreTraceOptions,
+  own: boolean,
+): Promise<ScoredTrace> {
   const golden = options.golden;
-  const live = golden === null;
   const subject: Subject = {
     trace_id: traceId,
     golden_id: golden?.id ?? interaction.golden_id ?? "",
@@ -64,9 +121,6 @@ export async function scoreTrace(
     question: interaction.question ?? "",
     latency_ms: 0,
   };
-  const items = retrievedItems(interaction);
-  const sampledIn = !live || !options.judge.metered || sampled(traceId, options.liveSampleRate);
-  const plan = planTrace(interaction, items, live, sampledIn);
   // The golden item's question (what the judge is asked about), when there is one.
   const asked = { ...subject, question: golden?.question ?? subject.question };
   const skip: Partial<Record<PlanKey, Skip>> = {};
@@ -75,7 +129,7 @@ export async function scoreTrace(
     asked,
     { answer: interaction.answer ?? "", contexts: plan.recall.ok || plan.grounding.ok || plan.context.ok ? (items ?? []) : [], model: interaction.generator_model },
     golden,
-    { judge: options.judge, ks: options.ks, sampled: sampledIn, noGoldenReason: LIVE, skip },
+    { judge: options.judge, ks: options.ks, noGoldenReason: LIVE, skip },
   );
   // Retrieval kept whenever captured: the stored interaction lists what was retrieved (texts may be missing).
   const stored = result.contexts.length === 0 && interaction.retrieved !== null ? storedRetrieval(interaction) : result.contexts;
@@ -83,8 +137,47 @@ export async function scoreTrace(
   return {
     interaction,
     result: { ...result, ...answerShown, contexts: stored, question: interaction.question ?? "" },
-    skipped: skippedCalls(plan, golden, options.judge),
+    skipped: own ? {} : skippedCalls(plan, golden, options.judge),
+    judgeFailures: failuresOf(result),
+    judgeOwn: own,
+    spend: spendOf(result),
   };
+}
+
+/** The plan of a trace of the judge's own LLM call: nothing is computed (design §5, `ragmeter.judge.call`). */
+function judgeOwnPlan(): TracePlan {
+  const own: Applicability = { ok: false, status: "not_applicable", reason: `the judge's own LLM call (span attribute ${JUDGE_CALL_ATTRIBUTE}): never judged` };
+  return { recall: own, grounding: own, relevance: own, context: own, answer: own };
+}
+
+/** Every judgment of a result: each judged metric's outcome, or each of its repeats. */
+function judgmentsOf(r: QuestionResult): Outcome[] {
+  return JUDGED_METRICS.flatMap((m) => {
+    const o = r.metrics[m.name];
+    return o === undefined ? [] : (o.repeats ?? [o]);
+  });
+}
+
+/** Judge requests and tokens of every judgment of a result (all repeats). */
+function spendOf(r: QuestionResult): JudgeSpend {
+  let calls = 0;
+  let tokens = 0;
+  for (const j of judgmentsOf(r)) {
+    calls += j.calls ?? 0;
+    tokens += (j.input_tokens ?? 0) + (j.output_tokens ?? 0);
+  }
+  return { calls, tokens };
+}
+
+/** The `judge_error` judgments of a result (all repeats), by kind. */
+function failuresOf(r: QuestionResult): Partial<Record<JudgeFailureKind, number>> {
+  const out: Partial<Record<JudgeFailureKind, number>> = {};
+  for (const j of judgmentsOf(r)) {
+    if (j.status !== "judge_error") continue;
+    const k = judgeFailureKind(j.reason);
+    out[k] = (out[k] ?? 0) + 1;
+  }
+  return out;
 }
 
 /** The retrieved items as captured (a missing text stored as ""), for the interaction row. */
@@ -92,17 +185,23 @@ function storedRetrieval(i: Interaction): QuestionResult["contexts"] {
   return (i.retrieved ?? []).map((d) => ({ id: d.id ?? "", document_id: d.document_id ?? d.id ?? "", text: d.text ?? "", score: d.score }));
 }
 
-/** The judge calls a trace's plan saved: each judged metric that would have been judged but for what the trace lacks, by status. */
+/** The judge calls a plan saves: grounding, relevance, and the reference-based judge when it would have run. */
 function skippedCalls(plan: TracePlan, golden: GoldenItem | null, judge: Judge): SkippedCalls {
   const out: SkippedCalls = {};
   if (!judge.metered) return out;
-  const input = { question: "", answer: "", contexts: [], chunks: [], expect: golden, answerable: golden !== null && isAnswerable(golden), abstained: false, k: 0 };
-  for (const def of JUDGED_METRICS) {
-    if (metricGap(def, input, judge, {}) !== null) continue;
-    const a = plan[planKeyOf(def.needs)];
-    if (!a.ok) out[a.status] = (out[a.status] ?? 0) + 1;
-  }
+  for (const a of judgedPlans(plan, golden, judge)) if (!a.ok) out[a.status] = (out[a.status] ?? 0) + 1;
   return out;
+}
+
+/** The plan entry of each judged metric the judge would be asked for on this trace (its golden needs met, its task on the judge). */
+function judgedPlans(plan: TracePlan, golden: GoldenItem | null, judge: Judge): Applicability[] {
+  const input = { question: "", answer: "", contexts: [], chunks: [], expect: golden, answerable: golden !== null && isAnswerable(golden), abstained: false, k: 0 };
+  return JUDGED_METRICS.filter((def) => metricGap(def, input, judge, {}) === null).map((def) => plan[planKeyOf(def.needs)]);
+}
+
+/** The judge calls a trace's plan leaves to the judge (one per judged metric it would judge). */
+function judgedCalls(plan: TracePlan, golden: GoldenItem | null, judge: Judge): number {
+  return judgedPlans(plan, golden, judge).filter((a) => a.ok).length;
 }
 
 /**

@@ -15,6 +15,14 @@ export interface IngestionStatsRow {
   readonly judge_skipped_not_sampled?: number;
   /** Judge calls not made because the trace was read from a fallback (migration 6); absent: 0. */
   readonly judge_skipped_uncertain_reading?: number;
+  /** Judge calls not made because the service's judge budget was used (migration 9); absent: 0. */
+  readonly judge_skipped_budget_exhausted?: number;
+  /** Judgments that ended `judge_error`, by kind of failure (migration 9); absent: none. */
+  readonly judge_errors?: Readonly<Record<string, number>>;
+  /** Traces of the judge's own LLM calls, never judged (migration 9); absent: 0. */
+  readonly judge_own_traces?: number;
+  /** Spans whose SDK dropped attributes, by service (migration 9); absent: none. */
+  readonly spans_attributes_dropped?: Readonly<Record<string, number>>;
   /** Spans and log records dropped because their trace was forgotten (migration 5); absent: 0. */
   readonly spans_dropped_forgotten?: number;
 }

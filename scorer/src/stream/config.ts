@@ -2,6 +2,7 @@ import { KafkaConfigError, type KafkaSecurity, loadKafkaEnv } from "@ragmeter/ka
 import type { OtlpLimits, Signal } from "@ragmeter/otlp";
 import { rawSettings, type SCORER_SOURCES, SETTINGS, schemaOf } from "@ragmeter/runtime";
 import { ConfigError } from "../domain/errors.js";
+import type { HourlyCap } from "../scoring/budget.js";
 
 /**
  * What writes the topics the scorer reads: ragmeter's collector (`ragmeter.spans`, header
@@ -19,6 +20,11 @@ type Source = (typeof SCORER_SOURCES)[number];
 const STREAM_SETTINGS = [
   SETTINGS.RAGMETER_QUIET_MS,
   SETTINGS.RAGMETER_LIVE_SAMPLE_RATE,
+  SETTINGS.RAGMETER_LIVE_SAMPLE_RATE_BY_SERVICE,
+  SETTINGS.RAGMETER_JUDGE_CALLS_PER_HOUR,
+  SETTINGS.RAGMETER_JUDGE_CALLS_PER_HOUR_BY_SERVICE,
+  SETTINGS.RAGMETER_JUDGE_TOKENS_PER_HOUR,
+  SETTINGS.RAGMETER_JUDGE_TOKENS_PER_HOUR_BY_SERVICE,
   SETTINGS.RAGMETER_SCORER_GROUP,
   SETTINGS.RAGMETER_KAFKA_SESSION_TIMEOUT_MS,
   SETTINGS.RAGMETER_SCORER_CONCURRENCY,
@@ -51,6 +57,10 @@ export interface StreamConfig {
   readonly topic: string;
   readonly quietMs: number;
   readonly liveSampleRate: number;
+  /** Per-service overrides of `liveSampleRate` (`RAGMETER_LIVE_SAMPLE_RATE_BY_SERVICE`). */
+  readonly liveSampleRates?: Readonly<Record<string, number>>;
+  /** The judge budget of live traffic per service and hour (`RAGMETER_JUDGE_CALLS_PER_HOUR`, `_TOKENS_PER_HOUR` and their `_BY_SERVICE`). */
+  readonly judgeBudget?: { readonly calls: HourlyCap; readonly tokens: HourlyCap };
   readonly groupId: string;
   readonly sessionTimeoutMs: number;
   readonly concurrency: number;
@@ -111,6 +121,11 @@ export function loadStreamConfig(
     topic: kafka.topic,
     quietMs: e.RAGMETER_QUIET_MS,
     liveSampleRate: e.RAGMETER_LIVE_SAMPLE_RATE,
+    liveSampleRates: e.RAGMETER_LIVE_SAMPLE_RATE_BY_SERVICE ?? {},
+    judgeBudget: {
+      calls: { perService: e.RAGMETER_JUDGE_CALLS_PER_HOUR ?? null, byService: e.RAGMETER_JUDGE_CALLS_PER_HOUR_BY_SERVICE ?? {} },
+      tokens: { perService: e.RAGMETER_JUDGE_TOKENS_PER_HOUR ?? null, byService: e.RAGMETER_JUDGE_TOKENS_PER_HOUR_BY_SERVICE ?? {} },
+    },
     groupId: e.RAGMETER_SCORER_GROUP,
     sessionTimeoutMs: e.RAGMETER_KAFKA_SESSION_TIMEOUT_MS,
     concurrency: e.RAGMETER_SCORER_CONCURRENCY,

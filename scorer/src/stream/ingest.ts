@@ -5,6 +5,7 @@ import { logsOf, type StoredLog, type StoredSpan, spansOf } from "../extract/spa
 import type { Store } from "../store/client.js";
 import { forgottenAmong } from "../store/forgotten.js";
 import { type SpanOrigin, saveLogs, saveSpans } from "../store/spans.js";
+import { type DroppedAttributes, droppedAttributesOf, mergeDropped } from "./droppedAttributes.js";
 
 /** A message that cannot be decoded: it goes to the dead-letter topic with this error. */
 export class UndecodableMessageError extends RagmeterError {
@@ -24,6 +25,8 @@ export interface IngestResult {
   readonly dropped: number;
   /** What was stored (the records' spans and log records, forgotten traces' left out). */
   readonly stored: DecodedRecord;
+  /** Spans of the records whose SDK dropped attributes, by service (null: none). */
+  readonly droppedAttributes: DroppedAttributes | null;
 }
 
 const sha = (s: string): string => createHash("sha256").update(s).digest("hex").slice(0, 32);
@@ -37,6 +40,8 @@ export interface DecodedRecord {
    * reasons`); the record then also goes to the dead-letter topic with it, its valid items stored.
    */
   readonly refused?: string;
+  /** Its spans whose SDK dropped attributes, by service (absent: none). */
+  readonly droppedAttributes?: DroppedAttributes | null;
 }
 
 /**
@@ -62,12 +67,15 @@ export function decodeMessage(
     if (err instanceof RecordDecodeError) throw new UndecodableMessageError(err.message);
     throw err;
   }
-  const out: DecodedRecord = r.signal === "logs" ? { spans: [], logs: logsOf(r.request, sha) } : { spans: spansOf(r.request), logs: [] };
+  const out: DecodedRecord = r.signal === "logs" ? { spans: [], logs: logsOf(r.request, sha) } : withDropped(spansOf(r.request), droppedAttributesOf(r.request));
   if (r.rejected === 0) return out;
   const what = r.signal === "logs" ? "log records" : "spans";
   const kept = out.spans.length + out.logs.length;
   return { ...out, refused: `${r.signal} record: ${r.rejected} of ${r.rejected + kept} ${what} refused: ${r.errors.slice(0, 3).join("; ")}` };
 }
+
+const withDropped = (spans: StoredSpan[], dropped: DroppedAttributes | null): DecodedRecord =>
+  dropped === null ? { spans, logs: [] } : { spans, logs: [], droppedAttributes: dropped };
 
 /**
  * Decodes one record of `signal` handed over in-process (see {@link decodeMessage}).
@@ -92,5 +100,6 @@ export async function writeRecords(store: Store, records: readonly DecodedRecord
   await saveSpans(store, spans, origin, receivedAt);
   await saveLogs(store, logs, receivedAt);
   const traceIds = [...new Set([...spans.map((x) => x.trace_id), ...logs.map((x) => x.trace_id)])];
-  return { spans: spans.length, logs: logs.length, traceIds, dropped: allSpans.length - spans.length + allLogs.length - logs.length, stored: { spans, logs } };
+  const droppedAttributes = records.reduce<DroppedAttributes | null>((a, r) => mergeDropped(a, r.droppedAttributes), null);
+  return { spans: spans.length, logs: logs.length, traceIds, dropped: allSpans.length - spans.length + allLogs.length - logs.length, stored: { spans, logs }, droppedAttributes };
 }

@@ -3,6 +3,7 @@ import type { Evaluation, EvaluationSink } from "../domain/evaluation.js";
 import { extractInteraction } from "../extract/interaction.js";
 import { judgePromptVersion } from "../judges/promptVersion.js";
 import type { Judge } from "../judges/types.js";
+import type { JudgeBudget } from "../scoring/budget.js";
 import { evaluationsOf } from "../scoring/evaluations.js";
 import { type ScoredTrace, scoreTrace, traceRows } from "../scoring/trace.js";
 import type { Store } from "../store/client.js";
@@ -32,6 +33,10 @@ export interface ScoringSettings {
   readonly quietMs: number;
   /** LLM-judge sampling rate of live traffic, 0–1. */
   readonly liveSampleRate: number;
+  /** Per-service overrides of `liveSampleRate`, by `service.name`. */
+  readonly liveSampleRates?: Readonly<Record<string, number>>;
+  /** The judge budget of live traffic (one per scorer process), or none. */
+  readonly budget?: JudgeBudget | null;
   /** Traces scored at once. */
   readonly concurrency: number;
   /** Traces taken per pass. */
@@ -113,7 +118,20 @@ export async function prepareTraces(store: Store, settings: ScoringSettings, req
     extracted.map(({ id, t, interaction: pre }) =>
       limit(async () => {
         const item = pre.run_id !== null && pre.golden_id !== null ? (golden.get(`${pre.run_id}\u0000${pre.golden_id}`) ?? null) : null;
-        return scoreTrace(id, t.spans, t.logs, { judge: settings.judge, ks: settings.ks, liveSampleRate: settings.liveSampleRate, golden: item }, pre);
+        return scoreTrace(
+          id,
+          t.spans,
+          t.logs,
+          {
+            judge: settings.judge,
+            ks: settings.ks,
+            liveSampleRate: settings.liveSampleRate,
+            ...(settings.liveSampleRates !== undefined ? { liveSampleRates: settings.liveSampleRates } : {}),
+            budget: settings.budget ?? null,
+            golden: item,
+          },
+          pre,
+        );
       }),
     ),
   );

@@ -5,11 +5,12 @@ import type { ScoredTrace } from "../scoring/trace.js";
 import type { Store } from "../store/client.js";
 import type { StreamConfig } from "./config.js";
 import { type ConsumerLogger, type ConsumerSettings, type SpanConsumer, startSpanConsumer } from "./consumer.js";
+import { droppedAttributesWarning } from "./droppedAttributes.js";
 import { createGroupCommit } from "./groupCommit.js";
 import { HeldTraces } from "./held.js";
 import { type DecodedRecord, decodeRecord, type IngestResult, writeRecords } from "./ingest.js";
 import { prepareTraces, type ScoringSettings, saveScored, scoreSettledTraces } from "./loop.js";
-import { IngestionStats } from "./stats.js";
+import { IngestionStats, type StreamTotals } from "./stats.js";
 
 /** Spans and log records at most in one in-process write of `serve` (a group of concurrent requests). */
 const GROUP_COMMIT_MAX_SPANS = 20_000;
@@ -25,6 +26,12 @@ const HELD_TRACES = 10_000;
 export interface ScorerService {
   /** In-process hand-off for `serve` without Kafka: a collector record sink writing straight to the store. */
   readonly sink: RecordSink;
+  /**
+   * What the stream counted since its start: spans, traces scored, judge calls skipped by status
+   * (`budget_exhausted` included), judge failures by kind, the judge's own traces, spans with
+   * dropped attributes by service.
+   */
+  stats(): StreamTotals;
   /** Runs one scoring pass now; resolves to the number of traces scored. */
   scoreNow(): Promise<number>;
   /** Stops the loop and the consumer, flushes the stats. */
@@ -53,6 +60,15 @@ export interface ScorerServiceOptions {
   readonly onScored?: (scored: readonly ScoredTrace[]) => void;
 }
 
+/** The progress log's judge failures, judge-own traces and dropped-attribute counts since start, when there are any. */
+function judgeHealth(t: StreamTotals): Record<string, unknown> {
+  return {
+    ...(Object.keys(t.judge_errors).length > 0 ? { judge_errors: t.judge_errors } : {}),
+    ...(t.judge_own_traces > 0 ? { judge_own_traces: t.judge_own_traces } : {}),
+    ...(Object.keys(t.spans_attributes_dropped).length > 0 ? { spans_attributes_dropped: t.spans_attributes_dropped } : {}),
+  };
+}
+
 /**
  * Starts the streaming scorer (design §6): consumes `ragmeter.spans` (when `consume`), stores spans,
  * and runs the scoring loop over settled traces; writes `ingestion_stats` every 10 s. The process's
@@ -68,9 +84,28 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
   const dirty = new Map<string, number>();
   // Their decoded spans, scored from memory when the store has no other rows of them.
   const held = new HeldTraces(HELD_TRACES);
+  // Services already warned about dropped attributes: one warning line per service and process.
+  const warnedDropped = new Set<string>();
   const written = (w: IngestResult, at: number): void => {
     for (const id of w.traceIds) dirty.set(id, at);
     held.add(w.stored.spans, w.stored.logs);
+    const d = w.droppedAttributes;
+    if (d === null) return;
+    stats.droppedAttributes(d.byService, at);
+    for (const [service, first] of Object.entries(d.first)) {
+      if (warnedDropped.has(service)) continue;
+      warnedDropped.add(service);
+      o.log.warn(droppedAttributesWarning(service, first), { service, setting: "OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT" });
+    }
+  };
+  // What a scored batch adds to the stats: judge calls skipped, judge failures, the judge's own traces.
+  const counted = (scored: readonly ScoredTrace[]): void => {
+    const now = Date.now();
+    for (const t of scored) {
+      stats.skipped(t.skipped, now);
+      stats.judgeFailures(t.judgeFailures, now);
+    }
+    stats.judgeOwn(scored.filter((t) => t.judgeOwn).length, now);
   };
   let consumer: SpanConsumer | null = null;
   if (o.consume) {
@@ -129,6 +164,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
             }
           }
           total += scored.length;
+          counted(scored);
           if (scored.length > 0) o.onScored?.(scored);
           if (scored.length < o.scoring.batchSize || stopped) break;
         }
@@ -148,7 +184,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
             held.delete(id);
           }
           total += scored.length;
-          for (const t of scored) stats.skipped(t.skipped, Date.now());
+          counted(scored);
           if (scored.length > 0) o.onScored?.(scored);
         } finally {
           for (const [id] of s.due) inFlight.delete(id);
@@ -222,6 +258,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
           pending_traces: dirty.size,
           ...(totals.forgotten !== logged.forgotten ? { spans_dropped_forgotten: totals.forgotten - logged.forgotten } : {}),
           judge_calls_skipped: stats.skippedTotals(),
+          ...judgeHealth(stats.snapshot()),
           ...(lag !== null ? { consumer_lag: lag } : {}),
         });
         logged = totals;
@@ -254,6 +291,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
   };
   return {
     sink,
+    stats: () => stats.snapshot(),
     scoreNow: () => runPass(true),
     async stop() {
       stopped = true;

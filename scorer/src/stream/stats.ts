@@ -1,24 +1,77 @@
+import type { JudgeFailureKind } from "../judges/failureKind.js";
 import type { Store } from "../store/client.js";
 import { saveIngestionStats } from "../store/ingestionStats.js";
 
 /** Reasons a judge call is skipped (the statuses decided before judging, design §5). */
-const SKIP_REASONS = ["not_applicable", "content_missing", "context_incomplete", "uncertain_reading", "not_sampled"] as const;
+const SKIP_REASONS = ["not_applicable", "content_missing", "context_incomplete", "uncertain_reading", "not_sampled", "budget_exhausted"] as const;
 type SkipReason = (typeof SKIP_REASONS)[number];
-type Bucket = { spans: number; scored: number; dlq: number; lag: number; forgotten: number; skipped: Record<SkipReason, number> };
-const noSkips = (): Record<SkipReason, number> => ({ not_applicable: 0, content_missing: 0, context_incomplete: 0, uncertain_reading: 0, not_sampled: 0 });
+type Counts = Record<string, number>;
+type Bucket = {
+  spans: number;
+  scored: number;
+  dlq: number;
+  lag: number;
+  forgotten: number;
+  skipped: Record<SkipReason, number>;
+  failures: Counts;
+  judgeOwn: number;
+  dropped: Counts;
+};
+const noSkips = (): Record<SkipReason, number> => ({
+  not_applicable: 0,
+  content_missing: 0,
+  context_incomplete: 0,
+  uncertain_reading: 0,
+  not_sampled: 0,
+  budget_exhausted: 0,
+});
+const add = (to: Counts, from: Readonly<Partial<Record<string, number>>>): void => {
+  for (const [k, n] of Object.entries(from)) if (n !== undefined && n > 0) to[k] = (to[k] ?? 0) + n;
+};
+
+/** What the stream counted since its start (the scorer's progress log; `ScorerService.stats()`). */
+export interface StreamTotals {
+  readonly spans: number;
+  readonly scored: number;
+  readonly forgotten: number;
+  /** Judge calls not made, by the status decided before judging (design §5), `budget_exhausted` included. */
+  readonly judge_skipped: Readonly<Record<SkipReason, number>>;
+  /** Judgments that ended `judge_error`, by kind of failure (scorer/src/judges/failureKind.ts). */
+  readonly judge_errors: Readonly<Partial<Record<JudgeFailureKind, number>>>;
+  /** Traces of the judge's own LLM calls (`ragmeter.judge.call`), stored and never judged. */
+  readonly judge_own_traces: number;
+  /** Spans that arrived with attributes dropped by their SDK (OTLP `dropped_attributes_count` > 0 on the span, an event or a link), by `service.name`. */
+  readonly spans_attributes_dropped: Readonly<Record<string, number>>;
+}
 
 /** Per-minute ingestion counters of one scorer instance (table `ingestion_stats`, for the dashboards). */
 export class IngestionStats {
   readonly #scorerId: string;
   readonly #minutes = new Map<number, Bucket>();
   readonly #skippedTotal = noSkips();
+  readonly #failuresTotal: Counts = {};
+  readonly #droppedTotal: Counts = {};
   #spansTotal = 0;
   #scoredTotal = 0;
   #forgottenTotal = 0;
+  #judgeOwnTotal = 0;
 
   /** Spans written, traces scored, and records dropped as forgotten since start (for progress logs). */
   totals(): { spans: number; scored: number; forgotten: number } {
     return { spans: this.#spansTotal, scored: this.#scoredTotal, forgotten: this.#forgottenTotal };
+  }
+
+  /** Everything counted since start. */
+  snapshot(): StreamTotals {
+    return {
+      spans: this.#spansTotal,
+      scored: this.#scoredTotal,
+      forgotten: this.#forgottenTotal,
+      judge_skipped: { ...this.#skippedTotal },
+      judge_errors: { ...this.#failuresTotal },
+      judge_own_traces: this.#judgeOwnTotal,
+      spans_attributes_dropped: { ...this.#droppedTotal },
+    };
   }
 
   constructor(scorerId: string) {
@@ -29,7 +82,7 @@ export class IngestionStats {
     const minute = Math.floor(now / 60_000) * 60_000;
     let b = this.#minutes.get(minute);
     if (!b) {
-      b = { spans: 0, scored: 0, dlq: 0, lag: 0, forgotten: 0, skipped: noSkips() };
+      b = { spans: 0, scored: 0, dlq: 0, lag: 0, forgotten: 0, skipped: noSkips(), failures: {}, judgeOwn: 0, dropped: {} };
       this.#minutes.set(minute, b);
     }
     return b;
@@ -59,6 +112,22 @@ export class IngestionStats {
       b.skipped[r] += n;
       this.#skippedTotal[r] += n;
     }
+  }
+  /** Counts judgments that ended `judge_error`, by kind of failure (a scored trace's `judgeFailures`). */
+  judgeFailures(counts: Readonly<Partial<Record<JudgeFailureKind, number>>>, now: number): void {
+    add(this.#bucket(now).failures, counts);
+    add(this.#failuresTotal, counts);
+  }
+  /** Counts traces of the judge's own LLM calls. */
+  judgeOwn(n: number, now: number): void {
+    if (n === 0) return;
+    this.#judgeOwnTotal += n;
+    this.#bucket(now).judgeOwn += n;
+  }
+  /** Counts spans with dropped attributes, by service. */
+  droppedAttributes(byService: Readonly<Record<string, number>>, now: number): void {
+    add(this.#bucket(now).dropped, byService);
+    add(this.#droppedTotal, byService);
   }
   /** Judge calls skipped since start, by reason. */
   skippedTotals(): Readonly<Record<SkipReason, number>> {
@@ -93,6 +162,10 @@ export class IngestionStats {
         judge_skipped_context_incomplete: b.skipped.context_incomplete,
         judge_skipped_uncertain_reading: b.skipped.uncertain_reading,
         judge_skipped_not_sampled: b.skipped.not_sampled,
+        judge_skipped_budget_exhausted: b.skipped.budget_exhausted,
+        judge_errors: { ...b.failures },
+        judge_own_traces: b.judgeOwn,
+        spans_attributes_dropped: { ...b.dropped },
         spans_dropped_forgotten: b.forgotten,
       })),
     );
