@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Agent, getGlobalDispatcher, setGlobalDispatcher } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
+import { judgeFailureKind } from "../../scorer/src/judges/failureKind.js";
 import { outputBounds, promptTokens } from "../../scorer/src/judges/llm/bounds.js";
 import { judgeAgentTimeouts } from "../../scorer/src/judges/llm/judgeFetch.js";
 import { createLlmJudge, type LlmJudgeOptions } from "../../scorer/src/judges/llm/llmJudge.js";
@@ -51,6 +52,62 @@ describe("LLM judge calls: structured output fallback, retries, timeouts", () =>
     expect(r).toMatchObject({ status: "ok", value: 3, calls: 2, input_tokens: 100, output_tokens: 20 });
     expect(server.requests).toHaveLength(2);
     expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(950);
+  });
+
+  it("a 429 with Retry-After as an HTTP date 2 s ahead (second precision: 1–2 s) is waited, then the second request succeeds (issue 38)", async () => {
+    const at: number[] = [];
+    let date = "";
+    const { server, judge } = await judgeWith((_req, n) => {
+      at.push(performance.now());
+      // HTTP dates drop the milliseconds: the wait is 2 s minus this second's fraction, so 1–2 s
+      date = new Date(Date.now() + 2_000).toUTCString();
+      return n === 1
+        ? { status: 429, headers: { "retry-after": date }, body: JSON.stringify({ error: { message: "slow down" } }) }
+        : { content: '{"score": 2, "reason": "partly"}' };
+    });
+    const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
+    expect(r).toMatchObject({ status: "ok", value: 2, calls: 2 });
+    expect(server.requests).toHaveLength(2);
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(950);
+    expect(at[1]! - at[0]!).toBeLessThan(2_600);
+  });
+
+  it("a Retry-After longer than what is left of the judgment's time budget ends the judgment at once (rate_limited, naming both), and holds back the judge's next calls", async () => {
+    const { server, judge } = await judgeWith(
+      (_req, n) =>
+        n === 1 ? { status: 429, headers: { "retry-after": "30" }, body: JSON.stringify({ error: { message: "slow down" } }) } : { content: '{"score": 4, "reason": "ok"}' },
+      { timeoutMs: 2_000, maxRetries: 3 },
+    );
+    const t0 = performance.now();
+    const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
+    expect(performance.now() - t0).toBeLessThan(1_000);
+    expect(r.status).toBe("judge_error");
+    expect(r.reason).toMatch(
+      /^judge call failed: 429 slow down; the endpoint asked to wait 30\.0 s \(Retry-After\), more than the \d+ ms left of the judgment's time budget of 2000 ms \(RAGMETER_JUDGE_TIMEOUT_MS\)$/u,
+    );
+    expect(judgeFailureKind(r.reason ?? "")).toBe("rate_limited");
+    // the next judgment of this judge sends nothing while the endpoint's 30 s run
+    const next = await judge.relevance({ question: "q2", answer: "a2", answerable: true });
+    expect(next.status).toBe("judge_error");
+    expect(next.reason).toMatch(/^paused by the endpoint: the endpoint asked to wait 30\.0 s|^paused by the endpoint: the endpoint asked to wait 29\.\d s/u);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("a 503 with Retry-After: 1 holds back a concurrent judgment's first request too: every request after the 503 arrives ≥ 1 s after it", async () => {
+    const at: number[] = [];
+    const { server, judge } = await judgeWith((_req, n) => {
+      at.push(performance.now());
+      return n === 1 ? { status: 503, headers: { "retry-after": "1" }, body: JSON.stringify({ error: { message: "busy" } }) } : { content: '{"score": 3, "reason": "ok"}' };
+    });
+    const first = judge.relevance({ question: "q", answer: "a", answerable: true });
+    // the second judgment starts once the 503 has come back (polling the server's log)
+    while (at.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 100));
+    const second = judge.relevance({ question: "q2", answer: "a2", answerable: true });
+    const [a, b] = await Promise.all([first, second]);
+    expect([a.status, b.status]).toEqual(["ok", "ok"]);
+    expect(server.requests).toHaveLength(3);
+    expect(Math.min(at[1]!, at[2]!) - at[0]!).toBeGreaterThanOrEqual(950);
   });
 
   it("a reply slower than the judgment's time budget: judge_error naming the budget and its variable (issue 13: not retried past the budget)", async () => {

@@ -1,15 +1,14 @@
 // The LLM judge's calls to the endpoint: the OpenAI client, the rate limiter, retries within the
 // judgment's time budget, what the endpoint taught this judge (structured output or not, the name of
 // the output bound, its context window), output bounds widened once, replies read and checked.
-import { setTimeout as sleep } from "node:timers/promises";
-import { SpanStatusCode, trace } from "@opentelemetry/api";
 import { type Backoff, retry } from "@ragmeter/runtime";
 import OpenAI from "openai";
 import { z } from "zod";
 import { JudgeCallError } from "../errors.js";
-import { JUDGE_CALL_ATTRIBUTE, JUDGE_SPAN_NAME } from "../ownCalls.js";
+import { markJudgeCalls } from "../ownCalls.js";
 import { DEFAULT_MAX_OUTPUT_TOKENS, type OutputBounds, outputBounds, promptTokens, TOKENIZER_MARGIN } from "./bounds.js";
 import { toJudgeCallError } from "./callError.js";
+import { createEndpointPause } from "./endpointPause.js";
 import { judgeFetch } from "./judgeFetch.js";
 import { createRateLimiter, type RateLimiter } from "./limiter.js";
 import { DEFAULT_CONTEXT_TOKENS, type LlmJudgeOptions } from "./options.js";
@@ -101,6 +100,18 @@ function requestBody(
   };
 }
 
+/** A completion's reply, its usage added to the tally. */
+function replyOf(res: OpenAI.Chat.ChatCompletion, tally: Tally): Reply {
+  tally.input_tokens += res.usage?.prompt_tokens ?? 0;
+  tally.output_tokens += res.usage?.completion_tokens ?? 0;
+  const choice = res.choices[0];
+  return {
+    content: choice?.message.content ?? "",
+    finish: choice?.finish_reason ?? null,
+    logprobs: (choice?.logprobs?.content as TokenLogprob[] | null | undefined) ?? null,
+  };
+}
+
 /** The transport of one LLM judge (its state is the endpoint's: one per judge). */
 export function createJudgeTransport(options: LlmJudgeOptions): JudgeTransport {
   const budgetMs = options.timeoutMs ?? 60_000;
@@ -116,25 +127,8 @@ export function createJudgeTransport(options: LlmJudgeOptions): JudgeTransport {
   // `max_tokens`, and log-probabilities where a call wants them, until the endpoint's 400 says otherwise
   let boundParam: "max_tokens" | "max_completion_tokens" = "max_tokens";
   let logprobsOn = true;
-  // Until when the endpoint asked this judge to wait (its latest Retry-After), performance.now() ms.
-  let pausedUntil = 0;
-  const pastBudget = (waitMs: number, leftMs: number) =>
-    `the endpoint asked to wait ${(waitMs / 1000).toFixed(1)} s (Retry-After), more than the ${Math.max(0, leftMs)} ms left of the judgment's time budget of ${budgetMs} ms (RAGMETER_JUDGE_TIMEOUT_MS)`;
-  // The judge's own calls are marked (../ownCalls.ts): each request runs inside a root span carrying
-  // `ragmeter.judge.call`, on the global tracer (a no-op unless the process registered an SDK), so
-  // the span an SDK's `openai` instrumentation records of it is in a trace the scorer never judges.
-  const tracer = trace.getTracer("ragmeter-judge");
-  const marked = <T>(fn: () => Promise<T>): Promise<T> =>
-    tracer.startActiveSpan(JUDGE_SPAN_NAME, { root: true, attributes: { [JUDGE_CALL_ATTRIBUTE]: true, "gen_ai.request.model": options.model } }, async (span) => {
-      try {
-        return await fn();
-      } catch (err) {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
-        throw err;
-      } finally {
-        span.end();
-      }
-    });
+  const pause = createEndpointPause(budgetMs);
+  const marked = markJudgeCalls(options.model);
 
   async function once(system: string, user: string, name: string, schema: z.ZodType, withFormat: boolean, withLogprobs: boolean, bound: number, tally: Tally): Promise<Reply> {
     const body = requestBody(options.model, system, user, { name, schema, withFormat, withLogprobs, boundParam, bound });
@@ -158,11 +152,7 @@ export function createJudgeTransport(options: LlmJudgeOptions): JudgeTransport {
       const remaining = () => Math.floor(budgetMs - tally.busy_ms - (performance.now() - t0));
       const attempt = async (): Promise<Reply> => {
         // The endpoint's pause (a Retry-After it sent any call of this judge), within the budget.
-        const pause = pausedUntil - performance.now();
-        if (pause > 0) {
-          if (pause >= remaining()) throw new JudgeCallError(`paused by the endpoint: ${pastBudget(pause, remaining())}`, null, false, null, { timeout: true });
-          await sleep(pause);
-        }
+        await pause.before(remaining());
         const left = remaining();
         if (left <= 0) throw new JudgeCallError(timeoutReason(budgetMs), null, false, null, { timeout: true });
         try {
@@ -172,25 +162,13 @@ export function createJudgeTransport(options: LlmJudgeOptions): JudgeTransport {
               signal: AbortSignal.timeout(left),
             }),
           );
-          tally.input_tokens += res.usage?.prompt_tokens ?? 0;
-          tally.output_tokens += res.usage?.completion_tokens ?? 0;
-          const choice = res.choices[0];
-          return {
-            content: choice?.message.content ?? "",
-            finish: choice?.finish_reason ?? null,
-            logprobs: (choice?.logprobs?.content as TokenLogprob[] | null | undefined) ?? null,
-          };
+          return replyOf(res, tally);
         } catch (err) {
           const e = toJudgeCallError(err);
           // a request aborted at the budget's end is the budget running out: not retriable
           if (e.timeout) throw new JudgeCallError(timeoutReason(budgetMs), null, false, null, { cause: e, timeout: true });
-          if (e.retriable && e.retryAfterMs !== null) {
-            // Every call of this judge holds back until then, not only this one's retry.
-            pausedUntil = Math.max(pausedUntil, performance.now() + e.retryAfterMs);
-            const rest = remaining();
-            if (e.retryAfterMs >= rest) throw new JudgeCallError(`${e.message}; ${pastBudget(e.retryAfterMs, rest)}`, e.status, false, null, { cause: e });
-          }
-          throw e;
+          // Every call of this judge holds back for the endpoint's Retry-After, within the budget.
+          throw pause.after(e, remaining());
         }
       };
       try {
