@@ -15,6 +15,7 @@ import type { BytesProducer } from "../../kafka/src/index.js";
 import { createLlmJudge, type LlmJudgeOptions } from "../../scorer/src/judges/llm/llmJudge.js";
 import { JudgeBudget } from "../../scorer/src/scoring/budget.js";
 import type { Store } from "../../scorer/src/store/client.js";
+import type { ConsumerLogger } from "../../scorer/src/stream/consumer.js";
 import type { ScoringSettings } from "../../scorer/src/stream/loop.js";
 import { type ScorerService, startScorerService } from "../../scorer/src/stream/service.js";
 import { BROKER, createTopic } from "../helpers/collector-kafka-helpers.js";
@@ -54,7 +55,7 @@ afterAll(async () => {
 
 const llmJudge = (o: Partial<LlmJudgeOptions> = {}) => createLlmJudge({ baseURL: judgeServer.baseURL, apiKey: "test", model: "judge-1", timeoutMs: 5_000, maxRetries: 0, ...o });
 
-async function startService(store: Store, topic: string, scoring: Partial<ScoringSettings>, log = silent): Promise<ScorerService> {
+async function startService(store: Store, topic: string, scoring: Partial<ScoringSettings>, log: ConsumerLogger = silent): Promise<ScorerService> {
   return startScorerService({
     store,
     stream: { brokers: [BROKER], topic, quietMs: QUIET, liveSampleRate: 1, groupId: `g-${randomUUID()}`, sessionTimeoutMs: 6000, concurrency: 4 },

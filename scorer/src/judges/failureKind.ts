@@ -9,7 +9,7 @@
  * - `truncated`: the reply hit its output bound; `bad_reply`: no valid reply after the parse attempts;
  * - `uncovered_claims`: the claims sent leave part of the answer out; `other`: anything else.
  */
-export const JUDGE_FAILURE_KINDS = ["timeout", "rate_limited", "server_error", "refused", "connection", "truncated", "bad_reply", "uncovered_claims", "other"] as const;
+const JUDGE_FAILURE_KINDS = ["timeout", "rate_limited", "server_error", "refused", "connection", "truncated", "bad_reply", "uncovered_claims", "other"] as const;
 
 /** A kind of judge failure. */
 export type JudgeFailureKind = (typeof JUDGE_FAILURE_KINDS)[number];

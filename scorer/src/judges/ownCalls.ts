@@ -12,7 +12,7 @@ import type { StoredSpan } from "../domain/spans.js";
 export const JUDGE_CALL_ATTRIBUTE = "ragmeter.judge.call";
 
 /** The name of the judge's own span. */
-export const JUDGE_SPAN_NAME = "ragmeter.judge";
+const JUDGE_SPAN_NAME = "ragmeter.judge";
 
 /** Whether a trace is the judge's own LLM call: one of its spans carries {@link JUDGE_CALL_ATTRIBUTE}. */
 export function isJudgeOwnTrace(spans: readonly StoredSpan[]): boolean {

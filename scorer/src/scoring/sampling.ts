@@ -14,7 +14,7 @@ export interface JudgeSampling {
 }
 
 /** The share of `service`'s live traces that is judged. */
-export function sampleRateOf(s: JudgeSampling, service: string): number {
+function sampleRateOf(s: JudgeSampling, service: string): number {
   return s.byService !== undefined && Object.hasOwn(s.byService, service) ? (s.byService[service] as number) : s.rate;
 }
 
