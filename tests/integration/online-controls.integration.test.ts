@@ -162,13 +162,21 @@ describe("judge failures counted by kind", () => {
   it("503, 401, a reply that is no JSON and a reply slower than the budget: each judgment's judge_error counted under its kind, in the stats and ingestion_stats", async () => {
     const { topic, drop } = await createTopic(3);
     const store = await engine.freshStore();
-    const svc = await startService(store, topic, { judge: llmJudge({ timeoutMs: 1_500 }) });
+    const warned: string[] = [];
+    const svc = await startService(store, topic, { judge: llmJudge({ timeoutMs: 1_500 }) }, { ...silent, warn: (msg) => warned.push(msg) });
     try {
       for (const marker of ["[503]", "[401]", "[garbage]", "[slow]"]) await sendTrace(topic, "flaky", `Which port does Postgres listen on? ${marker}`);
       await sendTrace(topic, "flaky", "Which port does Postgres listen on?");
       await waitFor(async () => (await interactions(store)) === 5, 60_000);
       // grounding and relevance of each failing trace
       expect(svc.stats().judge_errors).toEqual({ server_error: 2, refused: 2, bad_reply: 2, timeout: 2 });
+      // one warning per kind, with the first reason of that kind
+      expect(warned.filter((w) => w.startsWith("judge failing (")).sort()).toEqual([
+        expect.stringMatching(/^judge failing \(bad_reply\): .*\(after 2 attempts\); counted by kind in the progress log's judge_errors and ingestion_stats\.judge_errors$/u),
+        expect.stringMatching(/^judge failing \(refused\): judge call failed: 401 /u),
+        expect.stringMatching(/^judge failing \(server_error\): judge call failed: 503 /u),
+        expect.stringMatching(/^judge failing \(timeout\): timed out: the judgment used its time budget of 1500 ms \(RAGMETER_JUDGE_TIMEOUT_MS\)/u),
+      ]);
       const st = [...(await statuses(store)).values()].map((s) => `${s.grounding}/${s.relevance}`).sort();
       expect(st).toEqual(["judge_error/judge_error", "judge_error/judge_error", "judge_error/judge_error", "judge_error/judge_error", "ok/ok"]);
     } finally {

@@ -44,6 +44,8 @@ export interface ScoredTrace {
   readonly skipped: SkippedCalls;
   /** Judgments that ended `judge_error`, by kind of failure (../judges/failureKind.ts). */
   readonly judgeFailures: Partial<Record<JudgeFailureKind, number>>;
+  /** The reason of the first judgment of each kind that ended `judge_error`. */
+  readonly judgeFailureReasons: Partial<Record<JudgeFailureKind, string>>;
   /** True for a trace of the judge's own LLM call (`ragmeter.judge.call`): never judged. */
   readonly judgeOwn: boolean;
   /** What the LLM judges spent on this trace (counted in the budget of its service). */
@@ -138,7 +140,7 @@ async function scorePlanned(
     interaction,
     result: { ...result, ...answerShown, contexts: stored, question: interaction.question ?? "" },
     skipped: own ? {} : skippedCalls(plan, golden, options.judge),
-    judgeFailures: failuresOf(result),
+    ...failuresOf(result),
     judgeOwn: own,
     spend: spendOf(result),
   };
@@ -169,15 +171,20 @@ function spendOf(r: QuestionResult): JudgeSpend {
   return { calls, tokens };
 }
 
-/** The `judge_error` judgments of a result (all repeats), by kind. */
-function failuresOf(r: QuestionResult): Partial<Record<JudgeFailureKind, number>> {
-  const out: Partial<Record<JudgeFailureKind, number>> = {};
+/** The `judge_error` judgments of a result (all repeats), by kind, with the first reason of each kind. */
+function failuresOf(r: QuestionResult): Pick<ScoredTrace, "judgeFailures" | "judgeFailureReasons"> {
+  const judgeFailures: Partial<Record<JudgeFailureKind, number>> = {};
+  const judgeFailureReasons: Partial<Record<JudgeFailureKind, string>> = {};
   for (const j of judgmentsOf(r)) {
     if (j.status !== "judge_error") continue;
     const k = judgeFailureKind(j.reason);
-    out[k] = (out[k] ?? 0) + 1;
+    judgeFailures[k] = (judgeFailures[k] ?? 0) + 1;
+    judgeFailureReasons[k] ??= j.reason;
   }
-  return out;
+  return { judgeFailures, judgeFailureReasons };
+}
+  }
+  return { judgeFailures, judgeFailureReasons };
 }
 
 /** The retrieved items as captured (a missing text stored as ""), for the interaction row. */

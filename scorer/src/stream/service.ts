@@ -98,12 +98,22 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
       o.log.warn(droppedAttributesWarning(service, first), { service, setting: "OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT" });
     }
   };
-  // What a scored batch adds to the stats: judge calls skipped, judge failures, the judge's own traces.
+  // What a scored batch adds to the stats: judge calls skipped, judge failures (the first of each
+  // kind warned, with its reason: a failing judge is never silent), the judge's own traces.
+  const warnedFailures = new Set<string>();
   const counted = (scored: readonly ScoredTrace[]): void => {
     const now = Date.now();
     for (const t of scored) {
       stats.skipped(t.skipped, now);
       stats.judgeFailures(t.judgeFailures, now);
+      for (const [kind, reason] of Object.entries(t.judgeFailureReasons)) {
+        if (warnedFailures.has(kind)) continue;
+        warnedFailures.add(kind);
+        o.log.warn(`judge failing (${kind}): ${reason}; counted by kind in the progress log's judge_errors and ingestion_stats.judge_errors`, {
+          kind,
+          trace_id: t.interaction.trace_id,
+        });
+      }
     }
     stats.judgeOwn(scored.filter((t) => t.judgeOwn).length, now);
   };
