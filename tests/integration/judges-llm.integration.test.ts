@@ -69,7 +69,7 @@ describe("LLM judge calls: structured output fallback, retries, timeouts", () =>
     expect(r).toMatchObject({ status: "ok", value: 2, calls: 2 });
     expect(server.requests).toHaveLength(2);
     expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(950);
-    expect(at[1]! - at[0]!).toBeLessThan(2_600);
+    expect(at[1]! - at[0]!).toBeLessThan(3_000);
   });
 
   it("a Retry-After longer than what is left of the judgment's time budget ends the judgment at once (rate_limited, naming both), and holds back the judge's next calls", async () => {
@@ -80,7 +80,7 @@ describe("LLM judge calls: structured output fallback, retries, timeouts", () =>
     );
     const t0 = performance.now();
     const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
-    expect(performance.now() - t0).toBeLessThan(1_000);
+    expect(performance.now() - t0).toBeLessThan(1_900); // not the 30 s asked, nor the 2 s budget
     expect(r.status).toBe("judge_error");
     expect(r.reason).toMatch(
       /^judge call failed: 429 slow down; the endpoint asked to wait 30\.0 s \(Retry-After\), more than the \d+ ms left of the judgment's time budget of 2000 ms \(RAGMETER_JUDGE_TIMEOUT_MS\)$/u,
