@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectorConfigSchema } from "../../collector/src/config.js";
 import { type RunningCollector, startCollector } from "../../collector/src/server.js";
 import { createLlmJudge } from "../../scorer/src/judges/llm/llmJudge.js";
+import { judgeRelevance } from "../../scorer/src/judges/types.js";
 import { startScorerService } from "../../scorer/src/stream/service.js";
 import { BROKER, createTopic } from "../helpers/collector-kafka-helpers.js";
 import { type KafkaEngine, openKafkaEngine } from "../helpers/kafkaEngine.js";
@@ -64,7 +65,7 @@ afterAll(async () => {
 describe("the judge's own LLM calls", () => {
   it("an instrumented judge request is a child of the judge's root span carrying ragmeter.judge.call; the scorer stores that trace and never judges it", async () => {
     const judge = createLlmJudge({ baseURL: judgeServer.baseURL, apiKey: "test", model: "judge-1", timeoutMs: 5_000, maxRetries: 0 });
-    const r = await judge.relevance({ question: "Which port?", answer: "Port 5432.", answerable: true });
+    const r = await judgeRelevance(judge, { question: "Which port?", answer: "Port 5432.", answerable: true });
     expect(r.status).toBe("ok");
     const spans = memory.getFinishedSpans();
     const root = spans.find((s) => s.name === "ragmeter.judge");

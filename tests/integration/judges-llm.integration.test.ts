@@ -65,7 +65,7 @@ describe("LLM judge calls: structured output fallback, retries, timeouts", () =>
         ? { status: 429, headers: { "retry-after": date }, body: JSON.stringify({ error: { message: "slow down" } }) }
         : { content: '{"score": 2, "reason": "partly"}' };
     });
-    const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
+    const r = await judgeRelevance(judge, { question: "q", answer: "a", answerable: true });
     expect(r).toMatchObject({ status: "ok", value: 2, calls: 2 });
     expect(server.requests).toHaveLength(2);
     expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(950);
@@ -79,7 +79,7 @@ describe("LLM judge calls: structured output fallback, retries, timeouts", () =>
       { timeoutMs: 2_000, maxRetries: 3 },
     );
     const t0 = performance.now();
-    const r = await judge.relevance({ question: "q", answer: "a", answerable: true });
+    const r = await judgeRelevance(judge, { question: "q", answer: "a", answerable: true });
     expect(performance.now() - t0).toBeLessThan(1_900); // not the 30 s asked, nor the 2 s budget
     expect(r.status).toBe("judge_error");
     expect(r.reason).toMatch(
@@ -87,7 +87,7 @@ describe("LLM judge calls: structured output fallback, retries, timeouts", () =>
     );
     expect(judgeFailureKind(r.reason ?? "")).toBe("rate_limited");
     // the next judgment of this judge sends nothing while the endpoint's 30 s run
-    const next = await judge.relevance({ question: "q2", answer: "a2", answerable: true });
+    const next = await judgeRelevance(judge, { question: "q2", answer: "a2", answerable: true });
     expect(next.status).toBe("judge_error");
     expect(next.reason).toMatch(/^paused by the endpoint: the endpoint asked to wait 30\.0 s|^paused by the endpoint: the endpoint asked to wait 29\.\d s/u);
     expect(server.requests).toHaveLength(1);
@@ -99,11 +99,11 @@ describe("LLM judge calls: structured output fallback, retries, timeouts", () =>
       at.push(performance.now());
       return n === 1 ? { status: 503, headers: { "retry-after": "1" }, body: JSON.stringify({ error: { message: "busy" } }) } : { content: '{"score": 3, "reason": "ok"}' };
     });
-    const first = judge.relevance({ question: "q", answer: "a", answerable: true });
+    const first = judgeRelevance(judge, { question: "q", answer: "a", answerable: true });
     // the second judgment starts once the 503 has come back (polling the server's log)
     while (at.length === 0) await new Promise((r) => setTimeout(r, 5));
     await new Promise((r) => setTimeout(r, 100));
-    const second = judge.relevance({ question: "q2", answer: "a2", answerable: true });
+    const second = judgeRelevance(judge, { question: "q2", answer: "a2", answerable: true });
     const [a, b] = await Promise.all([first, second]);
     expect([a.status, b.status]).toEqual(["ok", "ok"]);
     expect(server.requests).toHaveLength(3);

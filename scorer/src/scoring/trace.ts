@@ -183,9 +183,6 @@ function failuresOf(r: QuestionResult): Pick<ScoredTrace, "judgeFailures" | "jud
   }
   return { judgeFailures, judgeFailureReasons };
 }
-  }
-  return { judgeFailures, judgeFailureReasons };
-}
 
 /** The retrieved items as captured (a missing text stored as ""), for the interaction row. */
 function storedRetrieval(i: Interaction): QuestionResult["contexts"] {
