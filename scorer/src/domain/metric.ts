@@ -1,4 +1,5 @@
 import type { GoldenItem } from "@ragmeter/golden";
+import type { z } from "zod";
 import type { ChunkVerdict, ClaimVerdict, JudgeCallCost, ReferenceFact } from "./judgments.js";
 import type { Status } from "./status.js";
 
@@ -111,10 +112,52 @@ export interface JudgedMetric extends MetricBase {
   readonly task: string;
   /** The request sent for one question whose needs are met (the judge cache keys on it). */
   request(input: MetricInput): JudgeRequestOf;
+  /**
+   * How each backend judges the task, for a metric whose backends do not know it natively (the
+   * built-in grounding, relevance and reference tasks have none): the backends add every form the
+   * table holds, so a new judged metric is its entry alone.
+   */
+  readonly forms?: JudgeForms;
+}
+
+/** The text tools the no-LLM backend lends a metric's no-LLM form: its tokenizer. */
+export interface TextTools {
+  /** The content terms of a text: stems of its content words and its numbers (en/ru/zh, as relevance counts them). */
+  terms(text: string): ReadonlySet<string>;
+}
+
+/** What a form judges: a value with its status and why, and per-chunk verdicts; the backend adds the cost. */
+interface FormJudgment {
+  readonly status: Status;
+  readonly value: number | null;
+  readonly reason?: string;
+  readonly chunks?: readonly ChunkVerdict[];
+}
+
+/** An LLM form of a judge task: one call with a system prompt, a user message and a reply schema. */
+export interface LlmForm<T> {
+  /** The system prompt (its hash is the task's prompt version). */
+  readonly prompt: string;
+  /** The user message of one request. */
+  user(request: JudgeRequestOf): string;
+  /** The reply's schema: sent as the JSON schema of the reply and read with it. */
+  readonly reply: z.ZodType<T>;
+  /** The reply's token bound for one request. */
+  replyTokens(request: JudgeRequestOf): number;
+  /** The judgment of a valid reply. */
+  judgment(reply: T, request: JudgeRequestOf): FormJudgment;
+}
+
+/** The forms of a judge task, by backend. */
+interface JudgeForms {
+  /** The no-LLM form (deterministic). */
+  heuristic?(request: JudgeRequestOf, tools: TextTools): FormJudgment;
+  // biome-ignore lint/suspicious/noExplicitAny: each form reads its own reply type
+  readonly llm?: LlmForm<any>;
 }
 
 /** A judge request as a metric builds it (the judges' `JudgeRequest`). */
-interface JudgeRequestOf {
+export interface JudgeRequestOf {
   readonly question: string;
   readonly answer?: string;
   readonly chunks?: readonly { readonly id: string; readonly text: string }[];

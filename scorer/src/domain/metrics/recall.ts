@@ -99,3 +99,20 @@ export const MRR: MechanicalMetric = {
     return { ...measured(r.reciprocalRank), hit_rank: r.hitRank };
   },
 };
+
+/**
+ * Whether each distinct retrieved item is a hit, in rank order (duplicates take no rank, as for
+ * {@link recallAtK}): the ranked relevance list the rank-aware metrics read.
+ */
+export function rankedHits(items: readonly RetrievedItem[], expected: RetrievalExpectation): boolean[] {
+  const seen = new Set<string>();
+  const hits: boolean[] = [];
+  for (const item of items) {
+    const key = `${item.id}\u0000${item.document_id}\u0000${item.text}`;
+    if (seen.has(key) || (item.id !== "" && seen.has(`id:${item.id}`))) continue;
+    seen.add(key);
+    if (item.id !== "") seen.add(`id:${item.id}`);
+    hits.push(isHit(item, expected));
+  }
+  return hits;
+}

@@ -1,7 +1,19 @@
 import { createHash } from "node:crypto";
 import { STOP_WORDS } from "@ragmeter/golden";
+import type { TextTools } from "../../domain/metric.js";
 import { isAbstention } from "../../domain/metrics/abstention.js";
-import { type ClaimVerdict, type GroundingInput, type GroundingJudgment, type Judge, judgeOf, type RelevanceInput, type RelevanceJudgment, type Verdict } from "../types.js";
+import { JUDGED_METRICS } from "../../domain/metricTable.js";
+import {
+  type ClaimVerdict,
+  type GroundingInput,
+  type GroundingJudgment,
+  type Judge,
+  type JudgeTask,
+  judgeOf,
+  type RelevanceInput,
+  type RelevanceJudgment,
+  type Verdict,
+} from "../types.js";
 import { CLAIM_RULES, type ClaimSpan, claimSpans } from "./claims.js";
 import { type Alignment, answerContext, chunkSet, claimFeatures, FEATURE_RULES, NEGATION_COVERAGE, type TokenizedChunk } from "./features.js";
 import { committedGroundingModel, type GroundingModel, groundingRisk, supportProbability } from "./model.js";
@@ -243,11 +255,36 @@ export function createHeuristicJudge(model: GroundingModel = committedGroundingM
     const r = heuristicRelevance(input, tokens);
     return { status: "ok", value: r.value, reason: r.reason, input_tokens: 0, output_tokens: 0, latency_ms: performance.now() - t0 };
   };
+  const tools: TextTools = {
+    terms: (text) => {
+      const t = tokens.relevanceText(text);
+      return new Set([...t.content, ...t.numbers]);
+    },
+  };
   return judgeOf(
     { kind: "heuristic", model: "heuristic", metered: false },
     {
       grounding: { version, run: (r) => grounding(r as GroundingInput) },
       relevance: { version, run: (r) => relevance(r as RelevanceInput) },
+      ...formTasks(version, tools),
     },
   );
+}
+
+/** The tasks of the table's no-LLM forms; each one's version hashes the rules' version and the form's code. */
+function formTasks(version: string, tools: TextTools): Record<string, { version: string; run: JudgeTask }> {
+  const out: Record<string, { version: string; run: JudgeTask }> = {};
+  for (const def of JUDGED_METRICS) {
+    const form = def.forms?.heuristic;
+    if (form === undefined) continue;
+    out[def.task] = {
+      version: createHash("sha256").update(version).update(form.toString()).digest("hex").slice(0, 12),
+      run: async (request) => {
+        const t0 = performance.now();
+        const j = form(request, tools);
+        return { ...j, input_tokens: 0, output_tokens: 0, latency_ms: performance.now() - t0 };
+      },
+    };
+  }
+  return out;
 }

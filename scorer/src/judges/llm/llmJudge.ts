@@ -12,6 +12,7 @@ import {
 } from "../types.js";
 import { isPlaceholder } from "./checks.js";
 import { claimGrounding } from "./claimGrounding.js";
+import { formTasks } from "./formTask.js";
 import type { LlmJudgeOptions } from "./options.js";
 import { referenceReplySchema, relevanceReplySchema } from "./replySchemas.js";
 import { costOf, createJudgeTransport, newTally } from "./transport.js";
@@ -85,6 +86,7 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
       grounding: { version: groundingVersion, run: (r) => tasks.grounding(r as GroundingInput) },
       relevance: { version: promptVersion(RELEVANCE_PROMPT), run: (r) => tasks.relevance(r as RelevanceInput) },
       reference_facts: { version: promptVersion(REFERENCE_PROMPT), run: (r) => tasks.referenceFacts(r as ReferenceInput) },
+      ...formTasks(transport),
     },
   );
 }
