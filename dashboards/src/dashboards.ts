@@ -94,11 +94,11 @@ export const DASHBOARDS: readonly DashboardSpec[] = [
   {
     uid: "ragmeter-retrieval",
     title: "ragmeter / Retrieval",
-    description: "recall@1/3/5/10 and MRR per pipeline version; questions that lost their hit.",
+    description: "The retrieval metrics of the metric table (recall, MRR, …) at k = 1/3/5/10 per pipeline version; questions that lost their hit.",
     panels: [
       {
         id: "retrieval_by_version",
-        title: "Recall@k and MRR per pipeline version",
+        title: "Retrieval metrics per pipeline version",
         description: "Mean over answerable questions (unanswerable ones are not_applicable).",
         kind: "table",
         width: 24,
