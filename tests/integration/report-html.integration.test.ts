@@ -112,7 +112,10 @@ describe.skipIf(noChromium !== null)("ragmeter report", () => {
           const mech = { ...base, judge_kind: "mechanical", judge_model: "", judge_prompt_version: "" };
           const v = (x: number) => (stale ? 1 - x : x);
           const rank = RANK[r.run_id]![i]!;
-          for (const k of [1, 3, 5, 10]) scores.push({ ...mech, metric: `recall@${k}`, value: v(rank !== null && rank <= k ? 1 : 0), status: "ok" });
+          for (const k of [1, 3, 5, 10]) {
+            scores.push({ ...mech, metric: `recall@${k}`, value: v(rank !== null && rank <= k ? 1 : 0), status: "ok" });
+            scores.push({ ...mech, metric: `precision@${k}`, value: v(rank !== null && rank <= k ? 1 / k : 0), status: "ok" });
+          }
           scores.push({ ...mech, metric: "mrr", value: v(rank === null ? 0 : 1 / rank), status: "ok" });
           scores.push({ ...mech, metric: "key_facts", value: v(0.5), status: "ok" });
           scores.push({
@@ -275,7 +278,7 @@ describe.skipIf(noChromium !== null)("ragmeter report", () => {
     // retrieval: recall@1/3/5/10 and MRR per version
     const ret = r["retrieval"]!;
     expect(ret.labels).toEqual(["v1", "v2", "v3"]);
-    expect(ret.series.map((s) => s.label)).toEqual(["recall@1", "recall@3", "recall@5", "recall@10", "MRR"]);
+    expect(ret.series.map((s) => s.label)).toEqual(["recall@1", "recall@3", "recall@5", "recall@10", "precision@1", "precision@3", "precision@5", "precision@10", "MRR"]);
     close(
       ret.series[1]!.data,
       RUNS.map((x) => recall(x.run_id, 3)),
@@ -304,6 +307,20 @@ describe.skipIf(noChromium !== null)("ragmeter report", () => {
     expect(r.runsGrounding).toEqual(["0.60", "0.60", "0.90"]);
     // a claim names its golden id next to its question
     expect(r.badGolden).toEqual(["g1"]);
-    expect(r.comparison).toEqual(["recall@1", "recall@3", "recall@5", "recall@10", "mrr", "grounding", "relevance", "key_facts", "abstention"]);
+    expect(r.comparison).toEqual([
+      "recall@1",
+      "recall@3",
+      "recall@5",
+      "recall@10",
+      "precision@1",
+      "precision@3",
+      "precision@5",
+      "precision@10",
+      "mrr",
+      "grounding",
+      "relevance",
+      "key_facts",
+      "abstention",
+    ]);
   }, 120_000);
 });
