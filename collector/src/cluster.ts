@@ -37,6 +37,12 @@ export class WorkerStartError extends RagmeterError {
   }
 }
 
+/** Adds an exited worker's last counters to `retired` (the in-flight gauges are not counters). */
+function addRetired(retired: CollectorStats, s: CollectorStats | undefined): void {
+  if (!s) return;
+  for (const k of Object.keys(retired) as (keyof CollectorStats)[]) if (k !== "inflightBytes" && k !== "peakInflightBytes") retired[k] += s[k];
+}
+
 /**
  * Starts the workers and resolves once every one listens.
  * @param entry the worker entry point ({@link workerEntry})
@@ -65,21 +71,20 @@ export async function startCluster(config: CollectorConfig, logger: PinoLogger, 
           if (++up === config.workers) resolve(m.url);
         }
       });
+      /** A worker that exits before listening fails the start once: the others are stopped. */
+      const failStart = (code: number, signal: string): void => {
+        if (failed) return;
+        failed = true;
+        stopping = true;
+        for (const other of workers) other.process.kill("SIGTERM");
+        reject(new WorkerStartError(`a collector worker exited (${signal ?? `code ${code}`}) before listening; see its error above`));
+      };
       w.on("exit", (code, signal) => {
         workers.delete(w);
-        const s = lastStats.get(w.id);
-        if (s) for (const k of Object.keys(retired) as (keyof CollectorStats)[]) if (k !== "inflightBytes" && k !== "peakInflightBytes") retired[k] += s[k];
+        addRetired(retired, lastStats.get(w.id));
         lastStats.delete(w.id);
         if (stopping) return;
-        if (!listened) {
-          if (!failed) {
-            failed = true;
-            stopping = true;
-            for (const other of workers) other.process.kill("SIGTERM");
-            reject(new WorkerStartError(`a collector worker exited (${signal ?? `code ${code}`}) before listening; see its error above`));
-          }
-          return;
-        }
+        if (!listened) return failStart(code, signal);
         logger.warn({ code, signal }, "collector worker exited; starting another");
         fork();
       });

@@ -152,8 +152,27 @@ export function loadCollectorConfig(
   const raw: Record<string, unknown> = {};
   const source: Record<string, string> = {};
   const issues: string[] = [];
-  // Brokers, topic and security: the settings the scorer shares, read by their one schema. A flag
-  // stands in for its variable there.
+  readSharedKafka(env, flags, raw, issues);
+  readOwnSettings(env, flags, warn, raw, source);
+  const r = collectorConfigSchema.safeParse(raw);
+  if (!r.success) {
+    issues.push(
+      ...r.error.issues.map((i) => {
+        const key = String(i.path[0] ?? "");
+        return `${source[key] ?? key}: ${i.message}`;
+      }),
+    );
+  }
+  if (r.success) issues.push(...tlsIssues(r.data));
+  if (issues.length > 0 || !r.success) throw new CollectorConfigError(issues);
+  return r.data;
+}
+
+/**
+ * Brokers, topic and security: the settings the scorer shares, read by their one schema into `raw`
+ * (a flag stands in for its variable there); their problems go to `issues`.
+ */
+function readSharedKafka(env: Record<string, string | undefined>, flags: CollectorFlags, raw: Record<string, unknown>, issues: string[]): void {
   const shared: Record<string, string | undefined> = { ...env };
   const flagOf: Record<string, string> = {};
   if (flags.brokers !== undefined) {
@@ -173,7 +192,19 @@ export function loadCollectorConfig(
     if (!(err instanceof KafkaConfigError)) throw err;
     issues.push(...err.issues.map((i) => `${i.setting}: ${i.message}`));
   }
-  // The other settings: flag, then the variable (or a deprecated name of it, with one warning).
+}
+
+/**
+ * The other settings into `raw`: flag, then the variable (or a deprecated name of it, with one
+ * warning); `source` names where each value came from.
+ */
+function readOwnSettings(
+  env: Record<string, string | undefined>,
+  flags: CollectorFlags,
+  warn: (line: string) => void,
+  raw: Record<string, unknown>,
+  source: Record<string, string>,
+): void {
   const keys = (Object.keys(COLLECTOR_ENV) as (keyof typeof COLLECTOR_ENV)[]).filter((k) => k !== "brokers" && k !== "topic");
   const settings: Setting[] = keys.map((k) => SETTING_BY_NAME.get(COLLECTOR_ENV[k]) as Setting);
   const flagValues = Object.fromEntries(keys.map((k) => [COLLECTOR_ENV[k], { value: flags[k], flag: `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` }]));
@@ -186,25 +217,16 @@ export function loadCollectorConfig(
     if (src?.kind === "flag") source[k] = `flag ${src.flag}`;
     else if (src?.kind === "environment") source[k] = src.variable;
   }
-  const r = collectorConfigSchema.safeParse(raw);
-  if (!r.success) {
-    issues.push(
-      ...r.error.issues.map((i) => {
-        const key = String(i.path[0] ?? "");
-        return `${source[key] ?? key}: ${i.message}`;
-      }),
-    );
+}
+
+/** The TLS files: both or neither, readable, a certificate and its key (one line each, naming the setting). */
+function tlsIssues(config: CollectorConfig): string[] {
+  try {
+    const files = tlsFilesOf(config.tlsCertFile, config.tlsKeyFile);
+    if (files !== null) readTlsMaterial(files);
+    return [];
+  } catch (err) {
+    if (!(err instanceof TlsSettingsError)) throw err;
+    return [...err.issues];
   }
-  // The TLS files: both or neither, readable, a certificate and its key (one line each, naming the setting).
-  if (r.success) {
-    try {
-      const files = tlsFilesOf(r.data.tlsCertFile, r.data.tlsKeyFile);
-      if (files !== null) readTlsMaterial(files);
-    } catch (err) {
-      if (!(err instanceof TlsSettingsError)) throw err;
-      issues.push(...err.issues);
-    }
-  }
-  if (issues.length > 0 || !r.success) throw new CollectorConfigError(issues);
-  return r.data;
 }

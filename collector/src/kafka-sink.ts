@@ -67,17 +67,19 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
   });
 
   /** Refuses a send while the topics are not known to exist or Kafka failed within the back-off. */
-  const admit = async (): Promise<void> => {
-    if (!topics.ok()) {
-      if (Date.now() - topics.missingSince() < config.kafkaBackoffMs) throw new TopicMissingError(config.topic);
-      try {
-        await topics.ensure();
-      } catch (err) {
-        if (err instanceof KafkaUnavailableError) throw err;
-        state.lastFailure = Date.now();
-        throw new KafkaUnavailableError(`Kafka is unavailable: ${warn(err, "Kafka is unavailable")}`, { cause: err });
-      }
+  /** Checks the topics again once the back-off since they were found missing has passed. */
+  const ensureTopics = async (): Promise<void> => {
+    if (Date.now() - topics.missingSince() < config.kafkaBackoffMs) throw new TopicMissingError(config.topic);
+    try {
+      await topics.ensure();
+    } catch (err) {
+      if (err instanceof KafkaUnavailableError) throw err;
+      state.lastFailure = Date.now();
+      throw new KafkaUnavailableError(`Kafka is unavailable: ${warn(err, "Kafka is unavailable")}`, { cause: err });
     }
+  };
+  const admit = async (): Promise<void> => {
+    if (!topics.ok()) await ensureTopics();
     if (inBackoff(state, config.kafkaBackoffMs, Date.now())) {
       throw new KafkaUnavailableError(`Kafka is unavailable (recent failure${state.lastCause !== "" ? `: ${state.lastCause}` : ""}); retry later`);
     }

@@ -79,6 +79,23 @@ export function occurrences(hay: string, needle: string): number {
   return n;
 }
 
+/** Every expected substring not found in its document (under `corpusDir`) or found more than once. */
+async function substringFindings(items: readonly GoldenItem[], corpusDir: string): Promise<SubstringFinding[]> {
+  const findings: SubstringFinding[] = [];
+  const docs = new Map<string, string | null>();
+  for (const it of items) {
+    if (it.expected_source === null || it.expected_substring === null) continue;
+    if (!docs.has(it.expected_source)) {
+      const text = await readFile(path.join(corpusDir, it.expected_source), "utf8").catch(() => null);
+      docs.set(it.expected_source, text === null ? null : normalizeText(text));
+    }
+    const doc = docs.get(it.expected_source) ?? null;
+    const n = doc === null ? null : occurrences(doc, normalizeText(it.expected_substring));
+    if (n !== 1) findings.push({ id: it.id, source: it.expected_source, occurrences: n });
+  }
+  return findings;
+}
+
 /**
  * Checks a loaded golden set: counts by match mode and by tag, the unanswerable share, duplicate and
  * near-duplicate questions, and (with `corpusDir`) every expected substring not found in its
@@ -89,21 +106,7 @@ export async function checkGoldenSet(items: readonly GoldenItem[], corpusDir?: s
   const tags: Record<string, number> = {};
   for (const it of items) for (const t of it.tags) tags[t] = (tags[t] ?? 0) + 1;
   const byTag = Object.fromEntries(Object.entries(tags).sort(([a], [b]) => a.localeCompare(b)));
-  let substrings: SubstringFinding[] | null = null;
-  if (corpusDir !== undefined) {
-    substrings = [];
-    const docs = new Map<string, string | null>();
-    for (const it of items) {
-      if (it.expected_source === null || it.expected_substring === null) continue;
-      if (!docs.has(it.expected_source)) {
-        const text = await readFile(path.join(corpusDir, it.expected_source), "utf8").catch(() => null);
-        docs.set(it.expected_source, text === null ? null : normalizeText(text));
-      }
-      const doc = docs.get(it.expected_source) ?? null;
-      const n = doc === null ? null : occurrences(doc, normalizeText(it.expected_substring));
-      if (n !== 1) substrings.push({ id: it.id, source: it.expected_source, occurrences: n });
-    }
-  }
+  const substrings = corpusDir === undefined ? null : await substringFindings(items, corpusDir);
   return {
     items: items.length,
     byMode,

@@ -40,58 +40,71 @@ const LIST_COLUMNS: ReadonlySet<Column> = new Set<Column>(["key_facts", "tags"])
 export function readCsvRecords(text: string, file: string): RawGoldenRecord[] {
   const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
   const starts = recordStartLines(body);
-  let rows: string[][];
-  try {
-    rows = parse(body, { skip_empty_lines: true, relax_column_count_less: true, record_delimiter: ["\r\n", "\n"] });
-  } catch (err) {
-    if (err instanceof CsvError) {
-      const failed = (err as CsvError & { records?: number }).records;
-      const index = typeof failed === "number" ? failed : null;
-      const line = (index !== null ? starts[index] : undefined) ?? (err as CsvError & { lines?: number }).lines ?? null;
-      throw new GoldenSetError(file, line, null, `not valid CSV (${err.message.replace(/,? (?:at|on) line \d+/u, "")})`, index !== null ? index + 1 : null);
-    }
-    throw err;
-  }
+  const rows = parseRows(body, file, starts);
   if (rows.length === 0) return [];
   // Blank lines are not records for the parser nor for recordStartLines, so both lists align;
   // should they ever not, the parser's own count is no better, so lines fall back to null.
   const lineOf = (i: number): number | null => (starts.length === rows.length ? (starts[i] ?? null) : null);
-  const header = (rows[0] ?? []).map((h) => h.trim().toLowerCase());
-  const known = new Set<string>(CSV_COLUMNS);
-  const unknown = header.filter((h) => !known.has(h));
-  if (unknown.length > 0) {
-    throw new GoldenSetError(
-      file,
-      lineOf(0),
-      null,
-      `unknown column(s) ${unknown.map((u) => JSON.stringify(u)).join(", ")} in the header row (columns: ${CSV_COLUMNS.join(", ")})`,
-      1,
-    );
-  }
-  const dup = header.find((h, i) => header.indexOf(h) !== i);
-  if (dup !== undefined) throw new GoldenSetError(file, lineOf(0), dup, "column named twice in the header row", 1);
-  if (!header.includes("question")) throw new GoldenSetError(file, lineOf(0), "question", "missing column in the header row", 1);
-  const columns = header as Column[];
-
+  const columns = headerColumns(rows[0] ?? [], file, lineOf(0));
   const out: RawGoldenRecord[] = [];
   for (let i = 1; i < rows.length; i++) {
     const cells = rows[i] ?? [];
     if (cells.every((c) => c.trim() === "")) continue;
     const line = lineOf(i) ?? i + 1;
     const row = i + 1;
-    const value: Record<string, unknown> = {};
-    columns.forEach((col, c) => {
-      const cell = (cells[c] ?? "").trim();
-      if (cell === "") return;
-      try {
-        value[col] = LIST_COLUMNS.has(col) ? listCell(cell) : col === "expected_lines" ? rangeCell(cell) : col === "unconfirmed" ? booleanCell(cell) : cell;
-      } catch (err) {
-        throw new GoldenSetError(file, line, col, (err as Error).message, row);
-      }
-    });
-    out.push({ line, row, value });
+    out.push({ line, row, value: rowValue(columns, cells, file, line, row) });
   }
   return out;
+}
+
+/** The CSV's rows of cells; a parse error names the line where its record starts (`starts`). */
+function parseRows(body: string, file: string, starts: readonly number[]): string[][] {
+  try {
+    return parse(body, { skip_empty_lines: true, relax_column_count_less: true, record_delimiter: ["\r\n", "\n"] });
+  } catch (err) {
+    if (!(err instanceof CsvError)) throw err;
+    const failed = (err as CsvError & { records?: number }).records;
+    const index = typeof failed === "number" ? failed : null;
+    const line = (index !== null ? starts[index] : undefined) ?? (err as CsvError & { lines?: number }).lines ?? null;
+    throw new GoldenSetError(file, line, null, `not valid CSV (${err.message.replace(/,? (?:at|on) line \d+/u, "")})`, index !== null ? index + 1 : null);
+  }
+}
+
+/** The header row's columns: each known, none twice, `question` among them. */
+function headerColumns(cells: readonly string[], file: string, line: number | null): Column[] {
+  const header = cells.map((h) => h.trim().toLowerCase());
+  const known = new Set<string>(CSV_COLUMNS);
+  const unknown = header.filter((h) => !known.has(h));
+  if (unknown.length > 0) {
+    throw new GoldenSetError(file, line, null, `unknown column(s) ${unknown.map((u) => JSON.stringify(u)).join(", ")} in the header row (columns: ${CSV_COLUMNS.join(", ")})`, 1);
+  }
+  const dup = header.find((h, i) => header.indexOf(h) !== i);
+  if (dup !== undefined) throw new GoldenSetError(file, line, dup, "column named twice in the header row", 1);
+  if (!header.includes("question")) throw new GoldenSetError(file, line, "question", "missing column in the header row", 1);
+  return header as Column[];
+}
+
+/** One row's fields by column; empty cells are absent. */
+function rowValue(columns: readonly Column[], cells: readonly string[], file: string, line: number, row: number): Record<string, unknown> {
+  const value: Record<string, unknown> = {};
+  columns.forEach((col, c) => {
+    const cell = (cells[c] ?? "").trim();
+    if (cell === "") return;
+    try {
+      value[col] = cellValue(col, cell);
+    } catch (err) {
+      throw new GoldenSetError(file, line, col, (err as Error).message, row);
+    }
+  });
+  return value;
+}
+
+/** A cell read by its column's kind: list, line range, boolean or text. */
+function cellValue(col: Column, cell: string): unknown {
+  if (LIST_COLUMNS.has(col)) return listCell(cell);
+  if (col === "expected_lines") return rangeCell(cell);
+  if (col === "unconfirmed") return booleanCell(cell);
+  return cell;
 }
 
 /** A `;`-separated list or a JSON array of strings. */

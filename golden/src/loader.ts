@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import type { z } from "zod";
 import { type RawGoldenRecord, readCsvRecords } from "./csv.js";
 import { GoldenSetError } from "./errors.js";
 import { type GoldenFormat, type GoldenItem, type GoldenSet, goldenItemSchema } from "./schema.js";
@@ -47,79 +48,123 @@ export async function parseGoldenSet(text: string, file: string, options: LoadGo
   const records = format === "csv" ? readCsvRecords(text, file) : readJsonlRecords(text, file);
   const items: GoldenItem[] = [];
   const documents = corpusDocuments(options.corpusDir);
-  const seen = new Map<string, { readonly at: string; readonly derived: boolean }>();
+  const seen = new Map<string, SeenId>();
   let derivedIds = 0;
   let chunkIds = 0;
   for (const rec of records) {
-    const lineNo = rec.line;
-    const fail = (field: string | null, reason: string): GoldenSetError => new GoldenSetError(file, lineNo, field, reason, rec.row);
-    const parsed = goldenItemSchema.safeParse(rec.value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const field = issue && issue.path.length > 0 ? issue.path.join(".") : null;
-      const msg = issue?.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : issue?.message;
-      throw fail(field, msg ?? "invalid item");
-    }
-    const it = parsed.data;
+    const fail = (field: string | null, reason: string): GoldenSetError => new GoldenSetError(file, rec.line, field, reason, rec.row);
+    const it = parseRecord(rec, fail);
     const derived = it.id === null || it.id === undefined;
     const id = it.id ?? deriveGoldenId(it.question);
-    const prev = seen.get(id);
-    if (prev !== undefined) {
-      throw fail(
-        "id",
-        derived && prev.derived
-          ? `duplicate id "${id}" derived from the question, which is the same as on ${prev.at} (give the items ids, or drop one)`
-          : `duplicate id "${id}" (first on ${prev.at})`,
-      );
-    }
-    seen.set(id, { at: rec.row !== null ? `line ${lineNo}, row ${rec.row}` : `line ${lineNo}`, derived });
+    claimId(seen, id, derived, rec, fail);
     if (derived) derivedIds++;
-    const chunkId = it.expected_chunk_id ?? null;
-    if (chunkId !== null) chunkIds++;
-    const source = it.expected_source ?? null;
-    let substring = it.expected_substring ?? null;
-    const lines = it.expected_lines ?? null;
-    let resolvedFrom: readonly [number, number] | null = null;
-    if (source !== null && lines && substring === null && options.corpusDir === undefined) {
-      throw fail("expected_lines", "a line range needs the documents to resolve it: give the corpus folder (eval --corpus DIR), or write expected_substring");
-    }
-    if (source !== null && options.corpusDir !== undefined && (lines || options.verifySubstrings)) {
-      const doc = await documents.get(source);
-      if (doc === "outside") throw fail("expected_source", `"${source}" is not a document inside ${options.corpusDir} (a path relative to the corpus folder, without ..)`);
-      if (doc === null) throw fail("expected_source", `document "${source}" not found in ${options.corpusDir}`);
-      if (lines) {
-        const [first, last] = lines;
-        const docLines = doc.lines();
-        if (last > docLines.length) {
-          throw fail("expected_lines", `line ${last} is past the end of "${source}" (${docLines.length} lines)`);
-        }
-        substring = docLines.slice(first - 1, last).join(" ");
-        resolvedFrom = [first, last];
-      }
-      if (options.verifySubstrings && substring !== null && !doc.normalized().includes(normalizeText(substring))) {
-        throw fail("expected_substring", `not found in document "${source}"`);
-      }
-    }
-    items.push({
-      id,
-      question: it.question,
-      expected_source: source,
-      expected_substring: source === null ? null : substring !== null ? normalizeText(substring) : null,
-      expected_chunk_id: chunkId,
-      expected_lines: source === null ? null : resolvedFrom,
-      reference_answer: it.reference_answer ?? null,
-      key_facts: it.key_facts && it.key_facts.length > 0 ? it.key_facts : null,
-      tags: it.tags,
-      ...(it.unconfirmed === true ? { unconfirmed: true } : {}),
-    });
+    if ((it.expected_chunk_id ?? null) !== null) chunkIds++;
+    const expected = await resolveExpected(it, options, documents, fail);
+    items.push(toGoldenItem(it, id, expected));
   }
+  return { path: file, format, sha256: goldenSetHash(items), items, notices: loadNotices(derivedIds, chunkIds) };
+}
+
+/** An item as the schema reads it, before ids, line ranges and substrings are settled. */
+type ParsedItem = z.output<typeof goldenItemSchema>;
+/** Where an id was first seen, and whether it was derived from the question. */
+interface SeenId {
+  readonly at: string;
+  readonly derived: boolean;
+}
+/** Builds the error for a field of the current record. */
+type Fail = (field: string | null, reason: string) => GoldenSetError;
+
+/** A record read by the schema; its first issue names the field. */
+function parseRecord(rec: RawGoldenRecord, fail: Fail): ParsedItem {
+  const parsed = goldenItemSchema.safeParse(rec.value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = issue && issue.path.length > 0 ? issue.path.join(".") : null;
+  const msg = issue?.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : issue?.message;
+  throw fail(field, msg ?? "invalid item");
+}
+
+/** Records `id` as seen at `rec`; a duplicate fails, naming where it was first. */
+function claimId(seen: Map<string, SeenId>, id: string, derived: boolean, rec: RawGoldenRecord, fail: Fail): void {
+  const prev = seen.get(id);
+  if (prev !== undefined) {
+    throw fail(
+      "id",
+      derived && prev.derived
+        ? `duplicate id "${id}" derived from the question, which is the same as on ${prev.at} (give the items ids, or drop one)`
+        : `duplicate id "${id}" (first on ${prev.at})`,
+    );
+  }
+  seen.set(id, { at: rec.row !== null ? `line ${rec.line}, row ${rec.row}` : `line ${rec.line}`, derived });
+}
+
+/** The expected substring (a line range resolved against its document) and the range it came from. */
+interface Expected {
+  readonly substring: string | null;
+  readonly resolvedFrom: readonly [number, number] | null;
+}
+
+/**
+ * Resolves an item's `expected_lines` against its document and, with `verifySubstrings`, checks its
+ * substring is in it.
+ */
+async function resolveExpected(it: ParsedItem, options: LoadGoldenOptions, documents: CorpusDocuments, fail: Fail): Promise<Expected> {
+  const source = it.expected_source ?? null;
+  const substring = it.expected_substring ?? null;
+  const lines = it.expected_lines ?? null;
+  if (source !== null && lines && substring === null && options.corpusDir === undefined) {
+    throw fail("expected_lines", "a line range needs the documents to resolve it: give the corpus folder (eval --corpus DIR), or write expected_substring");
+  }
+  if (source === null || options.corpusDir === undefined || !(lines || options.verifySubstrings)) return { substring, resolvedFrom: null };
+  const doc = await documents.get(source);
+  if (doc === "outside") throw fail("expected_source", `"${source}" is not a document inside ${options.corpusDir} (a path relative to the corpus folder, without ..)`);
+  if (doc === null) throw fail("expected_source", `document "${source}" not found in ${options.corpusDir}`);
+  const expected = lines ? linesOf(doc, lines, source, fail) : { substring, resolvedFrom: null };
+  if (options.verifySubstrings && expected.substring !== null && !doc.normalized().includes(normalizeText(expected.substring))) {
+    throw fail("expected_substring", `not found in document "${source}"`);
+  }
+  return expected;
+}
+
+/** The text of lines `first`–`last` of a document, joined by spaces. */
+function linesOf(doc: CorpusDocument, [first, last]: readonly [number, number], source: string, fail: Fail): Expected {
+  const docLines = doc.lines();
+  if (last > docLines.length) throw fail("expected_lines", `line ${last} is past the end of "${source}" (${docLines.length} lines)`);
+  return { substring: docLines.slice(first - 1, last).join(" "), resolvedFrom: [first, last] };
+}
+
+/** The loaded item: absent fields null, the substring normalised, expectations only with a source. */
+function toGoldenItem(it: ParsedItem, id: string, { substring, resolvedFrom }: Expected): GoldenItem {
+  const source = it.expected_source ?? null;
+  return {
+    id,
+    question: it.question,
+    expected_source: source,
+    expected_substring: source === null ? null : substring !== null ? normalizeText(substring) : null,
+    expected_chunk_id: it.expected_chunk_id ?? null,
+    expected_lines: source === null ? null : resolvedFrom,
+    reference_answer: it.reference_answer ?? null,
+    key_facts: it.key_facts && it.key_facts.length > 0 ? it.key_facts : null,
+    tags: it.tags,
+    ...(it.unconfirmed === true ? { unconfirmed: true } : {}),
+  };
+}
+
+/** The notices to show once: derived ids, and matching by chunk id. */
+function loadNotices(derivedIds: number, chunkIds: number): string[] {
   const notices: string[] = [];
   if (derivedIds > 0) notices.push(`${count(derivedIds, "item has", "items have")} no id: ids derived from the question text ("q-" + the first 12 hex digits of its SHA-256)`);
   if (chunkIds > 0)
     notices.push(
       `${count(chunkIds, "item matches", "items match")} by expected_chunk_id: chunk ids change when the documents are re-chunked, and such items then never hit (expected_source + expected_substring survive re-chunking)`,
     );
-  return { path: file, format, sha256: goldenSetHash(items), items, notices };
+  return notices;
+}
+
+/** The corpus's documents by source (see {@link corpusDocuments}). */
+interface CorpusDocuments {
+  get(source: string): Promise<CorpusDocument | "outside" | null>;
 }
 
 /** A document of the corpus, read once per load; its lines and normalised text made on first use. */
@@ -134,7 +179,7 @@ interface CorpusDocument {
  * 1 MB document read it 10,000 times). A source outside the folder (absolute, or climbing out
  * with ..) is "outside", a missing one null.
  */
-function corpusDocuments(corpusDir: string | undefined): { get(source: string): Promise<CorpusDocument | "outside" | null> } {
+function corpusDocuments(corpusDir: string | undefined): CorpusDocuments {
   const cache = new Map<string, Promise<CorpusDocument | "outside" | null>>();
   const root = corpusDir === undefined ? "" : path.resolve(corpusDir);
   const load = async (source: string): Promise<CorpusDocument | "outside" | null> => {

@@ -51,20 +51,22 @@ export function wordSegments(text: string, segmenter = defaultWordSegmenter()): 
   // Numbers with separators are kept whole (Intl.Segmenter splits "4.90" in some locales); CJK runs
   // are cut into character bigrams, as word segmentation of CJK is dictionary-dependent.
   const parts = normalized.split(SPLIT);
-  for (const part of parts) {
-    if (part.length === 0) continue;
-    if (NUMBER.test(part)) {
-      out.push({ text: canonicalNumber(part), isNumber: true });
-      continue;
-    }
-    if (CJK_ONLY.test(part)) {
-      for (const bigram of cjkBigrams(part)) out.push({ text: bigram, isNumber: false });
-      continue;
-    }
-    const words = segmenter === WORD_SEGMENTER && !NEEDS_ICU.test(part) ? wordLikeSegments(part) : icuWordLike(segmenter, part);
-    for (const w of words) out.push({ text: NUMBER.test(w) ? canonicalNumber(w) : w, isNumber: NUMBER.test(w) });
-  }
+  for (const part of parts) if (part.length > 0) pushPartSegments(out, part, segmenter);
   return out;
+}
+
+/** Appends the segments of one part of the split text: a number, a CJK run's bigrams, or its words. */
+function pushPartSegments(out: WordSegment[], part: string, segmenter: Intl.Segmenter): void {
+  if (NUMBER.test(part)) {
+    out.push({ text: canonicalNumber(part), isNumber: true });
+    return;
+  }
+  if (CJK_ONLY.test(part)) {
+    for (const bigram of cjkBigrams(part)) out.push({ text: bigram, isNumber: false });
+    return;
+  }
+  const words = segmenter === WORD_SEGMENTER && !NEEDS_ICU.test(part) ? wordLikeSegments(part) : icuWordLike(segmenter, part);
+  for (const w of words) out.push({ text: NUMBER.test(w) ? canonicalNumber(w) : w, isNumber: NUMBER.test(w) });
 }
 
 const SPLIT = /(\d+(?:[.,]\d+)+|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+)/u;
@@ -90,11 +92,19 @@ function wbClass(cp: number): "L" | "N" | "E" | "" {
   if (cp >= 48 && cp <= 57) return "N";
   if (cp === 95) return "E";
   if (cp < 128) return "";
-  // Cyrillic and Latin-1/Extended letters without a regular expression (the common non-ASCII case).
-  if ((cp >= 0x0410 && cp <= 0x044f) || cp === 0x0401 || cp === 0x0451 || (cp >= 0x00e0 && cp <= 0x00ff && cp !== 0x00f7) || (cp >= 0x00c0 && cp <= 0x00de && cp !== 0x00d7))
-    return "L";
+  return nonAsciiClass(cp);
+}
+
+/** {@link wbClass} of a code point past ASCII. */
+function nonAsciiClass(cp: number): "L" | "N" | "" {
+  if (isCommonLetter(cp)) return "L";
   const c = String.fromCodePoint(cp);
   return LETTER.test(c) ? "L" : DIGIT.test(c) ? "N" : "";
+}
+
+/** Cyrillic and Latin-1/Extended letters without a regular expression (the common non-ASCII case). */
+function isCommonLetter(cp: number): boolean {
+  return (cp >= 0x0410 && cp <= 0x044f) || cp === 0x0401 || cp === 0x0451 || (cp >= 0x00e0 && cp <= 0x00ff && cp !== 0x00f7) || (cp >= 0x00c0 && cp <= 0x00de && cp !== 0x00d7);
 }
 
 const isMidLetter = (cp: number): boolean => cp === 0x3a || MID_LETTER.has(String.fromCodePoint(cp));
@@ -122,37 +132,34 @@ export function wordLikeSegments(text: string): string[] {
   const cls = cps.map(wbClass);
   const out: string[] = [];
   let i = 0;
-  const n = cps.length;
-  while (i < n) {
+  while (i < cps.length) {
     if (!cls[i]) {
       i++;
       continue;
     }
-    let j = i + 1;
-    for (;;) {
-      if (j < n && cls[j]) {
-        j++;
-        continue;
-      }
-      if (j + 1 < n) {
-        const cp = cps[j] as number;
-        const prev = cls[j - 1];
-        const next = cls[j + 1];
-        if (prev === "L" && next === "L" && (isMidLetter(cp) || isMidNumLet(cp))) {
-          j += 2;
-          continue;
-        }
-        if (prev === "N" && next === "N" && (isMidNum(cp) || isMidNumLet(cp))) {
-          j += 2;
-          continue;
-        }
-      }
-      break;
-    }
+    const j = wordEnd(cps, cls, i);
     out.push(text.slice(offs[i], offs[j]));
     i = j;
   }
   return out;
+}
+
+/** The end (exclusive) of the word starting at code point `i`: its run of classes, across joiners. */
+function wordEnd(cps: readonly number[], cls: readonly string[], i: number): number {
+  const n = cps.length;
+  let j = i + 1;
+  for (;;) {
+    if (j < n && cls[j]) j++;
+    else if (j + 1 < n && joins(cps[j] as number, cls[j - 1], cls[j + 1])) j += 2;
+    else return j;
+  }
+}
+
+/** Whether `cp` between classes `prev` and `next` keeps a word whole: letter–MidLetter/MidNumLet–letter, digit–MidNum/MidNumLet–digit. */
+function joins(cp: number, prev: string | undefined, next: string | undefined): boolean {
+  if (prev === "L" && next === "L") return isMidLetter(cp) || isMidNumLet(cp);
+  if (prev === "N" && next === "N") return isMidNum(cp) || isMidNumLet(cp);
+  return false;
 }
 
 /** Overlapping character bigrams of a CJK run; a single character stays alone. */

@@ -18,26 +18,27 @@ export function createReadiness(
 ): () => Promise<Readiness> {
   const { state, admin, topics, logger, explain } = parts;
   let detail: Readiness | undefined;
+  /** Asks Kafka: the topic is listed, or created when allowed. */
+  const measure = async (): Promise<Readiness> => {
+    try {
+      const names = await withDeadline(admin.get().listTopics(), 2_000, "answer a metadata request");
+      if (names.includes(config.topic)) return { ready: true };
+      if (!config.createTopics) return { ready: false, reason: "topic missing", topic: config.topic };
+      await topics.ensure();
+      return { ready: true };
+    } catch (err) {
+      logger.debug({ error: explain(err) }, "readiness check failed");
+      admin.drop();
+      return { ready: false, reason: "kafka unreachable" };
+    }
+  };
   return async () => {
     if (state.closed) return { ready: false, reason: "kafka unreachable" };
     const cached = state.readyCache;
     if (cached && Date.now() - cached.at < READY_CACHE_MS) {
       return cached.value ? { ready: true } : (detail ?? { ready: false, reason: "kafka unreachable" });
     }
-    let value: Readiness;
-    try {
-      const names = await withDeadline(admin.get().listTopics(), 2_000, "answer a metadata request");
-      if (names.includes(config.topic)) value = { ready: true };
-      else if (!config.createTopics) value = { ready: false, reason: "topic missing", topic: config.topic };
-      else {
-        await topics.ensure();
-        value = { ready: true };
-      }
-    } catch (err) {
-      logger.debug({ error: explain(err) }, "readiness check failed");
-      admin.drop();
-      value = { ready: false, reason: "kafka unreachable" };
-    }
+    const value = await measure();
     state.readyCache = { at: Date.now(), value: value.ready };
     detail = value.ready ? undefined : value;
     return value;

@@ -42,18 +42,21 @@ export function createTopicGuard(config: TopicConfig, logger: PinoLogger, admin:
   let missingSince = 0;
   let missingLogged = 0;
 
+  /** The topic is missing and may not be created: warns at most every 30 s and throws. */
+  const missing = (): never => {
+    if (Date.now() - missingLogged > 30_000) {
+      missingLogged = Date.now();
+      logger.warn({ topic: config.topic }, `Kafka topic ${config.topic} does not exist; waiting for it (RAGMETER_KAFKA_CREATE_TOPICS=false)`);
+    }
+    missingSince = Date.now();
+    throw new TopicMissingError(config.topic);
+  };
+
   const check = async (): Promise<void> => {
     const a = admin.get();
     const existing = new Set(await withDeadline(a.listTopics(), config.sendTimeoutMs, "list its topics"));
     const dlq = deadLetterTopic(config.topic);
-    if (!existing.has(config.topic) && !config.createTopics) {
-      if (Date.now() - missingLogged > 30_000) {
-        missingLogged = Date.now();
-        logger.warn({ topic: config.topic }, `Kafka topic ${config.topic} does not exist; waiting for it (RAGMETER_KAFKA_CREATE_TOPICS=false)`);
-      }
-      missingSince = Date.now();
-      throw new TopicMissingError(config.topic);
-    }
+    if (!existing.has(config.topic) && !config.createTopics) missing();
     if (!existing.has(config.topic)) await setUp(a, config.createTopics ? [config.topic, dlq] : [config.topic], config, logger);
     else {
       await setUp(a, [config.topic], config, logger);
