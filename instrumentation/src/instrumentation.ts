@@ -152,26 +152,10 @@ export function createRagInstrumentation(options: RagInstrumentationOptions = {}
     let name = GEN_AI_OPERATION_NAME_VALUE_RETRIEVAL;
     safely(() => {
       const req: RetrievalRequest = typeof request === "string" ? { query: request } : request;
-      const dataSourceId = req.dataSourceId ?? options.dataSourceId;
-      if (dataSourceId !== undefined && dataSourceId !== "") {
-        attributes[ATTR_GEN_AI_DATA_SOURCE_ID] = dataSourceId;
-        name = `${GEN_AI_OPERATION_NAME_VALUE_RETRIEVAL} ${dataSourceId}`;
-      }
-      if (isCount(req.topK)) attributes[ATTR_GEN_AI_RETRIEVAL_TOP_K] = req.topK;
-      if (req.model !== undefined) attributes[ATTR_GEN_AI_REQUEST_MODEL] = req.model;
-      if (req.providerName !== undefined) attributes[ATTR_GEN_AI_PROVIDER_NAME] = req.providerName;
+      name = retrievalRequestAttributes(req, options.dataSourceId, attributes);
       ragmeterAttributes(ctx, attributes);
       if (openInference) attributes[ATTR_OPENINFERENCE_SPAN_KIND] = OPENINFERENCE_SPAN_KIND_RETRIEVER;
-      if (captureContent) {
-        const query = capture(req.query, "query", state);
-        if (query !== undefined) {
-          attributes[ATTR_GEN_AI_RETRIEVAL_QUERY_TEXT] = query;
-          if (openInference) {
-            attributes[ATTR_OI_INPUT_VALUE] = query;
-            attributes[ATTR_OI_INPUT_MIME_TYPE] = TEXT_PLAIN;
-          }
-        }
-      }
+      if (captureContent) queryAttributes(capture(req.query, "query", state), openInference, attributes);
     });
     return run(name, SpanKind.INTERNAL, ctx, attributes, state, fn, (span, items) => recordDocuments(span, items, state));
   }
@@ -181,29 +165,8 @@ export function createRagInstrumentation(options: RagInstrumentationOptions = {}
       diag.warn(`${LOG_PREFIX} retrieval function returned ${typeof items}, not an array; no documents recorded`);
       return;
     }
-    const entries: DocumentEntry[] = [];
-    const oi: Attributes = {};
-    for (let i = 0; i < items.length; i++) {
-      const item: RetrievedItem | undefined = items[i];
-      if (item === null || typeof item !== "object") continue;
-      const id = String(item.id);
-      const entry: DocumentEntry = { id };
-      const documentId = item.document_id ?? item.documentId;
-      const distinctDocumentId = documentId !== undefined && documentId !== null && String(documentId) !== id ? String(documentId) : undefined;
-      if (distinctDocumentId !== undefined) entry.document_id = distinctDocumentId;
-      const score = item.score;
-      if (typeof score === "number" && Number.isFinite(score)) entry.score = score;
-      const content = captureContent ? capture(item.text, "document", state) : undefined;
-      if (content !== undefined) entry.content = content;
-      entries.push(entry);
-      if (openInference) {
-        oi[oiDocumentIdKey(i)] = id;
-        if (entry.score !== undefined) oi[oiDocumentScoreKey(i)] = entry.score;
-        if (content !== undefined) oi[oiDocumentContentKey(i)] = content;
-        const metadata = documentMetadata(item, distinctDocumentId);
-        if (metadata !== undefined) oi[oiDocumentMetadataKey(i)] = metadata;
-      }
-    }
+    const captureText = (text: unknown): string | undefined => (captureContent ? capture(text, "document", state) : undefined);
+    const { entries, oi } = documentAttributes(items, captureText, openInference);
     span.setAttribute(ATTR_GEN_AI_RETRIEVAL_DOCUMENTS, JSON.stringify(entries));
     if (openInference) span.setAttributes(oi);
   }
@@ -219,11 +182,7 @@ export function createRagInstrumentation(options: RagInstrumentationOptions = {}
         attributes[ATTR_GEN_AI_REQUEST_MODEL] = request.model;
         name = `${operation} ${request.model}`;
       }
-      const provider = request.providerName ?? options.providerName;
-      if (provider !== undefined) {
-        attributes[ATTR_GEN_AI_PROVIDER_NAME] = provider;
-        if (openInference) attributes[ATTR_OI_LLM_PROVIDER] = provider;
-      }
+      providerAttributes(request.providerName ?? options.providerName, openInference, attributes);
       ragmeterAttributes(ctx, attributes);
       if (openInference) attributes[ATTR_OPENINFERENCE_SPAN_KIND] = OPENINFERENCE_SPAN_KIND_LLM;
       if (captureContent) recordInput(request, attributes, state);
@@ -235,30 +194,11 @@ export function createRagInstrumentation(options: RagInstrumentationOptions = {}
   function recordInput(request: GenerationRequest, attributes: Attributes, state: SpanState): void {
     if (request.systemInstructions !== undefined) {
       const system = capture(request.systemInstructions, "system", state);
-      if (system !== undefined) {
-        attributes[ATTR_GEN_AI_SYSTEM_INSTRUCTIONS] = JSON.stringify([{ type: "text", content: system }]);
-      }
+      if (system !== undefined) attributes[ATTR_GEN_AI_SYSTEM_INSTRUCTIONS] = JSON.stringify([{ type: "text", content: system }]);
     }
     const messages: readonly ChatMessage[] = request.messages ?? (request.question !== undefined ? [{ role: "user", content: request.question }] : []);
     if (messages.length === 0) return;
-    const entries: InputMessageEntry[] = [];
-    let lastUser: string | undefined;
-    for (let i = 0; i < messages.length; i++) {
-      const message = messages[i];
-      if (message === undefined) continue;
-      const text = capture(message.content, message.role === "system" ? "system" : "input", state);
-      entries.push({ role: message.role, parts: text === undefined ? [] : [{ type: "text", content: text }] });
-      if (message.role === "user" && text !== undefined) lastUser = text;
-      if (openInference) {
-        attributes[oiInputMessageKey(i, "role")] = message.role;
-        if (text !== undefined) attributes[oiInputMessageKey(i, "content")] = text;
-      }
-    }
-    attributes[ATTR_GEN_AI_INPUT_MESSAGES] = JSON.stringify(entries);
-    if (openInference && lastUser !== undefined) {
-      attributes[ATTR_OI_INPUT_VALUE] = lastUser;
-      attributes[ATTR_OI_INPUT_MIME_TYPE] = TEXT_PLAIN;
-    }
+    inputMessageAttributes(messages, (text, kind) => capture(text, kind, state), openInference, attributes);
   }
 
   function recordOutput(span: Span, request: GenerationRequest, result: GenerationResult, state: SpanState): void {
@@ -267,39 +207,11 @@ export function createRagInstrumentation(options: RagInstrumentationOptions = {}
       return;
     }
     const out: Attributes = {};
-    const responseModel = result.model ?? request.model;
-    if (responseModel !== undefined && responseModel !== "") {
-      out[ATTR_GEN_AI_RESPONSE_MODEL] = responseModel;
-      if (openInference) out[ATTR_OI_LLM_MODEL_NAME] = responseModel;
-    }
+    responseModelAttributes(result.model ?? request.model, openInference, out);
     if (result.responseId !== undefined) out[ATTR_GEN_AI_RESPONSE_ID] = result.responseId;
     if (result.finishReason !== undefined) out[ATTR_GEN_AI_RESPONSE_FINISH_REASONS] = [result.finishReason];
-    const input = result.usage?.input_tokens;
-    const output = result.usage?.output_tokens;
-    if (isCount(input)) out[ATTR_GEN_AI_USAGE_INPUT_TOKENS] = input;
-    if (isCount(output)) out[ATTR_GEN_AI_USAGE_OUTPUT_TOKENS] = output;
-    if (openInference) {
-      if (isCount(input)) out[ATTR_OI_LLM_TOKEN_COUNT_PROMPT] = input;
-      if (isCount(output)) out[ATTR_OI_LLM_TOKEN_COUNT_COMPLETION] = output;
-      if (isCount(input) && isCount(output)) out[ATTR_OI_LLM_TOKEN_COUNT_TOTAL] = input + output;
-    }
-    if (captureContent) {
-      const answer = capture(result.answer, "output", state);
-      if (answer !== undefined) {
-        const message: OutputMessageEntry = {
-          role: "assistant",
-          parts: [{ type: "text", content: answer }],
-          finish_reason: result.finishReason ?? "stop",
-        };
-        out[ATTR_GEN_AI_OUTPUT_MESSAGES] = JSON.stringify([message]);
-        if (openInference) {
-          out[ATTR_OI_OUTPUT_VALUE] = answer;
-          out[ATTR_OI_OUTPUT_MIME_TYPE] = TEXT_PLAIN;
-          out[oiOutputMessageKey(0, "role")] = "assistant";
-          out[oiOutputMessageKey(0, "content")] = answer;
-        }
-      }
-    }
+    usageAttributes(result.usage?.input_tokens, result.usage?.output_tokens, openInference, out);
+    if (captureContent) answerAttributes(capture(result.answer, "output", state), result.finishReason, openInference, out);
     span.setAttributes(out);
   }
 
@@ -317,6 +229,138 @@ export function createRagInstrumentation(options: RagInstrumentationOptions = {}
   }
 
   return { captureContent, traceRetrieval, traceGeneration, traceInteraction };
+}
+
+/**
+ * The retrieval request's GenAI attributes (data source, top-k, model, provider) into `attributes`;
+ * returns the span's name (`retrieval`, or `retrieval <data source>`).
+ */
+function retrievalRequestAttributes(req: RetrievalRequest, defaultDataSourceId: string | undefined, attributes: Attributes): string {
+  let name = GEN_AI_OPERATION_NAME_VALUE_RETRIEVAL;
+  const dataSourceId = req.dataSourceId ?? defaultDataSourceId;
+  if (dataSourceId !== undefined && dataSourceId !== "") {
+    attributes[ATTR_GEN_AI_DATA_SOURCE_ID] = dataSourceId;
+    name = `${GEN_AI_OPERATION_NAME_VALUE_RETRIEVAL} ${dataSourceId}`;
+  }
+  if (isCount(req.topK)) attributes[ATTR_GEN_AI_RETRIEVAL_TOP_K] = req.topK;
+  if (req.model !== undefined) attributes[ATTR_GEN_AI_REQUEST_MODEL] = req.model;
+  if (req.providerName !== undefined) attributes[ATTR_GEN_AI_PROVIDER_NAME] = req.providerName;
+  return name;
+}
+
+/** The captured query text (GenAI, and OpenInference's input value) into `attributes`. */
+function queryAttributes(query: string | undefined, openInference: boolean, attributes: Attributes): void {
+  if (query === undefined) return;
+  attributes[ATTR_GEN_AI_RETRIEVAL_QUERY_TEXT] = query;
+  if (openInference) {
+    attributes[ATTR_OI_INPUT_VALUE] = query;
+    attributes[ATTR_OI_INPUT_MIME_TYPE] = TEXT_PLAIN;
+  }
+}
+
+/** The provider's name (GenAI, and OpenInference's) into `attributes`. */
+function providerAttributes(provider: string | undefined, openInference: boolean, attributes: Attributes): void {
+  if (provider === undefined) return;
+  attributes[ATTR_GEN_AI_PROVIDER_NAME] = provider;
+  if (openInference) attributes[ATTR_OI_LLM_PROVIDER] = provider;
+}
+
+/** A retrieved item's entry of `gen_ai.retrieval.documents`, and its document id when it differs from the chunk id. */
+function documentEntry(item: RetrievedItem, content: string | undefined): { entry: DocumentEntry; distinctDocumentId: string | undefined } {
+  const id = String(item.id);
+  const entry: DocumentEntry = { id };
+  const documentId = item.document_id ?? item.documentId;
+  const distinctDocumentId = documentId !== undefined && documentId !== null && String(documentId) !== id ? String(documentId) : undefined;
+  if (distinctDocumentId !== undefined) entry.document_id = distinctDocumentId;
+  const score = item.score;
+  if (typeof score === "number" && Number.isFinite(score)) entry.score = score;
+  if (content !== undefined) entry.content = content;
+  return { entry, distinctDocumentId };
+}
+
+/** The OpenInference attributes of the `i`th retrieved document into `oi`. */
+function oiDocumentAttributes(oi: Attributes, i: number, entry: DocumentEntry, metadata: string | undefined): void {
+  oi[oiDocumentIdKey(i)] = entry.id;
+  if (entry.score !== undefined) oi[oiDocumentScoreKey(i)] = entry.score;
+  if (entry.content !== undefined) oi[oiDocumentContentKey(i)] = entry.content;
+  if (metadata !== undefined) oi[oiDocumentMetadataKey(i)] = metadata;
+}
+
+/** The retrieved items' `gen_ai.retrieval.documents` entries and their OpenInference attributes; items that are not objects are skipped. */
+function documentAttributes(
+  items: readonly RetrievedItem[],
+  captureText: (text: unknown) => string | undefined,
+  openInference: boolean,
+): { entries: DocumentEntry[]; oi: Attributes } {
+  const entries: DocumentEntry[] = [];
+  const oi: Attributes = {};
+  for (let i = 0; i < items.length; i++) {
+    const item: RetrievedItem | undefined = items[i];
+    if (item === null || typeof item !== "object") continue;
+    const { entry, distinctDocumentId } = documentEntry(item, captureText(item.text));
+    entries.push(entry);
+    if (openInference) oiDocumentAttributes(oi, i, entry, documentMetadata(item, distinctDocumentId));
+  }
+  return { entries, oi };
+}
+
+/** The input messages (GenAI, and OpenInference's per message and the last user text as input value) into `attributes`. */
+function inputMessageAttributes(
+  messages: readonly ChatMessage[],
+  captureText: (text: unknown, kind: "system" | "input") => string | undefined,
+  openInference: boolean,
+  attributes: Attributes,
+): void {
+  const entries: InputMessageEntry[] = [];
+  let lastUser: string | undefined;
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i];
+    if (message === undefined) continue;
+    const text = captureText(message.content, message.role === "system" ? "system" : "input");
+    entries.push({ role: message.role, parts: text === undefined ? [] : [{ type: "text", content: text }] });
+    if (message.role === "user" && text !== undefined) lastUser = text;
+    if (openInference) oiInputMessageAttributes(attributes, i, message.role, text);
+  }
+  attributes[ATTR_GEN_AI_INPUT_MESSAGES] = JSON.stringify(entries);
+  if (openInference && lastUser !== undefined) {
+    attributes[ATTR_OI_INPUT_VALUE] = lastUser;
+    attributes[ATTR_OI_INPUT_MIME_TYPE] = TEXT_PLAIN;
+  }
+}
+
+/** The model that answered (GenAI, and OpenInference's model name) into `out`. */
+function responseModelAttributes(model: string | undefined, openInference: boolean, out: Attributes): void {
+  if (model === undefined || model === "") return;
+  out[ATTR_GEN_AI_RESPONSE_MODEL] = model;
+  if (openInference) out[ATTR_OI_LLM_MODEL_NAME] = model;
+}
+
+/** The OpenInference attributes of the `i`th input message into `attributes`. */
+function oiInputMessageAttributes(attributes: Attributes, i: number, role: string, text: string | undefined): void {
+  attributes[oiInputMessageKey(i, "role")] = role;
+  if (text !== undefined) attributes[oiInputMessageKey(i, "content")] = text;
+}
+
+/** Token counts (GenAI, and OpenInference's with their total) into `out`; counts that are not counts are left out. */
+function usageAttributes(input: unknown, output: unknown, openInference: boolean, out: Attributes): void {
+  if (isCount(input)) out[ATTR_GEN_AI_USAGE_INPUT_TOKENS] = input;
+  if (isCount(output)) out[ATTR_GEN_AI_USAGE_OUTPUT_TOKENS] = output;
+  if (!openInference) return;
+  if (isCount(input)) out[ATTR_OI_LLM_TOKEN_COUNT_PROMPT] = input;
+  if (isCount(output)) out[ATTR_OI_LLM_TOKEN_COUNT_COMPLETION] = output;
+  if (isCount(input) && isCount(output)) out[ATTR_OI_LLM_TOKEN_COUNT_TOTAL] = input + output;
+}
+
+/** The captured answer as the output message (GenAI, and OpenInference's output value and message) into `out`. */
+function answerAttributes(answer: string | undefined, finishReason: string | undefined, openInference: boolean, out: Attributes): void {
+  if (answer === undefined) return;
+  const message: OutputMessageEntry = { role: "assistant", parts: [{ type: "text", content: answer }], finish_reason: finishReason ?? "stop" };
+  out[ATTR_GEN_AI_OUTPUT_MESSAGES] = JSON.stringify([message]);
+  if (!openInference) return;
+  out[ATTR_OI_OUTPUT_VALUE] = answer;
+  out[ATTR_OI_OUTPUT_MIME_TYPE] = TEXT_PLAIN;
+  out[oiOutputMessageKey(0, "role")] = "assistant";
+  out[oiOutputMessageKey(0, "content")] = answer;
 }
 
 /** OpenInference `document.metadata` JSON: the item's metadata plus `document_id`. */
