@@ -100,6 +100,32 @@ function toRecord(m: Record_): ConsumedRecord {
   return { key: m.key ?? null, value: m.value ?? null, headers, offset: m.offset };
 }
 
+/** The records readable now, at most `max`. */
+function readRound(st: Stream, max: number): Record_[] {
+  const got: Record_[] = [];
+  while (got.length < max) {
+    const m = st.read() as Record_ | null;
+    if (m === null) break;
+    got.push(m);
+  }
+  return got;
+}
+
+/** Records grouped by topic and partition (keyed by {@link key}), in their order. */
+function byPartition(records: readonly Record_[]): Map<string, Record_[]> {
+  const groups = new Map<string, Record_[]>();
+  for (const m of records) {
+    const k = key(m.topic, m.partition);
+    let g = groups.get(k);
+    if (g === undefined) {
+      g = [];
+      groups.set(k, g);
+    }
+    g.push(m);
+  }
+  return groups;
+}
+
 /**
  * Joins `groupId` on `topics` and hands every record to `handle`, partition by partition, committing
  * after each batch (see the module comment).
@@ -205,17 +231,7 @@ export async function startBatchConsumer(c: KafkaConnection, s: BatchConsumerSet
   };
 
   const handOver = async (records: Record_[]): Promise<void> => {
-    const groups = new Map<string, Record_[]>();
-    for (const m of records) {
-      const k = key(m.topic, m.partition);
-      let g = groups.get(k);
-      if (g === undefined) {
-        g = [];
-        groups.set(k, g);
-      }
-      g.push(m);
-    }
-    for (const [k, g] of groups) {
+    for (const [k, g] of byPartition(records)) {
       if (!running) return;
       const first = g[0]!;
       const { topic, partition } = first;
@@ -253,21 +269,31 @@ export async function startBatchConsumer(c: KafkaConnection, s: BatchConsumerSet
     log.warn(`${what}; consuming again from the committed offsets`, { error: explainKafkaError(err, c.security) });
     for (let attempt = 0; running; attempt++) {
       await sleep(Math.min(10_000, 250 * 2 ** Math.min(attempt, 6)));
-      if (!running) return;
-      try {
-        const next = await open();
-        if (!running) {
-          next.destroy();
-          return;
-        }
-        stream = next;
-        attach(next);
-        if (paused) next.pause();
-        return;
-      } catch (e) {
-        log.warn("consumer restart failed; retrying", { attempt, error: explainKafkaError(e, c.security) });
-      }
+      if (!running || (await reopen(attempt))) return;
     }
+  };
+  /** Opens a new stream in place of the failed one; false when opening failed (logged). */
+  const reopen = async (attempt: number): Promise<boolean> => {
+    try {
+      const next = await open();
+      if (!running) {
+        next.destroy();
+        return true;
+      }
+      stream = next;
+      attach(next);
+      if (paused) next.pause();
+      return true;
+    } catch (e) {
+      log.warn("consumer restart failed; retrying", { attempt, error: explainKafkaError(e, c.security) });
+      return false;
+    }
+  };
+
+  /** Nothing to read: a failed or closed stream is replaced, else the loop naps until woken. */
+  const idle = async (st: Stream): Promise<void> => {
+    if (streamError !== undefined || st.destroyed || st.readableEnded) await recover(streamError ?? new Error("the consumer's stream closed"), "the consumer's stream failed");
+    else await nap(1_000);
   };
 
   const maxRound = s.maxRecordsPerRound ?? 5_000;
@@ -278,18 +304,9 @@ export async function startBatchConsumer(c: KafkaConnection, s: BatchConsumerSet
         continue;
       }
       const st = stream;
-      const got: Record_[] = [];
-      while (got.length < maxRound) {
-        const m = st.read() as Record_ | null;
-        if (m === null) break;
-        got.push(m);
-      }
+      const got = readRound(st, maxRound);
       if (got.length === 0) {
-        if (streamError !== undefined || st.destroyed || st.readableEnded) {
-          await recover(streamError ?? new Error("the consumer's stream closed"), "the consumer's stream failed");
-          continue;
-        }
-        await nap(1_000);
+        await idle(st);
         continue;
       }
       try {

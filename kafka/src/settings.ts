@@ -99,90 +99,115 @@ const PEM: Record<"sslCaFile" | "sslCertFile" | "sslKeyFile", { re: RegExp; what
   sslKeyFile: { re: /-----BEGIN (?:RSA |EC )?PRIVATE KEY-----/u, what: "an unencrypted private key" },
 };
 
+/** The shared Kafka variables, each read by its setting's type. */
+const kafkaEnvObject = z.object({
+  KAFKA_BROKERS: SETTINGS.KAFKA_BROKERS.type,
+  RAGMETER_TOPIC: SETTINGS.RAGMETER_TOPIC.type,
+  RAGMETER_KAFKA_SECURITY_PROTOCOL: SETTINGS.RAGMETER_KAFKA_SECURITY_PROTOCOL.type,
+  RAGMETER_KAFKA_SASL_MECHANISM: SETTINGS.RAGMETER_KAFKA_SASL_MECHANISM.type,
+  RAGMETER_KAFKA_SASL_USERNAME: SETTINGS.RAGMETER_KAFKA_SASL_USERNAME.type,
+  RAGMETER_KAFKA_SASL_PASSWORD: SETTINGS.RAGMETER_KAFKA_SASL_PASSWORD.type,
+  RAGMETER_KAFKA_SASL_PASSWORD_FILE: SETTINGS.RAGMETER_KAFKA_SASL_PASSWORD_FILE.type,
+  RAGMETER_KAFKA_SSL_CA_FILE: SETTINGS.RAGMETER_KAFKA_SSL_CA_FILE.type,
+  RAGMETER_KAFKA_SSL_CERT_FILE: SETTINGS.RAGMETER_KAFKA_SSL_CERT_FILE.type,
+  RAGMETER_KAFKA_SSL_KEY_FILE: SETTINGS.RAGMETER_KAFKA_SSL_KEY_FILE.type,
+});
+
 /**
  * The shared Kafka environment, keyed by variable name: brokers (optional here; each process picks
  * its default), topic, and the security settings, checked together (SASL settings need a SASL
  * protocol, a client certificate needs its key, …) and turned into a {@link KafkaSecurity} with
  * the files read. Issues carry the variable's name as their path.
  */
-export const kafkaEnvSchema = z
-  .object({
-    KAFKA_BROKERS: SETTINGS.KAFKA_BROKERS.type,
-    RAGMETER_TOPIC: SETTINGS.RAGMETER_TOPIC.type,
-    RAGMETER_KAFKA_SECURITY_PROTOCOL: SETTINGS.RAGMETER_KAFKA_SECURITY_PROTOCOL.type,
-    RAGMETER_KAFKA_SASL_MECHANISM: SETTINGS.RAGMETER_KAFKA_SASL_MECHANISM.type,
-    RAGMETER_KAFKA_SASL_USERNAME: SETTINGS.RAGMETER_KAFKA_SASL_USERNAME.type,
-    RAGMETER_KAFKA_SASL_PASSWORD: SETTINGS.RAGMETER_KAFKA_SASL_PASSWORD.type,
-    RAGMETER_KAFKA_SASL_PASSWORD_FILE: SETTINGS.RAGMETER_KAFKA_SASL_PASSWORD_FILE.type,
-    RAGMETER_KAFKA_SSL_CA_FILE: SETTINGS.RAGMETER_KAFKA_SSL_CA_FILE.type,
-    RAGMETER_KAFKA_SSL_CERT_FILE: SETTINGS.RAGMETER_KAFKA_SSL_CERT_FILE.type,
-    RAGMETER_KAFKA_SSL_KEY_FILE: SETTINGS.RAGMETER_KAFKA_SSL_KEY_FILE.type,
-  })
-  .transform((e, ctx) => {
-    const protocol = e.RAGMETER_KAFKA_SECURITY_PROTOCOL;
-    const issue = (variable: string, message: string): void => void ctx.issues.push({ code: "custom", path: [variable], message, input: e });
-    const read = (key: keyof typeof PEM | "saslPasswordFile", file: string): string | undefined => {
-      const variable = KAFKA_ENV[key];
-      let text: string;
-      try {
-        text = readFileSync(file, "utf8");
-      } catch (err) {
-        issue(variable, `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-        return undefined;
-      }
-      if (key === "saslPasswordFile") {
-        const password = text.replace(/\r?\n$/u, "");
-        if (password === "") issue(variable, `${file} is empty`);
-        return password;
-      }
-      if (!PEM[key].re.test(text)) issue(variable, `${file} is not a PEM file holding ${PEM[key].what}`);
-      return text;
-    };
-    const saslVars = [KAFKA_ENV.saslMechanism, KAFKA_ENV.saslUsername, KAFKA_ENV.saslPassword, KAFKA_ENV.saslPasswordFile] as const;
-    const tlsVars = [KAFKA_ENV.sslCaFile, KAFKA_ENV.sslCertFile, KAFKA_ENV.sslKeyFile] as const;
-    let sasl: SaslCredentials | undefined;
-    if (usesSasl(protocol)) {
-      const mechanism = e.RAGMETER_KAFKA_SASL_MECHANISM;
-      const username = e.RAGMETER_KAFKA_SASL_USERNAME;
-      if (mechanism === undefined) issue(KAFKA_ENV.saslMechanism, `required with ${KAFKA_ENV.securityProtocol}=${protocol} (${SASL_MECHANISMS.join(", ")})`);
-      if (username === undefined) issue(KAFKA_ENV.saslUsername, `required with ${KAFKA_ENV.securityProtocol}=${protocol}`);
-      let password = e.RAGMETER_KAFKA_SASL_PASSWORD;
-      if (password !== undefined && e.RAGMETER_KAFKA_SASL_PASSWORD_FILE !== undefined) {
-        issue(KAFKA_ENV.saslPasswordFile, `set either ${KAFKA_ENV.saslPassword} or ${KAFKA_ENV.saslPasswordFile}, not both`);
-      } else if (e.RAGMETER_KAFKA_SASL_PASSWORD_FILE !== undefined) {
-        password = read("saslPasswordFile", e.RAGMETER_KAFKA_SASL_PASSWORD_FILE);
-      } else if (password === undefined) {
-        issue(KAFKA_ENV.saslPassword, `required with ${KAFKA_ENV.securityProtocol}=${protocol} (or ${KAFKA_ENV.saslPasswordFile})`);
-      }
-      if (mechanism !== undefined && username !== undefined && password !== undefined) sasl = { mechanism, username, password };
-    } else {
-      for (const v of saslVars) {
-        if (e[v] !== undefined) issue(v, `is set but ${KAFKA_ENV.securityProtocol} is ${protocol}: use SASL_SSL or SASL_PLAINTEXT`);
-      }
-    }
-    let tls: TlsMaterial | undefined;
-    if (usesTls(protocol)) {
-      const cert = e.RAGMETER_KAFKA_SSL_CERT_FILE;
-      const key = e.RAGMETER_KAFKA_SSL_KEY_FILE;
-      if ((cert === undefined) !== (key === undefined)) {
-        issue(
-          cert === undefined ? KAFKA_ENV.sslCertFile : KAFKA_ENV.sslKeyFile,
-          `required with ${cert === undefined ? KAFKA_ENV.sslKeyFile : KAFKA_ENV.sslCertFile} (a client certificate and its key)`,
-        );
-      }
-      const material: { ca?: string; cert?: string; key?: string } = {};
-      if (e.RAGMETER_KAFKA_SSL_CA_FILE !== undefined) material.ca = read("sslCaFile", e.RAGMETER_KAFKA_SSL_CA_FILE) ?? "";
-      if (cert !== undefined) material.cert = read("sslCertFile", cert) ?? "";
-      if (key !== undefined) material.key = read("sslKeyFile", key) ?? "";
-      tls = material;
-    } else {
-      for (const v of tlsVars) {
-        if (e[v] !== undefined) issue(v, `is set but ${KAFKA_ENV.securityProtocol} is ${protocol}: use SSL or SASL_SSL`);
-      }
-    }
-    const security: KafkaSecurity = { protocol, ...(sasl !== undefined ? { sasl } : {}), ...(tls !== undefined ? { tls } : {}) };
-    return { brokers: e.KAFKA_BROKERS, topic: e.RAGMETER_TOPIC, security };
-  });
+export const kafkaEnvSchema = kafkaEnvObject.transform((e, ctx) => {
+  const protocol = e.RAGMETER_KAFKA_SECURITY_PROTOCOL;
+  const issue: Issue = (variable, message) => void ctx.issues.push({ code: "custom", path: [variable], message, input: e });
+  const read: ReadFile = (key, file) => readSettingFile(key, file, issue);
+  const saslVars = [KAFKA_ENV.saslMechanism, KAFKA_ENV.saslUsername, KAFKA_ENV.saslPassword, KAFKA_ENV.saslPasswordFile] as const;
+  const tlsVars = [KAFKA_ENV.sslCaFile, KAFKA_ENV.sslCertFile, KAFKA_ENV.sslKeyFile] as const;
+  let sasl: SaslCredentials | undefined;
+  if (usesSasl(protocol)) sasl = saslCredentials(e, issue, read);
+  else refuseUnused(e, saslVars, "SASL_SSL or SASL_PLAINTEXT", issue);
+  let tls: TlsMaterial | undefined;
+  if (usesTls(protocol)) tls = tlsMaterial(e, issue, read);
+  else refuseUnused(e, tlsVars, "SSL or SASL_SSL", issue);
+  const security: KafkaSecurity = { protocol, ...(sasl !== undefined ? { sasl } : {}), ...(tls !== undefined ? { tls } : {}) };
+  return { brokers: e.KAFKA_BROKERS, topic: e.RAGMETER_TOPIC, security };
+});
+
+/** The shared Kafka variables as their settings read them, before the security checks. */
+type RawKafkaEnv = z.output<typeof kafkaEnvObject>;
+/** Records an issue on a variable. */
+type Issue = (variable: string, message: string) => void;
+/** Reads a file named by a setting; undefined when it cannot be read (the issue recorded). */
+type ReadFile = (key: keyof typeof PEM | "saslPasswordFile", file: string) => string | undefined;
+
+/** A file named by a setting: the SASL password (one line, not empty) or a PEM file holding what the setting needs. */
+function readSettingFile(key: keyof typeof PEM | "saslPasswordFile", file: string, issue: Issue): string | undefined {
+  const variable = KAFKA_ENV[key];
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    issue(variable, `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    return undefined;
+  }
+  if (key === "saslPasswordFile") {
+    const password = text.replace(/\r?\n$/u, "");
+    if (password === "") issue(variable, `${file} is empty`);
+    return password;
+  }
+  if (!PEM[key].re.test(text)) issue(variable, `${file} is not a PEM file holding ${PEM[key].what}`);
+  return text;
+}
+
+/** Each of `vars` set under a protocol that does not use it is an issue. */
+function refuseUnused(e: RawKafkaEnv, vars: readonly (keyof RawKafkaEnv)[], use: string, issue: Issue): void {
+  for (const v of vars) {
+    if (e[v] !== undefined) issue(v, `is set but ${KAFKA_ENV.securityProtocol} is ${e.RAGMETER_KAFKA_SECURITY_PROTOCOL}: use ${use}`);
+  }
+}
+
+/** The SASL credentials of a SASL protocol: mechanism, username and a password (given, or read from its file). */
+function saslCredentials(e: RawKafkaEnv, issue: Issue, read: ReadFile): SaslCredentials | undefined {
+  const protocol = e.RAGMETER_KAFKA_SECURITY_PROTOCOL;
+  const mechanism = e.RAGMETER_KAFKA_SASL_MECHANISM;
+  const username = e.RAGMETER_KAFKA_SASL_USERNAME;
+  if (mechanism === undefined) issue(KAFKA_ENV.saslMechanism, `required with ${KAFKA_ENV.securityProtocol}=${protocol} (${SASL_MECHANISMS.join(", ")})`);
+  if (username === undefined) issue(KAFKA_ENV.saslUsername, `required with ${KAFKA_ENV.securityProtocol}=${protocol}`);
+  const password = saslPassword(e, issue, read);
+  return mechanism !== undefined && username !== undefined && password !== undefined ? { mechanism, username, password } : undefined;
+}
+
+/** The SASL password: given, or read from its file (one of the two). */
+function saslPassword(e: RawKafkaEnv, issue: Issue, read: ReadFile): string | undefined {
+  const password = e.RAGMETER_KAFKA_SASL_PASSWORD;
+  const file = e.RAGMETER_KAFKA_SASL_PASSWORD_FILE;
+  if (password !== undefined && file !== undefined) {
+    issue(KAFKA_ENV.saslPasswordFile, `set either ${KAFKA_ENV.saslPassword} or ${KAFKA_ENV.saslPasswordFile}, not both`);
+    return password;
+  }
+  if (file !== undefined) return read("saslPasswordFile", file);
+  if (password === undefined) issue(KAFKA_ENV.saslPassword, `required with ${KAFKA_ENV.securityProtocol}=${e.RAGMETER_KAFKA_SECURITY_PROTOCOL} (or ${KAFKA_ENV.saslPasswordFile})`);
+  return password;
+}
+
+/** The TLS material of a TLS protocol: the CA, and a client certificate with its key (both or neither), read from their files. */
+function tlsMaterial(e: RawKafkaEnv, issue: Issue, read: ReadFile): TlsMaterial {
+  const cert = e.RAGMETER_KAFKA_SSL_CERT_FILE;
+  const key = e.RAGMETER_KAFKA_SSL_KEY_FILE;
+  if ((cert === undefined) !== (key === undefined)) {
+    issue(
+      cert === undefined ? KAFKA_ENV.sslCertFile : KAFKA_ENV.sslKeyFile,
+      `required with ${cert === undefined ? KAFKA_ENV.sslKeyFile : KAFKA_ENV.sslCertFile} (a client certificate and its key)`,
+    );
+  }
+  const material: { ca?: string; cert?: string; key?: string } = {};
+  if (e.RAGMETER_KAFKA_SSL_CA_FILE !== undefined) material.ca = read("sslCaFile", e.RAGMETER_KAFKA_SSL_CA_FILE) ?? "";
+  if (cert !== undefined) material.cert = read("sslCertFile", cert) ?? "";
+  if (key !== undefined) material.key = read("sslKeyFile", key) ?? "";
+  return material;
+}
 
 /** The validated shared Kafka environment. */
 export type KafkaEnv = z.output<typeof kafkaEnvSchema>;

@@ -72,37 +72,46 @@ export function readTlsMaterial(files: TlsFiles): TlsMaterial {
   };
   const cert = read(TLS_CERT_SETTING, files.certFile);
   const key = read(TLS_KEY_SETTING, files.keyFile);
-  let x509: X509Certificate | null = null;
-  if (cert !== null) {
-    try {
-      if (!cert.toString("latin1").includes("-----BEGIN CERTIFICATE-----")) throw new Error("no BEGIN CERTIFICATE block");
-      x509 = new X509Certificate(cert);
-    } catch (err) {
-      issues.push(`${TLS_CERT_SETTING}: ${files.certFile} is not a PEM certificate (${(err as Error).message})`);
-    }
-  }
-  let keyOk = false;
-  if (key !== null) {
-    try {
-      createPrivateKey(key);
-      keyOk = true;
-    } catch (err) {
-      issues.push(`${TLS_KEY_SETTING}: ${files.keyFile} is not an unencrypted PEM private key (${(err as Error).message})`);
-    }
-  }
-  if (x509 !== null && keyOk && key !== null && cert !== null) {
-    if (!x509.checkPrivateKey(createPrivateKey(key)))
-      issues.push(`${TLS_KEY_SETTING}: ${files.keyFile} is not the key of the certificate in ${files.certFile} (${TLS_CERT_SETTING})`);
-    else {
-      try {
-        createSecureContext({ cert, key });
-      } catch (err) {
-        issues.push(`${TLS_CERT_SETTING}: ${files.certFile} with ${files.keyFile} cannot serve TLS (${(err as Error).message})`);
-      }
-    }
-  }
+  const x509 = cert === null ? null : parseCertificate(cert, files.certFile, issues);
+  const keyOk = key !== null && isPrivateKey(key, files.keyFile, issues);
+  if (x509 !== null && keyOk && key !== null && cert !== null) checkPair(x509, cert, key, files, issues);
   if (issues.length > 0 || x509 === null || cert === null || key === null) throw new TlsSettingsError(issues);
   return { cert, key, subject: x509.subject.replace(/\n/gu, ", "), validTo: x509.validTo, fingerprint256: x509.fingerprint256 };
+}
+
+/** The certificate in a PEM file, or null (the issue recorded). */
+function parseCertificate(cert: Buffer, file: string, issues: string[]): X509Certificate | null {
+  try {
+    if (!cert.toString("latin1").includes("-----BEGIN CERTIFICATE-----")) throw new Error("no BEGIN CERTIFICATE block");
+    return new X509Certificate(cert);
+  } catch (err) {
+    issues.push(`${TLS_CERT_SETTING}: ${file} is not a PEM certificate (${(err as Error).message})`);
+    return null;
+  }
+}
+
+/** Whether the file holds an unencrypted PEM private key (else the issue recorded). */
+function isPrivateKey(key: Buffer, file: string, issues: string[]): boolean {
+  try {
+    createPrivateKey(key);
+    return true;
+  } catch (err) {
+    issues.push(`${TLS_KEY_SETTING}: ${file} is not an unencrypted PEM private key (${(err as Error).message})`);
+    return false;
+  }
+}
+
+/** The key is the certificate's and the two can serve TLS (else the issue recorded). */
+function checkPair(x509: X509Certificate, cert: Buffer, key: Buffer, files: TlsFiles, issues: string[]): void {
+  if (!x509.checkPrivateKey(createPrivateKey(key))) {
+    issues.push(`${TLS_KEY_SETTING}: ${files.keyFile} is not the key of the certificate in ${files.certFile} (${TLS_CERT_SETTING})`);
+    return;
+  }
+  try {
+    createSecureContext({ cert, key });
+  } catch (err) {
+    issues.push(`${TLS_CERT_SETTING}: ${files.certFile} with ${files.keyFile} cannot serve TLS (${(err as Error).message})`);
+  }
 }
 
 /** A server whose certificate can be replaced while it runs (`tls.Server`, `https.Server`). */

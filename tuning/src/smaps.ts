@@ -31,7 +31,13 @@ interface Open {
  * later access reads them back from the page cache. Mappings with nothing resident are left out.
  */
 export function releasableMappings(smaps: string): ReleasableMapping[] {
-  const out: ReleasableMapping[] = [];
+  return parseMappings(smaps)
+    .filter(isReleasable)
+    .map((m) => ({ start: m.start, length: m.end - m.start, path: m.path, residentKiB: m.rss }));
+}
+
+/** The mappings of an smaps text: each header line, with its Rss and written (dirty, anonymous) KiB summed. */
+function parseMappings(smaps: string): Open[] {
   const mappings: Open[] = [];
   for (const line of smaps.split("\n")) {
     const h = HEADER.exec(line);
@@ -46,10 +52,11 @@ export function releasableMappings(smaps: string): ReleasableMapping[] {
     if (f[1] === "Rss") cur.rss = kib;
     else cur.written += kib;
   }
-  for (const m of mappings) {
-    const fromFile = m.path.startsWith("/") && !m.path.endsWith(" (deleted)");
-    if ((m.perms === "r-xp" || m.perms === "r--p") && fromFile && m.written === 0 && m.rss > 0)
-      out.push({ start: m.start, length: m.end - m.start, path: m.path, residentKiB: m.rss });
-  }
-  return out;
+  return mappings;
+}
+
+/** Private, not writable, backed by a file still there, nothing written, something resident. */
+function isReleasable(m: Open): boolean {
+  const fromFile = m.path.startsWith("/") && !m.path.endsWith(" (deleted)");
+  return (m.perms === "r-xp" || m.perms === "r--p") && fromFile && m.written === 0 && m.rss > 0;
 }
