@@ -116,97 +116,137 @@ function otelGenAi(spans: readonly StoredSpan[], logs: readonly StoredLog[]): { 
   const g: GenerationPart[] = [];
   const byId = new Map(spans.map((s) => [s.span_id, s]));
   for (const s of spans) {
-    const a = s.attributes;
-    const op = str(a, "gen_ai.operation.name");
-    if (op === "retrieval") {
-      // Structured or JSON-string documents on the span; a retrieval event may carry them instead.
-      let docsRaw = jsonValue(a["gen_ai.retrieval.documents"]);
-      let query = str(a, "gen_ai.retrieval.query.text");
-      const incomplete = incompleteOf(s, a, ["gen_ai.retrieval.documents"]);
-      for (const e of eventsOf(s, logs)) {
-        if (docsRaw === null) incomplete.push(...incompleteOf(s, e.attributes, ["gen_ai.retrieval.documents"]));
-        docsRaw ??= jsonValue(e.attributes["gen_ai.retrieval.documents"]);
-        query ??= str(e.attributes, "gen_ai.retrieval.query.text");
-      }
-      r.push({
-        convention: "otel-genai",
-        query,
-        queryIsQuestion: true,
-        docs: documentsOf(docsRaw) ?? [],
-        end: endOf(s),
-        span_id: s.span_id,
-        incomplete,
-        topK: topKOf(a),
-        guesses: [],
-        preferred: true,
-      });
-    } else if (op === GENAI_TOOL_OP) {
-      // A retrieval done as a tool the model called: the tool's result is the document list.
-      const docs = documentsOf(jsonValue(a["gen_ai.tool.call.result"]));
-      if (docs !== null && docs.length > 0 && docs.some((d) => d.text !== null || d.document_id !== null)) {
-        r.push({
-          convention: "otel-genai",
-          query: queryText(jsonValue(a["gen_ai.tool.call.arguments"])),
-          queryIsQuestion: false,
-          docs,
-          end: endOf(s),
-          span_id: s.span_id,
-          incomplete: [],
-          topK: topKOf(a),
-          guesses: [],
-          preferred: true,
-        });
-      }
-    } else if (op !== null && GENAI_GENERATION_OPS.has(op)) {
-      let input = jsonValue(a["gen_ai.input.messages"]);
-      let output = jsonValue(a["gen_ai.output.messages"]);
-      // Content sent as events: span events or OTLP log records linked by span id. Current semconv:
-      // one `gen_ai.client.inference.operation.details` event with the messages as attributes (an
-      // instrumentation may split input and output over two); earlier semconv: one event per
-      // message (`gen_ai.user.message`, `gen_ai.choice` with the message in the body), or span
-      // events `gen_ai.content.prompt` / `gen_ai.content.completion`.
-      let userText: string | null = null;
-      let choiceText: string | null = null;
-      let choiceIndex = Number.POSITIVE_INFINITY;
-      for (const e of eventsOf(s, logs)) {
-        if (e.name === "gen_ai.client.inference.operation.details") {
-          input ??= jsonValue(e.attributes["gen_ai.input.messages"]) ?? jsonValue((record(e.body)?.["gen_ai.input.messages"] ?? undefined) as AttrValue | undefined);
-          output ??= jsonValue(e.attributes["gen_ai.output.messages"]) ?? jsonValue((record(e.body)?.["gen_ai.output.messages"] ?? undefined) as AttrValue | undefined);
-        } else if (e.name === "gen_ai.user.message") {
-          userText = messageText(e.body) ?? messageText(jsonValue(e.attributes["content"])) ?? str(e.attributes, "content") ?? userText;
-        } else if (e.name === "gen_ai.choice") {
-          const body = record(e.body);
-          const idx = typeof body?.["index"] === "number" ? body["index"] : (num(e.attributes, "index") ?? 0);
-          const text = messageText(body?.["message"] ?? e.body) ?? str(e.attributes, "message.content");
-          if (text !== null && idx < choiceIndex) {
-            choiceText = text; // the first choice (index 0) is the answer
-            choiceIndex = idx;
-          }
-        } else if (e.name === "gen_ai.content.prompt") {
-          input ??= jsonValue(e.attributes["gen_ai.prompt"]);
-        } else if (e.name === "gen_ai.content.completion") {
-          output ??= jsonValue(e.attributes["gen_ai.completion"]);
-        }
-      }
-      const answer =
-        lastMessageText(output, "assistant") ?? (Array.isArray(output) && output.length > 0 ? messageText(output[0]) : typeof output === "string" ? output : null) ?? choiceText;
-      const usage = runUsage(s, byId);
-      g.push({
-        convention: "otel-genai",
-        question: lastMessageText(input, "user") ?? userText,
-        answer,
-        model: str(a, "gen_ai.response.model") ?? str(a, "gen_ai.request.model"),
-        input_tokens: usage.input,
-        output_tokens: usage.output,
-        end: endOf(s),
-        span_id: s.span_id,
-        span_name: s.name,
-        question_attribute: a["gen_ai.input.messages"] !== undefined ? "gen_ai.input.messages" : "gen_ai.input.messages (log event)",
-        incomplete: incompleteOf(s, a, ["gen_ai.input.messages", "gen_ai.output.messages"]),
-      });
-    }
+    const op = str(s.attributes, "gen_ai.operation.name");
+    if (op === "retrieval") r.push(genAiRetrieval(s, logs));
+    else if (op === GENAI_TOOL_OP) {
+      const tool = genAiToolRetrieval(s);
+      if (tool !== null) r.push(tool);
+    } else if (op !== null && GENAI_GENERATION_OPS.has(op)) g.push(genAiGeneration(s, logs, byId));
   }
   return { r, g };
+}
+
+/** A GenAI retrieval span: structured or JSON-string documents on the span; a retrieval event may carry them instead. */
+function genAiRetrieval(s: StoredSpan, logs: readonly StoredLog[]): RetrievalPart {
+  const a = s.attributes;
+  let docsRaw = jsonValue(a["gen_ai.retrieval.documents"]);
+  let query = str(a, "gen_ai.retrieval.query.text");
+  const incomplete = incompleteOf(s, a, ["gen_ai.retrieval.documents"]);
+  for (const e of eventsOf(s, logs)) {
+    if (docsRaw === null) incomplete.push(...incompleteOf(s, e.attributes, ["gen_ai.retrieval.documents"]));
+    docsRaw ??= jsonValue(e.attributes["gen_ai.retrieval.documents"]);
+    query ??= str(e.attributes, "gen_ai.retrieval.query.text");
+  }
+  return {
+    convention: "otel-genai",
+    query,
+    queryIsQuestion: true,
+    docs: documentsOf(docsRaw) ?? [],
+    end: endOf(s),
+    span_id: s.span_id,
+    incomplete,
+    topK: topKOf(a),
+    guesses: [],
+    preferred: true,
+  };
+}
+
+/** Whether a tool's result reads as a document list: some document with a text or a document id. */
+function isDocumentList(docs: RawDocument[] | null): docs is RawDocument[] {
+  return docs !== null && docs.length > 0 && docs.some((d) => d.text !== null || d.document_id !== null);
+}
+
+/** A retrieval done as a tool the model called: the tool's result is the document list; null when it is not one. */
+function genAiToolRetrieval(s: StoredSpan): RetrievalPart | null {
+  const a = s.attributes;
+  const docs = documentsOf(jsonValue(a["gen_ai.tool.call.result"]));
+  if (!isDocumentList(docs)) return null;
+  return {
+    convention: "otel-genai",
+    query: queryText(jsonValue(a["gen_ai.tool.call.arguments"])),
+    queryIsQuestion: false,
+    docs,
+    end: endOf(s),
+    span_id: s.span_id,
+    incomplete: [],
+    topK: topKOf(a),
+    guesses: [],
+    preferred: true,
+  };
+}
+
+/** A GenAI generation span: messages on its attributes, else on its events. */
+function genAiGeneration(s: StoredSpan, logs: readonly StoredLog[], byId: ReadonlyMap<string, StoredSpan>): GenerationPart {
+  const a = s.attributes;
+  const content = eventContent(eventsOf(s, logs), jsonValue(a["gen_ai.input.messages"]), jsonValue(a["gen_ai.output.messages"]));
+  const output = content.output;
+  const answer =
+    lastMessageText(output, "assistant") ??
+    (Array.isArray(output) && output.length > 0 ? messageText(output[0]) : typeof output === "string" ? output : null) ??
+    content.choiceText;
+  const usage = runUsage(s, byId);
+  return {
+    convention: "otel-genai",
+    question: lastMessageText(content.input, "user") ?? content.userText,
+    answer,
+    model: str(a, "gen_ai.response.model") ?? str(a, "gen_ai.request.model"),
+    input_tokens: usage.input,
+    output_tokens: usage.output,
+    end: endOf(s),
+    span_id: s.span_id,
+    span_name: s.name,
+    question_attribute: a["gen_ai.input.messages"] !== undefined ? "gen_ai.input.messages" : "gen_ai.input.messages (log event)",
+    incomplete: incompleteOf(s, a, ["gen_ai.input.messages", "gen_ai.output.messages"]),
+  };
+}
+
+/** A generation's content gathered from its events: the messages, the user's text, the first choice's text. */
+interface EventContent {
+  input: unknown;
+  output: unknown;
+  userText: string | null;
+  choiceText: string | null;
+  choiceIndex: number;
+}
+
+/**
+ * Content sent as events: span events or OTLP log records linked by span id. Current semconv: one
+ * `gen_ai.client.inference.operation.details` event with the messages as attributes (an
+ * instrumentation may split input and output over two); earlier semconv: one event per message
+ * (`gen_ai.user.message`, `gen_ai.choice` with the message in the body), or span events
+ * `gen_ai.content.prompt` / `gen_ai.content.completion`. Messages on the span (`input`, `output`) win.
+ */
+function eventContent(events: readonly ContentEvent[], input: unknown, output: unknown): EventContent {
+  const c: EventContent = { input, output, userText: null, choiceText: null, choiceIndex: Number.POSITIVE_INFINITY };
+  for (const e of events) readContentEvent(c, e);
+  return c;
+}
+
+/** Folds one event into the generation's content (see {@link eventContent}). */
+function readContentEvent(c: EventContent, e: ContentEvent): void {
+  if (e.name === "gen_ai.client.inference.operation.details") {
+    c.input ??= jsonValue(e.attributes["gen_ai.input.messages"]) ?? jsonValue((record(e.body)?.["gen_ai.input.messages"] ?? undefined) as AttrValue | undefined);
+    c.output ??= jsonValue(e.attributes["gen_ai.output.messages"]) ?? jsonValue((record(e.body)?.["gen_ai.output.messages"] ?? undefined) as AttrValue | undefined);
+  } else if (e.name === "gen_ai.user.message") {
+    c.userText = messageText(e.body) ?? messageText(jsonValue(e.attributes["content"])) ?? str(e.attributes, "content") ?? c.userText;
+  } else if (e.name === "gen_ai.choice") {
+    readChoice(c, e);
+  } else if (e.name === "gen_ai.content.prompt") {
+    c.input ??= jsonValue(e.attributes["gen_ai.prompt"]);
+  } else if (e.name === "gen_ai.content.completion") {
+    c.output ??= jsonValue(e.attributes["gen_ai.completion"]);
+  }
+}
+
+/** A `gen_ai.choice` event: the first choice (lowest index, 0) is the answer. */
+function readChoice(c: EventContent, e: ContentEvent): void {
+  const body = record(e.body);
+  const idx = typeof body?.["index"] === "number" ? body["index"] : (num(e.attributes, "index") ?? 0);
+  const text = messageText(body?.["message"] ?? e.body) ?? str(e.attributes, "message.content");
+  if (text !== null && idx < c.choiceIndex) {
+    c.choiceText = text;
+    c.choiceIndex = idx;
+  }
 }
 
 /** Parses each entry of a string array of JSON values (the AI SDK records lists this way). */
@@ -237,83 +277,108 @@ function rerankUncaptured(sdk7: boolean, missing: readonly string[]): string {
 function vercelAi(spans: readonly StoredSpan[]): { r: RetrievalPart[]; g: GenerationPart[] } {
   const r: RetrievalPart[] = [];
   const g: GenerationPart[] = [];
-  const opOf = (s: StoredSpan): string => str(s.attributes, "ai.operationId") ?? s.name;
   for (const s of spans) {
-    const a = s.attributes;
-    const op = opOf(s);
+    const op = vercelOp(s);
     if (op === "ai.toolCall") {
-      const docs = documentsOf(jsonValue(a["ai.toolCall.result"] ?? a["ai.toolCall.output"]));
-      if (docs !== null && docs.length > 0 && docs.some((d) => d.text !== null || d.document_id !== null)) {
-        r.push({
-          convention: "vercel-ai",
-          query: queryText(jsonValue(a["ai.toolCall.args"] ?? a["ai.toolCall.input"])),
-          queryIsQuestion: false,
-          docs,
-          end: endOf(s),
-          span_id: s.span_id,
-          incomplete: [],
-          topK: null,
-          guesses: [],
-          preferred: true,
-        });
-      }
-    } else if (op === AI_SDK6_RERANK || str(a, "gen_ai.operation.name") === AI_SDK7_RERANK_OP) {
-      const documents = jsonEntries(jsonValue(a["ai.documents"]));
-      const ranking = jsonEntries(jsonValue(a["ai.ranking"]));
-      const part: Omit<RetrievalPart, "docs"> = {
-        convention: "vercel-ai",
-        query: null,
-        queryIsQuestion: false,
-        end: endOf(s),
-        span_id: s.span_id,
-        incomplete: [],
-        topK: null,
-        guesses: [],
-        preferred: true,
-      };
-      if (documents && ranking) {
-        const docs: RawDocument[] = [];
-        // Ranking entries `{index, relevanceScore}` in rank order (a bare text document has no id: null).
-        for (const entry of ranking) {
-          const e = record(entry);
-          const idx = typeof e?.["index"] === "number" ? e["index"] : null;
-          const d = idx !== null ? documentOf(documents[idx]) : null;
-          if (d === null) continue;
-          docs.push({ ...d, score: typeof e?.["relevanceScore"] === "number" ? e["relevanceScore"] : d.score });
-        }
-        if (docs.length > 0) r.push({ ...part, docs });
-      } else {
-        // AI SDK 7's operation span holds the candidates only; its provider call's span, the ranking too.
-        const missing = [...(documents ? [] : ["documents (ai.documents)"]), ...(ranking ? [] : ["ranking (ai.ranking)"])];
-        r.push({ ...part, docs: [], uncaptured: rerankUncaptured(op !== AI_SDK6_RERANK, missing) });
-      }
-    } else if (op === "ai.generateText" || op === "ai.streamText") {
-      const prompt = record(jsonValue(a["ai.prompt"]));
-      const question =
-        (typeof prompt?.["prompt"] === "string" ? prompt["prompt"] : null) ?? lastMessageText(prompt?.["messages"], "user") ?? lastMessageText(prompt?.["prompt"], "user");
-      // The outer span names the model asked for; the provider's answer is on the last step.
-      const steps = spans.filter((c) => c.parent_span_id === s.span_id && (opOf(c) === `${op}.doGenerate` || opOf(c) === `${op}.doStream`));
-      const lastStep = latest(steps.map((c) => ({ s: c, end: endOf(c) })))?.s ?? null;
-      g.push({
-        convention: "vercel-ai",
-        question,
-        answer: str(a, "ai.response.text") ?? (a["ai.response.text"] === "" ? "" : null),
-        model:
-          str(a, "ai.response.model") ??
-          (lastStep ? (str(lastStep.attributes, "ai.response.model") ?? str(lastStep.attributes, "gen_ai.response.model")) : null) ??
-          str(a, "ai.model.id"),
-        input_tokens: uint(a, "ai.usage.inputTokens") ?? uint(a, "ai.usage.promptTokens"),
-        output_tokens: uint(a, "ai.usage.outputTokens") ?? uint(a, "ai.usage.completionTokens"),
-        end: endOf(s),
-        span_id: s.span_id,
-        span_name: s.name,
-        question_attribute: "ai.prompt",
-        incomplete: [],
-      });
-    }
+      const tool = vercelToolRetrieval(s);
+      if (tool !== null) r.push(tool);
+    } else if (op === AI_SDK6_RERANK || str(s.attributes, "gen_ai.operation.name") === AI_SDK7_RERANK_OP) {
+      const rerank = vercelRerank(s, op);
+      if (rerank !== null) r.push(rerank);
+    } else if (op === "ai.generateText" || op === "ai.streamText") g.push(vercelGeneration(s, op, spans));
   }
   return { r, g };
 }
+
+/** An AI SDK span's operation: `ai.operationId`, else its name. */
+const vercelOp = (s: StoredSpan): string => str(s.attributes, "ai.operationId") ?? s.name;
+
+/** An `ai.toolCall` whose result is a document list; null when it is not one. */
+function vercelToolRetrieval(s: StoredSpan): RetrievalPart | null {
+  const a = s.attributes;
+  const docs = documentsOf(jsonValue(a["ai.toolCall.result"] ?? a["ai.toolCall.output"]));
+  if (!isDocumentList(docs)) return null;
+  return {
+    convention: "vercel-ai",
+    query: queryText(jsonValue(a["ai.toolCall.args"] ?? a["ai.toolCall.input"])),
+    queryIsQuestion: false,
+    docs,
+    end: endOf(s),
+    span_id: s.span_id,
+    incomplete: [],
+    topK: null,
+    guesses: [],
+    preferred: true,
+  };
+}
+
+/**
+ * A rerank span: `ai.documents` reordered by `ai.ranking`; null when the ranking names no document.
+ * Without either, a retrieval whose documents were not recorded.
+ */
+function vercelRerank(s: StoredSpan, op: string): RetrievalPart | null {
+  const a = s.attributes;
+  const documents = jsonEntries(jsonValue(a["ai.documents"]));
+  const ranking = jsonEntries(jsonValue(a["ai.ranking"]));
+  const part: Omit<RetrievalPart, "docs"> = {
+    convention: "vercel-ai",
+    query: null,
+    queryIsQuestion: false,
+    end: endOf(s),
+    span_id: s.span_id,
+    incomplete: [],
+    topK: null,
+    guesses: [],
+    preferred: true,
+  };
+  if (documents && ranking) {
+    const docs = rankedDocuments(documents, ranking);
+    return docs.length > 0 ? { ...part, docs } : null;
+  }
+  // AI SDK 7's operation span holds the candidates only; its provider call's span, the ranking too.
+  const missing = [...(documents ? [] : ["documents (ai.documents)"]), ...(ranking ? [] : ["ranking (ai.ranking)"])];
+  return { ...part, docs: [], uncaptured: rerankUncaptured(op !== AI_SDK6_RERANK, missing) };
+}
+
+/** Ranking entries `{index, relevanceScore}` in rank order, each the document at its index with its score (a bare text document has no id: null). */
+function rankedDocuments(documents: readonly unknown[], ranking: readonly unknown[]): RawDocument[] {
+  const docs: RawDocument[] = [];
+  for (const entry of ranking) {
+    const e = record(entry);
+    const idx = typeof e?.["index"] === "number" ? e["index"] : null;
+    const d = idx !== null ? documentOf(documents[idx]) : null;
+    if (d === null) continue;
+    docs.push({ ...d, score: typeof e?.["relevanceScore"] === "number" ? e["relevanceScore"] : d.score });
+  }
+  return docs;
+}
+
+/** An `ai.generateText` / `ai.streamText` span: question from `ai.prompt`, answer `ai.response.text`, total usage. */
+function vercelGeneration(s: StoredSpan, op: string, spans: readonly StoredSpan[]): GenerationPart {
+  const a = s.attributes;
+  const prompt = record(jsonValue(a["ai.prompt"]));
+  const question =
+    (typeof prompt?.["prompt"] === "string" ? prompt["prompt"] : null) ?? lastMessageText(prompt?.["messages"], "user") ?? lastMessageText(prompt?.["prompt"], "user");
+  // The outer span names the model asked for; the provider's answer is on the last step.
+  const steps = spans.filter((c) => c.parent_span_id === s.span_id && (vercelOp(c) === `${op}.doGenerate` || vercelOp(c) === `${op}.doStream`));
+  const lastStep = latest(steps.map((c) => ({ s: c, end: endOf(c) })))?.s ?? null;
+  return {
+    convention: "vercel-ai",
+    question,
+    answer: str(a, "ai.response.text") ?? (a["ai.response.text"] === "" ? "" : null),
+    model: str(a, "ai.response.model") ?? (lastStep ? stepModel(lastStep) : null) ?? str(a, "ai.model.id"),
+    input_tokens: uint(a, "ai.usage.inputTokens") ?? uint(a, "ai.usage.promptTokens"),
+    output_tokens: uint(a, "ai.usage.outputTokens") ?? uint(a, "ai.usage.completionTokens"),
+    end: endOf(s),
+    span_id: s.span_id,
+    span_name: s.name,
+    question_attribute: "ai.prompt",
+    incomplete: [],
+  };
+}
+
+/** The model that answered on a provider-call step. */
+const stepModel = (step: StoredSpan): string | null => str(step.attributes, "ai.response.model") ?? str(step.attributes, "gen_ai.response.model");
 
 function attrAnywhere(spans: readonly StoredSpan[], key: string): string | null {
   for (const s of spans) {
@@ -346,26 +411,48 @@ export function extractInteraction(traceId: string, spans: readonly StoredSpan[]
   const question = questionOf(retrieval, generation, [oi.templateQuestion, oi.chainQuestion, ol.workflowQuestion]);
   return {
     trace_id: traceId,
-    source: goldenId !== null ? "golden" : runId !== null ? "replay" : "live",
+    source: sourceOf(goldenId, runId),
     run_id: runId,
     golden_id: goldenId,
     pipeline_version: attrAnywhere(spans, "ragmeter.pipeline.version"),
     service_name: spans.find((s) => s.service_name !== "")?.service_name ?? "",
     deployment_environment: str(resource, "deployment.environment.name") ?? str(resource, "deployment.environment") ?? "",
     question: question?.text ?? null,
-    retrieved: retrieval && retrieval.uncaptured === undefined ? retrieval.docs : null,
-    retrieval_uncaptured: retrieval?.uncaptured !== undefined ? { span: `${spanName(spans, retrieval.span_id)} (${retrieval.span_id})`, reason: retrieval.uncaptured } : null,
-    answer: generation?.answer ?? null,
-    has_generation: generation !== null,
-    generator_model: generation?.model ?? null,
-    input_tokens: generation?.input_tokens ?? null,
-    output_tokens: generation?.output_tokens ?? null,
+    ...retrievalFields(retrieval, spans),
+    ...generationFields(generation),
     truncated,
     incomplete: [...(retrieval?.incomplete ?? []), ...(generation?.incomplete ?? [])],
     top_k: retrieval?.topK ?? null,
     guesses: [...(question?.guess ? [question.guess] : []), ...(retrieval?.guesses.filter((x) => x.field === "retrieval") ?? [])],
     conventions: { retrieval: retrieval?.convention ?? null, generation: generation?.convention ?? null },
     spans: { retrieval: retrieval?.span_id ?? null, generation: generation?.span_id ?? null, root: rootSpan(spans) },
+  };
+}
+
+/** `golden` with a golden id, `replay` with a run id only, else `live`. */
+function sourceOf(goldenId: string | null, runId: string | null): Interaction["source"] {
+  if (goldenId !== null) return "golden";
+  return runId !== null ? "replay" : "live";
+}
+
+/** The interaction's fields read from the used retrieval: its documents, or why they were not recorded. */
+function retrievalFields(retrieval: RetrievalPart | null, spans: readonly StoredSpan[]): Pick<Interaction, "retrieved" | "retrieval_uncaptured"> {
+  if (retrieval === null) return { retrieved: null, retrieval_uncaptured: null };
+  return {
+    retrieved: retrieval.uncaptured === undefined ? retrieval.docs : null,
+    retrieval_uncaptured: retrieval.uncaptured !== undefined ? { span: `${spanName(spans, retrieval.span_id)} (${retrieval.span_id})`, reason: retrieval.uncaptured } : null,
+  };
+}
+
+/** The interaction's fields read from the used generation: answer, model, tokens. */
+function generationFields(generation: GenerationPart | null): Pick<Interaction, "answer" | "has_generation" | "generator_model" | "input_tokens" | "output_tokens"> {
+  if (generation === null) return { answer: null, has_generation: false, generator_model: null, input_tokens: null, output_tokens: null };
+  return {
+    answer: generation.answer ?? null,
+    has_generation: true,
+    generator_model: generation.model ?? null,
+    input_tokens: generation.input_tokens ?? null,
+    output_tokens: generation.output_tokens ?? null,
   };
 }
 

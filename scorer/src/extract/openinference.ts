@@ -30,95 +30,114 @@ export function openInference(spans: readonly StoredSpan[]): {
   chainQuestion: SpanQuestion | null;
   templateQuestion: SpanQuestion | null;
 } {
-  const r: RetrievalPart[] = [];
-  const g: GenerationPart[] = [];
-  let chainQuestion: SpanQuestion | null = null;
-  let templateQuestion: SpanQuestion | null = null;
-  /**
-   * Indexed documents through the one normaliser; what they lack (LangChain writes the `Document`'s
-   * id only into the RETRIEVER's `output.value`) is taken from the span's output documents, item by
-   * item, when both lists have the same length. Documents read from `output.value` alone as bare
-   * texts are a guess.
-   */
-  const docsAt = (s: StoredSpan, prefix: string): { docs: RawDocument[]; incomplete: IncompleteContent[]; bare: boolean } => {
-    const a = s.attributes;
-    const groups = indexed(a, prefix);
-    const incomplete = [
-      ...incompleteOf(s, a, ["output.value"]),
-      ...groups.flatMap((d, i) =>
-        incompleteOf(s, d, ["document.metadata"]).map((x) => ({
-          ...x,
-          attribute: `${prefix}.${i}.${x.attribute}`,
-          reason: x.reason.replace(x.attribute, `${prefix}.${i}.${x.attribute}`),
-        })),
-      ),
-    ];
-    const docs = groups.map((d) => documentOf(d)).filter((d): d is RawDocument => d !== null);
-    const output = documentsOf(jsonValue(a["output.value"] ?? null));
-    if (docs.length === 0 && output !== null) return { docs: output, incomplete, bare: bareTexts(output) };
-    if (output === null || output.length !== docs.length) return { docs, incomplete, bare: false };
-    const merged = docs.map((d, i) => {
-      const o = output[i] as RawDocument;
-      return { id: d.id ?? o.id, document_id: d.document_id ?? o.document_id, text: d.text ?? o.text, score: d.score ?? o.score };
-    });
-    return { docs: merged, incomplete, bare: false };
-  };
-  const retrieval = (s: StoredSpan, prefix: string, explicitQuery: string | null, topK: number | null): RetrievalPart => {
-    const query = explicitQuery !== null ? null : queryReading(s.attributes["input.value"] ?? null);
-    const { docs, incomplete, bare } = docsAt(s, prefix);
-    const guesses: Guess[] = [];
-    if (query?.guess) guesses.push(guessOf("question", s, "input.value", query.guess));
-    if (bare) guesses.push(guessOf("retrieval", s, "output.value", `no ${prefix}.<i> attributes: ${docs.length} bare text(s) from output.value read as the retrieved documents`));
-    return {
-      convention: "openinference",
-      query: explicitQuery ?? query?.text ?? null,
-      queryIsQuestion: true,
-      docs,
-      incomplete,
-      end: endOf(s),
-      span_id: s.span_id,
-      topK,
-      guesses,
-      preferred: !bare,
-    };
-  };
-  const kindOf = (s: StoredSpan): string | undefined => str(s.attributes, "openinference.span.kind")?.toUpperCase();
   const wrappers = wrappingSpans(spans, (s) => kindOf(s) === "LLM");
-  for (const s of spans) {
-    const a = s.attributes;
-    const kind = kindOf(s);
-    if (kind === "RETRIEVER") {
-      r.push(retrieval(s, "retrieval.documents", null, topKOf(a)));
-    } else if (kind === "RERANKER") {
-      r.push(retrieval(s, "reranker.output_documents", str(a, "reranker.query"), num(a, "reranker.top_k") ?? topKOf(a)));
-    } else if (kind === "LLM") {
-      const variables = record(jsonValue(a["llm.prompt_template.variables"]));
-      const fromTemplate = TEMPLATE_QUESTION_KEYS.map((k) => variables?.[k]).find((v): v is string => typeof v === "string" && v !== "");
-      if (fromTemplate !== undefined) templateQuestion = { reading: { text: fromTemplate, guess: null }, span: s, attribute: "llm.prompt_template.variables" };
-      if (wrappers.has(s.span_id)) continue;
-      const inputs = indexed(a, "llm.input_messages").map((m) => ({ role: str(m, "message.role"), content: oiMessageText(m) }));
-      const outputs = indexed(a, "llm.output_messages").map((m) => ({ role: str(m, "message.role"), content: oiMessageText(m) }));
-      const plainOutput = str(a, "output.mime_type") === "text/plain" ? str(a, "output.value") : null;
-      const answer = lastMessageText(outputs, "assistant") ?? outputs[0]?.content ?? plainOutput;
-      g.push({
-        convention: "openinference",
-        question: lastMessageText(inputs, "user"),
-        answer: dspyAnswer(answer) ?? answer,
-        model: str(a, "llm.model_name"),
-        input_tokens: uint(a, "llm.token_count.prompt"),
-        output_tokens: uint(a, "llm.token_count.completion"),
-        end: endOf(s),
-        span_id: s.span_id,
-        span_name: s.name,
-        question_attribute: "llm.input_messages",
-        incomplete: [],
-      });
-    } else if ((kind === "CHAIN" || kind === "AGENT") && s.parent_span_id === "") {
-      const reading = queryReading(a["input.value"] ?? null);
-      if (reading !== null) chainQuestion = { reading, span: s, attribute: "input.value" };
-    }
-  }
-  return { r, g, chainQuestion, templateQuestion };
+  const llms = spans.filter((s) => kindOf(s) === "LLM");
+  const rootChains = spans.filter((s) => (kindOf(s) === "CHAIN" || kindOf(s) === "AGENT") && s.parent_span_id === "");
+  return {
+    r: spans.flatMap((s) => (kindOf(s) === "RETRIEVER" ? [retrieverPart(s)] : kindOf(s) === "RERANKER" ? [rerankerPart(s)] : [])),
+    g: llms.filter((s) => !wrappers.has(s.span_id)).map(generation),
+    chainQuestion: lastFound(rootChains.map(chainQuestionOf)),
+    templateQuestion: lastFound(llms.map(templateQuestionOf)),
+  };
+}
+
+/** The last entry that is not null (null when none). */
+const lastFound = <T>(xs: readonly (T | null)[]): T | null => xs.findLast((x) => x !== null) ?? null;
+
+/** A RETRIEVER span's retrieval. */
+const retrieverPart = (s: StoredSpan): RetrievalPart => retrieval(s, "retrieval.documents", null, topKOf(s.attributes));
+/** A RERANKER span's retrieval: its output documents, query and top-k. */
+const rerankerPart = (s: StoredSpan): RetrievalPart =>
+  retrieval(s, "reranker.output_documents", str(s.attributes, "reranker.query"), num(s.attributes, "reranker.top_k") ?? topKOf(s.attributes));
+
+/** The question a root chain or agent was given (`input.value`), null without one. */
+function chainQuestionOf(s: StoredSpan): SpanQuestion | null {
+  const reading = queryReading(s.attributes["input.value"] ?? null);
+  return reading === null ? null : { reading, span: s, attribute: "input.value" };
+}
+
+/** A span's OpenInference kind, upper-cased. */
+const kindOf = (s: StoredSpan): string | undefined => str(s.attributes, "openinference.span.kind")?.toUpperCase();
+
+/**
+ * Indexed documents through the one normaliser; what they lack (LangChain writes the `Document`'s
+ * id only into the RETRIEVER's `output.value`) is taken from the span's output documents, item by
+ * item, when both lists have the same length. Documents read from `output.value` alone as bare
+ * texts are a guess.
+ */
+function docsAt(s: StoredSpan, prefix: string): { docs: RawDocument[]; incomplete: IncompleteContent[]; bare: boolean } {
+  const a = s.attributes;
+  const groups = indexed(a, prefix);
+  const incomplete = [
+    ...incompleteOf(s, a, ["output.value"]),
+    ...groups.flatMap((d, i) =>
+      incompleteOf(s, d, ["document.metadata"]).map((x) => ({
+        ...x,
+        attribute: `${prefix}.${i}.${x.attribute}`,
+        reason: x.reason.replace(x.attribute, `${prefix}.${i}.${x.attribute}`),
+      })),
+    ),
+  ];
+  const docs = groups.map((d) => documentOf(d)).filter((d): d is RawDocument => d !== null);
+  const output = documentsOf(jsonValue(a["output.value"] ?? null));
+  if (docs.length === 0 && output !== null) return { docs: output, incomplete, bare: bareTexts(output) };
+  if (output === null || output.length !== docs.length) return { docs, incomplete, bare: false };
+  return { docs: docs.map((d, i) => mergeDocument(d, output[i] as RawDocument)), incomplete, bare: false };
+}
+
+/** A document's fields, each taken from the output document when the indexed one lacks it. */
+function mergeDocument(d: RawDocument, o: RawDocument): RawDocument {
+  return { id: d.id ?? o.id, document_id: d.document_id ?? o.document_id, text: d.text ?? o.text, score: d.score ?? o.score };
+}
+
+/** A RETRIEVER or RERANKER span's retrieval: its documents under `prefix`, the query given or read from `input.value`. */
+function retrieval(s: StoredSpan, prefix: string, explicitQuery: string | null, topK: number | null): RetrievalPart {
+  const query = explicitQuery !== null ? null : queryReading(s.attributes["input.value"] ?? null);
+  const { docs, incomplete, bare } = docsAt(s, prefix);
+  const guesses: Guess[] = [];
+  if (query?.guess) guesses.push(guessOf("question", s, "input.value", query.guess));
+  if (bare) guesses.push(guessOf("retrieval", s, "output.value", `no ${prefix}.<i> attributes: ${docs.length} bare text(s) from output.value read as the retrieved documents`));
+  return {
+    convention: "openinference",
+    query: explicitQuery ?? query?.text ?? null,
+    queryIsQuestion: true,
+    docs,
+    incomplete,
+    end: endOf(s),
+    span_id: s.span_id,
+    topK,
+    guesses,
+    preferred: !bare,
+  };
+}
+
+/** The question an LLM span's prompt template was filled with (`llm.prompt_template.variables`), null without one. */
+function templateQuestionOf(s: StoredSpan): SpanQuestion | null {
+  const variables = record(jsonValue(s.attributes["llm.prompt_template.variables"]));
+  const fromTemplate = TEMPLATE_QUESTION_KEYS.map((k) => variables?.[k]).find((v): v is string => typeof v === "string" && v !== "");
+  return fromTemplate === undefined ? null : { reading: { text: fromTemplate, guess: null }, span: s, attribute: "llm.prompt_template.variables" };
+}
+
+/** An LLM span's generation: messages, model and usage from `llm.*`. */
+function generation(s: StoredSpan): GenerationPart {
+  const a = s.attributes;
+  const inputs = indexed(a, "llm.input_messages").map((m) => ({ role: str(m, "message.role"), content: oiMessageText(m) }));
+  const outputs = indexed(a, "llm.output_messages").map((m) => ({ role: str(m, "message.role"), content: oiMessageText(m) }));
+  const plainOutput = str(a, "output.mime_type") === "text/plain" ? str(a, "output.value") : null;
+  const answer = lastMessageText(outputs, "assistant") ?? outputs[0]?.content ?? plainOutput;
+  return {
+    convention: "openinference",
+    question: lastMessageText(inputs, "user"),
+    answer: dspyAnswer(answer) ?? answer,
+    model: str(a, "llm.model_name"),
+    input_tokens: uint(a, "llm.token_count.prompt"),
+    output_tokens: uint(a, "llm.token_count.completion"),
+    end: endOf(s),
+    span_id: s.span_id,
+    span_name: s.name,
+    question_attribute: "llm.input_messages",
+    incomplete: [],
+  };
 }
 
 /** The ids of the spans matching `is` that are an ancestor of another such span (a wrapper around the call). */

@@ -75,23 +75,25 @@ export function logsOf(req: LogsRequest, hash: (s: string) => string): StoredLog
   const out: StoredLog[] = [];
   for (const rl of req.resourceLogs) {
     for (const sl of rl.scopeLogs) {
-      for (const r of sl.logRecords) {
-        if (r.traceId === "") continue;
-        const attributes = plainAttrs(r.attributes);
-        const body = plainValue(r.body);
-        const eventName = r.eventName || (typeof attributes["event.name"] === "string" ? attributes["event.name"] : "");
-        const time = (r.timeUnixNano || r.observedTimeUnixNano).toString();
-        out.push({
-          trace_id: r.traceId,
-          span_id: r.spanId,
-          record_id: hash(JSON.stringify([r.spanId, eventName, time, body, attributes])),
-          event_name: eventName,
-          time_unix_nano: time,
-          body,
-          attributes,
-        });
-      }
+      for (const r of sl.logRecords) if (r.traceId !== "") out.push(storedLog(r, hash));
     }
   }
   return out;
+}
+
+/** One log record as stored: its event name (or `event.name` attribute), time (or observed time), and an id hashed from its content. */
+function storedLog(r: LogsRequest["resourceLogs"][number]["scopeLogs"][number]["logRecords"][number], hash: (s: string) => string): StoredLog {
+  const attributes = plainAttrs(r.attributes);
+  const body = plainValue(r.body);
+  const eventName = r.eventName || (typeof attributes["event.name"] === "string" ? attributes["event.name"] : "");
+  const time = (r.timeUnixNano || r.observedTimeUnixNano).toString();
+  return {
+    trace_id: r.traceId,
+    span_id: r.spanId,
+    record_id: hash(JSON.stringify([r.spanId, eventName, time, body, attributes])),
+    event_name: eventName,
+    time_unix_nano: time,
+    body,
+    attributes,
+  };
 }
