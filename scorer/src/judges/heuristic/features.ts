@@ -74,20 +74,47 @@ function negationFlip(claim: Tokenized, chunks: readonly TokenizedChunk[]): stri
   const need = NEGATION_COVERAGE * claim.content.size;
   if (!claim.negated && chunks.every((c) => !c.t.negated)) return null; // nothing negates: no sentence has the other polarity
   for (const c of chunks) {
-    // shared content tokens per sentence, counted from the chunk's token positions (no pass over every sentence)
-    const shared = new Map<number, number>();
-    for (const t of claim.content) for (const i of c.t.positions.get(t) ?? []) shared.set(i, (shared.get(i) ?? 0) + 1);
-    for (const [i, n] of shared) {
-      const s = c.t.sentences[i];
-      if (s === undefined || n < need || n / s.content.size < NEGATION_COVERAGE) continue;
-      if (s.negated === claim.negated) return null;
-      // the negation must bear on what the two share: "not supported" against a sentence without "supported" is no flip
-      const [neg, other] = claim.negated ? [claim.negates, s.content] : [s.negates, claim.content];
-      if (neg !== null && ![...neg].some((t) => other.has(t))) continue;
-      flip ??= c.id;
-    }
+    const polarity = chunkPolarity(claim, c, need);
+    if (polarity === "same") return null;
+    if (polarity === "other") flip ??= c.id;
   }
   return flip;
+}
+
+/**
+ * How the chunk's sentences that say the same as the claim read: one with the claim's polarity
+ * ("same"), else one with the other polarity whose negation bears on what they share ("other"), else null.
+ */
+function chunkPolarity(claim: Tokenized, c: TokenizedChunk, need: number): "same" | "other" | null {
+  let other = false;
+  for (const [i, n] of sharedPerSentence(claim, c)) {
+    const s = c.t.sentences[i];
+    if (s === undefined || !saysSame(s, n, need)) continue;
+    if (s.negated === claim.negated) return "same";
+    if (negationBearsOnShared(claim, s)) other = true;
+  }
+  return other ? "other" : null;
+}
+
+/** Whether a chunk sentence sharing `n` of the claim's content tokens says the same: `need` of the claim's and {@link NEGATION_COVERAGE} of its own. */
+function saysSame(s: TokenizedChunk["t"]["sentences"][number], n: number, need: number): boolean {
+  return !(n < need || n / s.content.size < NEGATION_COVERAGE);
+}
+
+/** Shared content tokens per sentence of the chunk, counted from its token positions (no pass over every sentence). */
+function sharedPerSentence(claim: Tokenized, c: TokenizedChunk): Map<number, number> {
+  const shared = new Map<number, number>();
+  for (const t of claim.content) for (const i of c.t.positions.get(t) ?? []) shared.set(i, (shared.get(i) ?? 0) + 1);
+  return shared;
+}
+
+/**
+ * Whether the negation (the claim's, or the sentence's) bears on what the two share: "not
+ * supported" against a sentence without "supported" is no flip.
+ */
+function negationBearsOnShared(claim: Tokenized, s: TokenizedChunk["t"]["sentences"][number]): boolean {
+  const [neg, other] = claim.negated ? [claim.negates, s.content] : [s.negates, claim.content];
+  return neg === null || [...neg].some((t) => other.has(t));
 }
 
 /** A claim that says it is not in the context, or that it is inferred (en/ru/zh). */
@@ -164,27 +191,42 @@ function bestWindow(content: ReadonlySet<string>, chunks: readonly TokenizedChun
   if (content.size === 0) return chunks.some((c) => c.t.sentences.length > 0) ? 1 : 0;
   let best = 0;
   for (const c of chunks) {
-    const n = c.t.sentences.length;
-    let single: number[] | null = null;
-    let both: number[] | null = null;
-    for (const t of content) {
-      const at = c.t.positions.get(t);
-      if (at === undefined) continue;
-      single ??= new Array<number>(n).fill(0);
-      both ??= new Array<number>(n).fill(0);
-      for (let k = 0; k < at.length; k++) {
-        const i = at[k] as number;
-        single[i] = (single[i] as number) + 1;
-        if (k > 0 && at[k - 1] === i - 1) both[i - 1] = (both[i - 1] as number) + 1;
-      }
-    }
-    if (single === null || both === null) continue;
-    for (let i = 0; i < n; i++) {
-      const w = i + 1 < n ? (single[i] as number) + (single[i + 1] as number) - (both[i] as number) : (single[i] as number);
-      if (w > best) best = w;
-    }
+    const counts = sentenceCounts(content, c);
+    if (counts !== null) best = Math.max(best, bestPair(counts.single, counts.both));
   }
   return best / content.size;
+}
+
+/**
+ * Per sentence of the chunk, the claim's tokens in it (`single`) and those also in the next one
+ * (`both`); null when the chunk holds none of them.
+ */
+function sentenceCounts(content: ReadonlySet<string>, c: TokenizedChunk): { single: number[]; both: number[] } | null {
+  const n = c.t.sentences.length;
+  let counts: { single: number[]; both: number[] } | null = null;
+  for (const t of content) {
+    const at = c.t.positions.get(t);
+    if (at === undefined) continue;
+    counts ??= { single: new Array<number>(n).fill(0), both: new Array<number>(n).fill(0) };
+    const { single, both } = counts;
+    for (let k = 0; k < at.length; k++) {
+      const i = at[k] as number;
+      single[i] = (single[i] as number) + 1;
+      if (k > 0 && at[k - 1] === i - 1) both[i - 1] = (both[i - 1] as number) + 1;
+    }
+  }
+  return counts;
+}
+
+/** Most tokens in one sentence or two adjacent ones (those in both counted once). */
+function bestPair(single: readonly number[], both: readonly number[]): number {
+  const n = single.length;
+  let best = 0;
+  for (let i = 0; i < n; i++) {
+    const w = i + 1 < n ? (single[i] as number) + (single[i + 1] as number) - (both[i] as number) : (single[i] as number);
+    if (w > best) best = w;
+  }
+  return best;
 }
 
 /** The chunks that together cover the claim's tokens: each next one adds the most tokens still uncovered. */
@@ -192,21 +234,47 @@ function greedyCover(claim: Tokenized, chunks: readonly TokenizedChunk[]): strin
   const left = new Set<string>([...claim.content, ...claim.numbers]);
   const out: string[] = [];
   while (left.size > 0) {
-    let best: TokenizedChunk | null = null;
-    let gain = 0;
-    for (const c of chunks) {
-      let g = 0;
-      for (const t of left) if (c.t.content.has(t) || c.t.numbers.has(t)) g++;
-      if (g > gain) {
-        gain = g;
-        best = c;
-      }
-    }
+    const best = mostGain(left, chunks);
     if (best === null) break;
     out.push(best.id);
-    for (const t of [...left]) if (best.t.content.has(t) || best.t.numbers.has(t)) left.delete(t);
+    for (const t of [...left]) if (holds(best, t)) left.delete(t);
   }
   return out;
+}
+
+/** Whether the chunk holds the token (a word or a number). */
+const holds = (c: TokenizedChunk, t: string): boolean => c.t.content.has(t) || c.t.numbers.has(t);
+
+/** The first chunk holding the most of `left`; null when none holds any. */
+function mostGain(left: ReadonlySet<string>, chunks: readonly TokenizedChunk[]): TokenizedChunk | null {
+  let best: TokenizedChunk | null = null;
+  let gain = 0;
+  for (const c of chunks) {
+    let g = 0;
+    for (const t of left) if (holds(c, t)) g++;
+    if (g > gain) {
+      gain = g;
+      best = c;
+    }
+  }
+  return best;
+}
+
+/** Distinct long words (six letters or more, not stop words, not numbers) of the claim that no chunk holds. */
+function novelLongWords(claim: Tokenized, set: ChunkSet): number {
+  const novelLong = new Set<string>();
+  for (const t of claim.segments) if (!t.stop && !t.isNumber && t.text.length >= 6 && !set.content.has(t.text)) novelLong.add(t.text);
+  return novelLong.size;
+}
+
+/** The lowest share of a clause's words and numbers found in the chunks (1 without clauses). */
+function clauseMinCoverage(core: string, tokens: Tokens, set: ChunkSet): number {
+  let clauseMin = 1;
+  for (const cl of clauseTokens(core, tokens)) {
+    const n = countIn(cl.content, set.content) + countIn(cl.numbers, set.numbers);
+    clauseMin = Math.min(clauseMin, share(n, cl.content.size + cl.numbers.size));
+  }
+  return clauseMin;
 }
 
 /**
@@ -218,13 +286,6 @@ export function claimFeatures(core: string, claim: Tokenized, set: ChunkSet, ans
   const { chunks } = set;
   const content = claim.content;
   const inChunks = countIn(content, set.content);
-  const novelLong = new Set<string>();
-  for (const t of claim.segments) if (!t.stop && !t.isNumber && t.text.length >= 6 && !set.content.has(t.text)) novelLong.add(t.text);
-  let clauseMin = 1;
-  for (const cl of clauseTokens(core, tokens)) {
-    const n = countIn(cl.content, set.content) + countIn(cl.numbers, set.numbers);
-    clauseMin = Math.min(clauseMin, share(n, cl.content.size + cl.numbers.size));
-  }
   const none = chunks.length === 0;
   let fromQuestion = 0;
   for (const t of content) if (answer.question.has(t) && !set.content.has(t)) fromQuestion++;
@@ -235,8 +296,8 @@ export function claimFeatures(core: string, claim: Tokenized, set: ChunkSet, ans
     cov_union: covUnion,
     bigram_cov: none ? 0 : share(inAnyChunk(claim.bigrams, chunks), claim.bigrams.size),
     cov_best_window: none ? 0 : bestWindow(content, chunks),
-    clause_min_cov: none ? 0 : clauseMin,
-    novel_long: Math.log1p(novelLong.size),
+    clause_min_cov: none ? 0 : clauseMinCoverage(core, tokens, set),
+    novel_long: Math.log1p(novelLongWords(claim, set)),
     answer_cov: answer.coverage,
     answer_claims_log: Math.log1p(answer.claims),
     self_flagged: SELF_FLAGGED.test(core) ? 1 : 0,

@@ -108,33 +108,42 @@ export function mergeNumberWords(segments: readonly WordSegment[]): WordSegment[
   let i = 0;
   while (i < segments.length) {
     const s = segments[i] as WordSegment;
-    const notWord = s.isNumber || (unitOf(s.text) === undefined && scaleOf(s.text) === undefined);
-    if (notWord || (i > 0 && VAGUE.has((segments[i - 1] as WordSegment).text) && scaleOf(s.text) !== undefined)) {
+    if (!startsNumberRun(segments, i)) {
       out.push(s);
       i++;
       continue;
     }
-    let total = 0;
-    let current = 0;
-    let j = i;
-    for (; j < segments.length; j++) {
-      const w = (segments[j] as WordSegment).text;
-      const u = unitOf(w);
-      const k = scaleOf(w);
-      if (u !== undefined) current += u;
-      else if (k !== undefined) {
-        if (k === 100) current = (current || 1) * 100;
-        else {
-          total += (current || 1) * k;
-          current = 0;
-        }
-      } else if (w === "and" && j + 1 < segments.length && unitOf((segments[j + 1] as WordSegment).text) !== undefined && j > i) continue;
-      else break;
-    }
-    out.push({ text: String(total + current), isNumber: true });
-    i = j;
+    const run = numberRun(segments, i);
+    out.push({ text: String(run.value), isNumber: true });
+    i = run.end;
   }
   return out;
+}
+
+/** Whether a run of number words starts at `i`: a number word, not a scale word after a vague one ("a few thousand"). */
+function startsNumberRun(segments: readonly WordSegment[], i: number): boolean {
+  const s = segments[i] as WordSegment;
+  if (s.isNumber || (unitOf(s.text) === undefined && scaleOf(s.text) === undefined)) return false;
+  return !(i > 0 && VAGUE.has((segments[i - 1] as WordSegment).text) && scaleOf(s.text) !== undefined);
+}
+
+/** The value of the run of number words starting at `i`, and where it ends (exclusive); "and" between number words is part of it. */
+function numberRun(segments: readonly WordSegment[], i: number): { value: number; end: number } {
+  let total = 0;
+  let current = 0;
+  let j = i;
+  for (; j < segments.length; j++) {
+    const w = (segments[j] as WordSegment).text;
+    const u = unitOf(w);
+    const k = scaleOf(w);
+    if (u !== undefined) current += u;
+    else if (k === 100) current = (current || 1) * 100;
+    else if (k !== undefined) {
+      total += (current || 1) * k;
+      current = 0;
+    } else if (!(w === "and" && j > i && j + 1 < segments.length && unitOf((segments[j + 1] as WordSegment).text) !== undefined)) break;
+  }
+  return { value: total + current, end: j };
 }
 
 const ZH_DIGITS: Record<string, number> = { 零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };

@@ -67,17 +67,20 @@ export function toJudgeCallError(err: unknown): JudgeCallError {
   if (err instanceof JudgeCallError) return err;
   if (err instanceof APIConnectionTimeoutError || err instanceof APIUserAbortError)
     return new JudgeCallError(`timed out: ${err.message}`, null, true, null, { cause: err, timeout: true });
-  if (err instanceof APIError) {
-    const status = typeof err.status === "number" ? err.status : null;
-    if (status === null) return new JudgeCallError(err.message, null, true, null, { cause: err });
-    const retriable = status === 408 || status === 409 || status === 429 || status >= 500;
-    const body = (typeof err.error === "object" && err.error !== null ? err.error : undefined) as ErrorBody | undefined;
-    const kind = status === 400 ? badRequestKind(err.message, body) : undefined;
-    return new JudgeCallError(err.message, status, retriable, retryAfterMs(err.headers as { get(name: string): string | null } | undefined), {
-      cause: err,
-      ...(kind !== undefined ? { badRequest: kind } : {}),
-      ...(kind === "context" ? { context: contextSizeOf(err.message, body) } : {}),
-    });
-  }
+  if (err instanceof APIError) return apiCallError(err);
   return new JudgeCallError((err as Error)?.message ?? String(err), null, false, null, { cause: err });
+}
+
+/** An HTTP error of the API: 408, 409, 429 and 5xx (or no status) retriable; a 400 with what its body is about. */
+function apiCallError(err: APIError): JudgeCallError {
+  const status = typeof err.status === "number" ? err.status : null;
+  if (status === null) return new JudgeCallError(err.message, null, true, null, { cause: err });
+  const retriable = status === 408 || status === 409 || status === 429 || status >= 500;
+  const body = (typeof err.error === "object" && err.error !== null ? err.error : undefined) as ErrorBody | undefined;
+  const kind = status === 400 ? badRequestKind(err.message, body) : undefined;
+  return new JudgeCallError(err.message, status, retriable, retryAfterMs(err.headers as { get(name: string): string | null } | undefined), {
+    cause: err,
+    ...(kind !== undefined ? { badRequest: kind } : {}),
+    ...(kind === "context" ? { context: contextSizeOf(err.message, body) } : {}),
+  });
 }

@@ -113,40 +113,67 @@ export async function claimGrounding(transport: JudgeTransport, question: string
     };
   const texts = spans.map((s) => s.text);
   if (chunks.length === 0) return { status: "ok", claims: texts.map((text, index) => ({ index, text, verdict: "UNSUPPORTED", chunk_ids: [] })) };
-  const ids = chunks.map((c) => c.id);
-  const idSet = new Set(ids);
   const verdicts: VerdictItem[][] = texts.map(() => []);
   let split = 1;
   for (let from = 0; from < texts.length; from += CLAIMS_PER_CALL) {
     const batch = texts.slice(from, from + CLAIMS_PER_CALL);
-    const bound = transport.bounds.verdicts(batch.length, ids);
-    // a context-size 400 shrinks the transport's window: the parts are packed again once
-    let parts: JudgeChunk[][] | null = null;
-    let results: Awaited<ReturnType<typeof transport.call<VerdictItem[] | string>>>[] = [];
-    for (let pass = 0; pass < 2; pass++) {
-      parts = contextParts(transport, question, batch, chunks);
-      if (parts === null)
-        return { status: "context_too_long", claims: [], reason: `${batch.length} claim(s) with one passage exceed the judge window of ${transport.window()} tokens` };
-      results = await callParts(transport, question, batch, parts, bound, idSet, tally);
-      if (!results.some((r) => !r.ok && r.context)) break;
-    }
-    split = Math.max(split, parts?.length ?? 1);
-    const failed = results.find((r): r is Failure => !r.ok);
-    if (failed) {
-      if (failed.context) return { status: "context_too_long", claims: [], reason: failed.reason };
-      const which = texts.length > CLAIMS_PER_CALL ? `claims ${from + 1}–${from + batch.length} of ${texts.length}: ` : "";
-      return { status: "judge_error", claims: [], reason: `${which}${failed.reason}` };
-    }
-    for (const r of results) {
-      if (!r.ok || typeof r.value === "string") continue;
-      // the support probability of each verdict, where the endpoint gave log-probabilities for all of them
-      const supports = r.logprobs === null ? [] : verdictSupports(r.content, r.logprobs);
-      const placed = supports.length === r.value.length && supports.every((s) => s !== null);
-      for (const [i, v] of r.value.entries()) verdicts[from + i]?.push(placed ? { ...v, support: supports[i] as number } : v);
-    }
+    const outcome = await judgeBatch(transport, question, batch, chunks, tally);
+    if ("failed" in outcome) return batchFailure(outcome.failed, from, batch.length, texts.length);
+    split = Math.max(split, outcome.parts);
+    placeVerdicts(outcome.results, verdicts, from);
   }
   const claims = texts.map((text, index): ClaimVerdict => ({ index, text, ...combine(verdicts[index] ?? []) }));
   return { status: "ok", claims, ...(split > 1 ? { reason: `context over the window: claims verified against ${split} parts` } : {}) };
+}
+
+/** The replies of one call per part of the passages. */
+type PartReplies = Awaited<ReturnType<typeof callParts>>;
+
+/**
+ * One batch of claims against the passages, in as many parts as the window needs: the replies and
+ * the number of parts, or the failure (the passages do not fit even one by one, or a call failed).
+ * A context-size 400 shrinks the transport's window: the parts are packed again once.
+ */
+async function judgeBatch(
+  transport: JudgeTransport,
+  question: string,
+  batch: readonly string[],
+  chunks: readonly JudgeChunk[],
+  tally: Tally,
+): Promise<{ results: PartReplies; parts: number } | { failed: { context: boolean; reason: string } }> {
+  const ids = chunks.map((c) => c.id);
+  const bound = transport.bounds.verdicts(batch.length, ids);
+  let parts: JudgeChunk[][] | null = null;
+  let results: PartReplies = [];
+  for (let pass = 0; pass < 2; pass++) {
+    parts = contextParts(transport, question, batch, chunks);
+    if (parts === null) return { failed: { context: true, reason: `${batch.length} claim(s) with one passage exceed the judge window of ${transport.window()} tokens` } };
+    results = await callParts(transport, question, batch, parts, bound, new Set(ids), tally);
+    if (!results.some((r) => !r.ok && r.context)) break;
+  }
+  const failed = results.find((r): r is Failure => !r.ok);
+  if (failed) return { failed: { context: failed.context === true, reason: failed.reason } };
+  return { results, parts: parts?.length ?? 1 };
+}
+
+/** The result of a failed batch: `context_too_long`, or `judge_error` naming the batch's claims when there are several batches. */
+function batchFailure(failed: { context: boolean; reason: string }, from: number, size: number, total: number): ClaimGroundingResult {
+  if (failed.context) return { status: "context_too_long", claims: [], reason: failed.reason };
+  const which = total > CLAIMS_PER_CALL ? `claims ${from + 1}–${from + size} of ${total}: ` : "";
+  return { status: "judge_error", claims: [], reason: `${which}${failed.reason}` };
+}
+
+/**
+ * Adds each reply's verdicts to their claims' lists (the batch starts at claim `from`), with the
+ * support probability of each verdict where the endpoint gave log-probabilities for all of them.
+ */
+function placeVerdicts(results: PartReplies, verdicts: VerdictItem[][], from: number): void {
+  for (const r of results) {
+    if (!r.ok || typeof r.value === "string") continue;
+    const supports = r.logprobs === null ? [] : verdictSupports(r.content, r.logprobs);
+    const placed = supports.length === r.value.length && supports.every((s) => s !== null);
+    for (const [i, v] of r.value.entries()) verdicts[from + i]?.push(placed ? { ...v, support: supports[i] as number } : v);
+  }
 }
 
 /** One call per part of the passages for one batch of claims. */

@@ -20,17 +20,23 @@ function tryParse(text: string): Parsed {
  */
 function closingBrace(text: string, start: number): number {
   let depth = 0;
-  let inString = false;
   for (let k = start; k < text.length; k++) {
     const c = text[k];
-    if (inString) {
-      if (c === "\\") k++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
+    if (c === '"') k = stringEnd(text, k);
     else if (c === "{") depth++;
     else if (c === "}" && --depth === 0) return k;
   }
   return -1;
+}
+
+/** Index of the `"` that closes the JSON string opened at `start` (escapes skipped); the text's length when it never closes. */
+function stringEnd(text: string, start: number): number {
+  for (let k = start + 1; k < text.length; k++) {
+    const c = text[k];
+    if (c === "\\") k++;
+    else if (c === '"') return k;
+  }
+  return text.length;
 }
 
 /**
