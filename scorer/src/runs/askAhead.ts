@@ -93,27 +93,34 @@ export async function askAhead<T, A, R>(items: readonly T[], stages: AskAheadSta
       if (--asking === 0) changed();
     }
   };
+  /**
+   * A finisher's pause: at the end of its time slice it yields to the event loop; else (nothing
+   * queued) it waits for a change. False when there is nothing left to wait for (no asker running).
+   */
+  const pause = async (sliceOver: boolean): Promise<boolean> => {
+    if (sliceOver) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      return true;
+    }
+    if (asking === 0) return false;
+    await change();
+    return true;
+  };
+  /** One step of a finisher: the next queued answer finished, or a pause; the time its slice started, null when it is done. */
+  const finishStep = async (slice: number): Promise<number | null> => {
+    if (failed) return null;
+    const sliceOver = performance.now() - slice > FINISH_SLICE_MS;
+    const p = sliceOver ? undefined : queue.shift();
+    // the slice is used up, or nothing is queued: yield (or wait for a change), then a new slice
+    if (p === undefined) return (await pause(sliceOver)) ? performance.now() : null;
+    changed();
+    out[p.index] = await stages.finish(p.answer, items[p.index] as T, p.index);
+    return slice;
+  };
   const finisher = async (): Promise<void> => {
     await ready;
-    let slice = performance.now();
     try {
-      for (;;) {
-        if (failed) return;
-        if (performance.now() - slice > FINISH_SLICE_MS) {
-          await new Promise<void>((resolve) => setImmediate(resolve));
-          slice = performance.now();
-          continue;
-        }
-        const p = queue.shift();
-        if (p === undefined) {
-          if (asking === 0) return;
-          await change();
-          slice = performance.now();
-          continue;
-        }
-        changed();
-        out[p.index] = await stages.finish(p.answer, items[p.index] as T, p.index);
-      }
+      for (let slice: number | null = performance.now(); slice !== null; ) slice = await finishStep(slice);
     } catch (err) {
       fail(err);
     }

@@ -38,6 +38,15 @@ export interface PinOutcome {
   readonly notPinned: readonly { readonly id: string; readonly reason: string }[];
 }
 
+/** The retrieved chunk that pins an item (its hit, carrying a document id), or why there is none. */
+function pinningHit(it: GoldenItem, mode: "chunk_id" | "document", got: readonly RetrievedItem[] | undefined): RetrievedItem | string {
+  if (got === undefined) return "not answered in that run";
+  const hit = got.find((c) => isHit(c, it));
+  if (hit === undefined) return `no hit among the ${got.length} retrieved items`;
+  if (mode === "chunk_id" && hit.document_id === hit.id) return `retrieved chunk "${hit.id}" carries no document id`;
+  return hit;
+}
+
 /**
  * Turns chunk-id and document-only items into document + substring items (issue 12), using the
  * chunk the run retrieved for them: the hit chunk (the exact chunk id, or the first retrieved chunk
@@ -62,12 +71,9 @@ export function pinGoldenItems(items: readonly GoldenItem[], retrieved: Readonly
       lines.push(keep);
       continue;
     }
-    const got = retrieved.get(it.id);
-    const hit = got?.find((c) => isHit(c, it));
-    if (got === undefined) notPinned.push({ id: it.id, reason: "not answered in that run" });
-    else if (hit === undefined) notPinned.push({ id: it.id, reason: `no hit among the ${got.length} retrieved items` });
-    else if (mode === "chunk_id" && hit.document_id === hit.id) notPinned.push({ id: it.id, reason: `retrieved chunk "${hit.id}" carries no document id` });
-    if (hit === undefined || (mode === "chunk_id" && hit.document_id === hit.id)) {
+    const hit = pinningHit(it, mode, retrieved.get(it.id));
+    if (typeof hit === "string") {
+      notPinned.push({ id: it.id, reason: hit });
       lines.push(keep);
       continue;
     }

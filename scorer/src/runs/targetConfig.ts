@@ -159,22 +159,25 @@ export function mapTargetReply(cfg: TargetConfig, body: unknown): { answer: stri
   }
   if (found.length === 0) throw new MappingError(`response mapping contexts "${m.contexts}" found nothing`);
   const list = found.length === 1 && Array.isArray(found[0]) ? (found[0] as unknown[]) : found;
-  const contexts = list.map((c, i): RetrievedItem => {
-    const at = `contexts[${i}]`;
-    const id = first(m.context.id, c, `${at} id`, true);
-    const text = first(m.context.text, c, `${at} text`, true);
-    if (typeof text !== "string") throw new MappingError(`response mapping ${at} text "${m.context.text}" is a ${typeof text}, not a string`);
-    if (typeof id !== "string" && typeof id !== "number") throw new MappingError(`response mapping ${at} id "${m.context.id}" is a ${typeof id}, not a string`);
-    const doc = m.context.document_id ? first(m.context.document_id, c, `${at} document_id`, false) : null;
-    const score = m.context.score ? first(m.context.score, c, `${at} score`, false) : null;
-    return {
-      id: String(id),
-      document_id: doc === null ? String(id) : String(doc),
-      text,
-      score: typeof score === "number" ? score : typeof score === "string" && score.trim() !== "" && Number.isFinite(Number(score)) ? Number(score) : null,
-    };
-  });
-  return { answer, contexts };
+  return { answer, contexts: list.map((c, i) => mappedContext(m.context, c, i)) };
+}
+
+/** The `i`th context of a reply through the context mapping: id and text required, document id and score optional. */
+function mappedContext(m: TargetConfig["response"]["context"], c: unknown, i: number): RetrievedItem {
+  const at = `contexts[${i}]`;
+  const id = first(m.id, c, `${at} id`, true);
+  const text = first(m.text, c, `${at} text`, true);
+  if (typeof text !== "string") throw new MappingError(`response mapping ${at} text "${m.text}" is a ${typeof text}, not a string`);
+  if (typeof id !== "string" && typeof id !== "number") throw new MappingError(`response mapping ${at} id "${m.id}" is a ${typeof id}, not a string`);
+  const doc = m.document_id ? first(m.document_id, c, `${at} document_id`, false) : null;
+  const score = m.score ? first(m.score, c, `${at} score`, false) : null;
+  return { id: String(id), document_id: doc === null ? String(id) : String(doc), text, score: scoreValue(score) };
+}
+
+/** A score found by the mapping: a number, or a string holding a finite one; else null. */
+function scoreValue(score: unknown): number | null {
+  if (typeof score === "number") return score;
+  return typeof score === "string" && score.trim() !== "" && Number.isFinite(Number(score)) ? Number(score) : null;
 }
 
 const BODY_START = 200;
@@ -193,37 +196,46 @@ export function configTarget(cfg: TargetConfig, options: { readonly k: number; r
     ...(client.inFlight !== null ? { inFlight: client.inFlight } : {}),
     async ask(question: string, trace: TraceHeaders, request?: TargetRequest, cancel?: AbortSignal): Promise<TargetResult> {
       const vars: PlaceholderValues = { question, k: options.k, golden_id: request?.golden_id ?? "", run_id: request?.run_id ?? "" };
-      const url = new URL(fillPlaceholders(cfg.url, vars, encodeURIComponent) as string);
-      for (const [name, v] of Object.entries(cfg.queryParams)) url.searchParams.set(name, String(fillPlaceholders(v, vars)));
-      const headers: Record<string, string> = { accept: "application/json" };
-      for (const [name, v] of Object.entries(cfg.headers)) headers[name.toLowerCase()] = String(fillPlaceholders(v, vars));
-      headers["traceparent"] = trace.traceparent;
-      headers["baggage"] = headers["baggage"] ? `${headers["baggage"]},${trace.baggage}` : trace.baggage;
-      let body: string | undefined;
-      if (cfg.method !== "GET" && cfg.body !== undefined) {
-        const filled = fillPlaceholders(cfg.body, vars);
-        body = typeof filled === "string" ? filled : JSON.stringify(filled);
-        headers["content-type"] ??= "application/json";
-      }
-      const got = await client.fetchText(url, { method: cfg.method, headers, ...(body !== undefined ? { body } : {}) }, options.timeoutMs, BODY_START, cancel);
-      const latency = got.latency_ms;
-      if (!got.ok) return { ok: false, reason: got.reason, latency_ms: latency };
-      const text = got.text;
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        return { ok: false, reason: `reply is not JSON; body starts ${JSON.stringify(text.slice(0, BODY_START))}`, latency_ms: latency };
-      }
-      try {
-        const { answer, contexts } = mapTargetReply(cfg, json);
-        return { ok: true, reply: { answer, contexts, model: null, pipeline_version: null }, latency_ms: latency };
-      } catch (err) {
-        // A reply the mapping cannot walk (a recursive-descent path over a reply nested thousands deep
-        // overflows jsonpath-plus's recursion: a RangeError) is the target's fault like any other.
-        const why = err instanceof MappingError ? err.message : `the reply could not be mapped (${(err as Error).message})`;
-        return { ok: false, reason: `${why}; body starts ${JSON.stringify(text.slice(0, BODY_START))}`, latency_ms: latency };
-      }
+      const { url, init } = filledRequest(cfg, vars, trace);
+      const got = await client.fetchText(url, init, options.timeoutMs, BODY_START, cancel);
+      if (!got.ok) return { ok: false, reason: got.reason, latency_ms: got.latency_ms };
+      return readReply(cfg, got.text, got.latency_ms);
     },
   };
+}
+
+/** The config's request with its placeholders filled, plus the trace headers (`traceparent`, `baggage` appended to any configured). */
+function filledRequest(cfg: TargetConfig, vars: PlaceholderValues, trace: TraceHeaders): { url: URL; init: { method: string; headers: Record<string, string>; body?: string } } {
+  const url = new URL(fillPlaceholders(cfg.url, vars, encodeURIComponent) as string);
+  for (const [name, v] of Object.entries(cfg.queryParams)) url.searchParams.set(name, String(fillPlaceholders(v, vars)));
+  const headers: Record<string, string> = { accept: "application/json" };
+  for (const [name, v] of Object.entries(cfg.headers)) headers[name.toLowerCase()] = String(fillPlaceholders(v, vars));
+  headers["traceparent"] = trace.traceparent;
+  headers["baggage"] = headers["baggage"] ? `${headers["baggage"]},${trace.baggage}` : trace.baggage;
+  let body: string | undefined;
+  if (cfg.method !== "GET" && cfg.body !== undefined) {
+    const filled = fillPlaceholders(cfg.body, vars);
+    body = typeof filled === "string" ? filled : JSON.stringify(filled);
+    headers["content-type"] ??= "application/json";
+  }
+  return { url, init: { method: cfg.method, headers, ...(body !== undefined ? { body } : {}) } };
+}
+
+/** A reply's text parsed and mapped through the config; a reply that is not JSON or that the mapping cannot read is `{ok: false}`. */
+function readReply(cfg: TargetConfig, text: string, latency: number): TargetResult {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: `reply is not JSON; body starts ${JSON.stringify(text.slice(0, BODY_START))}`, latency_ms: latency };
+  }
+  try {
+    const { answer, contexts } = mapTargetReply(cfg, json);
+    return { ok: true, reply: { answer, contexts, model: null, pipeline_version: null }, latency_ms: latency };
+  } catch (err) {
+    // A reply the mapping cannot walk (a recursive-descent path over a reply nested thousands deep
+    // overflows jsonpath-plus's recursion: a RangeError) is the target's fault like any other.
+    const why = err instanceof MappingError ? err.message : `the reply could not be mapped (${(err as Error).message})`;
+    return { ok: false, reason: `${why}; body starts ${JSON.stringify(text.slice(0, BODY_START))}`, latency_ms: latency };
+  }
 }

@@ -63,27 +63,34 @@ export async function fetchTargetText(
   }
   let text: string;
   try {
-    const declared = Number(res.headers["content-length"]);
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      res.body.destroy();
-      return { ok: false, reason: `reply of ${declared} bytes is over the limit of ${maxBytes} bytes` };
-    }
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    for await (const chunk of res.body as AsyncIterable<Buffer>) {
-      bytes += chunk.length;
-      if (bytes > maxBytes) {
-        res.body.destroy();
-        return { ok: false, reason: `reply over the limit of ${maxBytes} bytes (the rest not read)` };
-      }
-      chunks.push(chunk);
-    }
-    text = Buffer.concat(chunks, bytes).toString("utf8");
+    const read = await readBody(res, maxBytes);
+    if (!read.ok) return read;
+    text = read.text;
   } catch (err) {
     return { ok: false, reason: why(err, `reading the body failed: ${(err as Error).message}`) };
   }
   if (res.statusCode < 200 || res.statusCode > 299) return { ok: false, reason: `HTTP ${res.statusCode}${text ? `: ${text.slice(0, bodyStart)}` : ""}` };
   return { ok: true, text };
+}
+
+/** A reply's body as UTF-8 text; over `maxBytes` (declared, or read so far) it is dropped, unread. */
+async function readBody(res: Dispatcher.ResponseData, maxBytes: number): Promise<TargetText> {
+  const declared = Number(res.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    res.body.destroy();
+    return { ok: false, reason: `reply of ${declared} bytes is over the limit of ${maxBytes} bytes` };
+  }
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > maxBytes) {
+      res.body.destroy();
+      return { ok: false, reason: `reply over the limit of ${maxBytes} bytes (the rest not read)` };
+    }
+    chunks.push(chunk);
+  }
+  return { ok: true, text: Buffer.concat(chunks, bytes).toString("utf8") };
 }
 
 /** The reason of a request cancelled by its caller (the run it belongs to failed). */

@@ -67,27 +67,41 @@ export function acquireStoreLock(home: string): StoreLock {
       const fd = openSync(file, "wx");
       writeSync(fd, String(process.pid));
       closeSync(fd);
-      let released = false;
-      return {
-        file,
-        tookOverFrom,
-        setApiUrl(url) {
-          if (!released) writeFileSync(file, `${process.pid}\n${url}\n`);
-        },
-        release() {
-          if (released) return;
-          released = true;
-          rmSync(file, { force: true });
-        },
-      };
+      return heldLock(file, tookOverFrom);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const { pid } = parse(readFileSync(file, "utf8"));
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) throw new StoreInUseError(pid);
-      if (pid === process.pid) throw new StoreInUseError(pid);
-      if (Number.isInteger(pid) && pid > 0) tookOverFrom = pid;
-      rmSync(file, { force: true });
+      tookOverFrom = removeDeadLock(file) ?? tookOverFrom;
     }
   }
   throw new StoreInUseError(parse(readFileSync(file, "utf8")).pid);
+}
+
+/** The lock this process holds in `file`. */
+function heldLock(file: string, tookOverFrom: number | null): StoreLock {
+  let released = false;
+  return {
+    file,
+    tookOverFrom,
+    setApiUrl(url) {
+      if (!released) writeFileSync(file, `${process.pid}\n${url}\n`);
+    },
+    release() {
+      if (released) return;
+      released = true;
+      rmSync(file, { force: true });
+    },
+  };
+}
+
+/**
+ * Removes a lock file left by a dead process (or holding no PID); returns that process's PID.
+ * @throws StoreInUseError when a live process (this one included) holds it.
+ */
+function removeDeadLock(file: string): number | null {
+  const { pid } = parse(readFileSync(file, "utf8"));
+  const valid = Number.isInteger(pid) && pid > 0;
+  if (valid && pid !== process.pid && alive(pid)) throw new StoreInUseError(pid);
+  if (pid === process.pid) throw new StoreInUseError(pid);
+  rmSync(file, { force: true });
+  return valid ? pid : null;
 }

@@ -52,6 +52,19 @@ export function ttlOf(createQuery: string, column: string | null): string | null
 /** The TTL expression ClickHouse shows for `time + INTERVAL days DAY`. */
 const shown = (time: string, days: number): string => `${time} + toIntervalDay(${days})`;
 
+/** The ALTER actions that bring one table's TTLs (its columns', or the row TTL) to `days` (null: none), given its `create` text; empty when already so. */
+function ttlActions(t: (typeof CONTENT_TABLES)[number], create: string, days: number | null): string[] {
+  const want = days === null ? null : shown(t.time, days);
+  const set = days === null ? "REMOVE TTL" : `TTL ${t.time} + INTERVAL ${days} DAY`;
+  const actions: string[] = [];
+  for (const column of t.columns ?? [null]) {
+    if (ttlOf(create, column) === want) continue;
+    if (column !== null) actions.push(`MODIFY COLUMN ${column} ${set}`);
+    else actions.push(days === null ? "REMOVE TTL" : `MODIFY ${set}`);
+  }
+  return actions;
+}
+
 /**
  * The ALTER statements that bring every content table's TTL to `retention`, given the tables'
  * current `create_table_query` (by table name, the `_local` table's when clustered): nothing for a
@@ -66,14 +79,7 @@ export function retentionStatements(database: string, cluster: string | null, cu
     const name = cluster === null ? t.table : `${t.table}_local`;
     const create = current.get(name);
     if (create === undefined) throw new Error(`table ${database}.${name} does not exist (run the migrations first)`);
-    const days = retention[t.setting];
-    const want = days === null ? null : shown(t.time, days);
-    const actions: string[] = [];
-    for (const column of t.columns ?? [null]) {
-      if (ttlOf(create, column) === want) continue;
-      const set = days === null ? "REMOVE TTL" : `TTL ${t.time} + INTERVAL ${days} DAY`;
-      actions.push(column === null ? (days === null ? "REMOVE TTL" : `MODIFY ${set}`) : `MODIFY COLUMN ${column} ${set}`);
-    }
+    const actions = ttlActions(t, create, retention[t.setting]);
     if (actions.length > 0) out.push(`ALTER TABLE ${database}.${name}${cluster === null ? "" : ` ON CLUSTER ${cluster}`} ${actions.join(", ")}`);
   }
   return out;

@@ -57,17 +57,7 @@ export function spreadSample(groups: readonly QuestionGroup[], n: number): Quest
     byService.set(s, [...(byService.get(s) ?? []), g]);
   }
   const services = [...byService.keys()].sort();
-  const quota = new Map(services.map((s) => [s, 0]));
-  let left = Math.min(n, groups.length);
-  while (left > 0) {
-    for (const s of services) {
-      if (left === 0) break;
-      if ((quota.get(s) ?? 0) < (byService.get(s)?.length ?? 0)) {
-        quota.set(s, (quota.get(s) ?? 0) + 1);
-        left--;
-      }
-    }
-  }
+  const quota = serviceQuotas(services, byService, Math.min(n, groups.length));
   const picked: QuestionGroup[] = [];
   for (const s of services) {
     const list = byService.get(s) ?? [];
@@ -75,6 +65,21 @@ export function spreadSample(groups: readonly QuestionGroup[], n: number): Quest
     for (let i = 0; i < q; i++) picked.push(list[Math.floor(((i + 0.5) * list.length) / q)] as QuestionGroup);
   }
   return picked.sort((a, b) => a.kept.at - b.kept.at);
+}
+
+/** How many groups each service gives: services take turns, one group each, until `n` are taken (a service out of groups is passed over). */
+function serviceQuotas(services: readonly string[], byService: ReadonlyMap<string, readonly QuestionGroup[]>, n: number): Map<string, number> {
+  const quota = new Map(services.map((s) => [s, 0]));
+  let left = n;
+  while (left > 0) {
+    for (const s of services) {
+      if (left > 0 && (quota.get(s) ?? 0) < (byService.get(s)?.length ?? 0)) {
+        quota.set(s, (quota.get(s) ?? 0) + 1);
+        left--;
+      }
+    }
+  }
+  return quota;
 }
 
 /** What a traffic draft did. */

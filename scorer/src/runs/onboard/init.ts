@@ -56,14 +56,7 @@ const quote = (s: string, n = 70): string => JSON.stringify(s.length > n ? `${s.
 /** The mapping as the user reads it: each path and the value it found. */
 function showMapping(m: ReplyMapping, top: RetrievedItem | undefined): string[] {
   const out = [`proposed mapping (JSONPath):`, `  answer       ${m.answer.path}  ${quote(m.answer.value)} (${m.answer.value.length} characters)`];
-  const c = m.contexts;
-  if (c !== null) {
-    out.push(`  contexts     ${c.path}  (${c.count} in this reply)`);
-    out.push(`    id         ${c.id}${top ? `  ${quote(top.id, 40)}` : ""}`);
-    out.push(`    document   ${c.document_id ?? "(none: the id is the document id)"}${c.document_id !== null && top ? `  ${quote(top.document_id, 40)}` : ""}`);
-    out.push(`    text       ${c.text}${top ? `  ${quote(top.text, 50)}` : ""}`);
-    out.push(`    score      ${c.score ?? "(none)"}${c.score !== null && top?.score !== null && top?.score !== undefined ? `  ${top.score}` : ""}`);
-  }
+  if (m.contexts !== null) out.push(...showContexts(m.contexts, top));
   const u = m.usage;
   out.push(
     u.input_tokens === null && u.output_tokens === null
@@ -71,6 +64,18 @@ function showMapping(m: ReplyMapping, top: RetrievedItem | undefined): string[] 
       : `  token usage  input ${u.input_tokens ?? "—"}, output ${u.output_tokens ?? "—"} (shown only: a target config does not read token usage; spans do, see eval --via-traces)`,
   );
   return out;
+}
+
+/** The contexts' paths, each with the value it found in the top context. */
+function showContexts(c: NonNullable<ReplyMapping["contexts"]>, top: RetrievedItem | undefined): string[] {
+  const topScore = c.score !== null && top?.score !== null && top?.score !== undefined ? `  ${top.score}` : "";
+  return [
+    `  contexts     ${c.path}  (${c.count} in this reply)`,
+    `    id         ${c.id}${top ? `  ${quote(top.id, 40)}` : ""}`,
+    `    document   ${c.document_id ?? "(none: the id is the document id)"}${c.document_id !== null && top ? `  ${quote(top.document_id, 40)}` : ""}`,
+    `    text       ${c.text}${top ? `  ${quote(top.text, 50)}` : ""}`,
+    `    score      ${c.score ?? "(none)"}${topScore}`,
+  ];
 }
 
 /** Files common to both kinds of target: the starter golden set and the workflow. */

@@ -103,19 +103,11 @@ export async function probeService(url: string, question: string, opts: { readon
       ERROR_BODY,
     );
     if (!got.ok) {
-      if (!got.reason.startsWith("HTTP ")) throw new InitError(`init: ${url} is unreachable: ${got.reason}`, "unavailable");
-      const status = /^HTTP \d+/u.exec(got.reason)?.[0] ?? "HTTP error";
-      const errorBody = got.reason.slice(status.length + 2);
-      attempts.push({ body, failure: errorBody === "" ? status : `${status}: ${errorBody.slice(0, BODY_START)}` });
-      if (!wrapped) for (const f of missingFields(errorBody)) if (!envelopes.includes(f) && envelopes.length < MAX_ENVELOPES) envelopes.push(f);
+      const errorBody = httpRefusal(url, got.reason, body, attempts);
+      if (!wrapped) addEnvelopes(envelopes, missingFields(errorBody));
       continue;
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(got.text);
-    } catch {
-      throw new InitError(`init: ${url} answered, but the reply is not JSON; it starts ${JSON.stringify(got.text.slice(0, BODY_START))}`);
-    }
+    const json = parseReply(url, got.text);
     const m = proposeMapping(json, { question });
     if (!m.ok) {
       lastNoAnswer = `${m.reason}; the reply starts ${JSON.stringify(got.text.slice(0, BODY_START))}`;
@@ -125,8 +117,41 @@ export async function probeService(url: string, question: string, opts: { readon
     attempts.push({ body, failure: null });
     return { body, text: got.text, json, mapping: m.mapping, attempts };
   }
-  if (lastNoAnswer !== null) throw new InitError(`init: ${url}: the reply has ${lastNoAnswer}`);
+  throw noAnswer(url, lastNoAnswer, attempts, envelopes);
+}
+
+/**
+ * A failed request: a network failure or timeout throws (unreachable); an HTTP error is recorded as
+ * the body's attempt. Returns the error body (read for the fields it names missing).
+ */
+function httpRefusal(url: string, reason: string, body: BodyTemplate, attempts: ProbeAttempt[]): string {
+  if (!reason.startsWith("HTTP ")) throw new InitError(`init: ${url} is unreachable: ${reason}`, "unavailable");
+  const status = /^HTTP \d+/u.exec(reason)?.[0] ?? "HTTP error";
+  const errorBody = reason.slice(status.length + 2);
+  attempts.push({ body, failure: errorBody === "" ? status : `${status}: ${errorBody.slice(0, BODY_START)}` });
+  return errorBody;
+}
+
+/** Adds the fields not yet listed, up to {@link MAX_ENVELOPES}. */
+function addEnvelopes(envelopes: string[], fields: readonly string[]): void {
+  for (const f of fields) if (!envelopes.includes(f) && envelopes.length < MAX_ENVELOPES) envelopes.push(f);
+}
+
+/** A 2xx reply's JSON; a reply that is not JSON stops the probe. */
+function parseReply(url: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new InitError(`init: ${url} answered, but the reply is not JSON; it starts ${JSON.stringify(text.slice(0, BODY_START))}`);
+  }
+}
+
+/** Why no body gave an answer: the last JSON reply without one, else the refusals (the bodies tried and the first failure). */
+function noAnswer(url: string, lastNoAnswer: string | null, attempts: readonly ProbeAttempt[], envelopes: readonly string[]): InitError {
+  if (lastNoAnswer !== null) return new InitError(`init: ${url}: the reply has ${lastNoAnswer}`);
   const first = attempts[0]?.failure ?? "no reply";
   const inside = envelopes.length > 0 ? `, and each inside ${envelopes.map((f) => `"${f}"`).join(" and ")}` : "";
-  throw new InitError(`init: ${url} refused every request body tried (${QUESTION_KEYS.map((k) => `{"${k}"}`).join(", ")}, each also with "top_k"${inside}): first answer ${first}`);
+  return new InitError(
+    `init: ${url} refused every request body tried (${QUESTION_KEYS.map((k) => `{"${k}"}`).join(", ")}, each also with "top_k"${inside}): first answer ${first}`,
+  );
 }

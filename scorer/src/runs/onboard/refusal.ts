@@ -25,19 +25,27 @@ export function missingFields(errorBody: string): string[] {
     return [];
   }
   const found: string[] = [];
-  const walk = (v: unknown, depth: number): void => {
-    if (depth > 4) return;
-    if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
-    else if (isObject(v)) {
-      if (isMissing(v) && Array.isArray(v["loc"])) {
-        const loc = (v["loc"] as unknown[]).filter((k, i) => !(i === 0 && typeof k === "string" && REQUEST_PARTS.has(k)));
-        const name = loc[0];
-        if (loc.length === 1 && typeof name === "string" && !found.includes(name)) found.push(name);
-        return;
-      }
-      for (const x of Object.values(v)) walk(x, depth + 1);
-    }
-  };
-  walk(json, 0);
+  walkMissing(json, 0, found);
   return found;
+}
+
+/** Adds the top-level fields named missing in `v` (at any depth up to 4) to `found`, once each. */
+function walkMissing(v: unknown, depth: number, found: string[]): void {
+  if (depth > 4) return;
+  if (Array.isArray(v)) for (const x of v) walkMissing(x, depth + 1, found);
+  else if (isObject(v)) {
+    if (isMissing(v) && Array.isArray(v["loc"])) {
+      const name = topLevelField(v["loc"] as unknown[]);
+      if (name !== null && !found.includes(name)) found.push(name);
+      return;
+    }
+    for (const x of Object.values(v)) walkMissing(x, depth + 1, found);
+  }
+}
+
+/** The field a `loc` names when it is a top-level one (after the request part, `body`, …); null for a field inside another. */
+function topLevelField(loc: readonly unknown[]): string | null {
+  const rest = loc.filter((k, i) => !(i === 0 && typeof k === "string" && REQUEST_PARTS.has(k)));
+  const name = rest[0];
+  return rest.length === 1 && typeof name === "string" ? name : null;
 }

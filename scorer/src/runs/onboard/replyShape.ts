@@ -159,6 +159,36 @@ function docRank(key: string): number {
 
 const within = (p: readonly Key[], prefix: readonly Key[]): boolean => prefix.length <= p.length && prefix.every((k, i) => p[i] === k);
 
+/** The contexts found in a reply (see {@link contextsOf}). */
+type Contexts = NonNullable<ReturnType<typeof contextsOf>>;
+
+/**
+ * The answer among the prose strings: a field named like an answer first, then the longest; a
+ * named answer field wins only against prose of comparable length (a long unnamed text is the answer).
+ */
+function chooseAnswer(answers: readonly { path: Key[]; value: string }[]): { path: Key[]; value: string } {
+  const answer = [...answers].sort((x, y) => Number(ANSWER_KEYS.test(lastKey(y.path))) - Number(ANSWER_KEYS.test(lastKey(x.path))) || y.value.length - x.value.length)[0] as {
+    path: Key[];
+    value: string;
+  };
+  const longest = [...answers].sort((x, y) => y.value.length - x.value.length)[0] as { path: Key[]; value: string };
+  return longest.value.length > 3 * answer.value.length ? longest : answer;
+}
+
+/** The contexts' paths (an id, else the document id, as the id); "no id" when they have neither. */
+function contextsMapping(ctx: Contexts): NonNullable<ReplyMapping["contexts"]> | "no id" {
+  const id = ctx.id ?? ctx.doc;
+  if (id === null) return "no id";
+  return {
+    path: `${jsonPath(ctx.path)}[*]`,
+    count: ctx.items.length,
+    id: jsonPath(id.path),
+    document_id: ctx.doc !== null && ctx.doc !== id ? jsonPath(ctx.doc.path) : null,
+    text: jsonPath(ctx.text.path),
+    score: ctx.score !== null ? jsonPath(ctx.score.path) : null,
+  };
+}
+
 /**
  * Proposes a target config's `response` for one parsed reply: the answer is the longest string that
  * reads like prose outside the contexts (a name such as `answer` or `response` wins a tie of
@@ -183,30 +213,14 @@ export function proposeMapping(reply: unknown, opts: { readonly question?: strin
       reason: `no text that looks like an answer (a string of three or more words outside the contexts)${strings.length > 0 ? `; string fields: ${strings.slice(0, 6).join(", ")}` : ""}`,
     };
   }
-  const answer = [...answers].sort((x, y) => Number(ANSWER_KEYS.test(lastKey(y.path))) - Number(ANSWER_KEYS.test(lastKey(x.path))) || y.value.length - x.value.length)[0] as {
-    path: Key[];
-    value: string;
-  };
-  // a named answer field wins only against prose of comparable length (a long unnamed text is the answer)
-  const longest = [...answers].sort((x, y) => y.value.length - x.value.length)[0] as { path: Key[]; value: string };
-  const chosen = longest.value.length > 3 * answer.value.length ? longest : answer;
+  const chosen = chooseAnswer(answers);
   const usageOf = (re: RegExp): string | null => {
     const f = outside.find((l) => typeof l.value === "number" && re.test(lastKey(l.path)));
     return f ? jsonPath(f.path) : null;
   };
-  let contexts: ReplyMapping["contexts"] = null;
-  if (ctx !== null) {
-    const id = ctx.id ?? ctx.doc;
-    if (id === null) return { ok: false, reason: `the contexts at ${jsonPath(ctx.path)} have no id-like field (id, chunk_id, node_id, document_id, source, …)` };
-    contexts = {
-      path: `${jsonPath(ctx.path)}[*]`,
-      count: ctx.items.length,
-      id: jsonPath(id.path),
-      document_id: ctx.doc !== null && ctx.doc !== id ? jsonPath(ctx.doc.path) : null,
-      text: jsonPath(ctx.text.path),
-      score: ctx.score !== null ? jsonPath(ctx.score.path) : null,
-    };
-  }
+  const contexts = ctx === null ? null : contextsMapping(ctx);
+  if (contexts === "no id")
+    return { ok: false, reason: `the contexts at ${jsonPath((ctx as Contexts).path)} have no id-like field (id, chunk_id, node_id, document_id, source, …)` };
   return {
     ok: true,
     mapping: {

@@ -32,18 +32,30 @@ export function parseReplaySource(spec: string, now: number): ReplaySource {
   const s = spec.trim();
   if (s.length === 0) throw new ReplaySpecError("--from: empty");
   if (!s.includes("=")) return { kind: "run", runId: s };
-  const f = { since: null as Date | null, until: null as Date | null, pipeline: null as string | null, service: null as string | null, source: null as string | null };
-  for (const part of s.split(",")) {
-    const [key, ...rest] = part.split("=");
-    const k = (key ?? "").trim();
-    const v = rest.join("=").trim();
-    if (v.length === 0) throw new ReplaySpecError(`--from: "${part}" has no value`);
-    if (k === "since" || k === "until") f[k] = time(v, now, k);
-    else if (k === "pipeline" || k === "service") f[k] = v;
-    else if (k === "source") {
-      if (!["golden", "replay", "live"].includes(v)) throw new ReplaySpecError(`--from: source="${v}" must be golden, replay or live`);
-      f.source = v;
-    } else throw new ReplaySpecError(`--from: unknown filter "${k}" (since, until, pipeline, service, source)`);
-  }
+  const f: Filters = { since: null, until: null, pipeline: null, service: null, source: null };
+  for (const part of s.split(",")) setFilter(f, part, now);
   return { kind: "filter", ...f };
+}
+
+/** The filters of a `--from` spec (null: not given). */
+interface Filters {
+  since: Date | null;
+  until: Date | null;
+  pipeline: string | null;
+  service: string | null;
+  source: string | null;
+}
+
+/** Reads one `key=value` part of a `--from` spec into `f`. */
+function setFilter(f: Filters, part: string, now: number): void {
+  const [key, ...rest] = part.split("=");
+  const k = (key ?? "").trim();
+  const v = rest.join("=").trim();
+  if (v.length === 0) throw new ReplaySpecError(`--from: "${part}" has no value`);
+  if (k === "since" || k === "until") f[k] = time(v, now, k);
+  else if (k === "pipeline" || k === "service") f[k] = v;
+  else if (k === "source") {
+    if (!["golden", "replay", "live"].includes(v)) throw new ReplaySpecError(`--from: source="${v}" must be golden, replay or live`);
+    f.source = v;
+  } else throw new ReplaySpecError(`--from: unknown filter "${k}" (since, until, pipeline, service, source)`);
 }
