@@ -143,32 +143,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { home?: string } 
       "OPENAI_BASE_URL is set but RAGMETER_JUDGE_MODEL is not: set the judge model (e.g. RAGMETER_JUDGE_MODEL=gpt-4.1-mini), or unset OPENAI_BASE_URL for the heuristic judges",
     );
   }
-  const store: StoreTarget = e.CLICKHOUSE_URL
-    ? {
-        kind: "server",
-        url: e.CLICKHOUSE_URL,
-        database: e.CLICKHOUSE_DATABASE,
-        ...(e.CLICKHOUSE_USER !== undefined ? { username: e.CLICKHOUSE_USER } : {}),
-        ...(e.CLICKHOUSE_PASSWORD !== undefined ? { password: e.CLICKHOUSE_PASSWORD } : {}),
-        ...(e.CLICKHOUSE_CLUSTER !== undefined ? { cluster: e.CLICKHOUSE_CLUSTER } : {}),
-      }
-    : { kind: "embedded", home, database: e.CLICKHOUSE_DATABASE };
   return {
-    store,
-    judge:
-      e.OPENAI_BASE_URL && e.RAGMETER_JUDGE_MODEL
-        ? {
-            baseURL: e.OPENAI_BASE_URL,
-            apiKey: e.OPENAI_API_KEY,
-            model: e.RAGMETER_JUDGE_MODEL,
-            timeoutMs: e.RAGMETER_JUDGE_TIMEOUT_MS,
-            contextTokens: e.RAGMETER_JUDGE_CONTEXT_TOKENS,
-            concurrency: e.RAGMETER_JUDGE_CONCURRENCY,
-            rpm: e.RAGMETER_JUDGE_RPM ?? null,
-            retries: e.RAGMETER_JUDGE_RETRIES,
-            maxOutputTokens: e.RAGMETER_JUDGE_MAX_OUTPUT_TOKENS,
-          }
-        : null,
+    store: storeTarget(e, home),
+    judge: judgeConfig(e),
     prices: e.RAGMETER_PRICES === undefined ? null : loadPrices(path.resolve(e.RAGMETER_PRICES)),
     targetTimeoutMs: e.RAGMETER_TARGET_TIMEOUT_MS,
     sampleModel: e.RAGMETER_SAMPLE_MODEL ?? null,
@@ -176,12 +153,49 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { home?: string } 
     runtimeTuning: e.RAGMETER_RUNTIME_TUNING,
     home,
     faultStoreWriteEvery: e.RAGMETER_FAULT_STORE_WRITE_EVERY ?? null,
-    retention: {
-      spans: e.RAGMETER_RETENTION_DAYS_SPANS ?? e.RAGMETER_RETENTION_DAYS ?? null,
-      logs: e.RAGMETER_RETENTION_DAYS_LOGS ?? e.RAGMETER_RETENTION_DAYS ?? null,
-      interactions: e.RAGMETER_RETENTION_DAYS_INTERACTIONS ?? e.RAGMETER_RETENTION_DAYS ?? null,
-    },
+    retention: retentionOf(e),
     evaluationExport: e.RAGMETER_EVALUATION_EXPORT_ENDPOINT === undefined ? null : loadEvaluationExport(e.RAGMETER_EVALUATION_EXPORT_ENDPOINT, set),
+  };
+}
+
+/** The environment as {@link envSchema} reads it. */
+type Env = z.infer<typeof envSchema>;
+
+/** The store: a ClickHouse server (`CLICKHOUSE_URL`), else the embedded one under `home`. */
+function storeTarget(e: Env, home: string): StoreTarget {
+  if (!e.CLICKHOUSE_URL) return { kind: "embedded", home, database: e.CLICKHOUSE_DATABASE };
+  return {
+    kind: "server",
+    url: e.CLICKHOUSE_URL,
+    database: e.CLICKHOUSE_DATABASE,
+    ...(e.CLICKHOUSE_USER !== undefined ? { username: e.CLICKHOUSE_USER } : {}),
+    ...(e.CLICKHOUSE_PASSWORD !== undefined ? { password: e.CLICKHOUSE_PASSWORD } : {}),
+    ...(e.CLICKHOUSE_CLUSTER !== undefined ? { cluster: e.CLICKHOUSE_CLUSTER } : {}),
+  };
+}
+
+/** The LLM judge's settings, null (the heuristic judges) without an endpoint and a model. */
+function judgeConfig(e: Env): Config["judge"] {
+  if (!e.OPENAI_BASE_URL || !e.RAGMETER_JUDGE_MODEL) return null;
+  return {
+    baseURL: e.OPENAI_BASE_URL,
+    apiKey: e.OPENAI_API_KEY,
+    model: e.RAGMETER_JUDGE_MODEL,
+    timeoutMs: e.RAGMETER_JUDGE_TIMEOUT_MS,
+    contextTokens: e.RAGMETER_JUDGE_CONTEXT_TOKENS,
+    concurrency: e.RAGMETER_JUDGE_CONCURRENCY,
+    rpm: e.RAGMETER_JUDGE_RPM ?? null,
+    retries: e.RAGMETER_JUDGE_RETRIES,
+    maxOutputTokens: e.RAGMETER_JUDGE_MAX_OUTPUT_TOKENS,
+  };
+}
+
+/** Retention per table group: its own variable, else `RAGMETER_RETENTION_DAYS`, else forever (null). */
+function retentionOf(e: Env): Retention {
+  return {
+    spans: e.RAGMETER_RETENTION_DAYS_SPANS ?? e.RAGMETER_RETENTION_DAYS ?? null,
+    logs: e.RAGMETER_RETENTION_DAYS_LOGS ?? e.RAGMETER_RETENTION_DAYS ?? null,
+    interactions: e.RAGMETER_RETENTION_DAYS_INTERACTIONS ?? e.RAGMETER_RETENTION_DAYS ?? null,
   };
 }
 

@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import OpenAI from "openai";
 import type { Target } from "../runs/target.js";
 import { type CommandContext, intArg, judgeOptions } from "./args.js";
+import type { Config } from "./config.js";
 import { type Io, judgeFor, withEvaluationExport, withStore } from "./context.js";
 import { EXIT, evaluateAndReport, type JudgeRunFlags } from "./evalCommand.js";
 
@@ -23,6 +24,15 @@ export function inProcessTarget(pipeline: SamplePipeline): Target {
   };
 }
 
+/** What each sample pipeline version does differently. */
+const PIPELINE_KIND = { v1: "section chunks", v2: "fixed 220-character chunks + deliberate answer fault" } as const;
+
+/** The sample pipeline's LLM: `RAGMETER_SAMPLE_MODEL` through the judge's endpoint; undefined (extractive answers) without both. */
+function sampleLlm(config: Config): { client: OpenAI; model: string } | undefined {
+  if (!config.sampleModel || !config.judge) return undefined;
+  return { client: new OpenAI({ baseURL: config.judge.baseURL, apiKey: config.judge.apiKey ?? "none" }), model: config.sampleModel };
+}
+
 /**
  * `ragmeter demo` / `npm run demo`: evaluates sample pipeline v1 then v2 on the bundled golden set,
  * in process, each compared with the previous comparable run. Returns the exit code.
@@ -36,15 +46,10 @@ export async function demoCommand(io: Io, flags: { home?: string; concurrency: n
       (m) => io.err(`warning: ${m}`),
       async (evaluations) => {
         const judge = await judgeFor(config);
-        const llm =
-          config.sampleModel && config.judge
-            ? { client: new OpenAI({ baseURL: config.judge.baseURL, apiKey: config.judge.apiKey ?? "none" }), model: config.sampleModel }
-            : undefined;
+        const llm = sampleLlm(config);
         for (const version of ["v1", "v2"] as const) {
           const pipeline = await createSamplePipeline({ version, ...(llm ? { llm } : {}) });
-          io.out(
-            `\n=== sample pipeline ${version}: ${version === "v1" ? "section chunks" : "fixed 220-character chunks + deliberate answer fault"} (${pipeline.chunkCount} chunks) ===`,
-          );
+          io.out(`\n=== sample pipeline ${version}: ${PIPELINE_KIND[version]} (${pipeline.chunkCount} chunks) ===`);
           const outcome = await evaluateAndReport(io, store, judge, golden, inProcessTarget(pipeline), {
             pipelineVersion: `sample-${version}`,
             ks: [1, 3, 5, 10],

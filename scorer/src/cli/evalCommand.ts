@@ -221,6 +221,19 @@ async function targetFor(
   return httpTarget(flags.target as string, timeoutMs, client);
 }
 
+/** Where `--via-traces` reads the spans (Kafka when brokers are set, else an OTLP receiver of its own) and how long it waits for them. */
+function viaTracesSettings(io: Io, flags: EvalFlags): ViaTracesSettings {
+  const stream = loadStreamConfig(io.env, flags.quietMs !== undefined ? { quietMs: flags.quietMs } : {});
+  return {
+    spans:
+      stream.brokers !== null
+        ? { kind: "kafka", brokers: stream.brokers, ...(stream.security !== undefined ? { security: stream.security } : {}), topic: stream.topic }
+        : { kind: "otlp", port: flags.otlpPort ?? 4318, host: flags.otlpHost ?? DEFAULT_LISTEN_HOST },
+    quietMs: stream.quietMs,
+    traceTimeoutMs: flags.traceTimeout ?? 30_000,
+  };
+}
+
 /** `ragmeter eval`: replay a golden set against an HTTP target, score, store, print. Returns the exit code. */
 async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
   // Process-wide, for this command and after (RAGMETER_RUNTIME_TUNING; figures in bench/README.md, "eval"):
@@ -236,17 +249,7 @@ async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
     io.err("ragmeter: eval: --repeat is not available with --via-traces (run `ragmeter eval --help` for usage)");
     return EXIT.usage;
   }
-  const stream = flags.viaTraces ? loadStreamConfig(io.env, flags.quietMs !== undefined ? { quietMs: flags.quietMs } : {}) : null;
-  const viaTraces: ViaTracesSettings | null = stream
-    ? {
-        spans:
-          stream.brokers !== null
-            ? { kind: "kafka", brokers: stream.brokers, ...(stream.security !== undefined ? { security: stream.security } : {}), topic: stream.topic }
-            : { kind: "otlp", port: flags.otlpPort ?? 4318, host: flags.otlpHost ?? DEFAULT_LISTEN_HOST },
-        quietMs: stream.quietMs,
-        traceTimeoutMs: flags.traceTimeout ?? 30_000,
-      }
-    : null;
+  const viaTraces = flags.viaTraces ? viaTracesSettings(io, flags) : null;
   // A direct eval of an HTTP target asks from a client thread (via traces the answers come from
   // spans; a module runs in process). The store opens (engine, migrations) once the thread has
   // loaded, while the first questions are asked (runEval).

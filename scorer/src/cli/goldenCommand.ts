@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { checkGoldenSet, loadGoldenSet, MATCH_MODES } from "@ragmeter/golden";
+import { checkGoldenSet, type GoldenCheck, type GoldenSet, loadGoldenSet, MATCH_MODES } from "@ragmeter/golden";
 import type { Command } from "commander";
 import type { RetrievedItem } from "../domain/metrics/recall.js";
 import { pinGoldenItems } from "../runs/pin.js";
@@ -40,29 +40,34 @@ export async function goldenCheckCommand(io: Io, file: string, flags: { corpus?:
   const dup = c.similarQuestions;
   out.push(dup.length === 0 ? "duplicate questions: none" : `duplicate or near-duplicate questions: ${dup.length}`);
   for (const d of dup) out.push(`  ${d.kind === "duplicate" ? "duplicate" : "near-duplicate"} ${d.a} ~ ${d.b} (word overlap ${d.similarity.toFixed(2)})`);
-  if (c.substrings !== null) {
-    const checked = set.items.filter((it) => it.expected_source !== null && it.expected_substring !== null).length;
-    out.push(
-      checked === 0
-        ? `substrings: none to check (no item has expected_source + expected_substring)`
-        : c.substrings.length === 0
-          ? `substrings: all ${checked} found exactly once in ${flags.corpus}`
-          : `substrings: ${c.substrings.length} of ${checked} not found exactly once in ${flags.corpus}`,
-    );
-    for (const s of c.substrings) {
-      out.push(
-        `  ${s.id}: ${s.occurrences === null ? `document "${s.source}" not found` : s.occurrences === 0 ? `not found in "${s.source}"` : `found ${s.occurrences} times in "${s.source}"`}`,
-      );
-    }
-  }
+  if (c.substrings !== null) out.push(...substringLines(set, c.substrings, flags.corpus));
   io.out(out.join("\n"));
-  if (c.unconfirmed.length > 0) {
-    const shown = c.unconfirmed.slice(0, 5).join(", ");
-    io.err(
-      `warning: ${c.unconfirmed.length} of ${c.items} items unconfirmed (drafted, no person has checked them): ${shown}${c.unconfirmed.length > 5 ? ", …" : ""} — check each question and its expected source, then delete its "unconfirmed": true`,
-    );
-  }
+  if (c.unconfirmed.length > 0) io.err(unconfirmedWarning(c));
   return dup.length > 0 || (c.substrings !== null && c.substrings.length > 0) ? EXIT.gate : EXIT.done;
+}
+
+/** The substrings checked against the corpus, and each not found exactly once. */
+function substringLines(set: GoldenSet, substrings: NonNullable<GoldenCheck["substrings"]>, corpus: string | undefined): string[] {
+  const checked = set.items.filter((it) => it.expected_source !== null && it.expected_substring !== null).length;
+  const head =
+    checked === 0
+      ? `substrings: none to check (no item has expected_source + expected_substring)`
+      : substrings.length === 0
+        ? `substrings: all ${checked} found exactly once in ${corpus}`
+        : `substrings: ${substrings.length} of ${checked} not found exactly once in ${corpus}`;
+  return [head, ...substrings.map((s) => `  ${s.id}: ${substringFinding(s)}`)];
+}
+
+/** Where a substring was not found exactly once. */
+function substringFinding(s: NonNullable<GoldenCheck["substrings"]>[number]): string {
+  if (s.occurrences === null) return `document "${s.source}" not found`;
+  return s.occurrences === 0 ? `not found in "${s.source}"` : `found ${s.occurrences} times in "${s.source}"`;
+}
+
+/** The warning naming the first unconfirmed (drafted) items. */
+function unconfirmedWarning(c: GoldenCheck): string {
+  const shown = c.unconfirmed.slice(0, 5).join(", ");
+  return `warning: ${c.unconfirmed.length} of ${c.items} items unconfirmed (drafted, no person has checked them): ${shown}${c.unconfirmed.length > 5 ? ", …" : ""} — check each question and its expected source, then delete its "unconfirmed": true`;
 }
 
 /**

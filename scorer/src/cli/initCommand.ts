@@ -37,18 +37,7 @@ const exists = (file: string): Promise<boolean> =>
  */
 export async function initCommand(io: Io, flags: InitFlags): Promise<number> {
   if ((flags.url === undefined) === (flags.module === undefined)) throw new UsageError("init: give either --url URL or --module FILE");
-  const config = loadConfig(io.env);
-  const plan: InitPlan = await planInit({
-    ...(flags.url !== undefined ? { url: flags.url } : {}),
-    ...(flags.module !== undefined ? { module: flags.module } : {}),
-    cwd: io.cwd,
-    question: flags.question,
-    k: flags.k,
-    timeoutMs: config.targetTimeoutMs,
-    configFile: flags.config,
-    goldenFile: flags.golden,
-    workflowFile: flags.workflow === false ? null : flags.workflow,
-  });
+  const plan = await planFor(io, flags);
   io.out(plan.report.join("\n"));
   const width = Math.max(...plan.files.map((f) => f.path.length));
   io.out(`will write:\n${plan.files.map((f) => `  ${f.path.padEnd(width)}  ${f.what}`).join("\n")}`);
@@ -59,14 +48,8 @@ export async function initCommand(io: Io, flags: InitFlags): Promise<number> {
     return EXIT.usage;
   }
   if (flags.yes !== true) {
-    if (io.confirm === undefined) {
-      io.err("ragmeter: init: nothing written: stdin is not a terminal to confirm on; run again with --yes to write these files");
-      return EXIT.usage;
-    }
-    if (!(await io.confirm(`Write ${plan.files.length === 1 ? "this file" : `these ${plan.files.length} files`}?`))) {
-      io.out("nothing written");
-      return EXIT.done;
-    }
+    const refused = await confirmWrite(io, plan.files.length);
+    if (refused !== null) return refused;
   }
   for (const f of plan.files) {
     const abs = path.resolve(io.cwd, f.path);
@@ -75,6 +58,33 @@ export async function initCommand(io: Io, flags: InitFlags): Promise<number> {
     io.out(`wrote ${f.path}${taken.includes(f.path) ? " (overwritten: --force)" : ""}`);
   }
   io.out(`next: ${plan.evalCommand}`);
+  return EXIT.done;
+}
+
+/** Asks the service (or module) and plans the files, from the flags. */
+function planFor(io: Io, flags: InitFlags): Promise<InitPlan> {
+  const config = loadConfig(io.env);
+  return planInit({
+    ...(flags.url !== undefined ? { url: flags.url } : {}),
+    ...(flags.module !== undefined ? { module: flags.module } : {}),
+    cwd: io.cwd,
+    question: flags.question,
+    k: flags.k,
+    timeoutMs: config.targetTimeoutMs,
+    configFile: flags.config,
+    goldenFile: flags.golden,
+    workflowFile: flags.workflow === false ? null : flags.workflow,
+  });
+}
+
+/** Asks on the terminal before writing `files` files: null when confirmed, else the exit code (no terminal: usage; declined: done). */
+async function confirmWrite(io: Io, files: number): Promise<number | null> {
+  if (io.confirm === undefined) {
+    io.err("ragmeter: init: nothing written: stdin is not a terminal to confirm on; run again with --yes to write these files");
+    return EXIT.usage;
+  }
+  if (await io.confirm(`Write ${files === 1 ? "this file" : `these ${files} files`}?`)) return null;
+  io.out("nothing written");
   return EXIT.done;
 }
 

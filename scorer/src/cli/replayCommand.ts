@@ -38,43 +38,58 @@ export function formatReplay(r: ReplayOutcome, top = 10): string {
   out.push(`original pipeline ${olds} → ${o.run.pipeline_version}; both sides scored by judge ${judgeLabel(o.run.judge_kind, o.run.judge_model)}, paired per question`);
   out.push("");
   out.push(`${"metric".padEnd(12)} ${"old".padStart(7)} ${"new".padStart(7)} ${"delta".padStart(7)}  ${"95% CI".padEnd(20)} n`);
-  for (const d of r.deltas) {
-    if (d.n === 0) continue;
-    const ci = d.interval ? `[${fmtDelta(d.metric, d.interval.lower)}, ${fmtDelta(d.metric, d.interval.upper)}]` : "—";
-    out.push(
-      `${d.metric.padEnd(12)} ${fmtValue(d.metric, d.mean_a).padStart(7)} ${fmtValue(d.metric, d.mean_b).padStart(7)} ${fmtDelta(d.metric, d.delta).padStart(7)}  ${ci.padEnd(20)} ${d.n}`,
-    );
-  }
+  for (const d of r.deltas) if (d.n > 0) out.push(deltaRow(d));
   out.push("");
   out.push(
     `retrieved documents, old vs new: Jaccard ${fmtValue("", mean(r.overlap.map((x) => x.jaccard)))} · rank-biased overlap (p=0.9) ${fmtValue("", mean(r.overlap.map((x) => x.rbo)))} (mean over ${r.overlap.length} questions)`,
   );
-  const moved = (r.deltas.find((d) => d.metric === "grounding")?.differences ?? []).concat(
-    r.deltas.find((d) => d.metric === "relevance")?.differences.map((x) => ({ ...x, delta: x.delta / 4 })) ?? [],
-  );
-  const byKey = new Map<string, number>();
-  for (const m of moved) byKey.set(m.golden_id, Math.min(byKey.get(m.golden_id) ?? 0, m.delta));
-  const worst = [...byKey]
-    .filter(([, d]) => d < 0)
-    .sort((x, y) => x[1] - y[1] || x[0].localeCompare(y[0]))
-    .slice(0, top);
+  const worst = regressedMost(r, top);
   out.push("");
   out.push("regressed most (golden id or question, grounding / relevance old → new, overlap)");
   if (worst.length === 0) out.push("  none");
-  for (const [key] of worst) {
-    const g = r.deltas.find((d) => d.metric === "grounding")?.differences.find((x) => x.golden_id === key);
-    const rel = r.deltas.find((d) => d.metric === "relevance")?.differences.find((x) => x.golden_id === key);
-    const ov = r.overlap.find((x) => x.key === key);
-    const c = r.captured.find((x) => x.trace_id === key);
-    // A captured golden question is named by its golden id, live traffic by its question.
-    const name = c === undefined ? key.slice(0, 16) : c.golden_id !== "" ? c.golden_id : JSON.stringify(c.question.length > 60 ? `${c.question.slice(0, 59)}…` : c.question);
-    out.push(
-      `  ${name}  ${g ? `${fmtValue("grounding", g.a)}→${fmtValue("grounding", g.b)}` : "—"}  ${rel ? `${fmtValue("relevance", rel.a)}→${fmtValue("relevance", rel.b)}` : "—"}  J ${ov ? ov.jaccard.toFixed(2) : "—"}`,
-    );
-  }
+  for (const key of worst) out.push(regressionRow(r, key));
   const errs = o.questions.filter((q) => q.status !== "ok").length;
   if (errs > 0) out.push(`target errors: ${errs} (counted, never averaged)`);
   return out.join("\n");
+}
+
+/** One metric's row: old and new means, the delta and its interval, n. */
+function deltaRow(d: ReplayOutcome["deltas"][number]): string {
+  const ci = d.interval ? `[${fmtDelta(d.metric, d.interval.lower)}, ${fmtDelta(d.metric, d.interval.upper)}]` : "—";
+  return `${d.metric.padEnd(12)} ${fmtValue(d.metric, d.mean_a).padStart(7)} ${fmtValue(d.metric, d.mean_b).padStart(7)} ${fmtDelta(d.metric, d.delta).padStart(7)}  ${ci.padEnd(20)} ${d.n}`;
+}
+
+/** The differences of one metric, per question. */
+const differencesOf = (r: ReplayOutcome, metric: string) => r.deltas.find((d) => d.metric === metric)?.differences ?? [];
+
+/** The keys of the `top` questions that fell most (grounding, or relevance scaled to 0–1), worst first. */
+function regressedMost(r: ReplayOutcome, top: number): string[] {
+  const moved = differencesOf(r, "grounding").concat(differencesOf(r, "relevance").map((x) => ({ ...x, delta: x.delta / 4 })));
+  const byKey = new Map<string, number>();
+  for (const m of moved) byKey.set(m.golden_id, Math.min(byKey.get(m.golden_id) ?? 0, m.delta));
+  return [...byKey]
+    .filter(([, d]) => d < 0)
+    .sort((x, y) => x[1] - y[1] || x[0].localeCompare(y[0]))
+    .slice(0, top)
+    .map(([key]) => key);
+}
+
+/** A regressed question's row: its name, grounding and relevance old → new, retrieval overlap. */
+function regressionRow(r: ReplayOutcome, key: string): string {
+  const g = differencesOf(r, "grounding").find((x) => x.golden_id === key);
+  const rel = differencesOf(r, "relevance").find((x) => x.golden_id === key);
+  const ov = r.overlap.find((x) => x.key === key);
+  const name = questionName(
+    r.captured.find((x) => x.trace_id === key),
+    key,
+  );
+  return `  ${name}  ${g ? `${fmtValue("grounding", g.a)}→${fmtValue("grounding", g.b)}` : "—"}  ${rel ? `${fmtValue("relevance", rel.a)}→${fmtValue("relevance", rel.b)}` : "—"}  J ${ov ? ov.jaccard.toFixed(2) : "—"}`;
+}
+
+/** A captured golden question is named by its golden id, live traffic by its question (shortened); an unknown key by its start. */
+function questionName(c: ReplayOutcome["captured"][number] | undefined, key: string): string {
+  if (c === undefined) return key.slice(0, 16);
+  return c.golden_id !== "" ? c.golden_id : JSON.stringify(c.question.length > 60 ? `${c.question.slice(0, 59)}…` : c.question);
 }
 
 /** `ragmeter replay`: captured questions → new pipeline version, both sides scored, paired. Returns the exit code. */

@@ -91,16 +91,7 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
     const reader = storeReader(store, config.prices);
     const token = readSetting(SETTINGS.RAGMETER_COLLECTOR_TOKEN, io.env);
     const apiHost = flags.host ?? DEFAULT_LISTEN_HOST;
-    const api =
-      flags.apiPort !== undefined
-        ? await startReadApi(
-            reader,
-            { host: apiHost, port: flags.apiPort },
-            { ...(token !== undefined ? { token } : {}), ...(tlsFiles !== null ? { tls: { files: tlsFiles, log } } : {}) },
-          )
-        : null;
-    const refusal = api ? readApiRefusal(apiHost, token !== undefined) : null;
-    if (refusal !== null) log.warn(refusal, { host: apiHost, answers: 403 });
+    const api = flags.apiPort !== undefined ? await startScorerApi(reader, { host: apiHost, port: flags.apiPort }, token, tlsFiles, log) : null;
     if (api) store.recordApiUrl(api.url);
     const watch = watchContentCapture(reader, log);
     log.info("scorer running", {
@@ -113,7 +104,7 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
       retention_days: config.retention,
       ...(api ? { api: api.url } : {}),
     });
-    for (const id of store.abortedRuns) log.warn("run aborted: its process died while running it", { run_id: id });
+    warnAborted(store, log);
     const why = await untilShutdown(signal);
     log.info("scorer stopping", { reason: why });
     watch.stop();
@@ -121,6 +112,66 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
     await service.stop();
     return EXIT.done;
   });
+}
+
+/** The scorer's read API on its own port (HTTPS with `tlsFiles`, the bearer token when set); warns when it answers 403 to the non-loopback clients. */
+async function startScorerApi(
+  reader: ReturnType<typeof storeReader>,
+  at: { host: string; port: number },
+  token: string | undefined,
+  tlsFiles: ReturnType<typeof tlsFilesOf>,
+  log: ReturnType<typeof createLogger>,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const api = await startReadApi(reader, at, { ...(token !== undefined ? { token } : {}), ...(tlsFiles !== null ? { tls: { files: tlsFiles, log } } : {}) });
+  warnRefusal(log, at.host, token !== undefined);
+  return api;
+}
+
+/** `serve`'s read API on a port of its own (`--api-port`), with the collector's token and TLS files (checked by loadCollectorConfig). */
+function startServeApi(
+  reader: ReturnType<typeof storeReader>,
+  collectorConfig: ReturnType<typeof loadCollectorConfig>,
+  port: number,
+  log: ReturnType<typeof createLogger>,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const tlsFiles = tlsFilesOf(collectorConfig.tlsCertFile, collectorConfig.tlsKeyFile);
+  const auth = collectorConfig.token !== undefined ? { token: collectorConfig.token } : {};
+  return startReadApi(reader, { host: collectorConfig.host, port }, { ...auth, ...(tlsFiles !== null ? { tls: { files: tlsFiles, log } } : {}) });
+}
+
+/** `serve`'s collector: spans handed to the scorer in process (`sink`, without Kafka), and the read API's routes on its port (`reader`, unless the API has a port of its own). */
+async function startServeCollector(
+  collectorConfig: ReturnType<typeof loadCollectorConfig>,
+  log: ReturnType<typeof createLogger>,
+  sink: ScorerService["sink"] | null,
+  reader: ReturnType<typeof storeReader> | null,
+): Promise<RunningCollector> {
+  const auth = collectorConfig.token !== undefined ? { token: collectorConfig.token } : {};
+  return startCollector(collectorConfig, {
+    logger: log,
+    ...(sink === null ? {} : { sink }),
+    ...(reader === null ? {} : { routes: await readApiRoutes(reader, { ...auth, host: collectorConfig.host }) }),
+  });
+}
+
+/** Stops what `serve` started, in order: the capture watch, the API and the collector (what started), a last scoring, the scorer. */
+async function stopServe(watch: { stop(): void }, api: { close(): Promise<void> } | null, collector: RunningCollector | null, service: ScorerService): Promise<void> {
+  watch.stop();
+  if (api) await api.close();
+  if (collector) await collector.close();
+  await service.scoreNow().catch(() => 0);
+  await service.stop();
+}
+
+/** Warns when the read API on `host` answers 403 (see readApiRefusal). */
+function warnRefusal(log: ReturnType<typeof createLogger>, host: string, hasToken: boolean): void {
+  const refusal = readApiRefusal(host, hasToken);
+  if (refusal !== null) log.warn(refusal, { host, answers: 403 });
+}
+
+/** Warns of each run left running by a process that died. */
+function warnAborted(store: { readonly abortedRuns: readonly string[] }, log: ReturnType<typeof createLogger>): void {
+  for (const id of store.abortedRuns) log.warn("run aborted: its process died while running it", { run_id: id });
 }
 
 /**
@@ -152,24 +203,15 @@ export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSig
     let collector: RunningCollector | null = null;
     let api: { url: string; close(): Promise<void> } | null = null;
     const reader = storeReader(store, config.prices);
-    const auth = collectorConfig.token !== undefined ? { token: collectorConfig.token } : {};
     const watch = watchContentCapture(reader, log);
     // SIGTERM/SIGINT listened for before the port opens (a signal right after "serve running" stops it gracefully)
     const started = new AbortController(); // releases the listeners when the start fails
     const shutdown = untilShutdown(signal ? AbortSignal.any([signal, started.signal]) : started.signal);
     try {
       const sameport = flags.apiPort === undefined;
-      collector = await startCollector(collectorConfig, {
-        logger: log,
-        ...(useKafka ? {} : { sink: service.sink }),
-        ...(sameport ? { routes: await readApiRoutes(reader, { ...auth, host: collectorConfig.host }) } : {}),
-      });
-      const tlsFiles = tlsFilesOf(collectorConfig.tlsCertFile, collectorConfig.tlsKeyFile); // checked by loadCollectorConfig
-      api = sameport
-        ? null
-        : await startReadApi(reader, { host: collectorConfig.host, port: flags.apiPort as number }, { ...auth, ...(tlsFiles !== null ? { tls: { files: tlsFiles, log } } : {}) });
-      const refusal = readApiRefusal(collectorConfig.host, collectorConfig.token !== undefined);
-      if (refusal !== null) log.warn(refusal, { host: collectorConfig.host, answers: 403 });
+      collector = await startServeCollector(collectorConfig, log, useKafka ? null : service.sink, sameport ? reader : null);
+      api = sameport ? null : await startServeApi(reader, collectorConfig, flags.apiPort as number, log);
+      warnRefusal(log, collectorConfig.host, collectorConfig.token !== undefined);
       const apiUrl = api?.url ?? collector.url;
       store.recordApiUrl(apiUrl);
       log.info("serve running", {
@@ -179,17 +221,13 @@ export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSig
         store: store.location,
         retention_days: config.retention,
       });
-      for (const id of store.abortedRuns) log.warn("run aborted: its process died while running it", { run_id: id });
+      warnAborted(store, log);
       onReady?.(collector.url);
       const why = await shutdown;
       log.info("serve stopping", { reason: why });
     } finally {
       started.abort();
-      watch.stop();
-      if (api) await api.close();
-      if (collector) await collector.close();
-      await service.scoreNow().catch(() => 0);
-      await service.stop();
+      await stopServe(watch, api, collector, service);
     }
     return EXIT.done;
   });

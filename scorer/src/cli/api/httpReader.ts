@@ -5,6 +5,15 @@ import type { RunRecord } from "../../store/runs.js";
 import { ReadApiError } from "./errors.js";
 import type { Reader, RunQuestions } from "./reader.js";
 
+/** The error of a request that got no answer, naming why (refused, a certificate not trusted: what to set). */
+function unreachable(baseUrl: string, err: unknown): ReadApiError {
+  // fetch's own message is "fetch failed": the reason (refused, a certificate not trusted) is its cause
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  const why = cause?.code ?? cause?.message ?? (err as Error).message;
+  const hint = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/u.test(why) ? " (its TLS certificate is not trusted here: NODE_EXTRA_CA_CERTS=<the CA's PEM file>)" : "";
+  return new ReadApiError(`the store's owner API at ${baseUrl} is unreachable: ${why}${hint}`, null);
+}
+
 /**
  * A reader that asks the read API of the process owning the embedded store (`serve`, `scorer`),
  * with the collector's bearer token when one is set. Responses are the API's own JSON (same types).
@@ -17,11 +26,7 @@ export function httpReader(baseUrl: string, token: string | undefined): Reader {
     try {
       res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
     } catch (err) {
-      // fetch's own message is "fetch failed": the reason (refused, a certificate not trusted) is its cause
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      const why = cause?.code ?? cause?.message ?? (err as Error).message;
-      const hint = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/u.test(why) ? " (its TLS certificate is not trusted here: NODE_EXTRA_CA_CERTS=<the CA's PEM file>)" : "";
-      throw new ReadApiError(`the store's owner API at ${baseUrl} is unreachable: ${why}${hint}`, null);
+      throw unreachable(baseUrl, err);
     }
     if (allow404 && res.status === 404) return null;
     if (!res.ok) {
