@@ -124,6 +124,14 @@ for (const r of runs) {
       scores.push({ ...base, metric: `recall@${k}`, kind: "mechanical", value: rank === null ? null : rank <= k ? 1 : 0, status: rank === null ? "not_applicable" : "ok" });
       // one relevant chunk per question: precision@k is 1/k when it is in the top k
       scores.push({ ...base, metric: `precision@${k}`, kind: "mechanical", value: rank === null ? null : rank <= k ? 1 / k : 0, status: rank === null ? "not_applicable" : "ok" });
+      // and ndcg@k is 1/log2(rank + 1) (the ideal puts it at rank 1)
+      scores.push({
+        ...base,
+        metric: `ndcg@${k}`,
+        kind: "mechanical",
+        value: rank === null ? null : rank <= k ? 1 / Math.log2(rank + 1) : 0,
+        status: rank === null ? "not_applicable" : "ok",
+      });
     }
     scores.push({ ...base, metric: "mrr", kind: "mechanical", value: rank === null ? null : 1 / rank, status: rank === null ? "not_applicable" : "ok" });
     scores.push({ ...base, metric: "abstention", kind: "mechanical", value: unanswerable ? 1 : null, status: unanswerable ? "ok" : "not_applicable" });
@@ -514,7 +522,7 @@ const EXPECTED: Record<PanelId, (s: Scenario) => Row[]> = {
       }));
   },
   retrieval_by_version: (s) => {
-    const pq = perQuestion(s, [...KS.flatMap((k) => [`recall@${k}`, `precision@${k}`]), "mrr"]);
+    const pq = perQuestion(s, [...KS.flatMap((k) => [`recall@${k}`, `precision@${k}`, `ndcg@${k}`]), "mrr"]);
     return [...groupBy(pq, (x) => x.pv)]
       .map(([pv, xs]) => ({
         pipeline_version: pv,
@@ -523,6 +531,7 @@ const EXPECTED: Record<PanelId, (s: Scenario) => Row[]> = {
         recall_at_5: avgOf(xs, "recall@5"),
         recall_at_10: avgOf(xs, "recall@10"),
         ...Object.fromEntries(KS.map((k) => [`precision_at_${k}`, avgOf(xs, `precision@${k}`)])),
+        ...Object.fromEntries(KS.map((k) => [`ndcg_at_${k}`, avgOf(xs, `ndcg@${k}`)])),
         mrr: avgOf(xs, "mrr"),
         answerable_questions: new Set(xs.filter((x) => x.metric === "mrr").map((x) => x.trace_id)).size,
         _t: Math.max(...xs.map((x) => x.created)),
@@ -708,7 +717,7 @@ const EXPECTED: Record<PanelId, (s: Scenario) => Row[]> = {
       .map(([key, g]) => ({ time: key.split("|")[0], scorer_id: key.split("|")[1], consumer_lag: Math.max(...g.map((x) => x.lag)) }))
       .sort((a, b) => `${a.time}|${a.scorer_id}`.localeCompare(`${b.time}|${b.scorer_id}`)),
   tags_metrics: (s) => {
-    const pq = perQuestion(s, [`recall@${s.k}`, `precision@${s.k}`, "mrr", "grounding", "relevance", "key_facts", "abstention"]).filter((x) => runOf.has(x.run_id));
+    const pq = perQuestion(s, [`recall@${s.k}`, `precision@${s.k}`, `ndcg@${s.k}`, "mrr", "grounding", "relevance", "key_facts", "abstention"]).filter((x) => runOf.has(x.run_id));
     const tagged = pq.flatMap((x) => (TAGS[x.golden_id] ?? []).map((tag) => ({ ...x, tag })));
     return [...groupBy(tagged, (x) => `${x.tag}|${x.pv}`)]
       .map(([key, xs]) => ({
@@ -716,6 +725,7 @@ const EXPECTED: Record<PanelId, (s: Scenario) => Row[]> = {
         pipeline_version: key.split("|")[1],
         recall_at_k: avgOf(xs, `recall@${s.k}`),
         precision_at_k: avgOf(xs, `precision@${s.k}`),
+        ndcg_at_k: avgOf(xs, `ndcg@${s.k}`),
         mrr: avgOf(xs, "mrr"),
         grounding: avgOf(xs, "grounding"),
         relevance: avgOf(xs, "relevance"),

@@ -115,6 +115,7 @@ describe.skipIf(noChromium !== null)("ragmeter report", () => {
           for (const k of [1, 3, 5, 10]) {
             scores.push({ ...mech, metric: `recall@${k}`, value: v(rank !== null && rank <= k ? 1 : 0), status: "ok" });
             scores.push({ ...mech, metric: `precision@${k}`, value: v(rank !== null && rank <= k ? 1 / k : 0), status: "ok" });
+            scores.push({ ...mech, metric: `ndcg@${k}`, value: v(rank !== null && rank <= k ? 1 / Math.log2(rank + 1) : 0), status: "ok" });
           }
           scores.push({ ...mech, metric: "mrr", value: v(rank === null ? 0 : 1 / rank), status: "ok" });
           scores.push({ ...mech, metric: "key_facts", value: v(0.5), status: "ok" });
@@ -278,7 +279,21 @@ describe.skipIf(noChromium !== null)("ragmeter report", () => {
     // retrieval: recall@1/3/5/10 and MRR per version
     const ret = r["retrieval"]!;
     expect(ret.labels).toEqual(["v1", "v2", "v3"]);
-    expect(ret.series.map((s) => s.label)).toEqual(["recall@1", "recall@3", "recall@5", "recall@10", "precision@1", "precision@3", "precision@5", "precision@10", "MRR"]);
+    expect(ret.series.map((s) => s.label)).toEqual([
+      "recall@1",
+      "recall@3",
+      "recall@5",
+      "recall@10",
+      "precision@1",
+      "precision@3",
+      "precision@5",
+      "precision@10",
+      "ndcg@1",
+      "ndcg@3",
+      "ndcg@5",
+      "ndcg@10",
+      "MRR",
+    ]);
     close(
       ret.series[1]!.data,
       RUNS.map((x) => recall(x.run_id, 3)),
@@ -316,6 +331,10 @@ describe.skipIf(noChromium !== null)("ragmeter report", () => {
       "precision@3",
       "precision@5",
       "precision@10",
+      "ndcg@1",
+      "ndcg@3",
+      "ndcg@5",
+      "ndcg@10",
       "mrr",
       "grounding",
       "relevance",

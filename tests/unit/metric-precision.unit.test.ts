@@ -37,7 +37,7 @@ describe("precision@k: the share of the first k ranks that hold an expected sour
     expect(compute("precision@3", input(items, 3, { expected_source: "b.md", expected_substring: "5432" })).value).toBe(1 / 3);
   });
   it("is a per-k retrieval metric of every run, after recall", () => {
-    expect(metricNames([1, 5]).slice(0, 5)).toEqual(["recall@1", "recall@5", "precision@1", "precision@5", "mrr"]);
+    expect(metricNames([1, 5]).slice(0, 4)).toEqual(["recall@1", "recall@5", "precision@1", "precision@5"]);
     expect(metricDef("precision@5")).toMatchObject({ kind: "retrieval", live: false, needs: ["answerable", "retrieval"] });
   });
 });

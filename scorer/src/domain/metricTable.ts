@@ -2,6 +2,7 @@ import type { JudgedMetric, MechanicalMetric, MetricDef, MetricValue } from "./m
 import { ABSTENTION } from "./metrics/abstention.js";
 import { GROUNDING, REFERENCE_FACTS, RELEVANCE } from "./metrics/judged.js";
 import { KEY_FACTS } from "./metrics/keyFacts.js";
+import { ndcgMetric } from "./metrics/ndcg.js";
 import { precisionMetric } from "./metrics/precision.js";
 import { MRR, recallMetric } from "./metrics/recall.js";
 import { outcomeOf, type QuestionResult } from "./result.js";
@@ -12,7 +13,7 @@ export type { JudgedMetric, MechanicalMetric, MetricDef, MetricValue, Outcome } 
  * The metrics computed once per k of a run (`<name>@<k>`), in stored order. Adding a metric is its
  * entry (a file under ./metrics) plus one line here or in {@link FIXED}.
  */
-const PER_K: readonly ((k: number) => MechanicalMetric)[] = [recallMetric, precisionMetric];
+const PER_K: readonly ((k: number) => MechanicalMetric)[] = [recallMetric, precisionMetric, ndcgMetric];
 
 /** The other metrics, in stored order: retrieval, judged, answer. */
 const FIXED: readonly MetricDef[] = [MRR, GROUNDING, RELEVANCE, KEY_FACTS, ABSTENTION, REFERENCE_FACTS];
