@@ -112,6 +112,8 @@ export interface JudgedMetric extends MetricBase {
   readonly task: string;
   /** The request sent for one question whose needs are met (the judge cache keys on it). */
   request(input: MetricInput): JudgeRequestOf;
+  /** Why a request is not worth a judge call (stored `not_applicable` with this reason), or null. */
+  unjudged?(request: JudgeRequestOf): string | null;
   /**
    * How each backend judges the task, for a metric whose backends do not know it natively (the
    * built-in grounding, relevance and reference tasks have none): the backends add every form the

@@ -129,6 +129,8 @@ function outcomeOfJudgment(j: Judgment): Outcome {
 /** Asks the judge `repeat` times for one judged metric and combines the repeats (design §5). */
 async function judged(def: JudgedMetric, input: MetricInput, judge: Judge, repeat: number): Promise<Outcome> {
   const request = def.request(input);
+  const unjudged = def.unjudged?.(request) ?? null;
+  if (unjudged !== null) return { status: "not_applicable", value: null, reason: unjudged };
   const runs = await Promise.all(Array.from({ length: repeat }, () => judge.judge(def.task, request)));
   const each = runs.map(outcomeOfJudgment);
   const combined = combineRepeats(each);
