@@ -157,6 +157,20 @@ export const SETTINGS = {
     CLI_SCORER,
     "retries of a retriable judge call (0–10; 429 honours `Retry-After`)",
   ),
+  RAGMETER_JUDGE_EXTRA_TASKS: def(
+    "RAGMETER_JUDGE_EXTRA_TASKS",
+    z
+      .string()
+      .default("")
+      .transform((s) =>
+        s
+          .split(",")
+          .map((x) => x.trim())
+          .filter((x) => x !== ""),
+      ),
+    CLI_SCORER,
+    "comma-separated judge tasks the LLM judge runs beyond grounding, relevance and reference facts (`context_relevance`): one more call per answer each; unset, those metrics are `not_applicable` under an LLM judge (the no-LLM judge always runs them)",
+  ),
   RAGMETER_JUDGE_MAX_OUTPUT_TOKENS: def(
     "RAGMETER_JUDGE_MAX_OUTPUT_TOKENS",
     z.coerce.number().int().min(16).default(2048),

@@ -29,6 +29,7 @@ export const CLI_SETTINGS = [
   SETTINGS.RAGMETER_JUDGE_CONCURRENCY,
   SETTINGS.RAGMETER_JUDGE_RPM,
   SETTINGS.RAGMETER_JUDGE_RETRIES,
+  SETTINGS.RAGMETER_JUDGE_EXTRA_TASKS,
   SETTINGS.RAGMETER_JUDGE_MAX_OUTPUT_TOKENS,
   SETTINGS.RAGMETER_PRICES,
   SETTINGS.RAGMETER_RETENTION_DAYS,
@@ -101,6 +102,8 @@ export interface Config {
     readonly retries: number;
     /** Cap of every judge call's output bound, tokens (`RAGMETER_JUDGE_MAX_OUTPUT_TOKENS`). */
     readonly maxOutputTokens: number;
+    /** Judge tasks beyond the built-in ones (`RAGMETER_JUDGE_EXTRA_TASKS`). */
+    readonly extraTasks: readonly string[];
   } | null;
   /** Judge price table (`RAGMETER_PRICES` file), null when unset. */
   readonly prices: PriceTable | null;
@@ -187,6 +190,7 @@ function judgeConfig(e: Env): Config["judge"] {
     rpm: e.RAGMETER_JUDGE_RPM ?? null,
     retries: e.RAGMETER_JUDGE_RETRIES,
     maxOutputTokens: e.RAGMETER_JUDGE_MAX_OUTPUT_TOKENS,
+    extraTasks: e.RAGMETER_JUDGE_EXTRA_TASKS,
   };
 }
 

@@ -58,6 +58,7 @@ export async function judgeFor(config: Config): Promise<Judge> {
       rpm: config.judge.rpm,
       maxRetries: config.judge.retries,
       maxOutputTokens: config.judge.maxOutputTokens,
+      extraTasks: config.judge.extraTasks,
     },
   });
 }

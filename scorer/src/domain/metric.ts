@@ -154,6 +154,8 @@ export interface LlmForm<T> {
 interface JudgeForms {
   /** The no-LLM form (deterministic). */
   heuristic?(request: JudgeRequestOf, tools: TextTools): FormJudgment;
+  /** The no-LLM form's rules in words, with their constants: its prompt version hashes them (change them with the rules). */
+  readonly heuristicRules?: string;
   // biome-ignore lint/suspicious/noExplicitAny: each form reads its own reply type
   readonly llm?: LlmForm<any>;
 }

@@ -5,12 +5,13 @@ import type { ClaimInsert, ScoreInsert } from "../domain/rows.js";
 /** Statuses that mean the evaluation itself failed: they also set `error.type` (design §15). */
 const EVALUATION_ERRORS: ReadonlySet<string> = new Set(["judge_error", "context_too_long"]);
 
-/** `retrieval` for the retrieval metrics (they evaluate the retrieval span), else `answer`. */
+/** `retrieval` for the metrics that read the retrieval alone (recall, MRR, context relevance, …), else `answer`. */
 function kindOf(metric: string): "retrieval" | "answer" {
-  return metricDef(metric)?.kind === "retrieval" ? "retrieval" : "answer";
+  const needs = metricDef(metric)?.needs ?? ["answer"];
+  return needs.includes("answer") ? "answer" : "retrieval";
 }
 
-/** The span a metric evaluates: retrieval metrics the retrieval span, the others the generation span; else the root. */
+/** The span a metric evaluates: a metric without the answer among its needs the retrieval span, the others the generation span; else the root. */
 export function evaluatedSpan(metric: string, spans: EvaluatedSpans | null): string | null {
   if (spans === null) return null;
   const own = kindOf(metric) === "retrieval" ? spans.retrieval : spans.generation;

@@ -271,14 +271,18 @@ export function createHeuristicJudge(model: GroundingModel = committedGroundingM
   );
 }
 
-/** The tasks of the table's no-LLM forms; each one's version hashes the rules' version and the form's code. */
+/** The tasks of the table's no-LLM forms; each one's version hashes the judge's version and the form's rules in words. */
 function formTasks(version: string, tools: TextTools): Record<string, { version: string; run: JudgeTask }> {
   const out: Record<string, { version: string; run: JudgeTask }> = {};
   for (const def of JUDGED_METRICS) {
     const form = def.forms?.heuristic;
     if (form === undefined) continue;
     out[def.task] = {
-      version: createHash("sha256").update(version).update(form.toString()).digest("hex").slice(0, 12),
+      version: createHash("sha256")
+        .update(version)
+        .update(def.forms?.heuristicRules ?? def.task)
+        .digest("hex")
+        .slice(0, 12),
       run: async (request) => {
         const t0 = performance.now();
         const j = form(request, tools);

@@ -1,5 +1,6 @@
 import type { JudgeRequestOf, LlmForm } from "../../domain/metric.js";
 import { JUDGED_METRICS } from "../../domain/metricTable.js";
+import { JudgeConfigError } from "../errors.js";
 import { promptVersion } from "../prompts.js";
 import type { JudgeTask, Judgment } from "../types.js";
 import { costOf, type JudgeTransport, newTally } from "./transport.js";
@@ -21,12 +22,18 @@ async function judgeByForm(transport: JudgeTransport, task: string, form: LlmFor
   return { ...form.judgment(r.value, request), ...costOf(tally) };
 }
 
-/** The LLM tasks of the table's LLM forms, each versioned by its prompt. */
-export function formTasks(transport: JudgeTransport): Record<string, { version: string; run: JudgeTask }> {
+/**
+ * The LLM tasks of the table's LLM forms asked for by name (`RAGMETER_JUDGE_EXTRA_TASKS`: each one
+ * more call per answer), each versioned by its prompt.
+ * @throws JudgeConfigError naming a task the table has no LLM form of.
+ */
+export function formTasks(transport: JudgeTransport, wanted: readonly string[]): Record<string, { version: string; run: JudgeTask }> {
+  const forms = new Map(JUDGED_METRICS.flatMap((def) => (def.forms?.llm ? [[def.task, def.forms.llm] as const] : [])));
   const out: Record<string, { version: string; run: JudgeTask }> = {};
-  for (const def of JUDGED_METRICS) {
-    const form = def.forms?.llm;
-    if (form !== undefined) out[def.task] = { version: promptVersion(form.prompt), run: (request) => judgeByForm(transport, def.task, form, request) };
+  for (const task of wanted) {
+    const form = forms.get(task);
+    if (form === undefined) throw new JudgeConfigError(`RAGMETER_JUDGE_EXTRA_TASKS: "${task}" is no LLM judge task (known: ${[...forms.keys()].join(", ") || "none"})`);
+    out[task] = { version: promptVersion(form.prompt), run: (request) => judgeByForm(transport, task, form, request) };
   }
   return out;
 }

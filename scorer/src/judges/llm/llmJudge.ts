@@ -86,7 +86,7 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
       grounding: { version: groundingVersion, run: (r) => tasks.grounding(r as GroundingInput) },
       relevance: { version: promptVersion(RELEVANCE_PROMPT), run: (r) => tasks.relevance(r as RelevanceInput) },
       reference_facts: { version: promptVersion(REFERENCE_PROMPT), run: (r) => tasks.referenceFacts(r as ReferenceInput) },
-      ...formTasks(transport),
+      ...formTasks(transport, options.extraTasks ?? []),
     },
   );
 }

@@ -34,6 +34,11 @@ export interface LlmJudgeOptions {
   readonly contextTokens?: number;
   /** Cap of every call's output bound, tokens (`RAGMETER_JUDGE_MAX_OUTPUT_TOKENS`, default 2048). */
   readonly maxOutputTokens?: number;
+  /**
+   * Tasks of the metric table's LLM forms this judge runs (`RAGMETER_JUDGE_EXTRA_TASKS`, default none):
+   * each is one more call per answer, so they are asked for by name.
+   */
+  readonly extraTasks?: readonly string[];
   /** Judge calls in flight at once (default 8). */
   readonly concurrency?: number;
   /** Judge calls started per minute; unset = unlimited. */
