@@ -153,6 +153,8 @@ for (const r of runs) {
     const judge = { kind: "llm", tin: 100 + qi * 10, tout: 20 + qi, latency: 200 + qi * 50 };
     scores.push({ ...base, ...judge, metric: "grounding", value: judgeErr ? null : supported / nClaims, status: judgeErr ? "judge_error" : "ok" });
     scores.push({ ...base, ...judge, metric: "relevance", value: (qi * 3 + r.pv.charCodeAt(1)) % 5, status: "ok", latency: 150 + qi * 30 });
+    // context relevance (no-LLM judge): a share in quarters
+    scores.push({ ...base, kind: "heuristic", metric: "context_relevance", value: Math.round(h01(`cr${trace}`) * 4) / 4, status: "ok" });
   });
 }
 // a repeat of grounding (r2 q1): averaged per question before the mean
@@ -485,7 +487,7 @@ const EXPECTED: Record<PanelId, (s: Scenario) => Row[]> = {
       .sort((a, b) => `${a.time}|${a.metric}`.localeCompare(`${b.time}|${b.metric}`));
   },
   overview_by_version: (s) => {
-    const pq = perQuestion(s, [`recall@${s.k}`, "mrr", "grounding", "relevance", "key_facts"]);
+    const pq = perQuestion(s, [`recall@${s.k}`, "mrr", "grounding", "relevance", "context_relevance", "key_facts"]);
     return [...groupBy(pq, (x) => x.pv)]
       .map(([pv, xs]) => ({
         pipeline_version: pv,
@@ -493,6 +495,7 @@ const EXPECTED: Record<PanelId, (s: Scenario) => Row[]> = {
         mrr: avgOf(xs, "mrr"),
         grounding: avgOf(xs, "grounding"),
         relevance: avgOf(xs, "relevance"),
+        context_relevance: avgOf(xs, "context_relevance"),
         key_facts: avgOf(xs, "key_facts"),
         questions: new Set(xs.map((x) => x.trace_id)).size,
         last_scored: ts(Math.max(...xs.map((x) => x.created))),
@@ -717,7 +720,9 @@ const EXPECTED: Record<PanelId, (s: Scenario) => Row[]> = {
       .map(([key, g]) => ({ time: key.split("|")[0], scorer_id: key.split("|")[1], consumer_lag: Math.max(...g.map((x) => x.lag)) }))
       .sort((a, b) => `${a.time}|${a.scorer_id}`.localeCompare(`${b.time}|${b.scorer_id}`)),
   tags_metrics: (s) => {
-    const pq = perQuestion(s, [`recall@${s.k}`, `precision@${s.k}`, `ndcg@${s.k}`, "mrr", "grounding", "relevance", "key_facts", "abstention"]).filter((x) => runOf.has(x.run_id));
+    const pq = perQuestion(s, [`recall@${s.k}`, `precision@${s.k}`, `ndcg@${s.k}`, "mrr", "grounding", "relevance", "context_relevance", "key_facts", "abstention"]).filter((x) =>
+      runOf.has(x.run_id),
+    );
     const tagged = pq.flatMap((x) => (TAGS[x.golden_id] ?? []).map((tag) => ({ ...x, tag })));
     return [...groupBy(tagged, (x) => `${x.tag}|${x.pv}`)]
       .map(([key, xs]) => ({
@@ -729,6 +734,7 @@ const EXPECTED: Record<PanelId, (s: Scenario) => Row[]> = {
         mrr: avgOf(xs, "mrr"),
         grounding: avgOf(xs, "grounding"),
         relevance: avgOf(xs, "relevance"),
+        context_relevance: avgOf(xs, "context_relevance"),
         key_facts: avgOf(xs, "key_facts"),
         abstention: avgOf(xs, "abstention"),
         questions: new Set(xs.map((x) => x.trace_id)).size,

@@ -82,7 +82,20 @@ describe("ragmeter eval against an HTTP target (embedded store)", () => {
       status: "ok",
     });
     // every metric of the run, by name, and only those
-    expect(Object.keys(g2.metrics)).toEqual(["recall@1", "recall@3", "precision@1", "precision@3", "ndcg@1", "ndcg@3", "mrr", "grounding", "relevance", "key_facts", "abstention"]);
+    expect(Object.keys(g2.metrics)).toEqual([
+      "recall@1",
+      "recall@3",
+      "precision@1",
+      "precision@3",
+      "ndcg@1",
+      "ndcg@3",
+      "mrr",
+      "grounding",
+      "relevance",
+      "context_relevance",
+      "key_facts",
+      "abstention",
+    ]);
     const g4 = j.questions.find((q: { golden_id: string }) => q.golden_id === "g4");
     expect(g4).toMatchObject({ status: "target_error", metrics: { grounding: { value: null, status: "target_error" }, "recall@1": { value: null, status: "target_error" } } });
     expect(g4.reason).toMatch(/^HTTP 500/u);
@@ -195,7 +208,7 @@ describe("ragmeter eval against an HTTP target (embedded store)", () => {
     expect(csv.code).toBe(0);
     const lines = csv.out.trim().split("\n");
     expect(lines[0]).toMatch(
-      /^started_at,run_id,pipeline_version,golden_set_sha256,golden_set_path,judge_kind,judge_model,judge_prompt_version,recall@1,recall@3,precision@1,precision@3,ndcg@1,ndcg@3,mrr,grounding,relevance,key_facts,abstention$/u,
+      /^started_at,run_id,pipeline_version,golden_set_sha256,golden_set_path,judge_kind,judge_model,judge_prompt_version,recall@1,recall@3,precision@1,precision@3,ndcg@1,ndcg@3,mrr,grounding,relevance,context_relevance,key_facts,abstention$/u,
     );
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(",fx-2,");

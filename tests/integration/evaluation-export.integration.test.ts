@@ -149,8 +149,8 @@ describe("evaluation export (RAGMETER_EVALUATION_EXPORT_ENDPOINT)", () => {
     expect(r.code).toBe(0);
     const runId = (JSON.parse(await readFile(out, "utf8")) as { run_id: string }).run_id;
     const scores = await storedScores(home, runId);
-    // 4 questions × 8 metrics (recall@1, recall@3, mrr, grounding, relevance, key_facts, abstention, reference_facts)
-    expect(scores).toHaveLength(32);
+    // 4 questions × 13 metrics (recall, precision and ndcg at 1 and 3, mrr, grounding, relevance, context_relevance, key_facts, abstention, reference_facts)
+    expect(scores).toHaveLength(4 * 13);
     expect(receiver.requests.every((q) => q.path === "/v1/logs" && q.contentType === "application/x-protobuf" && q.headers["x-tenant"] === "team a")).toBe(true);
     expectMatchesStore(receiver.records, scores, runId);
 
@@ -199,7 +199,7 @@ describe("evaluation export (RAGMETER_EVALUATION_EXPORT_ENDPOINT)", () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^warning: evaluation export to http:\/\/127\.0\.0\.1:9\/v1\/logs failed \(.+\); its events are dropped, the scores are stored$/u);
     const runId = (JSON.parse(await readFile(out, "utf8")) as { run_id: string }).run_id;
-    expect(await storedScores(home, runId)).toHaveLength(32);
+    expect(await storedScores(home, runId)).toHaveLength(4 * 13);
     expect(Date.now() - t0).toBeLessThan(15_000);
   });
 
@@ -232,16 +232,20 @@ describe("evaluation export (RAGMETER_EVALUATION_EXPORT_ENDPOINT)", () => {
     expect(await done).toBe(0); // serve returns once its export is flushed and shut down
 
     const scores = await storedScores(home, "live");
-    // Live traffic stores grounding and relevance per trace (design §3): 3 traces × 2.
-    expect(scores).toHaveLength(6);
+    // Live traffic stores the live metrics per trace (design §3: grounding, relevance, context_relevance): 3 traces × 3.
+    expect(scores).toHaveLength(9);
     expectMatchesStore(receiver.records, scores, "live");
     const dark = scores.filter((s) => s.status === "content_missing");
-    expect(dark.map((s) => s.metric).sort()).toEqual(["grounding", "relevance"]);
+    expect(dark.map((s) => s.metric).sort()).toEqual(["context_relevance", "grounding", "relevance"]);
 
     // The generation span of each trace, found from the stored spans on their own.
     const ops = await storedOperationSpans(home);
     expect(ops.size).toBe(3);
-    for (const rec of receiver.records) expect(rec.spanId).toBe(ops.get(rec.traceId)?.get("chat"));
+    // grounding and relevance read the answer: the chat span; context relevance reads the retrieval alone: its span
+    for (const rec of receiver.records) {
+      const op = str(rec, "gen_ai.evaluation.name") === "context_relevance" ? "retrieval" : "chat";
+      expect(rec.spanId).toBe(ops.get(rec.traceId)?.get(op));
+    }
     expect(receiver.records.every((x) => x.resource["service.name"]?.value === "ragmeter-scorer")).toBe(true);
   }, 60_000);
 
@@ -263,14 +267,15 @@ describe("evaluation export (RAGMETER_EVALUATION_EXPORT_ENDPOINT)", () => {
     const report = JSON.parse(await readFile(out, "utf8")) as { run_id: string; counts: { questions: Record<string, number> } };
     expect(report.counts.questions).toEqual({ ok: 121 });
     const scores = await storedScores(home, report.run_id);
-    // 121 questions × 10 metrics (recall@1, 3, 5, 10, mrr, grounding, relevance, key_facts, abstention, reference_facts)
-    expect(scores).toHaveLength(1210);
+    // 121 questions × 19 metrics (recall, precision and ndcg at 1, 3, 5, 10, mrr, grounding, relevance, context_relevance, key_facts, abstention, reference_facts)
+    expect(scores).toHaveLength(121 * 19);
     expectMatchesStore(receiver.records, scores, report.run_id);
     const ops = await storedOperationSpans(home);
     expect(ops.size).toBe(121);
     for (const rec of receiver.records) {
       const metric = str(rec, "gen_ai.evaluation.name") ?? "";
-      const op = metric.startsWith("recall@") || metric === "mrr" ? "retrieval" : "chat";
+      // the metrics that read the retrieval alone evaluate its span; the others the chat span
+      const op = /^(recall|precision|ndcg)@/u.test(metric) || metric === "mrr" || metric === "context_relevance" ? "retrieval" : "chat";
       expect(rec.spanId, `${metric} of ${rec.traceId}`).toBe(ops.get(rec.traceId)?.get(op));
     }
     expect(new Set(receiver.records.map((x) => x.resource["service.name"]?.value))).toEqual(new Set(["ragmeter-eval"]));

@@ -142,6 +142,7 @@ function expectReadRight(service: string, opts: { textsOnly?: boolean; noTokens?
   if (p.input_tokens !== null) expect([p.input_tokens, p.output_tokens]).toEqual([USAGE.prompt_tokens, USAGE.completion_tokens]);
   // Read with confidence: the judged metrics are scored (heuristic judge), never skipped.
   expect((scores.get(service) ?? []).map((s) => [s.metric, s.status])).toEqual([
+    ["context_relevance", "ok"],
     ["grounding", "ok"],
     ["relevance", "ok"],
   ]);
@@ -238,10 +239,12 @@ describe("ragmeter rescore: traces stored with a reader that was wrong are re-re
       const s = await scoreTrace(id, t.spans, t.logs, { judge, ks: KS, liveSampleRate: 1, golden: null }, wrong(i));
       const rows = traceRows(s, judge, KS, promptVersion);
       const pv = { judge_prompt_version: promptVersion };
+      // under the current judge each row keeps its task's version; under an older one, every row has the older version
+      const older = promptVersion !== current;
       await saveResults(store!, {
         interactions: [{ ...rows.interaction, ...pv, created_at: FIRST_SCORED }],
-        scores: rows.scores.map((r) => ({ ...r, ...pv })),
-        claims: rows.claims.map((r) => ({ ...r, ...pv })),
+        scores: rows.scores.map((r) => (older ? { ...r, ...pv } : r)),
+        claims: rows.claims.map((r) => (older ? { ...r, ...pv } : r)),
       });
     };
     await wrongly(a, (i) => ({ ...i, question: "KeywordRetriever" }), current);
@@ -254,13 +257,17 @@ describe("ragmeter rescore: traces stored with a reader that was wrong are re-re
       (i) => ({ ...i, question: promptOf(i), retrieved: [{ id: null, document_id: null, text: i.retrieved!.map((d) => d.text).join("\n\n"), score: null }], guesses: [] }),
       "heuristic-before",
     );
-    await store!.client.command({ query: "DELETE FROM ragmeter.scores WHERE trace_id = {b:String} AND judge_prompt_version = {pv:String}", query_params: { b, pv: current } });
+    // B as stored under the older version alone (each judged metric's rows under the current one go)
+    await store!.client.command({
+      query: "DELETE FROM ragmeter.scores WHERE trace_id = {b:String} AND judge_prompt_version != {pv:String}",
+      query_params: { b, pv: "heuristic-before" },
+    });
     const wrong = await scoreRows([a, b, c]);
     // The class name shares no word with the answer: relevance was scored lower than from the query.
     const relevanceOf = (rows: readonly Row[]) => rows.find((r) => r.trace_id === a && r.metric === "relevance");
     expect(relevanceOf(wrong)?.status).toBe("ok");
     expect(relevanceOf(wrong)!.value!).toBeLessThan(relevanceOf(right)!.value!);
-    expect(wrong.filter((r) => r.trace_id === b).map((r) => r.judge_prompt_version)).toEqual(["heuristic-before", "heuristic-before"]);
+    expect(wrong.filter((r) => r.trace_id === b).map((r) => r.judge_prompt_version)).toEqual(["heuristic-before", "heuristic-before", "heuristic-before"]);
 
     const settings = { judge, ks: KS, quietMs: 300, liveSampleRate: 1, concurrency: 2, batchSize: 500, evaluations: null };
     const services = ["py-langchain-openllmetry", "py-llamaindex-openllmetry", "py-langchain-openinference"];
@@ -276,9 +283,9 @@ describe("ragmeter rescore: traces stored with a reader that was wrong are re-re
     const done = await Promise.all(services.map((service) => rescore(store!, settings, { service, since: started, dryRun: false })));
     expect(done.map((r) => r.changed.length)).toEqual([1, 1, 0]);
     const after = await scoreRows([a, b, c]);
-    // One score per trace and metric, all under the current prompt version, equal to what serve scored from the right reading.
+    // One score per trace and metric, each under its task's current prompt version, equal to what serve scored from the right reading.
     expect(after).toEqual(right);
-    expect(after.every((r) => r.judge_prompt_version === current)).toBe(true);
+    expect(after.every((r) => r.judge_prompt_version === judge.promptVersion[r.metric])).toBe(true);
     expect(meanOk(wrong, "relevance")).not.toBe(meanOk(after, "relevance"));
     expect(meanOk(after, "relevance")).toBe(meanOk(right, "relevance"));
     const rows = (await (

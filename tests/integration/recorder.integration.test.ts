@@ -43,8 +43,22 @@ describe("run recorder (embedded store)", () => {
       await recorder.complete({ questions: digestResults(results, ks, null), results, repeat: 1, useCache: false, warnings: [], now: Date.now });
       await recorder.close();
       const rows = await runScores(store, recorder.run.run_id);
-      // 40 questions × the 12 metrics of the table at ks 1 and 5, each stored once
-      const metrics = ["abstention", "grounding", "key_facts", "mrr", "ndcg@1", "ndcg@5", "precision@1", "precision@5", "recall@1", "recall@5", "reference_facts", "relevance"];
+      // 40 questions × the 13 metrics of the table at ks 1 and 5, each stored once
+      const metrics = [
+        "abstention",
+        "context_relevance",
+        "grounding",
+        "key_facts",
+        "mrr",
+        "ndcg@1",
+        "ndcg@5",
+        "precision@1",
+        "precision@5",
+        "recall@1",
+        "recall@5",
+        "reference_facts",
+        "relevance",
+      ];
       expect(new Set(rows.map((r) => r.golden_id)).size).toBe(40);
       expect([...new Set(rows.map((r) => r.metric))].sort()).toEqual(metrics);
       expect(rows.length).toBe(40 * metrics.length);

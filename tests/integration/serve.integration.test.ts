@@ -72,8 +72,10 @@ describe("ragmeter serve: collector + scorer in one process (in-process hand-off
       const statuses = Object.fromEntries(((await d.json()) as { metric: string; status: string }[]).map((x) => [x.metric, x.status]));
       expect(statuses["grounding"]).toBe("content_missing");
       expect(statuses["relevance"]).toBe("content_missing");
+      // context relevance needs the question and the retrieved texts, neither captured
+      expect(statuses["context_relevance"]).toBe("content_missing");
       expect(statuses["recall@5"]).toBeUndefined(); // live traffic: recall can never apply, no row is written
-      expect(Object.keys(statuses).sort()).toEqual(["grounding", "relevance"]);
+      expect(Object.keys(statuses).sort()).toEqual(["context_relevance", "grounding", "relevance"]);
       const stats = await store.client.query({
         query: "SELECT sum(spans_received) AS spans, sum(traces_scored) AS scored FROM ragmeter.ingestion_stats FINAL",
         format: "JSONEachRow",
