@@ -25,15 +25,18 @@ export function judgeFailureKind(reason: string): JudgeFailureKind {
   if (r.startsWith("timed out")) return "timeout";
   if (r.startsWith("paused by the endpoint")) return "rate_limited";
   const call = CALL_FAILED.exec(r);
-  if (call) {
-    if (call[1] === undefined) return /timed out|timeout/iu.test(r) ? "timeout" : "connection";
-    const status = Number(call[1]);
-    if (status === 429) return "rate_limited";
-    if (status === 408) return "timeout";
-    return status >= 500 ? "server_error" : "refused";
-  }
+  if (call) return callFailureKind(r, call[1]);
   if (r.startsWith("reply truncated at ")) return "truncated";
   if (r.startsWith("the claims do not cover the answer")) return "uncovered_claims";
   if (/\(after \d+ attempts\)$/u.test(r)) return "bad_reply";
   return "other";
+}
+
+/** The kind of a failed HTTP call: by its status, or by its message when no HTTP answer came. */
+function callFailureKind(reason: string, status: string | undefined): JudgeFailureKind {
+  if (status === undefined) return /timed out|timeout/iu.test(reason) ? "timeout" : "connection";
+  const code = Number(status);
+  if (code === 429) return "rate_limited";
+  if (code === 408) return "timeout";
+  return code >= 500 ? "server_error" : "refused";
 }

@@ -56,31 +56,54 @@ function givesDifferentNumber(claim: Tokenized, chunk: Tokenized): boolean {
   for (let i = 0; i < segs.length; i++) {
     const s = segs[i] as Token;
     if (!s.isNumber || chunk.numbers.has(s.text)) continue;
-    const neighbours = new Set<string>();
-    for (let j = Math.max(0, i - NUMBER_WINDOW); j <= Math.min(segs.length - 1, i + NUMBER_WINDOW); j++) {
-      const n = segs[j] as Token;
-      if (!n.isNumber && !n.stop) neighbours.add(n.text);
-    }
-    const cs = chunk.segments;
-    for (let k = 0; k < cs.length; k++) {
-      if (!neighbours.has((cs[k] as Token).text)) continue;
-      for (let m = Math.max(0, k - NUMBER_WINDOW); m <= Math.min(cs.length - 1, k + NUMBER_WINDOW); m++) {
-        const c = cs[m] as Token;
-        if (c.isNumber && c.text !== s.text) return true;
-      }
-    }
+    if (otherNumberNextTo(chunk.segments, neighbourWords(segs, i), s.text)) return true;
+  }
+  return false;
+}
+
+/** The content words within {@link NUMBER_WINDOW} segments of segment i (not numbers, not stop words). */
+function neighbourWords(segs: readonly Token[], i: number): Set<string> {
+  const neighbours = new Set<string>();
+  for (let j = Math.max(0, i - NUMBER_WINDOW); j <= Math.min(segs.length - 1, i + NUMBER_WINDOW); j++) {
+    const n = segs[j] as Token;
+    if (!n.isNumber && !n.stop) neighbours.add(n.text);
+  }
+  return neighbours;
+}
+
+/** True when one of the words appears in the chunk with a number other than `number` within {@link NUMBER_WINDOW} segments. */
+function otherNumberNextTo(cs: readonly Token[], words: ReadonlySet<string>, number: string): boolean {
+  for (let k = 0; k < cs.length; k++) {
+    if (words.has((cs[k] as Token).text) && otherNumberWithin(cs, k, number)) return true;
+  }
+  return false;
+}
+
+/** True when a number other than `number` lies within {@link NUMBER_WINDOW} segments of segment k. */
+function otherNumberWithin(cs: readonly Token[], k: number, number: string): boolean {
+  for (let m = Math.max(0, k - NUMBER_WINDOW); m <= Math.min(cs.length - 1, k + NUMBER_WINDOW); m++) {
+    const c = cs[m] as Token;
+    if (c.isNumber && c.text !== number) return true;
   }
   return false;
 }
 
 /** The chunk that contradicts a claim (a different number in its place, or the opposite polarity of a sentence saying the rest), or null. */
 function contradiction(claim: Tokenized, chunks: readonly TokenizedChunk[]): string | null {
-  if (claim.numbers.size > 0) {
-    for (const c of chunks) if (coverage(claim, c.t) >= CONTRADICT_COVERAGE && givesDifferentNumber(claim, c.t)) return c.id;
-  }
-  if (claim.content.size >= 2) {
-    for (const c of chunks) for (const s of c.t.sentences) if (s.negated !== claim.negated && coverage(claim, s) >= NEGATION_COVERAGE) return c.id;
-  }
+  return numberContradiction(claim, chunks) ?? polarityContradiction(claim, chunks);
+}
+
+/** The chunk that covers the claim and gives a different number in the place of one of its numbers, or null. */
+function numberContradiction(claim: Tokenized, chunks: readonly TokenizedChunk[]): string | null {
+  if (claim.numbers.size === 0) return null;
+  for (const c of chunks) if (coverage(claim, c.t) >= CONTRADICT_COVERAGE && givesDifferentNumber(claim, c.t)) return c.id;
+  return null;
+}
+
+/** The chunk with a sentence saying the claim (two content words or more) with the opposite polarity, or null. */
+function polarityContradiction(claim: Tokenized, chunks: readonly TokenizedChunk[]): string | null {
+  if (claim.content.size < 2) return null;
+  for (const c of chunks) for (const s of c.t.sentences) if (s.negated !== claim.negated && coverage(claim, s) >= NEGATION_COVERAGE) return c.id;
   return null;
 }
 
@@ -208,13 +231,19 @@ export function heuristicRelevance(input: RelevanceInput, tokens: Tokens = new T
   if (qTokens.size === 0) return { value: 0, reason: "question has no content tokens" };
   let n = 0;
   for (const t of qTokens) if (a.content.has(t) || a.numbers.has(t)) n++;
-  const share = n / qTokens.size;
-  const byShare = share >= DIRECT_SHARE ? 4 : share >= FOCUS_SHARE ? 3 : share > 0 ? WEAK_RELEVANCE : 0;
+  const byShare = relevanceByShare(n / qTokens.size);
   const why = `${n} of ${qTokens.size} question tokens in the answer`;
   if (byShare < DIRECT_RELEVANCE && n > 0 && a.numbers.size > 0 && QUANTITY_QUESTION.test(input.question)) {
     return { value: DIRECT_RELEVANCE, reason: `${why}; a number answers a quantity question` };
   }
   return { value: byShare, reason: why };
+}
+
+/** Relevance by the share of the question's tokens in the answer (see {@link heuristicRelevance}). */
+function relevanceByShare(share: number): number {
+  if (share >= DIRECT_SHARE) return 4;
+  if (share >= FOCUS_SHARE) return 3;
+  return share > 0 ? WEAK_RELEVANCE : 0;
 }
 
 /** The grounding model's part of the prompt version: every number of the model file. */

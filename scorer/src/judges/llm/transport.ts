@@ -112,6 +112,19 @@ function replyOf(res: OpenAI.Chat.ChatCompletion, tally: Tally): Reply {
   };
 }
 
+/** The call that failed to send: the endpoint's context too small (`shrink` shrinks its window), the budget spent, or the HTTP failure. */
+function sendFailed(err: unknown, system: string, user: string, shrink: (err: JudgeCallError, o200k: number) => void): Failure {
+  if (err instanceof JudgeCallError && err.badRequest === "context") {
+    shrink(err, countTokens(system) + countTokens(user));
+    return { ok: false, context: true, reason: `the endpoint's context is too small: ${err.message}` };
+  }
+  if (err instanceof JudgeCallError && err.timeout) return { ok: false, reason: err.message };
+  return { ok: false, reason: `judge call failed: ${(err as Error).message}` };
+}
+
+/** The output bound of a call's sends, and whether it was widened once already. */
+type Size = { bound: number; widened: boolean };
+
 /** The transport of one LLM judge (its state is the endpoint's: one per judge). */
 export function createJudgeTransport(options: LlmJudgeOptions): JudgeTransport {
   const budgetMs = options.timeoutMs ?? 60_000;
@@ -192,13 +205,22 @@ export function createJudgeTransport(options: LlmJudgeOptions): JudgeTransport {
       try {
         return await once(system, user, name, schema, withFormat, withLogprobs, bound, tally);
       } catch (err) {
-        if (turn >= 3 || !(err instanceof JudgeCallError) || err.status !== 400) throw err;
-        if (err.badRequest === "response_format" && withFormat) structured = false;
-        else if (err.badRequest === "max_tokens" && param === "max_tokens") boundParam = "max_completion_tokens";
-        else if (err.badRequest === "logprobs" && withLogprobs) logprobsOn = false;
-        else throw err;
+        if (turn >= 3 || !learnt(err, withFormat, withLogprobs, param)) throw err;
       }
     }
+  }
+
+  /**
+   * Learns from a 400 what the endpoint does not take (structured output, `max_tokens`, log-probabilities)
+   * when the request asked for it, and switches it off; false when the error teaches nothing.
+   */
+  function learnt(err: unknown, withFormat: boolean, withLogprobs: boolean, param: "max_tokens" | "max_completion_tokens"): boolean {
+    if (!(err instanceof JudgeCallError) || err.status !== 400) return false;
+    if (err.badRequest === "response_format" && withFormat) structured = false;
+    else if (err.badRequest === "max_tokens" && param === "max_tokens") boundParam = "max_completion_tokens";
+    else if (err.badRequest === "logprobs" && withLogprobs) logprobsOn = false;
+    else return false;
+    return true;
   }
 
   /**
@@ -214,6 +236,27 @@ export function createJudgeTransport(options: LlmJudgeOptions): JudgeTransport {
     window = Math.min(next, Math.floor(window * 0.9));
   }
 
+  /**
+   * A reply that did not hit its output bound: sent, and sent once more with a larger bound when the
+   * reply was truncated (once per call: `size` keeps the bound for the later parse attempts, and that
+   * retry is not a parse attempt); a failure to send or a second truncation as a value.
+   */
+  async function untruncated(system: string, user: string, name: string, schema: z.ZodType, size: Size, tally: Tally, logprobs: boolean): Promise<Reply | Failure> {
+    for (;;) {
+      let reply: Reply;
+      try {
+        reply = await send(system, user, name, schema, size.bound, tally, logprobs);
+      } catch (err) {
+        return sendFailed(err, system, user, shrinkWindow);
+      }
+      if (reply.finish !== "length") return reply;
+      const larger = size.widened ? null : bounds.retry(size.bound);
+      if (larger === null) return { ok: false, reason: `reply truncated at ${size.bound} tokens` };
+      size.bound = larger;
+      size.widened = true;
+    }
+  }
+
   async function call<T>(
     system: string,
     user: string,
@@ -226,28 +269,10 @@ export function createJudgeTransport(options: LlmJudgeOptions): JudgeTransport {
     options?: { readonly logprobs?: boolean },
   ): Promise<Call<T>> {
     let reason = "no attempt made";
-    let bound = firstBound;
-    let widened = false;
+    const size: Size = { bound: firstBound, widened: false };
     for (let attempt = 0; attempt < attempts; attempt++) {
-      let reply: Reply;
-      try {
-        reply = await send(system, user, name, schema, bound, tally, options?.logprobs === true);
-      } catch (err) {
-        if (err instanceof JudgeCallError && err.badRequest === "context") {
-          shrinkWindow(err, countTokens(system) + countTokens(user));
-          return { ok: false, context: true, reason: `the endpoint's context is too small: ${err.message}` };
-        }
-        if (err instanceof JudgeCallError && err.timeout) return { ok: false, reason: err.message };
-        return { ok: false, reason: `judge call failed: ${(err as Error).message}` };
-      }
-      if (reply.finish === "length") {
-        const larger = widened ? null : bounds.retry(bound);
-        if (larger === null) return { ok: false, reason: `reply truncated at ${bound} tokens` };
-        bound = larger;
-        widened = true;
-        attempt--; // the retry with a larger bound is not a parse attempt
-        continue;
-      }
+      const reply = await untruncated(system, user, name, schema, size, tally, options?.logprobs === true);
+      if ("ok" in reply) return reply;
       const got = readReply(reply.content, read, check);
       if (got.ok) return { ...got, content: reply.content, logprobs: reply.logprobs };
       reason = got.reason;
