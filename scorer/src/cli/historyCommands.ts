@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { stringify } from "csv-stringify/sync";
 import { displayRank, metricNames } from "../domain/metricTable.js";
 import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "../runs/bootstrap.js";
+import type { Comparison } from "../runs/compare.js";
 import { evaluateGate, parseGate } from "../runs/gate.js";
 import type { RunRecord } from "../store/runs.js";
 import { withReader } from "./api/withReader.js";
@@ -39,22 +40,7 @@ export async function runsCommand(io: Io, flags: { json?: boolean; home?: string
     const runs = await reader.runs();
     const location = reader.location;
     if (flags.json) {
-      io.out(
-        JSON.stringify(
-          runs.map((r) => ({
-            run_id: r.run_id,
-            started_at: r.started_at,
-            status: r.status,
-            pipeline_version: r.pipeline_version,
-            golden_set_sha256: r.golden_set_hash,
-            judge: { kind: r.judge_kind, model: r.judge_model, prompt_version: r.judge_prompt_version },
-            metrics: runMetrics(r),
-            ...(r.status === "aborted" ? { aborted_reason: abortedReason(r) } : {}),
-          })),
-          null,
-          2,
-        ),
-      );
+      io.out(JSON.stringify(runs.map(runJson), null, 2));
       return EXIT.done;
     }
     if (runs.length === 0) {
@@ -62,15 +48,31 @@ export async function runsCommand(io: Io, flags: { json?: boolean; home?: string
       return EXIT.done;
     }
     io.out(`${"run".padEnd(30)} ${"started (UTC)".padEnd(20)} ${"pipeline".padEnd(14)} ${"golden".padEnd(8)} ${"judge".padEnd(10)} recall@5 ground  relev`);
-    for (const r of runs) {
-      const m = runMetrics(r);
-      io.out(
-        `${r.run_id.padEnd(30)} ${r.started_at.slice(0, 19).replace("T", " ").padEnd(20)} ${r.pipeline_version.slice(0, 14).padEnd(14)} ${r.golden_set_hash.slice(0, 8)} ${r.judge_kind.padEnd(10)} ${fmtValue("recall@5", m["recall@5"] ?? null).padStart(8)} ${fmtValue("grounding", m["grounding"] ?? null).padStart(6)} ${fmtValue("relevance", m["relevance"] ?? null).padStart(6)}${r.status === "completed" ? "" : `  (${r.status}${r.status === "aborted" ? `: ${abortedReason(r)}` : ""})`}`,
-      );
-    }
+    for (const r of runs) io.out(runRow(r));
     io.out(`history: ${location}`);
     return EXIT.done;
   });
+}
+
+/** One run of `ragmeter runs --json`. */
+function runJson(r: RunRecord) {
+  return {
+    run_id: r.run_id,
+    started_at: r.started_at,
+    status: r.status,
+    pipeline_version: r.pipeline_version,
+    golden_set_sha256: r.golden_set_hash,
+    judge: { kind: r.judge_kind, model: r.judge_model, prompt_version: r.judge_prompt_version },
+    metrics: runMetrics(r),
+    ...(r.status === "aborted" ? { aborted_reason: abortedReason(r) } : {}),
+  };
+}
+
+/** One run's row of `ragmeter runs`: its headline metrics, and its status when not completed. */
+function runRow(r: RunRecord): string {
+  const m = runMetrics(r);
+  const status = r.status === "completed" ? "" : `  (${r.status}${r.status === "aborted" ? `: ${abortedReason(r)}` : ""})`;
+  return `${r.run_id.padEnd(30)} ${r.started_at.slice(0, 19).replace("T", " ").padEnd(20)} ${r.pipeline_version.slice(0, 14).padEnd(14)} ${r.golden_set_hash.slice(0, 8)} ${r.judge_kind.padEnd(10)} ${fmtValue("recall@5", m["recall@5"] ?? null).padStart(8)} ${fmtValue("grounding", m["grounding"] ?? null).padStart(6)} ${fmtValue("relevance", m["relevance"] ?? null).padStart(6)}${status}`;
 }
 
 /** `ragmeter compare RUN_A RUN_B`: paired deltas with bootstrap intervals; `--fail-on` gate. */
@@ -95,45 +97,45 @@ export async function compareCommand(
       return EXIT.usage;
     }
     const gate = evaluateGate(rules, c.deltas);
-    if (flags.json) {
-      io.out(
-        JSON.stringify(
-          {
-            run_a: a.run_id,
-            run_b: b.run_id,
-            seed: c.seed,
-            resamples: c.resamples,
-            metrics: Object.fromEntries(
-              c.deltas.map((d) => [
-                d.metric,
-                {
-                  n: d.n,
-                  mean_a: d.mean_a,
-                  mean_b: d.mean_b,
-                  delta: d.delta,
-                  ci: d.interval ? [d.interval.lower, d.interval.upper] : null,
-                  unpaired: d.unpaired,
-                  regressed: d.differences.filter((x) => x.delta < 0).map((x) => x.golden_id),
-                },
-              ]),
-            ),
-            gate: gate.map((g) => ({ rule: `${g.rule.metric}<${g.rule.threshold}`, failed: g.failed, why: g.why })),
-            warnings: c.warnings,
-          },
-          null,
-          2,
-        ),
-      );
-    } else {
-      io.out(formatComparison(c));
-      if (gate.length > 0) {
-        io.out("");
-        io.out("gate");
-        for (const g of gate) io.out(`  ${g.failed ? "FAIL" : "pass"} ${g.why}`);
-      }
-    }
+    if (flags.json) io.out(JSON.stringify(comparisonJson(a.run_id, b.run_id, c, gate), null, 2));
+    else io.out(comparisonText(c, gate));
     return gate.some((g) => g.failed) ? EXIT.gate : EXIT.done;
   });
+}
+
+type GateResult = ReturnType<typeof evaluateGate>[number];
+
+/** `ragmeter compare --json`: per metric n, means, delta, interval, unpaired and regressed questions; the gate; warnings. */
+function comparisonJson(runA: string, runB: string, c: Comparison, gate: readonly GateResult[]) {
+  return {
+    run_a: runA,
+    run_b: runB,
+    seed: c.seed,
+    resamples: c.resamples,
+    metrics: Object.fromEntries(
+      c.deltas.map((d) => [
+        d.metric,
+        {
+          n: d.n,
+          mean_a: d.mean_a,
+          mean_b: d.mean_b,
+          delta: d.delta,
+          ci: d.interval ? [d.interval.lower, d.interval.upper] : null,
+          unpaired: d.unpaired,
+          regressed: d.differences.filter((x) => x.delta < 0).map((x) => x.golden_id),
+        },
+      ]),
+    ),
+    gate: gate.map((g) => ({ rule: `${g.rule.metric}<${g.rule.threshold}`, failed: g.failed, why: g.why })),
+    warnings: c.warnings,
+  };
+}
+
+/** `ragmeter compare`'s text: the comparison, then the gate's rules when `--fail-on` gave some. */
+function comparisonText(c: Comparison, gate: readonly GateResult[]): string {
+  const lines = [formatComparison(c)];
+  if (gate.length > 0) lines.push("", "gate", ...gate.map((g) => `  ${g.failed ? "FAIL" : "pass"} ${g.why}`));
+  return lines.join("\n");
 }
 
 /** `ragmeter export --csv [--out FILE]`: the run history as CSV (date, pipeline version, golden set, judge, metrics). */

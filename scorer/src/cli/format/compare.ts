@@ -1,6 +1,8 @@
 import type { Comparison } from "../../runs/compare.js";
 import { fmtDelta, fmtValue } from "./text.js";
 
+type Delta = Comparison["deltas"][number];
+
 /** Text report of a comparison: per-metric paired deltas with interval and n, unpaired questions, regressions. */
 export function formatComparison(c: Comparison): string {
   const out: string[] = [];
@@ -8,30 +10,36 @@ export function formatComparison(c: Comparison): string {
   out.push(`paired over questions scored ok in both; 95% CI by percentile bootstrap, B=${c.resamples}, seed ${c.seed}`);
   out.push("");
   out.push(`${"metric".padEnd(12)} ${"A".padStart(7)} ${"B".padStart(7)} ${"delta".padStart(7)}  ${"95% CI".padEnd(20)} n`);
-  for (const d of c.deltas) {
-    const ci = d.interval ? `[${fmtDelta(d.metric, d.interval.lower)}, ${fmtDelta(d.metric, d.interval.upper)}]` : "—";
-    out.push(
-      `${d.metric.padEnd(12)} ${fmtValue(d.metric, d.mean_a).padStart(7)} ${fmtValue(d.metric, d.mean_b).padStart(7)} ${fmtDelta(d.metric, d.delta).padStart(7)}  ${ci.padEnd(20)} ${d.n}`,
-    );
-  }
-  const unpaired = new Map<string, string[]>();
-  for (const d of c.deltas) for (const u of d.unpaired) unpaired.set(u.golden_id, [...(unpaired.get(u.golden_id) ?? []), `${d.metric}: ${u.reason}`]);
-  if (unpaired.size > 0) {
-    out.push("");
-    out.push("unpaired or not ok");
-    for (const [id, why] of [...unpaired].sort(([x], [y]) => x.localeCompare(y))) out.push(`  ${id}: ${why.join("; ")}`);
-  }
+  for (const d of c.deltas) out.push(deltaRow(d));
+  out.push(...unpairedLines(c.deltas));
   out.push("");
   out.push("regressed");
-  let any = false;
-  for (const d of c.deltas) {
-    const reg = d.differences.filter((x) => x.delta < 0).sort((x, y) => x.delta - y.delta || x.golden_id.localeCompare(y.golden_id));
-    if (reg.length === 0) continue;
-    any = true;
-    const shown = reg.slice(0, 10).map((x) => `${x.golden_id} ${fmtValue(d.metric, x.a)}→${fmtValue(d.metric, x.b)}`);
-    out.push(`  ${d.metric} (${reg.length}): ${shown.join(", ")}${reg.length > shown.length ? `, … and ${reg.length - shown.length} more (--json lists all)` : ""}`);
-  }
-  if (!any) out.push("  none");
+  const regressed = c.deltas.map(regressedLine).filter((l) => l !== null);
+  out.push(...(regressed.length > 0 ? regressed : ["  none"]));
   for (const w of c.warnings) out.push(`warning: ${w}`);
   return out.join("\n");
+}
+
+/** One metric's row: mean in A and B, the paired delta, its interval and n. */
+function deltaRow(d: Delta): string {
+  const ci = d.interval ? `[${fmtDelta(d.metric, d.interval.lower)}, ${fmtDelta(d.metric, d.interval.upper)}]` : "—";
+  return `${d.metric.padEnd(12)} ${fmtValue(d.metric, d.mean_a).padStart(7)} ${fmtValue(d.metric, d.mean_b).padStart(7)} ${fmtDelta(d.metric, d.delta).padStart(7)}  ${ci.padEnd(20)} ${d.n}`;
+}
+
+/** The section of the questions left unpaired or not ok, with their reasons per metric (none when every question paired). */
+function unpairedLines(deltas: readonly Delta[]): string[] {
+  const unpaired = new Map<string, string[]>();
+  for (const d of deltas) for (const u of d.unpaired) unpaired.set(u.golden_id, [...(unpaired.get(u.golden_id) ?? []), `${d.metric}: ${u.reason}`]);
+  if (unpaired.size === 0) return [];
+  const sorted = [...unpaired].sort(([x], [y]) => x.localeCompare(y));
+  return ["", "unpaired or not ok", ...sorted.map(([id, why]) => `  ${id}: ${why.join("; ")}`)];
+}
+
+/** A metric's regressed questions, worst first (ten shown), or null when none regressed. */
+function regressedLine(d: Delta): string | null {
+  const reg = d.differences.filter((x) => x.delta < 0).sort((x, y) => x.delta - y.delta || x.golden_id.localeCompare(y.golden_id));
+  if (reg.length === 0) return null;
+  const shown = reg.slice(0, 10).map((x) => `${x.golden_id} ${fmtValue(d.metric, x.a)}→${fmtValue(d.metric, x.b)}`);
+  const more = reg.length > shown.length ? `, … and ${reg.length - shown.length} more (--json lists all)` : "";
+  return `  ${d.metric} (${reg.length}): ${shown.join(", ")}${more}`;
 }

@@ -76,30 +76,58 @@ export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5, ta
     out.push("by tag (value·n)");
     out.push(...tagTable(o.byTag, names, table));
   }
-  if (o.previous.run) {
-    const moves: { id: string; metric: string; a: number; b: number; d: number }[] = [];
-    for (const m of table([MOVED_K])
-      .filter((d) => d.headline)
-      .map((d) => d.name)) {
-      const d = deltas.get(m);
-      if (!d) continue;
-      for (const x of d.differences) if (x.delta !== 0) moves.push({ id: x.golden_id, metric: m, a: x.a, b: x.b, d: x.delta / metricMax(m, table) });
-    }
-    moves.sort((x, y) => Math.abs(y.d) - Math.abs(x.d) || x.id.localeCompare(y.id));
-    out.push("");
-    out.push(`moved most (vs previous run; ${moves.filter((m) => m.d < 0).length} question-metric pairs got worse, ${moves.filter((m) => m.d > 0).length} better)`);
-    if (moves.length === 0) out.push("  nothing moved");
-    // Regressions first (what a reviewer opens first), then improvements, each by size.
-    const shown = [...moves.filter((m) => m.d < 0).slice(0, top), ...moves.filter((m) => m.d > 0).slice(0, Math.max(1, Math.floor(top / 2)))];
-    for (const mv of shown) {
-      const q = o.questions.find((r) => r.golden_id === mv.id);
-      out.push(
-        `  ${mv.d < 0 ? "worse " : "better"} ${mv.id.padEnd(6)} ${metricLabel(mv.metric, table).padEnd(10)} ${fmtValue(mv.metric, mv.a, table)} → ${fmtValue(mv.metric, mv.b, table)}  ${q ? JSON.stringify(q.question.slice(0, 60)) : ""}`,
-      );
-    }
-  }
+  if (o.previous.run) out.push(...movedLines(o, deltas, top, table));
   out.push("");
-  out.push("counts by status");
+  out.push(...statusLines(o, names, table));
+  out.push("");
+  out.push(...formatJudgeReport(o));
+  for (const w of o.warnings) out.push(`warning: ${w}`);
+  out.push("");
+  out.push(`history: ${storeLocation}`);
+  return out.join("\n");
+}
+
+/** A question-metric pair that moved against the previous run (`d`: the delta as a share of the metric's maximum). */
+interface Move {
+  readonly id: string;
+  readonly metric: string;
+  readonly a: number;
+  readonly b: number;
+  readonly d: number;
+}
+
+/** The headline metrics' paired differences that are not zero, largest first. */
+function movesOf(deltas: ReadonlyMap<string, PairedDelta>, table: MetricTable): Move[] {
+  const moves: Move[] = [];
+  for (const m of table([MOVED_K])
+    .filter((d) => d.headline)
+    .map((d) => d.name)) {
+    const d = deltas.get(m);
+    if (!d) continue;
+    for (const x of d.differences) if (x.delta !== 0) moves.push({ id: x.golden_id, metric: m, a: x.a, b: x.b, d: x.delta / metricMax(m, table) });
+  }
+  return moves.sort((x, y) => Math.abs(y.d) - Math.abs(x.d) || x.id.localeCompare(y.id));
+}
+
+/** The "moved most" section: the questions that got worse (`top` of them) and better (half as many), each by size. */
+function movedLines(o: EvalOutcome, deltas: ReadonlyMap<string, PairedDelta>, top: number, table: MetricTable): string[] {
+  const moves = movesOf(deltas, table);
+  const out = ["", `moved most (vs previous run; ${moves.filter((m) => m.d < 0).length} question-metric pairs got worse, ${moves.filter((m) => m.d > 0).length} better)`];
+  if (moves.length === 0) out.push("  nothing moved");
+  // Regressions first (what a reviewer opens first), then improvements, each by size.
+  const shown = [...moves.filter((m) => m.d < 0).slice(0, top), ...moves.filter((m) => m.d > 0).slice(0, Math.max(1, Math.floor(top / 2)))];
+  for (const mv of shown) {
+    const q = o.questions.find((r) => r.golden_id === mv.id);
+    out.push(
+      `  ${mv.d < 0 ? "worse " : "better"} ${mv.id.padEnd(6)} ${metricLabel(mv.metric, table).padEnd(10)} ${fmtValue(mv.metric, mv.a, table)} → ${fmtValue(mv.metric, mv.b, table)}  ${q ? JSON.stringify(q.question.slice(0, 60)) : ""}`,
+    );
+  }
+  return out;
+}
+
+/** The "counts by status" section: statuses per metric, `judge_error` reasons (eight shown) and the questions not measured (ten shown). */
+function statusLines(o: EvalOutcome, names: readonly string[], table: MetricTable): string[] {
+  const out = ["counts by status"];
   for (const m of names) {
     const c = o.aggregate.counts[m] ?? {};
     out.push(
@@ -117,12 +145,7 @@ export function formatSummary(o: EvalOutcome, storeLocation: string, top = 5, ta
   if (errs.length > 0) out.push(`  not measured: ${errs.length} of ${o.questions.length} questions`);
   for (const q of errs.slice(0, 10)) out.push(`  ${q.golden_id}: ${q.status} — ${q.reason}`);
   if (errs.length > 10) out.push(`  … and ${errs.length - 10} more`);
-  out.push("");
-  out.push(...formatJudgeReport(o));
-  for (const w of o.warnings) out.push(`warning: ${w}`);
-  out.push("");
-  out.push(`history: ${storeLocation}`);
-  return out.join("\n");
+  return out;
 }
 
 /**
@@ -156,57 +179,67 @@ const signed = (x: number | null) => (x === null ? "—" : `${x >= 0 ? "+" : ""}
  */
 function formatJudgeReport(o: EvalOutcome): string[] {
   const r = o.judgeReport;
-  const s = r.stats;
-  const out: string[] = [];
   const unmetered = unmeteredSummary(o.run.judge_kind);
-  if (unmetered !== undefined) {
-    out.push(`judge: ${unmetered}, cost $0`);
-  } else {
-    const cost =
-      s.cost_usd === null
-        ? `cost unknown (no price for "${o.run.judge_model}" in RAGMETER_PRICES)`
-        : `cost ${usd(s.cost_usd)}${s.price ? ` (${o.run.judge_model}: $${s.price.input_per_1m}/$${s.price.output_per_1m} per 1M tokens in/out)` : ""}`;
+  const out = unmetered !== undefined ? [`judge: ${unmetered}, cost $0`] : judgeCallLines(o);
+  if (r.length_bias.length > 0) out.push(lengthBiasLine(r.length_bias));
+  out.push(calibrationLine(o));
+  if (r.variance.length > 0) out.push(...varianceLines(r.variance, r.repeat));
+  return out;
+}
+
+type JudgeReport = EvalOutcome["judgeReport"];
+
+/** A metered judge's calls, cache, tokens and cost, what was decided before judging, and the --max-cost line. */
+function judgeCallLines(o: EvalOutcome): string[] {
+  const r = o.judgeReport;
+  const s = r.stats;
+  const cost =
+    s.cost_usd === null
+      ? `cost unknown (no price for "${o.run.judge_model}" in RAGMETER_PRICES)`
+      : `cost ${usd(s.cost_usd)}${s.price ? ` (${o.run.judge_model}: $${s.price.input_per_1m}/$${s.price.output_per_1m} per 1M tokens in/out)` : ""}`;
+  const out = [
+    `judge: ${int(s.calls)} calls, ${int(s.cached)} cached${r.cache ? "" : ` (cache off${r.repeat > 1 ? ": --repeat" : ""})`}, ${int(s.not_sampled)} not sampled · tokens in ${int(s.input_tokens)} / out ${int(s.output_tokens)} · ${cost}`,
+  ];
+  const skipped = Object.entries(r.skipped).filter(([, n]) => n > 0);
+  if (skipped.length > 0)
     out.push(
-      `judge: ${int(s.calls)} calls, ${int(s.cached)} cached${r.cache ? "" : ` (cache off${r.repeat > 1 ? ": --repeat" : ""})`}, ${int(s.not_sampled)} not sampled · tokens in ${int(s.input_tokens)} / out ${int(s.output_tokens)} · ${cost}`,
+      `  not called (decided before judging): ${skipped
+        .sort()
+        .map(([status, n]) => `${status} ${int(n)}`)
+        .join(", ")}`,
     );
-    const skipped = Object.entries(r.skipped).filter(([, n]) => n > 0);
-    if (skipped.length > 0)
-      out.push(
-        `  not called (decided before judging): ${skipped
-          .sort()
-          .map(([status, n]) => `${status} ${int(n)}`)
-          .join(", ")}`,
-      );
-    if (s.max_cost_usd !== null) out.push(`  --max-cost ${usd(s.max_cost_usd)}${s.not_sampled > 0 ? ` reached: ${s.not_sampled} judgments not_sampled` : " not reached"}`);
-  }
-  if (r.length_bias.length > 0) {
-    const flagged = r.length_bias.some((b) => b.spearman !== null && Math.abs(b.spearman) >= LENGTH_BIAS_FLAG);
-    out.push(
-      `length bias (Spearman ρ, answer length vs score): ${r.length_bias.map((b) => `${metricLabel(b.metric)} ${signed(b.spearman)} (n=${b.n})`).join(" · ")}${flagged ? ` — |ρ| ≥ ${LENGTH_BIAS_FLAG}: check that longer answers are really better` : ""}`,
-    );
-  }
+  if (s.max_cost_usd !== null) out.push(`  --max-cost ${usd(s.max_cost_usd)}${s.not_sampled > 0 ? ` reached: ${s.not_sampled} judgments not_sampled` : " not reached"}`);
+  return out;
+}
+
+/** The length-bias line: Spearman ρ per metric, flagged when one reaches {@link LENGTH_BIAS_FLAG}. */
+function lengthBiasLine(bias: JudgeReport["length_bias"]): string {
+  const flagged = bias.some((b) => b.spearman !== null && Math.abs(b.spearman) >= LENGTH_BIAS_FLAG);
+  return `length bias (Spearman ρ, answer length vs score): ${bias.map((b) => `${metricLabel(b.metric)} ${signed(b.spearman)} (n=${b.n})`).join(" · ")}${flagged ? ` — |ρ| ≥ ${LENGTH_BIAS_FLAG}: check that longer answers are really better` : ""}`;
+}
+
+/** The calibration line: the last one of the judge in use, the one before its prompt changed, or none. */
+function calibrationLine(o: EvalOutcome): string {
+  const r = o.judgeReport;
   const c = r.calibration;
   if (c) {
-    out.push(
-      `calibration: last for this judge ${c.created_at.slice(0, 10)} (${c.calibration_id}, run ${c.source_run_id}): claims ${pct(c.claim_agreement)} agreement, κ ${c.claim_kappa === null ? "—" : c.claim_kappa.toFixed(2)} (n=${c.n_claims}); relevance ${pct(c.relevance_agreement)}, quadratic-weighted κ ${c.relevance_qwk === null ? "—" : c.relevance_qwk.toFixed(2)} (n=${c.n_relevance})`,
-    );
-  } else if (r.calibration_before_change) {
-    const b = r.calibration_before_change;
-    out.push(
-      `calibration: not calibrated since prompt ${b.judge_prompt_version}${b.judge_model !== o.run.judge_model ? ` (model ${b.judge_model})` : ""}: the judge in use (${judgeLabel(o.run.judge_kind, o.run.judge_model)}, prompt ${o.run.judge_prompt_version}) has none; that calibration ${b.created_at.slice(0, 10)} (${b.calibration_id}) had claims ${pct(b.claim_agreement)} agreement, relevance ${pct(b.relevance_agreement)}; run \`npx ragmeter calibrate sample --run ${o.run.run_id}\``,
-    );
-  } else {
-    out.push(
-      `calibration: none for this judge (${judgeLabel(o.run.judge_kind, o.run.judge_model)}, prompt ${o.run.judge_prompt_version}); run \`npx ragmeter calibrate sample --run ${o.run.run_id}\``,
-    );
+    return `calibration: last for this judge ${c.created_at.slice(0, 10)} (${c.calibration_id}, run ${c.source_run_id}): claims ${pct(c.claim_agreement)} agreement, κ ${c.claim_kappa === null ? "—" : c.claim_kappa.toFixed(2)} (n=${c.n_claims}); relevance ${pct(c.relevance_agreement)}, quadratic-weighted κ ${c.relevance_qwk === null ? "—" : c.relevance_qwk.toFixed(2)} (n=${c.n_relevance})`;
   }
-  if (r.variance.length > 0) {
-    out.push(`judge variance over ${r.repeat} repeats (sd pooled within questions; flipped = questions whose repeats disagree)`);
-    for (const v of r.variance) {
-      out.push(
-        `  ${metricLabel(v.metric).padEnd(12)} mean ${v.mean === null ? "—" : fmtValue(v.metric, v.mean)}  sd ${v.sd === null ? "—" : v.sd.toFixed(2)}  flipped ${pct(v.flipped)} (${v.flipped_ids.length} of ${v.n})${v.flipped_ids.length > 0 ? `: ${v.flipped_ids.slice(0, 8).join(", ")}${v.flipped_ids.length > 8 ? ", …" : ""}` : ""}`,
-      );
-    }
+  const b = r.calibration_before_change;
+  if (b) {
+    return `calibration: not calibrated since prompt ${b.judge_prompt_version}${b.judge_model !== o.run.judge_model ? ` (model ${b.judge_model})` : ""}: the judge in use (${judgeLabel(o.run.judge_kind, o.run.judge_model)}, prompt ${o.run.judge_prompt_version}) has none; that calibration ${b.created_at.slice(0, 10)} (${b.calibration_id}) had claims ${pct(b.claim_agreement)} agreement, relevance ${pct(b.relevance_agreement)}; run \`npx ragmeter calibrate sample --run ${o.run.run_id}\``;
+  }
+  return `calibration: none for this judge (${judgeLabel(o.run.judge_kind, o.run.judge_model)}, prompt ${o.run.judge_prompt_version}); run \`npx ragmeter calibrate sample --run ${o.run.run_id}\``;
+}
+
+/** The judge-variance section of a run that repeated its judges: sd and flipped questions per metric. */
+function varianceLines(variance: JudgeReport["variance"], repeat: number): string[] {
+  const out = [`judge variance over ${repeat} repeats (sd pooled within questions; flipped = questions whose repeats disagree)`];
+  for (const v of variance) {
+    const ids = v.flipped_ids.length > 0 ? `: ${v.flipped_ids.slice(0, 8).join(", ")}${v.flipped_ids.length > 8 ? ", …" : ""}` : "";
+    out.push(
+      `  ${metricLabel(v.metric).padEnd(12)} mean ${v.mean === null ? "—" : fmtValue(v.metric, v.mean)}  sd ${v.sd === null ? "—" : v.sd.toFixed(2)}  flipped ${pct(v.flipped)} (${v.flipped_ids.length} of ${v.n})${ids}`,
+    );
   }
   return out;
 }
