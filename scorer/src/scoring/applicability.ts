@@ -59,57 +59,83 @@ const CAPTURE = "set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true";
  * @param sampledIn false when the LLM judges are not to run on this live trace, or the status and reason they get instead.
  */
 export function planTrace(i: Interaction, items: readonly RetrievedItem[] | null, live: boolean, sampledIn: JudgeGate): TracePlan {
+  const g = gapsOf(i, items, sampledIn);
+  const rag = g.noRetrieval ?? (i.has_generation ? OK : no("not_applicable", "no generation span in the trace"));
+  const relevance = rag.ok ? (g.answerMissing ?? g.questionMissing ?? g.generationCut ?? g.questionGuessed ?? g.notSampled ?? OK) : rag;
+  const grounding = rag.ok
+    ? (g.answerMissing ??
+      g.questionMissing ??
+      g.retrievalCut ??
+      g.generationCut ??
+      g.capped ??
+      g.uncaptured ??
+      g.textsMissing ??
+      g.retrievalGuessed ??
+      g.questionGuessed ??
+      g.notSampled ??
+      OK)
+    : rag;
+  const answer = i.has_generation ? (g.answerMissing ?? g.generationCut ?? OK) : no("not_applicable", "no generation span in the trace");
+  const context =
+    g.noRetrieval ?? g.questionMissing ?? g.retrievalCut ?? g.capped ?? g.uncaptured ?? g.textsMissing ?? g.retrievalGuessed ?? g.questionGuessed ?? g.notSampled ?? OK;
+  return { recall: recallOf(i, live, g), grounding, relevance, context, answer };
+}
+
+/** What keeps a trace's metrics from being computed, each null when it does not: {@link planTrace} picks, per metric, the first that applies. */
+interface Gaps {
+  /** No retrieval span, and none whose documents went unrecorded. */
+  readonly noRetrieval: Applicability | null;
+  /** Retrieval content cut off or unparseable (the attribute named). */
+  readonly retrievalCut: Applicability | null;
+  /** Generation content cut off or unparseable (the attribute named). */
+  readonly generationCut: Applicability | null;
+  /** The instrumentation capped some content. */
+  readonly capped: Applicability | null;
+  /** A retrieval span that records no documents at all. */
+  readonly uncaptured: Applicability | null;
+  /** Retrieved texts not captured. */
+  readonly textsMissing: Applicability | null;
+  readonly retrievalGuessed: Applicability | null;
+  readonly answerMissing: Applicability | null;
+  readonly questionMissing: Applicability | null;
+  readonly questionGuessed: Applicability | null;
+  /** The LLM judges are not to run on this live trace. */
+  readonly notSampled: Applicability | null;
+}
+
+function gapsOf(i: Interaction, items: readonly RetrievedItem[] | null, sampledIn: JudgeGate): Gaps {
   const retrievalCut = i.incomplete.find((x) => isRetrievalAttribute(x.attribute));
   const generationCut = i.incomplete.find((x) => !isRetrievalAttribute(x.attribute));
-  const cut = (x: { reason: string }) => no("context_incomplete", x.reason);
-  const capped = no("context_incomplete", "the instrumentation capped some content (ragmeter.content.truncated)");
-  let recall: Applicability;
   const uncaptured = i.retrieval_uncaptured
     ? no("content_missing", `retrieved documents not recorded: ${i.retrieval_uncaptured.reason} (span ${i.retrieval_uncaptured.span})`)
     : null;
-  if (live) recall = no("not_applicable", "live traffic: no golden item");
-  else if (uncaptured) recall = uncaptured;
-  else if (i.retrieved === null) recall = no("not_applicable", "no retrieval span in the trace");
-  else if (retrievalCut) recall = cut(retrievalCut);
-  else if (i.truncated) recall = capped;
-  else if (items === null) recall = no("content_missing", `retrieved texts not captured (${CAPTURE})`);
-  else recall = uncertain(i, "retrieval") ?? OK;
+  return {
+    noRetrieval: i.retrieved === null && !uncaptured ? no("not_applicable", "no retrieval span in the trace") : null,
+    retrievalCut: retrievalCut ? no("context_incomplete", retrievalCut.reason) : null,
+    generationCut: generationCut ? no("context_incomplete", generationCut.reason) : null,
+    capped: i.truncated ? no("context_incomplete", "the instrumentation capped some content (ragmeter.content.truncated)") : null,
+    uncaptured,
+    textsMissing: items === null ? no("content_missing", `retrieved texts not captured (${CAPTURE})`) : null,
+    retrievalGuessed: uncertain(i, "retrieval"),
+    answerMissing: i.answer === null ? no("content_missing", `answer not captured (${CAPTURE})`) : null,
+    questionMissing: i.question === null ? no("content_missing", `question not captured (${CAPTURE})`) : null,
+    questionGuessed: uncertain(i, "question"),
+    notSampled: notSampledOf(sampledIn),
+  };
+}
 
-  const rag =
-    i.retrieved === null && !uncaptured ? no("not_applicable", "no retrieval span in the trace") : !i.has_generation ? no("not_applicable", "no generation span in the trace") : OK;
-  const answerMissing = i.answer === null ? no("content_missing", `answer not captured (${CAPTURE})`) : null;
-  const questionMissing = i.question === null ? no("content_missing", `question not captured (${CAPTURE})`) : null;
-  const notSampled = sampledIn === true ? null : sampledIn === false ? no("not_sampled", "live trace outside the judge sampling rate") : no(sampledIn.status, sampledIn.reason);
-  const questionGuessed = uncertain(i, "question");
+/** The status the LLM judges' gate gives a live trace outside it, or null when they run on it. */
+function notSampledOf(sampledIn: JudgeGate): Applicability | null {
+  if (sampledIn === true) return null;
+  return sampledIn === false ? no("not_sampled", "live trace outside the judge sampling rate") : no(sampledIn.status, sampledIn.reason);
+}
 
-  const relevance = !rag.ok ? rag : (answerMissing ?? questionMissing ?? (generationCut ? cut(generationCut) : null) ?? questionGuessed ?? notSampled ?? OK);
-  const grounding = !rag.ok
-    ? rag
-    : (answerMissing ??
-      questionMissing ??
-      (retrievalCut ? cut(retrievalCut) : null) ??
-      (generationCut ? cut(generationCut) : null) ??
-      (i.truncated ? capped : null) ??
-      uncaptured ??
-      (items === null ? no("content_missing", `retrieved texts not captured (${CAPTURE})`) : null) ??
-      uncertain(i, "retrieval") ??
-      questionGuessed ??
-      notSampled ??
-      OK);
-  const answer = !i.has_generation ? no("not_applicable", "no generation span in the trace") : (answerMissing ?? (generationCut ? cut(generationCut) : null) ?? OK);
-  const context =
-    i.retrieved === null && !uncaptured
-      ? no("not_applicable", "no retrieval span in the trace")
-      : (questionMissing ??
-        (retrievalCut ? cut(retrievalCut) : null) ??
-        (i.truncated ? capped : null) ??
-        uncaptured ??
-        (items === null ? no("content_missing", `retrieved texts not captured (${CAPTURE})`) : null) ??
-        uncertain(i, "retrieval") ??
-        questionGuessed ??
-        notSampled ??
-        OK);
-  return { recall, grounding, relevance, context, answer };
+/** Recall needs a golden item and the retrieval's texts, read for certain. */
+function recallOf(i: Interaction, live: boolean, g: Gaps): Applicability {
+  if (live) return no("not_applicable", "live traffic: no golden item");
+  if (g.uncaptured) return g.uncaptured;
+  if (i.retrieved === null) return no("not_applicable", "no retrieval span in the trace");
+  return g.retrievalCut ?? g.capped ?? g.textsMissing ?? g.retrievalGuessed ?? OK;
 }
 
 /** `uncertain_reading` when the interaction's field was read from a fallback, naming the span and attribute; else null. */

@@ -54,27 +54,44 @@ function verdictCounts(claims: readonly ClaimInsert[]): string {
  */
 export function evaluationsOf(rows: { readonly scores: readonly ScoreInsert[]; readonly claims: readonly ClaimInsert[] }, spans: EvaluatedSpans | null): Evaluation[] {
   return rows.scores.map((s) => {
-    const attributes: Record<string, string | number> = { "gen_ai.evaluation.name": s.metric };
-    const measured = s.status === "ok" && s.value !== null;
     const claims = metricDef(s.metric)?.claims === true ? claimsOf(s, rows.claims) : [];
-    let explanation = s.reason;
-    if (measured) {
-      attributes["gen_ai.evaluation.score.value"] = s.value as number;
-      attributes["gen_ai.evaluation.score.label"] = okLabel(s, s.value as number, claims);
-      if (claims.length > 0) explanation = explanation === "" ? verdictCounts(claims) : `${verdictCounts(claims)}; ${explanation}`;
-    } else attributes["gen_ai.evaluation.score.label"] = s.status;
-    if (explanation !== "") attributes["gen_ai.evaluation.explanation"] = explanation;
     const error = EVALUATION_ERRORS.has(s.status);
-    if (error) attributes["error.type"] = s.status;
-    attributes["ragmeter.run.id"] = s.run_id;
-    if (s.golden_id !== "") attributes["ragmeter.golden.id"] = s.golden_id;
-    attributes["ragmeter.pipeline.version"] = s.pipeline_version;
-    attributes["ragmeter.source"] = s.source;
-    attributes["ragmeter.score.status"] = s.status;
-    attributes["ragmeter.judge.kind"] = s.judge_kind;
-    if (s.judge_model !== "") attributes["ragmeter.judge.model"] = s.judge_model;
-    if (s.judge_prompt_version !== "") attributes["ragmeter.judge.prompt_version"] = s.judge_prompt_version;
-    attributes["ragmeter.repeat.index"] = s.repeat_index;
+    const attributes: Record<string, string | number> = {
+      "gen_ai.evaluation.name": s.metric,
+      ...resultAttributes(s, claims),
+      ...(error ? { "error.type": s.status } : {}),
+      ...provenanceAttributes(s),
+    };
     return { trace_id: s.trace_id, span_id: evaluatedSpan(s.metric, spans), attributes, error };
   });
+}
+
+/**
+ * A score row's result: an `ok` row its value, its label ({@link okLabel}) and its claims' verdicts
+ * before the reason; any other status its status as the label and its reason; no empty explanation.
+ */
+function resultAttributes(s: ScoreInsert, claims: readonly ClaimInsert[]): Record<string, string | number> {
+  const attributes: Record<string, string | number> = {};
+  let explanation = s.reason;
+  if (s.status === "ok" && s.value !== null) {
+    attributes["gen_ai.evaluation.score.value"] = s.value;
+    attributes["gen_ai.evaluation.score.label"] = okLabel(s, s.value, claims);
+    if (claims.length > 0) explanation = explanation === "" ? verdictCounts(claims) : `${verdictCounts(claims)}; ${explanation}`;
+  } else attributes["gen_ai.evaluation.score.label"] = s.status;
+  if (explanation !== "") attributes["gen_ai.evaluation.explanation"] = explanation;
+  return attributes;
+}
+
+/** Where a score row comes from: run, golden item, pipeline version, source, status, judge and repeat (empty ones left out). */
+function provenanceAttributes(s: ScoreInsert): Record<string, string | number> {
+  const attributes: Record<string, string | number> = { "ragmeter.run.id": s.run_id };
+  if (s.golden_id !== "") attributes["ragmeter.golden.id"] = s.golden_id;
+  attributes["ragmeter.pipeline.version"] = s.pipeline_version;
+  attributes["ragmeter.source"] = s.source;
+  attributes["ragmeter.score.status"] = s.status;
+  attributes["ragmeter.judge.kind"] = s.judge_kind;
+  if (s.judge_model !== "") attributes["ragmeter.judge.model"] = s.judge_model;
+  if (s.judge_prompt_version !== "") attributes["ragmeter.judge.prompt_version"] = s.judge_prompt_version;
+  attributes["ragmeter.repeat.index"] = s.repeat_index;
+  return attributes;
 }

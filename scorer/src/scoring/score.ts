@@ -86,19 +86,33 @@ const NOT_SAMPLED = "live trace outside the judge sampling rate";
 
 /** Why a golden-side need is not met, or null when it is. */
 function goldenGap(need: Need, input: MetricInput, noGolden: string): string | null {
-  const e = input.expect;
   switch (need) {
     case "answerable":
-      return e === null ? noGolden : input.answerable ? null : "unanswerable question";
     case "unanswerable":
-      return e === null ? noGolden : input.answerable ? "answerable question" : null;
+      return input.expect === null ? noGolden : answerabilityGap(need, input.answerable);
     case "key_facts":
-      return e === null ? noGolden : e.key_facts === null || e.key_facts.length === 0 ? "golden item has no key_facts" : null;
+      return input.expect === null ? noGolden : keyFactsGap(input.expect);
     case "reference":
-      return e === null || e.reference_answer === null || e.reference_answer.trim() === "" ? "no reference_answer" : null;
+      return referenceGap(input.expect);
     default:
       return null;
   }
+}
+
+/** Why a question's answerability does not meet the need (an answerable question, or an unanswerable one), or null. */
+function answerabilityGap(need: "answerable" | "unanswerable", answerable: boolean): string | null {
+  if (need === "answerable") return answerable ? null : "unanswerable question";
+  return answerable ? "answerable question" : null;
+}
+
+/** `golden item has no key_facts` when the item lists none, else null. */
+function keyFactsGap(e: NonNullable<Expectations>): string | null {
+  return e.key_facts === null || e.key_facts.length === 0 ? "golden item has no key_facts" : null;
+}
+
+/** `no reference_answer` without a golden item or with a blank reference answer, else null. */
+function referenceGap(e: Expectations): string | null {
+  return e === null || e.reference_answer === null || e.reference_answer.trim() === "" ? "no reference_answer" : null;
 }
 
 /**

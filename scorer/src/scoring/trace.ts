@@ -116,22 +116,11 @@ async function scorePlanned(
   own: boolean,
 ): Promise<ScoredTrace> {
   const golden = options.golden;
-  const subject: Subject = {
-    trace_id: traceId,
-    golden_id: golden?.id ?? interaction.golden_id ?? "",
-    tags: golden?.tags ?? [],
-    question: interaction.question ?? "",
-    latency_ms: 0,
-  };
-  // The golden item's question (what the judge is asked about), when there is one.
-  const asked = { ...subject, question: golden?.question ?? subject.question };
-  const skip: Partial<Record<PlanKey, Skip>> = {};
-  for (const [key, a] of Object.entries(plan) as [PlanKey, Applicability][]) if (!a.ok) skip[key] = { status: a.status, reason: a.reason };
   const result = await scoreInteraction(
-    asked,
+    askedOf(traceId, interaction, golden),
     { answer: interaction.answer ?? "", contexts: plan.recall.ok || plan.grounding.ok || plan.context.ok ? (items ?? []) : [], model: interaction.generator_model },
     golden,
-    { judge: options.judge, ks: options.ks, noGoldenReason: LIVE, skip },
+    { judge: options.judge, ks: options.ks, noGoldenReason: LIVE, skip: skipsOf(plan) },
   );
   // Retrieval kept whenever captured: the stored interaction lists what was retrieved (texts may be missing).
   const stored = result.contexts.length === 0 && interaction.retrieved !== null ? storedRetrieval(interaction) : result.contexts;
@@ -144,6 +133,19 @@ async function scorePlanned(
     judgeOwn: own,
     spend: spendOf(result),
   };
+}
+
+/** Who a trace's result is filed under (its golden item, else the golden id the trace carries), with the question the judge is asked: the golden item's, else the trace's. */
+function askedOf(traceId: string, interaction: Interaction, golden: GoldenItem | null): Subject {
+  const question = interaction.question ?? "";
+  return { trace_id: traceId, golden_id: golden?.id ?? interaction.golden_id ?? "", tags: golden?.tags ?? [], question: golden?.question ?? question, latency_ms: 0 };
+}
+
+/** The status and reason of each metric group a plan rules out, by plan key. */
+function skipsOf(plan: TracePlan): Partial<Record<PlanKey, Skip>> {
+  const skip: Partial<Record<PlanKey, Skip>> = {};
+  for (const [key, a] of Object.entries(plan) as [PlanKey, Applicability][]) if (!a.ok) skip[key] = { status: a.status, reason: a.reason };
+  return skip;
 }
 
 /** The plan of a trace of the judge's own LLM call: nothing is computed (design §5, `ragmeter.judge.call`). */
