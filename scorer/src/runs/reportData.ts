@@ -1,4 +1,4 @@
-import { displayRank, metricNames } from "../domain/metricTable.js";
+import { displayRank, type MetricValue, metricNames } from "../domain/metricTable.js";
 import type { Store } from "../store/client.js";
 import { claimCountsByRun, goldenQuestionsOfRun, goldenTags, latestComparison, recentBadClaims, retrievedOfRun } from "../store/report.js";
 import { listRuns, previousRun, type RunRecord } from "../store/runs.js";
@@ -117,134 +117,164 @@ const ref = (r: RunRecord): ReportRunRef => ({ run_id: r.run_id, pipeline_versio
  * @throws the client's error when the store cannot be read.
  */
 export async function loadReportData(store: Store, options: ReportOptions = {}): Promise<ReportData> {
-  const all = (await listRuns(store)).filter((r) => r.status === "completed");
+  const completed = trendRuns(
+    (await listRuns(store)).filter((r) => r.status === "completed"),
+    options,
+  );
+  const perQuestion = new Map<string, QuestionMetrics>();
+  for (const r of completed) perQuestion.set(r.run_id, await storedQuestionMetrics(store, r.run_id));
+  const claimCounts = await claimCountsOf(store, completed);
+  const ks = [...new Set(completed.flatMap((r) => r.ks))].sort((a, b) => a - b);
+  const runs: ReportRun[] = completed.map((r) => ({
+    run_id: r.run_id,
+    started_at: r.started_at,
+    pipeline_version: r.pipeline_version,
+    source: r.source,
+    golden_set_hash: r.golden_set_hash,
+    metrics: Object.fromEntries([...okValues(perQuestion.get(r.run_id)?.values() ?? [])].map(([metric, vs]) => [metric, meanOf(vs)])),
+    claims: claimCounts.get(r.run_id) ?? {},
+  }));
+  const headline_k = ks.includes(5) ? 5 : (ks[ks.length - 1] ?? 5);
+  const last = completed[completed.length - 1];
+  const { comparison, lost_hit } = await lastAgainstPrevious(store, last, perQuestion, headline_k);
+  const by_tag = last ? await byTagOf(store, last, perQuestion.get(last.run_id)) : {};
+  const bad_claims = await recentBadClaims(store, options.maxClaims ?? 30);
+  return { generated_at: new Date((options.now ?? Date.now)()).toISOString(), location: store.location, runs, ks, headline_k, comparison, lost_hit, by_tag, bad_claims };
+}
+
+/** One run's stored per-question metrics (golden id → metric → outcome). */
+type QuestionMetrics = Awaited<ReturnType<typeof storedQuestionMetrics>>;
+
+/**
+ * The runs of the trend, oldest first (at most `maxRuns`): those of the golden set asked (default: that
+ * of the latest golden run, else of the latest run), golden runs only unless a golden set was named or
+ * there is no golden run.
+ */
+function trendRuns(all: readonly RunRecord[], options: ReportOptions): RunRecord[] {
   const goldenSet = options.goldenSet ?? all.find((r) => r.source === "golden")?.golden_set_hash ?? all[0]?.golden_set_hash ?? "";
-  const completed = all
-    .filter((r) => r.golden_set_hash.startsWith(goldenSet) && (options.goldenSet !== undefined || r.source === "golden" || all.every((x) => x.source !== "golden")))
+  const anySource = options.goldenSet !== undefined || all.every((x) => x.source !== "golden");
+  return all
+    .filter((r) => r.golden_set_hash.startsWith(goldenSet) && (anySource || r.source === "golden"))
     .slice(0, options.maxRuns ?? 50)
     .reverse();
-  const perQuestion = new Map<string, Awaited<ReturnType<typeof storedQuestionMetrics>>>();
-  for (const r of completed) perQuestion.set(r.run_id, await storedQuestionMetrics(store, r.run_id));
+}
 
+/** Claims by verdict, per run. */
+async function claimCountsOf(store: Store, runs: readonly RunRecord[]): Promise<Map<string, Record<string, number>>> {
   const claimCounts = new Map<string, Record<string, number>>();
-  if (completed.length > 0) {
-    for (const row of await claimCountsByRun(
-      store,
-      completed.map((r) => r.run_id),
-    ))
-      claimCounts.set(row.run_id, { ...(claimCounts.get(row.run_id) ?? {}), [row.verdict]: row.n });
-  }
+  if (runs.length === 0) return claimCounts;
+  const rows = await claimCountsByRun(
+    store,
+    runs.map((r) => r.run_id),
+  );
+  for (const row of rows) claimCounts.set(row.run_id, { ...(claimCounts.get(row.run_id) ?? {}), [row.verdict]: row.n });
+  return claimCounts;
+}
 
-  const ks = [...new Set(completed.flatMap((r) => r.ks))].sort((a, b) => a - b);
-  const runs: ReportRun[] = completed.map((r) => {
-    const byMetric = new Map<string, number[]>();
-    for (const m of perQuestion.get(r.run_id)?.values() ?? []) {
-      for (const [metric, v] of m) if (v.status === "ok" && v.value !== null) byMetric.set(metric, [...(byMetric.get(metric) ?? []), v.value]);
-    }
-    const metrics: Record<string, MetricMean> = {};
-    for (const [metric, vs] of byMetric) metrics[metric] = { mean: vs.reduce((a, b) => a + b, 0) / vs.length, n: vs.length };
+/** The `ok` values of some questions' metrics, by metric. */
+function okValues(questions: Iterable<ReadonlyMap<string, { readonly status: string; readonly value: number | null }>>): Map<string, number[]> {
+  const byMetric = new Map<string, number[]>();
+  for (const m of questions) for (const [metric, v] of m) if (v.status === "ok" && v.value !== null) byMetric.set(metric, [...(byMetric.get(metric) ?? []), v.value]);
+  return byMetric;
+}
+
+const meanOf = (vs: readonly number[]): MetricMean => ({ mean: vs.reduce((a, b) => a + b, 0) / vs.length, n: vs.length });
+
+/** The last run against its previous comparable run, and the questions that lost their hit between them; or why there is no comparison. */
+async function lastAgainstPrevious(
+  store: Store,
+  last: RunRecord | undefined,
+  perQuestion: ReadonlyMap<string, QuestionMetrics>,
+  headlineK: number,
+): Promise<Pick<ReportData, "comparison" | "lost_hit">> {
+  if (!last) return { comparison: { last: null, previous: null, why: "no completed run in the store" }, lost_hit: [] };
+  const prev = await previousRun(store, last);
+  if (!prev) {
     return {
-      run_id: r.run_id,
-      started_at: r.started_at,
-      pipeline_version: r.pipeline_version,
-      source: r.source,
-      golden_set_hash: r.golden_set_hash,
-      metrics,
-      claims: claimCounts.get(r.run_id) ?? {},
+      comparison: { last: ref(last), previous: null, why: "no earlier completed run on the same golden set with the same judge kind, model and prompt version" },
+      lost_hit: [],
     };
-  });
-  const headline_k = ks.includes(5) ? 5 : (ks[ks.length - 1] ?? 5);
-
-  const last = completed[completed.length - 1];
-  let comparison: ReportData["comparison"];
-  let lost_hit: ReportData["lost_hit"] = [];
-  const prev = last ? await previousRun(store, last) : null;
-  if (!last) comparison = { last: null, previous: null, why: "no completed run in the store" };
-  else if (!prev) comparison = { last: ref(last), previous: null, why: "no earlier completed run on the same golden set with the same judge kind, model and prompt version" };
-  else {
-    const rows = await latestComparison(store, prev.run_id, last.run_id);
-    // The report's own comparison leaves out reference_facts (stored ones may have it: ranked after recall@k, as before).
-    const reportNames = new Set(metricNames([...last.ks], false));
-    const order = (m: string) => displayRank(m) + (reportNames.has(m) ? 0 : 1);
-    if (rows.length > 0) {
-      comparison = {
-        last: ref(last),
-        previous: ref(prev),
-        origin: "stored",
-        seed: rows[0]!.seed,
-        resamples: rows[0]!.resamples,
-        deltas: rows
-          .map((r) => ({
-            metric: r.metric,
-            n: r.n,
-            previous: r.mean_a,
-            last: r.mean_b,
-            delta: r.delta,
-            ci: r.ci_lower !== null && r.ci_upper !== null ? ([r.ci_lower, r.ci_upper] as const) : null,
-          }))
-          .sort((x, y) => order(x.metric) - order(y.metric)),
-      };
-    } else {
-      const a = perQuestion.get(prev.run_id) ?? (await storedQuestionMetrics(store, prev.run_id));
-      const b = perQuestion.get(last.run_id)!;
-      const names = metricNames(
-        [...new Set([...prev.ks, ...last.ks])].sort((x, y) => x - y),
-        false,
-      );
-      comparison = {
-        last: ref(last),
-        previous: ref(prev),
-        origin: "computed",
-        seed: DEFAULT_SEED,
-        resamples: BOOTSTRAP_RESAMPLES,
-        deltas: names.map((m) => {
-          const d = pairedDelta(m, a, b, { seed: DEFAULT_SEED, resamples: BOOTSTRAP_RESAMPLES });
-          return { metric: m, n: d.n, previous: d.mean_a, last: d.mean_b, delta: d.delta, ci: d.interval ? ([d.interval.lower, d.interval.upper] as const) : null };
-        }),
-      };
-    }
-    const a = perQuestion.get(prev.run_id) ?? (await storedQuestionMetrics(store, prev.run_id));
-    const b = perQuestion.get(last.run_id)!;
-    const lost = [...b.entries()]
-      .filter(([id, m]) => m.get(`recall@${headline_k}`)?.value === 0 && a.get(id)?.get(`recall@${headline_k}`)?.value === 1)
-      .map(([id]) => id)
-      .sort();
-    if (lost.length > 0) {
-      const retrieved = await retrievedOfRun(store, last.run_id, lost);
-      // The stored reciprocal rank gives the hit rank back (1/rr), or no hit (0).
-      const rank = (m: ReadonlyMap<string, { value: number | null }> | undefined): number | null => {
-        const rr = m?.get("mrr")?.value ?? null;
-        return rr === null || rr <= 0 ? null : Math.round(1 / rr);
-      };
-      lost_hit = (await goldenQuestionsOfRun(store, last.golden_set_hash, last.run_id, lost)).map((q) => ({
-        ...q,
-        rank_previous: rank(a.get(q.golden_id)),
-        rank_last: rank(b.get(q.golden_id)),
-        retrieved_last: (retrieved.get(q.golden_id) ?? []).slice(0, headline_k),
-      }));
-    }
   }
+  const a = perQuestion.get(prev.run_id) ?? (await storedQuestionMetrics(store, prev.run_id));
+  const b = perQuestion.get(last.run_id)!;
+  const rows = await latestComparison(store, prev.run_id, last.run_id);
+  const comparison = rows.length > 0 ? storedComparison(rows, last, prev) : computedComparison(a, b, last, prev);
+  return { comparison, lost_hit: await lostHit(store, last, a, b, headlineK) };
+}
 
+/** The latest stored comparison of the pair, in the report's metric order (reference_facts, left out of the report's own, ranked after recall@k). */
+function storedComparison(rows: Awaited<ReturnType<typeof latestComparison>>, last: RunRecord, prev: RunRecord): ReportData["comparison"] {
+  const reportNames = new Set(metricNames([...last.ks], false));
+  const order = (m: string) => displayRank(m) + (reportNames.has(m) ? 0 : 1);
+  return {
+    last: ref(last),
+    previous: ref(prev),
+    origin: "stored",
+    seed: rows[0]!.seed,
+    resamples: rows[0]!.resamples,
+    deltas: rows
+      .map((r) => ({
+        metric: r.metric,
+        n: r.n,
+        previous: r.mean_a,
+        last: r.mean_b,
+        delta: r.delta,
+        ci: r.ci_lower !== null && r.ci_upper !== null ? ([r.ci_lower, r.ci_upper] as const) : null,
+      }))
+      .sort((x, y) => order(x.metric) - order(y.metric)),
+  };
+}
+
+/** A paired comparison of the pair computed here (not stored), over the report's metrics of both runs' k values. */
+function computedComparison(a: QuestionMetrics, b: QuestionMetrics, last: RunRecord, prev: RunRecord): ReportData["comparison"] {
+  const names = metricNames(
+    [...new Set([...prev.ks, ...last.ks])].sort((x, y) => x - y),
+    false,
+  );
+  return {
+    last: ref(last),
+    previous: ref(prev),
+    origin: "computed",
+    seed: DEFAULT_SEED,
+    resamples: BOOTSTRAP_RESAMPLES,
+    deltas: names.map((m) => {
+      const d = pairedDelta(m, a, b, { seed: DEFAULT_SEED, resamples: BOOTSTRAP_RESAMPLES });
+      return { metric: m, n: d.n, previous: d.mean_a, last: d.mean_b, delta: d.delta, ci: d.interval ? ([d.interval.lower, d.interval.upper] as const) : null };
+    }),
+  };
+}
+
+/** The stored reciprocal rank gives the hit rank back (1/rr), or no hit (null). */
+function hitRank(m: ReadonlyMap<string, { value: number | null }> | undefined): number | null {
+  const rr = m?.get("mrr")?.value ?? null;
+  return rr === null || rr <= 0 ? null : Math.round(1 / rr);
+}
+
+/** The questions whose recall@headline_k went from 1 (previous run `a`) to 0 (last run `b`), with their hit ranks and what the last run retrieved. */
+async function lostHit(store: Store, last: RunRecord, a: QuestionMetrics, b: QuestionMetrics, headlineK: number): Promise<ReportData["lost_hit"]> {
+  const recall = `recall@${headlineK}`;
+  const lost = [...b.entries()]
+    .filter(([id, m]) => m.get(recall)?.value === 0 && a.get(id)?.get(recall)?.value === 1)
+    .map(([id]) => id)
+    .sort();
+  if (lost.length === 0) return [];
+  const retrieved = await retrievedOfRun(store, last.run_id, lost);
+  return (await goldenQuestionsOfRun(store, last.golden_set_hash, last.run_id, lost)).map((q) => ({
+    ...q,
+    rank_previous: hitRank(a.get(q.golden_id)),
+    rank_last: hitRank(b.get(q.golden_id)),
+    retrieved_last: (retrieved.get(q.golden_id) ?? []).slice(0, headlineK),
+  }));
+}
+
+/** The last run's metric means by tag of its golden items, tags in order. */
+async function byTagOf(store: Store, last: RunRecord, questions: QuestionMetrics | undefined): Promise<ReportData["by_tag"]> {
+  const tags = await goldenTags(store, last.golden_set_hash);
+  const byTag = new Map<string, ReadonlyMap<string, MetricValue>[]>();
+  for (const [id, m] of questions ?? []) for (const tag of tags.get(id) ?? []) byTag.set(tag, [...(byTag.get(tag) ?? []), m]);
   const by_tag: Record<string, Record<string, MetricMean>> = {};
-  if (last) {
-    const tags = await goldenTags(store, last.golden_set_hash);
-    const values = new Map<string, Map<string, number[]>>();
-    for (const [id, m] of perQuestion.get(last.run_id) ?? []) {
-      for (const tag of tags.get(id) ?? []) {
-        let t = values.get(tag);
-        if (!t) {
-          t = new Map();
-          values.set(tag, t);
-        }
-        for (const [metric, v] of m) if (v.status === "ok" && v.value !== null) t.set(metric, [...(t.get(metric) ?? []), v.value]);
-      }
-    }
-    for (const [tag, t] of [...values].sort((x, y) => x[0].localeCompare(y[0]))) {
-      by_tag[tag] = Object.fromEntries([...t].map(([metric, vs]) => [metric, { mean: vs.reduce((x, y) => x + y, 0) / vs.length, n: vs.length }]));
-    }
+  for (const [tag, ms] of [...byTag].sort((x, y) => x[0].localeCompare(y[0]))) {
+    by_tag[tag] = Object.fromEntries([...okValues(ms)].map(([metric, vs]) => [metric, meanOf(vs)]));
   }
-
-  const bad_claims = await recentBadClaims(store, options.maxClaims ?? 30);
-
-  return { generated_at: new Date((options.now ?? Date.now)()).toISOString(), location: store.location, runs, ks, headline_k, comparison, lost_hit, by_tag, bad_claims };
+  return by_tag;
 }

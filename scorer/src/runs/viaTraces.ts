@@ -1,4 +1,4 @@
-import { loadCollectorConfig, type RunningCollector, startCollector } from "@ragmeter/collector";
+import { type CollectorDeps, loadCollectorConfig, type RunningCollector, startCollector } from "@ragmeter/collector";
 import type { GoldenItem } from "@ragmeter/golden";
 import type { KafkaSecurity } from "@ragmeter/kafka";
 import type { Logger } from "@ragmeter/runtime";
@@ -76,16 +76,7 @@ export async function runEvalViaTraces(o: ViaTracesOptions): Promise<EvalOutcome
   const warnings = new Set<string>();
   const service = await startScorerService({
     store,
-    stream: {
-      brokers: o.spans.kind === "kafka" ? o.spans.brokers : null,
-      ...(o.spans.kind === "kafka" && o.spans.security !== undefined ? { security: o.spans.security } : {}),
-      topic: o.spans.kind === "kafka" ? o.spans.topic : "ragmeter.spans",
-      quietMs: o.quietMs,
-      liveSampleRate: 1,
-      groupId: `ragmeter-eval-${run.run_id}`,
-      sessionTimeoutMs: 10_000,
-      concurrency: 8,
-    },
+    stream: streamSettings(o, run.run_id),
     consume: o.spans.kind === "kafka",
     consumer: { fromBeginning: false, maxWaitTimeMs: 250 },
     log: o.log,
@@ -94,26 +85,18 @@ export async function runEvalViaTraces(o: ViaTracesOptions): Promise<EvalOutcome
     onScored: (scored: readonly ScoredTrace[]) => {
       for (const s of scored) {
         if (s.interaction.run_id !== run.run_id || !waiting.has(s.interaction.trace_id)) continue;
-        if (s.interaction.pipeline_version !== null && s.interaction.pipeline_version !== o.pipelineVersion) {
-          warnings.add(`the target's spans report pipeline version "${s.interaction.pipeline_version}"; recorded as "${o.pipelineVersion}" (--pipeline-version wins)`);
-        }
+        const warning = versionWarning(s, o.pipelineVersion);
+        if (warning !== null) warnings.add(warning);
         byTrace.set(s.interaction.trace_id, s.result);
       }
     },
   });
   let receiver: RunningCollector | null = null;
   try {
-    if (o.spans.kind === "otlp") {
-      receiver = await startCollector(loadCollectorConfig({}, { port: o.spans.port, host: o.spans.host }), {
-        logger: o.log,
-        sink: service.sink,
-        listener: { host: "--otlp-host", token: null },
-      });
-      o.onReceiver?.(receiver.url);
-    }
+    receiver = await startReceiver(o, service.sink);
     const failed = new Map<string, QuestionResult>();
     const limit = pLimit(Math.max(1, o.concurrency));
-    const sent: { item: GoldenItem; traceId: string; spans: EvaluatedSpans }[] = [];
+    const sent: Sent[] = [];
     let done = 0;
     const progress = (): void => o.onProgress?.(Math.min(golden.items.length, done + byTrace.size), golden.items.length);
     await Promise.all(
@@ -129,20 +112,8 @@ export async function runEvalViaTraces(o: ViaTracesOptions): Promise<EvalOutcome
         }),
       ),
     );
-    // Wait until every answered question's trace is scored, or its timeout passes.
-    for (;;) {
-      const pending = [...waiting.keys()].filter((t) => !byTrace.has(t));
-      progress();
-      if (pending.length === 0) break;
-      const latest = Math.max(...pending.map((t) => waiting.get(t)?.answeredAt ?? 0));
-      if (Date.now() - latest > o.traceTimeoutMs + o.quietMs) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const results: QuestionResult[] = sent.map(({ item, traceId }) => {
-      const r = failed.get(traceId) ?? byTrace.get(traceId);
-      if (r) return { ...r, tags: item.tags, question: item.question };
-      return failedQuestion(item, traceId, "trace_timeout", `no spans of trace ${traceId} arrived within ${o.traceTimeoutMs} ms of the answer`, 0);
-    });
+    await waitForTraces(waiting, byTrace, o.traceTimeoutMs + o.quietMs, progress);
+    const results = sent.map(({ item, traceId }) => resultOf(item, traceId, failed.get(traceId) ?? byTrace.get(traceId), o.traceTimeoutMs));
     // Failed and timed-out questions are stored too, so the run's stored metrics match the summary.
     const spansOf = new Map(sent.map((s) => [s.traceId, s.spans] as const));
     for (const q of results) if (q.status !== "ok") await recorder.record(q, spansOf.get(q.trace_id) ?? null);
@@ -154,4 +125,67 @@ export async function runEvalViaTraces(o: ViaTracesOptions): Promise<EvalOutcome
     await service.stop();
     await recorder.close().catch(() => undefined);
   }
+}
+
+/** A question sent to the target: its trace and the spans its evaluations are parented to. */
+interface Sent {
+  readonly item: GoldenItem;
+  readonly traceId: string;
+  readonly spans: EvaluatedSpans;
+}
+
+/** The stream settings of the run's scorer: the collector's topic in `kafka` mode (a consumer group of the run's own), in-process spans in `otlp` mode. */
+function streamSettings(o: ViaTracesOptions, runId: string) {
+  return {
+    brokers: o.spans.kind === "kafka" ? o.spans.brokers : null,
+    ...(o.spans.kind === "kafka" && o.spans.security !== undefined ? { security: o.spans.security } : {}),
+    topic: o.spans.kind === "kafka" ? o.spans.topic : "ragmeter.spans",
+    quietMs: o.quietMs,
+    liveSampleRate: 1,
+    groupId: `ragmeter-eval-${runId}`,
+    sessionTimeoutMs: 10_000,
+    concurrency: 8,
+  };
+}
+
+/** The warning when the target's spans report another pipeline version than the run's, else null. */
+function versionWarning(s: ScoredTrace, pipelineVersion: string): string | null {
+  const reported = s.interaction.pipeline_version;
+  if (reported === null || reported === pipelineVersion) return null;
+  return `the target's spans report pipeline version "${reported}"; recorded as "${pipelineVersion}" (--pipeline-version wins)`;
+}
+
+/** In `otlp` mode, the OTLP/HTTP receiver that hands the target's spans to the scorer (its URL given to `onReceiver`); null in `kafka` mode. */
+async function startReceiver(o: ViaTracesOptions, sink: CollectorDeps["sink"]): Promise<RunningCollector | null> {
+  if (o.spans.kind !== "otlp") return null;
+  const receiver = await startCollector(loadCollectorConfig({}, { port: o.spans.port, host: o.spans.host }), {
+    logger: o.log,
+    sink,
+    listener: { host: "--otlp-host", token: null },
+  });
+  o.onReceiver?.(receiver.url);
+  return receiver;
+}
+
+/** Waits until every answered question's trace is scored, or `timeoutMs` passed since the last answer still waiting. */
+async function waitForTraces(
+  waiting: ReadonlyMap<string, { readonly answeredAt: number }>,
+  byTrace: ReadonlyMap<string, QuestionResult>,
+  timeoutMs: number,
+  progress: () => void,
+): Promise<void> {
+  for (;;) {
+    const pending = [...waiting.keys()].filter((t) => !byTrace.has(t));
+    progress();
+    if (pending.length === 0) return;
+    const latest = Math.max(...pending.map((t) => waiting.get(t)?.answeredAt ?? 0));
+    if (Date.now() - latest > timeoutMs) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A question's result under its golden item's tags and question: failed, scored, or `trace_timeout` when its spans never arrived. */
+function resultOf(item: GoldenItem, traceId: string, r: QuestionResult | undefined, traceTimeoutMs: number): QuestionResult {
+  if (r) return { ...r, tags: item.tags, question: item.question };
+  return failedQuestion(item, traceId, "trace_timeout", `no spans of trace ${traceId} arrived within ${traceTimeoutMs} ms of the answer`, 0);
 }
