@@ -1,6 +1,7 @@
 import { KafkaConfigError, type KafkaSecurity, loadKafkaEnv } from "@ragmeter/kafka";
 import type { OtlpLimits, Signal } from "@ragmeter/otlp";
 import { rawSettings, type SCORER_SOURCES, SETTINGS, schemaOf } from "@ragmeter/runtime";
+import type { z } from "zod";
 import { ConfigError } from "../domain/errors.js";
 import type { HourlyCap } from "../scoring/budget.js";
 
@@ -41,6 +42,7 @@ const STREAM_SETTINGS = [
   SETTINGS.RAGMETER_OTLP_MAX_VALUE_DEPTH,
 ] as const;
 const streamEnvSchema = schemaOf(STREAM_SETTINGS);
+type StreamEnv = z.infer<typeof streamEnvSchema>;
 
 /** A topic the scorer consumes; `signal` null = read from the record's `ragmeter-signal` header. */
 interface SourceTopic {
@@ -93,28 +95,8 @@ export function loadStreamConfig(
 ): StreamConfig {
   const raw = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   if (flags.brokers !== undefined) raw["KAFKA_BROKERS"] = flags.brokers;
-  let kafka: ReturnType<typeof loadKafkaEnv>;
-  try {
-    kafka = loadKafkaEnv(raw, flags.brokers !== undefined ? { KAFKA_BROKERS: "flag --brokers" } : {});
-  } catch (err) {
-    if (!(err instanceof KafkaConfigError)) throw err;
-    const i = err.issues[0];
-    const where = i?.setting.startsWith("flag ") ? i.setting : `environment variable ${i?.setting}`;
-    throw new ConfigError(`${where}: ${i?.message ?? "invalid"}`);
-  }
-  const settings = rawSettings(STREAM_SETTINGS, raw, {
-    RAGMETER_QUIET_MS: { value: flags.quietMs, flag: "--quiet-ms" },
-    RAGMETER_SOURCE: { value: flags.source, flag: "--source" },
-  });
-  for (const w of settings.warnings) warn(w);
-  const p = streamEnvSchema.safeParse(settings.raw);
-  if (!p.success) {
-    const i = p.error.issues[0];
-    const src = settings.sources[String(i?.path[0])];
-    const where = src?.kind === "flag" ? `flag ${src.flag}` : src?.kind === "environment" ? `environment variable ${src.variable}` : String(i?.path[0]);
-    throw new ConfigError(`${where}: ${i?.message ?? "invalid"}`);
-  }
-  const e = p.data;
+  const kafka = kafkaSettings(raw, flags.brokers !== undefined);
+  const e = streamSettings(raw, flags, warn);
   return {
     brokers: kafka.brokers ?? null,
     security: kafka.security,
@@ -130,13 +112,7 @@ export function loadStreamConfig(
     sessionTimeoutMs: e.RAGMETER_KAFKA_SESSION_TIMEOUT_MS,
     concurrency: e.RAGMETER_SCORER_CONCURRENCY,
     source: e.RAGMETER_SOURCE,
-    topics:
-      e.RAGMETER_SOURCE === "otelcol"
-        ? [
-            { topic: e.RAGMETER_OTLP_SPANS_TOPIC, signal: "traces" },
-            { topic: e.RAGMETER_OTLP_LOGS_TOPIC, signal: "logs" },
-          ]
-        : [{ topic: kafka.topic, signal: null }],
+    topics: topicsOf(e, kafka.topic),
     createTopics: e.RAGMETER_KAFKA_CREATE_TOPICS,
     partitions: e.RAGMETER_KAFKA_TOPIC_PARTITIONS,
     maxPending: e.RAGMETER_SCORER_MAX_PENDING,
@@ -148,4 +124,46 @@ export function loadStreamConfig(
       maxDepth: e.RAGMETER_OTLP_MAX_VALUE_DEPTH,
     },
   };
+}
+
+/**
+ * The Kafka settings (brokers, security, topic), `KAFKA_BROKERS` from the --brokers flag when given.
+ * @throws ConfigError naming the flag or variable.
+ */
+function kafkaSettings(raw: Record<string, string | undefined>, brokersFlag: boolean): ReturnType<typeof loadKafkaEnv> {
+  try {
+    return loadKafkaEnv(raw, brokersFlag ? { KAFKA_BROKERS: "flag --brokers" } : {});
+  } catch (err) {
+    if (!(err instanceof KafkaConfigError)) throw err;
+    const i = err.issues[0];
+    const where = i?.setting.startsWith("flag ") ? i.setting : `environment variable ${i?.setting}`;
+    throw new ConfigError(`${where}: ${i?.message ?? "invalid"}`);
+  }
+}
+
+/**
+ * The stream's own settings (the flags win over their variables), deprecation warnings given to `warn`.
+ * @throws ConfigError naming the flag or variable.
+ */
+function streamSettings(raw: Record<string, string | undefined>, flags: { quietMs?: number; source?: string }, warn: (line: string) => void): StreamEnv {
+  const settings = rawSettings(STREAM_SETTINGS, raw, {
+    RAGMETER_QUIET_MS: { value: flags.quietMs, flag: "--quiet-ms" },
+    RAGMETER_SOURCE: { value: flags.source, flag: "--source" },
+  });
+  for (const w of settings.warnings) warn(w);
+  const p = streamEnvSchema.safeParse(settings.raw);
+  if (p.success) return p.data;
+  const i = p.error.issues[0];
+  const src = settings.sources[String(i?.path[0])];
+  const where = src?.kind === "flag" ? `flag ${src.flag}` : src?.kind === "environment" ? `environment variable ${src.variable}` : String(i?.path[0]);
+  throw new ConfigError(`${where}: ${i?.message ?? "invalid"}`);
+}
+
+/** The topics consumed: the collector's OTLP spans and logs topics (`otelcol`), else the ragmeter topic with the signal in each record's header. */
+function topicsOf(e: StreamEnv, topic: string): SourceTopic[] {
+  if (e.RAGMETER_SOURCE !== "otelcol") return [{ topic, signal: null }];
+  return [
+    { topic: e.RAGMETER_OTLP_SPANS_TOPIC, signal: "traces" },
+    { topic: e.RAGMETER_OTLP_LOGS_TOPIC, signal: "logs" },
+  ];
 }

@@ -129,20 +129,7 @@ export async function startSpanConsumer(
   }
 
   const handle = async (batch: PartitionBatch, ctx: { owned(): boolean }): Promise<void> => {
-    const decoded: DecodedRecord[] = [];
-    const dead: { value: Buffer | null; key: Buffer | null; error: string; offset: string }[] = [];
-    for (const m of batch.records) {
-      try {
-        const d = decodeMessage(m.headers, m.value, signalOf.get(batch.topic) ?? null, settings.limits);
-        decoded.push(d);
-        // Some items left out (bad ids, over a limit): the valid ones are stored, the record also
-        // goes to the dead-letter topic with the reason, so nothing is dropped unseen.
-        if (d.refused !== undefined) dead.push({ value: m.value, key: m.key, error: d.refused, offset: m.offset.toString() });
-      } catch (err) {
-        if (!(err instanceof UndecodableMessageError)) throw err;
-        dead.push({ value: m.value, key: m.key, error: err.message, offset: m.offset.toString() });
-      }
-    }
+    const { decoded, dead } = decodeBatch(batch, signalOf.get(batch.topic) ?? null, settings.limits);
     const last = (batch.records[batch.records.length - 1]?.offset ?? 0n).toString();
     const keepGoing = (): boolean => running && ctx.owned();
     // Retried while the partition is ours, as long as the failure can pass (the one retry helper reads
@@ -157,22 +144,7 @@ export async function startSpanConsumer(
     );
     if (dead.length > 0) {
       await retry(
-        () =>
-          producer
-            .send({
-              messages: dead.map((d) => ({
-                topic: dlqOf(batch.topic),
-                ...(d.key !== null ? { key: d.key } : {}),
-                value: d.value as Buffer, // a null value stays null (the client writes length -1)
-                headers: new Map(
-                  Object.entries(deadLetterHeaders(d.error, { topic: batch.topic, partition: batch.partition, offset: d.offset })).map(([k, v]) => [
-                    Buffer.from(k),
-                    Buffer.from(v),
-                  ]),
-                ),
-              })),
-            })
-            .catch((err: unknown) => Promise.reject(KafkaError.from(err, connection.security, "dead-letter send"))),
+        () => sendDeadLetters(producer, dead, batch, dlqOf(batch.topic)).catch((err: unknown) => Promise.reject(KafkaError.from(err, connection.security, "dead-letter send"))),
         {
           retries: Number.POSITIVE_INFINITY,
           keepGoing,
@@ -243,4 +215,47 @@ export async function startSpanConsumer(
       await closeClients();
     },
   };
+}
+
+/** A record bound for the dead-letter topic, with the reason. */
+interface DeadLetter {
+  readonly value: Buffer | null;
+  readonly key: Buffer | null;
+  readonly error: string;
+  readonly offset: string;
+}
+
+/**
+ * A batch's records decoded, and those that go to the dead-letter topic: the undecodable ones, and
+ * those with some items left out (bad ids, over a limit) — their valid items are stored, the record
+ * also goes to the dead-letter topic with the reason, so nothing is dropped unseen.
+ */
+function decodeBatch(batch: PartitionBatch, signal: Signal | null, limits: OtlpLimits | undefined): { decoded: DecodedRecord[]; dead: DeadLetter[] } {
+  const decoded: DecodedRecord[] = [];
+  const dead: DeadLetter[] = [];
+  for (const m of batch.records) {
+    try {
+      const d = decodeMessage(m.headers, m.value, signal, limits);
+      decoded.push(d);
+      if (d.refused !== undefined) dead.push({ value: m.value, key: m.key, error: d.refused, offset: m.offset.toString() });
+    } catch (err) {
+      if (!(err instanceof UndecodableMessageError)) throw err;
+      dead.push({ value: m.value, key: m.key, error: err.message, offset: m.offset.toString() });
+    }
+  }
+  return { decoded, dead };
+}
+
+/** Sends a batch's dead letters to `topic`, each with the record contract's headers (the error and where the record came from). */
+async function sendDeadLetters(producer: BytesProducer, dead: readonly DeadLetter[], batch: PartitionBatch, topic: string): Promise<void> {
+  await producer.send({
+    messages: dead.map((d) => ({
+      topic,
+      ...(d.key !== null ? { key: d.key } : {}),
+      value: d.value as Buffer, // a null value stays null (the client writes length -1)
+      headers: new Map(
+        Object.entries(deadLetterHeaders(d.error, { topic: batch.topic, partition: batch.partition, offset: d.offset })).map(([k, v]) => [Buffer.from(k), Buffer.from(v)]),
+      ),
+    })),
+  });
 }

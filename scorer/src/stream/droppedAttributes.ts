@@ -16,25 +16,19 @@ export interface DroppedAttributes {
 /** The settings of the OpenTelemetry SDKs that raise each limit (the general one, `OTEL_ATTRIBUTE_COUNT_LIMIT`, covers all three). */
 const LIMIT = { span: "OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT", event: "OTEL_EVENT_ATTRIBUTE_COUNT_LIMIT", link: "OTEL_LINK_ATTRIBUTE_COUNT_LIMIT" } as const;
 
+type Where = { on: "span" | "event" | "link"; dropped: number };
+type ResourceSpans = TraceRequest["resourceSpans"][number];
+type Span = ResourceSpans["scopeSpans"][number]["spans"][number];
+
 /** Counts the spans of a trace request whose attributes were dropped by their SDK, by service. */
 export function droppedAttributesOf(req: TraceRequest): DroppedAttributes | null {
   let byService: Record<string, number> | null = null;
-  const first: Record<string, { span: string; on: "span" | "event" | "link"; dropped: number }> = {};
+  const first: Record<string, { span: string } & Where> = {};
   for (const rs of req.resourceSpans) {
-    const kv = rs.resource.attributes.find((a) => a.key === "service.name")?.value;
-    const service = kv !== undefined && "stringValue" in kv ? kv.stringValue : "";
+    const service = serviceOf(rs);
     for (const ss of rs.scopeSpans) {
       for (const s of ss.spans) {
-        const event = s.events.find((e) => e.droppedAttributesCount > 0);
-        const link = s.links.find((l) => l.droppedAttributesCount > 0);
-        const where =
-          s.droppedAttributesCount > 0
-            ? { on: "span" as const, dropped: s.droppedAttributesCount }
-            : event !== undefined
-              ? { on: "event" as const, dropped: event.droppedAttributesCount }
-              : link !== undefined
-                ? { on: "link" as const, dropped: link.droppedAttributesCount }
-                : null;
+        const where = droppedWhere(s);
         if (where === null) continue;
         byService ??= {};
         byService[service] = (byService[service] ?? 0) + 1;
@@ -43,6 +37,21 @@ export function droppedAttributesOf(req: TraceRequest): DroppedAttributes | null
     }
   }
   return byService === null ? null : { byService, first };
+}
+
+/** A resource's `service.name` ("" without one). */
+function serviceOf(rs: ResourceSpans): string {
+  const kv = rs.resource.attributes.find((a) => a.key === "service.name")?.value;
+  return kv !== undefined && "stringValue" in kv ? kv.stringValue : "";
+}
+
+/** Where a span's SDK dropped attributes (the span itself, else its first such event, else link) and how many, or null. */
+function droppedWhere(s: Span): Where | null {
+  if (s.droppedAttributesCount > 0) return { on: "span", dropped: s.droppedAttributesCount };
+  const event = s.events.find((e) => e.droppedAttributesCount > 0);
+  if (event !== undefined) return { on: "event", dropped: event.droppedAttributesCount };
+  const link = s.links.find((l) => l.droppedAttributesCount > 0);
+  return link !== undefined ? { on: "link", dropped: link.droppedAttributesCount } : null;
 }
 
 /** Adds `b`'s counts to `a` (null: nothing). */

@@ -9,7 +9,8 @@ import { droppedAttributesWarning } from "./droppedAttributes.js";
 import { createGroupCommit } from "./groupCommit.js";
 import { HeldTraces } from "./held.js";
 import { type DecodedRecord, decodeRecord, type IngestResult, writeRecords } from "./ingest.js";
-import { prepareTraces, type ScoringSettings, saveScored, scoreSettledTraces } from "./loop.js";
+import type { ScoringSettings } from "./loop.js";
+import { createScoringPasses } from "./pass.js";
 import { IngestionStats, type StreamTotals } from "./stats.js";
 
 /** Spans and log records at most in one in-process write of `serve` (a group of concurrent requests). */
@@ -69,6 +70,42 @@ function judgeHealth(t: StreamTotals): Record<string, unknown> {
   };
 }
 
+/** The span consumer's settings from the stream's (`o.consumer` overrides them); `pending` reads the traces written and not yet scored. */
+function consumerSettings(o: ScorerServiceOptions, brokers: readonly string[], pending: () => number): ConsumerSettings {
+  return {
+    brokers,
+    ...(o.stream.security !== undefined ? { security: o.stream.security } : {}),
+    topic: o.stream.topic,
+    dlqTopic: deadLetterTopic(o.stream.topic),
+    ...(o.stream.limits !== undefined ? { limits: o.stream.limits } : {}),
+    ...(o.stream.topics !== undefined ? { topics: o.stream.topics } : {}),
+    topicPolicy: { create: o.stream.createTopics ?? true, partitions: o.stream.partitions ?? 3 },
+    maxPending: o.stream.maxPending ?? 50_000,
+    pending,
+    groupId: o.stream.groupId,
+    clientId: "ragmeter-scorer",
+    sessionTimeoutMs: o.stream.sessionTimeoutMs,
+    heartbeatIntervalMs: Math.max(100, Math.floor(o.stream.sessionTimeoutMs / 10)),
+    ...o.consumer,
+  };
+}
+
+type Totals = ReturnType<IngestionStats["totals"]>;
+
+/** The progress line's fields since the last line (`logged`), or null when nothing was written, scored or dropped since. */
+function progressFields(stats: IngestionStats, totals: Totals, logged: Totals, pending: number, lag: number | null): Record<string, unknown> | null {
+  if (totals.spans === logged.spans && totals.scored === logged.scored && totals.forgotten === logged.forgotten) return null;
+  return {
+    spans_written: totals.spans - logged.spans,
+    traces_scored: totals.scored - logged.scored,
+    pending_traces: pending,
+    ...(totals.forgotten !== logged.forgotten ? { spans_dropped_forgotten: totals.forgotten - logged.forgotten } : {}),
+    judge_calls_skipped: stats.skippedTotals(),
+    ...judgeHealth(stats.snapshot()),
+    ...(lag !== null ? { consumer_lag: lag } : {}),
+  };
+}
+
 /**
  * Starts the streaming scorer (design §6): consumes `ragmeter.spans` (when `consume`), stores spans,
  * and runs the scoring loop over settled traces; writes `ingestion_stats` every 10 s. The process's
@@ -122,126 +159,29 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
     if (o.stream.brokers === null) throw new Error("KAFKA_BROKERS is not set");
     consumer = await startSpanConsumer(
       ingest,
-      {
-        brokers: o.stream.brokers,
-        ...(o.stream.security !== undefined ? { security: o.stream.security } : {}),
-        topic: o.stream.topic,
-        dlqTopic: deadLetterTopic(o.stream.topic),
-        ...(o.stream.limits !== undefined ? { limits: o.stream.limits } : {}),
-        ...(o.stream.topics !== undefined ? { topics: o.stream.topics } : {}),
-        topicPolicy: { create: o.stream.createTopics ?? true, partitions: o.stream.partitions ?? 3 },
-        maxPending: o.stream.maxPending ?? 50_000,
-        pending: () => dirty.size,
-        groupId: o.stream.groupId,
-        clientId: "ragmeter-scorer",
-        sessionTimeoutMs: o.stream.sessionTimeoutMs,
-        heartbeatIntervalMs: Math.max(100, Math.floor(o.stream.sessionTimeoutMs / 10)),
-        ...o.consumer,
-      },
+      consumerSettings(o, o.stream.brokers, () => dirty.size),
       stats,
       o.log,
       written,
     );
   }
   let stopped = false;
-  let pass: Promise<number> = Promise.resolve(0);
-  const fullScanEvery = o.fullScanIntervalMs ?? 30_000;
-  let lastFullScan = 0;
-  const runPass = (full = false): Promise<number> => {
-    // After the pass before it, failed or not: its failure was its caller's (logged below); chained on
-    // a rejected pass, every later pass would fail without running (found by bench:soak, issue 31).
-    const previous = pass.catch(() => 0);
-    pass = previous.then(async () => {
-      let total = 0;
-      const now = Date.now();
-      if (full || now - lastFullScan >= fullScanEvery) {
-        // The scan at start (or asked for) takes every settled trace; the periodic ones only those
-        // settled two scan intervals past the quiet window: the traces of a live scorer (this one's
-        // dirty ones, another's in its partitions) are its own to score, and with a backlog each
-        // scorer's scan took the others' settled traces and both scored them (bench:scale, issue 38:
-        // 2,809 scorings for 2,000 traces with one scorer). A scorer that died or lost a partition
-        // leaves its traces to them after that delay.
-        const settleMs = full || lastFullScan === 0 ? o.scoring.quietMs : o.scoring.quietMs + 2 * fullScanEvery;
-        lastFullScan = now;
-        for (;;) {
-          const scored = await scoreSettledTraces(o.store, o.scoring, Date.now(), settleMs);
-          // Scored from the store with every span written before the scan: not again by the loop below.
-          for (const t of scored) {
-            const at = dirty.get(t.interaction.trace_id);
-            if (at !== undefined && at <= now) {
-              dirty.delete(t.interaction.trace_id);
-              held.delete(t.interaction.trace_id);
-            }
-          }
-          total += scored.length;
-          counted(scored);
-          if (scored.length > 0) o.onScored?.(scored);
-          if (scored.length < o.scoring.batchSize || stopped) break;
-        }
-      }
-      // The traces this instance wrote, in batches, two at a time: a batch is scored while the one
-      // before it finishes scoring and is written (the writes in order, one at a time), so the judges
-      // stay busy across a batch's last traces and the engine writes while the judges work.
-      type Saving = { readonly due: readonly (readonly [string, number])[]; readonly done: Promise<ScoredTrace[]> };
-      const inFlight = new Set<string>();
-      const settle = async (s: Saving): Promise<void> => {
-        try {
-          const scored = await s.done;
-          // A trace that received spans while it was being scored stays dirty (and held) and is scored again.
-          for (const [id, at] of s.due) {
-            if (dirty.get(id) !== at) continue;
-            dirty.delete(id);
-            held.delete(id);
-          }
-          total += scored.length;
-          counted(scored);
-          if (scored.length > 0) o.onScored?.(scored);
-        } finally {
-          for (const [id] of s.due) inFlight.delete(id);
-        }
-      };
-      let saving: Saving | null = null;
-      try {
-        for (;;) {
-          const cutoff = Date.now() - o.scoring.quietMs;
-          const due = [...dirty].filter(([id, at]) => at <= cutoff && !inFlight.has(id)).slice(0, o.scoring.batchSize);
-          if (due.length === 0) break;
-          for (const [id] of due) inFlight.add(id);
-          const prepared = prepareTraces(
-            o.store,
-            o.scoring,
-            due.map(([id]) => id),
-            held,
-          );
-          // Observed through `done` below; this keeps an early failure from being an unhandled rejection meanwhile.
-          prepared.catch(() => undefined);
-          const previous: Saving | null = saving;
-          const after =
-            previous === null
-              ? Promise.resolve()
-              : previous.done.then(
-                  () => undefined,
-                  () => undefined,
-                );
-          const done: Promise<ScoredTrace[]> = after.then(async () => saveScored(o.store, o.scoring, await prepared));
-          // Awaited below (or in `finally`); this keeps a failed write from being an unhandled rejection meanwhile.
-          done.catch(() => undefined);
-          saving = { due, done };
-          if (previous !== null) await settle(previous);
-          if (stopped) break;
-        }
-        const last = saving;
-        saving = null;
-        if (last !== null) await settle(last);
-      } finally {
-        // A pass that failed still settles the write it started (its traces leave the dirty set when written).
-        if (saving !== null) await settle(saving).catch(() => undefined);
-      }
+  const passes = createScoringPasses({
+    store: o.store,
+    scoring: o.scoring,
+    dirty,
+    held,
+    scored: (scored) => {
+      counted(scored);
+      if (scored.length > 0) o.onScored?.(scored);
+    },
+    passed: (total) => {
       if (total > 0) stats.scored(total, Date.now());
-      return total;
-    });
-    return pass;
-  };
+    },
+    stopped: () => stopped,
+    fullScanIntervalMs: o.fullScanIntervalMs ?? 30_000,
+  });
+  const runPass = (full = false): Promise<number> => passes.run(full);
   const interval = o.intervalMs ?? Math.min(1000, Math.max(100, Math.floor(o.scoring.quietMs / 4)));
   let failures = 0;
   const timer = setInterval(() => {
@@ -261,16 +201,9 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
       const lag = consumer ? await consumer.lag() : null;
       if (lag !== null) stats.lag(lag, Date.now());
       const totals = stats.totals();
-      if (totals.spans !== logged.spans || totals.scored !== logged.scored || totals.forgotten !== logged.forgotten) {
-        o.log.info("progress", {
-          spans_written: totals.spans - logged.spans,
-          traces_scored: totals.scored - logged.scored,
-          pending_traces: dirty.size,
-          ...(totals.forgotten !== logged.forgotten ? { spans_dropped_forgotten: totals.forgotten - logged.forgotten } : {}),
-          judge_calls_skipped: stats.skippedTotals(),
-          ...judgeHealth(stats.snapshot()),
-          ...(lag !== null ? { consumer_lag: lag } : {}),
-        });
+      const fields = progressFields(stats, totals, logged, dirty.size, lag);
+      if (fields !== null) {
+        o.log.info("progress", fields);
         logged = totals;
       }
       await stats.flush(o.store, Date.now());
@@ -307,7 +240,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
       stopped = true;
       clearInterval(timer);
       clearInterval(statsTimer);
-      await pass.catch(() => 0);
+      await passes.current().catch(() => 0);
       if (consumer) await consumer.stop();
       await stats.flush(o.store, Date.now()).catch(() => undefined);
     },
