@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { stringify } from "csv-stringify/sync";
-import { displayRank, metricNames } from "../domain/metricTable.js";
+import { displayRank, isWorse, metricNames } from "../domain/metricTable.js";
 import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "../runs/bootstrap.js";
 import type { Comparison } from "../runs/compare.js";
 import { evaluateGate, parseGate } from "../runs/gate.js";
@@ -122,7 +122,7 @@ function comparisonJson(runA: string, runB: string, c: Comparison, gate: readonl
           delta: d.delta,
           ci: d.interval ? [d.interval.lower, d.interval.upper] : null,
           unpaired: d.unpaired,
-          regressed: d.differences.filter((x) => x.delta < 0).map((x) => x.golden_id),
+          regressed: d.differences.filter((x) => isWorse(d.metric, x.delta)).map((x) => x.golden_id),
         },
       ]),
     ),

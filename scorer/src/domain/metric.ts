@@ -92,6 +92,8 @@ interface MetricBase {
   readonly trend: boolean;
   /** Colour of its series in the report's charts. */
   readonly color?: string;
+  /** A rise is the regression (a risk, an error rate): gates, "worse" and colours read its deltas the other way. */
+  readonly lowerIsBetter?: boolean;
   /** Its judgments hold claims, stored in the `claims` table (one metric per run does: grounding). */
   readonly claims?: boolean;
   /** The label of a measured value on its `gen_ai.evaluation.result` event (design §15), from the value and its claims' verdicts; `ok` when absent. */
@@ -112,6 +114,11 @@ export interface JudgedMetric extends MetricBase {
   readonly task: string;
   /** The request sent for one question whose needs are met (the judge cache keys on it). */
   request(input: MetricInput): JudgeRequestOf;
+  /**
+   * A metric read from its task's judgment (of another metric with the same task and request): no call
+   * of its own; its outcome is this view of the judgment (per repeat), carrying no cost.
+   */
+  view?(judgment: Outcome): Outcome;
   /** Why a request is not worth a judge call (stored `not_applicable` with this reason), or null. */
   unjudged?(request: JudgeRequestOf): string | null;
   /**

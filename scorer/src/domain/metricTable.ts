@@ -92,6 +92,16 @@ export function metricDef(metric: string, table: MetricTable = metricTable): Met
   return table(k === null ? [] : [k]).find((m) => m.name === metric);
 }
 
+/** Whether a paired delta of `metric` is a regression: a drop, or a rise for a metric where lower is better. */
+export function isWorse(metric: string, delta: number): boolean {
+  return metricDef(metric)?.lowerIsBetter === true ? delta > 0 : delta < 0;
+}
+
+/** A delta of `metric` turned so that negative is worse (the gate's reading: a rise of a risk is a drop). */
+export function qualityDelta(metric: string, delta: number): number {
+  return metricDef(metric)?.lowerIsBetter === true ? -delta : delta;
+}
+
 /** Label of a metric in the text and HTML outputs. */
 export function metricLabel(metric: string, table: MetricTable = metricTable): string {
   return metricDef(metric, table)?.label ?? metric;

@@ -1,4 +1,5 @@
 import { RagmeterError } from "@ragmeter/runtime";
+import { qualityDelta } from "../domain/metricTable.js";
 import type { PairedDelta } from "./paired.js";
 
 /** One gate rule: fail when `metric`'s paired delta is below `threshold` and its interval excludes 0. */
@@ -55,8 +56,11 @@ export function evaluateGate(rules: readonly GateRule[], deltas: readonly Paired
     const d = deltas.find((x) => x.metric === rule.metric);
     // No paired question means the metric cannot be shown to hold: a gate must not pass on no data.
     if (!d || d.delta === null || d.n === 0) return { rule, failed: true, why: `${rule.metric}: no question scored ok in both runs — cannot show it held` };
-    const excludesZero = d.interval !== null && d.interval.upper < 0;
-    const below = d.delta < rule.threshold;
+    // a metric where lower is better (a risk) regresses upwards: read its delta and interval turned
+    const delta = qualityDelta(d.metric, d.delta);
+    const worstEnd = d.interval === null ? null : Math.max(qualityDelta(d.metric, d.interval.lower), qualityDelta(d.metric, d.interval.upper));
+    const excludesZero = worstEnd !== null && worstEnd < 0;
+    const below = delta < rule.threshold;
     const ci = d.interval ? `[${d.interval.lower.toFixed(3)}, ${d.interval.upper.toFixed(3)}]` : "(no interval)";
     const failed = below && excludesZero;
     return { rule, failed, why: `${rule.metric}: delta ${d.delta.toFixed(3)} ${below ? "<" : "≥"} ${rule.threshold}, 95% CI ${ci}${below && !excludesZero ? " includes 0" : ""}` };

@@ -140,7 +140,7 @@ function outcomeOfJudgment(j: Judgment): Outcome {
   return { ...rest, reason: reason ?? "" };
 }
 
-/** Asks the judge `repeat` times for one judged metric and combines the repeats (design §5). */
+/** Asks the judge `repeat` times for one judged metric's task and combines the repeats (design §5). */
 async function judged(def: JudgedMetric, input: MetricInput, judge: Judge, repeat: number): Promise<Outcome> {
   const request = def.request(input);
   const unjudged = def.unjudged?.(request) ?? null;
@@ -149,6 +149,14 @@ async function judged(def: JudgedMetric, input: MetricInput, judge: Judge, repea
   const each = runs.map(outcomeOfJudgment);
   const combined = combineRepeats(each);
   return each.length > 1 ? { ...combined, repeats: each } : combined;
+}
+
+/** A view metric's outcome from its task's judgment (each repeat viewed, then combined), without cost. */
+function viewed(view: (j: Outcome) => Outcome, judgment: Outcome): Outcome {
+  const free = (o: Outcome): Outcome => ({ ...view(o), input_tokens: 0, output_tokens: 0, latency_ms: 0, calls: 0 });
+  if (judgment.repeats === undefined) return free(judgment);
+  const each = judgment.repeats.map(free);
+  return { ...combineRepeats(each), repeats: each };
 }
 
 /**
@@ -172,13 +180,21 @@ export async function scoreInteraction(subject: Subject, reply: Answer, expect: 
     abstained,
   };
   const table = metricTable(ks);
+  // one judgment per task: a view metric reads the judgment of the metric that asks for it
+  const tasks = new Map<string, Promise<Outcome>>();
   const outcomes = await Promise.all(
     table.map(async (def): Promise<Outcome> => {
       const k = /@([1-9]\d*)$/u.exec(def.name)?.[1];
       const input: MetricInput = { ...base, k: k === undefined ? 0 : Number(k) };
       const gap = metricGap(def, input, judge, options);
       if (gap !== null) return { status: gap.status, value: null, reason: gap.reason };
-      return def.kind === "judged" ? judged(def, input, judge, repeat) : def.compute(input);
+      if (def.kind !== "judged") return def.compute(input);
+      let judgment = tasks.get(def.task);
+      if (judgment === undefined) {
+        judgment = judged(def, input, judge, repeat);
+        tasks.set(def.task, judgment);
+      }
+      return def.view ? viewed(def.view, await judgment) : judgment;
     }),
   );
   const metrics: Record<string, Outcome> = {};

@@ -1,3 +1,4 @@
+import { isWorse, qualityDelta } from "../../domain/metricTable.js";
 import type { Comparison } from "../../runs/compare.js";
 import { fmtDelta, fmtValue } from "./text.js";
 
@@ -37,7 +38,9 @@ function unpairedLines(deltas: readonly Delta[]): string[] {
 
 /** A metric's regressed questions, worst first (ten shown), or null when none regressed. */
 function regressedLine(d: Delta): string | null {
-  const reg = d.differences.filter((x) => x.delta < 0).sort((x, y) => x.delta - y.delta || x.golden_id.localeCompare(y.golden_id));
+  const reg = d.differences
+    .filter((x) => isWorse(d.metric, x.delta))
+    .sort((x, y) => qualityDelta(d.metric, x.delta) - qualityDelta(d.metric, y.delta) || x.golden_id.localeCompare(y.golden_id));
   if (reg.length === 0) return null;
   const shown = reg.slice(0, 10).map((x) => `${x.golden_id} ${fmtValue(d.metric, x.a)}→${fmtValue(d.metric, x.b)}`);
   const more = reg.length > shown.length ? `, … and ${reg.length - shown.length} more (--json lists all)` : "";

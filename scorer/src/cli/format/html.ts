@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { type MetricDef, type MetricTable, metricLabel, metricTable } from "../../domain/metricTable.js";
+import { isWorse, type MetricDef, type MetricTable, metricLabel, metricTable } from "../../domain/metricTable.js";
 import type { ReportData, ReportRun } from "../../runs/reportData.js";
 import { fmtValue, fmtDelta as textDelta } from "./text.js";
 
@@ -143,7 +143,7 @@ function comparisonSection(data: ReportData): string {
   const rows = c.deltas
     .map((d) => {
       const sig = d.ci !== null && (d.ci[0] > 0 || d.ci[1] < 0);
-      const cls = d.delta === null ? "" : sig ? (d.delta < 0 ? "down" : "up") : "";
+      const cls = d.delta === null ? "" : sig ? (isWorse(d.metric, d.delta) ? "down" : "up") : "";
       return `<tr class="${cls}"><td>${esc(d.metric)}</td><td>${fmt(d.metric, d.previous)}</td><td>${fmt(d.metric, d.last)}</td><td>${fmtDelta(d.metric, d.delta)}</td><td>${d.ci ? `[${fmtDelta(d.metric, d.ci[0])}, ${fmtDelta(d.metric, d.ci[1])}]` : "—"}</td><td>${d.n}</td><td>${sig ? "yes" : "no"}</td></tr>`;
     })
     .join("\n");

@@ -1,4 +1,5 @@
 import { CLAIM_RULES } from "../heuristic/claims.js";
+import { riskOf } from "../heuristic/model.js";
 import { CLAIM_VERDICT_PROMPT, promptVersion, REFERENCE_PROMPT, RELEVANCE_PROMPT, referenceUserMessage, relevanceUserMessage } from "../prompts.js";
 import {
   type GroundingInput,
@@ -42,7 +43,10 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
       const chunks = input.chunks.filter((c) => c.text.trim().length > 0);
       const r = await claimGrounding(transport, input.question, input.answer, chunks, tally);
       const value = r.status === "ok" ? r.claims.filter((c) => c.verdict === "SUPPORTED").length / r.claims.length : null;
-      return { status: r.status, value, claims: r.claims, ...(r.reason !== undefined ? { reason: r.reason } : {}), ...costOf(tally) };
+      // the grounding risk from the verdicts' support probabilities, when the endpoint gave every one (log-probabilities)
+      const supports = r.claims.flatMap((c) => (c.support === undefined ? [] : [c.support]));
+      const risk = r.status === "ok" && supports.length === r.claims.length ? { risk: riskOf("two_weakest", supports) } : {};
+      return { status: r.status, value, claims: r.claims, ...risk, ...(r.reason !== undefined ? { reason: r.reason } : {}), ...costOf(tally) };
     },
     async relevance(input: RelevanceInput): Promise<RelevanceJudgment> {
       const tally = newTally();
