@@ -5,9 +5,20 @@
 // of 10 traces × 10 spans. Closed-loop autocannon at each client count, A/B alternating for N rounds,
 // each collector on its own fresh topic; after the rounds the messages on both topics are counted.
 // Prints per round and as medians: accepted spans/s, p50/p99, CPU µs per span (utime+stime of the
-// collector process tree from /proc), peak RSS (VmHWM, reset per round), errors, ragmeter/otelcol.
+// collector process tree from /proc), resident memory under load (VmRSS of the tree sampled every
+// 250 ms while the cell is measured, i.e. after its warm-up; the median of the samples), peak RSS
+// (VmHWM, reset per cell; in the JSON only), errors, ragmeter/otelcol.
 //
-//   npm run bench:peer [-- --rounds 3 --duration 10 --clients 1,8,32 --warmup 3 --cpu-prof DIR --keep-up --via bin|cli]
+//   npm run bench:peer [-- --rounds 3 --duration 10 --clients 1,8,32 --warmup 3 --cpu-prof DIR --keep-up --via bin|cli
+//                          --bodies ragmeter,sdk-js,sdk-python --shape prod|small --requests 64]
+//
+// Body sets (issue 38, bench/lib/sdk-bodies.mjs): the same requests of 10 traces × 10 GenAI spans
+// written by ragmeter's own codec (`ragmeter`), by the OpenTelemetry JS SDK's proto exporter
+// (`sdk-js`) and by the Python SDK's OTLP/HTTP exporter (`sdk-python`, produced once with the
+// interpreter of scripts/python-env.mjs and cached in .ragmeter/bench/); every body set is measured
+// at every client count. --shape prod (default) gives the spans production-sized attributes (5
+// passages of 700–900 characters on retrievals, messages on chats, ≈ 2.7 kB per span), --shape small
+// the six short attributes of earlier runs (≈ 365 bytes per span). --requests: distinct bodies per set.
 //
 // --via bin (default) starts ragmeter's collector as collector/bin/ragmeter-collector.js; --via cli as
 // `ragmeter collector` (scorer/bin/ragmeter.js), the command the README gives, which replaces its
@@ -26,7 +37,7 @@
 // that already runs is used and left running) and `npm run build`. Only 127.0.0.1 is contacted.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -36,8 +47,8 @@ import { startKafka, stopKafka } from "../scripts/kafka/kafka.mjs";
 import { buildOtelcol, OtelcolScriptError, otelcolSettings, startOtelcol, stopOtelcol } from "../scripts/otelcol/otelcol.mjs";
 import { benchCollectorEnv, untilListening } from "./lib/collector-process.mjs";
 import { freePort } from "./lib/net.mjs";
-import { benchBody } from "./lib/otlp-bodies.mjs";
-import { cpuSeconds, peakRssMiB, resetPeakRss } from "./lib/proc.mjs";
+import { cpuSeconds, peakRssMiB, resetPeakRss, rssMiB } from "./lib/proc.mjs";
+import { BODY_SETS, bodyContent, pythonBodies, ragmeterBodies, SHAPES, sdkJsBodies } from "./lib/sdk-bodies.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
@@ -50,8 +61,13 @@ const { values } = parseArgs({
     "cpu-prof": { type: "string" },
     "keep-up": { type: "boolean", default: false },
     via: { type: "string", default: "bin" },
+    bodies: { type: "string", default: BODY_SETS.join(",") },
+    shape: { type: "string", default: "prod" },
+    requests: { type: "string", default: "64" },
   },
 });
+const bodySets = values.bodies.split(",");
+const requestCount = Number(values.requests);
 const rounds = Number(values.rounds);
 const duration = Number(values.duration);
 const warmup = Number(values.warmup);
@@ -65,6 +81,9 @@ if (!(duration > 0 && duration <= 3600)) usage(`--duration must be seconds in (0
 if (!(warmup >= 0 && warmup <= 600)) usage(`--warmup must be seconds in [0, 600], got ${values.warmup}`);
 if (!(Number.isInteger(partitions) && partitions >= 1)) usage(`--partitions must be a positive integer, got ${values.partitions}`);
 if (levels.length === 0 || !levels.every((c) => Number.isInteger(c) && c >= 1 && c <= 1024)) usage(`--clients must be a list like 1,8,32, got ${values.clients}`);
+if (bodySets.length === 0 || !bodySets.every((b) => BODY_SETS.includes(b))) usage(`--bodies must be a list of ${BODY_SETS.join(", ")}, got ${values.bodies}`);
+if (!SHAPES.includes(values.shape)) usage(`--shape must be one of ${SHAPES.join(", ")}, got ${values.shape}`);
+if (!(Number.isInteger(requestCount) && requestCount >= 1 && requestCount <= 4096)) usage(`--requests must be an integer 1..4096, got ${values.requests}`);
 const brokers = (process.env.KAFKA_BROKERS ?? "127.0.0.1:9092").split(",");
 
 function usage(msg) {
@@ -81,16 +100,25 @@ const command = via === "cli" ? [process.execPath, [join(root, "scorer", "bin", 
 if (!existsSync(mainJs)) usage("collector/dist/main.js is missing: run `npm run build` first");
 const codec = await import(join(root, "otlp", "dist", "index.js"));
 
-// ---- bodies: the same 256 requests of 10 traces × 10 spans as bench/collector.mjs ----
+// ---- bodies: --requests requests of 10 traces × 10 spans, written by each body set's encoder ----
 const TRACES_PER_REQUEST = 10;
 const SPANS_PER_TRACE = 10;
 const SPANS_PER_REQUEST = TRACES_PER_REQUEST * SPANS_PER_TRACE;
-
-function body() {
-  return benchBody(codec, TRACES_PER_REQUEST, SPANS_PER_TRACE);
+const content = bodyContent({ requests: requestCount, traces: TRACES_PER_REQUEST, spansPerTrace: SPANS_PER_TRACE, shape: values.shape });
+const makers = {
+  ragmeter: async () => ragmeterBodies(codec, content),
+  "sdk-js": () => sdkJsBodies(content),
+  "sdk-python": async () => {
+    const { pythonEnv } = await import("../scripts/python-env.mjs");
+    return pythonBodies(content, { python: pythonEnv({ log }).python, log });
+  },
+};
+const bodiesOf = {};
+for (const set of bodySets) {
+  bodiesOf[set] = await makers[set]();
+  const bytes = bodiesOf[set].reduce((sum, b) => sum + b.length, 0);
+  log(`body set ${set}: ${bodiesOf[set].length} bodies, ${Math.round(bytes / bodiesOf[set].length / SPANS_PER_REQUEST)} bytes per span`);
 }
-
-const bodies = Array.from({ length: 256 }, body);
 
 // ---- processes ----
 async function startRagmeter(topic) {
@@ -126,7 +154,7 @@ async function startGo(topic) {
   return { name: "otelcol", pid: r.pid, url: r.url, stop: () => stopOtelcol({ port, log: () => {}, clean: true }) };
 }
 
-function load(url, connections, seconds) {
+function load(url, connections, seconds, bodies) {
   let i = 0;
   return autocannon({
     url: `${url}/v1/traces`,
@@ -143,21 +171,26 @@ function load(url, connections, seconds) {
   });
 }
 
-async function measure(target, clients) {
+async function measure(target, clients, set) {
   resetPeakRss(target.pid);
+  const rss = [];
+  const sampler = setInterval(() => rss.push(rssMiB(target.pid)), 250);
   const cpu0 = cpuSeconds(target.pid);
-  const r = await load(target.url, clients, duration);
+  const r = await load(target.url, clients, duration, bodiesOf[set]);
   const cpu1 = cpuSeconds(target.pid);
+  clearInterval(sampler);
   const ok = r["2xx"];
   const spans = ok * SPANS_PER_REQUEST;
   const secs = r.duration || duration;
   return {
     collector: target.name,
+    bodies: set,
     clients,
     "spans/s": Math.round(spans / secs),
     "p50 ms": r.latency.p50,
     "p99 ms": r.latency.p99,
     "CPU µs/span": spans > 0 ? Number((((cpu1 - cpu0) * 1e6) / spans).toFixed(2)) : NaN,
+    "RSS MiB": Math.round(median(rss)),
     "peak RSS MiB": Math.round(peakRssMiB(target.pid)),
     errors: r.non2xx + r.errors + r.timeouts,
     accepted: ok,
@@ -215,11 +248,11 @@ try {
   // requests in flight when a run ends may still be written to Kafka without their 2xx being counted
   const cutOff = { ragmeter: 0, otelcol: 0 };
   const start = { otelcol: () => startGo(topics.otelcol), ragmeter: () => startRagmeter(topics.ragmeter) };
-  const warm = async (t, clients) => {
-    const r = await load(t.url, clients, warmup); // JIT, connections, metadata
+  const warm = async (t, clients, set) => {
+    const r = await load(t.url, clients, warmup, bodiesOf[set]); // JIT, connections, metadata
     accepted[t.name] += r["2xx"];
     cutOff[t.name] += clients;
-    log(`warm-up ${t.name} (${clients} clients): ${r["2xx"]} × 2xx, ${r.non2xx + r.errors + r.timeouts} errors`);
+    log(`warm-up ${t.name} (${set}, ${clients} clients): ${r["2xx"]} × 2xx, ${r.non2xx + r.errors + r.timeouts} errors`);
   };
   const targets = {};
   if (keepUp) {
@@ -227,36 +260,38 @@ try {
       targets[name] = await start[name]();
       started.push(targets[name]);
     }
-    if (warmup > 0) for (const t of [targets.otelcol, targets.ragmeter]) await warm(t, 8);
+    if (warmup > 0) for (const t of [targets.otelcol, targets.ragmeter]) await warm(t, 8, bodySets[0]);
   }
-  for (const clients of levels) {
-    for (let round = 1; round <= rounds; round++) {
-      const order = round % 2 ? ["ragmeter", "otelcol"] : ["otelcol", "ragmeter"];
-      const pair = {};
-      for (const name of order) {
-        let t = targets[name];
-        if (!keepUp) {
-          // A fresh process per cell, warmed up at the cell's client count: its peak is that load's,
-          // not what an earlier heavier round left behind (V8 and glibc keep it, Go returns it).
-          if (stopping) throw new Error("stopped");
-          t = await start[name]();
-          started.push(t);
-          if (stopping) await t.stop();
-          if (warmup > 0) await warm(t, clients);
+  for (const set of bodySets) {
+    for (const clients of levels) {
+      for (let round = 1; round <= rounds; round++) {
+        const order = round % 2 ? ["ragmeter", "otelcol"] : ["otelcol", "ragmeter"];
+        const pair = {};
+        for (const name of order) {
+          let t = targets[name];
+          if (!keepUp) {
+            // A fresh process per cell, warmed up at the cell's client count and body set: its memory
+            // is that load's, not what an earlier heavier round left behind (V8 and glibc keep it, Go returns it).
+            if (stopping) throw new Error("stopped");
+            t = await start[name]();
+            started.push(t);
+            if (stopping) await t.stop();
+            if (warmup > 0) await warm(t, clients, set);
+          }
+          pair[name] = await measure(t, clients, set);
+          accepted[name] += pair[name].accepted;
+          cutOff[name] += clients;
+          if (!keepUp) {
+            await t.stop();
+            started.splice(started.indexOf(t), 1);
+          }
         }
-        pair[name] = await measure(t, clients);
-        accepted[name] += pair[name].accepted;
-        cutOff[name] += clients;
-        if (!keepUp) {
-          await t.stop();
-          started.splice(started.indexOf(t), 1);
-        }
+        for (const name of ["ragmeter", "otelcol"]) rows.push({ ...pair[name], round });
+        log(
+          `${set} clients=${clients} round ${round}/${rounds}: ragmeter ${pair.ragmeter["spans/s"]} spans/s ${pair.ragmeter["CPU µs/span"]} µs/span RSS ${pair.ragmeter["RSS MiB"]} MiB, ` +
+            `otelcol ${pair.otelcol["spans/s"]} spans/s ${pair.otelcol["CPU µs/span"]} µs/span RSS ${pair.otelcol["RSS MiB"]} MiB → ratio ${ratio(pair.ragmeter["spans/s"], pair.otelcol["spans/s"])}`,
+        );
       }
-      for (const name of ["ragmeter", "otelcol"]) rows.push({ ...pair[name], round });
-      log(
-        `clients=${clients} round ${round}/${rounds}: ragmeter ${pair.ragmeter["spans/s"]} spans/s p99 ${pair.ragmeter["p99 ms"]} ms RSS ${pair.ragmeter["peak RSS MiB"]} MiB, ` +
-          `otelcol ${pair.otelcol["spans/s"]} spans/s p99 ${pair.otelcol["p99 ms"]} ms RSS ${pair.otelcol["peak RSS MiB"]} MiB → ratio ${ratio(pair.ragmeter["spans/s"], pair.otelcol["spans/s"])}`,
-      );
     }
   }
   // Every accepted request must have reached Kafka as one message per trace; requests cut off at the
@@ -278,13 +313,16 @@ try {
   const sample = await sampleMessage(topics.otelcol);
   log(`otelcol sample message: key ${sample.key} (${sample.keyBytes} bytes), value ${sample.valueBytes} bytes`);
 
-  const cols = ["spans/s", "p50 ms", "p99 ms", "CPU µs/span", "peak RSS MiB", "errors"];
+  const cols = ["spans/s", "p50 ms", "p99 ms", "CPU µs/span", "RSS MiB", "errors"];
+  const cells = bodySets.flatMap((set) => levels.map((clients) => ({ set, clients })));
   const perRound = [];
-  for (const clients of levels) {
+  for (const { set, clients } of cells) {
     for (let round = 1; round <= rounds; round++) {
-      const a = rows.find((r) => r.collector === "ragmeter" && r.clients === clients && r.round === round);
-      const b = rows.find((r) => r.collector === "otelcol" && r.clients === clients && r.round === round);
+      const find = (name) => rows.find((r) => r.collector === name && r.bodies === set && r.clients === clients && r.round === round);
+      const a = find("ragmeter");
+      const b = find("otelcol");
       perRound.push({
+        bodies: set,
         clients,
         round,
         ...Object.fromEntries(
@@ -300,6 +338,7 @@ try {
   process.stdout.write("\nPer round (ragmeter / otelcol):\n");
   console.table(
     perRound.map((r) => ({
+      bodies: r.bodies,
       clients: r.clients,
       round: r.round,
       ...Object.fromEntries(cols.map((c) => [c, `${r[`ragmeter ${c}`]} / ${r[`otelcol ${c}`]}`])),
@@ -307,10 +346,11 @@ try {
     })),
   );
 
-  const medians = levels.map((clients) => {
-    const m = (name, c) => round2(median(rows.filter((r) => r.collector === name && r.clients === clients).map((r) => r[c])));
-    const ratios = perRound.filter((r) => r.clients === clients).map((r) => r["spans/s ratio"]);
+  const medians = cells.map(({ set, clients }) => {
+    const m = (name, c) => round2(median(rows.filter((r) => r.collector === name && r.bodies === set && r.clients === clients).map((r) => r[c])));
+    const ratios = perRound.filter((r) => r.bodies === set && r.clients === clients).map((r) => r["spans/s ratio"]);
     return {
+      bodies: set,
       clients,
       ...Object.fromEntries(
         cols.flatMap((c) => [
@@ -321,23 +361,25 @@ try {
       "spans/s ratio": median(ratios),
       "p99 ratio": ratio(m("ragmeter", "p99 ms"), m("otelcol", "p99 ms")),
       "CPU/span ratio": ratio(m("ragmeter", "CPU µs/span"), m("otelcol", "CPU µs/span")),
-      "peak RSS ratio": ratio(m("ragmeter", "peak RSS MiB"), m("otelcol", "peak RSS MiB")),
+      "RSS ratio": ratio(m("ragmeter", "RSS MiB"), m("otelcol", "RSS MiB")),
     };
   });
   const md = [
-    `Medians of ${rounds} alternating rounds of ${duration} s per client count, ${keepUp ? "both collectors kept up for the whole run (--keep-up)" : "a fresh process of each per round, warmed up at its client count"} (ratio = ragmeter / otelcol; spans/s ratio = median of per-round ratios)`,
+    `Medians of ${rounds} alternating rounds of ${duration} s per body set and client count, ${keepUp ? "both collectors kept up for the whole run (--keep-up)" : "a fresh process of each per round, warmed up at its client count"}; --shape ${values.shape} (ratio = ragmeter / otelcol; spans/s ratio = median of per-round ratios; RSS = median VmRSS under load after warm-up)`,
     "",
-    "| clients | spans/s ragmeter | spans/s otelcol | ratio | p50 ms r / o | p99 ms r / o (ratio) | CPU µs/span r / o (ratio) | peak RSS MiB r / o (ratio) | errors r / o |",
-    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "| bodies | clients | spans/s ragmeter | spans/s otelcol | ratio | p50 ms r / o | p99 ms r / o (ratio) | CPU µs/span r / o (ratio) | RSS MiB r / o (ratio) | errors r / o |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...medians.map(
       (m) =>
-        `| ${m.clients} | ${m["ragmeter spans/s"]} | ${m["otelcol spans/s"]} | ${m["spans/s ratio"].toFixed(2)} | ${m["ragmeter p50 ms"]} / ${m["otelcol p50 ms"]} | ${m["ragmeter p99 ms"]} / ${m["otelcol p99 ms"]} (${m["p99 ratio"]}) | ${m["ragmeter CPU µs/span"]} / ${m["otelcol CPU µs/span"]} (${m["CPU/span ratio"]}) | ${m["ragmeter peak RSS MiB"]} / ${m["otelcol peak RSS MiB"]} (${m["peak RSS ratio"]}) | ${m["ragmeter errors"]} / ${m["otelcol errors"]} |`,
+        `| ${m.bodies} | ${m.clients} | ${m["ragmeter spans/s"]} | ${m["otelcol spans/s"]} | ${m["spans/s ratio"].toFixed(2)} | ${m["ragmeter p50 ms"]} / ${m["otelcol p50 ms"]} | ${m["ragmeter p99 ms"]} / ${m["otelcol p99 ms"]} (${m["p99 ratio"]}) | ${m["ragmeter CPU µs/span"]} / ${m["otelcol CPU µs/span"]} (${m["CPU/span ratio"]}) | ${m["ragmeter RSS MiB"]} / ${m["otelcol RSS MiB"]} (${m["RSS ratio"]}) | ${m["ragmeter errors"]} / ${m["otelcol errors"]} |`,
     ),
     "",
     `Kafka messages (one per trace): ragmeter ${delivered.ragmeter.messages} (${delivered.ragmeter.expected}..${delivered.ragmeter.atMost} expected), otelcol ${delivered.otelcol.messages} (${delivered.otelcol.expected}..${delivered.otelcol.atMost}).`,
   ].join("\n");
   process.stdout.write(`\n${md}\n\n`);
-  process.stdout.write(`${JSON.stringify({ bench: "peer", via, keepUp, spansPerRequest: SPANS_PER_REQUEST, durationSeconds: duration, rounds, rows, medians, delivered })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ bench: "peer", via, keepUp, shape: values.shape, bodies: bodySets, spansPerRequest: SPANS_PER_REQUEST, durationSeconds: duration, rounds, rows, medians, delivered })}\n`,
+  );
 } catch (e) {
   exitCode = 2;
   process.stderr.write(`[peer] ${e instanceof OtelcolScriptError ? e.message : e.stack}\n`);

@@ -76,3 +76,17 @@ export function threadCpuSeconds() {
   }
   return out;
 }
+
+/** Summed resident memory (VmRSS) of the tree now, MiB; NaN when nothing could be read. */
+export function rssMiB(pid) {
+  let kb = 0;
+  for (const p of tree(pid)) {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, "utf8"));
+      if (m) kb += Number(m[1]);
+    } catch {
+      /* exited */
+    }
+  }
+  return kb > 0 ? kb / 1024 : NaN;
+}
