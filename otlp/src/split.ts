@@ -9,8 +9,10 @@
  * model and re-encoding each trace produces ({@link decodeTraceRequestProtobuf} +
  * {@link encodeTraceRequestProtobuf}): resources and scopes are re-encoded through the model (once
  * per request), and a span whose bytes would decode differently from its re-encoding (unknown
- * fields, an all-zero parent span id, an empty status, a key without a value, an AnyValue with two
- * kinds of value) is re-encoded through the model too. When the walk meets anything else it does not
+ * fields, an all-zero parent span id, repeated empty statuses, a key without a value, an AnyValue
+ * with two kinds of value) is re-encoded through the model too; one empty status (code unset, no
+ * message: what the SDKs' exporters write for a span whose status was never set, and which the model
+ * drops) is left out of the span's copied bytes instead. When the walk meets anything else it does not
  * handle, {@link splitTraceRequestProtobuf} returns null and the caller decodes the request the old way.
  */
 import { isUtf8 } from "node:buffer";
@@ -57,6 +59,10 @@ export interface SplitTraces {
   errors: string[];
   /** Of `rejected`, the spans refused for their ids (the others were too big). */
   invalid: number;
+  /** Spans re-encoded through the model (their bytes would decode differently); 0 when every kept span was copied. */
+  reencoded: number;
+  /** Spans copied without their empty status. */
+  trimmed: number;
 }
 
 /** The walk met something it leaves to the full decoder (the caller falls back; it never leaves this module). */
@@ -70,9 +76,15 @@ interface SpanScan {
   spanEnd: number;
   parentStart: number;
   parentEnd: number;
-  statusSeen: boolean;
+  /** Status fields met (the decoder merges them), the merged code and message length, the last one's field range (tag included). */
+  statusCount: number;
   statusCode: number;
   statusMsgLen: number;
+  statusStart: number;
+  statusEnd: number;
+  /** Bytes of the span left out when it is copied (an empty status, which the model drops): [cutStart, cutEnd), or empty. */
+  cutStart: number;
+  cutEnd: number;
   /** The span's bytes would decode differently from its model re-encoding. */
   rewrite: boolean;
   linkIndex: number;
@@ -89,6 +101,9 @@ interface SpanScan {
   eventFault: string | undefined;
   linkCount: number;
   linkFault: string | undefined;
+  /** The span's own attributes and their first value fault so far (its events' and links' lists interleave on the wire). */
+  spanAttrs: number;
+  spanAttrFault: string | undefined;
   /** Where the walk is: a span's attribute list (0), an event's (1) or a link's (2), the event's or link's index. */
   listKind: number;
   listIndex: number;
@@ -107,6 +122,8 @@ function newScan(limits: OtlpLimits): SpanScan {
     eventFault: undefined,
     linkCount: 0,
     linkFault: undefined,
+    spanAttrs: 0,
+    spanAttrFault: undefined,
     listKind: 0,
     listIndex: 0,
     listCount: 0,
@@ -117,9 +134,13 @@ function newScan(limits: OtlpLimits): SpanScan {
     spanEnd: 0,
     parentStart: 0,
     parentEnd: 0,
-    statusSeen: false,
+    statusCount: 0,
     statusCode: 0,
     statusMsgLen: 0,
+    statusStart: 0,
+    statusEnd: 0,
+    cutStart: 0,
+    cutEnd: 0,
     rewrite: false,
     linkIndex: 0,
     linkError: undefined,
@@ -148,6 +169,22 @@ function enter(r: Reader, depth: number): number {
 function leave(r: Reader, outer: number): void {
   if (r.pos !== r.len) throw outOfRange();
   r.len = outer;
+}
+
+/** Walks a length-delimited sub-message (at `depth` + 1) with `walk`. */
+function nested(r: Reader, depth: number, st: SpanScan, walk: (r: Reader, depth: number, st: SpanScan) => void): void {
+  const outer = enter(r, depth + 1);
+  walk(r, depth + 1, st);
+  leave(r, outer);
+}
+
+/** Skips a sub-message (checked as `enter` checks it) without walking it; returns its content's start (the end is `r.pos`). */
+function skipMessage(r: Reader, depth: number): number {
+  const outer = enter(r, depth);
+  const start = r.pos;
+  r.pos = r.len;
+  leave(r, outer);
+  return start;
 }
 
 /** Skips a length-delimited field; returns its start (the end is `r.pos`). */
@@ -199,6 +236,50 @@ function unknown(r: Reader, wireType: number, depth: number, tag: number, st: Sp
   if (st) st.rewrite = true;
 }
 
+/**
+ * Wire types of a message's known fields, by field number (-1: not a field the walk knows). A field
+ * met with another wire type is skipped as unknown, as the generated decoder skips it.
+ */
+function wireTypes(byField: Record<number, number>): Int8Array {
+  const table = new Int8Array(Math.max(...Object.keys(byField).map(Number)) + 1).fill(-1);
+  for (const [f, w] of Object.entries(byField)) table[Number(f)] = w;
+  return table;
+}
+const VARINT = 0;
+const FIXED64 = 1;
+const LEN = 2;
+const FIXED32 = 5;
+// opentelemetry/proto/common/v1/common.proto and trace/v1/trace.proto
+const ANY_VALUE_WIRE = wireTypes({ 1: LEN, 2: VARINT, 3: VARINT, 4: FIXED64, 5: LEN, 6: LEN, 7: LEN });
+const KEY_VALUE_WIRE = wireTypes({ 1: LEN, 2: LEN });
+const SPAN_WIRE = wireTypes({
+  1: LEN,
+  2: LEN,
+  3: LEN,
+  4: LEN,
+  5: LEN,
+  6: VARINT,
+  7: FIXED64,
+  8: FIXED64,
+  9: LEN,
+  10: VARINT,
+  11: LEN,
+  12: VARINT,
+  13: LEN,
+  14: VARINT,
+  15: LEN,
+  16: FIXED32,
+});
+const EVENT_WIRE = wireTypes({ 1: FIXED64, 2: LEN, 3: LEN, 4: VARINT });
+const LINK_WIRE = wireTypes({ 1: LEN, 2: LEN, 3: LEN, 4: LEN, 5: VARINT, 6: FIXED32 });
+const STATUS_WIRE = wireTypes({ 2: LEN, 3: VARINT });
+
+/** The field number of `tag` when it is a known field of `table` with its wire type, else 0 (unknown). */
+function knownField(table: Int8Array, tag: number): number {
+  const field = tag >>> 3;
+  return field < table.length && table[field] === (tag & 7) ? field : 0;
+}
+
 /** Notes the first fault of a value (`where`: its path in the list being walked). */
 function valueFault(st: SpanScan, where: () => string, message: string): void {
   if (st.valueFault === undefined) st.valueFault = `${listName(st)}${where()}: ${message}`;
@@ -216,72 +297,59 @@ function checkEntries(st: SpanScan, n: number, vdepth: number, where: () => stri
   else if (n > st.limits.maxAttributes) valueFault(st, where, tooManyEntries(n, "entries", st.limits));
 }
 
+/** A string or bytes value just skipped from `start`: checked against the value limit. */
+function checkValueBytes(r: Reader, st: SpanScan, start: number, where: () => string): void {
+  const bytes = r.pos - start;
+  if (bytes > st.limits.maxValueBytes) valueFault(st, where, tooLong(bytes, st.limits));
+}
+
+/** An array or map value: its entries walked by `walk` (which returns their number), then checked. */
+function walkEntries(r: Reader, depth: number, st: SpanScan, vdepth: number, where: () => string, walk: typeof walkArrayValue): void {
+  const outer = enter(r, depth + 1);
+  const n = walk(r, depth + 1, st, vdepth, where);
+  leave(r, outer);
+  checkEntries(st, n, vdepth, where);
+}
+
+/** One known field of an AnyValue (see walkAnyValue). */
+function anyValueField(r: Reader, depth: number, st: SpanScan, vdepth: number, where: () => string, field: number): void {
+  switch (field) {
+    case 1:
+      checkValueBytes(r, st, stringField(r), where);
+      return;
+    case 2:
+      r.bool();
+      return;
+    case 3:
+      varint64(r);
+      return;
+    case 4:
+      r.skip(8);
+      return;
+    case 5:
+      walkEntries(r, depth, st, vdepth, where, walkArrayValue);
+      return;
+    case 6:
+      walkEntries(r, depth, st, vdepth, where, walkKeyValues);
+      return;
+    default: // 7
+      checkValueBytes(r, st, bytesField(r), where);
+  }
+}
+
 /** Walks an AnyValue at value level `vdepth` (1: an attribute's value); `where` is its path in the list. */
 function walkAnyValue(r: Reader, depth: number, st: SpanScan, vdepth: number, where: () => string): void {
   let kind = 0;
   while (r.pos < r.len) {
     const tag = r.tag();
-    const wt = tag & 7;
-    const field = tag >>> 3;
-    switch (field) {
-      case 1: {
-        if (wt !== 2) break;
-        const start = stringField(r);
-        const bytes = r.pos - start;
-        if (bytes > st.limits.maxValueBytes) valueFault(st, where, tooLong(bytes, st.limits));
-        if (kind !== 0 && kind !== field) st.rewrite = true;
-        kind = field;
-        continue;
-      }
-      case 2:
-        if (wt !== 0) break;
-        r.bool();
-        if (kind !== 0 && kind !== field) st.rewrite = true;
-        kind = field;
-        continue;
-      case 3:
-        if (wt !== 0) break;
-        varint64(r);
-        if (kind !== 0 && kind !== field) st.rewrite = true;
-        kind = field;
-        continue;
-      case 4:
-        if (wt !== 1) break;
-        r.skip(8);
-        if (kind !== 0 && kind !== field) st.rewrite = true;
-        kind = field;
-        continue;
-      case 5: {
-        if (wt !== 2) break;
-        const outer = enter(r, depth + 1);
-        const n = walkArrayValue(r, depth + 1, st, vdepth, where);
-        leave(r, outer);
-        checkEntries(st, n, vdepth, where);
-        if (kind !== 0 && kind !== field) st.rewrite = true;
-        kind = field;
-        continue;
-      }
-      case 6: {
-        if (wt !== 2) break;
-        const outer = enter(r, depth + 1);
-        const n = walkKeyValues(r, depth + 1, st, vdepth, where);
-        leave(r, outer);
-        checkEntries(st, n, vdepth, where);
-        if (kind !== 0 && kind !== field) st.rewrite = true;
-        kind = field;
-        continue;
-      }
-      case 7: {
-        if (wt !== 2) break;
-        const start = bytesField(r);
-        const bytes = r.pos - start;
-        if (bytes > st.limits.maxValueBytes) valueFault(st, where, tooLong(bytes, st.limits));
-        if (kind !== 0 && kind !== field) st.rewrite = true;
-        kind = field;
-        continue;
-      }
+    const field = knownField(ANY_VALUE_WIRE, tag);
+    if (field === 0) {
+      unknown(r, tag & 7, depth, tag, st);
+      continue;
     }
-    unknown(r, wt, depth, tag, st);
+    anyValueField(r, depth, st, vdepth, where, field);
+    if (kind !== 0 && kind !== field) st.rewrite = true; // two kinds of value: the model keeps one
+    kind = field;
   }
 }
 
@@ -290,15 +358,14 @@ function walkArrayValue(r: Reader, depth: number, st: SpanScan, vdepth: number, 
   let n = 0;
   while (r.pos < r.len) {
     const tag = r.tag();
-    const wt = tag & 7;
-    if (tag >>> 3 === 1 && wt === 2) {
-      const outer = enter(r, depth + 1);
-      const i = n++;
-      walkAnyValue(r, depth + 1, st, vdepth + 1, () => `${where()}.arrayValue.values[${i}]`);
-      leave(r, outer);
+    if (tag !== 0x0a) {
+      unknown(r, tag & 7, depth, tag, st);
       continue;
     }
-    unknown(r, wt, depth, tag, st);
+    const outer = enter(r, depth + 1);
+    const i = n++;
+    walkAnyValue(r, depth + 1, st, vdepth + 1, () => `${where()}.arrayValue.values[${i}]`);
+    leave(r, outer);
   }
   return n;
 }
@@ -308,15 +375,14 @@ function walkKeyValues(r: Reader, depth: number, st: SpanScan, vdepth: number, w
   let n = 0;
   while (r.pos < r.len) {
     const tag = r.tag();
-    const wt = tag & 7;
-    if (tag >>> 3 === 1 && wt === 2) {
-      const outer = enter(r, depth + 1);
-      const i = n++;
-      walkKeyValue(r, depth + 1, st, vdepth + 1, () => `${where()}.kvlistValue.values[${i}].value`);
-      leave(r, outer);
+    if (tag !== 0x0a) {
+      unknown(r, tag & 7, depth, tag, st);
       continue;
     }
-    unknown(r, wt, depth, tag, st);
+    const outer = enter(r, depth + 1);
+    const i = n++;
+    walkKeyValue(r, depth + 1, st, vdepth + 1, () => `${where()}.kvlistValue.values[${i}].value`);
+    leave(r, outer);
   }
   return n;
 }
@@ -345,54 +411,47 @@ function walkKeyValue(r: Reader, depth: number, st: SpanScan, vdepth: number, wh
   let values = 0;
   while (r.pos < r.len) {
     const tag = r.tag();
-    const wt = tag & 7;
-    switch (tag >>> 3) {
-      case 1:
-        if (wt !== 2) break;
-        stringField(r);
-        continue;
-      case 2: {
-        if (wt !== 2) break;
-        const outer = enter(r, depth + 1);
-        walkAnyValue(r, depth + 1, st, vdepth, where);
-        leave(r, outer);
-        values++;
-        continue;
-      }
-    }
-    unknown(r, wt, depth, tag, st);
+    const field = knownField(KEY_VALUE_WIRE, tag);
+    if (field === 1) stringField(r);
+    else if (field === 2) {
+      const outer = enter(r, depth + 1);
+      walkAnyValue(r, depth + 1, st, vdepth, where);
+      leave(r, outer);
+      values++;
+    } else unknown(r, tag & 7, depth, tag, st);
   }
   // The model turns a missing value into an empty one, and merges repeated ones by its own rule.
   if (values !== 1) st.rewrite = true;
 }
 
+/** One known field of an Event or a Link other than ids and times: `field` as in the Link message. */
+function eventOrLinkField(r: Reader, depth: number, st: SpanScan, field: number): void {
+  switch (field) {
+    case 4:
+      nested(r, depth, st, walkAttribute);
+      return;
+    case 3:
+      stringField(r);
+      return;
+    case 5:
+      r.uint32();
+      return;
+    default: // 6: flags
+      r.skip(4);
+  }
+}
+
+// An Event's fields as the Link's of the same kind: name → 3 (string), attributes → 4, dropped count → 5; its time (1) stays 1.
+const EVENT_AS_LINK = [0, 1, 3, 4, 5];
+
 function walkEvent(r: Reader, depth: number, st: SpanScan): void {
   startList(st, 1, st.eventCount);
   while (r.pos < r.len) {
     const tag = r.tag();
-    const wt = tag & 7;
-    switch (tag >>> 3) {
-      case 1:
-        if (wt !== 1) break;
-        r.skip(8);
-        continue;
-      case 2:
-        if (wt !== 2) break;
-        stringField(r);
-        continue;
-      case 3: {
-        if (wt !== 2) break;
-        const outer = enter(r, depth + 1);
-        walkAttribute(r, depth + 1, st);
-        leave(r, outer);
-        continue;
-      }
-      case 4:
-        if (wt !== 0) break;
-        r.uint32();
-        continue;
-    }
-    unknown(r, wt, depth, tag, st);
+    const field = EVENT_AS_LINK[knownField(EVENT_WIRE, tag)]!;
+    if (field === 0) unknown(r, tag & 7, depth, tag, st);
+    else if (field === 1) r.skip(8);
+    else eventOrLinkField(r, depth, st, field);
   }
   st.eventFault ??= listFault(st);
   st.eventCount++;
@@ -403,62 +462,29 @@ function walkLink(r: Reader, depth: number, st: SpanScan): void {
   startList(st, 2, st.linkCount);
   while (r.pos < r.len) {
     const tag = r.tag();
-    const wt = tag & 7;
-    switch (tag >>> 3) {
-      case 1:
-        if (wt !== 2) break;
-        st.linkTraceStart = bytesField(r);
-        st.linkTraceEnd = r.pos;
-        continue;
-      case 2:
-        if (wt !== 2) break;
-        st.linkSpanStart = bytesField(r);
-        st.linkSpanEnd = r.pos;
-        continue;
-      case 3:
-        if (wt !== 2) break;
-        stringField(r);
-        continue;
-      case 4: {
-        if (wt !== 2) break;
-        const outer = enter(r, depth + 1);
-        walkAttribute(r, depth + 1, st);
-        leave(r, outer);
-        continue;
-      }
-      case 5:
-        if (wt !== 0) break;
-        r.uint32();
-        continue;
-      case 6:
-        if (wt !== 5) break;
-        r.skip(4);
-        continue;
-    }
-    unknown(r, wt, depth, tag, st);
+    const field = knownField(LINK_WIRE, tag);
+    if (field === 1) {
+      st.linkTraceStart = bytesField(r);
+      st.linkTraceEnd = r.pos;
+    } else if (field === 2) {
+      st.linkSpanStart = bytesField(r);
+      st.linkSpanEnd = r.pos;
+    } else if (field === 0) unknown(r, tag & 7, depth, tag, st);
+    else eventOrLinkField(r, depth, st, field);
   }
   st.linkFault ??= listFault(st);
   st.linkCount++;
 }
 
 function walkStatus(r: Reader, depth: number, st: SpanScan): void {
-  st.statusSeen = true;
   while (r.pos < r.len) {
     const tag = r.tag();
-    const wt = tag & 7;
-    switch (tag >>> 3) {
-      case 2: {
-        if (wt !== 2) break;
-        const start = stringField(r);
-        st.statusMsgLen = r.pos - start;
-        continue;
-      }
-      case 3:
-        if (wt !== 0) break;
-        st.statusCode = r.int32();
-        continue;
-    }
-    unknown(r, wt, depth, tag, st);
+    const field = knownField(STATUS_WIRE, tag);
+    if (field === 2) {
+      const start = stringField(r);
+      st.statusMsgLen = r.pos - start;
+    } else if (field === 3) st.statusCode = r.int32();
+    else unknown(r, tag & 7, depth, tag, st);
   }
 }
 
@@ -474,104 +500,94 @@ function checkLink(st: SpanScan, buf: Uint8Array): void {
   if (!ls.ok) st.linkError = `links[${i}].spanId: ${ls.error}`;
 }
 
-/** Walks one Span (r.len = its end), filling `st`. */
-function walkSpan(r: Reader, depth: number, st: SpanScan): void {
+/** One of the span's own attributes (their count and first fault are kept apart from its events' and links'). */
+function walkSpanAttribute(r: Reader, depth: number, st: SpanScan): void {
+  startList(st, 0, 0);
+  st.listCount = st.spanAttrs;
+  walkAttribute(r, depth, st);
+  st.spanAttrs = st.listCount;
+  st.spanAttrFault ??= st.valueFault;
+}
+
+/** One known field of a Span; `tagStart`: where its tag starts. */
+function spanField(r: Reader, depth: number, st: SpanScan, field: number, tagStart: number): void {
+  switch (field) {
+    case 1:
+      st.traceStart = bytesField(r);
+      st.traceEnd = r.pos;
+      return;
+    case 2:
+      st.spanStart = bytesField(r);
+      st.spanEnd = r.pos;
+      return;
+    case 4:
+      st.parentStart = bytesField(r);
+      st.parentEnd = r.pos;
+      return;
+    case 3:
+    case 5:
+      stringField(r);
+      return;
+    case 6:
+      r.int32();
+      return;
+    case 7:
+    case 8:
+      r.skip(8);
+      return;
+    case 16:
+      r.skip(4);
+      return;
+    case 9:
+      nested(r, depth, st, walkSpanAttribute);
+      return;
+    case 11:
+      nested(r, depth, st, walkEvent);
+      return;
+    case 13:
+      nested(r, depth, st, walkLink);
+      checkLink(st, r.buf);
+      return;
+    case 15:
+      st.statusCount++;
+      st.statusStart = tagStart;
+      nested(r, depth, st, walkStatus);
+      st.statusEnd = r.pos;
+      return;
+    default: // 10, 12, 14: dropped counts
+      r.uint32();
+  }
+}
+
+function resetSpan(st: SpanScan): void {
   st.traceStart = st.traceEnd = st.spanStart = st.spanEnd = st.parentStart = st.parentEnd = 0;
-  st.statusSeen = false;
-  st.statusCode = st.statusMsgLen = 0;
+  st.statusCount = st.statusCode = st.statusMsgLen = st.statusStart = st.statusEnd = 0;
+  st.cutStart = st.cutEnd = 0;
   st.rewrite = false;
   st.linkIndex = 0;
   st.linkError = undefined;
-  st.eventCount = st.linkCount = st.attrCount = 0;
-  st.attrFault = st.eventFault = st.linkFault = undefined;
-  // The span's own attributes are counted apart from its events' and links' (whose lists interleave on the wire).
-  let attrs = 0;
-  let attrFault: string | undefined;
+  st.eventCount = st.linkCount = st.attrCount = st.spanAttrs = 0;
+  st.attrFault = st.eventFault = st.linkFault = st.spanAttrFault = undefined;
+}
+
+/** Walks one Span (r.len = its end), filling `st`. */
+function walkSpan(r: Reader, depth: number, st: SpanScan): void {
+  resetSpan(st);
   while (r.pos < r.len) {
+    const tagStart = r.pos;
     const tag = r.tag();
-    const wt = tag & 7;
-    switch (tag >>> 3) {
-      case 1:
-        if (wt !== 2) break;
-        st.traceStart = bytesField(r);
-        st.traceEnd = r.pos;
-        continue;
-      case 2:
-        if (wt !== 2) break;
-        st.spanStart = bytesField(r);
-        st.spanEnd = r.pos;
-        continue;
-      case 3:
-        if (wt !== 2) break;
-        stringField(r);
-        continue;
-      case 4:
-        if (wt !== 2) break;
-        st.parentStart = bytesField(r);
-        st.parentEnd = r.pos;
-        continue;
-      case 16:
-        if (wt !== 5) break;
-        r.skip(4);
-        continue;
-      case 5:
-        if (wt !== 2) break;
-        stringField(r);
-        continue;
-      case 6:
-        if (wt !== 0) break;
-        r.int32();
-        continue;
-      case 7:
-      case 8:
-        if (wt !== 1) break;
-        r.skip(8);
-        continue;
-      case 9: {
-        if (wt !== 2) break;
-        const outer = enter(r, depth + 1);
-        startList(st, 0, 0);
-        st.listCount = attrs;
-        walkAttribute(r, depth + 1, st);
-        attrs = st.listCount;
-        attrFault ??= st.valueFault;
-        leave(r, outer);
-        continue;
-      }
-      case 10:
-      case 12:
-      case 14:
-        if (wt !== 0) break;
-        r.uint32();
-        continue;
-      case 11: {
-        if (wt !== 2) break;
-        const outer = enter(r, depth + 1);
-        walkEvent(r, depth + 1, st);
-        leave(r, outer);
-        continue;
-      }
-      case 13: {
-        if (wt !== 2) break;
-        const outer = enter(r, depth + 1);
-        walkLink(r, depth + 1, st);
-        leave(r, outer);
-        checkLink(st, r.buf);
-        continue;
-      }
-      case 15: {
-        if (wt !== 2) break;
-        const outer = enter(r, depth + 1);
-        walkStatus(r, depth + 1, st);
-        leave(r, outer);
-        continue;
-      }
-    }
-    unknown(r, wt, depth, tag, st);
+    const field = knownField(SPAN_WIRE, tag);
+    if (field === 0) unknown(r, tag & 7, depth, tag, st);
+    else spanField(r, depth, st, field, tagStart);
   }
-  if (st.statusSeen && st.statusCode === 0 && st.statusMsgLen === 0) st.rewrite = true; // the model drops an empty status
-  st.attrCount = attrs;
-  st.attrFault = attrs > st.limits.maxAttributes ? `attributes: ${tooManyEntries(attrs, "attributes", st.limits)}` : attrFault;
+  // The model drops an empty status (code unset, no message; the decoder merges repeated ones): one
+  // is left out of the copied bytes (what SDKs send for a span whose status was never set), several are re-encoded.
+  if (st.statusCount > 0 && st.statusCode === 0 && st.statusMsgLen === 0) {
+    if (st.statusCount === 1) [st.cutStart, st.cutEnd] = [st.statusStart, st.statusEnd];
+    else st.rewrite = true;
+  }
+  st.attrCount = st.spanAttrs;
+  st.attrFault = st.spanAttrs > st.limits.maxAttributes ? `attributes: ${tooManyEntries(st.spanAttrs, "attributes", st.limits)}` : st.spanAttrFault;
 }
 
 // ---------- assembling records ----------
@@ -613,16 +629,18 @@ interface Parts {
   buf: Uint8Array;
   resources: ResourceCtx[];
   scopes: ScopeCtx[];
-  /** Per span: scope index, byte range in `buf` (or -1 and a rewritten value in `own`). */
+  /** Per span: scope index, byte range in `buf`, the range inside it left out (empty: none), or a rewritten value in `own`. */
   spanScope: number[];
   spanStart: number[];
   spanEnd: number[];
+  cutStart: number[];
+  cutEnd: number[];
   own: Map<number, Uint8Array>;
 }
 
 function spanLength(p: Parts, k: number): number {
   const own = p.own.get(k);
-  return own ? own.length : p.spanEnd[k]! - p.spanStart[k]!;
+  return own ? own.length : p.spanEnd[k]! - p.spanStart[k]! - (p.cutEnd[k]! - p.cutStart[k]!);
 }
 
 /** Encoded size of the request holding spans `list` (in order), and the sizes of its nested messages. */
@@ -676,13 +694,7 @@ function assemble(p: Parts, list: number[], sizes: number[], total: number): Uin
       out.set(scx.header, pos);
       pos += scx.header.length;
       while (i < list.length && p.spanScope[list[i]!] === sc) {
-        const k = list[i]!;
-        const own = p.own.get(k);
-        const bytes = own ?? p.buf.subarray(p.spanStart[k]!, p.spanEnd[k]!);
-        out[pos++] = 0x12;
-        pos = writeVarint(out, pos, bytes.length);
-        out.set(bytes, pos);
-        pos += bytes.length;
+        pos = writeSpan(p, list[i]!, out, pos);
         i++;
       }
       out.set(scx.schema, pos);
@@ -693,6 +705,25 @@ function assemble(p: Parts, list: number[], sizes: number[], total: number): Uin
   }
   if (pos !== total) throw new Error(`record assembly wrote ${pos} of ${total} bytes`);
   return out;
+}
+
+/** Writes span `k` as a field of its ScopeSpans at `pos`; returns the position after it. */
+function writeSpan(p: Parts, k: number, out: Uint8Array, pos: number): number {
+  out[pos++] = 0x12;
+  pos = writeVarint(out, pos, spanLength(p, k));
+  const own = p.own.get(k);
+  if (own) {
+    out.set(own, pos);
+    return pos + own.length;
+  }
+  const cut = p.cutEnd[k]! > p.cutStart[k]!;
+  const first = p.buf.subarray(p.spanStart[k]!, cut ? p.cutStart[k]! : p.spanEnd[k]!);
+  out.set(first, pos);
+  pos += first.length;
+  if (!cut) return pos;
+  const rest = p.buf.subarray(p.cutEnd[k]!, p.spanEnd[k]!);
+  out.set(rest, pos);
+  return pos + rest.length;
 }
 
 function hexOf(buf: Uint8Array, start: number, end: number): string {
@@ -743,146 +774,175 @@ export function splitTraceRequestProtobuf(body: Uint8Array, maxBytes: number, li
   }
 }
 
+/** The state of one request's walk. */
+interface Walk {
+  r: Reader;
+  buf: Uint8Array;
+  st: SpanScan;
+  limits: OtlpLimits;
+  p: Parts;
+  byTrace: Map<string, number[]>;
+  errors: string[];
+  total: number;
+  invalid: number;
+  reencoded: number;
+  trimmed: number;
+  /** The list of the last span's trace, and where that span's trace id starts (spans of a trace usually come together). */
+  lastList: number[] | undefined;
+  lastTraceStart: number;
+  /** Index of the ResourceSpans and ScopeSpans being walked (for error paths). */
+  ri: number;
+  si: number;
+}
+
 function split(body: Uint8Array, maxBytes: number, limits: OtlpLimits): SplitTraces {
   const r = ReaderClass.create(body);
-  const buf = r.buf;
-  const st = newScan(limits);
-  let invalid = 0;
-  const p: Parts = { buf, resources: [], scopes: [], spanScope: [], spanStart: [], spanEnd: [], own: new Map() };
-  const byTrace = new Map<string, number[]>();
-  const errors: string[] = [];
-  let total = 0;
-  let ri = 0;
-  let lastList: number[] | undefined;
-  let lastTraceStart = 0;
+  const w: Walk = {
+    r,
+    buf: r.buf,
+    st: newScan(limits),
+    limits,
+    p: { buf: r.buf, resources: [], scopes: [], spanScope: [], spanStart: [], spanEnd: [], cutStart: [], cutEnd: [], own: new Map() },
+    byTrace: new Map(),
+    errors: [],
+    total: 0,
+    invalid: 0,
+    reencoded: 0,
+    trimmed: 0,
+    lastList: undefined,
+    lastTraceStart: 0,
+    ri: 0,
+    si: 0,
+  };
   while (r.pos < r.len) {
     const tag = r.tag();
-    const wt = tag & 7;
-    if (tag >>> 3 !== 1 || wt !== 2) {
-      unknown(r, wt, 0, tag, undefined);
+    if (tag !== 0x0a) {
+      unknown(r, tag & 7, 0, tag, undefined);
       continue;
     }
-    // ResourceSpans
-    const outerRs = enter(r, 1);
-    let resStart = -1;
-    let resEnd = -1;
-    let schemaStart = 0;
-    let schemaEnd = 0;
-    const resIndex = p.resources.length;
-    const rc: ResourceCtx = { header: EMPTY, schema: EMPTY };
-    p.resources.push(rc);
-    let si = 0;
-    let resSpans = 0;
-    while (r.pos < r.len) {
-      const t2 = r.tag();
-      const w2 = t2 & 7;
-      const f2 = t2 >>> 3;
-      if (f2 === 1 && w2 === 2) {
-        if (resStart >= 0) throw new Unhandled("resource given twice");
-        const outer = enter(r, 2);
-        resStart = r.pos;
-        resEnd = r.len;
-        r.pos = r.len;
-        leave(r, outer);
-        continue;
-      }
-      if (f2 === 3 && w2 === 2) {
-        schemaStart = stringField(r);
-        schemaEnd = r.pos;
-        continue;
-      }
-      if (f2 !== 2 || w2 !== 2) {
-        unknown(r, w2, 1, t2, undefined);
-        continue;
-      }
-      // ScopeSpans
-      const outerSs = enter(r, 2);
-      let scopeStart = -1;
-      let scopeEnd = -1;
-      let sSchemaStart = 0;
-      let sSchemaEnd = 0;
-      const scopeIndex = p.scopes.length;
-      const sc: ScopeCtx = { resource: resIndex, header: EMPTY, schema: EMPTY };
-      p.scopes.push(sc);
-      let i = 0;
-      while (r.pos < r.len) {
-        const t3 = r.tag();
-        const w3 = t3 & 7;
-        const f3 = t3 >>> 3;
-        if (f3 === 1 && w3 === 2) {
-          if (scopeStart >= 0) throw new Unhandled("scope given twice");
-          const outer = enter(r, 3);
-          scopeStart = r.pos;
-          scopeEnd = r.len;
-          r.pos = r.len;
-          leave(r, outer);
-          continue;
-        }
-        if (f3 === 3 && w3 === 2) {
-          sSchemaStart = stringField(r);
-          sSchemaEnd = r.pos;
-          continue;
-        }
-        if (f3 !== 2 || w3 !== 2) {
-          unknown(r, w3, 2, t3, undefined);
-          continue;
-        }
-        // Span
-        const outerSpan = enter(r, 3);
-        const start = r.pos;
-        const end = r.len;
-        walkSpan(r, 3, st);
-        leave(r, outerSpan);
-        total++;
-        // Once the reasons kept are complete, a span is only counted (its reason is not worded).
-        const error = errors.length < MAX_ERRORS || st.rewrite || st.parentEnd > st.parentStart ? spanError(st, buf) : spanInvalid(st, buf) ? "" : undefined;
-        if (error !== undefined) {
-          invalid++;
-          if (errors.length < MAX_ERRORS) errors.push(`resourceSpans[${ri}].scopeSpans[${si}].spans[${i}].${error}`);
-        } else {
-          const k = p.spanScope.length;
-          p.spanScope.push(scopeIndex);
-          p.spanStart.push(start);
-          p.spanEnd.push(end);
-          if (st.rewrite) p.own.set(k, reencodeSpan(buf.subarray(start, end), limits));
-          // Spans of a trace usually come together: reuse the previous span's list when the id repeats.
-          if (lastList === undefined || !sameBytes(buf, st.traceStart, lastTraceStart)) {
-            const key = hexOf(buf, st.traceStart, st.traceEnd);
-            lastList = byTrace.get(key);
-            if (lastList === undefined) {
-              lastList = [];
-              byTrace.set(key, lastList);
-            }
-            lastTraceStart = st.traceStart;
-          }
-          lastList.push(k);
-        }
-        i++;
-      }
-      leave(r, outerSs);
-      // Scopes hold their spans' headers: decoded (validated) and re-encoded through the model; a
-      // scope without spans carries nothing and is not read (as the decoder leaves it out).
-      if (i > 0) {
-        const scope = scopeStart < 0 ? null : (ScopeType.decode(ReaderClass.create(buf.subarray(scopeStart, scopeEnd)), undefined, undefined, 3) as unknown as PbScope);
-        sc.header = field(0x0a, ScopeType.encode(scopeToPb(scopeFromPb(scope, limits, `resourceSpans[${ri}].scopeSpans[${si}]`))).finish());
-        sc.schema = sSchemaEnd > sSchemaStart ? field(0x1a, buf.subarray(sSchemaStart, sSchemaEnd)) : EMPTY;
-        resSpans += i;
-      }
-      si++;
-    }
-    leave(r, outerRs);
-    if (resSpans > 0) {
-      const resource = resStart < 0 ? null : (ResourceType.decode(ReaderClass.create(buf.subarray(resStart, resEnd)), undefined, undefined, 2) as unknown as PbResource);
-      rc.header = field(0x0a, ResourceType.encode(resourceToPb(resourceFromPb(resource, limits, `resourceSpans[${ri}]`))).finish());
-      rc.schema = schemaEnd > schemaStart ? field(0x1a, buf.subarray(schemaStart, schemaEnd)) : EMPTY;
-    }
-    ri++;
+    walkResourceSpans(w);
+    w.ri++;
   }
   const records: SplitRecord[] = [];
   const sizes: number[] = [];
+  const errors = w.errors;
   const kept = errors.length;
-  for (const [key, list] of byTrace) splitList(p, key, list, maxBytes, records, errors, sizes);
-  return { records, total, rejected: invalid + errors.length - kept, errors, invalid };
+  for (const [key, list] of w.byTrace) splitList(w.p, key, list, maxBytes, records, errors, sizes);
+  return { records, total: w.total, rejected: w.invalid + errors.length - kept, errors, invalid: w.invalid, reencoded: w.reencoded, trimmed: w.trimmed };
+}
+
+/** A ResourceSpans (field 1 of the request); its resource is decoded and re-encoded through the model when it has spans. */
+function walkResourceSpans(w: Walk): void {
+  const r = w.r;
+  const outer = enter(r, 1);
+  let resStart = -1;
+  let resEnd = -1;
+  let schemaStart = 0;
+  let schemaEnd = 0;
+  const resIndex = w.p.resources.length;
+  const rc: ResourceCtx = { header: EMPTY, schema: EMPTY };
+  w.p.resources.push(rc);
+  let spans = 0;
+  w.si = 0;
+  while (r.pos < r.len) {
+    const tag = r.tag();
+    if (tag === 0x12) {
+      spans += walkScopeSpans(w, resIndex);
+      w.si++;
+    } else if (tag === 0x0a) {
+      if (resStart >= 0) throw new Unhandled("resource given twice");
+      resStart = skipMessage(r, 2);
+      resEnd = r.pos;
+    } else if (tag === 0x1a) {
+      schemaStart = stringField(r);
+      schemaEnd = r.pos;
+    } else unknown(r, tag & 7, 1, tag, undefined);
+  }
+  leave(r, outer);
+  if (spans === 0) return;
+  const resource = resStart < 0 ? null : (ResourceType.decode(ReaderClass.create(w.buf.subarray(resStart, resEnd)), undefined, undefined, 2) as unknown as PbResource);
+  rc.header = field(0x0a, ResourceType.encode(resourceToPb(resourceFromPb(resource, w.limits, `resourceSpans[${w.ri}]`))).finish());
+  rc.schema = schemaEnd > schemaStart ? field(0x1a, w.buf.subarray(schemaStart, schemaEnd)) : EMPTY;
+}
+
+/**
+ * A ScopeSpans (field 2 of a ResourceSpans); returns its spans. Its scope is decoded (validated) and
+ * re-encoded through the model when it has spans; a scope without spans carries nothing and is not
+ * read (as the decoder leaves it out).
+ */
+function walkScopeSpans(w: Walk, resource: number): number {
+  const r = w.r;
+  const outer = enter(r, 2);
+  let scopeStart = -1;
+  let scopeEnd = -1;
+  let schemaStart = 0;
+  let schemaEnd = 0;
+  const scopeIndex = w.p.scopes.length;
+  const sc: ScopeCtx = { resource, header: EMPTY, schema: EMPTY };
+  w.p.scopes.push(sc);
+  let i = 0;
+  while (r.pos < r.len) {
+    const tag = r.tag();
+    if (tag === 0x12) walkSpanOf(w, scopeIndex, i++);
+    else if (tag === 0x0a) {
+      if (scopeStart >= 0) throw new Unhandled("scope given twice");
+      scopeStart = skipMessage(r, 3);
+      scopeEnd = r.pos;
+    } else if (tag === 0x1a) {
+      schemaStart = stringField(r);
+      schemaEnd = r.pos;
+    } else unknown(r, tag & 7, 2, tag, undefined);
+  }
+  leave(r, outer);
+  if (i === 0) return 0;
+  const scope = scopeStart < 0 ? null : (ScopeType.decode(ReaderClass.create(w.buf.subarray(scopeStart, scopeEnd)), undefined, undefined, 3) as unknown as PbScope);
+  sc.header = field(0x0a, ScopeType.encode(scopeToPb(scopeFromPb(scope, w.limits, `resourceSpans[${w.ri}].scopeSpans[${w.si}]`))).finish());
+  sc.schema = schemaEnd > schemaStart ? field(0x1a, w.buf.subarray(schemaStart, schemaEnd)) : EMPTY;
+  return i;
+}
+
+/** Span `i` (field 2 of a ScopeSpans): refused with its reason, or kept under its trace (copied, or re-encoded through the model). */
+function walkSpanOf(w: Walk, scopeIndex: number, i: number): void {
+  const { r, buf, st, p, errors } = w;
+  const outer = enter(r, 3);
+  const start = r.pos;
+  const end = r.len;
+  walkSpan(r, 3, st);
+  leave(r, outer);
+  w.total++;
+  // Once the reasons kept are complete, a span is only counted (its reason is not worded).
+  const error = errors.length < MAX_ERRORS || st.rewrite || st.parentEnd > st.parentStart ? spanError(st, buf) : spanInvalid(st, buf) ? "" : undefined;
+  if (error !== undefined) {
+    w.invalid++;
+    if (errors.length < MAX_ERRORS) errors.push(`resourceSpans[${w.ri}].scopeSpans[${w.si}].spans[${i}].${error}`);
+    return;
+  }
+  const k = p.spanScope.length;
+  p.spanScope.push(scopeIndex);
+  p.spanStart.push(start);
+  p.spanEnd.push(end);
+  p.cutStart.push(st.cutStart);
+  p.cutEnd.push(st.cutEnd);
+  if (st.rewrite) {
+    p.own.set(k, reencodeSpan(buf.subarray(start, end), w.limits));
+    w.reencoded++;
+  } else if (st.cutEnd > st.cutStart) w.trimmed++;
+  traceList(w).push(k);
+}
+
+/** The list of the trace of the span just walked. */
+function traceList(w: Walk): number[] {
+  const { buf, st } = w;
+  if (w.lastList !== undefined && sameBytes(buf, st.traceStart, w.lastTraceStart)) return w.lastList;
+  const key = hexOf(buf, st.traceStart, st.traceEnd);
+  let list = w.byTrace.get(key);
+  if (list === undefined) {
+    list = [];
+    w.byTrace.set(key, list);
+  }
+  w.lastList = list;
+  w.lastTraceStart = st.traceStart;
+  return list;
 }
 
 /** True when spanError would refuse the span (for a span without a parent id; the parent check may set `rewrite`). */
@@ -893,8 +953,8 @@ function spanInvalid(st: SpanScan, buf: Uint8Array): boolean {
   return st.eventCount > st.limits.maxAttributes || st.linkCount > st.limits.maxAttributes;
 }
 
-/** The reason a span is refused (after its path), in the order decodeTraceRequestProtobuf checks. */
-function spanError(st: SpanScan, buf: Uint8Array): string | undefined {
+/** The reason the span's trace or span id is refused, if it is. */
+function idError(st: SpanScan, buf: Uint8Array): string | undefined {
   if (st.traceEnd - st.traceStart !== 16 || isZero(buf, st.traceStart, st.traceEnd)) {
     const c = checkBinaryId(buf.subarray(st.traceStart, st.traceEnd), 16);
     if (!c.ok) return `traceId: ${c.error}`;
@@ -903,6 +963,13 @@ function spanError(st: SpanScan, buf: Uint8Array): string | undefined {
     const c = checkBinaryId(buf.subarray(st.spanStart, st.spanEnd), 8);
     if (!c.ok) return `spanId: ${c.error}`;
   }
+  return undefined;
+}
+
+/** The reason a span is refused (after its path), in the order decodeTraceRequestProtobuf checks. */
+function spanError(st: SpanScan, buf: Uint8Array): string | undefined {
+  const ids = idError(st, buf);
+  if (ids !== undefined) return ids;
   const parent = st.parentEnd - st.parentStart;
   if (parent > 0) {
     if (isZero(buf, st.parentStart, st.parentEnd))

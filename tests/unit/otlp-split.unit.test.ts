@@ -1,5 +1,7 @@
 // The byte-walking splitter (otlp/src/split.ts) against the old path it replaces on the hot path:
 // decode the whole request into the model, group by trace id, re-encode each trace.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { batchTraces, countSpans } from "../../collector/src/batching.js";
 import { opentelemetry } from "../../otlp/generated/otlp.js";
@@ -287,6 +289,148 @@ describe("splitTraceRequestProtobuf (byte-walking splitter) against decode + re-
     let malformed = 0;
     for (const body of cases) if (expectSameDecoded(body, 1_000_000) === "malformed") malformed++;
     expect(malformed).toBeGreaterThan(5);
+  });
+});
+
+// ---- bodies written by the SDKs' exporters (issue 38) ----
+
+/** Spans of a body whose status is present but empty (code unset, no message), counted with the generated decoder. */
+function emptyStatuses(body: Uint8Array): number {
+  let n = 0;
+  for (const rs of pb.ExportTraceServiceRequest.decode(body).resourceSpans)
+    for (const ss of rs.scopeSpans ?? []) for (const s of ss.spans ?? []) if (s.status && !s.status.code && !s.status.message) n++;
+  return n;
+}
+
+/**
+ * What an instrumented Node service sends through @opentelemetry/exporter-trace-otlp-proto: spans
+ * recorded by the SDK and serialized by its ProtobufTraceSerializer (the exporter's serializer).
+ * Unset, error and ok statuses, events (an exception among them), links, attributes of every kind,
+ * a remote parent, two scopes (one with a schema URL and attributes), a span without attributes.
+ */
+async function jsSdkBody(service: string, traces: number): Promise<Uint8Array> {
+  const api = await import("@opentelemetry/api");
+  const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import("@opentelemetry/sdk-trace-base");
+  const { defaultResource, resourceFromAttributes } = await import("@opentelemetry/resources");
+  const { ProtobufTraceSerializer } = await import("@opentelemetry/otlp-transformer");
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({
+    resource: defaultResource().merge(resourceFromAttributes({ "service.name": service, "deployment.environment.name": "test" })),
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  });
+  const app = provider.getTracer("rag-app", "1.2.0", { schemaUrl: "https://opentelemetry.io/schemas/1.28.0" });
+  const llm = provider.getTracer("openai-instrumentation");
+  for (let n = 0; n < traces; n++) {
+    const t = 1_764_480_000_000 + n * 1000;
+    const root = app.startSpan("POST /ask", { kind: api.SpanKind.SERVER, startTime: t, attributes: { "http.request.method": "POST", "http.response.status_code": 200 } });
+    const ctx = api.trace.setSpan(api.ROOT_CONTEXT, root);
+    const retrieve = app.startSpan(
+      "retrieve",
+      {
+        startTime: t + 1,
+        attributes: {
+          "gen_ai.operation.name": "retrieval",
+          "gen_ai.retrieval.query.text": "Как повернуть ключи? 如何轮换密钥？ 🔑",
+          "retrieval.top_k": 5,
+          "retrieval.scores": [0.91, 0.82, 0.5],
+          "retrieval.ids": ["doc-1#0", "doc-7#3", ""],
+          "retrieval.hit": true,
+          "retrieval.flags": [true, false],
+          "retrieval.ranks": [1, 2, 3],
+          empty: "",
+        },
+      },
+      ctx,
+    );
+    retrieve.addEvent("chunks.loaded", { count: 3, source: "vector-store" }, t + 2);
+    retrieve.end(t + 5);
+    const chat = llm.startSpan(
+      "chat gpt-4o-mini",
+      {
+        kind: api.SpanKind.CLIENT,
+        startTime: t + 6,
+        attributes: { "gen_ai.request.model": "gpt-4o-mini", "gen_ai.usage.input_tokens": 512, "gen_ai.request.temperature": 0.2 },
+        links: [{ context: retrieve.spanContext(), attributes: { "link.kind": "context" } }],
+      },
+      ctx,
+    );
+    if (n % 2) {
+      chat.recordException(new Error("rate limited"), t + 7);
+      chat.setStatus({ code: api.SpanStatusCode.ERROR, message: "rate limited" });
+    } else chat.setStatus({ code: api.SpanStatusCode.OK });
+    chat.end(t + 9);
+    app.startSpan("bare", { startTime: t + 9 }, ctx).end(t + 9);
+    root.end(t + 10);
+    const remote = api.trace.setSpanContext(api.ROOT_CONTEXT, {
+      traceId: `0af7651916cd43dd8448eb211c8031${(n + 16).toString(16)}`,
+      spanId: "b7ad6b7169203331",
+      traceFlags: 1,
+      isRemote: true,
+    });
+    app.startSpan("consume", { kind: api.SpanKind.CONSUMER, startTime: t + 11 }, remote).end(t + 12);
+  }
+  const body = ProtobufTraceSerializer.serializeRequest(exporter.getFinishedSpans());
+  await provider.shutdown();
+  if (!body) throw new Error("the serializer wrote nothing");
+  return body;
+}
+
+/** Bodies from tests/fixtures/otlp-sdk/python-sdk-bodies.json (written by the Python SDK's exporter; its script says how). */
+function pythonSdkBodies(): Uint8Array[] {
+  const doc = JSON.parse(readFileSync(join(import.meta.dirname, "..", "fixtures", "otlp-sdk", "python-sdk-bodies.json"), "utf8")) as { bodies: string[] };
+  return doc.bodies.map((b) => new Uint8Array(Buffer.from(b, "base64")));
+}
+
+/**
+ * The fast path on `body`: records that decode as the re-encoding path's, every span copied (none
+ * re-encoded), each empty status left out. Under small record limits the copied spans are longer than
+ * their re-encodings (SDKs write zero counts and flags the model leaves out), so which spans are too
+ * big differs from the old path: there every record is within the limit and every span is in one or refused.
+ */
+function expectFastPath(body: Uint8Array): void {
+  expect(expectSameDecoded(body, 1_000_000)).not.toBe("malformed");
+  for (const maxBytes of [1_000_000, 2000, 700]) {
+    const s = splitTraceRequestProtobuf(body, maxBytes, DEFAULT_OTLP_LIMITS)!;
+    expect(s.reencoded).toBe(0);
+    expect(s.trimmed).toBe(emptyStatuses(body) - s.invalid);
+    for (const r of s.records) expect(r.value.length).toBeLessThanOrEqual(maxBytes);
+    expect(s.records.reduce((n, r) => n + r.items, 0) + s.rejected).toBe(s.total);
+  }
+}
+
+describe("the splitter on bodies written by the SDKs' exporters (issue 38)", () => {
+  it("keeps the fast path on the JS SDK's bodies (exporter-trace-otlp-proto's serializer): same records as re-encoding, no span re-encoded", async () => {
+    const a = await jsSdkBody("rag-api", 3);
+    const b = await jsSdkBody("rag-worker", 2);
+    for (const body of [a, b, Uint8Array.from([...a, ...b])]) expectFastPath(body);
+    expect(emptyStatuses(a)).toBe(3 * 4); // per trace: root, retrieve, bare, consume
+  });
+
+  it("keeps the fast path on the Python SDK's bodies (exporter-otlp-proto-http's encode_spans)", () => {
+    const bodies = pythonSdkBodies();
+    expect(bodies.length).toBe(3);
+    for (const body of bodies) expectFastPath(body);
+    expect(emptyStatuses(bodies[0]!)).toBe(3 * 4);
+  });
+
+  it("keeps the fast path on bench:peer's SDK bodies (both shapes)", async () => {
+    const { bodyContent, sdkJsBodies } = await import("../../bench/lib/sdk-bodies.mjs");
+    for (const shape of ["small", "prod"]) for (const body of await sdkJsBodies(bodyContent({ requests: 2, shape }))) expectFastPath(body);
+  });
+
+  it("re-encodes a span whose merged statuses are empty but given twice, and copies one whose later empty status merges into a set one", () => {
+    const t = "5b8efff798038103d269b633813fc60c";
+    const twice = (s: number[]) => [...s, ...ld(15, []), ...ld(15, [...varint((3 << 3) | 0), 0])];
+    const merged = (s: number[]) => [...s, ...ld(15, [...varint((3 << 3) | 0), 2]), ...ld(15, [])];
+    for (const [mutate, reencoded] of [
+      [twice, 1],
+      [merged, 0],
+    ] as const) {
+      const body = rawRequest([{ resource: [], scopes: [{ scope: [], spans: [mutate(spanBytes(makeSpan(t))), spanBytes(makeSpan(t))] }] }]);
+      expectSameDecoded(body, 1_000_000);
+      const s = splitTraceRequestProtobuf(body, 1_000_000, DEFAULT_OTLP_LIMITS)!;
+      expect([s.reencoded, s.trimmed]).toEqual([reencoded, 0]);
+    }
   });
 });
 
