@@ -193,6 +193,12 @@ async function measure(target, clients, set) {
     "RSS MiB": Math.round(median(rss)),
     "peak RSS MiB": Math.round(peakRssMiB(target.pid)),
     errors: r.non2xx + r.errors + r.timeouts,
+    // HTTP statuses other than 2xx and their counts, and socket errors / timeouts (in the JSON line)
+    failures: {
+      ...Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).flatMap(([code, v]) => (code.startsWith("2") ? [] : [[code, v.count]]))),
+      errors: r.errors,
+      timeouts: r.timeouts,
+    },
     accepted: ok,
   };
 }
@@ -287,6 +293,7 @@ try {
           }
         }
         for (const name of ["ragmeter", "otelcol"]) rows.push({ ...pair[name], round });
+        for (const name of ["ragmeter", "otelcol"]) if (pair[name].errors > 0) log(`${name} failures: ${JSON.stringify(pair[name].failures)}`);
         log(
           `${set} clients=${clients} round ${round}/${rounds}: ragmeter ${pair.ragmeter["spans/s"]} spans/s ${pair.ragmeter["CPU µs/span"]} µs/span RSS ${pair.ragmeter["RSS MiB"]} MiB, ` +
             `otelcol ${pair.otelcol["spans/s"]} spans/s ${pair.otelcol["CPU µs/span"]} µs/span RSS ${pair.otelcol["RSS MiB"]} MiB → ratio ${ratio(pair.ragmeter["spans/s"], pair.otelcol["spans/s"])}`,
