@@ -110,7 +110,11 @@ const makers = {
   "sdk-js": () => sdkJsBodies(content),
   "sdk-python": async () => {
     const { pythonEnv } = await import("../scripts/python-env.mjs");
-    return pythonBodies(content, { python: pythonEnv({ log }).python, log });
+    try {
+      return pythonBodies(content, { python: pythonEnv({ log }).python, log });
+    } catch (e) {
+      return usage(`the Python SDK's bodies could not be produced (${e.message}); leave them out with --bodies ragmeter,sdk-js`);
+    }
   },
 };
 const bodiesOf = {};
