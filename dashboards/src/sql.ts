@@ -91,6 +91,9 @@ export function panelSql(table: MetricTable = metricTable) {
   const RETRIEVAL = metricsAtEveryK((m) => m.kind === "retrieval", table);
   /** The metrics of the by-tag table: every metric but those that need a reference-based judge. */
   const BY_TAG = metricsAtK((m) => !m.optional, table);
+  /** Rows of view metrics (read from another metric's judgment: no judgment of their own) are not judge calls. */
+  const VIEWS = table([]).filter((m) => m.kind === "judged" && m.view !== undefined);
+  const notViews = VIEWS.length === 0 ? "" : ` AND metric NOT IN (${VIEWS.map((m) => `'${m.name}'`).join(", ")})`;
   return {
     // ── Overview ────────────────────────────────────────────────────────────────────────────────
     overview_trend: `SELECT $__timeInterval(created_at) AS time, metric, avg(value) AS value
@@ -199,7 +202,7 @@ LIMIT 50`,
     // ── Judges ──────────────────────────────────────────────────────────────────────────────────
     judges_calls: `SELECT $__timeInterval(created_at) AS time, judge_kind, count() AS calls
 FROM scores FINAL
-WHERE judge_kind != 'mechanical'
+WHERE judge_kind != 'mechanical'${notViews}
   AND ${filters({ time: "created_at", source: "column" })}
 GROUP BY time, judge_kind
 ORDER BY time, judge_kind`,

@@ -153,7 +153,17 @@ for (const r of runs) {
     const judge = { kind: "llm", tin: 100 + qi * 10, tout: 20 + qi, latency: 200 + qi * 50 };
     scores.push({ ...base, ...judge, metric: "grounding", value: judgeErr ? null : supported / nClaims, status: judgeErr ? "judge_error" : "ok" });
     scores.push({ ...base, ...judge, metric: "relevance", value: (qi * 3 + r.pv.charCodeAt(1)) % 5, status: "ok", latency: 150 + qi * 30 });
-    // context relevance (no-LLM judge): a share in quarters
+    // grounding risk (read from the grounding judgment: its judge, no tokens of its own) and context relevance (no-LLM judge)
+    scores.push({
+      ...base,
+      ...judge,
+      tin: 0,
+      tout: 0,
+      latency: 0,
+      metric: "grounding_risk",
+      value: judgeErr ? null : Math.round(h01(`gr${trace}`) * 8) / 8,
+      status: judgeErr ? "judge_error" : "ok",
+    });
     scores.push({ ...base, kind: "heuristic", metric: "context_relevance", value: Math.round(h01(`cr${trace}`) * 4) / 4, status: "ok" });
   });
 }
@@ -487,13 +497,14 @@ const EXPECTED: Record<PanelId, (s: Scenario) => Row[]> = {
       .sort((a, b) => `${a.time}|${a.metric}`.localeCompare(`${b.time}|${b.metric}`));
   },
   overview_by_version: (s) => {
-    const pq = perQuestion(s, [`recall@${s.k}`, "mrr", "grounding", "relevance", "context_relevance", "key_facts"]);
+    const pq = perQuestion(s, [`recall@${s.k}`, "mrr", "grounding", "grounding_risk", "relevance", "context_relevance", "key_facts"]);
     return [...groupBy(pq, (x) => x.pv)]
       .map(([pv, xs]) => ({
         pipeline_version: pv,
         recall_at_k: avgOf(xs, `recall@${s.k}`),
         mrr: avgOf(xs, "mrr"),
         grounding: avgOf(xs, "grounding"),
+        grounding_risk: avgOf(xs, "grounding_risk"),
         relevance: avgOf(xs, "relevance"),
         context_relevance: avgOf(xs, "context_relevance"),
         key_facts: avgOf(xs, "key_facts"),
@@ -611,7 +622,8 @@ const EXPECTED: Record<PanelId, (s: Scenario) => Row[]> = {
         golden_id: x.golden_id,
       })),
   judges_calls: (s) => {
-    const xs = scores.filter((x) => ["llm", "heuristic"].includes(x.kind) && keep(s, x));
+    // grounding_risk rows read the grounding judgment: no call of their own
+    const xs = scores.filter((x) => ["llm", "heuristic"].includes(x.kind) && x.metric !== "grounding_risk" && keep(s, x));
     return [...groupBy(xs, (x) => `${bucket(x.created)}|${x.kind}`)]
       .map(([key, g]) => ({ time: key.split("|")[0], judge_kind: key.split("|")[1], calls: g.length }))
       .sort((a, b) => `${a.time}|${a.judge_kind}`.localeCompare(`${b.time}|${b.judge_kind}`));
@@ -626,10 +638,11 @@ const EXPECTED: Record<PanelId, (s: Scenario) => Row[]> = {
     const xs = scores.filter((x) => ["llm", "heuristic"].includes(x.kind) && keep(s, x));
     return [...groupBy(xs, (x) => `${x.metric}|${x.status}`)]
       .map(([key, g]) => ({ metric: key.split("|")[0], status: key.split("|")[1], results: g.length }))
-      .sort((a, b) => `${a.metric}|${a.status}`.localeCompare(`${b.metric}|${b.status}`));
+      .sort((a, b) => (a.metric === b.metric ? (a.status ?? "").localeCompare(b.status ?? "") : (a.metric ?? "") < (b.metric ?? "") ? -1 : 1));
   },
   judges_latency: (s) => {
-    const xs = scores.filter((x) => x.kind === "llm" && x.status !== "not_sampled" && keep(s, x));
+    // a model call: tokens sent (view metrics such as grounding_risk and cached judgments have none)
+    const xs = scores.filter((x) => x.kind === "llm" && x.status !== "not_sampled" && x.tin > 0 && keep(s, x));
     return [...groupBy(xs, (x) => bucket(x.created))]
       .map(([time, g]) => ({
         time,
@@ -720,9 +733,18 @@ const EXPECTED: Record<PanelId, (s: Scenario) => Row[]> = {
       .map(([key, g]) => ({ time: key.split("|")[0], scorer_id: key.split("|")[1], consumer_lag: Math.max(...g.map((x) => x.lag)) }))
       .sort((a, b) => `${a.time}|${a.scorer_id}`.localeCompare(`${b.time}|${b.scorer_id}`)),
   tags_metrics: (s) => {
-    const pq = perQuestion(s, [`recall@${s.k}`, `precision@${s.k}`, `ndcg@${s.k}`, "mrr", "grounding", "relevance", "context_relevance", "key_facts", "abstention"]).filter((x) =>
-      runOf.has(x.run_id),
-    );
+    const pq = perQuestion(s, [
+      `recall@${s.k}`,
+      `precision@${s.k}`,
+      `ndcg@${s.k}`,
+      "mrr",
+      "grounding",
+      "grounding_risk",
+      "relevance",
+      "context_relevance",
+      "key_facts",
+      "abstention",
+    ]).filter((x) => runOf.has(x.run_id));
     const tagged = pq.flatMap((x) => (TAGS[x.golden_id] ?? []).map((tag) => ({ ...x, tag })));
     return [...groupBy(tagged, (x) => `${x.tag}|${x.pv}`)]
       .map(([key, xs]) => ({
@@ -733,6 +755,7 @@ const EXPECTED: Record<PanelId, (s: Scenario) => Row[]> = {
         ndcg_at_k: avgOf(xs, `ndcg@${s.k}`),
         mrr: avgOf(xs, "mrr"),
         grounding: avgOf(xs, "grounding"),
+        grounding_risk: avgOf(xs, "grounding_risk"),
         relevance: avgOf(xs, "relevance"),
         context_relevance: avgOf(xs, "context_relevance"),
         key_facts: avgOf(xs, "key_facts"),

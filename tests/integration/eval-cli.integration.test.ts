@@ -91,6 +91,7 @@ describe("ragmeter eval against an HTTP target (embedded store)", () => {
       "ndcg@3",
       "mrr",
       "grounding",
+      "grounding_risk",
       "relevance",
       "context_relevance",
       "key_facts",
@@ -208,7 +209,7 @@ describe("ragmeter eval against an HTTP target (embedded store)", () => {
     expect(csv.code).toBe(0);
     const lines = csv.out.trim().split("\n");
     expect(lines[0]).toMatch(
-      /^started_at,run_id,pipeline_version,golden_set_sha256,golden_set_path,judge_kind,judge_model,judge_prompt_version,recall@1,recall@3,precision@1,precision@3,ndcg@1,ndcg@3,mrr,grounding,relevance,context_relevance,key_facts,abstention$/u,
+      /^started_at,run_id,pipeline_version,golden_set_sha256,golden_set_path,judge_kind,judge_model,judge_prompt_version,recall@1,recall@3,precision@1,precision@3,ndcg@1,ndcg@3,mrr,grounding,grounding_risk,relevance,context_relevance,key_facts,abstention$/u,
     );
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(",fx-2,");

@@ -149,8 +149,8 @@ describe("evaluation export (RAGMETER_EVALUATION_EXPORT_ENDPOINT)", () => {
     expect(r.code).toBe(0);
     const runId = (JSON.parse(await readFile(out, "utf8")) as { run_id: string }).run_id;
     const scores = await storedScores(home, runId);
-    // 4 questions × 13 metrics (recall, precision and ndcg at 1 and 3, mrr, grounding, relevance, context_relevance, key_facts, abstention, reference_facts)
-    expect(scores).toHaveLength(4 * 13);
+    // 4 questions × 14 metrics (recall, precision and ndcg at 1 and 3, mrr, grounding, grounding_risk, relevance, context_relevance, key_facts, abstention, reference_facts)
+    expect(scores).toHaveLength(4 * 14);
     expect(receiver.requests.every((q) => q.path === "/v1/logs" && q.contentType === "application/x-protobuf" && q.headers["x-tenant"] === "team a")).toBe(true);
     expectMatchesStore(receiver.records, scores, runId);
 
@@ -199,7 +199,7 @@ describe("evaluation export (RAGMETER_EVALUATION_EXPORT_ENDPOINT)", () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^warning: evaluation export to http:\/\/127\.0\.0\.1:9\/v1\/logs failed \(.+\); its events are dropped, the scores are stored$/u);
     const runId = (JSON.parse(await readFile(out, "utf8")) as { run_id: string }).run_id;
-    expect(await storedScores(home, runId)).toHaveLength(4 * 13);
+    expect(await storedScores(home, runId)).toHaveLength(4 * 14);
     expect(Date.now() - t0).toBeLessThan(15_000);
   });
 
@@ -232,11 +232,11 @@ describe("evaluation export (RAGMETER_EVALUATION_EXPORT_ENDPOINT)", () => {
     expect(await done).toBe(0); // serve returns once its export is flushed and shut down
 
     const scores = await storedScores(home, "live");
-    // Live traffic stores the live metrics per trace (design §3: grounding, relevance, context_relevance): 3 traces × 3.
-    expect(scores).toHaveLength(9);
+    // Live traffic stores the live metrics per trace (design §3: grounding, grounding_risk, relevance, context_relevance): 3 traces × 4.
+    expect(scores).toHaveLength(12);
     expectMatchesStore(receiver.records, scores, "live");
     const dark = scores.filter((s) => s.status === "content_missing");
-    expect(dark.map((s) => s.metric).sort()).toEqual(["context_relevance", "grounding", "relevance"]);
+    expect(dark.map((s) => s.metric).sort()).toEqual(["context_relevance", "grounding", "grounding_risk", "relevance"]);
 
     // The generation span of each trace, found from the stored spans on their own.
     const ops = await storedOperationSpans(home);
@@ -267,8 +267,8 @@ describe("evaluation export (RAGMETER_EVALUATION_EXPORT_ENDPOINT)", () => {
     const report = JSON.parse(await readFile(out, "utf8")) as { run_id: string; counts: { questions: Record<string, number> } };
     expect(report.counts.questions).toEqual({ ok: 121 });
     const scores = await storedScores(home, report.run_id);
-    // 121 questions × 19 metrics (recall, precision and ndcg at 1, 3, 5, 10, mrr, grounding, relevance, context_relevance, key_facts, abstention, reference_facts)
-    expect(scores).toHaveLength(121 * 19);
+    // 121 questions × 20 metrics (recall, precision and ndcg at 1, 3, 5, 10, mrr, grounding, grounding_risk, relevance, context_relevance, key_facts, abstention, reference_facts)
+    expect(scores).toHaveLength(121 * 20);
     expectMatchesStore(receiver.records, scores, report.run_id);
     const ops = await storedOperationSpans(home);
     expect(ops.size).toBe(121);

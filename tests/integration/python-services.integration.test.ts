@@ -144,6 +144,7 @@ function expectReadRight(service: string, opts: { textsOnly?: boolean; noTokens?
   expect((scores.get(service) ?? []).map((s) => [s.metric, s.status])).toEqual([
     ["context_relevance", "ok"],
     ["grounding", "ok"],
+    ["grounding_risk", "ok"],
     ["relevance", "ok"],
   ]);
 }
@@ -267,7 +268,7 @@ describe("ragmeter rescore: traces stored with a reader that was wrong are re-re
     const relevanceOf = (rows: readonly Row[]) => rows.find((r) => r.trace_id === a && r.metric === "relevance");
     expect(relevanceOf(wrong)?.status).toBe("ok");
     expect(relevanceOf(wrong)!.value!).toBeLessThan(relevanceOf(right)!.value!);
-    expect(wrong.filter((r) => r.trace_id === b).map((r) => r.judge_prompt_version)).toEqual(["heuristic-before", "heuristic-before", "heuristic-before"]);
+    expect(wrong.filter((r) => r.trace_id === b).map((r) => r.judge_prompt_version)).toEqual(["heuristic-before", "heuristic-before", "heuristic-before", "heuristic-before"]);
 
     const settings = { judge, ks: KS, quietMs: 300, liveSampleRate: 1, concurrency: 2, batchSize: 500, evaluations: null };
     const services = ["py-langchain-openllmetry", "py-llamaindex-openllmetry", "py-langchain-openinference"];
@@ -285,7 +286,8 @@ describe("ragmeter rescore: traces stored with a reader that was wrong are re-re
     const after = await scoreRows([a, b, c]);
     // One score per trace and metric, each under its task's current prompt version, equal to what serve scored from the right reading.
     expect(after).toEqual(right);
-    expect(after.every((r) => r.judge_prompt_version === judge.promptVersion[r.metric])).toBe(true);
+    // (grounding_risk reads the grounding judgment: grounding's version)
+    expect(after.every((r) => r.judge_prompt_version === judge.promptVersion[r.metric === "grounding_risk" ? "grounding" : r.metric])).toBe(true);
     expect(meanOk(wrong, "relevance")).not.toBe(meanOk(after, "relevance"));
     expect(meanOk(after, "relevance")).toBe(meanOk(right, "relevance"));
     const rows = (await (

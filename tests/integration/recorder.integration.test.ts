@@ -43,11 +43,12 @@ describe("run recorder (embedded store)", () => {
       await recorder.complete({ questions: digestResults(results, ks, null), results, repeat: 1, useCache: false, warnings: [], now: Date.now });
       await recorder.close();
       const rows = await runScores(store, recorder.run.run_id);
-      // 40 questions × the 13 metrics of the table at ks 1 and 5, each stored once
+      // 40 questions × the 14 metrics of the table at ks 1 and 5, each stored once
       const metrics = [
         "abstention",
         "context_relevance",
         "grounding",
+        "grounding_risk",
         "key_facts",
         "mrr",
         "ndcg@1",

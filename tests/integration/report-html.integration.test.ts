@@ -255,7 +255,7 @@ describe.skipIf(noChromium !== null)("ragmeter report", () => {
     // trend: one point per completed run, oldest first
     const trend = r["trend"]!;
     expect(trend.labels.map((l) => l.split(" · ")[0])).toEqual(["v1", "v2", "v3"]);
-    expect(trend.series.map((s) => s.label)).toEqual(["recall@5", "MRR", "grounding", "relevance (0–4, right axis)", "context rel.", "key facts"]);
+    expect(trend.series.map((s) => s.label)).toEqual(["recall@5", "MRR", "grounding", "grounding risk", "relevance (0–4, right axis)", "context rel.", "key facts"]);
     close(
       trend.series[0]!.data,
       RUNS.map((x) => recall(x.run_id, 5)),
@@ -269,7 +269,7 @@ describe.skipIf(noChromium !== null)("ragmeter report", () => {
       RUNS.map((x) => mean(GROUNDING[x.run_id]!)),
     );
     close(
-      trend.series[3]!.data,
+      trend.series[4]!.data,
       RUNS.map((x) => mean(RELEVANCE[x.run_id]!)),
     );
     for (const s of trend.series) expect([s.drawn, s.visible]).toEqual([3, true]);
@@ -315,9 +315,9 @@ describe.skipIf(noChromium !== null)("ragmeter report", () => {
     ]);
     // by tag, last run (v3): topic:a = g1, g2 (ranks 1, miss); topic:b = g3, g4, g5 (ranks 3, 7, 2) — by hand from RANK, GROUNDING, RELEVANCE, key facts 0.5
     expect(r.byTag).toEqual([
-      // (context relevance: no score stored, "—")
-      ["topic:a", "0.50 ·2", "0.50 ·2", "0.50 ·2", "0.50 ·2", "0.50 ·2", "3.0/4 ·2", "—", "0.50 ·2", "—"],
-      ["topic:b", "0.00 ·3", "0.67 ·3", "0.67 ·3", "1.00 ·3", "0.67 ·3", "2.3/4 ·3", "—", "0.50 ·3", "—"],
+      // (grounding risk and context relevance: no score stored, "—")
+      ["topic:a", "0.50 ·2", "0.50 ·2", "0.50 ·2", "0.50 ·2", "0.50 ·2", "—", "3.0/4 ·2", "—", "0.50 ·2", "—"],
+      ["topic:b", "0.00 ·3", "0.67 ·3", "0.67 ·3", "1.00 ·3", "0.67 ·3", "—", "2.3/4 ·3", "—", "0.50 ·3", "—"],
     ]);
     // the terminal's rounding: grounding of v3, v2, v1 = mean(0.5, 0.5, 0, 1, 1) = 0.60, 0.60, 0.90
     expect(r.runsGrounding).toEqual(["0.60", "0.60", "0.90"]);
@@ -338,6 +338,7 @@ describe.skipIf(noChromium !== null)("ragmeter report", () => {
       "ndcg@10",
       "mrr",
       "grounding",
+      "grounding_risk",
       "relevance",
       "context_relevance",
       "key_facts",

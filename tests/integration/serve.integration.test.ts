@@ -75,7 +75,8 @@ describe("ragmeter serve: collector + scorer in one process (in-process hand-off
       // context relevance needs the question and the retrieved texts, neither captured
       expect(statuses["context_relevance"]).toBe("content_missing");
       expect(statuses["recall@5"]).toBeUndefined(); // live traffic: recall can never apply, no row is written
-      expect(Object.keys(statuses).sort()).toEqual(["context_relevance", "grounding", "relevance"]);
+      expect(statuses["grounding_risk"]).toBe("content_missing");
+      expect(Object.keys(statuses).sort()).toEqual(["context_relevance", "grounding", "grounding_risk", "relevance"]);
       const stats = await store.client.query({
         query: "SELECT sum(spans_received) AS spans, sum(traces_scored) AS scored FROM ragmeter.ingestion_stats FINAL",
         format: "JSONEachRow",

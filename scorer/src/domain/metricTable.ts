@@ -1,6 +1,7 @@
 import type { JudgedMetric, MechanicalMetric, MetricDef, MetricValue } from "./metric.js";
 import { ABSTENTION } from "./metrics/abstention.js";
 import { CONTEXT_RELEVANCE } from "./metrics/contextRelevance.js";
+import { GROUNDING_RISK } from "./metrics/groundingRisk.js";
 import { GROUNDING, REFERENCE_FACTS, RELEVANCE } from "./metrics/judged.js";
 import { KEY_FACTS } from "./metrics/keyFacts.js";
 import { ndcgMetric } from "./metrics/ndcg.js";
@@ -17,7 +18,7 @@ export type { JudgedMetric, MechanicalMetric, MetricDef, MetricValue, Outcome } 
 const PER_K: readonly ((k: number) => MechanicalMetric)[] = [recallMetric, precisionMetric, ndcgMetric];
 
 /** The other metrics, in stored order: retrieval, judged, answer. */
-const FIXED: readonly MetricDef[] = [MRR, GROUNDING, RELEVANCE, CONTEXT_RELEVANCE, KEY_FACTS, ABSTENTION, REFERENCE_FACTS];
+const FIXED: readonly MetricDef[] = [MRR, GROUNDING, GROUNDING_RISK, RELEVANCE, CONTEXT_RELEVANCE, KEY_FACTS, ABSTENTION, REFERENCE_FACTS];
 
 /**
  * A metric table: its entries for a run asking the given ks (per-k metrics once per k), in stored

@@ -105,7 +105,7 @@ export function questionDigester(ks: readonly number[], goldenItems: readonly Go
       const v = outcomeOf(q, def.name);
       values[i] = v.value === null ? Number.NaN : v.value;
       statuses[i] = v.status;
-      if (def.kind !== "judged" || v.status !== "judge_error" || q.status !== "ok") return;
+      if (def.kind !== "judged" || def.view !== undefined || v.status !== "judge_error" || q.status !== "ok") return;
       if (judgeErrors === NO_ERRORS) judgeErrors = [];
       (judgeErrors as string[]).push(`${def.name}: ${v.reason || "no reason given"}`);
     });

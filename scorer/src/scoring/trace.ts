@@ -156,8 +156,9 @@ function judgeOwnPlan(): TracePlan {
 
 /** Every judgment of a result: each judged metric's outcome, or each of its repeats. */
 function judgmentsOf(r: QuestionResult): Outcome[] {
+  // a view metric repeats another metric's judgment: counted once, with that metric
   return JUDGED_METRICS.flatMap((m) => {
-    const o = r.metrics[m.name];
+    const o = m.view === undefined ? r.metrics[m.name] : undefined;
     return o === undefined ? [] : (o.repeats ?? [o]);
   });
 }
@@ -202,7 +203,8 @@ function skippedCalls(plan: TracePlan, golden: GoldenItem | null, judge: Judge):
 /** The plan entry of each judged metric the judge would be asked for on this trace (its golden needs met, its task on the judge). */
 function judgedPlans(plan: TracePlan, golden: GoldenItem | null, judge: Judge): Applicability[] {
   const input = { question: "", answer: "", contexts: [], chunks: [], expect: golden, answerable: golden !== null && isAnswerable(golden), abstained: false, k: 0 };
-  return JUDGED_METRICS.filter((def) => metricGap(def, input, judge, {}) === null).map((def) => plan[planKeyOf(def.needs)]);
+  // a view metric reads another metric's judgment: no call of its own
+  return JUDGED_METRICS.filter((def) => def.view === undefined && metricGap(def, input, judge, {}) === null).map((def) => plan[planKeyOf(def.needs)]);
 }
 
 /** The judge calls a trace's plan leaves to the judge (one per judged metric it would judge). */
