@@ -2,7 +2,8 @@
 // Cost of one `/api/live` call against the history in the store (`npm run bench:live`, issue 31).
 // Fills a fresh embedded store with N scored live traces through the store's own write path
 // (`saveResults`, batches of 5,000, as the scoring loop writes them): services `shop` (versions v1
-// and v2, the same questions) and `dark` (content_missing), a grounding and a relevance score each,
+// and v2, the same questions) and `dark` (content_missing), a score of every live metric of the
+// metric table each (`live: true`, read by name),
 // their `created_at` spread evenly over the last `--history-hours` (`--versions 1`: shop has v1 only,
 // so no overlap to compute). Waits for the engine's merges, then serves the read API in this process
 // (`startReadApi`, as `serve --api-port` does) and calls `GET /api/live?window_ms=W` `--calls` times
@@ -20,6 +21,7 @@ import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { storeReader } from "../scorer/dist/cli/api/reader.js";
 import { startReadApi } from "../scorer/dist/cli/api/server.js";
+import { metricTable } from "../scorer/dist/domain/metricTable.js";
 import { openStore } from "../scorer/dist/store/client.js";
 import { saveResults } from "../scorer/dist/store/results.js";
 
@@ -46,6 +48,8 @@ if (!Number.isInteger(CALLS) || CALLS < 2) throw new Error(`--calls: ${args.call
 if (!Number.isInteger(N) || N < 1) throw new Error(`--traces: ${args.traces} is not a positive integer`);
 if (!(HISTORY_MS > 0)) throw new Error(`--history-hours: ${args["history-hours"]} is not a positive number`);
 
+/** The live metrics of the metric table, in table order. */
+const LIVE = metricTable([]).filter((m) => m.live);
 const rng = xoroshiro128plus(Number(args.seed));
 const int = (lo, hi) => uniformInt(rng, lo, hi);
 const hex = (digits) => {
@@ -54,7 +58,7 @@ const hex = (digits) => {
   return s.slice(0, digits);
 };
 
-/** Trace i: its interaction and its grounding and relevance scores, as the scoring loop writes a live trace. */
+/** Trace i: its interaction and a score of every live metric, as the scoring loop writes a live trace. */
 function trace(i, createdAt) {
   const trace_id = hex(32);
   const r = int(0, 99);
@@ -106,9 +110,12 @@ function trace(i, createdAt) {
     judge_output_tokens: 0,
     latency_ms: 0,
   });
-  const scores = missing
-    ? [score("grounding", null, "content_missing"), score("relevance", null, "content_missing")]
-    : [score("grounding", int(0, 8) / 8, int(0, 49) === 0 ? "no_claims" : "ok"), score("relevance", int(0, 4), "ok")];
+  // Shares (largest value 1) in eighths, scales (0–max) in whole steps; one value in 50 not measured.
+  const scores = LIVE.map((m) =>
+    missing
+      ? score(m.name, null, "content_missing")
+      : score(m.name, (m.max ?? 1) === 1 ? int(0, 8) / 8 : int(0, m.max), int(0, 49) === 0 ? "judge_error" : "ok"),
+  );
   return { interaction, scores: scores.map((s) => (s.status === "ok" ? s : { ...s, value: null })) };
 }
 
@@ -145,7 +152,7 @@ try {
     quiet = Number((await rs.json())[0].c) === 0 ? quiet + 1 : 0;
   }
   console.log(
-    `live benchmark: ${N} scored live traces written through saveResults in ${fillS.toFixed(1)} s, created over the last ${args["history-hours"]} h; embedded ClickHouse, API in this process; load average ${load()}`,
+    `live benchmark: ${N} scored live traces (live metrics ${LIVE.map((m) => m.name).join(", ")}) written through saveResults in ${fillS.toFixed(1)} s, created over the last ${args["history-hours"]} h; embedded ClickHouse, API in this process; load average ${load()}`,
   );
   const idle0 = process.cpuUsage();
   await new Promise((r) => setTimeout(r, 2000));

@@ -8,13 +8,14 @@ import type { InteractionInsert, ScoreInsert } from "../../scorer/src/domain/row
 import { bootstrapMeanInterval } from "../../scorer/src/runs/bootstrap.js";
 import { type LiveInteractionRow, type LiveOptions, type LiveScoreRow, type LiveSummary, loadLiveSummary, summariseLive } from "../../scorer/src/runs/live.js";
 import { openStore, type Store } from "../../scorer/src/store/client.js";
-import { type LiveTraceRow, liveTraceRowsSince } from "../../scorer/src/store/live.js";
-import { LIVE_TRACE_COLUMNS, questionHash } from "../../scorer/src/store/liveTraces.js";
+import { type LiveScoreStoredRow, type LiveTraceRow, liveScoreRowsSince, liveTraceRowsSince } from "../../scorer/src/store/live.js";
+import { LIVE_TRACE_COLUMNS, liveMetrics, questionHash } from "../../scorer/src/store/liveTraces.js";
 import { MIGRATIONS, migrate } from "../../scorer/src/store/migrations.js";
 import { saveResults } from "../../scorer/src/store/results.js";
 
-// The live view from the store's own aggregation (live_traces, migration 7) against the summary
-// computed in JS over the same rows, reduced to the latest row per trace by the test itself.
+// The live view from the store's own aggregation (live_traces, migration 7, and live_scores,
+// migration 10) against the summary computed in JS over the same rows, reduced to the latest row per
+// trace by the test itself.
 
 const HOUR = 3_600_000;
 const now = Date.parse("2026-12-04T12:00:00Z");
@@ -115,7 +116,7 @@ afterAll(async () => {
 });
 
 /** The window's rows, reduced by the test to the latest version of each trace, as the JS summary takes them. */
-function reference(rows: readonly LiveTraceRow[], o: LiveOptions): LiveSummary {
+function reference(rows: readonly LiveTraceRow[], scoreRows: readonly LiveScoreStoredRow[], o: LiveOptions): LiveSummary {
   const last = new Map<string, LiveTraceRow>();
   for (const r of rows) if ((last.get(r.trace_id)?.version ?? -1) < r.version) last.set(r.trace_id, r);
   const kept = [...last.values()].filter(
@@ -130,18 +131,25 @@ function reference(rows: readonly LiveTraceRow[], o: LiveOptions): LiveSummary {
     documents: r.documents,
     t: r.t,
   }));
+  // Each kept trace's live metrics of the same scoring (version); the latest write of a key wins.
+  const of = new Map<string, LiveScoreStoredRow>();
+  for (const r of scoreRows) {
+    const k = `${r.trace_id}:${r.version}:${r.metric}`;
+    of.set(k, r);
+  }
   const scores: LiveScoreRow[] = kept.flatMap((r) =>
-    (["grounding", "relevance"] as const)
-      .filter((m) => r[`${m}_status`] !== "")
-      .map((m) => ({
-        trace_id: r.trace_id,
-        metric: m,
-        value: r[`${m}_value`],
-        status: r[`${m}_status`],
+    liveMetrics()
+      .map((m) => of.get(`${r.trace_id}:${r.version}:${m.name}`))
+      .filter((x): x is LiveScoreStoredRow => x !== undefined && x.status !== "")
+      .map((x) => ({
+        trace_id: x.trace_id,
+        metric: x.metric,
+        value: x.value,
+        status: x.status,
         judge_kind: "",
-        judge_model: r[`${m}_judge_model`],
-        judge_input_tokens: r[`${m}_input_tokens`],
-        judge_output_tokens: r[`${m}_output_tokens`],
+        judge_model: x.judge_model,
+        judge_input_tokens: x.input_tokens,
+        judge_output_tokens: x.output_tokens,
       })),
   );
   return summariseLive(interactions, scores, o);
@@ -157,17 +165,17 @@ function expectSame(sql: LiveSummary, js: LiveSummary): void {
   expect(sql.groups.map((g) => [g.service, g.pipeline_version])).toEqual(js.groups.map((g) => [g.service, g.pipeline_version]));
   sql.groups.forEach((g, k) => {
     const j = js.groups[k] as LiveSummary["groups"][number];
-    expect({ ...g, grounding: null, relevance: null, buckets: null, judge: null }).toEqual({ ...j, grounding: null, relevance: null, buckets: null, judge: null });
-    for (const m of ["grounding", "relevance"] as const) {
-      expect({ ...g[m], mean: null }).toEqual({ ...j[m], mean: null });
-      close(g[m].mean, j[m].mean);
+    expect({ ...g, metrics: null, buckets: null, judge: null }).toEqual({ ...j, metrics: null, buckets: null, judge: null });
+    expect(Object.keys(g.metrics)).toEqual(sql.metrics.map((m) => m.name));
+    for (const m of sql.metrics.map((x) => x.name)) {
+      expect({ ...g.metrics[m], mean: null }).toEqual({ ...j.metrics[m], mean: null });
+      close(g.metrics[m]?.mean ?? null, j.metrics[m]?.mean ?? null);
     }
     expect({ ...g.judge, cost_usd: null }).toEqual({ ...j.judge, cost_usd: null });
     close(g.judge.cost_usd, j.judge.cost_usd);
     expect(g.buckets.map((b) => [b.start, b.traces])).toEqual(j.buckets.map((b) => [b.start, b.traces]));
     g.buckets.forEach((b, i) => {
-      close(b.grounding, j.buckets[i]?.grounding ?? null);
-      close(b.relevance, j.buckets[i]?.relevance ?? null);
+      for (const m of sql.metrics.map((x) => x.name)) close(b.metrics[m] ?? null, j.buckets[i]?.metrics[m] ?? null);
     });
   });
   expect(sql.overlap.map((x) => [x.service, x.version_a, x.version_b, x.questions])).toEqual(js.overlap.map((x) => [x.service, x.version_a, x.version_b, x.questions]));
@@ -176,7 +184,7 @@ function expectSame(sql: LiveSummary, js: LiveSummary): void {
   });
 }
 
-describe("live view from live_traces (design §3)", () => {
+describe("live view from live_traces and live_scores (design §3)", () => {
   const prices = { "judge-a": { input_per_1m: 1, output_per_1m: 10 }, "judge-b": { input_per_1m: 2, output_per_1m: 4 } };
   const cases: [string, Omit<LiveOptions, "now">][] = [
     ["1 h, 12 buckets", { windowMs: HOUR, prices }],
@@ -190,7 +198,7 @@ describe("live view from live_traces (design §3)", () => {
     it(`equals the JS summary over the window's rows: ${name}`, async () => {
       const o: LiveOptions = { ...c, now };
       const sql = await loadLiveSummary(store, o);
-      const js = reference(await liveTraceRowsSince(store, now - o.windowMs), o);
+      const js = reference(await liveTraceRowsSince(store, now - o.windowMs), await liveScoreRowsSince(store, now - o.windowMs), o);
       expectSame(sql, js);
       expect(sql.traces_seen).toBeGreaterThan(name === "an empty window" ? -1 : 10);
     });
@@ -206,8 +214,9 @@ describe("live view from live_traces (design §3)", () => {
       const mine = [...latest.values()].filter((x) => x.i.service_name === g.service && x.i.pipeline_version === g.pipeline_version);
       expect(g.traces_seen).toBe(mine.length);
       const ok = mine.flatMap((x) => x.s.filter((r) => r.metric === "grounding" && r.status === "ok").map((r) => r.value as number));
-      expect(g.grounding.n).toBe(ok.length);
-      if (ok.length > 0) expect(g.grounding.mean).toBeCloseTo(ok.reduce((a, b) => a + b, 0) / ok.length, 12);
+      const grounding = g.metrics["grounding"];
+      expect(grounding?.n).toBe(ok.length);
+      if (ok.length > 0) expect(grounding?.mean).toBeCloseTo(ok.reduce((a, b) => a + b, 0) / ok.length, 12);
       // The interval: the bootstrap of the group's 4 most recent ok values (by time, then trace id), oldest first.
       const recent = mine
         .flatMap((x) => x.s.filter((r) => r.metric === "grounding" && r.status === "ok").map((r) => ({ t: x.i.created_at as number, id: x.i.trace_id, v: r.value as number })))
@@ -215,31 +224,96 @@ describe("live view from live_traces (design §3)", () => {
         .slice(0, 4)
         .reverse()
         .map((x) => x.v);
-      expect(g.grounding.ci_n).toBe(recent.length);
+      expect(grounding?.ci_n).toBe(recent.length);
       const ci = recent.length >= 2 ? bootstrapMeanInterval(recent, { seed: s.seed, resamples: s.resamples }) : null;
-      expect(g.grounding.ci).toEqual(ci ? [ci.lower, ci.upper] : null);
+      expect(grounding?.ci).toEqual(ci ? [ci.lower, ci.upper] : null);
       expect(g.judge.input_tokens).toBe(mine.flatMap((x) => x.s).reduce((a, r) => a + r.judge_input_tokens, 0));
     }
   });
 
-  it("migration 7 fills live_traces from the interactions and scores stored before it, as the write path writes them", async () => {
-    // A second database in the same engine (one data directory per process).
-    await migrate(store.client, "rm_backfill");
-    const s2: Store = { ...store, database: "rm_backfill" };
-    {
-      const batch = [...latest.values()].slice(0, 150);
-      await saveResults(s2, { interactions: batch.map((x) => x.i), scores: batch.flatMap((x) => x.s), claims: [] });
-      const written = await liveTraceRowsSince(s2, 0);
-      await s2.client.command({ query: "TRUNCATE TABLE rm_backfill.live_traces" });
-      for (const sql of MIGRATIONS.find((m) => m.id === 7)?.data?.("rm_backfill") ?? []) await s2.client.command({ query: sql });
-      const filled = await liveTraceRowsSince(s2, 0);
-      const strip = (rs: LiveTraceRow[]) => rs.map(({ version: _, ...r }) => r);
-      expect(strip(filled)).toEqual(strip(written));
-      expect(filled).toHaveLength(150);
-      // The question's hash: the same in JS and in the engine.
-      const q = batch.find((x) => x.i.question !== "")?.i;
-      expect(filled.find((r) => r.trace_id === q?.trace_id)?.question_hash).toBe(questionHash(q?.question ?? ""));
-      expect(LIVE_TRACE_COLUMNS).toHaveLength(18);
+  it("a store written by the code before migration 10 (live_traces with a column group per metric), then migrated, shows the same live figures", async () => {
+    // A second database in the same engine (one data directory per process), at migration 9.
+    const db = "rm_old";
+    await store.client.command({ query: `CREATE DATABASE ${db}` });
+    await store.client.command({
+      query: `CREATE TABLE ${db}.schema_migrations (id UInt32, name String, applied_at DateTime64(3, 'UTC')) ENGINE = ReplacingMergeTree ORDER BY id`,
+    });
+    for (const m of MIGRATIONS.filter((x) => x.id <= 9)) {
+      for (const sql of m.sql(db)) await store.client.command({ query: sql });
+      await store.client.insert({ table: `${db}.schema_migrations`, values: [{ id: m.id, name: m.name, applied_at: Date.now() }], format: "JSONEachRow" });
     }
+    // The interactions and scores as written, and live_traces as the code before migration 10 wrote
+    // it: every scoring's row with its grounding and relevance columns ('' / null / 0: no such score).
+    for (const t of ["interactions", "scores"]) await store.client.command({ query: `INSERT INTO ${db}.${t} SELECT * FROM ragmeter.${t}` });
+    const group = (m: string) => `${m}.status, ${m}.value, ${m}.judge_model, ${m}.input_tokens, ${m}.output_tokens`;
+    const join = (m: string) =>
+      `LEFT JOIN (SELECT * FROM ragmeter.live_scores WHERE metric = '${m}' AND status != '') AS ${m} ON ${m}.trace_id = t.trace_id AND ${m}.version = t.version`;
+    await store.client.command({
+      query: `INSERT INTO ${db}.live_traces SELECT t.created_at, t.trace_id, t.service_name, t.pipeline_version, t.status, t.question_hash, t.documents,
+        ${group("grounding")}, ${group("relevance")}, t.version FROM ragmeter.live_traces AS t ${join("grounding")} ${join("relevance")}`,
+      clickhouse_settings: { join_use_nulls: 0 },
+    });
+    const old: Store = { ...store, database: db };
+    const [before] = (await (
+      await store.client.query({ query: `SELECT count() AS n, countIf(grounding_status = 'ok') AS ok FROM ${db}.live_traces`, format: "JSONEachRow" })
+    ).json<{
+      n: string;
+      ok: string;
+    }>()) as [{ n: string; ok: string }];
+    // 670 rows written; the 20 rescored in place may have merged with their first rows already.
+    expect(Number(before.n)).toBeGreaterThanOrEqual(650);
+    expect(Number(before.n)).toBeLessThanOrEqual(670);
+    expect(Number(before.ok)).toBeGreaterThan(300);
+    await migrate(store.client, db);
+    // live_traces keeps the trace-level facts only; live_scores holds each live trace's latest scores.
+    const columns = await (
+      await store.client.query({ query: `SELECT name FROM system.columns WHERE database = '${db}' AND table = 'live_traces' ORDER BY position`, format: "JSONEachRow" })
+    ).json<{
+      name: string;
+    }>();
+    expect(columns.map((c) => c.name).sort()).toEqual([...LIVE_TRACE_COLUMNS].sort());
+    expect(LIVE_TRACE_COLUMNS).toHaveLength(11);
+    for (const [name, c] of cases) {
+      const o: LiveOptions = { ...c, now };
+      const migrated = await loadLiveSummary(old, o);
+      const written = await loadLiveSummary(store, o);
+      expectSame(migrated, written);
+      expect(migrated.traces_seen).toBe(written.traces_seen);
+    }
+  });
+
+  it("migration 7 fills live_traces from the interactions stored before it, as the write path writes them", async () => {
+    const db = "rm_backfill";
+    await migrate(store.client, db);
+    const s2: Store = { ...store, database: db };
+    const batch = [...latest.values()].slice(0, 150);
+    await saveResults(s2, { interactions: batch.map((x) => x.i), scores: batch.flatMap((x) => x.s), claims: [] });
+    const written = await liveTraceRowsSince(s2, 0);
+    const scores = await liveScoreRowsSince(s2, 0);
+    // Migration 7's statement writes the column groups migration 10 dropped: put them back for it.
+    await s2.client.command({ query: `TRUNCATE TABLE ${db}.live_traces` });
+    await s2.client.command({ query: `TRUNCATE TABLE ${db}.live_scores` });
+    for (const m of ["grounding", "relevance"]) {
+      await s2.client.command({
+        query: `ALTER TABLE ${db}.live_traces ADD COLUMN ${m}_status LowCardinality(String), ADD COLUMN ${m}_value Nullable(Float64), ADD COLUMN ${m}_judge_model String, ADD COLUMN ${m}_input_tokens UInt64, ADD COLUMN ${m}_output_tokens UInt64`,
+      });
+    }
+    for (const sql of MIGRATIONS.find((m) => m.id === 7)?.data?.(db) ?? []) await s2.client.command({ query: sql });
+    const filled = await liveTraceRowsSince(s2, 0);
+    // Migration 7's columns: the view's are migration 10's.
+    const strip = (rs: LiveTraceRow[]) => rs.map(({ version: _, view_status: _s, scored: _o, content_missing: _c, ...r }) => r);
+    expect(strip(filled)).toEqual(strip(written));
+    expect(filled).toHaveLength(150);
+    // The question's hash: the same in JS and in the engine.
+    const q = batch.find((x) => x.i.question !== "")?.i;
+    expect(filled.find((r) => r.trace_id === q?.trace_id)?.question_hash).toBe(questionHash(q?.question ?? ""));
+    // And migration 10's fills live_scores with what the write path wrote (bar the rows of no score).
+    // and live_traces' view of each trace as the write path wrote it (the rows written last win).
+    for (const sql of MIGRATIONS.find((m) => m.id === 10)?.data?.(db) ?? []) await s2.client.command({ query: sql });
+    expect(await liveScoreRowsSince(s2, 0)).toEqual(scores.filter((r) => r.status !== ""));
+    expect(scores.filter((r) => r.status === "").length).toBeGreaterThan(0);
+    await s2.client.command({ query: `OPTIMIZE TABLE ${db}.live_traces FINAL` });
+    expect(await liveTraceRowsSince(s2, 0)).toEqual(written);
+    expect(written.filter((r) => r.view_status === "not_sampled" && r.status === "ok").length).toBeGreaterThan(0);
   });
 });

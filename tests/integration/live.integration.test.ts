@@ -139,9 +139,9 @@ describe("ragmeter live and runs from another process while serve owns the embed
         if (gr.status === "ok") grounding.push(gr.value as number);
         if (rl.status === "ok") relevance.push(rl.value as number);
       }
-      expect(g.grounding.n).toBe(grounding.length);
-      expect(g.grounding.mean).toBeCloseTo(grounding.reduce((a, b) => a + b, 0) / grounding.length, 12);
-      expect(g.relevance.mean).toBeCloseTo(relevance.reduce((a, b) => a + b, 0) / relevance.length, 12);
+      expect(g.metrics["grounding"]?.n).toBe(grounding.length);
+      expect(g.metrics["grounding"]?.mean).toBeCloseTo(grounding.reduce((a, b) => a + b, 0) / grounding.length, 12);
+      expect(g.metrics["relevance"]?.mean).toBeCloseTo(relevance.reduce((a, b) => a + b, 0) / relevance.length, 12);
       expect(g.traces_scored).toBe(2);
       expect(g.judge.calls).toBe(0); // heuristic judges spend no tokens
     }

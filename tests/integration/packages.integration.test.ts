@@ -286,7 +286,7 @@ process.stdout.write(JSON.stringify(replies));
       expect(replies.map((r) => r.contexts[0]!.document_id)).toEqual(["billing/refunds.md", "postgres/connecting.md"]);
 
       // the installed CLI reads the live traffic from serve's read API (the store's owner)
-      let live: { groups: { service: string; pipeline_version: string; traces_seen: number; traces_scored: number; grounding: { n: number; mean: number | null } }[] } | null =
+      let live: { groups: { service: string; pipeline_version: string; traces_seen: number; traces_scored: number; metrics: Record<string, { n: number; mean: number | null }> }[] } | null =
         null;
       for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 500))) {
         const l = await ragmeter(["live", "--json", "--home", home]);
@@ -297,8 +297,8 @@ process.stdout.write(JSON.stringify(replies));
       const judge = createHeuristicJudge();
       const expected = await Promise.all(replies.map((r) => judgeGrounding(judge, { question: r.question, answer: r.answer, chunks: r.contexts })));
       expect(live!.groups).toHaveLength(1);
-      expect(live!.groups[0]).toMatchObject({ service: "pkg-service", pipeline_version: "svc-1", traces_seen: 2, traces_scored: 2, grounding: { n: 2 } });
-      expect(live!.groups[0]!.grounding.mean).toBeCloseTo((expected[0]!.value! + expected[1]!.value!) / 2, 12);
+      expect(live!.groups[0]).toMatchObject({ service: "pkg-service", pipeline_version: "svc-1", traces_seen: 2, traces_scored: 2, metrics: { grounding: { n: 2 } } });
+      expect(live!.groups[0]!.metrics["grounding"]?.mean).toBeCloseTo((expected[0]!.value! + expected[1]!.value!) / 2, 12);
       expect(await stopServe()).toBe(0);
     } finally {
       if (serve.exitCode === null) await stopServe();

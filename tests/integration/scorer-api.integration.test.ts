@@ -63,7 +63,7 @@ describe("ragmeter scorer --api-port on the embedded store", () => {
       await new Promise((res) => setTimeout(res, 300));
     }
     // The same trace in scorer-kafka.integration.test.ts: every claim backed by a chunk → grounding 1.
-    expect(s.groups.map((g) => [g.service, g.traces_seen, g.traces_scored, g.grounding.mean])).toEqual([["kafka-svc", 1, 1, 1]]);
+    expect(s.groups.map((g) => [g.service, g.traces_seen, g.traces_scored, g.metrics["grounding"]?.mean])).toEqual([["kafka-svc", 1, 1, 1]]);
     const runs = ragmeter(["runs", "--home", home]);
     expect(runs.code, runs.err).toBe(0);
     expect(runs.out).toMatch(/^no runs yet in http:\/\/127\.0\.0\.1:\d+ \(read API of the store's owner\)/u);

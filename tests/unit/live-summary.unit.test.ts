@@ -53,24 +53,24 @@ describe("summariseLive: live traffic per service and pipeline version", () => {
       ["shop", "v2", 2, 2],
     ]);
     const v1 = s.groups[1]!;
-    expect(v1.grounding.mean).toBe(0.75);
-    expect(v1.relevance.mean).toBe(3);
+    expect(v1.metrics["grounding"]?.mean).toBe(0.75);
+    expect(v1.metrics["relevance"]?.mean).toBe(3);
     const ci = bootstrapMeanInterval([1, 0.5], { seed: 7, resamples: 500 });
-    expect(v1.grounding.ci).toEqual([ci.lower, ci.upper]);
+    expect(v1.metrics["grounding"]?.ci).toEqual([ci.lower, ci.upper]);
     const v2 = s.groups[2]!;
-    expect(v2.grounding).toMatchObject({ n: 1, mean: 0.25, ci: null, statuses: { not_sampled: 1, ok: 1 } });
-    expect(v2.relevance).toMatchObject({ n: 1, mean: 3, statuses: { judge_error: 1, ok: 1 } });
+    expect(v2.metrics["grounding"]).toMatchObject({ n: 1, mean: 0.25, ci: null, statuses: { not_sampled: 1, ok: 1 } });
+    expect(v2.metrics["relevance"]).toMatchObject({ n: 1, mean: 3, statuses: { judge_error: 1, ok: 1 } });
     expect(s.groups[0]!.statuses).toEqual({ content_missing: 1 });
     expect(s.groups[1]!.statuses).toEqual({ ok: 2 });
     expect(s.groups[2]!.statuses).toEqual({ not_sampled: 1, ok: 1 }); // t4: interaction ok, grounding not_sampled
-    expect(s.groups[0]!.grounding.mean).toBeNull();
+    expect(s.groups[0]!.metrics["grounding"]?.mean).toBeNull();
   });
 
   it("the interval is the bootstrap of the group's ciSample most recent ok values (by time, then trace id), oldest first; the mean is over all", () => {
     const rows = [inter("a1", "s", "v", "q", [], 40), inter("a2", "s", "v", "q", [], 30), inter("a4", "s", "v", "q", [], 20), inter("a3", "s", "v", "q", [], 20)];
     const vals = [score("a1", "grounding", 0), score("a2", "grounding", 1), score("a4", "grounding", 0.5), score("a3", "grounding", 0.25)];
     const x = summariseLive(rows, vals, { windowMs: HOUR, now, seed: 3, resamples: 300, ciSample: 3 });
-    const g = x.groups[0]!.grounding;
+    const g = x.groups[0]!.metrics["grounding"]!;
     expect(g.n).toBe(4);
     expect(g.mean).toBe((0 + 1 + 0.5 + 0.25) / 4);
     expect(g.ci_n).toBe(3);
@@ -78,7 +78,7 @@ describe("summariseLive: live traffic per service and pipeline version", () => {
     const ci = bootstrapMeanInterval([1, 0.25, 0.5], { seed: 3, resamples: 300 });
     expect(g.ci).toEqual([ci.lower, ci.upper]);
     expect(x.ci_sample).toBe(3);
-    expect(summariseLive(rows.slice(0, 1), vals.slice(0, 1), { windowMs: HOUR, now, ciSample: 3 }).groups[0]!.grounding).toMatchObject({ n: 1, ci: null, ci_n: 1 });
+    expect(summariseLive(rows.slice(0, 1), vals.slice(0, 1), { windowMs: HOUR, now, ciSample: 3 }).groups[0]!.metrics["grounding"]).toMatchObject({ n: 1, ci: null, ci_n: 1 });
   });
 
   it("judge calls, tokens and cost from the price table (1 $/M in, 10 $/M out)", () => {
@@ -97,7 +97,7 @@ describe("summariseLive: live traffic per service and pipeline version", () => {
   it("buckets the window: 4 × 15 min, traces and grounding mean per bucket", () => {
     const v1 = s.groups[1]!;
     // t1 50 min ago → bucket 0 (60–45 min ago); t2 10 min ago → bucket 3.
-    expect(v1.buckets.map((b) => [b.start, b.traces, b.grounding])).toEqual([
+    expect(v1.buckets.map((b) => [b.start, b.traces, b.metrics["grounding"]])).toEqual([
       ["2026-12-01T11:00:00.000Z", 1, 1],
       ["2026-12-01T11:15:00.000Z", 0, null],
       ["2026-12-01T11:30:00.000Z", 0, null],

@@ -1,9 +1,10 @@
 import { type Command, InvalidArgumentError } from "commander";
-import type { LiveGroup, LiveSummary } from "../runs/live.js";
+import type { LiveMetric, LiveSummary } from "../runs/live.js";
 import { withReader } from "./api/withReader.js";
 import type { CommandContext } from "./args.js";
 import type { Io } from "./context.js";
 import { EXIT } from "./evalCommand.js";
+import { liveDigits } from "./format/liveHtml.js";
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -18,27 +19,40 @@ export function durationArg(v: string): number {
 
 const f = (x: number | null, d: number): string => (x === null ? "–" : x.toFixed(d));
 /** Mean, interval and n; an interval computed on the latest values only says on how many. */
-const metric = (m: LiveGroup["grounding"], d: number): string =>
+const metric = (m: LiveMetric, d: number): string =>
   `${f(m.mean, d)}${m.ci ? ` [${m.ci[0].toFixed(d)}, ${m.ci[1].toFixed(d)}]` : ""} n=${m.n}${m.ci && m.ci_n < m.n ? ` (interval of the latest ${m.ci_n})` : ""}`;
 
-/** `ragmeter live` as text: one block per service and pipeline version, the overlap, the warnings. */
+/** Counts by key as `key n, key n` (`none` when empty). */
+const counts = (c: Readonly<Record<string, number>>): string =>
+  Object.keys(c).length === 0
+    ? "none"
+    : Object.entries(c)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ");
+
+/** `ragmeter live` as text: one block per service and pipeline version (a line per live metric), the stream's judge failures, the overlap, the warnings. */
 export function formatLive(s: LiveSummary, location: string): string {
   const lines = [`live traffic since ${s.since.slice(0, 19).replace("T", " ")} UTC (${s.traces_seen} trace(s)) from ${location}`];
+  const width = Math.max(10, ...s.metrics.map((m) => m.label.length + 1));
   if (s.groups.length === 0) lines.push("  no live traces in the window");
   for (const g of s.groups) {
     lines.push("");
     lines.push(`${g.service} · pipeline ${g.pipeline_version || "(none)"}`);
     lines.push(
-      `  traces     ${g.traces_seen} seen, ${g.traces_scored} scored; ${Object.entries(g.statuses)
+      `  ${"traces".padEnd(width)} ${g.traces_seen} seen, ${g.traces_scored} scored; ${Object.entries(g.statuses)
         .map(([k, v]) => `${k} ${v}`)
         .join(", ")}`,
     );
-    lines.push(`  grounding  ${metric(g.grounding, 3)}`);
-    lines.push(`  relevance  ${metric(g.relevance, 2)}`);
+    for (const m of s.metrics) {
+      const x = g.metrics[m.name];
+      if (x !== undefined) lines.push(`  ${m.label.padEnd(width)} ${metric(x, liveDigits(m.max))}`);
+    }
     lines.push(
-      `  judge      ${g.judge.calls} call(s), ${g.judge.input_tokens} in + ${g.judge.output_tokens} out tokens, cost ${g.judge.cost_usd === null ? `unknown (${g.judge.cost_reason})` : `$${g.judge.cost_usd.toFixed(4)}`}`,
+      `  ${"judge".padEnd(width)} ${g.judge.calls} call(s), ${g.judge.input_tokens} in + ${g.judge.output_tokens} out tokens, cost ${g.judge.cost_usd === null ? `unknown (${g.judge.cost_reason})` : `$${g.judge.cost_usd.toFixed(4)}`}`,
     );
   }
+  lines.push("");
+  lines.push(`stream judge (every scorer, the window's minutes): failures ${counts(s.stream.judge_errors)}; skipped for the budget ${s.stream.judge_skipped_budget_exhausted}`);
   if (s.overlap.length > 0) {
     lines.push("");
     lines.push("retrieval overlap (Jaccard of retrieved documents, same question)");
@@ -78,7 +92,7 @@ export function registerLiveCommand(program: Command, ctx: CommandContext): void
   const { io, result, home } = ctx;
   program
     .command("live")
-    .description("live traffic per service and pipeline version: traces, statuses, grounding and relevance with 95% intervals, overlap, judge cost")
+    .description("live traffic per service and pipeline version: traces, statuses, each live metric with its 95% interval, overlap, judge cost and failures")
     .option("--since <duration>", "window ending now, e.g. 30m, 1h, 7d", durationArg, 3_600_000)
     .option("--service <name>", "only this service (service.name)")
     .option("--pipeline-version <v>", "only this pipeline version")

@@ -1,6 +1,19 @@
 import { costUsd, type PriceTable, priceOf } from "../judges/session/cost.js";
 import type { Store } from "../store/client.js";
-import { type LiveAggregateRow, type LiveFilter, liveAggregates, liveQuestions, liveRecent } from "../store/live.js";
+import {
+  type LiveFilter,
+  type LiveMetricAggregate,
+  type LiveStreamStats,
+  type LiveTraceAggregate,
+  liveAggregates,
+  liveQuestions,
+  liveRecent,
+  liveStreamStats,
+} from "../store/live.js";
+import { type LiveMetricInfo, liveMetrics, traceView } from "../store/liveTraces.js";
+
+export type { LiveMetricInfo } from "../store/liveTraces.js";
+
 import { bootstrapMeanInterval, DEFAULT_SEED } from "./bootstrap.js";
 import { distinct, jaccard } from "./replay/overlap.js";
 
@@ -19,7 +32,7 @@ const LIVE_RESAMPLES = 500;
  * Mean of the `ok` values of a metric over the window, with the 95% bootstrap interval of the mean of
  * the `ci_n` most recent of them (null with fewer than 2).
  */
-interface LiveMetric {
+export interface LiveMetric {
   readonly n: number;
   readonly mean: number | null;
   readonly ci: readonly [number, number] | null;
@@ -34,8 +47,8 @@ export interface LiveBucket {
   /** Bucket start, ISO-8601 UTC. */
   readonly start: string;
   readonly traces: number;
-  readonly grounding: number | null;
-  readonly relevance: number | null;
+  /** Mean of each live metric's `ok` values in the bucket (null: none), by metric name. */
+  readonly metrics: Readonly<Record<string, number | null>>;
 }
 
 /** Live traffic of one service and pipeline version. */
@@ -44,12 +57,12 @@ export interface LiveGroup {
   readonly pipeline_version: string;
   /** Live traces settled into an interaction in the window. */
   readonly traces_seen: number;
-  /** Traces with at least one `ok` grounding or relevance score. */
+  /** Traces with at least one `ok` score of a live metric. */
   readonly traces_scored: number;
-  /** Traces by status: the interaction's when not `ok`, else its grounding score's (else relevance's). */
+  /** Traces by status: the interaction's when not `ok`, else its first live metric's score's (table order) it has. */
   readonly statuses: Readonly<Record<string, number>>;
-  readonly grounding: LiveMetric;
-  readonly relevance: LiveMetric;
+  /** Every live metric of the summary's `metrics`, by name. */
+  readonly metrics: Readonly<Record<string, LiveMetric>>;
   /** Judge calls that spent tokens, their tokens, and their cost (null when no price is known: `cost_reason`). */
   readonly judge: {
     readonly calls: number;
@@ -85,6 +98,10 @@ export interface LiveSummary {
   readonly resamples: number;
   /** At most this many `ok` values of a group and metric (its most recent) carry its interval (`ci_n`). */
   readonly ci_sample: number;
+  /** The live metrics (the metric table's entries with `live: true`), in table order: name, label, largest value. */
+  readonly metrics: readonly LiveMetricInfo[];
+  /** The stream's judge failures by kind and judge calls skipped for the budget, over the window's minutes (every scorer of the store). */
+  readonly stream: LiveStreamStats;
   readonly traces_seen: number;
   readonly content_missing: number;
   readonly groups: readonly LiveGroup[];
@@ -107,12 +124,14 @@ export interface LiveOptions {
   readonly prices?: PriceTable | null;
   /** Buckets of each group's trend (default 12). */
   readonly buckets?: number;
+  /** The live metrics shown (default: the metric table's, {@link liveMetrics}). */
+  readonly metrics?: readonly LiveMetricInfo[];
 }
 
-/** The content-missing warning when more than half of the window's traces are `content_missing`, else null. */
-export function contentMissingWarning(seen: number, missing: number, services: readonly string[]): string | null {
+/** The content-missing warning when more than half of the window's traces are `content_missing`, else null; `metrics` names the live metrics. */
+export function contentMissingWarning(seen: number, missing: number, services: readonly string[], metrics: readonly string[] = liveMetrics().map((m) => m.name)): string | null {
   if (seen === 0 || missing * 2 <= seen) return null;
-  return `${missing} of ${seen} live traces are content_missing${services.length > 0 ? ` (${services.join(", ")})` : ""}: grounding and relevance cannot be scored; set ${CAPTURE_CONTENT_ENV}=true in the instrumented service (it then exports questions, chunks and answers)`;
+  return `${missing} of ${seen} live traces are content_missing${services.length > 0 ? ` (${services.join(", ")})` : ""}: the live metrics (${metrics.join(", ")}) cannot be scored; set ${CAPTURE_CONTENT_ENV}=true in the instrumented service (it then exports questions, chunks and answers)`;
 }
 
 const sortedRecord = (m: ReadonlyMap<string, number>): Record<string, number> => {
@@ -143,11 +162,12 @@ interface GroupTotals {
   scored: number;
   content_missing: number;
   statuses: Map<string, number>;
-  grounding: MetricTotals;
-  relevance: MetricTotals;
+  /** Per live metric, in the summary's order. */
+  metrics: MetricTotals[];
   /** Per judge model: calls that spent tokens and their tokens. */
   judge: Map<string, { calls: number; input_tokens: number; output_tokens: number }>;
-  buckets: { traces: number; grounding_n: number; grounding_sum: number; relevance_n: number; relevance_sum: number }[];
+  /** Per bucket: traces, and per live metric (summary's order) the `ok` values' count and sum. */
+  buckets: { traces: number; n: number[]; sum: number[] }[];
 }
 
 /** Two versions of a service: questions both answered and the sum of their Jaccard indexes. */
@@ -157,7 +177,7 @@ interface OverlapTotals {
 }
 
 const newMetric = (): MetricTotals => ({ n: 0, sum: 0, statuses: new Map(), sample: [] });
-function newGroup(service: string, pipeline_version: string, nBuckets: number): GroupTotals {
+function newGroup(service: string, pipeline_version: string, nBuckets: number, nMetrics: number): GroupTotals {
   return {
     service,
     pipeline_version,
@@ -165,12 +185,29 @@ function newGroup(service: string, pipeline_version: string, nBuckets: number): 
     scored: 0,
     content_missing: 0,
     statuses: new Map(),
-    grounding: newMetric(),
-    relevance: newMetric(),
+    metrics: Array.from({ length: nMetrics }, newMetric),
     judge: new Map(),
-    buckets: Array.from({ length: nBuckets }, () => ({ traces: 0, grounding_n: 0, grounding_sum: 0, relevance_n: 0, relevance_sum: 0 })),
+    buckets: Array.from({ length: nBuckets }, () => ({ traces: 0, n: new Array<number>(nMetrics).fill(0), sum: new Array<number>(nMetrics).fill(0) })),
   };
 }
+/** The judge calls of a group that spent tokens: `calls` of `model` and their tokens. */
+function judged(g: GroupTotals, model: string, calls: number, input_tokens: number, output_tokens: number): void {
+  const x = g.judge.get(model) ?? { calls: 0, input_tokens: 0, output_tokens: 0 };
+  x.calls += calls;
+  x.input_tokens += input_tokens;
+  x.output_tokens += output_tokens;
+  g.judge.set(model, x);
+}
+/** A record of the live metrics' names (summary's order) to `f` of each. */
+const byName = <T>(metrics: readonly LiveMetricInfo[], f: (k: number) => T): Record<string, T> => {
+  const out: Record<string, T> = {};
+  metrics.forEach((m, k) => {
+    out[m.name] = f(k);
+  });
+  return out;
+};
+/** No judge failures, no budget skips. */
+const NO_STREAM_STATS: LiveStreamStats = { judge_errors: {}, judge_skipped_budget_exhausted: 0 };
 const groupKey = (service: string, version: string): string => `${service}\u0000${version}`;
 const pairKey = (service: string, a: string, b: string): string => (a < b ? `${service}\u0000${a}\u0000${b}` : `${service}\u0000${b}\u0000${a}`);
 
@@ -191,7 +228,13 @@ const bucketOf = (bounds: readonly number[], t: number): number => {
 };
 
 /** The summary from what each group adds up to and the versions' overlap. */
-function finish(totals: readonly GroupTotals[], overlapOf: (service: string, a: string, b: string) => OverlapTotals | undefined, o: LiveOptions): LiveSummary {
+function finish(
+  totals: readonly GroupTotals[],
+  overlapOf: (service: string, a: string, b: string) => OverlapTotals | undefined,
+  o: LiveOptions,
+  metrics: readonly LiveMetricInfo[],
+  stream: LiveStreamStats,
+): LiveSummary {
   const seed = o.seed ?? DEFAULT_SEED;
   const resamples = o.resamples ?? LIVE_RESAMPLES;
   const { since, starts } = windowOf(o);
@@ -229,14 +272,12 @@ function finish(totals: readonly GroupTotals[], overlapOf: (service: string, a: 
         traces_seen: g.traces,
         traces_scored: g.scored,
         statuses: sortedRecord(g.statuses),
-        grounding: metric(g.grounding),
-        relevance: metric(g.relevance),
+        metrics: byName(metrics, (k) => metric(g.metrics[k] as MetricTotals)),
         judge: { calls, input_tokens, output_tokens, ...cost },
         buckets: g.buckets.map((b, i) => ({
           start: new Date(starts[i] as number).toISOString(),
           traces: b.traces,
-          grounding: b.grounding_n === 0 ? null : b.grounding_sum / b.grounding_n,
-          relevance: b.relevance_n === 0 ? null : b.relevance_sum / b.relevance_n,
+          metrics: byName(metrics, (k) => ((b.n[k] as number) === 0 ? null : (b.sum[k] as number) / (b.n[k] as number))),
         })),
       };
     });
@@ -260,7 +301,12 @@ function finish(totals: readonly GroupTotals[], overlapOf: (service: string, a: 
   }
   const seen = groups.reduce((a, g) => a + g.traces_seen, 0);
   const missing = totals.reduce((a, g) => a + g.content_missing, 0);
-  const warning = contentMissingWarning(seen, missing, distinct(totals.filter((g) => g.content_missing > 0).map((g) => g.service)).sort());
+  const warning = contentMissingWarning(
+    seen,
+    missing,
+    distinct(totals.filter((g) => g.content_missing > 0).map((g) => g.service)).sort(),
+    metrics.map((m) => m.name),
+  );
   return {
     generated_at: new Date(o.now).toISOString(),
     since: new Date(since).toISOString(),
@@ -270,6 +316,8 @@ function finish(totals: readonly GroupTotals[], overlapOf: (service: string, a: 
     seed,
     resamples,
     ci_sample: o.ciSample ?? LIVE_CI_SAMPLE,
+    metrics,
+    stream,
     traces_seen: seen,
     content_missing: missing,
     groups,
@@ -289,7 +337,7 @@ export interface LiveInteractionRow {
   readonly t: number;
 }
 
-/** A grounding or relevance score of a live trace. */
+/** A score of a live trace (rows of metrics that are not live are left out). */
 export interface LiveScoreRow {
   readonly trace_id: string;
   readonly metric: string;
@@ -303,21 +351,34 @@ export interface LiveScoreRow {
 
 /**
  * Summarises live traffic per service and pipeline version from its rows (the window's interactions,
- * one per trace, and their grounding and relevance scores), in one pass over them: traces seen and
- * scored, statuses, grounding and relevance means over the window with a percentile-bootstrap
- * interval (as compare) of the mean of each group's most recent values (`ciSample`), judge calls and
- * cost, a trend in equal time buckets, the retrieval overlap of versions of one service on the same
- * questions (Jaccard, as replay), and the content-missing warning. {@link loadLiveSummary} computes
- * the same from the store's aggregates.
+ * one per trace, and their scores of the live metrics), in one pass over them: traces seen and
+ * scored, statuses, each live metric's mean over the window with a percentile-bootstrap interval (as
+ * compare) of the mean of each group's most recent values (`ciSample`), judge calls and cost, a trend
+ * in equal time buckets, the retrieval overlap of versions of one service on the same questions
+ * (Jaccard, as replay), and the content-missing warning; `stream` is shown as it is.
+ * {@link loadLiveSummary} computes the same from the store's aggregates.
  */
-export function summariseLive(interactions: readonly LiveInteractionRow[], scores: readonly LiveScoreRow[], o: LiveOptions): LiveSummary {
+export function summariseLive(
+  interactions: readonly LiveInteractionRow[],
+  scores: readonly LiveScoreRow[],
+  o: LiveOptions,
+  stream: LiveStreamStats = NO_STREAM_STATS,
+): LiveSummary {
   const { since, bounds } = windowOf(o);
   const ciSample = o.ciSample ?? LIVE_CI_SAMPLE;
-  const scoresOf = new Map<string, LiveScoreRow[]>();
+  const metrics = o.metrics ?? liveMetrics();
+  const slot = new Map(metrics.map((m, k) => [m.name, k]));
+  // Per trace, its first score row of each live metric (summary's order).
+  const scoresOf = new Map<string, (LiveScoreRow | undefined)[]>();
   for (const s of scores) {
-    const rows = scoresOf.get(s.trace_id);
-    if (rows === undefined) scoresOf.set(s.trace_id, [s]);
-    else rows.push(s);
+    const k = slot.get(s.metric);
+    if (k === undefined) continue;
+    let rows = scoresOf.get(s.trace_id);
+    if (rows === undefined) {
+      rows = new Array<LiveScoreRow | undefined>(metrics.length).fill(undefined);
+      scoresOf.set(s.trace_id, rows);
+    }
+    rows[k] ??= s;
   }
   const groups = new Map<string, GroupTotals>();
   const recent = new Map<string, { t: number; trace_id: string; value: number }[]>();
@@ -328,38 +389,31 @@ export function summariseLive(interactions: readonly LiveInteractionRow[], score
     const gk = groupKey(i.service_name, i.pipeline_version);
     let g = groups.get(gk);
     if (g === undefined) {
-      g = newGroup(i.service_name, i.pipeline_version, bounds.length + 1);
+      g = newGroup(i.service_name, i.pipeline_version, bounds.length + 1, metrics.length);
       groups.set(gk, g);
     }
-    const rows = scoresOf.get(i.trace_id) ?? [];
+    const rows = (scoresOf.get(i.trace_id) ?? []).filter((r): r is LiveScoreRow => r !== undefined);
     const bucket = g.buckets[bucketOf(bounds, i.t)] as GroupTotals["buckets"][number];
     g.traces++;
     bucket.traces++;
-    if (rows.some((r) => r.status === "ok")) g.scored++;
-    if (i.status === "content_missing" || rows.some((r) => r.status === "content_missing")) g.content_missing++;
-    add(g.statuses, i.status !== "ok" ? i.status : (rows.find((r) => r.metric === "grounding")?.status ?? rows.find((r) => r.metric === "relevance")?.status ?? i.status));
+    const view = traceView(
+      i.status,
+      rows.map((r) => r.status),
+    );
+    g.scored += view.scored;
+    g.content_missing += view.content_missing;
+    add(g.statuses, view.view_status);
     for (const r of rows) {
-      if (r.metric !== "grounding" && r.metric !== "relevance") continue;
-      const m = g[r.metric];
+      const k = slot.get(r.metric) as number;
+      const m = g.metrics[k] as MetricTotals;
       add(m.statuses, r.status);
-      if (r.judge_input_tokens + r.judge_output_tokens > 0) {
-        const j = g.judge.get(r.judge_model) ?? { calls: 0, input_tokens: 0, output_tokens: 0 };
-        j.calls++;
-        j.input_tokens += r.judge_input_tokens;
-        j.output_tokens += r.judge_output_tokens;
-        g.judge.set(r.judge_model, j);
-      }
+      if (r.judge_input_tokens + r.judge_output_tokens > 0) judged(g, r.judge_model, 1, r.judge_input_tokens, r.judge_output_tokens);
       if (r.status !== "ok" || r.value === null) continue;
       m.n++;
       m.sum += r.value;
-      if (r.metric === "grounding") {
-        bucket.grounding_n++;
-        bucket.grounding_sum += r.value;
-      } else {
-        bucket.relevance_n++;
-        bucket.relevance_sum += r.value;
-      }
-      const rk = `${gk}\u0000${r.metric}`;
+      (bucket.n[k] as number)++;
+      bucket.sum[k] = (bucket.sum[k] as number) + r.value;
+      const rk = `${gk}\u0000${k}`;
       const xs = recent.get(rk) ?? [];
       xs.push({ t: i.t, trace_id: i.trace_id, value: r.value });
       recent.set(rk, xs);
@@ -373,9 +427,9 @@ export function summariseLive(interactions: readonly LiveInteractionRow[], score
   }
   // The sample: the most recent values (by time, then trace id), oldest first.
   for (const [rk, xs] of recent) {
-    const [service, version, metric] = rk.split("\u0000") as [string, string, "grounding" | "relevance"];
+    const [service, version, k] = rk.split("\u0000") as [string, string, string];
     xs.sort((a, b) => b.t - a.t || (a.trace_id < b.trace_id ? 1 : a.trace_id > b.trace_id ? -1 : 0));
-    (groups.get(groupKey(service, version)) as GroupTotals)[metric].sample = xs
+    ((groups.get(groupKey(service, version)) as GroupTotals).metrics[Number(k)] as MetricTotals).sample = xs
       .slice(0, ciSample)
       .reverse()
       .map((x) => x.value);
@@ -398,98 +452,91 @@ export function summariseLive(interactions: readonly LiveInteractionRow[], score
       overlap.set(pairKey(a.service, a.pipeline_version, b.pipeline_version), { questions, jaccard_sum });
     }
   }
-  return finish(totals, (s, a, b) => overlap.get(pairKey(s, a, b)), o);
+  return finish(totals, (s, a, b) => overlap.get(pairKey(s, a, b)), o, metrics, stream);
 }
 
-/** The group totals of the store's aggregates ({@link liveAggregates}). */
-function totalsOf(rows: readonly LiveAggregateRow[], nBuckets: number): Map<string, GroupTotals> {
+/** The group totals of the store's aggregates ({@link liveAggregates}; `names`: the live metrics in the summary's order). */
+function totalsOf(traces: readonly LiveTraceAggregate[], metrics: readonly LiveMetricAggregate[], nBuckets: number, names: readonly string[]): Map<string, GroupTotals> {
   const groups = new Map<string, GroupTotals>();
-  const judged = (g: GroupTotals, model: string, calls: number, input_tokens: number, output_tokens: number): void => {
-    const x = g.judge.get(model) ?? { calls: 0, input_tokens: 0, output_tokens: 0 };
-    x.calls += calls;
-    x.input_tokens += input_tokens;
-    x.output_tokens += output_tokens;
-    g.judge.set(model, x);
-  };
-  for (const r of rows) {
-    const gk = groupKey(r.service_name, r.pipeline_version);
+  const groupOf = (service: string, version: string): GroupTotals => {
+    const gk = groupKey(service, version);
     let g = groups.get(gk);
     if (g === undefined) {
-      g = newGroup(r.service_name, r.pipeline_version, nBuckets);
+      g = newGroup(service, version, nBuckets, names.length);
       groups.set(gk, g);
     }
+    return g;
+  };
+  for (const r of traces) {
+    const g = groupOf(r.service_name, r.pipeline_version);
     const n = r.traces;
-    const bucket = g.buckets[r.bucket] as GroupTotals["buckets"][number];
     g.traces += n;
-    bucket.traces += n;
-    if (r.grounding_status === "ok" || r.relevance_status === "ok") g.scored += n;
-    if (r.status === "content_missing" || r.grounding_status === "content_missing" || r.relevance_status === "content_missing") g.content_missing += n;
-    add(g.statuses, r.status !== "ok" ? r.status : r.grounding_status !== "" ? r.grounding_status : r.relevance_status !== "" ? r.relevance_status : r.status, n);
-    if (r.grounding_status !== "") add(g.grounding.statuses, r.grounding_status, n);
-    if (r.relevance_status !== "") add(g.relevance.statuses, r.relevance_status, n);
+    (g.buckets[r.bucket] as GroupTotals["buckets"][number]).traces += n;
+    if (r.scored) g.scored += n;
+    if (r.content_missing) g.content_missing += n;
+    add(g.statuses, r.view_status, n);
+  }
+  const slot = new Map(names.map((m, k) => [m, k]));
+  for (const r of metrics) {
+    const k = slot.get(r.metric);
+    if (k === undefined) continue;
+    const g = groupOf(r.service_name, r.pipeline_version);
+    const m = g.metrics[k] as MetricTotals;
+    add(m.statuses, r.status, r.scores);
     // A value counts only with status ok (the scorer stores none otherwise).
-    if (r.grounding_status === "ok") {
-      g.grounding.n += r.grounding_values;
-      g.grounding.sum += r.grounding_sum;
-      bucket.grounding_n += r.grounding_values;
-      bucket.grounding_sum += r.grounding_sum;
+    if (r.status === "ok") {
+      const bucket = g.buckets[r.bucket] as GroupTotals["buckets"][number];
+      m.n += r.values;
+      m.sum += r.sum;
+      bucket.n[k] = (bucket.n[k] as number) + r.values;
+      bucket.sum[k] = (bucket.sum[k] as number) + r.sum;
     }
-    if (r.relevance_status === "ok") {
-      g.relevance.n += r.relevance_values;
-      g.relevance.sum += r.relevance_sum;
-      bucket.relevance_n += r.relevance_values;
-      bucket.relevance_sum += r.relevance_sum;
-    }
-    if (r.grounding_spent) judged(g, r.grounding_judge_model, n, r.grounding_input_tokens, r.grounding_output_tokens);
-    if (r.relevance_spent) judged(g, r.relevance_judge_model, n, r.relevance_input_tokens, r.relevance_output_tokens);
+    if (r.spent) judged(g, r.judge_model, r.scores, r.input_tokens, r.output_tokens);
   }
   return groups;
 }
 
 /**
- * The live summary from the store's own aggregation over the window (`live_traces`, design §3):
- * one statement for the aggregates by service, version and trend bucket (and the rows later
- * scorings superseded), one for the most recent `ok` values (the intervals' sample: the latest
- * traces, read from the end of the table's key, more of them only while a group's sample is short of
- * what the window holds), and, when a service has several versions in the window, one for the latest
- * documents per question and version (the overlap). Equal to {@link summariseLive} over the
- * window's rows.
+ * The live summary from the store's own aggregation over the window (`live_traces` and
+ * `live_scores`, design §3): one statement for the aggregates by service, version and trend bucket
+ * (and the rows later scorings superseded), one for the most recent `ok` values (the intervals'
+ * sample: the latest values of the live metrics, read from the end of `live_scores`' key, more of
+ * them only while a group's sample is short of what the window holds), when a service has several
+ * versions in the window one for the latest documents per question and version (the overlap), and
+ * one for the stream's judge failures and budget skips (`ingestion_stats`). Equal to
+ * {@link summariseLive} over the window's rows.
  */
 export async function loadLiveSummary(store: Store, o: LiveOptions): Promise<LiveSummary> {
   const { since, bounds } = windowOf(o);
   const ciSample = o.ciSample ?? LIVE_CI_SAMPLE;
+  const metrics = o.metrics ?? liveMetrics();
+  const names = metrics.map((m) => m.name);
   const f: LiveFilter = {
     sinceMs: since,
     ...(o.service !== undefined ? { service: o.service } : {}),
     ...(o.pipelineVersion !== undefined ? { pipelineVersion: o.pipelineVersion } : {}),
   };
-  const { rows, superseded } = await liveAggregates(store, f, bounds);
-  const groups = totalsOf(rows, bounds.length + 1);
+  const aggregates = await liveAggregates(store, f, bounds, names);
+  const superseded = aggregates.superseded;
+  const groups = totalsOf(aggregates.traces, aggregates.metrics, bounds.length + 1, names);
   const totals = [...groups.values()];
-  // The sample: the latest traces with a value, enough for every group's most recent `ciSample`
-  // values of each metric (or all it has in the window).
-  const want = (g: GroupTotals, m: "grounding" | "relevance") => Math.min(ciSample, g[m].n);
-  // Traces with a value in the window: at most this many (a trace can have both).
-  const most = totals.reduce((a, g) => a + Math.min(g.traces, g.grounding.n + g.relevance.n), 0);
-  for (let limit = Math.min(most, ciSample * totals.length); limit > 0; limit = Math.min(most, limit * 4)) {
-    const recent = await liveRecent(store, f, limit, superseded);
-    for (const g of totals) {
-      g.grounding.sample = [];
-      g.relevance.sample = [];
-    }
+  // The sample: the latest values, enough for every group's most recent `ciSample` values of each
+  // metric (or all it has in the window).
+  const slot = new Map(names.map((m, k) => [m, k]));
+  const want = (m: MetricTotals) => Math.min(ciSample, m.n);
+  // Values in the window: this many.
+  const most = totals.reduce((a, g) => a + g.metrics.reduce((b, m) => b + m.n, 0), 0);
+  for (let limit = Math.min(most, ciSample * totals.length * Math.max(1, metrics.length)); limit > 0; limit = Math.min(most, limit * 4)) {
+    const recent = await liveRecent(store, f, limit, superseded, names);
+    for (const g of totals) for (const m of g.metrics) m.sample = [];
     for (const r of recent) {
-      const g = groups.get(groupKey(r.service_name, r.pipeline_version));
-      if (g === undefined) continue;
-      if (r.grounding_status === "ok" && r.grounding_value !== null && g.grounding.sample.length < ciSample) g.grounding.sample.push(r.grounding_value);
-      if (r.relevance_status === "ok" && r.relevance_value !== null && g.relevance.sample.length < ciSample) g.relevance.sample.push(r.relevance_value);
+      const m = groups.get(groupKey(r.service_name, r.pipeline_version))?.metrics[slot.get(r.metric) ?? -1];
+      if (m !== undefined && m.sample.length < ciSample) m.sample.push(r.value);
     }
-    const enough = totals.every((g) => g.grounding.sample.length >= want(g, "grounding") && g.relevance.sample.length >= want(g, "relevance"));
+    const enough = totals.every((g) => g.metrics.every((m) => m.sample.length >= want(m)));
     if (enough || recent.length < limit || limit >= most) break;
   }
-  for (const g of totals) {
-    g.grounding.sample.reverse();
-    g.relevance.sample.reverse();
-  }
+  for (const g of totals) for (const m of g.metrics) m.sample.reverse();
   // The overlap of the versions of the services that have several in the window.
   const versions = new Map<string, number>();
   for (const g of totals) versions.set(g.service, (versions.get(g.service) ?? 0) + 1);
@@ -514,5 +561,5 @@ export async function loadLiveSummary(store: Store, o: LiveOptions): Promise<Liv
     }
     return { questions: n, jaccard_sum };
   };
-  return finish(totals, overlapOf, o);
+  return finish(totals, overlapOf, o, metrics, await liveStreamStats(store, since));
 }

@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from "@clickhouse/client";
-import { LIVE_TRACE_COLUMNS, questionHashSql } from "./liveTraces.js";
+import { LIVE_SCORE_COLUMNS, LIVE_TRACE_COLUMNS, liveMetrics, questionHashSql } from "./liveTraces.js";
 
 /**
  * Schema migrations, applied in order and recorded in `schema_migrations`. Every table is a
@@ -308,7 +308,73 @@ export const MIGRATIONS: readonly {
       `ALTER TABLE ${db}.ingestion_stats ADD COLUMN IF NOT EXISTS spans_attributes_dropped Map(String, UInt64)`,
     ],
   },
+  {
+    id: 10,
+    name: "live_scores: one row per live metric of a scoring of a live trace (the live view reads metrics by name); live_traces keeps the trace-level facts",
+    sql: (db) => [
+      // What `ragmeter live` / `/api/live` read per metric (design §3, live view): beside each row of
+      // live_traces (same created_at, trace_id and version), a row per live metric of the table.
+      `CREATE TABLE IF NOT EXISTS ${db}.live_scores (
+        created_at DateTime64(3, 'UTC'),
+        trace_id String,
+        service_name String,
+        pipeline_version String,
+        metric LowCardinality(String),
+        status LowCardinality(String),
+        value Nullable(Float64),
+        judge_model String,
+        input_tokens UInt64,
+        output_tokens UInt64,
+        version UInt64
+      ) ENGINE = ReplacingMergeTree(version) ORDER BY (created_at, trace_id, metric)`,
+      // The per-metric column groups of migration 7 now live in live_scores; live_traces keeps what
+      // the view counts each trace as (traceView: from its status and its live metrics' statuses).
+      ...MIGRATION_7_METRIC_COLUMNS.map((c) => `ALTER TABLE ${db}.live_traces DROP COLUMN IF EXISTS ${c}`),
+      `ALTER TABLE ${db}.live_traces ADD COLUMN IF NOT EXISTS view_status LowCardinality(String) DEFAULT ''`,
+      `ALTER TABLE ${db}.live_traces ADD COLUMN IF NOT EXISTS scored UInt8 DEFAULT 0`,
+      `ALTER TABLE ${db}.live_traces ADD COLUMN IF NOT EXISTS content_missing UInt8 DEFAULT 0`,
+    ],
+    // The live traces stored before this migration: their live metrics' scores, then their view (once).
+    data: (db) => [liveScoresBackfill(db), liveViewBackfill(db)],
+  },
 ];
+
+/** The per-metric columns of `live_traces` as migration 7 created them (migration 10 drops them). */
+const MIGRATION_7_METRIC_COLUMNS = ["grounding", "relevance"].flatMap((m) => ["status", "value", "judge_model", "input_tokens", "output_tokens"].map((c) => `${m}_${c}`));
+
+/** The columns of `live_traces` as migration 7 created them, in the order its backfill writes them. */
+const MIGRATION_7_COLUMNS = ["created_at", "trace_id", "service_name", "pipeline_version", "status", "question_hash", "documents", ...MIGRATION_7_METRIC_COLUMNS, "version"];
+
+/**
+ * The rows of `live_scores` for the live interactions already stored: for each interaction (FINAL)
+ * and each live metric of the table, its score of run `live` written with it (same version: the same
+ * scoring; the lowest repeat), at the interaction's time and version (those of its `live_traces` row).
+ */
+function liveScoresBackfill(db: string): string {
+  const metrics = liveMetrics().map((m) => `'${m.name.replace(/[\\']/gu, "")}'`);
+  return `INSERT INTO ${db}.live_scores (${LIVE_SCORE_COLUMNS.join(", ")})
+    SELECT i.created_at, i.trace_id, i.service_name, i.pipeline_version, s.metric,
+      tupleElement(s.x, 1), tupleElement(s.x, 2), tupleElement(s.x, 3), tupleElement(s.x, 4), tupleElement(s.x, 5), i.version
+    FROM (SELECT * FROM ${db}.interactions FINAL WHERE source = 'live') AS i
+    INNER JOIN (SELECT trace_id, metric, version, argMin(tuple(status, value, judge_model, judge_input_tokens, judge_output_tokens), repeat_index) AS x
+      FROM ${db}.scores FINAL WHERE run_id = 'live' AND metric IN (${metrics.join(", ")}) GROUP BY trace_id, metric, version) AS s
+    ON s.trace_id = i.trace_id AND s.version = i.version`;
+}
+
+/**
+ * Every row of `live_traces` written again with what the view counts it as (as `traceView`, from its
+ * `live_scores` of the same version), at the same key and version: the row written last wins.
+ */
+function liveViewBackfill(db: string): string {
+  const metrics = liveMetrics().map((m) => `'${m.name.replace(/[\\']/gu, "")}'`);
+  return `INSERT INTO ${db}.live_traces (${LIVE_TRACE_COLUMNS.join(", ")})
+    SELECT t.created_at, t.trace_id, t.service_name, t.pipeline_version, t.status, t.question_hash, t.documents,
+      if(t.status != 'ok' OR ifNull(s.first, '') = '', t.status, s.first), ifNull(s.ok, 0), if(t.status = 'content_missing', 1, ifNull(s.cm, 0)), t.version
+    FROM (SELECT * FROM ${db}.live_traces FINAL) AS t
+    LEFT JOIN (SELECT trace_id, version, max(status = 'ok') AS ok, max(status = 'content_missing') AS cm, argMin(status, indexOf([${metrics.join(", ")}], metric)) AS first
+      FROM ${db}.live_scores FINAL WHERE status != '' AND metric IN (${metrics.join(", ")}) GROUP BY trace_id, version) AS s
+    ON s.trace_id = t.trace_id AND s.version = t.version`;
+}
 
 /**
  * The rows of `live_traces` for the live interactions already stored: each interaction (FINAL) with
@@ -318,7 +384,7 @@ export const MIGRATIONS: readonly {
 function liveTracesBackfill(db: string): string {
   const metric = (m: string) => `argMaxIf(tuple(status, value, judge_model, judge_input_tokens, judge_output_tokens), (version, -toInt32(repeat_index)), metric = '${m}') AS ${m}`;
   const cols = (m: string) => [1, 2, 3, 4, 5].map((k) => `tupleElement(s.${m}, ${k})`).join(", ");
-  return `INSERT INTO ${db}.live_traces (${LIVE_TRACE_COLUMNS.join(", ")})
+  return `INSERT INTO ${db}.live_traces (${MIGRATION_7_COLUMNS.join(", ")})
     SELECT i.created_at, i.trace_id, i.service_name, i.pipeline_version, i.status, ${questionHashSql("i.question")}, arrayMap(r -> r.document_id, i.retrieved),
       ${cols("grounding")}, ${cols("relevance")}, i.version
     FROM (SELECT * FROM ${db}.interactions FINAL WHERE source = 'live') AS i
@@ -402,7 +468,7 @@ export function renderClusterDdl(database: string, cluster: string): string {
     "-- tests/unit/cluster-ddl.unit.test.ts fails when this file is stale, and tests/integration/migrations.integration.test.ts",
     "-- parses every statement in the ClickHouse engine. `ragmeter scorer` (or serve) runs them itself on its first start",
     "-- with CLICKHOUSE_URL and CLICKHOUSE_CLUSTER set, recording each migration in schema_migrations, and then the data",
-    "-- statements of migration 7 (filling live_traces) as they are; this file is for review. {shard} and {replica} are",
+    "-- statements of migrations 7 and 10 (filling live_traces, live_scores) as they are; this file is for review. {shard} and {replica} are",
     "-- the macros of each server's configuration.",
   ];
   return `${header.join("\n")}\n\n${migrationStatements(database, cluster)

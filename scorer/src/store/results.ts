@@ -2,7 +2,7 @@ import { chunkHash } from "../domain/chunkHash.js";
 import type { ResultBatch } from "../domain/rows.js";
 import { saveChunks } from "./chunks.js";
 import type { Store } from "./client.js";
-import { LIVE_TRACE_COLUMNS, liveTraceRows } from "./liveTraces.js";
+import { LIVE_SCORE_COLUMNS, LIVE_TRACE_COLUMNS, liveRows } from "./liveTraces.js";
 import { type ScoreRow, scoreRowSchema } from "./rows.js";
 
 export type { ClaimInsert, InteractionInsert, ResultBatch, ScoreInsert } from "../domain/rows.js";
@@ -53,7 +53,7 @@ const SCORE_COLUMNS = [
 
 /**
  * Writes the chunks, scores and claims, then the interactions (the mark of a scored trace), then the
- * `live_traces` rows of the live interactions (`liveTraceRows`). Keys are those of design §6, so
+ * live view's rows of the live interactions (`liveRows`: `live_scores`, then `live_traces`). Keys are those of design §6, so
  * writing the same batch twice leaves one row per key after FINAL.
  */
 export async function saveResults(store: Store, batch: ResultBatch): Promise<void> {
@@ -154,9 +154,12 @@ export async function saveResults(store: Store, batch: ResultBatch): Promise<voi
     });
   }
   // Last: the live view's rows (design §3) exist only once their interaction and scores do.
-  const live = liveTraceRows(batch, version, now);
-  if (live.length > 0) {
-    await store.client.insert({ table: `${db}.live_traces`, columns: [...LIVE_TRACE_COLUMNS], values: live, format: "JSONCompactEachRow" });
+  const live = liveRows(batch, version, now);
+  if (live.scores.length > 0) {
+    await store.client.insert({ table: `${db}.live_scores`, columns: [...LIVE_SCORE_COLUMNS], values: live.scores, format: "JSONCompactEachRow" });
+  }
+  if (live.traces.length > 0) {
+    await store.client.insert({ table: `${db}.live_traces`, columns: [...LIVE_TRACE_COLUMNS], values: live.traces, format: "JSONCompactEachRow" });
   }
 }
 

@@ -1,14 +1,23 @@
-import type { LiveBucket, LiveGroup, LiveSummary } from "../../runs/live.js";
+import type { LiveBucket, LiveGroup, LiveMetric, LiveMetricInfo, LiveSummary } from "../../runs/live.js";
 
 const esc = (s: string): string => s.replace(/[&<>"']/gu, (c) => `&#${c.charCodeAt(0)};`);
 const f = (x: number | null, digits: number): string => (x === null ? "–" : x.toFixed(digits));
 const ci = (c: readonly [number, number] | null, digits: number): string => (c === null ? "" : ` <span class="muted">[${c[0].toFixed(digits)}, ${c[1].toFixed(digits)}]</span>`);
 
+/** Decimals of a live metric's figures: 3 for shares (largest value 1), 2 for scales (0–4). */
+export const liveDigits = (max: number): number => (max > 1 ? 2 : 3);
+
 const W = 360;
 const H = 90;
+/** Colours of the live metrics' trend lines without one of their own, in the summary's order. */
+const PALETTE = ["#1f77b4", "#d62728", "#9467bd", "#8c564b", "#17becf"];
+/** Colour of the summary's k-th live metric: the metric table's, else the palette's. */
+const colourOf = (live: LiveSummary, k: number): string => live.metrics[k]?.color ?? (PALETTE[k % PALETTE.length] as string);
+/** A live metric's trend label: its label, scaled to 0–1 when its largest value is not 1 (`<label> ÷ 4`). */
+const scaled = (m: LiveMetricInfo): string => (m.max === 1 ? m.label : `${m.label} ÷ ${m.max}`);
 
-/** An inline SVG trend of a group's buckets: grounding (0–1) and relevance/4, dots where a bucket has values; bars = traces. */
-function trendSvg(buckets: readonly LiveBucket[]): string {
+/** An inline SVG trend of a group's buckets: each live metric's mean ÷ its largest value (0–1), dots where a bucket has values; bars = traces. */
+function trendSvg(live: LiveSummary, buckets: readonly LiveBucket[]): string {
   const n = buckets.length;
   const x = (i: number) => (n <= 1 ? W / 2 : 10 + (i * (W - 20)) / (n - 1));
   const y = (v: number) => 8 + (1 - v) * (H - 16);
@@ -24,13 +33,16 @@ function trendSvg(buckets: readonly LiveBucket[]): string {
     const path = pts.filter((p) => p !== null).join(" ");
     return `${path.includes(" ") ? `<polyline points="${path}" fill="none" stroke="${colour}" stroke-width="2"/>` : ""}${pts.map((p) => (p === null ? "" : `<circle cx="${p.split(",")[0]}" cy="${p.split(",")[1]}" r="3" fill="${colour}"/>`)).join("")}`;
   };
-  return `<svg class="live-trend" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="grounding and relevance over the window"><rect x="0" y="0" width="${W}" height="${H}" fill="#fafafa"/>${bars}${line(
-    buckets.map((b) => b.grounding),
-    "#1f77b4",
-  )}${line(
-    buckets.map((b) => (b.relevance === null ? null : b.relevance / 4)),
-    "#ff7f0e",
-  )}</svg>`;
+  const lines = live.metrics.map((m, k) =>
+    line(
+      buckets.map((b) => {
+        const v = b.metrics[m.name] ?? null;
+        return v === null ? null : v / m.max;
+      }),
+      colourOf(live, k),
+    ),
+  );
+  return `<svg class="live-trend" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(live.metrics.map((m) => m.label).join(", "))} over the window"><rect x="0" y="0" width="${W}" height="${H}" fill="#fafafa"/>${bars}${lines.join("")}</svg>`;
 }
 
 const statuses = (s: Readonly<Record<string, number>>): string =>
@@ -39,29 +51,42 @@ const statuses = (s: Readonly<Record<string, number>>): string =>
     .join(", ");
 
 /** `n=…`, and on how many of the latest values the interval was computed when not on all. */
-const nOf = (m: LiveGroup["grounding"]): string => `n=${m.n}${m.ci && m.ci_n < m.n ? `, interval of the latest ${m.ci_n}` : ""}`;
+const nOf = (m: LiveMetric): string => `n=${m.n}${m.ci && m.ci_n < m.n ? `, interval of the latest ${m.ci_n}` : ""}`;
 
-function row(g: LiveGroup): string {
+function row(live: LiveSummary, g: LiveGroup): string {
   const cost = g.judge.cost_usd === null ? `<span class="muted" title="${esc(g.judge.cost_reason ?? "")}">unknown</span>` : `$${g.judge.cost_usd.toFixed(4)}`;
-  return `<tr data-service="${esc(g.service)}" data-version="${esc(g.pipeline_version)}"><td>${esc(g.service)}</td><td>${esc(g.pipeline_version || "(none)")}</td><td>${g.traces_seen}</td><td>${g.traces_scored}</td><td>${statuses(g.statuses)}</td><td>${f(g.grounding.mean, 3)}${ci(g.grounding.ci, 3)} <span class="muted">${nOf(g.grounding)}</span></td><td>${f(g.relevance.mean, 2)}${ci(g.relevance.ci, 2)} <span class="muted">${nOf(g.relevance)}</span></td><td>${g.judge.calls} · ${cost}</td><td>${trendSvg(g.buckets)}</td></tr>`;
+  const metrics = live.metrics
+    .map((m) => {
+      const x = g.metrics[m.name];
+      const d = liveDigits(m.max);
+      return x === undefined ? "<td>–</td>" : `<td data-metric="${esc(m.name)}">${f(x.mean, d)}${ci(x.ci, d)} <span class="muted">${nOf(x)}</span></td>`;
+    })
+    .join("");
+  return `<tr data-service="${esc(g.service)}" data-version="${esc(g.pipeline_version)}"><td>${esc(g.service)}</td><td>${esc(g.pipeline_version || "(none)")}</td><td>${g.traces_seen}</td><td>${g.traces_scored}</td><td>${statuses(g.statuses)}</td>${metrics}<td>${g.judge.calls} · ${cost}</td><td>${trendSvg(live, g.buckets)}</td></tr>`;
 }
 
 /**
  * The live section of `serve`'s and `scorer`'s page (beside the golden runs): per service and
- * pipeline version over the window, traces, statuses, grounding and relevance means with 95%
- * bootstrap intervals, judge calls and cost, an inline SVG trend (grounding blue, relevance ÷ 4
- * orange, traces as grey bars), the overlap of versions side by side, and the warnings.
+ * pipeline version over the window, traces, statuses, each live metric's mean with its 95% bootstrap
+ * interval (a column per metric of the summary, by name), judge calls and cost, an inline SVG trend
+ * (each metric ÷ its largest value, traces as grey bars), the stream's judge failures and budget
+ * skips, the overlap of versions side by side, and the warnings.
  */
 export function renderLiveSection(live: LiveSummary): string {
   const w = live.window_ms;
   const span = w % 3_600_000 === 0 ? `${w / 3_600_000} h` : w % 60_000 === 0 ? `${w / 60_000} min` : `${Math.round(w / 1000)} s`;
   const warnings = live.warnings.map((w) => `<p class="warn live-warning">⚠ ${esc(w)}</p>`).join("\n");
+  const heads = live.metrics.map((m) => `<th data-metric="${esc(m.name)}">${esc(m.label)}${m.max === 1 ? "" : ` 0–${m.max}`} [95% CI]</th>`).join("");
   const table =
     live.groups.length === 0
       ? `<p class="muted">No live traces in the window.</p>`
-      : `<table id="live"><thead><tr><th>service</th><th>pipeline</th><th>traces</th><th>scored</th><th>statuses</th><th>grounding [95% CI]</th><th>relevance 0–4 [95% CI]</th><th>judge calls · cost</th><th>trend (grounding, relevance ÷ 4, traces)</th></tr></thead><tbody>
-${live.groups.map(row).join("\n")}
+      : `<table id="live"><thead><tr><th>service</th><th>pipeline</th><th>traces</th><th>scored</th><th>statuses</th>${heads}<th>judge calls · cost</th><th>trend (${esc(live.metrics.map(scaled).join(", "))}, traces)</th></tr></thead><tbody>
+${live.groups.map((g) => row(live, g)).join("\n")}
 </tbody></table>`;
+  const errors = Object.entries(live.stream.judge_errors);
+  const stream = `<p class="muted" id="live-stream">Stream judge over the window's minutes (every scorer): failures ${
+    errors.length === 0 ? "none" : errors.map(([k, v]) => `<span data-kind="${esc(k)}">${esc(k)} ${v}</span>`).join(", ")
+  } · skipped for the judge budget <span data-budget-exhausted>${live.stream.judge_skipped_budget_exhausted}</span></p>`;
   const overlap =
     live.overlap.length === 0
       ? ""
@@ -69,12 +94,14 @@ ${live.groups.map(row).join("\n")}
 <table id="live-overlap"><thead><tr><th>service</th><th>version A</th><th>version B</th><th>questions</th><th>mean Jaccard</th></tr></thead><tbody>
 ${live.overlap.map((o) => `<tr><td>${esc(o.service)}</td><td>${esc(o.version_a)}</td><td>${esc(o.version_b)}</td><td>${o.questions}</td><td>${f(o.mean_jaccard, 3)}</td></tr>`).join("\n")}
 </tbody></table>`;
+  const legend = live.metrics.map((m, k) => `<span style="color:${colourOf(live, k)}">● ${esc(scaled(m))}</span>`).join(" · ");
   return `<section id="live-section">
 <h2>Live traffic</h2>
 <p class="muted">Last ${span} (since ${esc(live.since.slice(0, 19).replace("T", " "))} UTC) · ${live.traces_seen} live trace(s), ${live.content_missing} content_missing · page reloads itself</p>
 ${warnings}
 ${table}
-<p class="muted">Trend: <span style="color:#1f77b4">● grounding</span> · <span style="color:#ff7f0e">● relevance ÷ 4</span> · grey bars = traces, ${live.groups[0]?.buckets.length ?? 0} equal buckets over the window.</p>
+${stream}
+<p class="muted">Trend: ${legend} · grey bars = traces, ${live.groups[0]?.buckets.length ?? 0} equal buckets over the window.</p>
 ${overlap}
 </section>`;
 }
