@@ -3,7 +3,7 @@
 -- tests/unit/cluster-ddl.unit.test.ts fails when this file is stale, and tests/integration/migrations.integration.test.ts
 -- parses every statement in the ClickHouse engine. `ragmeter scorer` (or serve) runs them itself on its first start
 -- with CLICKHOUSE_URL and CLICKHOUSE_CLUSTER set, recording each migration in schema_migrations, and then the data
--- statements of migration 7 (filling live_traces) as they are; this file is for review. {shard} and {replica} are
+-- statements of migrations 7 and 10 (filling live_traces, live_scores) as they are; this file is for review. {shard} and {replica} are
 -- the macros of each server's configuration.
 
 CREATE DATABASE IF NOT EXISTS ragmeter ON CLUSTER ragmeter_cluster;
@@ -328,3 +328,71 @@ ALTER TABLE ragmeter.ingestion_stats ON CLUSTER ragmeter_cluster ADD COLUMN IF N
 ALTER TABLE ragmeter.ingestion_stats_local ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS spans_attributes_dropped Map(String, UInt64);
 
 ALTER TABLE ragmeter.ingestion_stats ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS spans_attributes_dropped Map(String, UInt64);
+
+CREATE TABLE IF NOT EXISTS ragmeter.live_scores_local ON CLUSTER ragmeter_cluster (
+        created_at DateTime64(3, 'UTC'),
+        trace_id String,
+        service_name String,
+        pipeline_version String,
+        metric LowCardinality(String),
+        status LowCardinality(String),
+        value Nullable(Float64),
+        judge_model String,
+        input_tokens UInt64,
+        output_tokens UInt64,
+        version UInt64
+      ) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/ragmeter/live_scores', '{replica}', version) ORDER BY (created_at, trace_id, metric);
+
+CREATE TABLE IF NOT EXISTS ragmeter.live_scores ON CLUSTER ragmeter_cluster AS ragmeter.live_scores_local ENGINE = Distributed(ragmeter_cluster, ragmeter, live_scores_local, cityHash64(trace_id));
+
+ALTER TABLE ragmeter.live_traces_local ON CLUSTER ragmeter_cluster DROP COLUMN IF EXISTS grounding_status;
+
+ALTER TABLE ragmeter.live_traces ON CLUSTER ragmeter_cluster DROP COLUMN IF EXISTS grounding_status;
+
+ALTER TABLE ragmeter.live_traces_local ON CLUSTER ragmeter_cluster DROP COLUMN IF EXISTS grounding_value;
+
+ALTER TABLE ragmeter.live_traces ON CLUSTER ragmeter_cluster DROP COLUMN IF EXISTS grounding_value;
+
+ALTER TABLE ragmeter.live_traces_local ON CLUSTER ragmeter_cluster DROP COLUMN IF EXISTS grounding_judge_model;
+
+ALTER TABLE ragmeter.live_traces ON CLUSTER ragmeter_cluster DROP COLUMN IF EXISTS grounding_judge_model;
+
+ALTER TABLE ragmeter.live_traces_local ON CLUSTER ragmeter_cluster DROP COLUMN IF EXISTS grounding_input_tokens;
+
+ALTER TABLE ragmeter.live_traces ON CLUSTER ragmeter_cluster DROP COLUMN IF EXISTS grounding_input_tokens;
+
+ALTER TABLE ragmeter.live_traces_local ON CLUSTER ragmeter_cluster DROP COLUMN IF EXISTS grounding_output_tokens;
+
+ALTER TABLE ragmeter.live_traces ON CLUSTER ragmeter_cluster DROP COLUMN IF EXISTS grounding_output_tokens;
+
+ALTER TABLE ragmeter.live_traces_local ON CLUSTER ragmeter_cluster DROP COLUMN IF EXISTS relevance_status;
+
+ALTER TABLE ragmeter.live_traces ON CLUSTER ragmeter_cluster DROP COLUMN IF EXISTS relevance_status;
+
+ALTER TABLE ragmeter.live_traces_local ON CLUSTER ragmeter_cluster DROP COLUMN IF EXISTS relevance_value;
+
+ALTER TABLE ragmeter.live_traces ON CLUSTER ragmeter_cluster DROP COLUMN IF EXISTS relevance_value;
+
+ALTER TABLE ragmeter.live_traces_local ON CLUSTER ragmeter_cluster DROP COLUMN IF EXISTS relevance_judge_model;
+
+ALTER TABLE ragmeter.live_traces ON CLUSTER ragmeter_cluster DROP COLUMN IF EXISTS relevance_judge_model;
+
+ALTER TABLE ragmeter.live_traces_local ON CLUSTER ragmeter_cluster DROP COLUMN IF EXISTS relevance_input_tokens;
+
+ALTER TABLE ragmeter.live_traces ON CLUSTER ragmeter_cluster DROP COLUMN IF EXISTS relevance_input_tokens;
+
+ALTER TABLE ragmeter.live_traces_local ON CLUSTER ragmeter_cluster DROP COLUMN IF EXISTS relevance_output_tokens;
+
+ALTER TABLE ragmeter.live_traces ON CLUSTER ragmeter_cluster DROP COLUMN IF EXISTS relevance_output_tokens;
+
+ALTER TABLE ragmeter.live_traces_local ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS view_status LowCardinality(String) DEFAULT '';
+
+ALTER TABLE ragmeter.live_traces ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS view_status LowCardinality(String) DEFAULT '';
+
+ALTER TABLE ragmeter.live_traces_local ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS scored UInt8 DEFAULT 0;
+
+ALTER TABLE ragmeter.live_traces ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS scored UInt8 DEFAULT 0;
+
+ALTER TABLE ragmeter.live_traces_local ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS content_missing UInt8 DEFAULT 0;
+
+ALTER TABLE ragmeter.live_traces ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS content_missing UInt8 DEFAULT 0;

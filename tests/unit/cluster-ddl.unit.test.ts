@@ -30,6 +30,7 @@ describe("the clustered schema (design §11, docs/scale-out.md)", () => {
     expect(shards.get("scores")).toBe("trace_id");
     expect(shards.get("claims")).toBe("trace_id");
     expect(shards.get("live_traces")).toBe("trace_id");
+    expect(shards.get("live_scores")).toBe("trace_id");
     expect(shards.get("runs")).toBe("run_id");
     expect(shards.get("ingestion_stats")).toBe("minute");
   });

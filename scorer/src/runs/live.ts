@@ -1,15 +1,6 @@
 import { costUsd, type PriceTable, priceOf } from "../judges/session/cost.js";
 import type { Store } from "../store/client.js";
-import {
-  type LiveFilter,
-  type LiveMetricAggregate,
-  type LiveStreamStats,
-  type LiveTraceAggregate,
-  liveAggregates,
-  liveQuestions,
-  liveRecent,
-  liveStreamStats,
-} from "../store/live.js";
+import { type LiveFilter, type LiveMetricAggregate, type LiveStreamStats, type LiveTraceAggregate, liveAggregates, liveOverlap, liveRecent } from "../store/live.js";
 import { type LiveMetricInfo, liveMetrics, traceView } from "../store/liveTraces.js";
 
 export type { LiveMetricInfo } from "../store/liveTraces.js";
@@ -541,25 +532,10 @@ export async function loadLiveSummary(store: Store, o: LiveOptions): Promise<Liv
   const versions = new Map<string, number>();
   for (const g of totals) versions.set(g.service, (versions.get(g.service) ?? 0) + 1);
   const services = [...versions].filter(([, n]) => n > 1).map(([s]) => s);
-  const questions = new Map<string, Map<string, readonly string[]>>();
-  for (const q of await liveQuestions(store, f, services, superseded)) {
-    const gk = groupKey(q.service_name, q.pipeline_version);
-    const m = questions.get(gk) ?? new Map<string, readonly string[]>();
-    m.set(q.question_hash, q.documents);
-    questions.set(gk, m);
+  const overlap = new Map<string, OverlapTotals>();
+  for (const x of await liveOverlap(store, f, services, superseded)) {
+    overlap.set(pairKey(x.service_name, x.version_a, x.version_b), { questions: x.questions, jaccard_sum: x.jaccard_sum });
   }
-  const overlapOf = (service: string, a: string, b: string): OverlapTotals => {
-    const qa = questions.get(groupKey(service, a)) ?? new Map<string, readonly string[]>();
-    const qb = questions.get(groupKey(service, b)) ?? new Map<string, readonly string[]>();
-    let n = 0;
-    let jaccard_sum = 0;
-    for (const [q, da] of qa) {
-      const db = qb.get(q);
-      if (db === undefined) continue;
-      n++;
-      jaccard_sum += jaccard(da, db);
-    }
-    return { questions: n, jaccard_sum };
-  };
-  return finish(totals, overlapOf, o, metrics, await liveStreamStats(store, since));
+  const overlapOf = (service: string, a: string, b: string): OverlapTotals | undefined => overlap.get(pairKey(service, a, b));
+  return finish(totals, overlapOf, o, metrics, aggregates.stream);
 }

@@ -37,61 +37,64 @@ function windowRows(db: string, f: LiveFilter, superseded: readonly string[], ta
 }
 
 const num = z.union([z.number(), z.string()]).transform(Number);
-const tuple = <T extends [z.ZodType, ...z.ZodType[]]>(...items: T) => z.tuple(items);
 
-const traceRow = tuple(
-  z.string(), // service_name
-  z.string(), // pipeline_version
-  num, // bucket
-  z.string(), // view_status
-  num, // scored (0/1)
-  num, // content_missing (0/1)
-  z.array(z.string()), // superseded
-  num, // traces
-).transform((r) => ({
-  service_name: r[0],
-  pipeline_version: r[1],
-  bucket: r[2],
-  view_status: r[3],
-  scored: r[4] === 1,
-  content_missing: r[5] === 1,
-  superseded: r[6],
-  traces: r[7],
-}));
+/**
+ * A row of {@link liveAggregates}' statement: `kind` `t` (traces, each with the superseded rows'
+ * keys), `m` (a live metric's scores) or `w` (the window's one row: the stream's counters); columns a
+ * kind has not are empty.
+ */
+const aggregateRow = (r: unknown) =>
+  compact(r, "sssnssnnsnnnnnaon", (x) => ({
+    kind: x[0] as string,
+    service_name: x[1] as string,
+    pipeline_version: x[2] as string,
+    bucket: Number(x[3]),
+    status: x[4] as string, // t: view_status; m: the score's status
+    metric: x[5] as string, // m
+    flag: Number(x[6]), // t: scored; m: the judge spent tokens (0/1)
+    content_missing: Number(x[7]), // t (0/1)
+    judge_model: x[8] as string, // m
+    count: Number(x[9]), // t: traces; m: scores
+    values: Number(x[10]), // m
+    sum: Number(x[11]), // m: the values' sum
+    input_tokens: Number(x[12]), // m
+    output_tokens: Number(x[13]), // m
+    superseded: x[14] as string[], // t
+    judge_errors: x[15] as Record<string, number | string>, // w: by kind
+    budget: Number(x[16]), // w: judge calls skipped for the budget
+  }));
+type AggregateRow = ReturnType<typeof aggregateRow>;
+
+const traceRow = (r: AggregateRow) => ({
+  service_name: r.service_name,
+  pipeline_version: r.pipeline_version,
+  bucket: r.bucket,
+  view_status: r.status,
+  scored: r.flag === 1,
+  content_missing: r.content_missing === 1,
+  traces: r.count,
+});
 
 /**
  * The traces of one service, pipeline version and trend bucket of the window that the view counts
  * alike (`live_traces`' `view_status`, `scored`, `content_missing`): how many.
  */
-export type LiveTraceAggregate = Omit<z.output<typeof traceRow>, "superseded">;
+export type LiveTraceAggregate = ReturnType<typeof traceRow>;
 
-const metricRow = tuple(
-  z.string(), // service_name
-  z.string(), // pipeline_version
-  num, // bucket
-  z.string(), // metric
-  z.string(), // status
-  num, // spent tokens (0/1)
-  z.string(), // judge_model
-  num, // scores
-  num, // values
-  z.number().nullable(), // their sum
-  num, // input tokens
-  num, // output tokens
-).transform((r) => ({
-  service_name: r[0],
-  pipeline_version: r[1],
-  bucket: r[2],
-  metric: r[3],
-  status: r[4],
-  spent: r[5] === 1,
-  judge_model: r[6],
-  scores: r[7],
-  values: r[8],
-  sum: r[9] ?? 0,
-  input_tokens: r[10],
-  output_tokens: r[11],
-}));
+const metricRow = (r: AggregateRow) => ({
+  service_name: r.service_name,
+  pipeline_version: r.pipeline_version,
+  bucket: r.bucket,
+  status: r.status,
+  metric: r.metric,
+  spent: r.flag === 1,
+  judge_model: r.judge_model,
+  scores: r.count,
+  values: r.values,
+  sum: r.sum,
+  input_tokens: r.input_tokens,
+  output_tokens: r.output_tokens,
+});
 
 /**
  * The scores of one live metric of the traces of one service, pipeline version and trend bucket of
@@ -99,52 +102,90 @@ const metricRow = tuple(
  * model: how many, the count and sum of their values (a value is set only with status `ok`) and the
  * judge's tokens.
  */
-export type LiveMetricAggregate = z.output<typeof metricRow>;
+export type LiveMetricAggregate = ReturnType<typeof metricRow>;
+
+/** The stream's judge failures by kind and calls skipped for the judge budget, over the minutes from the one holding the window's start. */
+export interface LiveStreamStats {
+  readonly judge_errors: Readonly<Record<string, number>>;
+  readonly judge_skipped_budget_exhausted: number;
+}
+
+/** What {@link liveAggregates} returns. */
+export interface LiveAggregates {
+  readonly traces: LiveTraceAggregate[];
+  readonly metrics: LiveMetricAggregate[];
+  /** Keys (`trace_id:version`) of the window's rows a later scoring of their trace superseded. */
+  readonly superseded: string[];
+  /** From `ingestion_stats` (migration 9; every scorer of the store). */
+  readonly stream: LiveStreamStats;
+}
+
+/** The empty columns of the metric-level and window-level parts of {@link aggregateRow}. */
+const NONE_M = "toUInt64(0) AS c10, toFloat64(0) AS c11, toUInt64(0) AS c12, toUInt64(0) AS c13";
+const NONE_STREAM = "CAST(map() AS Map(String, UInt64)) AS c15, toUInt64(0) AS c16";
+const NONE_W = `CAST([] AS Array(String)) AS c14, ${NONE_STREAM}`;
 
 const bucketSql = "arrayCount(b -> b <= toUnixTimestamp64Milli(created_at), {bounds:Array(Float64)}) AS bucket";
 
 /**
- * The window's aggregates of its traces ({@link LiveTraceAggregate}, `live_traces`) and of the live
- * metrics `metrics` (names; {@link LiveMetricAggregate}, `live_scores`: a scoring's rows share its
- * trace's key and version); `bounds` are the trend buckets' starts after the first (a trace is in the
- * bucket of the last start at or before its time). The traces' statement also finds the rows a later
- * scoring of their trace superseded; when there are any, it runs again without them, and so does
- * the metrics' one (their keys, `trace_id:version`, are returned for the other queries).
+ * The window's aggregates, in one statement: of its traces ({@link LiveTraceAggregate},
+ * `live_traces`), of the live metrics `metrics` (names; {@link LiveMetricAggregate}, `live_scores`:
+ * a scoring's rows share its trace's key and version), the keys of the rows a later scoring of their
+ * trace superseded (traces with more than one row in the window: found by the hash of their id
+ * first, then exactly), and the stream's counters ({@link LiveStreamStats}); `bounds` are the trend
+ * buckets' starts after the first (a trace is in the bucket of the last start at or before its
+ * time). When rows were superseded, the statement runs again without them.
  */
-export async function liveAggregates(
-  store: Store,
-  f: LiveFilter,
-  bounds: readonly number[],
-  metrics: readonly string[],
-): Promise<{ traces: LiveTraceAggregate[]; metrics: LiveMetricAggregate[]; superseded: string[] }> {
+export async function liveAggregates(store: Store, f: LiveFilter, bounds: readonly number[], metrics: readonly string[]): Promise<LiveAggregates> {
   const db = store.database;
-  const traces = async (superseded: readonly string[]) => {
+  const since = "created_at >= fromUnixTimestamp64Milli({since:Int64}, 'UTC')";
+  const run = async (superseded: readonly string[]) => {
     const rs = await store.client.query({
-      query: `SELECT service_name, pipeline_version, ${bucketSql}, view_status, scored, content_missing,
-          (SELECT groupArray(concat(trace_id, ':', toString(v))) FROM (
-            SELECT trace_id, arrayJoin(arrayFilter(v -> v < max(version), groupArray(version))) AS v
-            FROM ${db}.live_traces WHERE created_at >= fromUnixTimestamp64Milli({since:Int64}, 'UTC') GROUP BY trace_id HAVING count() > 1)) AS superseded,
-          count()
-        ${windowRows(db, f, superseded)}
-        GROUP BY service_name, pipeline_version, bucket, view_status, scored, content_missing`,
-      query_params: { ...params(f), bounds: [...bounds], ...(superseded.length > 0 ? { superseded } : {}) },
+      query: `SELECT 't' AS c0, service_name, pipeline_version, ${bucketSql}, toString(view_status) AS c4, '' AS c5, scored AS c6, content_missing AS c7, '' AS c8, count() AS c9,
+            ${NONE_M},
+            (SELECT groupArray(concat(trace_id, ':', toString(v))) FROM (
+              SELECT trace_id, arrayJoin(arrayFilter(v -> v < max(version), groupArray(version))) AS v FROM ${db}.live_traces
+              WHERE ${since} AND cityHash64(trace_id) IN (SELECT cityHash64(trace_id) AS h FROM ${db}.live_traces WHERE ${since} GROUP BY h HAVING count() > 1)
+              GROUP BY trace_id HAVING count() > 1)) AS c14,
+            ${NONE_STREAM}
+          ${windowRows(db, f, superseded)}
+          GROUP BY service_name, pipeline_version, bucket, view_status, scored, content_missing
+        UNION ALL
+        SELECT 'm' AS c0, service_name, pipeline_version, ${bucketSql}, toString(status) AS c4, toString(metric) AS c5, toUInt8(input_tokens + output_tokens > 0) AS spent,
+            toUInt8(0) AS c7, judge_model, count() AS c9, toUInt64(count(value)) AS c10, toFloat64(ifNull(sum(value), 0)) AS c11, toUInt64(sum(input_tokens)) AS c12,
+            toUInt64(sum(output_tokens)) AS c13, ${NONE_W}
+          ${windowRows(db, f, superseded, "live_scores")} AND metric IN {metrics:Array(String)} AND status != ''
+          GROUP BY service_name, pipeline_version, bucket, metric, status, spent, judge_model
+        UNION ALL
+        SELECT 'w' AS c0, '' AS service_name, '' AS pipeline_version, toUInt64(0) AS bucket, '' AS c4, '' AS c5, toUInt8(0) AS spent, toUInt8(0) AS c7, '' AS judge_model,
+          toUInt64(0) AS c9, ${NONE_M}, CAST([] AS Array(String)) AS c14, x.1 AS c15, x.2 AS c16
+        FROM (SELECT (SELECT (CAST(sumMap(judge_errors) AS Map(String, UInt64)), toUInt64(sum(judge_skipped_budget_exhausted))) FROM ${db}.ingestion_stats FINAL
+          WHERE minute >= toStartOfMinute(fromUnixTimestamp64Milli({since:Int64}, 'UTC'))) AS x)`,
+      query_params: { ...params(f), bounds: [...bounds], metrics: [...metrics], ...(superseded.length > 0 ? { superseded } : {}) },
       format: "JSONCompactEachRow",
     });
-    return (await rs.json<unknown>()).map((r) => traceRow.parse(r));
+    const traces: LiveTraceAggregate[] = [];
+    const scores: LiveMetricAggregate[] = [];
+    let w: AggregateRow | undefined;
+    let found: string[] = [];
+    for (const x of await rs.json<unknown>()) {
+      const r = aggregateRow(x);
+      if (r.kind === "t") {
+        traces.push(traceRow(r));
+        found = r.superseded;
+      } else if (r.kind === "m") scores.push(metricRow(r));
+      else w = r;
+    }
+    if (w === undefined) throw new Error("live query: no window row");
+    const judge_errors: Record<string, number> = {};
+    for (const k of Object.keys(w.judge_errors).sort()) {
+      const n = Number(w.judge_errors[k]);
+      if (n > 0) judge_errors[k] = n;
+    }
+    return { traces, metrics: scores, superseded: found, stream: { judge_errors, judge_skipped_budget_exhausted: w.budget } };
   };
-  const first = await traces([]);
-  const superseded = first[0]?.superseded ?? [];
-  const traceRows = superseded.length === 0 ? first : await traces(superseded);
-  const rs = await store.client.query({
-    query: `SELECT service_name, pipeline_version, ${bucketSql}, metric, status, input_tokens + output_tokens > 0 AS spent, judge_model,
-        count(), count(value), sum(value), sum(input_tokens), sum(output_tokens)
-      ${windowRows(db, f, superseded, "live_scores")} AND metric IN {metrics:Array(String)} AND status != ''
-      GROUP BY service_name, pipeline_version, bucket, metric, status, spent, judge_model`,
-    query_params: { ...params(f), bounds: [...bounds], metrics: [...metrics], ...(superseded.length > 0 ? { superseded } : {}) },
-    format: "JSONCompactEachRow",
-  });
-  const metricRows = (await rs.json<unknown>()).map((r) => metricRow.parse(r));
-  return { traces: traceRows.map(({ superseded: _, ...r }) => r), metrics: metricRows, superseded };
+  const first = await run([]);
+  return first.superseded.length === 0 ? first : { ...(await run(first.superseded)), superseded: first.superseded };
 }
 
 /** A row of JSONCompactEachRow as the given column types, checked without zod (these queries return thousands of rows). */
@@ -159,7 +200,12 @@ function compact<T>(r: unknown, kinds: string, make: (x: unknown[]) => T): T {
           ? typeof v === "number" || (typeof v === "string" && v !== "" && Number.isFinite(Number(v)))
           : kinds[i] === "v"
             ? v === null || typeof v === "number"
-            : Array.isArray(v) && v.every((x) => typeof x === "string");
+            : kinds[i] === "o"
+              ? typeof v === "object" &&
+                v !== null &&
+                !Array.isArray(v) &&
+                Object.values(v).every((x) => typeof x === "number" || (typeof x === "string" && Number.isFinite(Number(x))))
+              : Array.isArray(v) && v.every((x) => typeof x === "string");
     if (!ok) throw new Error(`live query: column ${i} of ${JSON.stringify(r).slice(0, 200)} is not of kind ${kinds[i]}`);
   }
   return make(r);
@@ -194,31 +240,43 @@ export async function liveRecent(store: Store, f: LiveFilter, limit: number, sup
   return (await rs.json<unknown>()).map(recentRow);
 }
 
-const questionRow = (r: unknown) =>
-  compact(r, "sssa", (x) => ({ service_name: x[0] as string, pipeline_version: x[1] as string, question_hash: x[2] as string, documents: x[3] as string[] }));
+const overlapRow = (r: unknown) =>
+  compact(r, "sssnn", (x) => ({
+    service_name: x[0] as string,
+    version_a: x[1] as string,
+    version_b: x[2] as string,
+    questions: Number(x[3]),
+    jaccard_sum: Number(x[4]),
+  }));
 
-/** The documents the latest trace of a question retrieved, per service and version. */
-export type LiveQuestionRow = ReturnType<typeof questionRow>;
+/** Two versions of a service: the questions both answered in the window and the sum of their Jaccard indexes. */
+export type LiveOverlapRow = ReturnType<typeof overlapRow>;
 
 /**
- * For the window's traces of `services` that have a question, per service, pipeline version and
- * question (its hash) asked of more than one version of the service, the distinct document ids the
- * latest trace (by time, then trace id) retrieved.
+ * For the window's traces of `services` that have a question, per service and pair of its pipeline
+ * versions (`version_a` < `version_b`), the questions (their hash) both answered and the sum over them
+ * of the Jaccard index of the distinct document ids the latest trace (by time, then trace id) of each
+ * version retrieved (1 when both retrieved none), computed in the engine: the latest trace of a
+ * question is the first of its service, version and question read from the end of the key.
  */
-export async function liveQuestions(store: Store, f: LiveFilter, services: readonly string[], superseded: readonly string[]): Promise<LiveQuestionRow[]> {
+export async function liveOverlap(store: Store, f: LiveFilter, services: readonly string[], superseded: readonly string[]): Promise<LiveOverlapRow[]> {
   if (services.length === 0) return [];
+  const inter = "length(arrayIntersect(a.2, b.2))";
   const rs = await store.client.query({
-    // Only the questions asked of several versions leave the engine (the rows are most of the cost).
-    query: `SELECT service_name, pipeline_version, question, documents FROM (
-        SELECT service_name, pipeline_version, toString(question_hash) AS question, arrayDistinct(argMax(documents, (created_at, trace_id))) AS documents,
-          count() OVER (PARTITION BY service_name, question_hash) AS versions
-        ${windowRows(store.database, f, superseded)} AND question_hash != 0 AND service_name IN {services:Array(String)}
-        GROUP BY service_name, pipeline_version, question_hash)
-      WHERE versions > 1`,
+    query: `SELECT service_name, a.1 AS va, b.1 AS vb, count(), sum(if(length(a.2) = 0 AND length(b.2) = 0, 1, ${inter} / (length(a.2) + length(b.2) - ${inter})))
+      FROM (
+        SELECT service_name, groupArray((pipeline_version, arrayDistinct(documents))) AS vs FROM (
+          SELECT service_name, pipeline_version, question_hash, documents
+          ${windowRows(store.database, f, superseded)} AND question_hash != 0 AND service_name IN {services:Array(String)}
+          ORDER BY created_at DESC, trace_id DESC LIMIT 1 BY service_name, pipeline_version, question_hash)
+        GROUP BY service_name, question_hash HAVING length(vs) > 1)
+      ARRAY JOIN vs AS a ARRAY JOIN vs AS b
+      WHERE a.1 < b.1
+      GROUP BY service_name, va, vb`,
     query_params: { ...params(f), services: [...services], ...(superseded.length > 0 ? { superseded } : {}) },
     format: "JSONCompactEachRow",
   });
-  return (await rs.json<unknown>()).map(questionRow);
+  return (await rs.json<unknown>()).map(overlapRow);
 }
 
 const rawSchema = z.object({
@@ -276,24 +334,4 @@ export async function liveScoreRowsSince(store: Store, sinceMs: number): Promise
     format: "JSONEachRow",
   });
   return (await rs.json<unknown>()).map((r) => rawScoreSchema.parse(r));
-}
-
-/** The stream's judge failures by kind and calls skipped for the judge budget, over the minutes from the one holding `sinceMs`. */
-export interface LiveStreamStats {
-  readonly judge_errors: Readonly<Record<string, number>>;
-  readonly judge_skipped_budget_exhausted: number;
-}
-
-/** {@link LiveStreamStats} from `ingestion_stats` (migration 9; every scorer of the store). */
-export async function liveStreamStats(store: Store, sinceMs: number): Promise<LiveStreamStats> {
-  const rs = await store.client.query({
-    query: `SELECT sumMap(judge_errors) AS errors, sum(judge_skipped_budget_exhausted) AS budget
-      FROM ${store.database}.ingestion_stats FINAL WHERE minute >= toStartOfMinute(fromUnixTimestamp64Milli({since:Int64}, 'UTC'))`,
-    query_params: { since: sinceMs },
-    format: "JSONEachRow",
-  });
-  const row = z.object({ errors: z.record(z.string(), num), budget: num }).parse((await rs.json<unknown>())[0]);
-  const judge_errors: Record<string, number> = {};
-  for (const k of Object.keys(row.errors).sort()) if ((row.errors[k] as number) > 0) judge_errors[k] = row.errors[k] as number;
-  return { judge_errors, judge_skipped_budget_exhausted: row.budget };
 }
