@@ -332,12 +332,12 @@ ALTER TABLE ragmeter.ingestion_stats ON CLUSTER ragmeter_cluster ADD COLUMN IF N
 CREATE TABLE IF NOT EXISTS ragmeter.live_scores_local ON CLUSTER ragmeter_cluster (
         created_at DateTime64(3, 'UTC'),
         trace_id String,
-        service_name String,
-        pipeline_version String,
+        service_name LowCardinality(String),
+        pipeline_version LowCardinality(String),
         metric LowCardinality(String),
         status LowCardinality(String),
         value Nullable(Float64),
-        judge_model String,
+        judge_model LowCardinality(String),
         input_tokens UInt64,
         output_tokens UInt64,
         version UInt64

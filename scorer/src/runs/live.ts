@@ -517,7 +517,9 @@ export async function loadLiveSummary(store: Store, o: LiveOptions): Promise<Liv
   const want = (m: MetricTotals) => Math.min(ciSample, m.n);
   // Values in the window: this many.
   const most = totals.reduce((a, g) => a + g.metrics.reduce((b, m) => b + m.n, 0), 0);
-  for (let limit = Math.min(most, ciSample * totals.length * Math.max(1, metrics.length)); limit > 0; limit = Math.min(most, limit * 4)) {
+  // First read: a sample's worth of values per group and metric that has any.
+  const sampled = totals.reduce((a, g) => a + g.metrics.filter((m) => m.n > 0).length, 0);
+  for (let limit = Math.min(most, ciSample * sampled); limit > 0; limit = Math.min(most, limit * 4)) {
     const recent = await liveRecent(store, f, limit, superseded, names);
     for (const g of totals) for (const m of g.metrics) m.sample = [];
     for (const r of recent) {
