@@ -112,9 +112,7 @@ function trace(i, createdAt) {
   });
   // Shares (largest value 1) in eighths, scales (0–max) in whole steps; one value in 50 not measured.
   const scores = LIVE.map((m) =>
-    missing
-      ? score(m.name, null, "content_missing")
-      : score(m.name, (m.max ?? 1) === 1 ? int(0, 8) / 8 : int(0, m.max), int(0, 49) === 0 ? "judge_error" : "ok"),
+    missing ? score(m.name, null, "content_missing") : score(m.name, (m.max ?? 1) === 1 ? int(0, 8) / 8 : int(0, m.max), int(0, 49) === 0 ? "judge_error" : "ok"),
   );
   return { interaction, scores: scores.map((s) => (s.status === "ok" ? s : { ...s, value: null })) };
 }

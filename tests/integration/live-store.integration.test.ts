@@ -273,7 +273,7 @@ describe("live view from live_traces and live_scores (design §3)", () => {
     }>();
     expect(columns.map((c) => c.name).sort()).toEqual([...LIVE_TRACE_COLUMNS].sort());
     expect(LIVE_TRACE_COLUMNS).toHaveLength(11);
-    for (const [name, c] of cases) {
+    for (const [, c] of cases) {
       const o: LiveOptions = { ...c, now };
       const migrated = await loadLiveSummary(old, o);
       const written = await loadLiveSummary(store, o);

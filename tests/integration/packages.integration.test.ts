@@ -286,8 +286,9 @@ process.stdout.write(JSON.stringify(replies));
       expect(replies.map((r) => r.contexts[0]!.document_id)).toEqual(["billing/refunds.md", "postgres/connecting.md"]);
 
       // the installed CLI reads the live traffic from serve's read API (the store's owner)
-      let live: { groups: { service: string; pipeline_version: string; traces_seen: number; traces_scored: number; metrics: Record<string, { n: number; mean: number | null }> }[] } | null =
-        null;
+      let live: {
+        groups: { service: string; pipeline_version: string; traces_seen: number; traces_scored: number; metrics: Record<string, { n: number; mean: number | null }> }[];
+      } | null = null;
       for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 500))) {
         const l = await ragmeter(["live", "--json", "--home", home]);
         expect(l.code, l.err).toBe(0);
