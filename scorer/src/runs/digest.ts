@@ -48,8 +48,10 @@ export interface QuestionFailure {
  */
 export function questionFailure(q: QuestionResult): QuestionFailure | null {
   if (q.status !== "ok") return { golden_id: q.golden_id, status: q.status, reason: q.reason };
-  // every judge every backend has failed on it
-  const judged = JUDGED_METRICS.filter((m) => !m.optional).map((m) => outcomeOf(q, m.name));
+  // every judgment every backend makes (no view, no optional task) that applied has failed
+  const judged = JUDGED_METRICS.filter((m) => !m.optional && m.view === undefined)
+    .map((m) => outcomeOf(q, m.name))
+    .filter((o) => o.status !== "not_applicable");
   if (judged.length > 0 && judged.every((o) => o.status === "judge_error")) {
     return { golden_id: q.golden_id, status: "judge_error", reason: judged.find((o) => o.reason !== "")?.reason ?? "judge failed" };
   }
