@@ -96,13 +96,14 @@ describe("live view: every live metric of the table by name, and the stream's ju
     const r = await cli(["live", "--json", "--since", "1h", "--home", home]);
     expect(r.code, r.err).toBe(0);
     s = JSON.parse(r.out) as LiveSummary;
-    expect(s.metrics.map((m) => m.name)).toEqual(["grounding", "relevance", "context_relevance"]);
+    // every live metric of the table, in its order (grounding_risk: no row stored here, no value)
+    expect(s.metrics.map((m) => m.name)).toEqual(["grounding", "grounding_risk", "relevance", "context_relevance"]);
     expect(s.metrics.find((m) => m.name === "context_relevance")).toMatchObject({ label: "context rel.", max: 1 });
     expect(s.groups).toHaveLength(1);
     const g = s.groups[0] as LiveSummary["groups"][number];
     expect(g.traces_seen).toBe(4);
     expect(g.traces_scored).toBe(4);
-    expect(Object.keys(g.metrics)).toEqual(["grounding", "relevance", "context_relevance"]);
+    expect(Object.keys(g.metrics)).toEqual(["grounding", "grounding_risk", "relevance", "context_relevance"]);
     // context_relevance: ok values 0.5, 0.25, 1 (t3's judge failed) → mean 1.75 / 3.
     expect(g.metrics["context_relevance"]).toMatchObject({ n: 3, ci_n: 3, statuses: { judge_error: 1, ok: 3 } });
     expect(g.metrics["context_relevance"]?.mean).toBeCloseTo(1.75 / 3, 12);
@@ -134,7 +135,7 @@ describe("live view: every live metric of the table by name, and the stream's ju
     expect(html).toContain(`<th data-metric="relevance">relevance 0–4 [95% CI]</th>`);
     // The trend: a line per metric in its table colour (context_relevance #e377c2), relevance ÷ 4.
     expect(html).toContain('stroke="#e377c2"');
-    expect(html).toContain("trend (grounding, relevance ÷ 4, context rel., traces)");
+    expect(html).toContain("trend (grounding, ground. risk, relevance ÷ 4, context rel., traces)");
     expect(html).toContain('<span data-kind="rate_limited">rate_limited 1</span>, <span data-kind="timeout">timeout 3</span>');
     expect(html).toContain("<span data-budget-exhausted>7</span>");
   });

@@ -255,7 +255,7 @@ describe.skipIf(noChromium !== null)("ragmeter report", () => {
     // trend: one point per completed run, oldest first
     const trend = r["trend"]!;
     expect(trend.labels.map((l) => l.split(" · ")[0])).toEqual(["v1", "v2", "v3"]);
-    expect(trend.series.map((s) => s.label)).toEqual(["recall@5", "MRR", "grounding", "grounding risk", "relevance (0–4, right axis)", "context rel.", "key facts"]);
+    expect(trend.series.map((s) => s.label)).toEqual(["recall@5", "MRR", "grounding", "ground. risk", "relevance (0–4, right axis)", "context rel.", "key facts"]);
     close(
       trend.series[0]!.data,
       RUNS.map((x) => recall(x.run_id, 5)),

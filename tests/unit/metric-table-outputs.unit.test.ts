@@ -60,7 +60,7 @@ describe("a metric added to a table alone reaches every output generated from it
     const agg = { metrics: { conciseness: 0.125 }, n: { conciseness: 3 }, counts: {} } as unknown as Aggregate;
     const lines = tagTable({ "topic:a": agg }, metricNames([5], false, TEST_TABLE), TEST_TABLE);
     // columns: recall@5 grounding relevance key facts abstention concise (verbosity is not byTag)
-    expect(lines[0]?.trim().split(/\s{2,}/u)).toEqual(["tag", "recall@5", "grounding", "grounding risk", "relevance", "context rel.", "key facts", "abstention", "concise"]);
+    expect(lines[0]?.trim().split(/\s{2,}/u)).toEqual(["tag", "recall@5", "grounding", "ground. risk", "relevance", "context rel.", "key facts", "abstention", "concise"]);
     expect(
       lines[1]
         ?.trim()

@@ -15,7 +15,7 @@ export const GROUNDING_RISK: JudgedMetric = {
   live: true,
   optional: false,
   lowerIsBetter: true,
-  label: "grounding risk",
+  label: "ground. risk",
   headline: false,
   byTag: true,
   trend: true,
