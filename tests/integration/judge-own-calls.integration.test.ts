@@ -93,6 +93,8 @@ describe("the judge's own LLM calls", () => {
     });
     try {
       await waitFor(async () => (await rows(store, "SELECT 1 FROM DB.interactions FINAL WHERE trace_id = {t: String}", { t: judgeTrace })).length > 0, 30_000);
+      // the pass counts the trace just after its rows are written: wait for the count too
+      await waitFor(async () => svc.stats().judge_own_traces > 0, 10_000);
       expect(svc.stats().judge_own_traces).toBe(1);
       const stored = await rows<{ n: string }>(store, "SELECT count() AS n FROM DB.spans FINAL WHERE trace_id = {t: String}", { t: judgeTrace });
       expect(stored).toEqual([{ n: "2" }]);
