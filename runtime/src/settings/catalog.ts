@@ -48,6 +48,32 @@ const brokerList = z
   .transform((v) => (Array.isArray(v) ? v : v.split(",")).map((s) => s.trim()).filter((s) => s !== ""))
   .pipe(z.array(z.string().regex(/^[^\s:]+:\d{1,5}$/u, "must be host:port")).min(1, "needs at least one host:port"));
 
+/** The judge backends `RAGMETER_JUDGE` names (scorer/src/judges/backends.ts). */
+const JUDGE_BACKENDS = ["heuristic", "llm", "cascade"] as const;
+/** Default uncertain band of the cascade judge (docs/judges.md, "Which tier to choose"). */
+const DEFAULT_CASCADE_BAND = "0.2,0.3";
+/** `low,high` with 0 ≤ low ≤ high ≤ 1. */
+const BAND = "must be `low,high` with 0 ≤ low ≤ high ≤ 1 (e.g. 0.2,0.3)";
+const riskBand = z.string().transform((raw, ctx) => {
+  const parts = raw.split(",").map((p) => p.trim());
+  const [low, high] = parts.map(Number);
+  if (parts.length !== 2 || parts.some((p) => p === "") || low === undefined || high === undefined || !(low >= 0 && high <= 1 && low <= high)) {
+    ctx.addIssue({ code: "custom", message: `${BAND}, got "${raw}"` });
+    return z.NEVER;
+  }
+  return { low, high };
+});
+/** A comma-separated list of judge task names (empty: none). */
+const taskList = z
+  .string()
+  .prefault("")
+  .transform((raw) =>
+    raw
+      .split(",")
+      .map((t) => t.trim())
+      .filter((t) => t !== ""),
+  );
+
 /**
  * V8 heap growth past the live set of the last full collection, percent, that the runtime tuning
  * (../tuning.ts) gives the streaming scorer and `eval` (V8's `--heap-growing-percent`; the figures are in
@@ -176,6 +202,38 @@ export const SETTINGS = {
     z.coerce.number().int().min(16).default(2048),
     CLI_SCORER,
     "cap of every judge call's output bound (`max_tokens`); a reply cut by it is retried once with a larger bound",
+  ),
+  RAGMETER_JUDGE: def(
+    "RAGMETER_JUDGE",
+    z.enum(JUDGE_BACKENDS).optional(),
+    CLI_SCORER,
+    "the judge backend: `heuristic` (no model), `llm` (needs `OPENAI_BASE_URL`) or `cascade` (the heuristic judge on every answer, the LLM on answers whose grounding risk lies in `RAGMETER_CASCADE_BAND`; needs `OPENAI_BASE_URL`); unset = `llm` when `OPENAI_BASE_URL` is set, else `heuristic`",
+  ),
+  RAGMETER_CASCADE_BAND: def(
+    "RAGMETER_CASCADE_BAND",
+    riskBand.prefault(DEFAULT_CASCADE_BAND),
+    CLI_SCORER,
+    "`low,high`: the cascade sends a grounding answer to the LLM when the heuristic judge's grounding risk r has low ≤ r ≤ high (0 ≤ low ≤ high ≤ 1)",
+    { defaultNote: `\`${DEFAULT_CASCADE_BAND}\`` },
+  ),
+  RAGMETER_CASCADE_MAX_SHARE: def(
+    "RAGMETER_CASCADE_MAX_SHARE",
+    z.coerce.number().gt(0).max(1).default(0.3),
+    CLI_SCORER,
+    "the cascade's budget: at most this share (0–1] of the grounding answers judged so far in a run go to the LLM",
+  ),
+  RAGMETER_CASCADE_MAX_ANSWERS: def(
+    "RAGMETER_CASCADE_MAX_ANSWERS",
+    z.coerce.number().int().positive().optional(),
+    CLI_SCORER,
+    "the cascade's budget: at most this many answers go to the LLM per run (per process for `ragmeter scorer`); unset = no count limit",
+  ),
+  RAGMETER_CASCADE_LLM_TASKS: def(
+    "RAGMETER_CASCADE_LLM_TASKS",
+    taskList,
+    CLI_SCORER,
+    "judge tasks other than grounding that the cascade leaves to the LLM alone, comma-separated (e.g. `relevance`); unset = all the heuristic judge's",
+    { defaultNote: "none" },
   ),
   RAGMETER_PRICES: def(
     "RAGMETER_PRICES",

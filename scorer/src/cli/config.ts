@@ -3,6 +3,7 @@ import path from "node:path";
 import { SETTINGS, schemaOf } from "@ragmeter/runtime";
 import { z } from "zod";
 import { ConfigError } from "../domain/errors.js";
+import type { CascadeOptions } from "../judges/cascade/options.js";
 import { type PriceTable, priceTableSchema } from "../judges/session/cost.js";
 import type { StoreTarget } from "../store/client.js";
 import type { Retention } from "../store/retention.js";
@@ -31,6 +32,11 @@ export const CLI_SETTINGS = [
   SETTINGS.RAGMETER_JUDGE_RETRIES,
   SETTINGS.RAGMETER_JUDGE_EXTRA_TASKS,
   SETTINGS.RAGMETER_JUDGE_MAX_OUTPUT_TOKENS,
+  SETTINGS.RAGMETER_JUDGE,
+  SETTINGS.RAGMETER_CASCADE_BAND,
+  SETTINGS.RAGMETER_CASCADE_MAX_SHARE,
+  SETTINGS.RAGMETER_CASCADE_MAX_ANSWERS,
+  SETTINGS.RAGMETER_CASCADE_LLM_TASKS,
   SETTINGS.RAGMETER_PRICES,
   SETTINGS.RAGMETER_RETENTION_DAYS,
   SETTINGS.RAGMETER_RETENTION_DAYS_SPANS,
@@ -105,6 +111,8 @@ export interface Config {
     /** Judge tasks beyond the built-in ones (`RAGMETER_JUDGE_EXTRA_TASKS`). */
     readonly extraTasks: readonly string[];
   } | null;
+  /** The cascade judge's options (`RAGMETER_JUDGE=cascade`, with `judge` its LLM tier), else null. */
+  readonly cascade: CascadeOptions | null;
   /** Judge price table (`RAGMETER_PRICES` file), null when unset. */
   readonly prices: PriceTable | null;
   /** Per-request timeout of the eval target, ms. */
@@ -141,14 +149,21 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { home?: string } 
   const set = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const e = parseEnv(envSchema, set);
   const home = path.resolve(overrides.home ?? e.RAGMETER_HOME);
-  if (e.OPENAI_BASE_URL && !e.RAGMETER_JUDGE_MODEL) {
+  if (e.OPENAI_BASE_URL && !e.RAGMETER_JUDGE_MODEL && e.RAGMETER_JUDGE !== "heuristic") {
     throw new ConfigError(
       "OPENAI_BASE_URL is set but RAGMETER_JUDGE_MODEL is not: set the judge model (e.g. RAGMETER_JUDGE_MODEL=gpt-4.1-mini), or unset OPENAI_BASE_URL for the heuristic judges",
     );
   }
+  if ((e.RAGMETER_JUDGE === "llm" || e.RAGMETER_JUDGE === "cascade") && !e.OPENAI_BASE_URL) {
+    throw new ConfigError(`RAGMETER_JUDGE=${e.RAGMETER_JUDGE} needs an LLM endpoint: set OPENAI_BASE_URL and RAGMETER_JUDGE_MODEL`);
+  }
   return {
     store: storeTarget(e, home),
     judge: judgeConfig(e),
+    cascade:
+      e.RAGMETER_JUDGE === "cascade"
+        ? { band: e.RAGMETER_CASCADE_BAND, maxShare: e.RAGMETER_CASCADE_MAX_SHARE, maxAnswers: e.RAGMETER_CASCADE_MAX_ANSWERS ?? null, llmTasks: e.RAGMETER_CASCADE_LLM_TASKS }
+        : null,
     prices: e.RAGMETER_PRICES === undefined ? null : loadPrices(path.resolve(e.RAGMETER_PRICES)),
     targetTimeoutMs: e.RAGMETER_TARGET_TIMEOUT_MS,
     sampleModel: e.RAGMETER_SAMPLE_MODEL ?? null,
@@ -177,9 +192,9 @@ function storeTarget(e: Env, home: string): StoreTarget {
   };
 }
 
-/** The LLM judge's settings, null (the heuristic judges) without an endpoint and a model. */
+/** The LLM judge's settings, null (the heuristic judges) without an endpoint and a model or with `RAGMETER_JUDGE=heuristic`. */
 function judgeConfig(e: Env): Config["judge"] {
-  if (!e.OPENAI_BASE_URL || !e.RAGMETER_JUDGE_MODEL) return null;
+  if (!e.OPENAI_BASE_URL || !e.RAGMETER_JUDGE_MODEL || e.RAGMETER_JUDGE === "heuristic") return null;
   return {
     baseURL: e.OPENAI_BASE_URL,
     apiKey: e.OPENAI_API_KEY,

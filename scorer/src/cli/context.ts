@@ -60,6 +60,7 @@ export async function judgeFor(config: Config): Promise<Judge> {
       maxOutputTokens: config.judge.maxOutputTokens,
       extraTasks: config.judge.extraTasks,
     },
+    cascade: config.cascade,
   });
 }
 

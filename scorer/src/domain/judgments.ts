@@ -29,6 +29,11 @@ export interface JudgeCallCost {
   readonly calls?: number;
   /** True when the judgment came from the judge cache (no call made). */
   readonly cached?: boolean;
+  /**
+   * Which tier of a cascade judge decided the judgment (design §5): `heuristic` (tier 1, no model)
+   * or `llm`; absent for the other backends.
+   */
+  readonly tier?: "heuristic" | "llm";
 }
 
 /** A grounding judgment: score = SUPPORTED / claims when `status` is ok, else null. */

@@ -1,3 +1,5 @@
+import type { CascadeOptions } from "./cascade/options.js";
+import { JudgeConfigError } from "./errors.js";
 import { createHeuristicJudge } from "./heuristic/heuristicJudge.js";
 import type { LlmJudgeOptions } from "./llm/options.js";
 import type { Judge } from "./types.js";
@@ -18,21 +20,33 @@ interface BackendTraits {
 const BACKENDS: Readonly<Record<string, BackendTraits>> = {
   heuristic: { metered: false, unmeteredSummary: "heuristic rules, no LLM calls" },
   llm: { metered: true },
+  cascade: { metered: true },
 };
 
-/** The backend settings of a process: an LLM endpoint, or none (the heuristic judge). */
+/** The backend settings of a process: an LLM endpoint, or none (the heuristic judge); with both an endpoint and `cascade`, the cascade. */
 export interface JudgeBackendSettings {
   readonly llm: LlmJudgeOptions | null;
+  /** The cascade's options (`RAGMETER_JUDGE=cascade`): tier 1 on every answer, the LLM on the uncertain ones. */
+  readonly cascade?: CascadeOptions | null;
 }
 
 /**
- * The judge the settings ask for: the LLM judge when an endpoint is set, else the heuristic judge.
- * The LLM judge (and with it the OpenAI client) is loaded only when configured.
+ * The judge the settings ask for: the cascade when its options and an endpoint are set, the LLM
+ * judge when an endpoint is set, else the heuristic judge. The LLM judge (and with it the OpenAI
+ * client) is loaded only when configured.
+ * @throws JudgeConfigError for a cascade without an endpoint or with options its tiers do not allow.
  */
 export async function createJudge(settings: JudgeBackendSettings): Promise<Judge> {
-  if (settings.llm === null) return createHeuristicJudge();
+  const cascade = settings.cascade ?? null;
+  if (settings.llm === null) {
+    if (cascade !== null) throw new JudgeConfigError("RAGMETER_JUDGE=cascade needs an LLM endpoint: set OPENAI_BASE_URL and RAGMETER_JUDGE_MODEL");
+    return createHeuristicJudge();
+  }
   const { createLlmJudge } = await import("./llm/llmJudge.js");
-  return createLlmJudge(settings.llm);
+  const llm = createLlmJudge(settings.llm);
+  if (cascade === null) return llm;
+  const { createCascadeJudge } = await import("./cascade/cascadeJudge.js");
+  return createCascadeJudge(createHeuristicJudge(), llm, cascade);
 }
 
 /**

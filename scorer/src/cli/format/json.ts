@@ -23,6 +23,7 @@ function metricJson(o: Outcome): Record<string, unknown> {
     ...(o.cached !== undefined ? { cached: o.cached } : {}),
     ...(o.hit_rank !== undefined ? { hit_rank: o.hit_rank } : {}),
     ...(o.risk !== undefined ? { risk: o.risk } : {}),
+    ...(o.tier !== undefined ? { tier: o.tier } : {}),
     ...(o.claims !== undefined
       ? { claims: o.claims.map((c) => ({ text: c.text, verdict: c.verdict, chunk_ids: c.chunk_ids, ...(c.support !== undefined ? { support: c.support } : {}) })) }
       : {}),
