@@ -13,8 +13,11 @@
 //   for `ragmeter eval`: any OpenAI-compatible endpoint, e.g. `npm run -s local-model:start`'s).
 //   Beside the detection table each judge gets its answers per grounding status, calls, tokens,
 //   seconds per answer and reply failures (judge_error by reason).
-// Usage: npm run bench:judges [-- --json] [-- --only heuristic|llm] [-- --set ragtruth|cases]
-//          [-- --subset N] [-- --grounding-only]
+//   3. the cascade judge's quality against its LLM calls on the RAGTruth answers (cascadeCurve.ts:
+//      tier 1 out of fold + the tier-3 judgments stored in llm-results/, bands chosen by
+//      cross-validation), after the judges' tables or alone with `--only cascade`.
+// Usage: npm run bench:judges [-- --json] [-- --only heuristic|llm|cascade] [-- --set ragtruth|cases]
+//          [-- --subset N] [-- --grounding-only] [-- --llm-results MODEL]
 //   --subset N        RAGTruth: the first N by numeric id of the balanced sample (every hallucinated
 //                     `good` answer and as many clean ones, those with the smallest sha256 of their id)
 //   --grounding-only  relevance is not judged (not_applicable): half the LLM calls
@@ -37,6 +40,7 @@ import type { Target } from "../../scorer/src/runs/target.js";
 import { openStore } from "../../scorer/src/store/client.js";
 import { agreementTable, type CaseJudgment, formatTable, pct } from "./agreement.js";
 import { OVERLAP_CUT, wordOverlap } from "./baselines.js";
+import { cascadeReport } from "./cascadeCurve.js";
 import { type JudgeCase, LANGUAGES, loadJudgeCases } from "./cases.js";
 import { auroc, balancingWeight, prf } from "./detection.js";
 import { goodAnswers, inLabelledSpan, judgeDevDir, loadRagTruth, type RagTruthAnswer } from "./ragtruth.js";
@@ -391,6 +395,7 @@ async function main(): Promise<void> {
       concurrency: { type: "string", default: "8" },
       subset: { type: "string" },
       "grounding-only": { type: "boolean", default: false },
+      "llm-results": { type: "string" },
     },
   });
   const devFile = path.join(judgeDevDir(), "ragtruth-qa-dev.jsonl");
@@ -402,6 +407,11 @@ async function main(): Promise<void> {
     subset === null
       ? `${dev.length} good answers`
       : `the first ${dev.length} by id of the balanced sample (${dev.filter((a) => a.hallucinated).length} hallucinated; ids ${dev[0]?.id}–${dev.at(-1)?.id})`;
+  const cascadeCurve = values.set !== "cases" && subset === null && !values.json && (values.only === undefined || values.only === "cascade");
+  if (values.only === "cascade") {
+    for (const l of await cascadeReport(good, values["llm-results"] ?? null)) console.log(l);
+    return;
+  }
   const cases = values.set === "ragtruth" ? [] : loadJudgeCases();
   const judges = (await benchJudges(process.env, values.only)).map((b) => (values["grounding-only"] ? { ...b, judge: groundingOnly(b.judge) } : b));
   const report: unknown[] = [];
@@ -470,6 +480,7 @@ async function main(): Promise<void> {
       failed ||= !g.met;
     }
   }
+  if (cascadeCurve) for (const l of await cascadeReport(good, values["llm-results"] ?? null)) console.log(l);
   if (values.json) console.log(JSON.stringify(report, null, 2));
   if (failed) process.exitCode = 1;
 }
