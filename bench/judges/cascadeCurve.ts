@@ -168,7 +168,7 @@ const bandText = (b: RiskBand | null): string => (b === null ? "none" : `${b.low
 export async function cascadeReport(
   all: readonly RagTruthAnswer[],
   model: string | null,
-  budgets: readonly number[] = [0, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.3],
+  budgets: readonly number[] = [0, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3],
 ): Promise<string[]> {
   const stored = loadStoredLlm(model);
   if (stored === null) return ["cascade curve: no stored LLM judgments in bench/judges/llm-results (run bench/judges/llmSubset.ts with an LLM endpoint)"];
@@ -258,17 +258,20 @@ export async function cascadeReport(
   }
   const bands = candidateBands(answers);
   const maxShare = bands.reduce((m, b) => Math.max(m, answers.filter((a) => inBand(b, a.tier1)).length), 0) / answers.length;
+  const evaluable = budgets.filter((b, i) => i === 0 || (budgets[i - 1] as number) < maxShare);
+  const llmS = llmMs.length === 0 ? 0 : llmMs.reduce((s, x) => s + x, 0) / llmMs.length / 1000;
+  const perAnswer = (share: number): string => `${(t1Ms / 1000 + share * llmS).toFixed(2)} s`;
   lines.push(
-    `cascade, cross-validated (band chosen on 4 question folds by F1, applied to the 5th; ${bands.length} evaluable bands, the widest sends ${(maxShare * 100).toFixed(1)}% of answers):`,
-    `${"budget".padStart(7)}  ${"sent".padStart(6)}  P      R      F1     AUROC  bands chosen per fold`,
+    `cascade, cross-validated (band chosen on 4 question folds by F1, applied to the 5th; ${bands.length} evaluable bands, the widest sends ${(maxShare * 100).toFixed(1)}% of answers; larger budgets cannot be evaluated without more stored tier-3 judgments):`,
+    `${"budget".padStart(7)}  ${"sent".padStart(6)}  P      R      F1     AUROC  s/answer  bands chosen per fold`,
   );
-  for (const p of crossValidatedCurve(answers, budgets)) {
+  for (const p of crossValidatedCurve(answers, evaluable)) {
     lines.push(
-      `${(p.budget * 100).toFixed(0).padStart(6)}%  ${(p.share * 100).toFixed(1).padStart(5)}%  ${f3(p.precision)}  ${f3(p.recall)}  ${f3(p.f1)}  ${f3(p.auroc)}  ${p.bands.map(bandText).join(" | ")}`,
+      `${(p.budget * 100).toFixed(0).padStart(6)}%  ${(p.share * 100).toFixed(1).padStart(5)}%  ${f3(p.precision)}  ${f3(p.recall)}  ${f3(p.f1)}  ${f3(p.auroc)}  ${perAnswer(p.share).padStart(8)}  ${p.bands.map(bandText).join(" | ")}`,
     );
   }
   lines.push("cascade, in sample (the best band on all answers, optimistic):");
-  for (const b of budgets) {
+  for (const b of evaluable) {
     const band = bestBand(answers, bands, b);
     const f = figures(
       answers.map((a) => decide(a, band)),
