@@ -194,7 +194,7 @@ export async function cascadeReport(
   );
   const lines = [
     `\n== cascade: tier 1 (no-LLM judge, out of fold) + stored tier-3 judgments of ${stored.model} on RAGTruth QA dev (${all.length} good answers, ${labels.filter((x) => x).length} hallucinated)`,
-    `tier-3 judgments stored: ${stored.byId.size}, of answers here: ${covered.length} (the answers nearest the committed risk threshold, nearest first: llmSubset.ts); statuses: ${[
+    `tier-3 judgments stored: ${stored.byId.size}, of answers here: ${covered.length} (the answers nearest tier 1's flag boundary, nearest first: llmSubset.ts); statuses: ${[
       ...covered.reduce((m, a) => m.set(a.llm?.judgment.status ?? "", (m.get(a.llm?.judgment.status ?? "") ?? 0) + 1), new Map<string, number>()),
     ]
       .map(([s, n]) => `${s} ${n}`)
@@ -268,6 +268,16 @@ export async function cascadeReport(
   for (const p of crossValidatedCurve(answers, evaluable)) {
     lines.push(
       `${(p.budget * 100).toFixed(0).padStart(6)}%  ${(p.share * 100).toFixed(1).padStart(5)}%  ${f3(p.precision)}  ${f3(p.recall)}  ${f3(p.f1)}  ${f3(p.auroc)}  ${perAnswer(p.share).padStart(8)}  ${p.bands.map(bandText).join(" | ")}`,
+    );
+  }
+  const widest = bands.reduce<RiskBand | null>((w, b) => (w === null || b.high - b.low > w.high - w.low ? b : w), null);
+  if (widest !== null) {
+    const f = figures(
+      answers.map((a) => decide(a, widest)),
+      labels,
+    );
+    lines.push(
+      `cascade with the widest evaluable band ${bandText(widest)} (no choice made): sent ${((f.sent / answers.length) * 100).toFixed(1)}%, P ${f3(f.precision)}, R ${f3(f.recall)}, F1 ${f3(f.f1)}, AUROC ${f3(f.auroc)}, ${perAnswer(f.sent / answers.length)} per answer`,
     );
   }
   lines.push("cascade, in sample (the best band on all answers, optimistic):");
