@@ -169,8 +169,8 @@ describe("cascade judge (issue 40): tier 1 on every answer, the LLM on the uncer
 
 describe("cascade settings (RAGMETER_JUDGE=cascade, RAGMETER_CASCADE_*)", () => {
   const endpoint = { OPENAI_BASE_URL: "http://127.0.0.1:9/v1", RAGMETER_JUDGE_MODEL: "m-1" };
-  it("reads the band, the budget and the tasks; the defaults are 0.2,0.3 and a share of 0.3", () => {
-    expect(loadConfig({ ...endpoint, RAGMETER_JUDGE: "cascade" }).cascade).toEqual({ band: { low: 0.2, high: 0.3 }, maxShare: 0.3, maxAnswers: null, llmTasks: [] });
+  it("reads the band, the budget and the tasks; the defaults are 0.3,0.5 and a share of 0.3", () => {
+    expect(loadConfig({ ...endpoint, RAGMETER_JUDGE: "cascade" }).cascade).toEqual({ band: { low: 0.3, high: 0.5 }, maxShare: 0.3, maxAnswers: null, llmTasks: [] });
     const c = loadConfig({
       ...endpoint,
       RAGMETER_JUDGE: "cascade",

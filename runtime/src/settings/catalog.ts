@@ -50,8 +50,8 @@ const brokerList = z
 
 /** The judge backends `RAGMETER_JUDGE` names (scorer/src/judges/backends.ts). */
 const JUDGE_BACKENDS = ["heuristic", "llm", "cascade"] as const;
-/** Default uncertain band of the cascade judge (docs/judges.md, "Which tier to choose"). */
-const DEFAULT_CASCADE_BAND = "0.2,0.3";
+/** Default uncertain band of the cascade judge: the risks around the no-LLM judge's own flag boundary (0.38 on the dev answers; docs/judges.md, "Which tier to choose"). */
+const DEFAULT_CASCADE_BAND = "0.3,0.5";
 /** `low,high` with 0 ≤ low ≤ high ≤ 1. */
 const BAND = "must be `low,high` with 0 ≤ low ≤ high ≤ 1 (e.g. 0.2,0.3)";
 const riskBand = z.string().transform((raw, ctx) => {
