@@ -1,17 +1,18 @@
 // Dependency rules of the repository (run by `npm test` through scripts/rules.mjs).
-// Layers of the scorer, top to bottom (design §8):
-//   cli → runs → {stream, scoring, store} → {judges, extract} → domain
-// with store depending on domain types alone. A rule's name is printed with every violation.
-const WORKSPACES = "(otlp|kafka|runtime|tuning|collector|instrumentation|golden|scorer|dashboards|examples/sample-rag)";
+// Workspaces of the scorer's side, top to bottom (design §8):
+//   scorer (the CLI: cli → runs) → stream → store → core
+// and inside core: scoring → {judges, extract} → domain. A rule's name is printed with every violation.
+const WORKSPACES = "(otlp|kafka|runtime|tuning|collector|instrumentation|golden|core|store|stream|scorer|dashboards|examples/sample-rag)";
 const S = "^scorer/src/";
+const C = "^core/src/";
 
-/** A scorer layer may not import the listed layers. */
-const layer = (name, from, forbidden, comment) => ({
+/** A layer folder of `root` (core or the CLI) may not import the listed layers. */
+const layer = (name, root, from, forbidden, comment) => ({
   name,
   comment,
   severity: "error",
-  from: { path: `${S}${from}/` },
-  to: { path: `${S}(${forbidden.join("|")})/` },
+  from: { path: `${root}${from}/` },
+  to: { path: `${root}(${forbidden.join("|")})/` },
 });
 
 module.exports = {
@@ -52,9 +53,10 @@ module.exports = {
       to: { path: "^tests/" },
     },
     // Direction between the workspaces (design §8): runtime at the bottom; otlp, kafka and golden on
-    // it alone; instrumentation (published on its own) standing alone, dashboards on the scorer's metric table alone; the collector
-    // on runtime, otlp and kafka; the sample on golden and instrumentation; the scorer (the CLI) on
-    // top. Tests, bench and scripts may import any.
+    // it alone; instrumentation (published on its own) standing alone; dashboards on core's metric
+    // table alone; the collector on runtime, otlp and kafka; the sample on golden and instrumentation;
+    // core on runtime, golden and otlp; store on core's domain; stream on core and store; the scorer
+    // (the CLI) on top. Tests, bench and scripts may import any.
     {
       name: "runtime-is-the-bottom",
       comment: "runtime is the lowest shared workspace: it imports no other.",
@@ -71,7 +73,7 @@ module.exports = {
     },
     {
       name: "tuning-only-in-entry-points",
-      comment: "Only the entry points (the collector, the scorer's CLI and stream) import tuning, so otlp, kafka, golden and the libraries pull no native FFI.",
+      comment: "Only the entry points (the collector, the CLI) import tuning, so otlp, kafka, golden, core, store and stream pull no native FFI.",
       severity: "error",
       from: { path: `^${WORKSPACES}/`, pathNot: "^(tuning|collector|scorer)/" },
       to: { path: "^tuning/" },
@@ -92,10 +94,45 @@ module.exports = {
     },
     {
       name: "dashboards-on-the-metric-table-only",
-      comment: "dashboards import only the scorer's metric table (@ragmeter/scorer/metrics): panels, SQL and alerts are generated from it.",
+      comment: "dashboards import only core's metric table (@ragmeter/core/metrics): panels, SQL and alerts are generated from it.",
       severity: "error",
       from: { path: "^dashboards/" },
-      to: { path: `^${WORKSPACES}/`, pathNot: "^(dashboards/|scorer/(src|dist)/domain/metricTable\\.)" },
+      to: { path: `^${WORKSPACES}/`, pathNot: "^(dashboards/|core/(src|dist)/domain/metricTable\\.)" },
+    },
+    {
+      name: "core-on-shared-workspaces-only",
+      comment: "core (metrics, extraction, judges, scoring) imports only runtime, golden and otlp: no store, no stream, no CLI.",
+      severity: "error",
+      from: { path: "^core/" },
+      to: { path: `^${WORKSPACES}/`, pathNot: "^(core|runtime|golden|otlp)/" },
+    },
+    {
+      name: "core-without-store-driver-http-server-or-cli-parser",
+      comment: "core runs anywhere a metric is computed: it loads no ClickHouse client, no HTTP server, no CLI parser or progress bar.",
+      severity: "error",
+      from: { path: "^core/" },
+      to: { path: "(^|/)node_modules/(@clickhouse/client|chdb|fastify|commander|cli-progress)(/|$)" },
+    },
+    {
+      name: "store-on-core-domain-only",
+      comment: "store holds all SQL and depends on core's domain types alone (and runtime, golden): never on extraction, judges, scoring, the stream or the CLI.",
+      severity: "error",
+      from: { path: "^store/" },
+      to: { path: `^(${WORKSPACES.slice(1, -1)})/`, pathNot: "^(store|runtime|golden)/|^core/(src|dist)/domain/" },
+    },
+    {
+      name: "stream-below-the-cli",
+      comment: "stream (consume, settle, store, score) imports core, store and the shared workspaces, never the CLI; only the CLI imports stream.",
+      severity: "error",
+      from: { path: "^stream/" },
+      to: { path: `^${WORKSPACES}/`, pathNot: "^(stream|core|store|collector|kafka|otlp|runtime)/" },
+    },
+    {
+      name: "only-the-cli-imports-stream",
+      comment: "The stream service is started by the CLI (`scorer`, `serve`) alone.",
+      severity: "error",
+      from: { path: `^${WORKSPACES}/`, pathNot: "^(stream|scorer)/" },
+      to: { path: "^stream/" },
     },
     {
       name: "collector-on-shared-workspaces-only",
@@ -106,17 +143,17 @@ module.exports = {
     },
     {
       name: "sample-not-on-scorer-or-collector",
-      comment: "The sample application is what ragmeter measures, not a part of it: it imports neither the scorer nor the collector.",
+      comment: "The sample application is what ragmeter measures, not a part of it: it imports no part of the scorer (core, store, stream, the CLI) nor the collector.",
       severity: "error",
       from: { path: "^examples/" },
-      to: { path: "^(scorer|collector)/" },
+      to: { path: "^(core|store|stream|scorer|collector)/" },
     },
     {
       name: "nothing-shipped-imports-the-scorer",
-      comment: "The scorer is the top: no other workspace imports it, but for its metric table (@ragmeter/scorer/metrics), which the dashboards are generated from.",
+      comment: "The scorer (the CLI) is the top: no other workspace imports it.",
       severity: "error",
       from: { path: `^${WORKSPACES}/`, pathNot: "^scorer/" },
-      to: { path: "^scorer/", pathNot: "^scorer/(src|dist)/domain/metricTable\\." },
+      to: { path: "^scorer/" },
     },
     {
       name: "sample-only-in-demo",
@@ -143,38 +180,33 @@ module.exports = {
     {
       name: "sql-only-in-store",
       comment:
-        "SQL only in scorer/src/store (design §8): the ClickHouse clients (@clickhouse/client, chdb) are imported there alone. scripts/rules.mjs checks SQL string literals too.",
+        "SQL only in the store workspace (design §8): the ClickHouse clients (@clickhouse/client, chdb) are imported there alone. scripts/rules.mjs checks SQL string literals too.",
       severity: "error",
-      from: { path: `^${WORKSPACES}/`, pathNot: `${S}store/` },
+      from: { path: `^${WORKSPACES}/`, pathNot: "^store/src/" },
       to: { path: "(^|/)node_modules/(@clickhouse/client|chdb)(/|$)", dependencyTypesNot: ["type-only"] },
     },
+    layer("core-domain-is-the-bottom", C, "domain", ["extract", "judges", "scoring"], "domain holds types, statuses and the metric table: it imports no other layer."),
+    layer("core-extract-below-scoring", C, "extract", ["judges", "scoring"], "extract turns spans into interactions; it knows nothing of judging or scoring."),
     layer(
-      "scorer-domain-is-the-bottom",
-      "domain",
-      ["extract", "judges", "scoring", "store", "stream", "runs", "cli"],
-      "domain holds types, statuses and the metric table: it imports no other layer.",
-    ),
-    layer(
-      "scorer-extract-below-scoring",
-      "extract",
-      ["judges", "scoring", "store", "stream", "runs", "cli"],
-      "extract turns spans into interactions; it knows nothing of judging, storing or running.",
-    ),
-    layer(
-      "scorer-judges-below-scoring",
+      "core-judges-below-scoring",
+      C,
       "judges",
-      ["extract", "scoring", "stream", "runs", "cli"],
-      "judges produce verdicts; they neither store rows nor run evaluations (the judge cache reaches the store through an interface).",
+      ["extract", "scoring"],
+      "judges produce verdicts; they never read spans or score interactions (the judge cache reaches the store through an interface).",
     ),
-    layer("scorer-store-on-domain-only", "store", ["extract", "judges", "scoring", "stream", "runs", "cli"], "store holds all SQL and depends on domain types alone."),
-    layer("scorer-scoring-below-stream", "scoring", ["store", "stream", "runs", "cli"], "scoring is interaction in, scores out: no storage, no streaming, no runs."),
-    layer("scorer-stream-below-runs", "stream", ["runs", "cli"], "stream consumes, settles and scores traces; runs and the CLI sit above it."),
-    layer("scorer-runs-below-cli", "runs", ["cli"], "runs (eval, replay, compare, calibrate, report data) never reach up into the CLI."),
+    layer("scorer-runs-below-cli", S, "runs", ["cli"], "runs (eval, replay, compare, calibrate, report data) never reach up into the CLI."),
+    {
+      name: "core-no-stray-modules",
+      comment: "Every core module belongs to a layer folder.",
+      severity: "error",
+      from: { path: C, pathNot: `${C}(domain|extract|judges|scoring)/` },
+      to: { dependencyTypes: ["local"] },
+    },
     {
       name: "scorer-no-stray-modules",
-      comment: "Every scorer module belongs to a layer folder (besides the package entry).",
+      comment: "Every CLI module belongs to a layer folder (besides the package entry).",
       severity: "error",
-      from: { path: S, pathNot: `${S}(domain|extract|judges|scoring|store|stream|runs|cli)/|${S}index\\.ts$` },
+      from: { path: S, pathNot: `${S}(runs|cli)/|${S}index\\.ts$` },
       to: { dependencyTypes: ["local"] },
     },
   ],
@@ -183,7 +215,7 @@ module.exports = {
     // its dist/): kept in the graph so the rules on packages and on the direction between workspaces
     // see them, never followed.
     doNotFollow: { path: "(^|/)(node_modules|dist)/" },
-    exclude: { path: "(^|/)test-output/|^(otlp|kafka|runtime|collector|instrumentation|golden|scorer|dashboards|examples/sample-rag)/node_modules/" },
+    exclude: { path: `(^|/)test-output/|^${WORKSPACES}/node_modules/` },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.depcruise.json" },
     enhancedResolveOptions: {

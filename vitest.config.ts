@@ -31,7 +31,17 @@ class LongestFirst extends BaseSequencer {
 // Two projects, chosen by a test file's folder (`npx vitest run tests/unit/x.unit.test.ts` runs it in
 // its own project's settings). scripts/test.mjs runs the unit tier, then the integration and e2e
 // files in parallel (a pool of max(2, cores); the files of its SERIAL list one at a time after them).
+// Tests import the scorer's workspaces by their source (../../core/src/…); the workspaces import each
+// other by name (@ragmeter/core/…, resolved to dist/ by Node). Aliasing the names to the sources keeps
+// one copy of each module in a test process (a class is one class, for instanceof and #private).
+const root = import.meta.dirname;
+const alias = [
+  { find: /^@ragmeter\/core\/metrics$/u, replacement: `${root}/core/src/domain/metricTable.ts` },
+  { find: /^@ragmeter\/(core|store|stream)\/(.+)$/u, replacement: `${root}/$1/src/$2.ts` },
+];
+
 export default defineConfig({
+  resolve: { alias },
   test: {
     pool: "forks",
     testTimeout: 60_000,

@@ -4,8 +4,8 @@
 // exported through the OTel logs SDK to a local HTTP receiver that answers 200. Prints events,
 // requests, wall and CPU time, CPU µs per event.
 import { createServer } from "node:http";
-import { evaluationsOf } from "../scorer/dist/scoring/evaluations.js";
-import { startEvaluationExport } from "../scorer/dist/stream/evaluationExport.js";
+import { evaluationsOf } from "../core/dist/scoring/evaluations.js";
+import { startEvaluationExport } from "../stream/dist/evaluationExport.js";
 
 let n = 0;
 const server = createServer((req, res) => {

@@ -5,10 +5,10 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { openStore } from "../scorer/dist/store/client.js";
-import { forgetTraces } from "../scorer/dist/store/forget.js";
-import { forgottenAmong } from "../scorer/dist/store/forgotten.js";
-import { saveSpans } from "../scorer/dist/store/spans.js";
+import { openStore } from "../store/dist/client.js";
+import { forgetTraces } from "../store/dist/forget.js";
+import { forgottenAmong } from "../store/dist/forgotten.js";
+import { saveSpans } from "../store/dist/spans.js";
 
 const arg = process.argv.indexOf("--tombstones");
 const tombstones = arg > 0 ? Number(process.argv[arg + 1]) : 10_000;

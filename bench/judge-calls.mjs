@@ -8,7 +8,7 @@
 // Usage: node bench/judge-calls.mjs [--traces 1000] [--non-rag 0.3] [--capped 0.1]
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
-import { scoreTrace } from "../scorer/dist/scoring/trace.js";
+import { scoreTrace } from "../core/dist/scoring/trace.js";
 
 const { values: args } = parseArgs({
   options: { traces: { type: "string", default: "1000" }, "non-rag": { type: "string", default: "0.3" }, capped: { type: "string", default: "0.1" } },

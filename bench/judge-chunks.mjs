@@ -16,9 +16,9 @@
 // cache's bound in segments instead of the judge's)] (needs `npx tsc -b` first)
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { createHeuristicJudge } from "../scorer/dist/judges/heuristic/heuristicJudge.js";
-import { CHUNK_CACHE, Tokens } from "../scorer/dist/judges/heuristic/tokens.js";
-import { judgeGrounding, judgeRelevance } from "../scorer/dist/judges/types.js";
+import { createHeuristicJudge } from "../core/dist/judges/heuristic/heuristicJudge.js";
+import { CHUNK_CACHE, Tokens } from "../core/dist/judges/heuristic/tokens.js";
+import { judgeGrounding, judgeRelevance } from "../core/dist/judges/types.js";
 import { chunkText, createProdCorpus, PROD_DEFAULTS, prodTrace } from "./lib/prod-traces.mjs";
 
 const { values: args } = parseArgs({

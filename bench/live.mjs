@@ -19,11 +19,11 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
+import { metricTable } from "../core/dist/domain/metricTable.js";
 import { storeReader } from "../scorer/dist/cli/api/reader.js";
 import { startReadApi } from "../scorer/dist/cli/api/server.js";
-import { metricTable } from "../scorer/dist/domain/metricTable.js";
-import { openStore } from "../scorer/dist/store/client.js";
-import { saveResults } from "../scorer/dist/store/results.js";
+import { openStore } from "../store/dist/client.js";
+import { saveResults } from "../store/dist/results.js";
 
 const { values: args } = parseArgs({
   options: {

@@ -18,8 +18,8 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createAdmin, setUpTopics } from "@ragmeter/kafka";
-import { openStore } from "../scorer/dist/store/client.js";
 import { startKafka, stopKafka } from "../scripts/kafka/kafka.mjs";
+import { openStore } from "../store/dist/client.js";
 import { cpuSeconds } from "./lib/proc.mjs";
 
 const { values: args } = parseArgs({

@@ -17,13 +17,13 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { createAdmin } from "@ragmeter/kafka";
 import { runtimeTuning, runtimeTuningEnabled } from "@ragmeter/tuning";
+import { createHeuristicJudge } from "../core/dist/judges/heuristic/heuristicJudge.js";
+import { createLlmJudge } from "../core/dist/judges/llm/llmJudge.js";
 import { envSchema } from "../scorer/dist/cli/config.js";
-import { createHeuristicJudge } from "../scorer/dist/judges/heuristic/heuristicJudge.js";
-import { createLlmJudge } from "../scorer/dist/judges/llm/llmJudge.js";
-import { openStore } from "../scorer/dist/store/client.js";
-import { passBatchSize } from "../scorer/dist/stream/loop.js";
-import { startScorerService } from "../scorer/dist/stream/service.js";
 import { startKafka, stopKafka } from "../scripts/kafka/kafka.mjs";
+import { openStore } from "../store/dist/client.js";
+import { passBatchSize } from "../stream/dist/loop.js";
+import { startScorerService } from "../stream/dist/service.js";
 
 const { values: args } = parseArgs({
   options: {

@@ -379,7 +379,7 @@ try {
 }
 
 // ---- what was stored and scored ----
-const { openStore } = await import("../scorer/dist/store/client.js");
+const { openStore } = await import("../store/dist/client.js");
 const report = {
   minutes: MINUTES,
   rate: RATE,

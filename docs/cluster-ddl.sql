@@ -1,5 +1,5 @@
 -- ragmeter's schema in its clustered form (CLICKHOUSE_CLUSTER=ragmeter_cluster, CLICKHOUSE_DATABASE=ragmeter), design §11.
--- Generated from the migrations (scorer/src/store/migrations.ts, clusteredStatements) by `npm run docs:cluster-ddl`;
+-- Generated from the migrations (store/src/migrations.ts, clusteredStatements) by `npm run docs:cluster-ddl`;
 -- tests/unit/cluster-ddl.unit.test.ts fails when this file is stale, and tests/integration/migrations.integration.test.ts
 -- parses every statement in the ClickHouse engine. `ragmeter scorer` (or serve) runs them itself on its first start
 -- with CLICKHOUSE_URL and CLICKHOUSE_CLUSTER set, recording each migration in schema_migrations, and then the data

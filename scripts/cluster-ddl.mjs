@@ -1,8 +1,8 @@
 // Writes docs/cluster-ddl.sql, ragmeter's schema in its clustered form, from the migrations
-// (scorer/src/store/migrations.ts, built by `npm run docs:cluster-ddl` first), for database
+// (store/src/migrations.ts, built by `npm run docs:cluster-ddl` first), for database
 // `ragmeter` on cluster `ragmeter_cluster`. tests/unit/cluster-ddl.unit.test.ts fails when it is stale.
 import { writeFileSync } from "node:fs";
-import { renderClusterDdl } from "../scorer/dist/store/migrations.js";
+import { renderClusterDdl } from "../store/dist/migrations.js";
 
 const file = new URL("../docs/cluster-ddl.sql", import.meta.url);
 writeFileSync(file, renderClusterDdl("ragmeter", "ragmeter_cluster"));

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
-// Prints, for each metric name of the table, how many source files under scorer/src and
-// dashboards/src name it (issue 30's done-when figure: at most 3 each — the table entry, its
+// Prints, for each metric name of the table, how many shipped source files of the scorer's
+// side (core, store, stream, the CLI) and dashboards/src name it (issue 30's done-when figure: at most 3 each — the table entry, its
 // function, a prompt where it has one). "word": the name as a whole word anywhere (identifiers,
 // strings, comments); "literal": the name inside quotes or a template string.
 // Usage: node scripts/metric-names.mjs [--files]   (from the repository root)
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-const NAMES = ["recall", "mrr", "grounding", "relevance", "key_facts", "abstention", "reference_facts"];
-const ROOTS = ["scorer/src", "dashboards/src"];
+const NAMES = ["recall", "precision", "ndcg", "mrr", "grounding", "grounding_risk", "relevance", "context_relevance", "key_facts", "abstention", "reference_facts"];
+const ROOTS = ["core/src", "store/src", "stream/src", "scorer/src", "dashboards/src"];
 const listFiles = process.argv.includes("--files");
 
 function walk(dir) {

@@ -4,8 +4,8 @@
 //   dependencies dependency-cruiser (.dependency-cruiser.cjs): no cycles, layers import one way,
 //                no workspace internals from another workspace, test helpers only in tests/helpers,
 //                the direction between workspaces, the sample and the browser driver loaded lazily,
-//                the ClickHouse clients only in scorer/src/store
-//   boundaries   SQL statements only in scorer/src/store, playwright-core never imported statically
+//                the ClickHouse clients only in store/src
+//   boundaries   SQL statements only in store/src, playwright-core never imported statically
 //                (scripts/rules/boundaries.mjs)
 //   unused       knip (knip.jsonc, every workspace): no unused file, export, exported type or
 //                dependency, no import of a package the importing workspace does not declare; the
@@ -23,7 +23,7 @@ import { boundaryViolations } from "./rules/boundaries.mjs";
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 /** Folders the dependency rules read (those present). */
-const SOURCES = ["otlp", "kafka", "runtime", "collector", "instrumentation", "golden", "scorer", "dashboards", "examples", "tests", "bench", "scripts"];
+const SOURCES = ["otlp", "kafka", "runtime", "collector", "instrumentation", "golden", "core", "store", "stream", "scorer", "dashboards", "examples", "tests", "bench", "scripts"];
 const checks = [
   { name: "lint+format (biome)", cmd: bin("biome"), args: ["ci", "--reporter=summary", "."] },
   {

@@ -11,8 +11,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { bandRisk, type RiskBand } from "../../scorer/src/judges/cascade/cascadeJudge.js";
-import type { GroundingJudgment } from "../../scorer/src/judges/types.js";
+import { bandRisk, type RiskBand } from "../../core/src/judges/cascade/cascadeJudge.js";
+import type { GroundingJudgment } from "../../core/src/judges/types.js";
 import { OVERLAP_CUT, wordOverlap } from "./baselines.js";
 import { auroc, prf } from "./detection.js";
 import { LLM_RESULTS_DIR } from "./llmSubset.js";

@@ -6,7 +6,7 @@
 // the judge on this machine in one sitting (the figures move with the machine's load: alternate runs).
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { type Judge, judgeGrounding } from "../../scorer/src/judges/types.js";
+import { type Judge, judgeGrounding } from "../../core/src/judges/types.js";
 import { goodAnswers, judgeDevDir, loadRagTruth } from "./ragtruth.js";
 
 interface HeuristicModule {
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const root = path.resolve(values.root ?? path.join(path.dirname(new URL(import.meta.url).pathname), "..", ".."));
   const rounds = Number(values.rounds);
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`bench/judges/cpu: --rounds ${values.rounds}: not a positive integer`);
-  const mod = (await import(path.join(root, "scorer/src/judges/heuristic/heuristicJudge.ts"))) as HeuristicModule;
+  const mod = (await import(path.join(root, "core/src/judges/heuristic/heuristicJudge.ts"))) as HeuristicModule;
   const answers = goodAnswers(loadRagTruth(path.join(judgeDevDir(), "ragtruth-qa-dev.jsonl")));
   const input = (a: (typeof answers)[number]) => ({ question: a.question, answer: a.response, chunks: a.passages });
   const shared = mod.createHeuristicJudge();

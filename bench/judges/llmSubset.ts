@@ -9,10 +9,10 @@
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { committedGroundingModel } from "../../core/src/judges/heuristic/model.js";
+import { judgeGrounding } from "../../core/src/judges/types.js";
 import { loadConfig } from "../../scorer/src/cli/config.js";
 import { judgeFor } from "../../scorer/src/cli/context.js";
-import { committedGroundingModel } from "../../scorer/src/judges/heuristic/model.js";
-import { judgeGrounding } from "../../scorer/src/judges/types.js";
 import { goodAnswers, judgeDevDir, loadRagTruth } from "./ragtruth.js";
 import { type Tier1Judged, tier1OutOfFold } from "./tier1Oof.js";
 

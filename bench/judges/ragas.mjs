@@ -14,8 +14,8 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { createLlmJudge } from "../../scorer/dist/judges/llm/llmJudge.js";
-import { judgeGrounding, judgeRelevance } from "../../scorer/dist/judges/types.js";
+import { createLlmJudge } from "../../core/dist/judges/llm/llmJudge.js";
+import { judgeGrounding, judgeRelevance } from "../../core/dist/judges/types.js";
 import { startUsageServer } from "../lib/usage-server.mjs";
 
 const RAGAS_VERSION = "0.4.3";

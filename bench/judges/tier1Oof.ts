@@ -2,9 +2,9 @@
 // judged by a judge whose model was fitted (train.ts, with its own inner cross-validation for the
 // thresholds) on the other four folds of questions (train.ts foldOf): the judge as it would be on
 // questions it never saw. The cascade curve (cascadeCurve.ts) reads these judgments.
-import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
-import type { GroundingModel } from "../../scorer/src/judges/heuristic/model.js";
-import { type GroundingJudgment, judgeGrounding } from "../../scorer/src/judges/types.js";
+import { createHeuristicJudge } from "../../core/src/judges/heuristic/heuristicJudge.js";
+import type { GroundingModel } from "../../core/src/judges/heuristic/model.js";
+import { type GroundingJudgment, judgeGrounding } from "../../core/src/judges/types.js";
 import type { RagTruthAnswer } from "./ragtruth.js";
 import { FOLDS, foldOf, train } from "./train.js";
 

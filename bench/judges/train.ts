@@ -1,4 +1,4 @@
-// `npm run judge:train`: fits the no-LLM grounding judge's model (scorer/src/judges/heuristic/
+// `npm run judge:train`: fits the no-LLM grounding judge's model (core/src/judges/heuristic/
 // grounding-model.json) on the development data (RAGTruth QA, ../shared/judge-dev), exactly as the
 // judge reads claims (alignClaims), and chooses its threshold. A claim is labelled unsupported when
 // it overlaps a human-labelled hallucination span (ragtruth.ts). The answer's grounding risk reads its
@@ -10,10 +10,10 @@ import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { isDeepStrictEqual, parseArgs } from "node:util";
-import { FEATURE_NAMES } from "../../scorer/src/judges/heuristic/features.js";
-import { alignClaims, ruledOut } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
-import { parseGroundingModel, RISK_AGGREGATES, type RiskAggregate, riskOf } from "../../scorer/src/judges/heuristic/model.js";
-import { Tokens } from "../../scorer/src/judges/heuristic/tokens.js";
+import { FEATURE_NAMES } from "../../core/src/judges/heuristic/features.js";
+import { alignClaims, ruledOut } from "../../core/src/judges/heuristic/heuristicJudge.js";
+import { parseGroundingModel, RISK_AGGREGATES, type RiskAggregate, riskOf } from "../../core/src/judges/heuristic/model.js";
+import { Tokens } from "../../core/src/judges/heuristic/tokens.js";
 import { auroc, bestCut, prf } from "./detection.js";
 import { fitLogistic, type LogisticFit, predictLogistic } from "./fit.js";
 import { goodAnswers, inLabelledSpan, judgeDevDir, loadRagTruth, type RagTruthAnswer } from "./ragtruth.js";
@@ -226,7 +226,7 @@ async function main(): Promise<void> {
   const file = path.join(judgeDevDir(), "ragtruth-qa-dev.jsonl");
   const answers = goodAnswers(loadRagTruth(file));
   const model = train(answers, "../shared/judge-dev/ragtruth-qa-dev.jsonl, quality good");
-  const out = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../scorer/src/judges/heuristic/grounding-model.json");
+  const out = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../core/src/judges/heuristic/grounding-model.json");
   const text = `${JSON.stringify(model, null, 2)}\n`;
   console.log(JSON.stringify({ figures: model.figures, trained_on: model.trained_on, threshold: model.threshold }, null, 2));
   if (values.check) {

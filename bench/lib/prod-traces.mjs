@@ -10,7 +10,7 @@
 // `openInferenceShare`) follow the OpenInference conventions (CHAIN, EMBEDDING, RETRIEVER with
 // `retrieval.documents.<i>.document.*`, LLM with `llm.*`), the rest OpenTelemetry GenAI (`gen_ai.*`,
 // documents as `gen_ai.retrieval.documents` JSON, messages as `gen_ai.input/output.messages`), as
-// scorer/src/extract/ reads them. Encoded as the collector writes a trace to Kafka: one OTLP protobuf
+// core/src/extract/ reads them. Encoded as the collector writes a trace to Kafka: one OTLP protobuf
 // ExportTraceServiceRequest keyed by its trace id (bench/lib/scorer-traces.mjs does the same for the
 // tiny traces).
 import { uniformFloat64 } from "pure-rand/distribution/uniformFloat64";

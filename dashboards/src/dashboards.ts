@@ -9,7 +9,7 @@ import type { Builder, Dataquery } from "@grafana/grafana-foundation-sdk/cog";
 import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
 import * as table from "@grafana/grafana-foundation-sdk/table";
 import * as timeseries from "@grafana/grafana-foundation-sdk/timeseries";
-import { type MetricDef, type MetricTable, metricTable } from "@ragmeter/scorer/metrics";
+import { type MetricDef, type MetricTable, metricTable } from "@ragmeter/core/metrics";
 import { DASHBOARD_KS, metricsAtEveryK, metricsAtK } from "./metrics.js";
 import { type PanelId, panelSql, VARIABLE_SQL } from "./sql.js";
 

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type MetricTable, metricTable } from "@ragmeter/scorer/metrics";
+import { type MetricTable, metricTable } from "@ragmeter/core/metrics";
 import { alertsYaml, clickhouseCustomSettingsXml } from "./alerts.js";
 import { buildDashboard, DASHBOARDS } from "./dashboards.js";
 import { datasourceYaml, providerYaml } from "./provisioning.js";

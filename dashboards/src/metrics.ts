@@ -2,7 +2,7 @@
  * The scorer's metric table as the dashboards see it: the panels, their SQL and the alert rules
  * are generated from it, so a metric added to the table appears here with no edit.
  */
-import { type MetricDef, type MetricTable, metricTable } from "@ragmeter/scorer/metrics";
+import { type MetricDef, type MetricTable, metricTable } from "@ragmeter/core/metrics";
 
 /** The values of the dashboards' `k` variable (the k of the per-k metrics such as `recall@<k>`). */
 export const DASHBOARD_KS: readonly number[] = [1, 3, 5, 10];

@@ -8,7 +8,7 @@
  * database. Every table is a ReplacingMergeTree (design §6), so every read uses FINAL.
  */
 
-import { type MetricTable, metricTable } from "@ragmeter/scorer/metrics";
+import { type MetricTable, metricTable } from "@ragmeter/core/metrics";
 import { avgColumns, metricsAtEveryK, metricsAtK, sqlNames } from "./metrics.js";
 
 /** Dashboard variables (names used in the SQL). */

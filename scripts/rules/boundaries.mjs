@@ -1,15 +1,28 @@
 // Text checks dependency-cruiser cannot make (design §8, "Boundaries"), run by scripts/rules.mjs:
 //   sql-only-in-store   a ClickHouse statement (a string literal holding SELECT … FROM, INSERT INTO,
 //                       ALTER/CREATE/DROP/OPTIMIZE/TRUNCATE TABLE …) in shipped code lives under
-//                       scorer/src/store, except the files named in SQL_EXCEPTIONS with their reason
+//                       store/src, except the files named in SQL_EXCEPTIONS with their reason
 //   browser-driver-lazy scorer/src/cli/format/browser.ts imports playwright-core statically only as
 //                       `import type` (erased), the driver itself by import() when report --png runs
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 /** Shipped source folders (tests, bench and scripts may hold SQL: they check the store). */
-const SHIPPED = ["otlp/src", "kafka/src", "runtime/src", "collector/src", "instrumentation/src", "golden/src", "scorer/src", "dashboards/src", "examples/sample-rag/src"];
-const STORE = "scorer/src/store/";
+const SHIPPED = [
+  "otlp/src",
+  "kafka/src",
+  "runtime/src",
+  "collector/src",
+  "instrumentation/src",
+  "golden/src",
+  "core/src",
+  "store/src",
+  "stream/src",
+  "scorer/src",
+  "dashboards/src",
+  "examples/sample-rag/src",
+];
+const STORE = "store/src/";
 /** Files outside the store allowed to hold SQL, each with its reason. */
 export const SQL_EXCEPTIONS = {
   "dashboards/src/sql.ts": "the Grafana panels' queries: Grafana runs them against ClickHouse, ragmeter never does",

@@ -1,4 +1,4 @@
-import { type Judge, judgeOf } from "../../scorer/src/judges/types.js";
+import { type Judge, judgeOf } from "../../core/src/judges/types.js";
 
 /** An LLM-kind judge that counts its calls and answers fixed verdicts (which calls are made, not what they say). */
 export function countingJudge(chunkIds: readonly string[] = []): Judge & { readonly calls: { grounding: number; relevance: number } } {

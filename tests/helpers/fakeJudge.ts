@@ -1,5 +1,5 @@
-import { createLlmJudge, type LlmJudgeOptions } from "../../scorer/src/judges/llm/llmJudge.js";
-import type { Judge } from "../../scorer/src/judges/types.js";
+import { createLlmJudge, type LlmJudgeOptions } from "../../core/src/judges/llm/llmJudge.js";
+import type { Judge } from "../../core/src/judges/types.js";
 import { startFakeOpenAI } from "./openaiServer.js";
 
 /**

@@ -5,8 +5,8 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { BytesProducer } from "../../kafka/src/index.js";
-import { openStore, type Store } from "../../scorer/src/store/client.js";
-import { migrate } from "../../scorer/src/store/migrations.js";
+import { openStore, type Store } from "../../store/src/client.js";
+import { migrate } from "../../store/src/migrations.js";
 import { ensureBroker, testProducer } from "./collector-kafka-helpers.js";
 
 export interface KafkaEngine {

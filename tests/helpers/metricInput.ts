@@ -1,5 +1,5 @@
-import type { MetricInput } from "../../scorer/src/domain/metric.js";
-import { metricDef } from "../../scorer/src/domain/metricTable.js";
+import type { MetricInput } from "../../core/src/domain/metric.js";
+import { metricDef } from "../../core/src/domain/metricTable.js";
 
 /** A retrieved item without a score. */
 export const item = (id: string, document_id: string, text = "") => ({ id, document_id, text, score: null });

@@ -1,4 +1,4 @@
-import type { Store } from "../../scorer/src/store/client.js";
+import type { Store } from "../../store/src/client.js";
 import { rows } from "./streaming.js";
 
 export const DAY = 86_400_000;

@@ -1,4 +1,4 @@
-import type { QuestionResult } from "../../scorer/src/domain/result.js";
+import type { QuestionResult } from "../../core/src/domain/result.js";
 
 /** A result's retrieval metrics in the shape tests compare: recall by k (null unless measured), recall's status, MRR's term, hit rank. */
 export function retrievalOf(q: QuestionResult): {

@@ -1,6 +1,6 @@
 import type { BytesProducer } from "../../kafka/src/index.js";
 import { SIGNAL_HEADER } from "../../otlp/src/index.js";
-import type { Store } from "../../scorer/src/store/client.js";
+import type { Store } from "../../store/src/client.js";
 
 /** Sleeps `ms` milliseconds. */
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALERT_SETTINGS, ALERT_SQL, ALERTS, type AlertId, expandAlertSql } from "../../dashboards/src/index.js";
-import { openStore, type Store } from "../../scorer/src/store/client.js";
+import { openStore, type Store } from "../../store/src/client.js";
 
 // ── seed ────────────────────────────────────────────────────────────────────────────────────────
 const M = 60_000;

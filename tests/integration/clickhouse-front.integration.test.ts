@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { type ClickHouseClient, ClickHouseError, ClickHouseLogLevel, createClient } from "@clickhouse/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStore } from "../../scorer/src/store/client.js";
-import { storeFailure } from "../../scorer/src/store/errors.js";
 import { type ClickHouseFront, startClickHouseFront } from "../../scripts/clickhouse-front/front.mjs";
+import { openStore } from "../../store/src/client.js";
+import { storeFailure } from "../../store/src/errors.js";
 import { rows } from "../helpers/streaming.js";
 
 // The test front (scripts/clickhouse-front) answers ClickHouse's HTTP interface over the embedded

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createLlmJudge } from "../../scorer/src/judges/llm/llmJudge.js";
-import { scoreInteraction } from "../../scorer/src/scoring/score.js";
+import { createLlmJudge } from "../../core/src/judges/llm/llmJudge.js";
+import { scoreInteraction } from "../../core/src/scoring/score.js";
 import { fakeJudge } from "../helpers/fakeJudge.js";
 
 /** How the context relevance prompt begins (the scripted server tells the calls apart by it). */

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DASHBOARDS, expandPanelSql, PANEL_SQL, type PanelId, type QueryContext, VARIABLE_SQL, type VariableValue } from "../../dashboards/src/index.js";
-import { openStore, type Store } from "../../scorer/src/store/client.js";
+import { openStore, type Store } from "../../store/src/client.js";
 
 // ── seed ────────────────────────────────────────────────────────────────────────────────────────
 const H = 3600_000;

@@ -34,9 +34,9 @@ async function violations(files: Record<string, string>): Promise<string[]> {
 }
 
 const clean = {
-  "scorer/src/domain/metrics.ts": "export const M = 1;\n",
-  "scorer/src/scoring/score.ts": 'import { M } from "../domain/metrics.js";\nexport const S = M + 1;\n',
-  "scorer/src/runs/eval.ts": 'import { S } from "../scoring/score.js";\nexport const E = S;\n',
+  "core/src/domain/metrics.ts": "export const M = 1;\n",
+  "core/src/scoring/score.ts": 'import { M } from "../domain/metrics.js";\nexport const S = M + 1;\n',
+  "scorer/src/runs/eval.ts": "export const E = 1;\n",
   "scorer/src/cli/main.ts": 'import { E } from "../runs/eval.js";\nexport const C = E;\n',
   "tests/helpers/h.ts": "export const H = 1;\n",
   "tests/unit/a.unit.test.ts": 'import { H } from "../helpers/h.js";\nexport const T = H;\n',
@@ -49,16 +49,16 @@ describe.concurrent("dependency rules", { timeout: 240_000 }, () => {
     expect(await violations(clean)).toEqual([]);
   });
 
-  it("name an upward import between scorer layers", async () => {
-    expect(await violations({ ...clean, "scorer/src/domain/metrics.ts": 'import { C } from "../cli/main.js";\nexport const M = C;\n' })).toContain("scorer-domain-is-the-bottom");
-    expect(await violations({ ...clean, "scorer/src/scoring/score.ts": 'import { E } from "../runs/eval.js";\nexport const S = E;\n' })).toContain("scorer-scoring-below-stream");
+  it("name an upward import between layers of core and of the CLI", async () => {
+    expect(await violations({ ...clean, "core/src/domain/metrics.ts": 'import { S } from "../scoring/score.js";\nexport const M = S;\n' })).toContain("core-domain-is-the-bottom");
+    expect(await violations({ ...clean, "scorer/src/runs/eval.ts": 'import { C } from "../cli/main.js";\nexport const E = () => C;\n' })).toContain("scorer-runs-below-cli");
   });
 
   it("name an import cycle", async () => {
     const found = await violations({
       ...clean,
-      "scorer/src/store/a.ts": 'import { B } from "./b.js";\nexport const A = B;\n',
-      "scorer/src/store/b.ts": 'import { A } from "./a.js";\nexport const B = () => A;\n',
+      "store/src/a.ts": 'import { B } from "./b.js";\nexport const A = B;\n',
+      "store/src/b.ts": 'import { A } from "./a.js";\nexport const B = () => A;\n',
     });
     expect(found).toEqual(["no-circular"]);
   });
@@ -67,7 +67,7 @@ describe.concurrent("dependency rules", { timeout: 240_000 }, () => {
     const found = await violations({
       ...clean,
       "golden/src/x.ts": "export const X = 1;\n",
-      "scorer/src/domain/metrics.ts": 'import { X } from "../../../golden/src/x.js";\nexport const M = X;\n',
+      "core/src/domain/metrics.ts": 'import { X } from "../../../golden/src/x.js";\nexport const M = X;\n',
     });
     expect(found).toEqual(["no-cross-workspace-internals"]);
   });
@@ -85,7 +85,7 @@ describe.concurrent("dependency rules", { timeout: 240_000 }, () => {
     expect(await violations({ ...clean, "tests/unit/c.unit.test.ts": 'import { H } from "./moved-away.js";\nexport const T = H;\n' })).toEqual(["no-unresolvable"]);
   });
 
-  it("name a scorer module outside every layer", async () => {
-    expect(await violations({ ...clean, "scorer/src/misc/x.ts": 'import { M } from "../domain/metrics.js";\nexport const X = M;\n' })).toEqual(["scorer-no-stray-modules"]);
+  it("name a CLI module outside every layer", async () => {
+    expect(await violations({ ...clean, "scorer/src/misc/x.ts": 'import { E } from "../runs/eval.js";\nexport const X = E;\n' })).toEqual(["scorer-no-stray-modules"]);
   });
 });

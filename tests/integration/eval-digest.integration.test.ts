@@ -3,19 +3,19 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseGoldenSet } from "@ragmeter/golden";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { JUDGED_METRICS } from "../../core/src/domain/metricTable.js";
+import { outcomeOf } from "../../core/src/domain/result.js";
+import { lengthBias } from "../../core/src/judges/analysis.js";
+import { createHeuristicJudge } from "../../core/src/judges/heuristic/heuristicJudge.js";
 import { judgeErrorReasons } from "../../scorer/src/cli/format/text.js";
-import { JUDGED_METRICS } from "../../scorer/src/domain/metricTable.js";
-import { outcomeOf } from "../../scorer/src/domain/result.js";
-import { lengthBias } from "../../scorer/src/judges/analysis.js";
-import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
 import { aggregate } from "../../scorer/src/runs/aggregate.js";
 import { runEval } from "../../scorer/src/runs/eval.js";
 import { documentIdWarning, matchModeReport } from "../../scorer/src/runs/matchModes.js";
 import { type EvalOutcome, questionFailures, runMetricNames, runMetricValues } from "../../scorer/src/runs/summary.js";
 import { httpTarget, type Target } from "../../scorer/src/runs/target.js";
-import { openStore, type Store } from "../../scorer/src/store/client.js";
-import { runScores } from "../../scorer/src/store/results.js";
-import { getRun } from "../../scorer/src/store/runs.js";
+import { openStore, type Store } from "../../store/src/client.js";
+import { runScores } from "../../store/src/results.js";
+import { getRun } from "../../store/src/runs.js";
 import { startSampleServeChild } from "../helpers/sampleServe.js";
 
 // Issue 12 (speed): a run without --json keeps only a digest per question. Its summary must be the

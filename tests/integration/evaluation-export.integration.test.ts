@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_GOLDEN_FILE } from "../../examples/sample-rag/src/index.js";
 import { serveCommand } from "../../scorer/src/cli/streamCommands.js";
-import { openStore } from "../../scorer/src/store/client.js";
+import { openStore } from "../../store/src/client.js";
 import { cli } from "../helpers/cli.js";
 import { FOUR_QUESTION_TABLE, startFixtureTarget } from "../helpers/fixtureTarget.js";
 import { startFakeOpenAI } from "../helpers/openaiServer.js";

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseGoldenSet } from "@ragmeter/golden";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStore, type Store } from "../../scorer/src/store/client.js";
-import { GOLDEN_INSERT_ROWS, goldenItemsOfSet, saveGoldenSet } from "../../scorer/src/store/golden.js";
+import { openStore, type Store } from "../../store/src/client.js";
+import { GOLDEN_INSERT_ROWS, goldenItemsOfSet, saveGoldenSet } from "../../store/src/golden.js";
 
 // Issue 12: a golden set is stored in inserts of GOLDEN_INSERT_ROWS items; a set of two and a half
 // inserts must come back whole, in file order, with its set row counting every item.

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { chunkText, createProdCorpus, prodTrace } from "../../bench/lib/prod-traces.mjs";
-import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
-import { CHUNK_CACHE, type ChunkCacheBound, Tokens } from "../../scorer/src/judges/heuristic/tokens.js";
-import type { GroundingInput, Judge } from "../../scorer/src/judges/types.js";
-import { judgeGrounding, judgeRelevance } from "../../scorer/src/judges/types.js";
+import { createHeuristicJudge } from "../../core/src/judges/heuristic/heuristicJudge.js";
+import { CHUNK_CACHE, type ChunkCacheBound, Tokens } from "../../core/src/judges/heuristic/tokens.js";
+import type { GroundingInput, Judge } from "../../core/src/judges/types.js";
+import { judgeGrounding, judgeRelevance } from "../../core/src/judges/types.js";
 
 // The heuristic judge's chunk cache (issue 31): a chunk's tokens kept by its hash across traces,
 // within a bound. Production-shaped traces (bench/lib/prod-traces.mjs, seed 31) are judged by one

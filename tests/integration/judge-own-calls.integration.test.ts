@@ -14,9 +14,9 @@ import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter, SimpleSp
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectorConfigSchema } from "../../collector/src/config.js";
 import { type RunningCollector, startCollector } from "../../collector/src/server.js";
-import { createLlmJudge } from "../../scorer/src/judges/llm/llmJudge.js";
-import { judgeRelevance } from "../../scorer/src/judges/types.js";
-import { startScorerService } from "../../scorer/src/stream/service.js";
+import { createLlmJudge } from "../../core/src/judges/llm/llmJudge.js";
+import { judgeRelevance } from "../../core/src/judges/types.js";
+import { startScorerService } from "../../stream/src/service.js";
 import { BROKER, createTopic } from "../helpers/collector-kafka-helpers.js";
 import { type KafkaEngine, openKafkaEngine } from "../helpers/kafkaEngine.js";
 import { startFakeOpenAI } from "../helpers/openaiServer.js";

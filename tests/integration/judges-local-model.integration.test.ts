@@ -5,10 +5,10 @@
 // (Python 3.10+ with pip) fails the test. A handful of calls with short replies; the install and run
 // seconds are printed.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { outputBounds } from "../../scorer/src/judges/llm/bounds.js";
-import { createLlmJudge } from "../../scorer/src/judges/llm/llmJudge.js";
-import type { Judge } from "../../scorer/src/judges/types.js";
-import { judgeGrounding, judgeRelevance } from "../../scorer/src/judges/types.js";
+import { outputBounds } from "../../core/src/judges/llm/bounds.js";
+import { createLlmJudge } from "../../core/src/judges/llm/llmJudge.js";
+import type { Judge } from "../../core/src/judges/types.js";
+import { judgeGrounding, judgeRelevance } from "../../core/src/judges/types.js";
 import { installLocalModel, type LocalModelServer, startLocalModel, stopLocalModel } from "../../scripts/local-model/local-model.mjs";
 
 const VERDICTS = ["SUPPORTED", "CONTRADICTED", "UNSUPPORTED"];

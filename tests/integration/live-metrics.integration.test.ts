@@ -2,12 +2,12 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { InteractionInsert, ScoreInsert } from "../../core/src/domain/rows.js";
 import { renderLiveSection } from "../../scorer/src/cli/format/liveHtml.js";
-import type { InteractionInsert, ScoreInsert } from "../../scorer/src/domain/rows.js";
 import type { LiveSummary } from "../../scorer/src/runs/live.js";
-import { openStore, type Store } from "../../scorer/src/store/client.js";
-import { saveIngestionStats } from "../../scorer/src/store/ingestionStats.js";
-import { saveResults } from "../../scorer/src/store/results.js";
+import { openStore, type Store } from "../../store/src/client.js";
+import { saveIngestionStats } from "../../store/src/ingestionStats.js";
+import { saveResults } from "../../store/src/results.js";
 import { cli } from "../helpers/cli.js";
 
 // The live view reads its metrics by name from the metric table: context_relevance (a live metric of

@@ -4,14 +4,14 @@ import path from "node:path";
 import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { InteractionInsert, ScoreInsert } from "../../scorer/src/domain/rows.js";
+import type { InteractionInsert, ScoreInsert } from "../../core/src/domain/rows.js";
 import { bootstrapMeanInterval } from "../../scorer/src/runs/bootstrap.js";
 import { type LiveInteractionRow, type LiveOptions, type LiveScoreRow, type LiveSummary, loadLiveSummary, summariseLive } from "../../scorer/src/runs/live.js";
-import { openStore, type Store } from "../../scorer/src/store/client.js";
-import { type LiveScoreStoredRow, type LiveTraceRow, liveScoreRowsSince, liveTraceRowsSince } from "../../scorer/src/store/live.js";
-import { LIVE_TRACE_COLUMNS, liveMetrics, questionHash } from "../../scorer/src/store/liveTraces.js";
-import { MIGRATIONS, migrate } from "../../scorer/src/store/migrations.js";
-import { saveResults } from "../../scorer/src/store/results.js";
+import { openStore, type Store } from "../../store/src/client.js";
+import { type LiveScoreStoredRow, type LiveTraceRow, liveScoreRowsSince, liveTraceRowsSince } from "../../store/src/live.js";
+import { LIVE_TRACE_COLUMNS, liveMetrics, questionHash } from "../../store/src/liveTraces.js";
+import { MIGRATIONS, migrate } from "../../store/src/migrations.js";
+import { saveResults } from "../../store/src/results.js";
 
 // The live view from the store's own aggregation (live_traces, migration 7, and live_scores,
 // migration 10) against the summary computed in JS over the same rows, reduced to the latest row per

@@ -3,11 +3,11 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
-import { judgeGrounding, judgeRelevance } from "../../scorer/src/judges/types.js";
+import { createHeuristicJudge } from "../../core/src/judges/heuristic/heuristicJudge.js";
+import { judgeGrounding, judgeRelevance } from "../../core/src/judges/types.js";
 import type { LiveSummary } from "../../scorer/src/runs/live.js";
-import { openStore } from "../../scorer/src/store/client.js";
-import { saveRun } from "../../scorer/src/store/runs.js";
+import { openStore } from "../../store/src/client.js";
+import { saveRun } from "../../store/src/runs.js";
 import { startSampleServeChild } from "../helpers/sampleServe.js";
 
 const root = path.resolve(import.meta.dirname, "../..");

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseGoldenSet } from "@ragmeter/golden";
 import { afterEach, describe, expect, it } from "vitest";
-import { judgeGrounding, judgeRelevance } from "../../scorer/src/judges/types.js";
+import { judgeGrounding, judgeRelevance } from "../../core/src/judges/types.js";
 import { runEval } from "../../scorer/src/runs/eval.js";
 import type { Target } from "../../scorer/src/runs/target.js";
-import { openStore } from "../../scorer/src/store/client.js";
+import { openStore } from "../../store/src/client.js";
 import { fakeJudge } from "../helpers/fakeJudge.js";
 import type { ScriptedReply, startFakeOpenAI } from "../helpers/openaiServer.js";
 

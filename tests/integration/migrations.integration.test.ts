@@ -2,8 +2,8 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStore, type Store } from "../../scorer/src/store/client.js";
-import { clusteredStatements, migrate, migrationStatements } from "../../scorer/src/store/migrations.js";
+import { openStore, type Store } from "../../store/src/client.js";
+import { clusteredStatements, migrate, migrationStatements } from "../../store/src/migrations.js";
 
 let store: Store;
 beforeAll(async () => {

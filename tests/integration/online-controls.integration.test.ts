@@ -11,13 +11,13 @@ import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trac
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectorConfigSchema } from "../../collector/src/config.js";
 import { startCollector } from "../../collector/src/server.js";
+import { createLlmJudge, type LlmJudgeOptions } from "../../core/src/judges/llm/llmJudge.js";
+import { JudgeBudget } from "../../core/src/scoring/budget.js";
 import type { BytesProducer } from "../../kafka/src/index.js";
-import { createLlmJudge, type LlmJudgeOptions } from "../../scorer/src/judges/llm/llmJudge.js";
-import { JudgeBudget } from "../../scorer/src/scoring/budget.js";
-import type { Store } from "../../scorer/src/store/client.js";
-import type { ConsumerLogger } from "../../scorer/src/stream/consumer.js";
-import type { ScoringSettings } from "../../scorer/src/stream/loop.js";
-import { type ScorerService, startScorerService } from "../../scorer/src/stream/service.js";
+import type { Store } from "../../store/src/client.js";
+import type { ConsumerLogger } from "../../stream/src/consumer.js";
+import type { ScoringSettings } from "../../stream/src/loop.js";
+import { type ScorerService, startScorerService } from "../../stream/src/service.js";
 import { BROKER, createTopic } from "../helpers/collector-kafka-helpers.js";
 import { type KafkaEngine, openKafkaEngine } from "../helpers/kafkaEngine.js";
 import { type RecordedRequest, type ScriptedReply, startFakeOpenAI } from "../helpers/openaiServer.js";
@@ -90,7 +90,7 @@ async function statuses(store: Store): Promise<Map<string, { grounding: string; 
 
 const interactions = async (store: Store): Promise<number> => Number((await rows<{ c: string }>(store, "SELECT count() AS c FROM DB.interactions FINAL"))[0]?.c ?? 0);
 
-/** Independent of scorer/src/scoring/sampling.ts: SHA-256 of the id, first 4 bytes big-endian, over 2^32, below the rate. */
+/** Independent of core/src/scoring/sampling.ts: SHA-256 of the id, first 4 bytes big-endian, over 2^32, below the rate. */
 const expectedIn = (id: string, rate: number): boolean => createHash("sha256").update(id).digest().readUInt32BE(0) / 2 ** 32 < rate;
 
 describe("judge sampling per service and the judge budget on the live path", () => {

@@ -4,11 +4,11 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHeuristicJudge } from "../../core/src/judges/heuristic/heuristicJudge.js";
+import { judgeGrounding } from "../../core/src/judges/types.js";
 import { DRIVER_MISSING } from "../../scorer/src/cli/format/browser.js";
-import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
-import { judgeGrounding } from "../../scorer/src/judges/types.js";
-import { openStore } from "../../scorer/src/store/client.js";
-import { readStoreLock } from "../../scorer/src/store/lock.js";
+import { openStore } from "../../store/src/client.js";
+import { readStoreLock } from "../../store/src/lock.js";
 import { FOUR_QUESTION_TABLE, startFixtureTarget } from "../helpers/fixtureTarget.js";
 
 // Issue 29: the npm packages a team installs. `npm run packages` (scripts/pack/pack.mjs) packs

@@ -2,12 +2,12 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
+import { createHeuristicJudge } from "../../core/src/judges/heuristic/heuristicJudge.js";
+import { failedQuestion } from "../../core/src/scoring/score.js";
 import { startRecorder } from "../../scorer/src/runs/recorder.js";
 import { digestResults } from "../../scorer/src/runs/summary.js";
-import { failedQuestion } from "../../scorer/src/scoring/score.js";
-import { openStore, type Store } from "../../scorer/src/store/client.js";
-import { runScores } from "../../scorer/src/store/results.js";
+import { openStore, type Store } from "../../store/src/client.js";
+import { runScores } from "../../store/src/results.js";
 
 type RecorderOptions = Parameters<typeof startRecorder>[0];
 

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Io } from "../../scorer/src/cli/context.js";
 import { withReportPage } from "../../scorer/src/cli/format/browser.js";
 import { runCli } from "../../scorer/src/cli/main.js";
-import { openStore } from "../../scorer/src/store/client.js";
+import { openStore } from "../../store/src/client.js";
 import { chromiumSkipReason } from "../helpers/chromium.js";
 
 const outDir = path.resolve(import.meta.dirname, "../../test-output");

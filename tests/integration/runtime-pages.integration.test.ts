@@ -3,9 +3,10 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { runtimeTuning } from "@ragmeter/tuning";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../scorer/src/cli/config.js";
-import { startOpeningStore } from "../../scorer/src/store/client.js";
+import { startOpeningStore } from "../../store/src/client.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const child = path.join(root, "tests/helpers/startup-pages-child.mjs");
@@ -53,7 +54,7 @@ describe.runIf(process.platform === "linux")("releaseStartupPages (real process,
       const plain = await startOpeningStore({ kind: "embedded", home, database: "ragmeter" });
       expect(plain.startupPages).toBeUndefined();
       await plain.close();
-      const store = await startOpeningStore({ kind: "embedded", home, database: "ragmeter" }, { releaseStartupPages: true });
+      const store = await startOpeningStore({ kind: "embedded", home, database: "ragmeter" }, { releaseStartupPages: true, runtimeTuning: runtimeTuning(true) });
       try {
         expect(store.startupPages?.status).toBe("released");
         // the engine was loaded and initialised in this process: its pages are among those released

@@ -2,13 +2,13 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { StoredSpan } from "../../scorer/src/domain/spans.js";
-import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
-import { openStore, type Store } from "../../scorer/src/store/client.js";
-import { saveSpans } from "../../scorer/src/store/spans.js";
-import { HeldTraces } from "../../scorer/src/stream/held.js";
-import { writeRecords } from "../../scorer/src/stream/ingest.js";
-import { type ScoringSettings, scoreTraces } from "../../scorer/src/stream/loop.js";
+import type { StoredSpan } from "../../core/src/domain/spans.js";
+import { createHeuristicJudge } from "../../core/src/judges/heuristic/heuristicJudge.js";
+import { openStore, type Store } from "../../store/src/client.js";
+import { saveSpans } from "../../store/src/spans.js";
+import { HeldTraces } from "../../stream/src/held.js";
+import { writeRecords } from "../../stream/src/ingest.js";
+import { type ScoringSettings, scoreTraces } from "../../stream/src/loop.js";
 
 const settings: ScoringSettings = { judge: createHeuristicJudge(), ks: [1, 3], quietMs: 0, liveSampleRate: 1, concurrency: 2, batchSize: 100 };
 

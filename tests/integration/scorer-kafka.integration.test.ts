@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHeuristicJudge } from "../../core/src/judges/heuristic/heuristicJudge.js";
 import { type BytesProducer, committedOffsets } from "../../kafka/src/index.js";
 import type { AnyValue } from "../../otlp/src/model.js";
-import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
-import type { Store } from "../../scorer/src/store/client.js";
-import { type ScorerService, startScorerService } from "../../scorer/src/stream/service.js";
+import type { Store } from "../../store/src/client.js";
+import { type ScorerService, startScorerService } from "../../stream/src/service.js";
 import { BROKER, consume, createTopic, createTopics, testAdmin } from "../helpers/collector-kafka-helpers.js";
 import { type KafkaEngine, openKafkaEngine } from "../helpers/kafkaEngine.js";
 import { protobufOf, ragSpans, traceId, traceRequest } from "../helpers/ragTrace.js";

@@ -2,10 +2,10 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Judge, judgeOf } from "../../scorer/src/judges/types.js";
-import type { ScoredTrace } from "../../scorer/src/scoring/trace.js";
-import { openStore, type Store } from "../../scorer/src/store/client.js";
-import { startScorerService } from "../../scorer/src/stream/service.js";
+import { type Judge, judgeOf } from "../../core/src/judges/types.js";
+import type { ScoredTrace } from "../../core/src/scoring/trace.js";
+import { openStore, type Store } from "../../store/src/client.js";
+import { startScorerService } from "../../stream/src/service.js";
 import { protobufOf, ragSpans, traceId, traceRequest } from "../helpers/ragTrace.js";
 import { DOCS as docs, rows, sleep, waitFor } from "../helpers/streaming.js";
 

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BytesProducer, committedOffsets, type KafkaAdmin, topicOffsets } from "../../kafka/src/index.js";
 import { SIGNAL_HEADER } from "../../otlp/src/index.js";
-import { openStore } from "../../scorer/src/store/client.js";
+import { openStore } from "../../store/src/client.js";
 import { BROKER, createTopic, ensureBroker, testAdmin, testProducer } from "../helpers/collector-kafka-helpers.js";
 import { protobufOf, ragSpans, traceId, traceRequest } from "../helpers/ragTrace.js";
 import { DOCS as docs, rows, sleep, waitFor } from "../helpers/streaming.js";

@@ -2,10 +2,10 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { createHeuristicJudge } from "../../core/src/judges/heuristic/heuristicJudge.js";
+import { judgeGrounding } from "../../core/src/judges/types.js";
 import { serveCommand } from "../../scorer/src/cli/streamCommands.js";
-import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
-import { judgeGrounding } from "../../scorer/src/judges/types.js";
-import { openStore } from "../../scorer/src/store/client.js";
+import { openStore } from "../../store/src/client.js";
 import { startLiveAndDarkSamples } from "../helpers/sampleServe.js";
 
 const io = (env: NodeJS.ProcessEnv) => ({ out: () => {}, err: () => {}, interactive: false, env, cwd: process.cwd() });

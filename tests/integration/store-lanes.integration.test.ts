@@ -2,7 +2,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStore, type Store } from "../../scorer/src/store/client.js";
+import { openStore, type Store } from "../../store/src/client.js";
 import { rows } from "../helpers/streaming.js";
 
 let store: Store;

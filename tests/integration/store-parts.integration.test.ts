@@ -2,8 +2,8 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { openStore, type Store } from "../../scorer/src/store/client.js";
-import { MIGRATIONS } from "../../scorer/src/store/migrations.js";
+import { openStore, type Store } from "../../store/src/client.js";
+import { MIGRATIONS } from "../../store/src/migrations.js";
 
 const DB = "rm_parts";
 const SETTINGS = ["min_bytes_for_wide_part = 1073741824", "merge_selector_base = 20"];

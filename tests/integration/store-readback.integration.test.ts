@@ -2,9 +2,9 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { StoredLog, StoredSpan } from "../../scorer/src/domain/spans.js";
-import { openStore, type Store } from "../../scorer/src/store/client.js";
-import { loadTraces, saveLogs, saveSpans } from "../../scorer/src/store/spans.js";
+import type { StoredLog, StoredSpan } from "../../core/src/domain/spans.js";
+import { openStore, type Store } from "../../store/src/client.js";
+import { loadTraces, saveLogs, saveSpans } from "../../store/src/spans.js";
 import { rows } from "../helpers/streaming.js";
 
 let store: Store;

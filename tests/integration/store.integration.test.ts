@@ -3,8 +3,8 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { openStore, startOpeningStore } from "../../scorer/src/store/client.js";
-import { StoreInUseError } from "../../scorer/src/store/errors.js";
+import { openStore, startOpeningStore } from "../../store/src/client.js";
+import { StoreInUseError } from "../../store/src/errors.js";
 
 const bin = path.resolve(import.meta.dirname, "../../scorer/bin/ragmeter.js");
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { serverSettings } from "../../scorer/src/store/client.js";
-import { migrationStatements, renderClusterDdl } from "../../scorer/src/store/migrations.js";
+import { serverSettings } from "../../store/src/client.js";
+import { migrationStatements, renderClusterDdl } from "../../store/src/migrations.js";
 
 describe("the clustered schema (design §11, docs/scale-out.md)", () => {
   it("docs/cluster-ddl.sql is the one generated from the migrations (run `npm run docs:cluster-ddl` when this fails)", () => {

@@ -15,19 +15,19 @@ import { KafkaConfigError, KafkaError } from "@ragmeter/kafka";
 import { OtlpDecodeError, RecordDecodeError, UnsupportedMediaTypeError } from "@ragmeter/otlp";
 import { RagmeterError, retry } from "@ragmeter/runtime";
 import { describe, expect, it } from "vitest";
+import { ConfigError } from "../../core/src/domain/errors.js";
+import { JudgeCallError, JudgeConfigError } from "../../core/src/judges/errors.js";
 import { ReadApiError } from "../../scorer/src/cli/api/errors.js";
 import { UsageError } from "../../scorer/src/cli/evalCommand.js";
 import { BrowserMissingError } from "../../scorer/src/cli/format/browser.js";
 import { exitOn } from "../../scorer/src/cli/main.js";
-import { ConfigError } from "../../scorer/src/domain/errors.js";
-import { JudgeCallError, JudgeConfigError } from "../../scorer/src/judges/errors.js";
 import { CalibrationError } from "../../scorer/src/runs/calibrate/errors.js";
 import { GateSyntaxError } from "../../scorer/src/runs/gate.js";
 import { NothingToReplayError } from "../../scorer/src/runs/replay/replay.js";
 import { ReplaySpecError } from "../../scorer/src/runs/replay/select.js";
 import { TargetClientError } from "../../scorer/src/runs/targetClient.js";
-import { EmbeddedEngineMissingError, StoreError, StoreInUseError, storeFailure } from "../../scorer/src/store/errors.js";
-import { UndecodableMessageError } from "../../scorer/src/stream/ingest.js";
+import { EmbeddedEngineMissingError, StoreError, StoreInUseError, storeFailure } from "../../store/src/errors.js";
+import { UndecodableMessageError } from "../../stream/src/ingest.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 

@@ -5,8 +5,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import type { Evaluation } from "../../scorer/src/domain/evaluation.js";
-import { startEvaluationExport } from "../../scorer/src/stream/evaluationExport.js";
+import type { Evaluation } from "../../core/src/domain/evaluation.js";
+import { startEvaluationExport } from "../../stream/src/evaluationExport.js";
 
 const event = (i: number): Evaluation => ({
   trace_id: i.toString(16).padStart(32, "0"),

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { ConfigError } from "../../core/src/domain/errors.js";
+import type { ClaimInsert, ScoreInsert } from "../../core/src/domain/rows.js";
+import { evaluatedSpan, evaluationsOf } from "../../core/src/scoring/evaluations.js";
 import { evaluationLogsUrl, loadConfig } from "../../scorer/src/cli/config.js";
-import { ConfigError } from "../../scorer/src/domain/errors.js";
-import type { ClaimInsert, ScoreInsert } from "../../scorer/src/domain/rows.js";
-import { evaluatedSpan, evaluationsOf } from "../../scorer/src/scoring/evaluations.js";
 
 const ENDPOINT = "RAGMETER_EVALUATION_EXPORT_ENDPOINT";
 

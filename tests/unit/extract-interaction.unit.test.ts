@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { extractInteraction, retrievedItems } from "../../scorer/src/extract/interaction.js";
-import type { Attrs, StoredLog, StoredSpan } from "../../scorer/src/extract/spans.js";
+import { extractInteraction, retrievedItems } from "../../core/src/extract/interaction.js";
+import type { Attrs, StoredLog, StoredSpan } from "../../core/src/extract/spans.js";
 
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 let nextId = 1;

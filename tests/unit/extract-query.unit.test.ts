@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { dspyAnswer } from "../../scorer/src/extract/dspy.js";
-import { queryReading } from "../../scorer/src/extract/query.js";
-import { documentOf, documentsOf } from "../../scorer/src/extract/values.js";
+import { dspyAnswer } from "../../core/src/extract/dspy.js";
+import { queryReading } from "../../core/src/extract/query.js";
+import { documentOf, documentsOf } from "../../core/src/extract/values.js";
 
 describe("the query in an instrumentation's recorded input", () => {
   it("under a key that names it, at any depth: LangChain retriever {query}, LlamaIndex {str_or_query_bundle: {query_str}}, runnable {inputs}, decorator {args}", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { documentOf, documentsOf, incompleteJson, indexed, lastMessageText, messageText, uint } from "../../scorer/src/extract/values.js";
+import { documentOf, documentsOf, incompleteJson, indexed, lastMessageText, messageText, uint } from "../../core/src/extract/values.js";
 
 describe("indexed attributes (OpenInference, OpenLLMetry)", () => {
   it("groups by the integer index in numeric order: 10 and 11 after 9, whatever the key order", () => {

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { extractInteraction, type Interaction } from "../../scorer/src/extract/interaction.js";
-import type { StoredLog, StoredSpan } from "../../scorer/src/extract/spans.js";
+import { extractInteraction, type Interaction } from "../../core/src/extract/interaction.js";
+import type { StoredLog, StoredSpan } from "../../core/src/extract/spans.js";
 
 // The `vercel-ai` reader (design §4) on the spans AI SDK 6 really emitted: tests/fixtures/conventions
 // holds what tests/conventions/drivers/vercel-ai.mjs and vercel-ai-rerank.mjs exported with `ai`

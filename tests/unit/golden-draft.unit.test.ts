@@ -7,7 +7,7 @@ import { passagesOf, spreadPassages } from "../../scorer/src/runs/draft/document
 import { expectedSubstring, markupFree } from "../../scorer/src/runs/draft/fromDocs.js";
 import { draftFromTraffic, mergeQuestions, spreadSample } from "../../scorer/src/runs/draft/fromTraffic.js";
 import { draftFileText } from "../../scorer/src/runs/draft/reviewFile.js";
-import type { TrafficQuestion } from "../../scorer/src/store/traffic.js";
+import type { TrafficQuestion } from "../../store/src/traffic.js";
 
 const q = (n: number, service: string, question: string, at: number): TrafficQuestion => ({
   trace_id: `${String(n).padStart(2, "0")}`.repeat(16),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createGroupCommit } from "../../scorer/src/stream/groupCommit.js";
+import { createGroupCommit } from "../../stream/src/groupCommit.js";
 
 /** A write whose calls are recorded and finish only when the test says so. */
 function heldWrite(): { calls: string[][]; finish: (i: number, err?: Error) => void; write: (items: readonly string[]) => Promise<void> } {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { StoredLog, StoredSpan } from "../../scorer/src/domain/spans.js";
-import { HeldTraces } from "../../scorer/src/stream/held.js";
+import type { StoredLog, StoredSpan } from "../../core/src/domain/spans.js";
+import { HeldTraces } from "../../stream/src/held.js";
 
 const span = (trace: string, id: string, start: string, name = `op ${id}`): StoredSpan => ({
   trace_id: trace,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { isAbstention } from "../../scorer/src/domain/metrics/abstention.js";
-import { createHeuristicJudge, heuristicClaims, heuristicVerdict } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
-import { judgeGrounding, judgeRelevance } from "../../scorer/src/judges/types.js";
+import { isAbstention } from "../../core/src/domain/metrics/abstention.js";
+import { createHeuristicJudge, heuristicClaims, heuristicVerdict } from "../../core/src/judges/heuristic/heuristicJudge.js";
+import { judgeGrounding, judgeRelevance } from "../../core/src/judges/types.js";
 
 const judge = createHeuristicJudge();
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createJudge, judgeKindMetered, judgeLabel, unmeteredSummary } from "../../scorer/src/judges/backends.js";
+import { createJudge, judgeKindMetered, judgeLabel, unmeteredSummary } from "../../core/src/judges/backends.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 

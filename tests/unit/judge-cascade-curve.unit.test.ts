@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bestBand, type CascadeAnswer, candidateBands, decide } from "../../bench/judges/cascadeCurve.js";
-import type { GroundingJudgment } from "../../scorer/src/judges/types.js";
+import type { GroundingJudgment } from "../../core/src/judges/types.js";
 
 // The cascade curve's pieces (bench/judges/cascadeCurve.ts) on five answers worked by hand.
 const cost = { input_tokens: 0, output_tokens: 0, latency_ms: 1 };

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { createJudge } from "../../core/src/judges/backends.js";
+import { bandRisk, type CascadeOptions, createCascadeJudge } from "../../core/src/judges/cascade/cascadeJudge.js";
+import { createHeuristicJudge } from "../../core/src/judges/heuristic/heuristicJudge.js";
+import { type GroundingJudgment, type Judge, type JudgeRequest, type Judgment, judgeGrounding, judgeOf, judgeRelevance } from "../../core/src/judges/types.js";
 import { loadConfig } from "../../scorer/src/cli/config.js";
-import { createJudge } from "../../scorer/src/judges/backends.js";
-import { bandRisk, type CascadeOptions, createCascadeJudge } from "../../scorer/src/judges/cascade/cascadeJudge.js";
-import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
-import { type GroundingJudgment, type Judge, type JudgeRequest, type Judgment, judgeGrounding, judgeOf, judgeRelevance } from "../../scorer/src/judges/types.js";
 
 // The cascade judge (issue 40 deliverable 4) over scripted tiers: tier 1 gives each answer the risk
 // its text names ("risk 0.25"), the LLM double records what it was asked and answers as scripted.

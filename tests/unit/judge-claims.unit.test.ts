@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { claimSpans } from "../../scorer/src/judges/heuristic/claims.js";
-import { createHeuristicJudge, heuristicClaims } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
-import { tokenize } from "../../scorer/src/judges/heuristic/tokens.js";
-import type { GroundingJudgment } from "../../scorer/src/judges/types.js";
-import { judgeGrounding } from "../../scorer/src/judges/types.js";
+import { claimSpans } from "../../core/src/judges/heuristic/claims.js";
+import { createHeuristicJudge, heuristicClaims } from "../../core/src/judges/heuristic/heuristicJudge.js";
+import { tokenize } from "../../core/src/judges/heuristic/tokens.js";
+import type { GroundingJudgment } from "../../core/src/judges/types.js";
+import { judgeGrounding } from "../../core/src/judges/types.js";
 
 // The classes of issue 27 that gave the no-LLM grounding judge a wrong 0 (or a wrong verdict) with
 // status `ok`, one test each, with inputs written here from the issue's class descriptions (en/ru/zh).

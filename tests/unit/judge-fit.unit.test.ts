@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fitLogistic, type LogisticFit, predictLogistic } from "../../bench/judges/fit.js";
-import { FEATURE_NAMES, type Features } from "../../scorer/src/judges/heuristic/features.js";
-import { parseGroundingModel, supportProbability } from "../../scorer/src/judges/heuristic/model.js";
+import { FEATURE_NAMES, type Features } from "../../core/src/judges/heuristic/features.js";
+import { parseGroundingModel, supportProbability } from "../../core/src/judges/heuristic/model.js";
 
 // The grounding model's fit (bench/judges/fit.ts, issue 27), checked against what it claims to
 // compute, by independent means: the gradient of the penalised mean log-loss at its answer, the

@@ -3,14 +3,14 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { goodAnswers, judgeDevDir, loadRagTruth } from "../../bench/judges/ragtruth.js";
 import { rowsDigest, train, trainingRows } from "../../bench/judges/train.js";
-import { FEATURE_NAMES } from "../../scorer/src/judges/heuristic/features.js";
-import { createHeuristicJudge, heuristicPromptVersion } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
-import { committedGroundingModel, type GroundingModel, parseGroundingModel } from "../../scorer/src/judges/heuristic/model.js";
+import { FEATURE_NAMES } from "../../core/src/judges/heuristic/features.js";
+import { createHeuristicJudge, heuristicPromptVersion } from "../../core/src/judges/heuristic/heuristicJudge.js";
+import { committedGroundingModel, type GroundingModel, parseGroundingModel } from "../../core/src/judges/heuristic/model.js";
 
-// The committed grounding model (scorer/src/judges/heuristic/grounding-model.json, issue 27): it
+// The committed grounding model (core/src/judges/heuristic/grounding-model.json, issue 27): it
 // parses, a tampered copy is refused naming the field, it is what bench/judges/train.ts reproduces
 // from the development data (when that data is here), and the judge's prompt version follows it.
-const MODEL_PATH = path.resolve(import.meta.dirname, "../../scorer/src/judges/heuristic/grounding-model.json");
+const MODEL_PATH = path.resolve(import.meta.dirname, "../../core/src/judges/heuristic/grounding-model.json");
 const committedJson = (): Record<string, unknown> => JSON.parse(readFileSync(MODEL_PATH, "utf8")) as Record<string, unknown>;
 
 describe("the committed grounding model file", () => {

@@ -2,12 +2,12 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { goodAnswers, judgeDevDir, loadRagTruth, type RagTruthAnswer } from "../../bench/judges/ragtruth.js";
-import { claimSpans } from "../../scorer/src/judges/heuristic/claims.js";
-import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
-import { committedGroundingModel, riskOf } from "../../scorer/src/judges/heuristic/model.js";
-import { normalizeNumbers, scriptOf, tokenize } from "../../scorer/src/judges/heuristic/tokens.js";
-import type { GroundingJudgment } from "../../scorer/src/judges/types.js";
-import { judgeGrounding } from "../../scorer/src/judges/types.js";
+import { claimSpans } from "../../core/src/judges/heuristic/claims.js";
+import { createHeuristicJudge } from "../../core/src/judges/heuristic/heuristicJudge.js";
+import { committedGroundingModel, riskOf } from "../../core/src/judges/heuristic/model.js";
+import { normalizeNumbers, scriptOf, tokenize } from "../../core/src/judges/heuristic/tokens.js";
+import type { GroundingJudgment } from "../../core/src/judges/types.js";
+import { judgeGrounding } from "../../core/src/judges/types.js";
 
 // Issue 40: the heuristic judge's grounding risk, and the classes it found, each tested on text
 // written elsewhere — sentences of the RAGTruth QA development passages and answers (Niu et al.,

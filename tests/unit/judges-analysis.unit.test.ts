@@ -2,17 +2,17 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it, vi } from "vitest";
-import { combineRepeats, lengthBias, repeatVariance } from "../../scorer/src/judges/analysis.js";
-import { retryAfterMs, toJudgeCallError } from "../../scorer/src/judges/llm/callError.js";
-import { createRateLimiter } from "../../scorer/src/judges/llm/limiter.js";
-import { countTokens, splitByTokens } from "../../scorer/src/judges/llm/tokens.js";
-import { judgeCacheKey } from "../../scorer/src/judges/session/cache.js";
-import { costUsd, priceOf } from "../../scorer/src/judges/session/cost.js";
+import { combineRepeats, lengthBias, repeatVariance } from "../../core/src/judges/analysis.js";
+import { retryAfterMs, toJudgeCallError } from "../../core/src/judges/llm/callError.js";
+import { createRateLimiter } from "../../core/src/judges/llm/limiter.js";
+import { countTokens, splitByTokens } from "../../core/src/judges/llm/tokens.js";
+import { judgeCacheKey } from "../../core/src/judges/session/cache.js";
+import { costUsd, priceOf } from "../../core/src/judges/session/cost.js";
 
-// The errors the scorer's own `openai` (7.x, scorer/package.json) throws: the root's copy (6.x, held
+// The errors core's own `openai` (7.x, core/package.json) throws: the root's copy (6.x, held
 // for @opentelemetry/instrumentation-openai) has other classes, which instanceof rightly tells apart.
-const scorerOpenai = createRequire(new URL("../../scorer/package.json", import.meta.url)).resolve("openai");
-const { APIConnectionTimeoutError, APIError } = (await import(pathToFileURL(join(dirname(scorerOpenai), "index.mjs")).href)) as typeof import("openai");
+const coreOpenai = createRequire(new URL("../../core/package.json", import.meta.url)).resolve("openai");
+const { APIConnectionTimeoutError, APIError } = (await import(pathToFileURL(join(dirname(coreOpenai), "index.mjs")).href)) as typeof import("openai");
 
 const ok = (value: number) => ({ status: "ok", value });
 

@@ -1,10 +1,10 @@
 import { wordSegments } from "@ragmeter/golden";
 import { describe, expect, it } from "vitest";
-import { isAbstention } from "../../scorer/src/domain/metrics/abstention.js";
-import { createHeuristicJudge, heuristicClaims, heuristicRelevance, heuristicVerdict } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
-import { chineseNumeralsToDigits, chineseNumeralValue, mergeNumberWords } from "../../scorer/src/judges/heuristic/numerals.js";
-import { stem } from "../../scorer/src/judges/heuristic/stem.js";
-import { judgeGrounding } from "../../scorer/src/judges/types.js";
+import { isAbstention } from "../../core/src/domain/metrics/abstention.js";
+import { createHeuristicJudge, heuristicClaims, heuristicRelevance, heuristicVerdict } from "../../core/src/judges/heuristic/heuristicJudge.js";
+import { chineseNumeralsToDigits, chineseNumeralValue, mergeNumberWords } from "../../core/src/judges/heuristic/numerals.js";
+import { stem } from "../../core/src/judges/heuristic/stem.js";
+import { judgeGrounding } from "../../core/src/judges/types.js";
 
 // Cyrillic and CJK text through the heuristic judges (design §5). The English cases (port 5433 vs
 // 5432, an invented number) live in heuristic.unit.test.ts.

@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadCollectorConfig } from "../../collector/src/config.js";
 import { clientOptions, KafkaConfigError, loadKafkaEnv } from "../../kafka/src/settings.js";
-import { loadStreamConfig } from "../../scorer/src/stream/config.js";
+import { loadStreamConfig } from "../../stream/src/config.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "ragmeter-kafka-settings-"));
 const file = (name: string, text: string): string => {

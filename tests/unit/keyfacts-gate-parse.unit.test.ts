@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { keyFactsScore } from "../../scorer/src/domain/metrics/keyFacts.js";
-import { extractJson } from "../../scorer/src/judges/llm/parse.js";
+import { keyFactsScore } from "../../core/src/domain/metrics/keyFacts.js";
+import { extractJson } from "../../core/src/judges/llm/parse.js";
 import { evaluateGate, GateSyntaxError, parseGate } from "../../scorer/src/runs/gate.js";
 import type { PairedDelta } from "../../scorer/src/runs/paired.js";
 

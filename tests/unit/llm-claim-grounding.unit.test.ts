@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { claimSpans } from "../../scorer/src/judges/heuristic/claims.js";
-import { uncoveredSentences } from "../../scorer/src/judges/llm/claimGrounding.js";
-import { judgeGrounding } from "../../scorer/src/judges/types.js";
+import { claimSpans } from "../../core/src/judges/heuristic/claims.js";
+import { uncoveredSentences } from "../../core/src/judges/llm/claimGrounding.js";
+import { judgeGrounding } from "../../core/src/judges/types.js";
 import { fakeJudge } from "../helpers/fakeJudge.js";
 
 // Issue 40: the LLM judge grounds ragmeter's own claims (the no-LLM judge's splitter), which must

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { expectedClaims, outputBounds, TOKENIZER_MARGIN } from "../../scorer/src/judges/llm/bounds.js";
-import { badRequestKind, contextSizeOf } from "../../scorer/src/judges/llm/callError.js";
-import { isPlaceholder, verdictProblem } from "../../scorer/src/judges/llm/checks.js";
+import { expectedClaims, outputBounds, TOKENIZER_MARGIN } from "../../core/src/judges/llm/bounds.js";
+import { badRequestKind, contextSizeOf } from "../../core/src/judges/llm/callError.js";
+import { isPlaceholder, verdictProblem } from "../../core/src/judges/llm/checks.js";
 
 describe("a 400's body, classified (issue 13)", () => {
   it("llama.cpp, OpenAI and vLLM context-size errors; response_format; max_tokens; anything else", () => {

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { extractJson, jsonCandidates } from "../../scorer/src/judges/llm/parse.js";
-import { readReply } from "../../scorer/src/judges/llm/readReply.js";
-import { judgeGrounding, judgeRelevance } from "../../scorer/src/judges/types.js";
+import { extractJson, jsonCandidates } from "../../core/src/judges/llm/parse.js";
+import { readReply } from "../../core/src/judges/llm/readReply.js";
+import { judgeGrounding, judgeRelevance } from "../../core/src/judges/types.js";
 import { fakeJudge } from "../helpers/fakeJudge.js";
 import type { startFakeOpenAI } from "../helpers/openaiServer.js";
 

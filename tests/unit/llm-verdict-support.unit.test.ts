@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { verdictSupports } from "../../scorer/src/judges/llm/verdictSupport.js";
+import { verdictSupports } from "../../core/src/judges/llm/verdictSupport.js";
 
 // Issue 40: the probability of SUPPORTED at the first token of each verdict, from the reply's
 // logprobs (the token layout is Qwen2.5's as llama.cpp's server returned it for a verdict reply).

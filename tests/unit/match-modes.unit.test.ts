@@ -1,6 +1,6 @@
 import type { GoldenItem } from "@ragmeter/golden";
 import { describe, expect, it } from "vitest";
-import { isHit, type RetrievedItem, recallAtK } from "../../scorer/src/domain/metrics/recall.js";
+import { isHit, type RetrievedItem, recallAtK } from "../../core/src/domain/metrics/recall.js";
 import { documentIdWarning, matchModeReport } from "../../scorer/src/runs/matchModes.js";
 
 const ctx = (id: string, document_id: string, text: string): RetrievedItem => ({ id, document_id, text, score: null });

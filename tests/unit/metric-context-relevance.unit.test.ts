@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { metricDef } from "../../scorer/src/domain/metricTable.js";
-import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
-import { scoreInteraction } from "../../scorer/src/scoring/score.js";
+import { metricDef } from "../../core/src/domain/metricTable.js";
+import { createHeuristicJudge } from "../../core/src/judges/heuristic/heuristicJudge.js";
+import { scoreInteraction } from "../../core/src/scoring/score.js";
 
 const subject = { trace_id: "t", golden_id: "g", tags: [], question: "Which port does PostgreSQL listen on?", latency_ms: 0 };
 const ctx = (id: string, text: string) => ({ id, document_id: id, text, score: null });

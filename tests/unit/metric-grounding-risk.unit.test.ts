@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { metricDef } from "../../scorer/src/domain/metricTable.js";
-import { createHeuristicJudge } from "../../scorer/src/judges/heuristic/heuristicJudge.js";
-import { riskOf } from "../../scorer/src/judges/heuristic/model.js";
-import { type Judge, judgeOf } from "../../scorer/src/judges/types.js";
+import { metricDef } from "../../core/src/domain/metricTable.js";
+import { createHeuristicJudge } from "../../core/src/judges/heuristic/heuristicJudge.js";
+import { riskOf } from "../../core/src/judges/heuristic/model.js";
+import { type Judge, judgeOf } from "../../core/src/judges/types.js";
+import { scoreInteraction } from "../../core/src/scoring/score.js";
 import { evaluateGate } from "../../scorer/src/runs/gate.js";
-import { scoreInteraction } from "../../scorer/src/scoring/score.js";
 
 const subject = { trace_id: "t", golden_id: "g", tags: [], question: "Which port does PostgreSQL listen on?", latency_ms: 0 };
 const reply = {

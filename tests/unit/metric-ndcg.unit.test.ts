@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { metricNames } from "../../scorer/src/domain/metricTable.js";
+import { metricNames } from "../../core/src/domain/metricTable.js";
 import { retrievalInput as input, item, mechanicalValue } from "../helpers/metricInput.js";
 
 const ndcgAt = (k: number, i: ReturnType<typeof input>) => mechanicalValue(`ndcg@${k}`, i);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { metricDef, metricNames } from "../../scorer/src/domain/metricTable.js";
+import { metricDef, metricNames } from "../../core/src/domain/metricTable.js";
 import { retrievalInput as input, item, mechanicalValue } from "../helpers/metricInput.js";
 
 describe("precision@k: the share of the first k ranks that hold an expected source", () => {

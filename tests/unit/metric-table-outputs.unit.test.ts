@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { type MetricDef, type MetricTable, metricNames, metricTable } from "../../core/src/domain/metricTable.js";
 import { renderAll } from "../../dashboards/src/index.js";
 import { chartConfigs, renderReportHtml } from "../../scorer/src/cli/format/html.js";
 import { tagTable } from "../../scorer/src/cli/format/text.js";
-import { type MetricDef, type MetricTable, metricNames, metricTable } from "../../scorer/src/domain/metricTable.js";
 import type { Aggregate } from "../../scorer/src/runs/aggregate.js";
 import { parseGate } from "../../scorer/src/runs/gate.js";
 import type { ReportData } from "../../scorer/src/runs/reportData.js";

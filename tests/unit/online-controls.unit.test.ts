@@ -3,12 +3,12 @@
 // with dropped attributes, and their settings. The live path runs them in
 // tests/integration/online-controls.integration.test.ts.
 import { describe, expect, it } from "vitest";
+import { judgeFailureKind } from "../../core/src/judges/failureKind.js";
+import { JudgeBudget } from "../../core/src/scoring/budget.js";
+import { notSampledReason, sampledIn, traceFraction } from "../../core/src/scoring/sampling.js";
 import type { KeyValue, Span, TraceRequest } from "../../otlp/src/model.js";
-import { judgeFailureKind } from "../../scorer/src/judges/failureKind.js";
-import { JudgeBudget } from "../../scorer/src/scoring/budget.js";
-import { notSampledReason, sampledIn, traceFraction } from "../../scorer/src/scoring/sampling.js";
-import { loadStreamConfig } from "../../scorer/src/stream/config.js";
-import { droppedAttributesOf, droppedAttributesWarning } from "../../scorer/src/stream/droppedAttributes.js";
+import { loadStreamConfig } from "../../stream/src/config.js";
+import { droppedAttributesOf, droppedAttributesWarning } from "../../stream/src/droppedAttributes.js";
 
 // SHA-256 of the ids' ASCII, first 4 bytes big-endian / 2^32, computed with Python's hashlib:
 // 0af7…319c → 368538864 / 2^32 = 0.085807…, 4bf9…4736 → 965397230 / 2^32 = 0.224774…

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { MetricValue } from "../../scorer/src/domain/metricTable.js";
+import type { MetricValue } from "../../core/src/domain/metricTable.js";
 import { pairedDelta } from "../../scorer/src/runs/paired.js";
 
 const run = (rows: Record<string, MetricValue>): Map<string, Map<string, MetricValue>> => new Map(Object.entries(rows).map(([id, v]) => [id, new Map([["grounding", v]])]));

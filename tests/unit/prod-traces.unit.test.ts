@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { chunkText, createProdCorpus, PROD_DEFAULTS, prodTrace, prodTraceBytes } from "../../bench/lib/prod-traces.mjs";
+import { extractInteraction } from "../../core/src/extract/interaction.js";
 import { recordHeaders } from "../../otlp/src/index.js";
-import { extractInteraction } from "../../scorer/src/extract/interaction.js";
-import { decodeMessage } from "../../scorer/src/stream/ingest.js";
+import { decodeMessage } from "../../stream/src/ingest.js";
 
 // The benchmarks' production-shaped traces (issue 31): their shape, counted here, and the Zipf
 // popularity of the retrieved chunks against the share computed from the Zipf law itself.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rankedHits, recallAtK } from "../../scorer/src/domain/metrics/recall.js";
+import { rankedHits, recallAtK } from "../../core/src/domain/metrics/recall.js";
 
 const item = (id: string, document_id: string, text = "") => ({ id, document_id, text, score: null });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { recallAtK } from "../../scorer/src/domain/metrics/recall.js";
+import { recallAtK } from "../../core/src/domain/metrics/recall.js";
 
 const exp = { expected_source: "docA", expected_substring: "30 days" };
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { extractInteraction } from "../../core/src/extract/interaction.js";
+import type { StoredSpan } from "../../core/src/extract/spans.js";
 import { formatRescore } from "../../scorer/src/cli/rescoreCommand.js";
-import { extractInteraction } from "../../scorer/src/extract/interaction.js";
-import type { StoredSpan } from "../../scorer/src/extract/spans.js";
 import { changedFields } from "../../scorer/src/runs/rescore.js";
-import type { StoredReading } from "../../scorer/src/store/rescore.js";
+import type { StoredReading } from "../../store/src/rescore.js";
 
 const span = (attributes: StoredSpan["attributes"]): StoredSpan => ({
   trace_id: "t1",

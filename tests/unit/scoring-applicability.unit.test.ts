@@ -1,7 +1,7 @@
 import type { GoldenItem } from "@ragmeter/golden";
 import { describe, expect, it } from "vitest";
-import type { StoredSpan } from "../../scorer/src/extract/spans.js";
-import { scoreTrace } from "../../scorer/src/scoring/trace.js";
+import type { StoredSpan } from "../../core/src/extract/spans.js";
+import { scoreTrace } from "../../core/src/scoring/trace.js";
 import { countingJudge as countingJudgeWith } from "../helpers/countingJudge.js";
 import { retrievalOf } from "../helpers/retrieval.js";
 

@@ -1,8 +1,8 @@
 import type { GoldenItem } from "@ragmeter/golden";
 import { describe, expect, it } from "vitest";
-import { extractInteraction } from "../../scorer/src/extract/interaction.js";
-import type { StoredSpan } from "../../scorer/src/extract/spans.js";
-import { scoreTrace } from "../../scorer/src/scoring/trace.js";
+import { extractInteraction } from "../../core/src/extract/interaction.js";
+import type { StoredSpan } from "../../core/src/extract/spans.js";
+import { scoreTrace } from "../../core/src/scoring/trace.js";
 import { countingJudge } from "../helpers/countingJudge.js";
 import { retrievalOf } from "../helpers/retrieval.js";
 

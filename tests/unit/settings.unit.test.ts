@@ -7,7 +7,7 @@ import { COLLECTOR_ENV, loadCollectorConfig } from "../../collector/src/config.j
 import { ALERT_SETTINGS, ALERT_WEBHOOK_ENV } from "../../dashboards/src/alerts.js";
 import { CLI_SETTINGS, loadConfig } from "../../scorer/src/cli/config.js";
 import { runCli } from "../../scorer/src/cli/main.js";
-import { loadStreamConfig } from "../../scorer/src/stream/config.js";
+import { loadStreamConfig } from "../../stream/src/config.js";
 
 /** Runs `ragmeter ARGS` with `env`; what it printed. */
 async function cli(args: string[], env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {

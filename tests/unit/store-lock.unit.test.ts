@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { StoreInUseError } from "../../scorer/src/store/errors.js";
-import { acquireStoreLock, readStoreLock } from "../../scorer/src/store/lock.js";
+import { StoreInUseError } from "../../store/src/errors.js";
+import { acquireStoreLock, readStoreLock } from "../../store/src/lock.js";
 
 /** The PID of a process that has exited. */
 function deadPid(): number {

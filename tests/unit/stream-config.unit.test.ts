@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadStreamConfig } from "../../scorer/src/stream/config.js";
+import { loadStreamConfig } from "../../stream/src/config.js";
 
 describe("streaming scorer config: source, topics, creation, backlog bound (issue #15)", () => {
   it("defaults: ragmeter's topic with the signal from the header, create with 3 partitions, 50,000 pending", () => {

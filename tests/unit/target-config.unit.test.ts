@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../scorer/src/domain/errors.js";
+import { ConfigError } from "../../core/src/domain/errors.js";
 import { uniqueSubstring } from "../../scorer/src/runs/pin.js";
 import { expandEnv, fillPlaceholders, loadTargetConfig } from "../../scorer/src/runs/targetConfig.js";
 

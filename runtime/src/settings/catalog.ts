@@ -48,7 +48,7 @@ const brokerList = z
   .transform((v) => (Array.isArray(v) ? v : v.split(",")).map((s) => s.trim()).filter((s) => s !== ""))
   .pipe(z.array(z.string().regex(/^[^\s:]+:\d{1,5}$/u, "must be host:port")).min(1, "needs at least one host:port"));
 
-/** The judge backends `RAGMETER_JUDGE` names (scorer/src/judges/backends.ts). */
+/** The judge backends `RAGMETER_JUDGE` names (core/src/judges/backends.ts). */
 const JUDGE_BACKENDS = ["heuristic", "llm", "cascade"] as const;
 /** Default uncertain band of the cascade judge: the risks around the no-LLM judge's own flag boundary (0.38 on the dev answers; docs/judges.md, "Which tier to choose"). */
 const DEFAULT_CASCADE_BAND = "0.3,0.5";

@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { ConfigError } from "@ragmeter/core/domain/errors";
+import type { CascadeOptions } from "@ragmeter/core/judges/cascade/options";
+import { type PriceTable, priceTableSchema } from "@ragmeter/core/judges/session/cost";
 import { SETTINGS, schemaOf } from "@ragmeter/runtime";
+import type { StoreTarget } from "@ragmeter/store/client";
+import type { Retention } from "@ragmeter/store/retention";
+import type { EvaluationExportConfig } from "@ragmeter/stream/evaluationExport";
 import { z } from "zod";
-import { ConfigError } from "../domain/errors.js";
-import type { CascadeOptions } from "../judges/cascade/options.js";
-import { type PriceTable, priceTableSchema } from "../judges/session/cost.js";
-import type { StoreTarget } from "../store/client.js";
-import type { Retention } from "../store/retention.js";
-import type { EvaluationExportConfig } from "../stream/evaluationExport.js";
 
 /**
  * The settings the CLI and the store read (design §10), built from the one settings catalog

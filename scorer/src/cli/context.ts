@@ -1,9 +1,9 @@
+import type { EvaluationSink } from "@ragmeter/core/domain/evaluation";
+import { createJudge } from "@ragmeter/core/judges/backends";
+import type { Judge } from "@ragmeter/core/judges/types";
 import { readSetting, SETTINGS } from "@ragmeter/runtime";
+import { type Store, startOpeningStore } from "@ragmeter/store/client";
 import { runtimeTuning } from "@ragmeter/tuning";
-import type { EvaluationSink } from "../domain/evaluation.js";
-import { createJudge } from "../judges/backends.js";
-import type { Judge } from "../judges/types.js";
-import { type Store, startOpeningStore } from "../store/client.js";
 import { type Config, loadConfig } from "./config.js";
 
 /** Where a command writes: injectable for tests (no process globals inside commands). */
@@ -72,7 +72,7 @@ export async function judgeFor(config: Config): Promise<Judge> {
 export async function withEvaluationExport<T>(config: Config, serviceName: string, warn: (message: string) => void, fn: (sink: EvaluationSink | null) => Promise<T>): Promise<T> {
   if (config.evaluationExport === null) return fn(null);
   // Loaded only when configured: the OpenTelemetry logs SDK and exporter are not needed otherwise.
-  const { startEvaluationExport } = await import("../stream/evaluationExport.js");
+  const { startEvaluationExport } = await import("@ragmeter/stream/evaluationExport");
   const exporter = startEvaluationExport(config.evaluationExport, serviceName, warn);
   try {
     return await fn(exporter);

@@ -1,13 +1,15 @@
 import { constants } from "node:fs";
 import { access, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { EvaluationSink } from "@ragmeter/core/domain/evaluation";
+import type { PriceTable } from "@ragmeter/core/judges/session/cost";
+import type { Judge } from "@ragmeter/core/judges/types";
 import { type GoldenSet, loadGoldenSet } from "@ragmeter/golden";
 import { DEFAULT_LISTEN_HOST, HEAP_GROWTH_PERCENT, RagmeterError } from "@ragmeter/runtime";
+import type { Store } from "@ragmeter/store/client";
+import { loadStreamConfig } from "@ragmeter/stream/config";
 import { EVAL_TURBOFAN_INVOCATIONS, runtimeTuning, runtimeTuningEnabled } from "@ragmeter/tuning";
 import type { Command } from "commander";
-import type { EvaluationSink } from "../domain/evaluation.js";
-import type { PriceTable } from "../judges/session/cost.js";
-import type { Judge } from "../judges/types.js";
 import { runEval } from "../runs/eval.js";
 import type { EvalOutcome } from "../runs/summary.js";
 import { httpTarget, type Target } from "../runs/target.js";
@@ -15,8 +17,6 @@ import { inlineTargetClient, type TargetClient, threadTargetClient } from "../ru
 import { configTarget, loadTargetConfig } from "../runs/targetConfig.js";
 import { loadTargetModule, moduleTarget } from "../runs/targetModule.js";
 import type { ViaTracesOptions } from "../runs/viaTraces.js";
-import type { Store } from "../store/client.js";
-import { loadStreamConfig } from "../stream/config.js";
 import { type CommandContext, httpUrl, intArg, judgeOptions, kOption, nonEmpty, rate } from "./args.js";
 import { type Io, judgeFor, withEvaluationExport, withStoreOpening } from "./context.js";
 import { evalJson } from "./format/json.js";

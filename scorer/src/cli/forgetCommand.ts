@@ -1,5 +1,5 @@
+import { countForgettable, type ForgetCounts, type ForgetSelection, forgetTraces, selectForgetTraces } from "@ragmeter/store/forget";
 import { type Command, InvalidArgumentError } from "commander";
-import { countForgettable, type ForgetCounts, type ForgetSelection, forgetTraces, selectForgetTraces } from "../store/forget.js";
 import type { CommandContext } from "./args.js";
 import { type Io, withStore } from "./context.js";
 import { EXIT, UsageError } from "./evalCommand.js";

@@ -1,12 +1,12 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { RetrievedItem } from "@ragmeter/core/domain/metrics/recall";
 import { checkGoldenSet, type GoldenCheck, type GoldenSet, loadGoldenSet, MATCH_MODES } from "@ragmeter/golden";
+import { goldenItemsOfSet } from "@ragmeter/store/golden";
+import { selectInteractions } from "@ragmeter/store/interactions";
+import { getRun } from "@ragmeter/store/runs";
 import type { Command } from "commander";
-import type { RetrievedItem } from "../domain/metrics/recall.js";
 import { pinGoldenItems } from "../runs/pin.js";
-import { goldenItemsOfSet } from "../store/golden.js";
-import { selectInteractions } from "../store/interactions.js";
-import { getRun } from "../store/runs.js";
 import type { CommandContext } from "./args.js";
 import { type Io, withStore } from "./context.js";
 import { assertCorpusDir, assertWritable, EXIT, UsageError } from "./evalCommand.js";

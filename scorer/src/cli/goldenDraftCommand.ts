@@ -1,12 +1,12 @@
 import { access, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { selectTrafficQuestions } from "@ragmeter/store/traffic";
 import { type Command, InvalidArgumentError, type Option } from "commander";
 import { readDocuments, spreadPassages } from "../runs/draft/documents.js";
 import { DraftError } from "../runs/draft/errors.js";
 import { DROP_REASONS, type DropReason, draftFromDocs } from "../runs/draft/fromDocs.js";
 import { draftFromTraffic } from "../runs/draft/fromTraffic.js";
 import { type DraftedItem, draftFileText } from "../runs/draft/reviewFile.js";
-import { selectTrafficQuestions } from "../store/traffic.js";
 import { intArg } from "./args.js";
 import { loadConfig } from "./config.js";
 import { type Io, withStore } from "./context.js";

@@ -1,11 +1,11 @@
 import { writeFile } from "node:fs/promises";
+import { displayRank, isWorse, metricNames } from "@ragmeter/core/domain/metricTable";
+import type { RunRecord } from "@ragmeter/store/runs";
 import type { Command } from "commander";
 import { stringify } from "csv-stringify/sync";
-import { displayRank, isWorse, metricNames } from "../domain/metricTable.js";
 import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "../runs/bootstrap.js";
 import type { Comparison } from "../runs/compare.js";
 import { evaluateGate, parseGate } from "../runs/gate.js";
-import type { RunRecord } from "../store/runs.js";
 import { withReader } from "./api/withReader.js";
 import { type CommandContext, intArg } from "./args.js";
 import type { Io } from "./context.js";

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
+import { metricNames } from "@ragmeter/core/domain/metricTable";
+import { judgeLabel } from "@ragmeter/core/judges/backends";
 import type { Command } from "commander";
-import { metricNames } from "../domain/metricTable.js";
-import { judgeLabel } from "../judges/backends.js";
 import { evaluateGate, type GateResult, parseGate } from "../runs/gate.js";
 import { type ReplayOutcome, runReplay } from "../runs/replay/replay.js";
 import { parseReplaySource } from "../runs/replay/select.js";

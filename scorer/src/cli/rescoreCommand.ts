@@ -1,8 +1,8 @@
+import type { TraceScore } from "@ragmeter/store/rescore";
+import { loadStreamConfig } from "@ragmeter/stream/config";
+import { passBatchSize } from "@ragmeter/stream/loop";
 import type { Command } from "commander";
 import { type RescoreReport, rescore } from "../runs/rescore.js";
-import type { TraceScore } from "../store/rescore.js";
-import { loadStreamConfig } from "../stream/config.js";
-import { passBatchSize } from "../stream/loop.js";
 import { type CommandContext, kOption } from "./args.js";
 import { type Io, judgeFor, withStore } from "./context.js";
 import { EXIT, UsageError } from "./evalCommand.js";

@@ -1,7 +1,7 @@
+import type { QuestionResult } from "@ragmeter/core/domain/result";
+import type { Judge } from "@ragmeter/core/judges/types";
+import { type Expectations, failedQuestion, scoreInteraction } from "@ragmeter/core/scoring/score";
 import type { GoldenItem } from "@ragmeter/golden";
-import type { QuestionResult } from "../domain/result.js";
-import type { Judge } from "../judges/types.js";
-import { type Expectations, failedQuestion, scoreInteraction } from "../scoring/score.js";
 import type { TargetResult } from "./target.js";
 
 /**

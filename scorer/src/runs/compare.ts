@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { type MetricDef, type MetricValue, metricNames } from "../domain/metricTable.js";
-import type { Store } from "../store/client.js";
-import { saveComparison } from "../store/comparisons.js";
-import { runQuestions } from "../store/results.js";
-import type { RunRecord } from "../store/runs.js";
+import { type MetricDef, type MetricValue, metricNames } from "@ragmeter/core/domain/metricTable";
+import type { Store } from "@ragmeter/store/client";
+import { saveComparison } from "@ragmeter/store/comparisons";
+import { runQuestions } from "@ragmeter/store/results";
+import type { RunRecord } from "@ragmeter/store/runs";
 import { type PairedDelta, pairedDelta } from "./paired.js";
 import { storedQuestionMetrics } from "./summary.js";
 

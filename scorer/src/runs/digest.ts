@@ -1,8 +1,8 @@
+import { JUDGED_METRICS, type MetricValue, metricTable } from "@ragmeter/core/domain/metricTable";
+import { outcomeOf, type QuestionResult } from "@ragmeter/core/domain/result";
+import type { Status } from "@ragmeter/core/domain/status";
+import { codePointLength, type JudgedValue } from "@ragmeter/core/judges/analysis";
 import { type GoldenItem, matchMode, normalizeText } from "@ragmeter/golden";
-import { JUDGED_METRICS, type MetricValue, metricTable } from "../domain/metricTable.js";
-import { outcomeOf, type QuestionResult } from "../domain/result.js";
-import type { Status } from "../domain/status.js";
-import { codePointLength, type JudgedValue } from "../judges/analysis.js";
 
 /** What {@link pairedDelta} and {@link aggregate} read of one question: a metric's value and status by name. */
 export interface MetricLookup {

@@ -1,9 +1,9 @@
+import type { EvaluationSink } from "@ragmeter/core/domain/evaluation";
+import type { QuestionResult } from "@ragmeter/core/domain/result";
+import type { PriceTable } from "@ragmeter/core/judges/session/cost";
+import type { Judge } from "@ragmeter/core/judges/types";
 import type { GoldenItem, GoldenSet } from "@ragmeter/golden";
-import type { EvaluationSink } from "../domain/evaluation.js";
-import type { QuestionResult } from "../domain/result.js";
-import type { PriceTable } from "../judges/session/cost.js";
-import type { Judge } from "../judges/types.js";
-import type { Store } from "../store/client.js";
+import type { Store } from "@ragmeter/store/client";
 import { scoreTargetResult } from "./answers.js";
 import { askAhead } from "./askAhead.js";
 import { questionDigester } from "./digest.js";

@@ -1,5 +1,5 @@
+import { qualityDelta } from "@ragmeter/core/domain/metricTable";
 import { RagmeterError } from "@ragmeter/runtime";
-import { qualityDelta } from "../domain/metricTable.js";
 import type { PairedDelta } from "./paired.js";
 
 /** One gate rule: fail when `metric`'s paired delta is below `threshold` and its interval excludes 0. */

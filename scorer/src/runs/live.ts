@@ -1,9 +1,9 @@
-import { costUsd, type PriceTable, priceOf } from "../judges/session/cost.js";
-import type { Store } from "../store/client.js";
-import { type LiveFilter, type LiveMetricAggregate, type LiveStreamStats, type LiveTraceAggregate, liveAggregates, liveOverlap, liveRecent } from "../store/live.js";
-import { type LiveMetricInfo, liveMetrics, traceView } from "../store/liveTraces.js";
+import { costUsd, type PriceTable, priceOf } from "@ragmeter/core/judges/session/cost";
+import type { Store } from "@ragmeter/store/client";
+import { type LiveFilter, type LiveMetricAggregate, type LiveStreamStats, type LiveTraceAggregate, liveAggregates, liveOverlap, liveRecent } from "@ragmeter/store/live";
+import { type LiveMetricInfo, liveMetrics, traceView } from "@ragmeter/store/liveTraces";
 
-export type { LiveMetricInfo } from "../store/liveTraces.js";
+export type { LiveMetricInfo } from "@ragmeter/store/liveTraces";
 
 import { bootstrapMeanInterval, DEFAULT_SEED } from "./bootstrap.js";
 import { distinct, jaccard } from "./replay/overlap.js";

@@ -1,6 +1,6 @@
+import { recallMetric } from "@ragmeter/core/domain/metrics/recall";
+import type { QuestionResult } from "@ragmeter/core/domain/result";
 import { type GoldenItem, MATCH_MODES, type MatchMode, matchMode, normalizeText } from "@ragmeter/golden";
-import { recallMetric } from "../domain/metrics/recall.js";
-import type { QuestionResult } from "../domain/result.js";
 import { expectedSources, type MetricLookup } from "./digest.js";
 
 /** The items of one match mode in a run, and their recall. */

@@ -1,5 +1,5 @@
+import { isHit, type RetrievedItem } from "@ragmeter/core/domain/metrics/recall";
 import { type GoldenItem, matchMode, normalizeText, occurrences, sentences } from "@ragmeter/golden";
-import { isHit, type RetrievedItem } from "../domain/metrics/recall.js";
 
 /** Fewest words of a sentence chosen as a pinned substring (shorter ones are rarely specific). */
 const MIN_WORDS = 3;

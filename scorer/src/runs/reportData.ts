@@ -1,7 +1,7 @@
-import { displayRank, type MetricValue, metricNames } from "../domain/metricTable.js";
-import type { Store } from "../store/client.js";
-import { claimCountsByRun, goldenQuestionsOfRun, goldenTags, latestComparison, recentBadClaims, retrievedOfRun } from "../store/report.js";
-import { listRuns, previousRun, type RunRecord } from "../store/runs.js";
+import { displayRank, type MetricValue, metricNames } from "@ragmeter/core/domain/metricTable";
+import type { Store } from "@ragmeter/store/client";
+import { claimCountsByRun, goldenQuestionsOfRun, goldenTags, latestComparison, recentBadClaims, retrievedOfRun } from "@ragmeter/store/report";
+import { listRuns, previousRun, type RunRecord } from "@ragmeter/store/runs";
 import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "./bootstrap.js";
 import { pairedDelta } from "./paired.js";
 import { storedQuestionMetrics } from "./summary.js";

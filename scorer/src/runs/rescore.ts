@@ -1,9 +1,9 @@
-import { extractInteraction, type Interaction } from "../extract/interaction.js";
-import { judgePromptVersion } from "../judges/promptVersion.js";
-import type { Store } from "../store/client.js";
-import { dropOtherVersions, type StoredReading, storedReadings, type TraceScore, traceScores } from "../store/rescore.js";
-import { loadTraces } from "../store/spans.js";
-import { prepareTraces, type ScoringSettings, saveScored } from "../stream/loop.js";
+import { extractInteraction, type Interaction } from "@ragmeter/core/extract/interaction";
+import { judgePromptVersion } from "@ragmeter/core/judges/promptVersion";
+import type { Store } from "@ragmeter/store/client";
+import { dropOtherVersions, type StoredReading, storedReadings, type TraceScore, traceScores } from "@ragmeter/store/rescore";
+import { loadTraces } from "@ragmeter/store/spans";
+import { prepareTraces, type ScoringSettings, saveScored } from "@ragmeter/stream/loop";
 
 /** What a reading holds that the scores depend on. */
 export type ReadingField = "question" | "retrieved" | "answer" | "model" | "tokens";

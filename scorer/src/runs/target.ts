@@ -1,5 +1,5 @@
+import type { RetrievedItem } from "@ragmeter/core/domain/metrics/recall";
 import { z } from "zod";
-import type { RetrievedItem } from "../domain/metrics/recall.js";
 import { inlineTargetClient, type TargetClient } from "./targetClient.js";
 
 /** A reply of a target (contract of `ragmeter eval`): the answer and the contexts in rank order. */

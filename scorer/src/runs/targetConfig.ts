@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { ConfigError } from "@ragmeter/core/domain/errors";
+import type { RetrievedItem } from "@ragmeter/core/domain/metrics/recall";
 import { RagmeterError } from "@ragmeter/runtime";
 import { JSONPath } from "jsonpath-plus";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { ConfigError } from "../domain/errors.js";
-import type { RetrievedItem } from "../domain/metrics/recall.js";
 import type { Target, TargetRequest, TargetResult, TraceHeaders } from "./target.js";
 import { inlineTargetClient, type TargetClient } from "./targetClient.js";
 

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { ConfigError } from "@ragmeter/core/domain/errors";
 import { createJiti } from "jiti";
-import { ConfigError } from "../domain/errors.js";
 import { parseTargetReply, type Target, type TargetResult } from "./target.js";
 
 /** What a target module's `ask` receives besides the question. */

@@ -1,7 +1,7 @@
+import type { RunRecord } from "@ragmeter/store/runs";
 import type { Comparison } from "../../runs/compare.js";
 import type { LiveSummary } from "../../runs/live.js";
 import type { ReportData } from "../../runs/reportData.js";
-import type { RunRecord } from "../../store/runs.js";
 import { ReadApiError } from "./errors.js";
 import type { Reader, RunQuestions } from "./reader.js";
 

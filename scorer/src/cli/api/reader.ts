@@ -1,11 +1,11 @@
-import type { MetricValue } from "../../domain/metricTable.js";
-import type { PriceTable } from "../../judges/session/cost.js";
+import type { MetricValue } from "@ragmeter/core/domain/metricTable";
+import type { PriceTable } from "@ragmeter/core/judges/session/cost";
+import type { Store } from "@ragmeter/store/client";
+import { getRun, listRuns, type RunRecord } from "@ragmeter/store/runs";
 import { type Comparison, compareRuns } from "../../runs/compare.js";
 import { type LiveSummary, loadLiveSummary } from "../../runs/live.js";
 import { loadReportData, type ReportData } from "../../runs/reportData.js";
 import { storedQuestionMetrics } from "../../runs/summary.js";
-import type { Store } from "../../store/client.js";
-import { getRun, listRuns, type RunRecord } from "../../store/runs.js";
 
 /** The query of a live summary (window in ms, ending now). */
 interface LiveQuery {

@@ -1,6 +1,7 @@
 import { readSetting, SETTINGS } from "@ragmeter/runtime";
-import { openStore } from "../../store/client.js";
-import { readStoreLock } from "../../store/lock.js";
+import { openStore } from "@ragmeter/store/client";
+import { readStoreLock } from "@ragmeter/store/lock";
+import { runtimeTuning } from "@ragmeter/tuning";
 import { loadConfig } from "../config.js";
 import type { Io } from "../context.js";
 import { httpReader } from "./httpReader.js";
@@ -18,7 +19,7 @@ export async function withReader<T>(io: Io, flags: { home?: string }, fn: (reade
     const lock = readStoreLock(config.store.home);
     if (lock?.alive && lock.apiUrl !== null && lock.pid !== process.pid) return fn(httpReader(lock.apiUrl, readSetting(SETTINGS.RAGMETER_COLLECTOR_TOKEN, io.env)));
   }
-  const store = await openStore(config.store);
+  const store = await openStore(config.store, { runtimeTuning: runtimeTuning(config.runtimeTuning) });
   try {
     return await fn(storeReader(store, config.prices));
   } finally {

@@ -1,4 +1,4 @@
-import { isWorse, qualityDelta } from "../../domain/metricTable.js";
+import { isWorse, qualityDelta } from "@ragmeter/core/domain/metricTable";
 import type { Comparison } from "../../runs/compare.js";
 import { fmtDelta, fmtValue } from "./text.js";
 

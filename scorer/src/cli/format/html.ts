@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { isWorse, type MetricDef, type MetricTable, metricLabel, metricTable } from "../../domain/metricTable.js";
+import { isWorse, type MetricDef, type MetricTable, metricLabel, metricTable } from "@ragmeter/core/domain/metricTable";
 import type { ReportData, ReportRun } from "../../runs/reportData.js";
 import { fmtValue, fmtDelta as textDelta } from "./text.js";
 

@@ -1,6 +1,6 @@
-import type { Outcome } from "../../domain/metric.js";
-import { itemMatches, type MatchExpectation, retrievedRanks } from "../../domain/metrics/retrieved.js";
-import { outcomeOf, type QuestionResult } from "../../domain/result.js";
+import type { Outcome } from "@ragmeter/core/domain/metric";
+import { itemMatches, type MatchExpectation, retrievedRanks } from "@ragmeter/core/domain/metrics/retrieved";
+import { outcomeOf, type QuestionResult } from "@ragmeter/core/domain/result";
 import type { EvalOutcome } from "../../runs/summary.js";
 
 /** One retrieved item of a question in the JSON report. */

@@ -1,6 +1,6 @@
-import { type MetricDef, type MetricTable, metricDef, metricLabel, metricMax, metricNames, metricTable } from "../../domain/metricTable.js";
-import { LENGTH_BIAS_FLAG } from "../../judges/analysis.js";
-import { judgeLabel, unmeteredSummary } from "../../judges/backends.js";
+import { type MetricDef, type MetricTable, metricDef, metricLabel, metricMax, metricNames, metricTable } from "@ragmeter/core/domain/metricTable";
+import { LENGTH_BIAS_FLAG } from "@ragmeter/core/judges/analysis";
+import { judgeLabel, unmeteredSummary } from "@ragmeter/core/judges/backends";
 import type { Aggregate } from "../../runs/aggregate.js";
 import type { PairedDelta } from "../../runs/paired.js";
 import type { EvalOutcome } from "../../runs/summary.js";

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import { judgePromptVersion } from "@ragmeter/core/judges/promptVersion";
+import { judgeRelevance as askRelevance, type Judge, judgeGrounding } from "@ragmeter/core/judges/types";
 import { z } from "zod";
-import { judgePromptVersion } from "../../judges/promptVersion.js";
-import { judgeRelevance as askRelevance, type Judge, judgeGrounding } from "../../judges/types.js";
 import { CalibrationError } from "./errors.js";
 import { CALIBRATION_FORMAT, type CalibrationFile } from "./file.js";
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { readCalibrationRows } from "../../store/calibration.js";
-import type { Store } from "../../store/client.js";
-import { getRun } from "../../store/runs.js";
+import { readCalibrationRows } from "@ragmeter/store/calibration";
+import type { Store } from "@ragmeter/store/client";
+import { getRun } from "@ragmeter/store/runs";
 import { CalibrationError } from "./errors.js";
 import { CALIBRATION_FORMAT, type CalibrationFile, REVIEW_INSTRUCTIONS } from "./file.js";
 

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { type CalibrationRecord, newCalibrationId, saveCalibration } from "../../store/calibrations.js";
-import type { Store } from "../../store/client.js";
+import { type CalibrationRecord, newCalibrationId, saveCalibration } from "@ragmeter/store/calibrations";
+import type { Store } from "@ragmeter/store/client";
 import { CalibrationError } from "./errors.js";
 import { type CalibrationFile, calibrationFileSchema } from "./file.js";
 import { type Agreement, cohenKappa, quadraticWeightedKappa } from "./kappa.js";

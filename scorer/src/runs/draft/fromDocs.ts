@@ -2,10 +2,11 @@
 // each proposal is kept only when a reader could answer it from that passage (its key facts are in
 // the passage), when a substring of the document holds the answer exactly once, and when it is no
 // duplicate or near-duplicate of a question kept before it.
+
+import type { LlmJudgeOptions } from "@ragmeter/core/judges/llm/options";
+import { createJudgeTransport, newTally, type Tally } from "@ragmeter/core/judges/llm/transport";
 import { deriveGoldenId, normalizeText, occurrences, questionWords, sentences, wordJaccard } from "@ragmeter/golden";
 import { z } from "zod";
-import type { LlmJudgeOptions } from "../../judges/llm/options.js";
-import { createJudgeTransport, newTally, type Tally } from "../../judges/llm/transport.js";
 import type { DraftDocument, Passage } from "./documents.js";
 import { MERGE_JACCARD } from "./fromTraffic.js";
 import type { DraftedItem } from "./reviewFile.js";

@@ -2,7 +2,7 @@
 // merged, a sample spread over services and time, each with the top retrieved document and a
 // sentence of it proposed as its expected source. No LLM.
 import { normalizeText, questionWords, wordJaccard } from "@ragmeter/golden";
-import type { TrafficQuestion } from "../../store/traffic.js";
+import type { TrafficQuestion } from "@ragmeter/store/traffic";
 import { proposedSubstring } from "../onboard/files.js";
 import type { DraftedItem } from "./reviewFile.js";
 

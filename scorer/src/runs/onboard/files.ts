@@ -1,6 +1,6 @@
 // `ragmeter init`: the files it writes, as text: the target config, the starter golden set and the
 // CI workflow with the gate.
-import type { RetrievedItem } from "../../domain/metrics/recall.js";
+import type { RetrievedItem } from "@ragmeter/core/domain/metrics/recall";
 import type { DraftItemLine } from "../draft/reviewFile.js";
 import { uniqueSubstring } from "../pin.js";
 import type { TargetConfig } from "../targetConfig.js";

@@ -1,7 +1,7 @@
 // `ragmeter init`: one real question to a team's service, the mapping of its reply, and the files
 // that take the team from that service to a first stored run and a CI gate.
 import path from "node:path";
-import type { RetrievedItem } from "../../domain/metrics/recall.js";
+import type { RetrievedItem } from "@ragmeter/core/domain/metrics/recall";
 import type { TargetReply } from "../target.js";
 import { mapTargetReply } from "../targetConfig.js";
 import { loadTargetModule, moduleTarget } from "../targetModule.js";

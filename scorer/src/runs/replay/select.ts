@@ -1,8 +1,8 @@
 import { RagmeterError } from "@ragmeter/runtime";
-import type { ReplaySource } from "../../store/interactions.js";
+import type { ReplaySource } from "@ragmeter/store/interactions";
 
 // The selection itself (SQL) is a repository of the interactions table.
-export { type CapturedInteraction, type ReplaySource, selectInteractions } from "../../store/interactions.js";
+export { type CapturedInteraction, type ReplaySource, selectInteractions } from "@ragmeter/store/interactions";
 
 /** A `--from` value that cannot be parsed (exit 2). */
 export class ReplaySpecError extends RagmeterError {

@@ -1,0 +1,87 @@
+import { chunkHash } from "@ragmeter/core/domain/chunkHash";
+import { z } from "zod";
+import type { Store } from "./client.js";
+
+/** Hashes per statement: a bound parameter list well below ClickHouse's query size limits. */
+const PER_QUERY = 5000;
+
+const firstSeenRow = z.object({ chunk_hash: z.string(), first_seen: z.coerce.number() });
+const textRow = z.object({ chunk_hash: z.string(), text: z.string() });
+
+/**
+ * Writes the distinct non-blank chunk texts of `items` to `chunks` (last_seen = `now`, first_seen
+ * carried over from a row already stored, else `now`), under `version`.
+ */
+export async function saveChunks(store: Store, items: readonly { readonly text: string; readonly document_id: string }[], version: number, now: number): Promise<void> {
+  const byHash = new Map<string, { text: string; document_id: string }>();
+  for (const it of items) {
+    const h = chunkHash(it.text);
+    if (h !== "" && !byHash.has(h)) byHash.set(h, { text: it.text, document_id: it.document_id });
+  }
+  if (byHash.size === 0) return;
+  const db = store.database;
+  const hashes = [...byHash.keys()];
+  const firstSeen = new Map<string, number>();
+  for (let i = 0; i < hashes.length; i += PER_QUERY) {
+    const rs = await store.client.query({
+      query: `SELECT chunk_hash, toUnixTimestamp64Milli(min(first_seen)) AS first_seen FROM ${db}.chunks WHERE chunk_hash IN {hashes:Array(String)} GROUP BY chunk_hash`,
+      query_params: { hashes: hashes.slice(i, i + PER_QUERY) },
+      format: "JSONEachRow",
+    });
+    for (const r of await rs.json<unknown>()) {
+      const x = firstSeenRow.parse(r);
+      firstSeen.set(x.chunk_hash, x.first_seen);
+    }
+  }
+  await store.client.insert({
+    table: `${db}.chunks`,
+    columns: ["chunk_hash", "text", "document_id", "first_seen", "last_seen", "version"],
+    values: [...byHash].map(([h, c]) => [h, c.text, c.document_id, firstSeen.get(h) ?? now, now, version]),
+    format: "JSONCompactEachRow",
+  });
+}
+
+/** The stored text of each of `hashes` found in `chunks` (blank hashes skipped). */
+async function chunkTexts(store: Store, hashes: Iterable<string>): Promise<Map<string, string>> {
+  const wanted = [...new Set(hashes)].filter((h) => h !== "");
+  const out = new Map<string, string>();
+  for (let i = 0; i < wanted.length; i += PER_QUERY) {
+    const rs = await store.client.query({
+      query: `SELECT chunk_hash, any(text) AS text FROM ${store.database}.chunks WHERE chunk_hash IN {hashes:Array(String)} GROUP BY chunk_hash`,
+      query_params: { hashes: wanted.slice(i, i + PER_QUERY) },
+      format: "JSONEachRow",
+    });
+    for (const r of await rs.json<unknown>()) {
+      const x = textRow.parse(r);
+      out.set(x.chunk_hash, x.text);
+    }
+  }
+  return out;
+}
+
+/**
+ * Rows whose retrieved items carry their text again: item i of a row takes the stored text of the
+ * row's `chunk_hashes[i]` when it has one (an interaction written before `chunks` keeps its text in
+ * `retrieved` and has no hashes).
+ * @throws Error when a hash has no stored chunk (the store lost a chunk a kept interaction refers to).
+ */
+export async function withChunkTexts<R extends { readonly chunk_hashes: readonly string[]; readonly retrieved: readonly { readonly text: string }[] }>(
+  store: Store,
+  rows: readonly R[],
+): Promise<R[]> {
+  const texts = await chunkTexts(
+    store,
+    rows.flatMap((r) => r.chunk_hashes),
+  );
+  return rows.map((r) => {
+    if (r.chunk_hashes.length === 0) return r;
+    const retrieved = r.retrieved.map((item, i) => {
+      const h = r.chunk_hashes[i] ?? "";
+      if (h === "") return item;
+      const text = texts.get(h);
+      if (text === undefined) throw new Error(`chunks: no stored text for hash ${h} (retrieved item ${i})`);
+      return { ...item, text };
+    });
+    return { ...r, retrieved };
+  });
+}

@@ -1,0 +1,248 @@
+import { hostname } from "node:os";
+import type { RecordSink, TraceRecord } from "@ragmeter/collector";
+import type { ScoredTrace } from "@ragmeter/core/scoring/trace";
+import { deadLetterTopic, type Signal } from "@ragmeter/otlp";
+import type { Store } from "@ragmeter/store/client";
+import type { StreamConfig } from "./config.js";
+import { type ConsumerLogger, type ConsumerSettings, type SpanConsumer, startSpanConsumer } from "./consumer.js";
+import { droppedAttributesWarning } from "./droppedAttributes.js";
+import { createGroupCommit } from "./groupCommit.js";
+import { HeldTraces } from "./held.js";
+import { type DecodedRecord, decodeRecord, type IngestResult, writeRecords } from "./ingest.js";
+import type { ScoringSettings } from "./loop.js";
+import { createScoringPasses } from "./pass.js";
+import { IngestionStats, type StreamTotals } from "./stats.js";
+
+/** Spans and log records at most in one in-process write of `serve` (a group of concurrent requests). */
+const GROUP_COMMIT_MAX_SPANS = 20_000;
+
+/**
+ * Traces held in memory between their write and their scoring, at most (see {@link HeldTraces}):
+ * about 5 KiB each for a retrieval + generation trace of 5 chunks, so ≈ 50 MiB at the bound; it
+ * covers the traces written in one quiet window at 10,000 traces/s. A trace beyond it is read back.
+ */
+const HELD_TRACES = 10_000;
+
+/** A running scorer: consumer (optional), scoring loop and ingestion stats. */
+export interface ScorerService {
+  /** In-process hand-off for `serve` without Kafka: a collector record sink writing straight to the store. */
+  readonly sink: RecordSink;
+  /**
+   * What the stream counted since its start: spans, traces scored, judge calls skipped by status
+   * (`budget_exhausted` included), judge failures by kind, the judge's own traces, spans with
+   * dropped attributes by service.
+   */
+  stats(): StreamTotals;
+  /** Runs one scoring pass now; resolves to the number of traces scored. */
+  scoreNow(): Promise<number>;
+  /** Stops the loop and the consumer, flushes the stats. */
+  stop(): Promise<void>;
+}
+
+/** Options of {@link startScorerService}. */
+export interface ScorerServiceOptions {
+  readonly store: Store;
+  readonly scoring: ScoringSettings;
+  readonly stream: StreamConfig;
+  /** Consume Kafka (`stream.brokers` must be set); otherwise only the in-process sink feeds the store. */
+  readonly consume: boolean;
+  readonly log: ConsumerLogger;
+  /** Scoring pass interval, ms (default: a quarter of the quiet window, between 100 and 1000). */
+  readonly intervalMs?: number;
+  /** Consumer settings that override the defaults derived from `stream` (tests: fetch wait, seams). */
+  readonly consumer?: Partial<ConsumerSettings>;
+  /**
+   * Interval of the full scan for settled, unscored traces (ms, default 30,000; also run at start).
+   * Between scans the loop scores the traces this instance wrote, once their quiet window passed,
+   * without scanning the spans table.
+   */
+  readonly fullScanIntervalMs?: number;
+  /** Called with the traces each pass scored (eval --via-traces collects its results here). */
+  readonly onScored?: (scored: readonly ScoredTrace[]) => void;
+}
+
+/** The progress log's judge failures, judge-own traces and dropped-attribute counts since start, when there are any. */
+function judgeHealth(t: StreamTotals): Record<string, unknown> {
+  return {
+    ...(Object.keys(t.judge_errors).length > 0 ? { judge_errors: t.judge_errors } : {}),
+    ...(t.judge_own_traces > 0 ? { judge_own_traces: t.judge_own_traces } : {}),
+    ...(Object.keys(t.spans_attributes_dropped).length > 0 ? { spans_attributes_dropped: t.spans_attributes_dropped } : {}),
+  };
+}
+
+/** The span consumer's settings from the stream's (`o.consumer` overrides them); `pending` reads the traces written and not yet scored. */
+function consumerSettings(o: ScorerServiceOptions, brokers: readonly string[], pending: () => number): ConsumerSettings {
+  return {
+    brokers,
+    ...(o.stream.security !== undefined ? { security: o.stream.security } : {}),
+    topic: o.stream.topic,
+    dlqTopic: deadLetterTopic(o.stream.topic),
+    ...(o.stream.limits !== undefined ? { limits: o.stream.limits } : {}),
+    ...(o.stream.topics !== undefined ? { topics: o.stream.topics } : {}),
+    topicPolicy: { create: o.stream.createTopics ?? true, partitions: o.stream.partitions ?? 3 },
+    maxPending: o.stream.maxPending ?? 50_000,
+    pending,
+    groupId: o.stream.groupId,
+    clientId: "ragmeter-scorer",
+    sessionTimeoutMs: o.stream.sessionTimeoutMs,
+    heartbeatIntervalMs: Math.max(100, Math.floor(o.stream.sessionTimeoutMs / 10)),
+    ...o.consumer,
+  };
+}
+
+type Totals = ReturnType<IngestionStats["totals"]>;
+
+/** The progress line's fields since the last line (`logged`), or null when nothing was written, scored or dropped since. */
+function progressFields(stats: IngestionStats, totals: Totals, logged: Totals, pending: number, lag: number | null): Record<string, unknown> | null {
+  if (totals.spans === logged.spans && totals.scored === logged.scored && totals.forgotten === logged.forgotten) return null;
+  return {
+    spans_written: totals.spans - logged.spans,
+    traces_scored: totals.scored - logged.scored,
+    pending_traces: pending,
+    ...(totals.forgotten !== logged.forgotten ? { spans_dropped_forgotten: totals.forgotten - logged.forgotten } : {}),
+    judge_calls_skipped: stats.skippedTotals(),
+    ...judgeHealth(stats.snapshot()),
+    ...(lag !== null ? { consumer_lag: lag } : {}),
+  };
+}
+
+/**
+ * Starts the streaming scorer (design §6): consumes `ragmeter.spans` (when `consume`), stores spans,
+ * and runs the scoring loop over settled traces; writes `ingestion_stats` every 10 s. The process's
+ * runtime tuning (V8's heap growth, `stream.heapGrowthPercent`) is its starter's: @ragmeter/runtime runtimeTuning.
+ */
+export async function startScorerService(o: ScorerServiceOptions): Promise<ScorerService> {
+  const stats = new IngestionStats(`${hostname()}-${process.pid}`);
+  // Spans are written through a connection of their own, so a batch's write never waits behind the
+  // scoring loop's statements (nor they behind it): bench:scorer at 30,000 traces, 3,314–3,419 →
+  // 3,497–3,610 traces/s, peak RSS +30–40 MiB (issue 15).
+  const ingest: Store = { ...o.store, client: await o.store.secondClient() };
+  // Traces this instance wrote and has not scored since: trace id → when its last span was written.
+  const dirty = new Map<string, number>();
+  // Their decoded spans, scored from memory when the store has no other rows of them.
+  const held = new HeldTraces(HELD_TRACES);
+  // Services already warned about dropped attributes: one warning line per service and process.
+  const warnedDropped = new Set<string>();
+  const written = (w: IngestResult, at: number): void => {
+    for (const id of w.traceIds) dirty.set(id, at);
+    held.add(w.stored.spans, w.stored.logs);
+    const d = w.droppedAttributes;
+    if (d === null) return;
+    stats.droppedAttributes(d.byService, at);
+    for (const [service, first] of Object.entries(d.first)) {
+      if (warnedDropped.has(service)) continue;
+      warnedDropped.add(service);
+      o.log.warn(droppedAttributesWarning(service, first), { service, setting: "OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT" });
+    }
+  };
+  // What a scored batch adds to the stats: judge calls skipped, judge failures (the first of each
+  // kind warned, with its reason: a failing judge is never silent), the judge's own traces.
+  const warnedFailures = new Set<string>();
+  const counted = (scored: readonly ScoredTrace[]): void => {
+    const now = Date.now();
+    for (const t of scored) {
+      stats.skipped(t.skipped, now);
+      stats.judgeFailures(t.judgeFailures, now);
+      for (const [kind, reason] of Object.entries(t.judgeFailureReasons)) {
+        if (warnedFailures.has(kind)) continue;
+        warnedFailures.add(kind);
+        o.log.warn(`judge failing (${kind}): ${reason}; counted by kind in the progress log's judge_errors and ingestion_stats.judge_errors`, {
+          kind,
+          trace_id: t.interaction.trace_id,
+        });
+      }
+    }
+    stats.judgeOwn(scored.filter((t) => t.judgeOwn).length, now);
+  };
+  let consumer: SpanConsumer | null = null;
+  if (o.consume) {
+    if (o.stream.brokers === null) throw new Error("KAFKA_BROKERS is not set");
+    consumer = await startSpanConsumer(
+      ingest,
+      consumerSettings(o, o.stream.brokers, () => dirty.size),
+      stats,
+      o.log,
+      written,
+    );
+  }
+  let stopped = false;
+  const passes = createScoringPasses({
+    store: o.store,
+    scoring: o.scoring,
+    dirty,
+    held,
+    scored: (scored) => {
+      counted(scored);
+      if (scored.length > 0) o.onScored?.(scored);
+    },
+    passed: (total) => {
+      if (total > 0) stats.scored(total, Date.now());
+    },
+    stopped: () => stopped,
+    fullScanIntervalMs: o.fullScanIntervalMs ?? 30_000,
+  });
+  const runPass = (full = false): Promise<number> => passes.run(full);
+  const interval = o.intervalMs ?? Math.min(1000, Math.max(100, Math.floor(o.scoring.quietMs / 4)));
+  let failures = 0;
+  const timer = setInterval(() => {
+    void runPass(false).then(
+      () => {
+        failures = 0;
+      },
+      (err: unknown) => {
+        // Log the first failure and then every 50th, so a store outage does not flood the log.
+        if (failures++ % 50 === 0) o.log.error("scoring pass failed; will retry", { error: (err as Error).message, failures });
+      },
+    );
+  }, interval);
+  let logged = { spans: 0, scored: 0, forgotten: 0 };
+  const statsTimer = setInterval(() => {
+    void (async () => {
+      const lag = consumer ? await consumer.lag() : null;
+      if (lag !== null) stats.lag(lag, Date.now());
+      const totals = stats.totals();
+      const fields = progressFields(stats, totals, logged, dirty.size, lag);
+      if (fields !== null) {
+        o.log.info("progress", fields);
+        logged = totals;
+      }
+      await stats.flush(o.store, Date.now());
+    })().catch((err: unknown) => o.log.warn("ingestion stats not written", { error: (err as Error).message }));
+  }, 10_000);
+
+  // Requests that arrive while a write is in flight are written together by the next one (one
+  // insert per table for all of them); each request's 200 still waits for the write holding it.
+  const commits = createGroupCommit<DecodedRecord>(
+    async (decoded) => {
+      const at = Date.now();
+      const w = await writeRecords(ingest, decoded, { partition: -1, offset: "-1" }, at);
+      stats.spans(w.spans, at);
+      stats.forgotten(w.dropped, at);
+      written(w, at);
+    },
+    { maxWeight: GROUP_COMMIT_MAX_SPANS, weight: (d) => d.spans.length + d.logs.length },
+  );
+  const sink: RecordSink = {
+    async send(signal: Signal, records: TraceRecord[]) {
+      // All decoded before any is written, within the limits the receiver applied (the same settings).
+      const decoded = records.map((r) => decodeRecord(signal, r.value, o.stream.limits));
+      await Promise.all(decoded.map((d) => commits.add(d)));
+    },
+    ready: async () => true,
+    degraded: () => false,
+    close: async () => {},
+  };
+  return {
+    sink,
+    stats: () => stats.snapshot(),
+    scoreNow: () => runPass(true),
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      clearInterval(statsTimer);
+      await passes.current().catch(() => 0);
+      if (consumer) await consumer.stop();
+      await stats.flush(o.store, Date.now()).catch(() => undefined);
+    },
+  };
+}
