@@ -1,3 +1,4 @@
+import { RELEVANCE } from "@ragmeter/core/domain/metrics/judged";
 import { withChunkTexts } from "./chunks.js";
 import type { Store } from "./client.js";
 
@@ -30,7 +31,7 @@ export async function readCalibrationRows(
   runId: string,
 ): Promise<{ interactions: CalibrationInteractionRow[]; claims: CalibrationClaimRow[]; relevance: CalibrationRelevanceRow[] }> {
   const db = store.database;
-  const q = async <T>(query: string): Promise<T[]> => (await store.client.query({ query, query_params: { runId }, format: "JSONEachRow" })).json<T>();
+  const q = async <T>(query: string): Promise<T[]> => (await store.client.query({ query, query_params: { runId, relevance: RELEVANCE.name }, format: "JSONEachRow" })).json<T>();
   const stored = await q<CalibrationInteractionRow & { chunk_hashes: string[]; retrieved: { text: string }[] }>(
     `SELECT trace_id, golden_id, question, answer, retrieved, chunk_hashes FROM ${db}.interactions FINAL WHERE run_id = {runId:String} AND status = 'ok' AND answer IS NOT NULL`,
   );
@@ -39,7 +40,7 @@ export async function readCalibrationRows(
     `SELECT trace_id, claim_index, claim, verdict, chunk_ids FROM ${db}.claims FINAL WHERE run_id = {runId:String} AND repeat_index = 0 ORDER BY trace_id, claim_index`,
   );
   const relevance = await q<CalibrationRelevanceRow>(
-    `SELECT trace_id, value, status FROM ${db}.scores FINAL WHERE run_id = {runId:String} AND metric = 'relevance' AND repeat_index = 0`,
+    `SELECT trace_id, value, status FROM ${db}.scores FINAL WHERE run_id = {runId:String} AND metric = {relevance:String} AND repeat_index = 0`,
   );
   return { interactions, claims, relevance };
 }

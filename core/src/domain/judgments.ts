@@ -1,5 +1,11 @@
 import type { Status } from "./status.js";
 
+/**
+ * The judge's tasks every backend may have, each named as the metric that reads its judgment
+ * (design §5): the one place their names are written; judges and metric entries use this table.
+ */
+export const JUDGE_TASKS = { grounding: "grounding", relevance: "relevance", referenceFacts: "reference_facts" } as const;
+
 /** Claim verdicts (design §5). */
 export type Verdict = "SUPPORTED" | "CONTRADICTED" | "UNSUPPORTED";
 

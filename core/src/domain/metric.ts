@@ -46,10 +46,10 @@ export type Expectations = Pick<GoldenItem, "expected_source" | "expected_substr
 /**
  * What a metric needs to apply; a metric whose need is not met is stored with a status and reason
  * instead of a value (never computed, no judge call): `answerable` a golden item with an expected
- * source, `unanswerable` one without, `key_facts` / `reference` a golden item that lists them,
+ * source, `unanswerable` one without, `facts` / `reference` a golden item that lists key facts / a reference answer,
  * `question` / `answer` / `chunks` the texts (captured on traces), `retrieval` the ranked retrieved items.
  */
-export type Need = "answerable" | "unanswerable" | "key_facts" | "reference" | "question" | "answer" | "chunks" | "retrieval";
+export type Need = "answerable" | "unanswerable" | "facts" | "reference" | "question" | "answer" | "chunks" | "retrieval";
 
 /** What one question gives its metrics. */
 export interface MetricInput {

@@ -36,7 +36,7 @@ export function relevanceUserMessage(question: string, answer: string): string {
   return `QUESTION:\n${question}\n\nANSWER:\n${answer}`;
 }
 
-/** System prompt of the reference-based judge (`reference_facts`). */
+/** System prompt of the reference-based judge. */
 export const REFERENCE_PROMPT = `You compare an ANSWER with a REFERENCE answer written by a person.
 1. Split the REFERENCE into atomic facts: short, self-contained statements of one fact each.
 2. For each fact, in order, say whether the ANSWER states it (same meaning, any wording or language): true or false.

@@ -1,4 +1,4 @@
-import type { GroundingJudgment, Judgment, ReferenceJudgment, RelevanceJudgment } from "../domain/judgments.js";
+import { type GroundingJudgment, JUDGE_TASKS, type Judgment, type ReferenceJudgment, type RelevanceJudgment } from "../domain/judgments.js";
 
 // The judgments are domain types (scores and results are built from them); re-exported for the judges.
 export type { ClaimVerdict, GroundingJudgment, Judgment, ReferenceJudgment, RelevanceJudgment, Verdict } from "../domain/judgments.js";
@@ -24,7 +24,7 @@ export interface RelevanceInput {
   readonly answerable: boolean | null;
 }
 
-/** Input of the reference-based judge (`reference_facts`). */
+/** Input of the reference-based judge. */
 export interface ReferenceInput {
   readonly question: string;
   readonly answer: string;
@@ -91,15 +91,15 @@ export function judgeOf(base: Pick<Judge, "kind" | "model" | "metered">, tasks: 
 
 /** The grounding judgment of `judge` (typed view of {@link Judge.judge} for the grounding task). */
 export function judgeGrounding(judge: Judge, input: GroundingInput): Promise<GroundingJudgment> {
-  return judge.judge("grounding", input) as Promise<GroundingJudgment>;
+  return judge.judge(JUDGE_TASKS.grounding, input) as Promise<GroundingJudgment>;
 }
 
 /** The relevance judgment of `judge` (typed view of {@link Judge.judge} for the relevance task). */
 export function judgeRelevance(judge: Judge, input: RelevanceInput): Promise<RelevanceJudgment> {
-  return judge.judge("relevance", input) as Promise<RelevanceJudgment>;
+  return judge.judge(JUDGE_TASKS.relevance, input) as Promise<RelevanceJudgment>;
 }
 
 /** The reference-facts judgment of `judge` (typed view of {@link Judge.judge} for the reference task). */
 export function judgeReferenceFacts(judge: Judge, input: ReferenceInput): Promise<ReferenceJudgment> {
-  return judge.judge("reference_facts", input) as Promise<ReferenceJudgment>;
+  return judge.judge(JUDGE_TASKS.referenceFacts, input) as Promise<ReferenceJudgment>;
 }

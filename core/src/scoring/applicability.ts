@@ -15,15 +15,16 @@ export type SkipStatus = Extract<Status, "not_applicable" | "content_missing" | 
 export type JudgeGate = boolean | { readonly status: "not_sampled" | "budget_exhausted"; readonly reason: string };
 
 /**
- * What is computed for one trace, by what a metric needs: `recall` the ranked retrieval (retrieval
- * metrics), `grounding` the answer with the retrieved texts, `relevance` the question and answer,
- * `context` the question with the retrieved texts, `answer` the answer text alone.
+ * What can be computed for one trace, by what a metric reads from it: `ranking` the ranked retrieval
+ * (retrieval metrics), `answerWithTexts` the answer with the retrieved texts, `questionAndAnswer` the
+ * question and answer, `questionWithTexts` the question with the retrieved texts, `answer` the answer
+ * text alone.
  */
 export interface TracePlan {
-  readonly recall: Applicability;
-  readonly grounding: Applicability;
-  readonly relevance: Applicability;
-  readonly context: Applicability;
+  readonly ranking: Applicability;
+  readonly answerWithTexts: Applicability;
+  readonly questionAndAnswer: Applicability;
+  readonly questionWithTexts: Applicability;
   readonly answer: Applicability;
 }
 
@@ -33,8 +34,8 @@ export type PlanKey = keyof TracePlan;
 /** Which entry of a trace's plan decides whether a metric with these needs applies. */
 export function planKeyOf(needs: readonly Need[]): PlanKey {
   const has = (n: Need) => needs.includes(n);
-  if (has("answer")) return has("chunks") ? "grounding" : has("question") ? "relevance" : "answer";
-  return has("chunks") ? "context" : "recall";
+  if (has("answer")) return has("chunks") ? "answerWithTexts" : has("question") ? "questionAndAnswer" : "answer";
+  return has("chunks") ? "questionWithTexts" : "ranking";
 }
 
 const OK: Applicability = { ok: true };
@@ -78,7 +79,7 @@ export function planTrace(i: Interaction, items: readonly RetrievedItem[] | null
   const answer = i.has_generation ? (g.answerMissing ?? g.generationCut ?? OK) : no("not_applicable", "no generation span in the trace");
   const context =
     g.noRetrieval ?? g.questionMissing ?? g.retrievalCut ?? g.capped ?? g.uncaptured ?? g.textsMissing ?? g.retrievalGuessed ?? g.questionGuessed ?? g.notSampled ?? OK;
-  return { recall: recallOf(i, live, g), grounding, relevance, context, answer };
+  return { ranking: recallOf(i, live, g), answerWithTexts: grounding, questionAndAnswer: relevance, questionWithTexts: context, answer };
 }
 
 /** What keeps a trace's metrics from being computed, each null when it does not: {@link planTrace} picks, per metric, the first that applies. */

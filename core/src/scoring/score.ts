@@ -90,7 +90,7 @@ function goldenGap(need: Need, input: MetricInput, noGolden: string): string | n
     case "answerable":
     case "unanswerable":
       return input.expect === null ? noGolden : answerabilityGap(need, input.answerable);
-    case "key_facts":
+    case "facts":
       return input.expect === null ? noGolden : keyFactsGap(input.expect);
     case "reference":
       return referenceGap(input.expect);

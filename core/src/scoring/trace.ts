@@ -118,7 +118,11 @@ async function scorePlanned(
   const golden = options.golden;
   const result = await scoreInteraction(
     askedOf(traceId, interaction, golden),
-    { answer: interaction.answer ?? "", contexts: plan.recall.ok || plan.grounding.ok || plan.context.ok ? (items ?? []) : [], model: interaction.generator_model },
+    {
+      answer: interaction.answer ?? "",
+      contexts: plan.ranking.ok || plan.answerWithTexts.ok || plan.questionWithTexts.ok ? (items ?? []) : [],
+      model: interaction.generator_model,
+    },
     golden,
     { judge: options.judge, ks: options.ks, noGoldenReason: LIVE, skip: skipsOf(plan) },
   );
@@ -151,7 +155,7 @@ function skipsOf(plan: TracePlan): Partial<Record<PlanKey, Skip>> {
 /** The plan of a trace of the judge's own LLM call: nothing is computed (design §5, `ragmeter.judge.call`). */
 function judgeOwnPlan(): TracePlan {
   const own: Applicability = { ok: false, status: "not_applicable", reason: `the judge's own LLM call (span attribute ${JUDGE_CALL_ATTRIBUTE}): never judged` };
-  return { recall: own, grounding: own, relevance: own, context: own, answer: own };
+  return { ranking: own, answerWithTexts: own, questionAndAnswer: own, questionWithTexts: own, answer: own };
 }
 
 /** Every judgment of a result: each judged metric's outcome, or each of its repeats. */

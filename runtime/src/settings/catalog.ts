@@ -195,7 +195,7 @@ export const SETTINGS = {
           .filter((x) => x !== ""),
       ),
     CLI_SCORER,
-    "comma-separated judge tasks the LLM judge runs beyond grounding, relevance and reference facts (`context_relevance`): one more call per answer each; unset, those metrics are `not_applicable` under an LLM judge (the no-LLM judge always runs them)",
+    "comma-separated judge tasks the LLM judge runs beyond grounding, relevance and reference facts (context relevance): one more call per answer each; unset, those metrics are `not_applicable` under an LLM judge (the no-LLM judge always runs them)",
   ),
   RAGMETER_JUDGE_MAX_OUTPUT_TOKENS: def(
     "RAGMETER_JUDGE_MAX_OUTPUT_TOKENS",
@@ -232,7 +232,7 @@ export const SETTINGS = {
     "RAGMETER_CASCADE_LLM_TASKS",
     taskList,
     CLI_SCORER,
-    "judge tasks other than grounding that the cascade leaves to the LLM alone, comma-separated (e.g. `relevance`); unset = all the heuristic judge's",
+    "judge tasks other than grounding that the cascade leaves to the LLM alone, comma-separated (e.g. relevance); unset = all the heuristic judge's",
     { defaultNote: "none" },
   ),
   RAGMETER_PRICES: def(

@@ -1,5 +1,5 @@
 import { writeFile } from "node:fs/promises";
-import { displayRank, isWorse, metricNames } from "@ragmeter/core/domain/metricTable";
+import { displayRank, isWorse, metricLabel, metricNames, metricTable } from "@ragmeter/core/domain/metricTable";
 import type { RunRecord } from "@ragmeter/store/runs";
 import type { Command } from "commander";
 import { stringify } from "csv-stringify/sync";
@@ -47,7 +47,8 @@ export async function runsCommand(io: Io, flags: { json?: boolean; home?: string
       io.out(`no runs yet in ${location}`);
       return EXIT.done;
     }
-    io.out(`${"run".padEnd(30)} ${"started (UTC)".padEnd(20)} ${"pipeline".padEnd(14)} ${"golden".padEnd(8)} ${"judge".padEnd(10)} recall@5 ground  relev`);
+    const head = RUN_COLUMNS.map((c) => c.label.padStart(c.width)).join(" ");
+    io.out(`${"run".padEnd(30)} ${"started (UTC)".padEnd(20)} ${"pipeline".padEnd(14)} ${"golden".padEnd(8)} ${"judge".padEnd(10)} ${head}`);
     for (const r of runs) io.out(runRow(r));
     io.out(`history: ${location}`);
     return EXIT.done;
@@ -68,11 +69,16 @@ function runJson(r: RunRecord) {
   };
 }
 
+/** The metric columns of `ragmeter runs`: the table's headline metrics, per-k ones at k = 5. */
+const RUN_COLUMNS = metricTable([5])
+  .filter((m) => m.headline)
+  .map((m) => ({ name: m.name, label: metricLabel(m.name), width: Math.max(6, metricLabel(m.name).length) }));
+
 /** One run's row of `ragmeter runs`: its headline metrics, and its status when not completed. */
 function runRow(r: RunRecord): string {
   const m = runMetrics(r);
   const status = r.status === "completed" ? "" : `  (${r.status}${r.status === "aborted" ? `: ${abortedReason(r)}` : ""})`;
-  return `${r.run_id.padEnd(30)} ${r.started_at.slice(0, 19).replace("T", " ").padEnd(20)} ${r.pipeline_version.slice(0, 14).padEnd(14)} ${r.golden_set_hash.slice(0, 8)} ${r.judge_kind.padEnd(10)} ${fmtValue("recall@5", m["recall@5"] ?? null).padStart(8)} ${fmtValue("grounding", m["grounding"] ?? null).padStart(6)} ${fmtValue("relevance", m["relevance"] ?? null).padStart(6)}${status}`;
+  return `${r.run_id.padEnd(30)} ${r.started_at.slice(0, 19).replace("T", " ").padEnd(20)} ${r.pipeline_version.slice(0, 14).padEnd(14)} ${r.golden_set_hash.slice(0, 8)} ${r.judge_kind.padEnd(10)} ${RUN_COLUMNS.map((c) => fmtValue(c.name, m[c.name] ?? null).padStart(c.width)).join(" ")}${status}`;
 }
 
 /** `ragmeter compare RUN_A RUN_B`: paired deltas with bootstrap intervals; `--fail-on` gate. */

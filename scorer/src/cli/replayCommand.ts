@@ -1,5 +1,5 @@
 import { writeFile } from "node:fs/promises";
-import { metricNames } from "@ragmeter/core/domain/metricTable";
+import { JUDGED_METRICS, metricMax, metricNames, qualityDelta } from "@ragmeter/core/domain/metricTable";
 import { judgeLabel } from "@ragmeter/core/judges/backends";
 import type { Command } from "commander";
 import { evaluateGate, type GateResult, parseGate } from "../runs/gate.js";
@@ -62,9 +62,12 @@ function deltaRow(d: ReplayOutcome["deltas"][number]): string {
 /** The differences of one metric, per question. */
 const differencesOf = (r: ReplayOutcome, metric: string) => r.deltas.find((d) => d.metric === metric)?.differences ?? [];
 
-/** The keys of the `top` questions that fell most (grounding, or relevance scaled to 0–1), worst first. */
+/** The metrics a replay's regressions are ranked by and shown with: the judged headline metrics (grounding, relevance). */
+const REGRESSION_METRICS = JUDGED_METRICS.filter((m) => m.headline).map((m) => m.name);
+
+/** The keys of the `top` questions that fell most on any {@link REGRESSION_METRICS} (each scaled to 0–1), worst first. */
 function regressedMost(r: ReplayOutcome, top: number): string[] {
-  const moved = differencesOf(r, "grounding").concat(differencesOf(r, "relevance").map((x) => ({ ...x, delta: x.delta / 4 })));
+  const moved = REGRESSION_METRICS.flatMap((name) => differencesOf(r, name).map((x) => ({ ...x, delta: qualityDelta(name, x.delta) / metricMax(name) })));
   const byKey = new Map<string, number>();
   for (const m of moved) byKey.set(m.golden_id, Math.min(byKey.get(m.golden_id) ?? 0, m.delta));
   return [...byKey]
@@ -74,16 +77,18 @@ function regressedMost(r: ReplayOutcome, top: number): string[] {
     .map(([key]) => key);
 }
 
-/** A regressed question's row: its name, grounding and relevance old → new, retrieval overlap. */
+/** A regressed question's row: its name, each of {@link REGRESSION_METRICS} old → new, retrieval overlap. */
 function regressionRow(r: ReplayOutcome, key: string): string {
-  const g = differencesOf(r, "grounding").find((x) => x.golden_id === key);
-  const rel = differencesOf(r, "relevance").find((x) => x.golden_id === key);
+  const moves = REGRESSION_METRICS.map((name) => {
+    const d = differencesOf(r, name).find((x) => x.golden_id === key);
+    return d ? `${fmtValue(name, d.a)}→${fmtValue(name, d.b)}` : "—";
+  });
   const ov = r.overlap.find((x) => x.key === key);
   const name = questionName(
     r.captured.find((x) => x.trace_id === key),
     key,
   );
-  return `  ${name}  ${g ? `${fmtValue("grounding", g.a)}→${fmtValue("grounding", g.b)}` : "—"}  ${rel ? `${fmtValue("relevance", rel.a)}→${fmtValue("relevance", rel.b)}` : "—"}  J ${ov ? ov.jaccard.toFixed(2) : "—"}`;
+  return `  ${name}  ${moves.join("  ")}  J ${ov ? ov.jaccard.toFixed(2) : "—"}`;
 }
 
 /** A captured golden question is named by its golden id, live traffic by its question (shortened); an unknown key by its start. */

@@ -1,3 +1,4 @@
+import { MRR, recallMetric } from "@ragmeter/core/domain/metrics/recall";
 import { displayRank, type MetricValue, metricNames } from "@ragmeter/core/domain/metricTable";
 import type { Store } from "@ragmeter/store/client";
 import { claimCountsByRun, goldenQuestionsOfRun, goldenTags, latestComparison, recentBadClaims, retrievedOfRun } from "@ragmeter/store/report";
@@ -246,13 +247,13 @@ function computedComparison(a: QuestionMetrics, b: QuestionMetrics, last: RunRec
 
 /** The stored reciprocal rank gives the hit rank back (1/rr), or no hit (null). */
 function hitRank(m: ReadonlyMap<string, { value: number | null }> | undefined): number | null {
-  const rr = m?.get("mrr")?.value ?? null;
+  const rr = m?.get(MRR.name)?.value ?? null;
   return rr === null || rr <= 0 ? null : Math.round(1 / rr);
 }
 
 /** The questions whose recall@headline_k went from 1 (previous run `a`) to 0 (last run `b`), with their hit ranks and what the last run retrieved. */
 async function lostHit(store: Store, last: RunRecord, a: QuestionMetrics, b: QuestionMetrics, headlineK: number): Promise<ReportData["lost_hit"]> {
-  const recall = `recall@${headlineK}`;
+  const recall = recallMetric(headlineK).name;
   const lost = [...b.entries()]
     .filter(([id, m]) => m.get(recall)?.value === 0 && a.get(id)?.get(recall)?.value === 1)
     .map(([id]) => id)

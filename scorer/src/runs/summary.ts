@@ -40,7 +40,7 @@ export function runMetricValues(q: QuestionResult, ks: readonly number[]): Map<s
   return metricValues(q, ks);
 }
 
-/** Metric names of a run in stored order: `reference_facts` only when the judge has a reference-based judge (LLM). */
+/** Metric names of a run in stored order: an optional judged metric only when the run's judge has its task. */
 export function runMetricNames(ks: readonly number[], judge: Judge): string[] {
   return metricNames(ks, (m) => m.kind === "judged" && judge.promptVersion[m.task] !== undefined);
 }
@@ -183,7 +183,7 @@ export async function completeRun(input: CompleteRunInput): Promise<EvalOutcome>
   const failures = questions.flatMap((q) => (q.failure ? [q.failure] : []));
   const judgeReport: JudgeRunReport = {
     ...(await judgeRunReport(store, run, questions, input.stats, repeat, useCache)),
-    skipped: judge.metered ? skippedByReason(questions) : {},
+    skipped: judge.metered ? skippedByReason(questions, judge) : {},
   };
   const finishedAt = now();
   // A run in which no question could be scored is stored as failed: never a baseline for the next.
@@ -292,11 +292,16 @@ async function judgeRunReport(
   return { stats, repeat, cache, length_bias, variance, calibration, calibration_before_change };
 }
 
-/** Judged metrics (grounding, relevance) stored without a call, by status: the calls a run did not spend. */
-function skippedByReason(questions: readonly QuestionDigest[]): Record<string, number> {
+/**
+ * Judged metrics stored without a call, by status: the calls a run did not spend. Counted for the
+ * metrics the run's judge has a task for (a view reads another's judgment; an optional metric, whose
+ * input only some golden items hold, is not a call skipped by the trace).
+ */
+function skippedByReason(questions: readonly QuestionDigest[], judge: Judge): Record<string, number> {
+  const counted = JUDGED_METRICS.filter((m) => !m.optional && m.view === undefined && judge.promptVersion[m.task] !== undefined).map((m) => m.name);
   const out: Record<string, number> = {};
   for (const q of questions)
-    for (const status of [q.metrics.status("grounding"), q.metrics.status("relevance")])
+    for (const status of counted.map((name) => q.metrics.status(name)))
       if (status === "not_applicable" || status === "content_missing" || status === "context_incomplete" || status === "uncertain_reading" || status === "not_sampled")
         out[status] = (out[status] ?? 0) + 1;
   return out;

@@ -1,3 +1,4 @@
+import { JUDGE_TASKS } from "../judgments.js";
 import type { JudgedMetric } from "../metric.js";
 
 /**
@@ -5,9 +6,9 @@ import type { JudgedMetric } from "../metric.js";
  * (design §5); its claims are stored in `claims`.
  */
 export const GROUNDING: JudgedMetric = {
-  name: "grounding",
+  name: JUDGE_TASKS.grounding,
   kind: "judged",
-  task: "grounding",
+  task: JUDGE_TASKS.grounding,
   needs: ["question", "answer", "chunks"],
   live: true,
   optional: false,
@@ -22,9 +23,9 @@ export const GROUNDING: JudgedMetric = {
 
 /** `relevance`: whether the answer addresses the question, 0–4. */
 export const RELEVANCE: JudgedMetric = {
-  name: "relevance",
+  name: JUDGE_TASKS.relevance,
   kind: "judged",
-  task: "relevance",
+  task: JUDGE_TASKS.relevance,
   needs: ["question", "answer"],
   live: true,
   optional: false,
@@ -38,9 +39,9 @@ export const RELEVANCE: JudgedMetric = {
 
 /** `reference_facts`: the share of the reference answer's facts the answer states (a reference-based judge: LLM only). */
 export const REFERENCE_FACTS: JudgedMetric = {
-  name: "reference_facts",
+  name: JUDGE_TASKS.referenceFacts,
   kind: "judged",
-  task: "reference_facts",
+  task: JUDGE_TASKS.referenceFacts,
   needs: ["reference", "question", "answer"],
   live: false,
   optional: true,

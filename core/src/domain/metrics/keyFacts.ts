@@ -26,7 +26,7 @@ export function keyFactsScore(answer: string, keyFacts: readonly string[] | null
 export const KEY_FACTS: MechanicalMetric = {
   name: "key_facts",
   kind: "answer",
-  needs: ["key_facts", "answer"],
+  needs: ["facts", "answer"],
   live: false,
   optional: false,
   label: "key facts",

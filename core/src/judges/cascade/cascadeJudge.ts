@@ -1,8 +1,11 @@
+import { JUDGE_TASKS } from "../../domain/judgments.js";
 import { JudgeConfigError } from "../errors.js";
 import { promptVersion } from "../prompts.js";
 import { type Judge, type JudgeRequest, type JudgeTask, type Judgment, judgeOf } from "../types.js";
 import { CascadeBudget } from "./budget.js";
 import type { CascadeOptions, RiskBand } from "./options.js";
+
+const GROUNDING = JUDGE_TASKS.grounding;
 
 export type { CascadeOptions, RiskBand } from "./options.js";
 
@@ -30,7 +33,7 @@ function checkOptions(tier1: Judge, llm: Judge, options: CascadeOptions): void {
   if (!(Number.isFinite(low) && Number.isFinite(high) && low >= 0 && high <= 1 && low <= high)) {
     throw new JudgeConfigError(`RAGMETER_CASCADE_BAND: ${low},${high} is not a band 0 ≤ low ≤ high ≤ 1`);
   }
-  if (tier1.promptVersion["grounding"] === undefined || llm.promptVersion["grounding"] === undefined) {
+  if (tier1.promptVersion[GROUNDING] === undefined || llm.promptVersion[GROUNDING] === undefined) {
     throw new JudgeConfigError("cascade judge: both tiers must judge grounding");
   }
   for (const task of options.llmTasks) {
@@ -55,12 +58,12 @@ export function createCascadeJudge(tier1: Judge, llm: Judge, options: CascadeOpt
   const { band } = options;
   const budget = new CascadeBudget(options);
   const grounding: JudgeTask = async (request: JudgeRequest) => {
-    const h = await tier1.judge("grounding", request);
+    const h = await tier1.judge(GROUNDING, request);
     budget.seen();
     if (!inBand(band, h)) return { ...h, tier: "heuristic" };
     const why = budget.take();
     if (why !== null) return { ...h, tier: "heuristic", reason: `risk ${h.risk.toFixed(3)} in the band, not sent: ${why}` };
-    const l = await llm.judge("grounding", request);
+    const l = await llm.judge(GROUNDING, request);
     const latency_ms = h.latency_ms + l.latency_ms;
     if (l.status === "ok") return { ...l, risk: bandRisk(band, l, h.risk), tier: "llm", latency_ms };
     const cost = { input_tokens: l.input_tokens, output_tokens: l.output_tokens, calls: l.calls ?? 0 };
@@ -69,15 +72,15 @@ export function createCascadeJudge(tier1: Judge, llm: Judge, options: CascadeOpt
   const version = (task: string, ...parts: readonly unknown[]): string => promptVersion(JSON.stringify(["cascade v1", task, ...parts]));
   const tasks: Record<string, { version: string; run: JudgeTask }> = {};
   for (const task of Object.keys(tier1.promptVersion)) {
-    if (task === "grounding" || options.llmTasks.includes(task)) continue;
+    if (task === GROUNDING || options.llmTasks.includes(task)) continue;
     tasks[task] = { version: version(task, "heuristic", tier1.promptVersion[task]), run: async (r) => ({ ...(await tier1.judge(task, r)), tier: "heuristic" }) };
   }
   for (const task of options.llmTasks) {
-    if (task === "grounding") continue;
+    if (task === GROUNDING) continue;
     tasks[task] = { version: version(task, "llm", llm.promptVersion[task]), run: async (r) => ({ ...(await llm.judge(task, r)), tier: "llm" }) };
   }
-  tasks["grounding"] = {
-    version: version("grounding", tier1.promptVersion["grounding"], llm.promptVersion["grounding"], band, options.maxShare, options.maxAnswers),
+  tasks[GROUNDING] = {
+    version: version(GROUNDING, tier1.promptVersion[GROUNDING], llm.promptVersion[GROUNDING], band, options.maxShare, options.maxAnswers),
     run: grounding,
   };
   return judgeOf({ kind: "cascade", model: llm.model, metered: true }, tasks);

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { STOP_WORDS } from "@ragmeter/golden";
+import { JUDGE_TASKS } from "../../domain/judgments.js";
 import type { TextTools } from "../../domain/metric.js";
 import { isAbstention } from "../../domain/metrics/abstention.js";
 import { JUDGED_METRICS } from "../../domain/metricTable.js";
@@ -293,8 +294,8 @@ export function createHeuristicJudge(model: GroundingModel = committedGroundingM
   return judgeOf(
     { kind: "heuristic", model: "heuristic", metered: false },
     {
-      grounding: { version, run: (r) => grounding(r as GroundingInput) },
-      relevance: { version, run: (r) => relevance(r as RelevanceInput) },
+      [JUDGE_TASKS.grounding]: { version, run: (r) => grounding(r as GroundingInput) },
+      [JUDGE_TASKS.relevance]: { version, run: (r) => relevance(r as RelevanceInput) },
       ...formTasks(version, tools),
     },
   );

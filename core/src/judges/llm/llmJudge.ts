@@ -1,3 +1,4 @@
+import { JUDGE_TASKS } from "../../domain/judgments.js";
 import { CLAIM_RULES } from "../heuristic/claims.js";
 import { riskOf } from "../heuristic/model.js";
 import { CLAIM_VERDICT_PROMPT, promptVersion, REFERENCE_PROMPT, RELEVANCE_PROMPT, referenceUserMessage, relevanceUserMessage } from "../prompts.js";
@@ -58,7 +59,7 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
         ...costOf(tally),
       });
       if (!fits(RELEVANCE_PROMPT, user, bounds.relevance())) return tooLong();
-      const r = await call(RELEVANCE_PROMPT, user, "relevance", relevanceReplySchema, relevanceReplySchema, bounds.relevance(), tally);
+      const r = await call(RELEVANCE_PROMPT, user, JUDGE_TASKS.relevance, relevanceReplySchema, relevanceReplySchema, bounds.relevance(), tally);
       if (!r.ok) return r.context ? tooLong() : { status: "judge_error", value: null, reason: r.reason, ...costOf(tally) };
       return { status: "ok", value: r.value.score, reason: r.value.reason, ...costOf(tally) };
     },
@@ -74,7 +75,7 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
         ...costOf(tally),
       });
       if (!fits(REFERENCE_PROMPT, user, bound)) return tooLong();
-      const r = await call(REFERENCE_PROMPT, user, "reference_facts", referenceReplySchema, referenceReplySchema, bound, tally, (v) => {
+      const r = await call(REFERENCE_PROMPT, user, JUDGE_TASKS.referenceFacts, referenceReplySchema, referenceReplySchema, bound, tally, (v) => {
         const i = v.facts.findIndex((f) => isPlaceholder(f.fact));
         return i < 0 ? null : `placeholder fact ${i + 1}: ${JSON.stringify(v.facts[i]?.fact)}`;
       });
@@ -87,9 +88,9 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
   return judgeOf(
     { kind: "llm", model: options.model, metered: true },
     {
-      grounding: { version: groundingVersion, run: (r) => tasks.grounding(r as GroundingInput) },
-      relevance: { version: promptVersion(RELEVANCE_PROMPT), run: (r) => tasks.relevance(r as RelevanceInput) },
-      reference_facts: { version: promptVersion(REFERENCE_PROMPT), run: (r) => tasks.referenceFacts(r as ReferenceInput) },
+      [JUDGE_TASKS.grounding]: { version: groundingVersion, run: (r) => tasks.grounding(r as GroundingInput) },
+      [JUDGE_TASKS.relevance]: { version: promptVersion(RELEVANCE_PROMPT), run: (r) => tasks.relevance(r as RelevanceInput) },
+      [JUDGE_TASKS.referenceFacts]: { version: promptVersion(REFERENCE_PROMPT), run: (r) => tasks.referenceFacts(r as ReferenceInput) },
       ...formTasks(transport, options.extraTasks ?? []),
     },
   );

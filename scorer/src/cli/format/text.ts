@@ -1,3 +1,4 @@
+import { recallMetric } from "@ragmeter/core/domain/metrics/recall";
 import { type MetricDef, type MetricTable, metricDef, metricLabel, metricMax, metricNames, metricTable } from "@ragmeter/core/domain/metricTable";
 import { LENGTH_BIAS_FLAG } from "@ragmeter/core/judges/analysis";
 import { judgeLabel, unmeteredSummary } from "@ragmeter/core/judges/backends";
@@ -156,7 +157,8 @@ function modeLines(byMode: NonNullable<EvalOutcome["byMode"]>, ks: readonly numb
   const out = [`match modes: ${used.map(([m, r]) => `${m} ${r.items}`).join(", ")}`];
   for (const [mode, r] of used) {
     if (mode === "unanswerable") continue;
-    out.push(`  ${mode.padEnd(12)} ${ks.map((k) => `recall@${k} ${fmtValue(`recall@${k}`, r.recall[`recall@${k}`] ?? null)}`).join("  ")} (n=${r.n})`);
+    const at = (k: number) => recallMetric(k).name;
+    out.push(`  ${mode.padEnd(12)} ${ks.map((k) => `${at(k)} ${fmtValue(at(k), r.recall[at(k)] ?? null)}`).join("  ")} (n=${r.n})`);
   }
   return out;
 }

@@ -1,6 +1,9 @@
 // `ragmeter init`: the files it writes, as text: the target config, the starter golden set and the
 // CI workflow with the gate.
+
+import { GROUNDING } from "@ragmeter/core/domain/metrics/judged";
 import type { RetrievedItem } from "@ragmeter/core/domain/metrics/recall";
+import { recallMetric } from "@ragmeter/core/domain/metrics/recall";
 import type { DraftItemLine } from "../draft/reviewFile.js";
 import { uniqueSubstring } from "../pin.js";
 import type { TargetConfig } from "../targetConfig.js";
@@ -65,7 +68,7 @@ export function starterGoldenText(question: string, top: RetrievedItem, url: str
 }
 
 /** Regression rules of the generated gate: recall@5 may not drop by more than 5 points, grounding by 3. */
-export const GATE_RULES = "recall@5<-0.05,grounding<-0.03";
+export const GATE_RULES = `${recallMetric(5).name}<-0.05,${GROUNDING.name}<-0.03`;
 
 /**
  * The CI workflow: eval on every pull request and push to main; a pull request is compared with
