@@ -94,6 +94,12 @@ interface MetricBase {
   readonly color?: string;
   /** A rise is the regression (a risk, an error rate): gates, "worse" and colours read its deltas the other way. */
   readonly lowerIsBetter?: boolean;
+  /**
+   * Watched by the Grafana alert rules: its mean dropping (rising when `lowerIsBetter`) between pipeline
+   * versions and in the last hour, beyond the bound `RAGMETER_ALERT_<NAME>_DROP` (`_RISE`; a per-k
+   * metric's name without `@<k>`, its k `RAGMETER_ALERT_<NAME>_K`), a setting of the catalog.
+   */
+  readonly alerted?: boolean;
   /** Its judgments hold claims, stored in the `claims` table (one metric per run does: grounding). */
   readonly claims?: boolean;
   /** The label of a measured value on its `gen_ai.evaluation.result` event (design §15), from the value and its claims' verdicts; `ok` when absent. */

@@ -15,6 +15,7 @@ export const GROUNDING_RISK: JudgedMetric = {
   live: true,
   optional: false,
   lowerIsBetter: true,
+  alerted: true,
   label: "ground. risk",
   headline: false,
   byTag: true,

@@ -16,6 +16,7 @@ export const GROUNDING: JudgedMetric = {
   byTag: true,
   trend: true,
   color: "#2ca02c",
+  alerted: true,
   claims: true,
   evaluationLabel: (value, verdicts) => (verdicts.includes("CONTRADICTED") ? "contradicted" : value === 1 ? "supported" : "unsupported"),
   request: (i) => ({ question: i.question, answer: i.answer, chunks: i.chunks }),
@@ -34,6 +35,7 @@ export const RELEVANCE: JudgedMetric = {
   byTag: true,
   trend: true,
   color: "#ff7f0e",
+  alerted: true,
   request: (i) => ({ question: i.question, answer: i.answer, answerable: i.answerable }),
 };
 

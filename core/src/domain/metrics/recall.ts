@@ -73,6 +73,7 @@ export function recallMetric(k: number): MechanicalMetric {
     byTag: true,
     trend: true,
     color: "#1f77b4",
+    alerted: true,
     evaluationLabel: (value) => (value > 0 ? "hit" : "miss"),
     compute(input) {
       const r = recallAtK(input.contexts, input.expect as RetrievalExpectation, [input.k]);
