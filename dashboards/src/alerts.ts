@@ -20,9 +20,12 @@
  * labelled by its string columns), with the measured amount in `value`; the rule's condition is
  * reduce (last) → threshold `> 0`, and "no rows" is normal (noDataState OK).
  */
+
+import { type MetricDef, type MetricTable, metricTable } from "@ragmeter/core/metrics";
 import { stringify } from "yaml";
-import { DATASOURCE } from "./dashboards.js";
+import { DASHBOARDS, DATASOURCE } from "./dashboards.js";
 import { applyMacros } from "./macros.js";
+import { type DashboardMetric, metricsAtK } from "./metrics.js";
 
 /** The provisioned datasource the alert rules query (same server, plus the thresholds as settings). */
 export const ALERT_DATASOURCE = { type: DATASOURCE.type, uid: "ragmeter-clickhouse-alerts" } as const;
@@ -40,6 +43,7 @@ const s = (env: string, def: number, meaning: string): AlertSetting => ({ env, s
 /** Every threshold of the alert rules (design §10). */
 export const ALERT_SETTINGS = {
   groundingDrop: s("RAGMETER_ALERT_GROUNDING_DROP", 0.05, "largest allowed drop of mean grounding (0–1)"),
+  groundingRiskRise: s("RAGMETER_ALERT_GROUNDING_RISK_RISE", 0.05, "largest allowed rise of mean grounding_risk (0–1)"),
   relevanceDrop: s("RAGMETER_ALERT_RELEVANCE_DROP", 0.3, "largest allowed drop of mean relevance (0–4)"),
   recallDrop: s("RAGMETER_ALERT_RECALL_DROP", 0.05, "largest allowed drop of mean recall@k (0–1)"),
   recallK: s("RAGMETER_ALERT_RECALL_K", 5, "k of the recall@k rules"),
@@ -62,17 +66,72 @@ function th(x: AlertSetting): string {
   return `ifNull(toFloat64OrNull(toString(getSetting('${x.setting}'))), ${x.default})`;
 }
 
-/** The recall metric name for the configured k. */
-const RECALL_METRIC = `concat('recall@', toString(toUInt32(${th(ALERT_SETTINGS.recallK)})))`;
+/** The stored name of a per-k metric at the dashboards' `k` variable ends so (`recall@${k}`). */
+const AT_K = "@${k}";
+
+/**
+ * A metric the drop / rise rules watch (`alerted` in the metric table), as the rules use it: its
+ * settings are found by name, `RAGMETER_ALERT_<STEM>_DROP` (`_RISE` when lower is better) and, per-k,
+ * `RAGMETER_ALERT_<STEM>_K`.
+ */
+interface Watched {
+  /** The stored name without `@<k>` (`recall`, `grounding_risk`): the rule ids' and settings' stem. */
+  readonly stem: string;
+  /** The name in the rules' texts (`recall@k`, `grounding`). */
+  readonly display: string;
+  /** SQL giving the stored name: a literal, or for a per-k metric the name at the k setting. */
+  readonly metric: string;
+  /** `drop`, or `rise` for a metric where lower is better. */
+  readonly change: "drop" | "rise";
+  readonly bound: AlertSetting;
+  /** The k setting of a per-k metric, else null. */
+  readonly k: AlertSetting | null;
+  readonly def: MetricDef;
+}
+
+/** The threshold whose variable is `RAGMETER_ALERT_<suffix>`. @throws Error naming the variable an alerted metric lacks. */
+function settingNamed(suffix: string, metric: string): AlertSetting {
+  const env = `RAGMETER_ALERT_${suffix.toUpperCase()}`;
+  const x = Object.values(ALERT_SETTINGS).find((a) => a.env === env);
+  if (x === undefined) throw new Error(`metric ${metric} is alerted but has no threshold ${env} (ALERT_SETTINGS in dashboards/src/alerts.ts, and the settings catalog)`);
+  return x;
+}
+
+function watched(m: DashboardMetric): Watched {
+  const perK = m.name.endsWith(AT_K);
+  const stem = perK ? m.name.slice(0, -AT_K.length) : m.name;
+  const change = m.def.lowerIsBetter === true ? "rise" : "drop";
+  const k = perK ? settingNamed(`${stem}_k`, m.def.name) : null;
+  return {
+    stem,
+    display: perK ? `${stem}@k` : m.name,
+    metric: k === null ? `'${m.name}'` : `concat('${stem}@', toString(toUInt32(${th(k)})))`,
+    change,
+    bound: settingNamed(`${stem}_${change}`, m.def.name),
+    k,
+    def: m.def,
+  };
+}
+
+/** The answer's metrics first, then the retrieval's (the rules' order in the provisioned file). */
+const KIND_ORDER: readonly MetricDef["kind"][] = ["judged", "answer", "retrieval"];
+
+/** The metrics of `table` the drop / rise rules watch, per-k ones at their k setting. */
+function watchedMetrics(table: MetricTable): Watched[] {
+  return metricsAtK((m) => m.alerted === true, table)
+    .map(watched)
+    .sort((a, b) => KIND_ORDER.indexOf(a.def.kind) - KIND_ORDER.indexOf(b.def.kind));
+}
 
 /**
  * Per source, each pipeline version's mean (over questions, repeats averaged, `ok` scores only)
- * against the version first seen just before it; only versions still scored in the range
- * ([now − 24 h, now]) with enough questions on both sides.
+ * against the version first seen just before it: its drop (rise when lower is better) beyond the
+ * bound; only versions still scored in the range ([now − 24 h, now]) with enough questions on both sides.
  */
-function versionDrop(metric: string, bound: AlertSetting): string {
-  return `WITH ${th(bound)} AS bound, ${th(ALERT_SETTINGS.minQuestions)} AS min_questions
-SELECT source, pipeline_version, previous_version, previous_mean - mean AS value
+function versionChange(w: Watched): string {
+  const change = w.change === "drop" ? "previous_mean - mean" : "mean - previous_mean";
+  return `WITH ${th(w.bound)} AS bound, ${th(ALERT_SETTINGS.minQuestions)} AS min_questions
+SELECT source, pipeline_version, previous_version, ${change} AS value
 FROM (
   SELECT source, pipeline_version, mean, questions, last_scored,
     row_number() OVER w AS position,
@@ -84,7 +143,7 @@ FROM (
     FROM (
       SELECT source, pipeline_version, run_id, trace_id, avg(value) AS v, min(created_at) AS first_at, max(created_at) AS last_at
       FROM scores FINAL
-      WHERE metric = ${metric} AND status = 'ok' AND created_at <= $__toTime
+      WHERE metric = ${w.metric} AND status = 'ok' AND created_at <= $__toTime
       GROUP BY source, pipeline_version, run_id, trace_id
     )
     GROUP BY source, pipeline_version
@@ -93,18 +152,22 @@ FROM (
 )
 WHERE position > 1 AND last_scored >= $__fromTime
   AND questions >= min_questions AND previous_questions >= min_questions
-  AND previous_mean - mean > bound
+  AND ${change} > bound
 ORDER BY source, pipeline_version`;
 }
 
-/** Mean of the last hour against the rest of the range (the 24 h before), per source and pipeline version (questions, repeats averaged, `ok` only). */
-function windowDrop(metric: string, bound: AlertSetting): string {
-  return `WITH ${th(bound)} AS bound, ${th(ALERT_SETTINGS.minQuestions)} AS min_questions, $__toTime - INTERVAL 1 HOUR AS split
-SELECT source, pipeline_version, avgIf(v, recent = 0) - avgIf(v, recent = 1) AS value
+/**
+ * Mean of the last hour against the rest of the range (the 24 h before), per source and pipeline
+ * version (questions, repeats averaged, `ok` only): its drop (rise when lower is better) beyond the bound.
+ */
+function windowChange(w: Watched): string {
+  const change = w.change === "drop" ? "avgIf(v, recent = 0) - avgIf(v, recent = 1)" : "avgIf(v, recent = 1) - avgIf(v, recent = 0)";
+  return `WITH ${th(w.bound)} AS bound, ${th(ALERT_SETTINGS.minQuestions)} AS min_questions, $__toTime - INTERVAL 1 HOUR AS split
+SELECT source, pipeline_version, ${change} AS value
 FROM (
   SELECT source, pipeline_version, run_id, trace_id, created_at > split AS recent, avg(value) AS v
   FROM scores FINAL
-  WHERE metric = ${metric} AND status = 'ok' AND $__timeFilter(created_at)
+  WHERE metric = ${w.metric} AND status = 'ok' AND $__timeFilter(created_at)
   GROUP BY source, pipeline_version, run_id, trace_id, recent
 )
 GROUP BY source, pipeline_version
@@ -112,54 +175,10 @@ HAVING countIf(recent = 1) >= min_questions AND countIf(recent = 0) >= min_quest
 ORDER BY source, pipeline_version`;
 }
 
-/** The SQL of every rule (macros `$__timeFilter`, `$__fromTime`, `$__toTime` expanded by the plugin). */
-export const ALERT_SQL = {
-  grounding_drop_version: versionDrop("'grounding'", ALERT_SETTINGS.groundingDrop),
-  relevance_drop_version: versionDrop("'relevance'", ALERT_SETTINGS.relevanceDrop),
-  recall_drop_version: versionDrop(RECALL_METRIC, ALERT_SETTINGS.recallDrop),
-  grounding_drop_window: windowDrop("'grounding'", ALERT_SETTINGS.groundingDrop),
-  relevance_drop_window: windowDrop("'relevance'", ALERT_SETTINGS.relevanceDrop),
-  recall_drop_window: windowDrop(RECALL_METRIC, ALERT_SETTINGS.recallDrop),
-
-  // relevance is scored (or given a status) for every trace, so its rows count the traces
-  content_missing_share: `WITH ${th(ALERT_SETTINGS.contentMissingShare)} AS bound, ${th(ALERT_SETTINGS.contentMissingMinTraces)} AS min_traces
-SELECT s.source AS source, i.service_name AS service, uniqExactIf(s.trace_id, s.status = 'content_missing') / uniqExact(s.trace_id) AS value
-FROM scores AS s FINAL
-LEFT JOIN (SELECT trace_id, service_name FROM interactions FINAL) AS i ON i.trace_id = s.trace_id
-WHERE s.metric = 'relevance' AND $__timeFilter(s.created_at)
-GROUP BY source, service
-HAVING uniqExact(s.trace_id) >= min_traces AND value > bound
-ORDER BY source, service`,
-
-  // no price column in the tables (prices live in the RAGMETER_PRICES file, cost only in runs.summary): tokens,
-  // which only judges that call a model spend (whatever their backend)
-  judge_tokens_per_hour: `WITH ${th(ALERT_SETTINGS.judgeTokensPerHour)} AS budget
-SELECT sum(judge_input_tokens + judge_output_tokens) AS value
-FROM scores FINAL
-WHERE judge_kind != 'mechanical' AND $__timeFilter(created_at)
-HAVING value > budget`,
-
-  dlq_count: `WITH ${th(ALERT_SETTINGS.dlqCount)} AS bound
-SELECT sum(dlq_count) AS value
-FROM ingestion_stats FINAL
-WHERE $__timeFilter(minute)
-HAVING value > bound`,
-
-  consumer_lag: `WITH ${th(ALERT_SETTINGS.consumerLag)} AS bound
-SELECT scorer_id, argMax(consumer_lag, minute) AS value
-FROM ingestion_stats FINAL
-WHERE $__timeFilter(minute)
-GROUP BY scorer_id
-HAVING value > bound
-ORDER BY scorer_id`,
-} as const;
-
-/** Rule id. */
-export type AlertId = keyof typeof ALERT_SQL;
-
 /** One alert rule. */
 export interface AlertSpec {
-  readonly id: AlertId;
+  /** Rule id (`grounding_drop_version`); the provisioned uid is `ragmeter-<id with dashes>`. */
+  readonly id: string;
   readonly title: string;
   /** Seconds before now the query's range starts (`relativeTimeRange.from`). */
   readonly range: number;
@@ -171,83 +190,70 @@ export interface AlertSpec {
   readonly dashboard: string;
   /** The threshold settings the SQL reads. */
   readonly settings: readonly AlertSetting[];
+  /** The query (macros `$__timeFilter`, `$__fromTime`, `$__toTime` expanded by the plugin). */
+  readonly sql: string;
 }
+
+/** Rule id. */
+export type AlertId = AlertSpec["id"];
 
 const H = 3600;
 const A = ALERT_SETTINGS;
-const versionText = (m: string, v: string) =>
-  `Mean ${m} of pipeline version {{ .Labels.pipeline_version }} (source {{ .Labels.source }}) is {{ .Values.B.Value }} below version {{ .Labels.previous_version }}, more than ${v} allows.`;
-const windowText = (m: string, v: string) =>
-  `Mean ${m} of pipeline version {{ .Labels.pipeline_version }} (source {{ .Labels.source }}) in the last hour is {{ .Values.B.Value }} below the 24 hours before, more than ${v} allows.`;
+const PAST = { drop: "dropped", rise: "rose" } as const;
+const SIDE = { drop: "below", rise: "above" } as const;
 
-/** Every alert rule; the SQL of each is `ALERT_SQL[id]`. */
-export const ALERTS: readonly AlertSpec[] = [
-  {
-    id: "grounding_drop_version",
-    title: "ragmeter: grounding dropped against the previous pipeline version",
+/** The dashboard of a metric's area (`ragmeter-<judge task>`, `ragmeter-retrieval`), else the overview. */
+function dashboardOf(def: MetricDef): string {
+  const area = def.kind === "judged" ? def.task : def.kind;
+  return DASHBOARDS.find((d) => d.uid === `ragmeter-${area}`)?.uid ?? "ragmeter-overview";
+}
+
+/** What a watched metric's rules share: names, texts, settings. */
+function watchedRule(w: Watched) {
+  const scale = w.k !== null ? ` (k = ${w.k.env})` : w.def.max !== undefined ? ` (0–${w.def.max})` : "";
+  return {
+    label: `${w.display}${scale}`,
+    past: PAST[w.change],
+    side: SIDE[w.change],
+    dashboard: dashboardOf(w.def),
+    settings: [w.bound, ...(w.k === null ? [] : [w.k]), A.minQuestions],
+  };
+}
+
+function versionRule(w: Watched): AlertSpec {
+  const r = watchedRule(w);
+  return {
+    id: `${w.stem}_${w.change}_version`,
+    title: `ragmeter: ${w.display} ${r.past} against the previous pipeline version`,
     range: 24 * H,
     for: "0s",
     severity: "critical",
-    dashboard: "ragmeter-grounding",
-    settings: [A.groundingDrop, A.minQuestions],
-    summary: "grounding dropped for a new pipeline version",
-    description: versionText("grounding", A.groundingDrop.env),
-  },
-  {
-    id: "relevance_drop_version",
-    title: "ragmeter: relevance dropped against the previous pipeline version",
-    range: 24 * H,
-    for: "0s",
-    severity: "critical",
-    dashboard: "ragmeter-relevance",
-    settings: [A.relevanceDrop, A.minQuestions],
-    summary: "relevance dropped for a new pipeline version",
-    description: versionText("relevance (0–4)", A.relevanceDrop.env),
-  },
-  {
-    id: "recall_drop_version",
-    title: "ragmeter: recall@k dropped against the previous pipeline version",
-    range: 24 * H,
-    for: "0s",
-    severity: "critical",
-    dashboard: "ragmeter-retrieval",
-    settings: [A.recallDrop, A.recallK, A.minQuestions],
-    summary: "recall@k dropped for a new pipeline version",
-    description: versionText(`recall@k (k = ${A.recallK.env})`, A.recallDrop.env),
-  },
-  {
-    id: "grounding_drop_window",
-    title: "ragmeter: grounding dropped in the last hour against the 24 h before",
+    dashboard: r.dashboard,
+    settings: r.settings,
+    summary: `${w.display} ${r.past} for a new pipeline version`,
+    description: `Mean ${r.label} of pipeline version {{ .Labels.pipeline_version }} (source {{ .Labels.source }}) is {{ .Values.B.Value }} ${r.side} version {{ .Labels.previous_version }}, more than ${w.bound.env} allows.`,
+    sql: versionChange(w),
+  };
+}
+
+function windowRule(w: Watched): AlertSpec {
+  const r = watchedRule(w);
+  return {
+    id: `${w.stem}_${w.change}_window`,
+    title: `ragmeter: ${w.display} ${r.past} in the last hour against the 24 h before`,
     range: 25 * H,
     for: "10m",
     severity: "warning",
-    dashboard: "ragmeter-grounding",
-    settings: [A.groundingDrop, A.minQuestions],
-    summary: "grounding dropped in the last hour",
-    description: windowText("grounding", A.groundingDrop.env),
-  },
-  {
-    id: "relevance_drop_window",
-    title: "ragmeter: relevance dropped in the last hour against the 24 h before",
-    range: 25 * H,
-    for: "10m",
-    severity: "warning",
-    dashboard: "ragmeter-relevance",
-    settings: [A.relevanceDrop, A.minQuestions],
-    summary: "relevance dropped in the last hour",
-    description: windowText("relevance (0–4)", A.relevanceDrop.env),
-  },
-  {
-    id: "recall_drop_window",
-    title: "ragmeter: recall@k dropped in the last hour against the 24 h before",
-    range: 25 * H,
-    for: "10m",
-    severity: "warning",
-    dashboard: "ragmeter-retrieval",
-    settings: [A.recallDrop, A.recallK, A.minQuestions],
-    summary: "recall@k dropped in the last hour",
-    description: windowText(`recall@k (k = ${A.recallK.env})`, A.recallDrop.env),
-  },
+    dashboard: r.dashboard,
+    settings: r.settings,
+    summary: `${w.display} ${r.past} in the last hour`,
+    description: `Mean ${r.label} of pipeline version {{ .Labels.pipeline_version }} (source {{ .Labels.source }}) in the last hour is {{ .Values.B.Value }} ${r.side} the 24 hours before, more than ${w.bound.env} allows.`,
+    sql: windowChange(w),
+  };
+}
+
+/** The rules on no metric's mean: content capture, judge tokens, ingestion. */
+const OTHER_RULES: readonly AlertSpec[] = [
   {
     id: "content_missing_share",
     title: "ragmeter: traces without captured content",
@@ -259,6 +265,15 @@ export const ALERTS: readonly AlertSpec[] = [
     summary: "most traces arrive without content",
     description:
       "{{ .Values.B.Value }} of the traces of service {{ .Labels.service }} (source {{ .Labels.source }}) scored in the last hour are content_missing (more than RAGMETER_ALERT_CONTENT_MISSING_SHARE): set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true in that service.",
+    // relevance is scored (or given a status) for every trace, so its rows count the traces
+    sql: `WITH ${th(A.contentMissingShare)} AS bound, ${th(A.contentMissingMinTraces)} AS min_traces
+SELECT s.source AS source, i.service_name AS service, uniqExactIf(s.trace_id, s.status = 'content_missing') / uniqExact(s.trace_id) AS value
+FROM scores AS s FINAL
+LEFT JOIN (SELECT trace_id, service_name FROM interactions FINAL) AS i ON i.trace_id = s.trace_id
+WHERE s.metric = 'relevance' AND $__timeFilter(s.created_at)
+GROUP BY source, service
+HAVING uniqExact(s.trace_id) >= min_traces AND value > bound
+ORDER BY source, service`,
   },
   {
     id: "judge_tokens_per_hour",
@@ -271,6 +286,13 @@ export const ALERTS: readonly AlertSpec[] = [
     summary: "judge token budget exceeded",
     description:
       "LLM judges used {{ .Values.B.Value }} tokens (in + out) in the last hour, more than RAGMETER_ALERT_JUDGE_TOKENS_PER_HOUR. (Tokens, not USD: the tables have no price column.)",
+    // no price column in the tables (prices live in the RAGMETER_PRICES file, cost only in runs.summary): tokens,
+    // which only judges that call a model spend (whatever their backend)
+    sql: `WITH ${th(A.judgeTokensPerHour)} AS budget
+SELECT sum(judge_input_tokens + judge_output_tokens) AS value
+FROM scores FINAL
+WHERE judge_kind != 'mechanical' AND $__timeFilter(created_at)
+HAVING value > budget`,
   },
   {
     id: "dlq_count",
@@ -283,6 +305,11 @@ export const ALERTS: readonly AlertSpec[] = [
     summary: "scorers dead-lettered messages",
     description:
       "{{ .Values.B.Value }} messages went to the dead-letter topic in the last 15 minutes (more than RAGMETER_ALERT_DLQ_COUNT); their error is in the ragmeter-error header.",
+    sql: `WITH ${th(A.dlqCount)} AS bound
+SELECT sum(dlq_count) AS value
+FROM ingestion_stats FINAL
+WHERE $__timeFilter(minute)
+HAVING value > bound`,
   },
   {
     id: "consumer_lag",
@@ -294,8 +321,32 @@ export const ALERTS: readonly AlertSpec[] = [
     settings: [A.consumerLag],
     summary: "a scorer falls behind",
     description: "Scorer {{ .Labels.scorer_id }} is {{ .Values.B.Value }} messages behind (latest minute of the last 10), more than RAGMETER_ALERT_CONSUMER_LAG.",
+    sql: `WITH ${th(A.consumerLag)} AS bound
+SELECT scorer_id, argMax(consumer_lag, minute) AS value
+FROM ingestion_stats FINAL
+WHERE $__timeFilter(minute)
+GROUP BY scorer_id
+HAVING value > bound
+ORDER BY scorer_id`,
   },
 ];
+
+/**
+ * Every alert rule for the metrics of `table` (the scorer's by default): each metric the table marks
+ * `alerted` gets a rule against the previous pipeline version and one for the last hour (a drop, or
+ * a rise when lower is better), then the rules on no metric's mean.
+ * @throws Error naming a threshold variable an alerted metric lacks.
+ */
+export function alertSpecs(table: MetricTable = metricTable): AlertSpec[] {
+  const metrics = watchedMetrics(table);
+  return [...metrics.map(versionRule), ...metrics.map(windowRule), ...OTHER_RULES];
+}
+
+/** Every alert rule of the scorer's metric table. */
+export const ALERTS: readonly AlertSpec[] = alertSpecs();
+
+/** The SQL of every rule, by id. */
+export const ALERT_SQL: Readonly<Record<AlertId, string>> = Object.fromEntries(ALERTS.map((a) => [a.id, a.sql]));
 
 /** Names of the provisioned alerting objects. */
 export const ALERTING = { folder: "ragmeter", group: "ragmeter", interval: "1m", contactPoint: "ragmeter-webhook" } as const;
@@ -318,7 +369,7 @@ function rule(spec: AlertSpec): Record<string, unknown> {
           editorType: "sql",
           queryType: "table",
           format: 1,
-          rawSql: ALERT_SQL[spec.id],
+          rawSql: spec.sql,
           intervalMs: 60_000,
           maxDataPoints: 43_200,
         },
@@ -340,11 +391,11 @@ function rule(spec: AlertSpec): Record<string, unknown> {
   };
 }
 
-/** `provisioning/alerting/ragmeter-alerts.yaml`: rules, the webhook contact point, the policy. */
-export function alertsYaml(): string {
+/** `provisioning/alerting/ragmeter-alerts.yaml`: rules (the scorer's metric table's by default), the webhook contact point, the policy. */
+export function alertsYaml(alerts: readonly AlertSpec[] = ALERTS): string {
   const doc = {
     apiVersion: 1,
-    groups: [{ orgId: 1, name: ALERTING.group, folder: ALERTING.folder, interval: ALERTING.interval, rules: ALERTS.map(rule) }],
+    groups: [{ orgId: 1, name: ALERTING.group, folder: ALERTING.folder, interval: ALERTING.interval, rules: alerts.map(rule) }],
     contactPoints: [
       {
         orgId: 1,

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type MetricTable, metricTable } from "@ragmeter/core/metrics";
-import { alertsYaml, clickhouseCustomSettingsXml } from "./alerts.js";
+import { alertSpecs, alertsYaml, clickhouseCustomSettingsXml } from "./alerts.js";
 import { buildDashboard, DASHBOARDS } from "./dashboards.js";
 import { datasourceYaml, providerYaml } from "./provisioning.js";
 
@@ -17,7 +17,7 @@ export function renderAll(table: MetricTable = metricTable): Map<string, string>
   for (const spec of DASHBOARDS) files.set(`json/${spec.uid}.json`, `${JSON.stringify(buildDashboard(spec, table), null, 2)}\n`);
   files.set("provisioning/datasources/clickhouse.yaml", datasourceYaml());
   files.set("provisioning/dashboards/ragmeter.yaml", providerYaml());
-  files.set("provisioning/alerting/ragmeter-alerts.yaml", alertsYaml());
+  files.set("provisioning/alerting/ragmeter-alerts.yaml", alertsYaml(alertSpecs(table)));
   files.set("clickhouse/ragmeter-custom-settings.xml", clickhouseCustomSettingsXml());
   return files;
 }

@@ -10,6 +10,7 @@ export {
   type AlertQueryContext,
   type AlertSetting,
   type AlertSpec,
+  alertSpecs,
   alertsYaml,
   clickhouseCustomSettingsXml,
   expandAlertSql,

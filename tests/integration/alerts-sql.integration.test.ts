@@ -126,6 +126,40 @@ live("v2", "l2-old", T0 + 10 * H, 0, 0);
   live("v2", `l2-r${i}`, NOW - m * M, [0.5, 0.5, 0.25][i]!, [2, 2, 3][i]!);
 });
 
+// grounding_risk (lower is better: its rules fire on a rise). golden v1 0.25, 0.25, 0.5, 0.5 (0.375); v2 0.5
+// (with a repeat 1: question mean 0.75), 0.25, 0.5, 0.5 → 2 / 4 = 0.5: a rise of 0.125
+[0.25, 0.25, 0.5, 0.5].forEach((v, i) => {
+  add("golden", "v1", `g1-${i}`, "grounding_risk", v, at(i, T0 + H));
+});
+[0.5, 0.25, 0.5, 0.5].forEach((v, i) => {
+  add("golden", "v2", `g2-${i}`, "grounding_risk", v, at(i, T0 + 30 * H));
+});
+add("golden", "v2", "g2-0", "grounding_risk", 1, at(0, T0 + 30 * H), { repeat: 1 });
+// replay v1 0.25 × 4; v2 0.125, 0.125, 0.25 (1/6): a fall, never an alert
+[0, 1, 2, 3].forEach((i) => {
+  add("replay", "v1", `p1-${i}`, "grounding_risk", 0.25, at(i, T0 + 3 * H));
+});
+[0.125, 0.125, 0.25].forEach((v, i) => {
+  add("replay", "v2", `p2-${i}`, "grounding_risk", v, at(i, T0 + 40 * H));
+});
+// live v1: 0.2 (T0+5h), 0.3 × 3 (24–26h), 0.1 × 3 in the last hour: 1.4 / 7 = 0.2, and a fall in the last hour.
+// live v2: 0.4 (T0+10h, outside the trailing windows), 0.1, 0.1, 0.2, 0.2 (0.15), the last hour 0.3, 0.3, 0.2
+// (0.8 / 3): 1.8 / 8 = 0.225, a rise of 0.025 on v1 (below 0.05); the last hour 0.8 / 3 − 0.15 above the 24 h before
+add("live", "v1", "l1-old", "grounding_risk", 0.2, T0 + 5 * H);
+[24, 25, 26].forEach((h, i) => {
+  add("live", "v1", `l1-b${i}`, "grounding_risk", 0.3, T0 + h * H);
+});
+[50, 40, 30].forEach((m, i) => {
+  add("live", "v1", `l1-r${i}`, "grounding_risk", 0.1, NOW - m * M);
+});
+add("live", "v2", "l2-old", "grounding_risk", 0.4, T0 + 10 * H);
+[30, 32, 34, 46].forEach((h, i) => {
+  add("live", "v2", `l2-b${i}`, "grounding_risk", [0.1, 0.1, 0.2, 0.2][i]!, T0 + h * H);
+});
+[45, 35, 25].forEach((m, i) => {
+  add("live", "v2", `l2-r${i}`, "grounding_risk", [0.3, 0.3, 0.2][i]!, NOW - m * M);
+});
+
 // content_missing in the last hour (relevance rows, one per trace): svc-a 3 of 5, svc-b 1 of 5 (+1 two hours
 // ago, outside), svc-c 2 of 2 (fewer than 4 traces); svc-w (the live traces above) 0 of 6
 const cm = (service: string, n: number, missing: number, start: number) => {
@@ -243,6 +277,8 @@ type Row = Record<string, unknown>;
 const EXPECTED: Record<AlertId, Row[]> = {
   // golden v2 vs v1: 0.75 − 0.53125; replay v2 has 2 questions (< 3); live v2 0.59375 ≥ live v1 0.5; v1 vs v0 not scored in 24 h
   grounding_drop_version: [{ source: "golden", pipeline_version: "v2", previous_version: "v1", value: 0.21875 }],
+  // a rise: golden v2 0.5 against v1 0.375; replay v2 fell (1/6 < 0.25); live v2 rose 0.025 only (≤ 0.05)
+  grounding_risk_rise_version: [{ source: "golden", pipeline_version: "v2", previous_version: "v1", value: 0.125 }],
   // live v2 (0+4+4+3+3+2+2+3 + six ok 2s of the content_missing block)/14 = 33/14 vs v1 3 → 9/14;
   // replay v2 4 − 8/3; golden v2 only 0.25 (≤ 0.3)
   relevance_drop_version: [
@@ -253,6 +289,8 @@ const EXPECTED: Record<AlertId, Row[]> = {
   recall_drop_version: [{ source: "golden", pipeline_version: "v2", previous_version: "v1", value: 0.5 }],
   // live v2: 0.875 − 1.25/3 (the T0+10h trace is outside the 25 h range); live v1 no drop; others have no last hour
   grounding_drop_window: [{ source: "live", pipeline_version: "v2", value: 0.875 - 1.25 / 3 }],
+  // live v2: 0.8 / 3 − 0.15 (T0+10h outside the range); live v1 fell (0.1 against 0.3)
+  grounding_risk_rise_window: [{ source: "live", pipeline_version: "v2", value: 0.8 / 3 - 0.15 }],
   // the last hour: 2, 2, 3 and the six ok 2s of the content_missing block → 19/9
   relevance_drop_window: [{ source: "live", pipeline_version: "v2", value: 3.5 - 19 / 9 }],
   recall_drop_window: [{ source: "replay", pipeline_version: "v2", value: 1 - 1 / 3 }],
@@ -265,6 +303,13 @@ const EXPECTED: Record<AlertId, Row[]> = {
   // latest lag per scorer: s1 20000 (> 10000), s2 500
   consumer_lag: [{ scorer_id: "s1", value: 20000 }],
 };
+
+/** The expected rows of a rule (its entry in {@link EXPECTED}). */
+function expected(id: AlertId): Row[] {
+  const rows = EXPECTED[id];
+  if (rows === undefined) throw new Error(`no expected rows for rule ${id}`);
+  return rows;
+}
 
 /** ClickHouse JSON → comparable values: numeric strings (UInt64) to numbers, floats rounded. */
 function normalise(rows: Row[]): Row[] {
@@ -288,7 +333,7 @@ async function run(sql: string): Promise<Row[]> {
   return normalise(await rs.json<Row>());
 }
 const specOf = (id: AlertId) => ALERTS.find((a) => a.id === id)!;
-const sqlOf = (id: AlertId, settings: Settings) => expandAlertSql(ALERT_SQL[id], { now: NOW, range: specOf(id).range, settings });
+const sqlOf = (id: AlertId, settings: Settings) => expandAlertSql(specOf(id).sql, { now: NOW, range: specOf(id).range, settings });
 
 describe("alert rule SQL on the ClickHouse engine", () => {
   beforeAll(async () => {
@@ -311,7 +356,7 @@ describe("alert rule SQL on the ClickHouse engine", () => {
       const sql = sqlOf(id, TEST);
       expect(sql).not.toMatch(/\$|getSetting/u);
       const got = await run(sql);
-      const want = normalise(EXPECTED[id]);
+      const want = normalise(expected(id));
       expect(got).toEqual(want);
       expect(want.length).toBeGreaterThan(0);
       expect(firing(got)).toEqual(got);
@@ -322,6 +367,11 @@ describe("alert rule SQL on the ClickHouse engine", () => {
     const cases: [AlertId, Partial<Record<keyof typeof ALERT_SETTINGS, string>>, number][] = [
       ["grounding_drop_version", { groundingDrop: "0.21875" }, 0],
       ["grounding_drop_version", { groundingDrop: "0.2" }, 1],
+      ["grounding_risk_rise_version", { groundingRiskRise: "0.125" }, 0],
+      ["grounding_risk_rise_version", { groundingRiskRise: "0.1" }, 1],
+      ["grounding_risk_rise_version", { groundingRiskRise: "0.02" }, 2], // live v2's rise of 0.025 in too
+      ["grounding_risk_rise_window", { groundingRiskRise: "0.12" }, 0], // 0.1167
+      ["grounding_risk_rise_window", { groundingRiskRise: "0.11" }, 1],
       ["relevance_drop_version", { relevanceDrop: "0.65" }, 1], // live v2 (9/14) out, replay v2 (1.33) stays
       ["relevance_drop_version", { relevanceDrop: "0.2" }, 3], // golden v2 (0.25) in too
       ["recall_drop_window", { recallDrop: "0.7" }, 0],
@@ -341,7 +391,7 @@ describe("alert rule SQL on the ClickHouse engine", () => {
 
   it("recall@k follows RAGMETER_ALERT_RECALL_K: with k = 3 nothing dropped", async () => {
     expect(await run(sqlOf("recall_drop_version", { ...TEST, [ALERT_SETTINGS.recallK.setting]: "3" }))).toEqual([]);
-    expect(await run(sqlOf("recall_drop_version", { ...TEST, [ALERT_SETTINGS.recallK.setting]: "5" }))).toEqual(normalise(EXPECTED.recall_drop_version));
+    expect(await run(sqlOf("recall_drop_version", { ...TEST, [ALERT_SETTINGS.recallK.setting]: "5" }))).toEqual(normalise(expected("recall_drop_version")));
   });
 
   it("with every variable unset the defaults apply: only the DLQ (bound 0) and the lag (10000) fire", async () => {
@@ -358,7 +408,7 @@ describe("alert rule SQL on the ClickHouse engine", () => {
     for (const id of Object.keys(ALERT_SQL) as AlertId[]) {
       const sql = sqlOf(id, TEST).replace(/\bFINAL\b/gu, "");
       const got = await run(sql).catch(() => [{ error: true }]);
-      if (JSON.stringify(got) === JSON.stringify(normalise(EXPECTED[id]))) insensitive.push(id);
+      if (JSON.stringify(got) === JSON.stringify(normalise(expected(id)))) insensitive.push(id);
     }
     expect(insensitive).toEqual([]);
   });

@@ -2,9 +2,10 @@
 // and the dashboards reference the provisioned datasource, the variables and the checked SQL.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { type MetricDef, metricTable } from "@ragmeter/core/metrics";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { ALERT_DATASOURCE, ALERT_ENV, ALERT_SETTINGS, ALERT_SQL, ALERTS, DASHBOARDS, DATASOURCE, PANEL_SQL, renderAll } from "../../dashboards/src/index.js";
+import { ALERT_DATASOURCE, ALERT_ENV, ALERT_SETTINGS, ALERT_SQL, ALERTS, alertSpecs, DASHBOARDS, DATASOURCE, PANEL_SQL, renderAll } from "../../dashboards/src/index.js";
 import { applyConditionalAll, applyMacros, applyVariables } from "../../dashboards/src/macros.js";
 
 const root = path.resolve(import.meta.dirname, "../../dashboards");
@@ -132,6 +133,61 @@ describe("generated alerting provisioning", () => {
     for (const x of Object.values(ALERT_SETTINGS)) expect(x.setting).toMatch(/^SQL_ragmeter_alert_[a-z_]+$/u);
     expect(ALERT_ENV).toHaveLength(Object.keys(ALERT_SETTINGS).length + 1);
     expect(readFileSync(path.join(root, "clickhouse/ragmeter-custom-settings.xml"), "utf8")).toContain("<custom_settings_prefixes>SQL_</custom_settings_prefixes>");
+  });
+});
+
+describe("alert rules from the metric table", () => {
+  /** The scorer's table with `change` applied to the entry named `name`. */
+  const tableWith = (name: string, change: Partial<MetricDef>) => (ks: readonly number[]) => metricTable(ks).map((m) => (m.name === name ? ({ ...m, ...change } as MetricDef) : m));
+  const ids = (table = metricTable) => alertSpecs(table).map((a) => a.id);
+  const OTHERS = ["content_missing_share", "judge_tokens_per_hour", "dlq_count", "consumer_lag"];
+
+  it("the alerted metrics get a version and a window rule each, named as before; grounding_risk (lower is better) a rise", () => {
+    expect(ids()).toEqual([
+      "grounding_drop_version",
+      "grounding_risk_rise_version",
+      "relevance_drop_version",
+      "recall_drop_version",
+      "grounding_drop_window",
+      "grounding_risk_rise_window",
+      "relevance_drop_window",
+      "recall_drop_window",
+      ...OTHERS,
+    ]);
+    expect(ALERTS.map((a) => a.id)).toEqual(ids());
+  });
+
+  it("texts, links and settings follow the entry: direction, scale, k, dashboard of its judge task or kind", () => {
+    const by = Object.fromEntries(ALERTS.map((a) => [a.id, a]));
+    expect(by["grounding_risk_rise_version"]).toMatchObject({
+      title: "ragmeter: grounding_risk rose against the previous pipeline version",
+      dashboard: "ragmeter-grounding",
+      settings: [ALERT_SETTINGS.groundingRiskRise, ALERT_SETTINGS.minQuestions],
+      severity: "critical",
+    });
+    expect(by["grounding_risk_rise_window"]?.description).toContain("in the last hour is {{ .Values.B.Value }} above the 24 hours before");
+    expect(by["relevance_drop_version"]?.description).toContain("Mean relevance (0–4) of pipeline version");
+    expect(by["recall_drop_window"]).toMatchObject({ dashboard: "ragmeter-retrieval", settings: [ALERT_SETTINGS.recallDrop, ALERT_SETTINGS.recallK, ALERT_SETTINGS.minQuestions] });
+    expect(by["recall_drop_window"]?.description).toContain("Mean recall@k (k = RAGMETER_ALERT_RECALL_K) of");
+    expect(by["grounding_risk_rise_version"]?.sql).toContain("AND mean - previous_mean > bound");
+    expect(by["grounding_drop_version"]?.sql).toContain("AND previous_mean - mean > bound");
+  });
+
+  it("a metric unmarked has no rule; a marked one without its threshold is an error naming the variable", () => {
+    expect(ids(tableWith("grounding", { alerted: false }))).toEqual([
+      "grounding_risk_rise_version",
+      "relevance_drop_version",
+      "recall_drop_version",
+      "grounding_risk_rise_window",
+      "relevance_drop_window",
+      "recall_drop_window",
+      ...OTHERS,
+    ]);
+    expect(() => alertSpecs(tableWith("key_facts", { alerted: true }))).toThrow(
+      "metric key_facts is alerted but has no threshold RAGMETER_ALERT_KEY_FACTS_DROP (ALERT_SETTINGS in dashboards/src/alerts.ts, and the settings catalog)",
+    );
+    // the direction comes from lowerIsBetter, not from the name
+    expect(() => alertSpecs(tableWith("relevance", { lowerIsBetter: true }))).toThrow("no threshold RAGMETER_ALERT_RELEVANCE_RISE");
   });
 });
 

@@ -153,6 +153,7 @@ describe("ragmeter config", () => {
       [
         "RAGMETER_ALERT_WEBHOOK_URL=http://hook/x      (environment variable RAGMETER_ALERT_WEBHOOK_URL)",
         "RAGMETER_ALERT_GROUNDING_DROP=0.05            (default)",
+        "RAGMETER_ALERT_GROUNDING_RISK_RISE=0.05       (default)",
         "RAGMETER_ALERT_RELEVANCE_DROP=0.3             (default)",
         "RAGMETER_ALERT_RECALL_DROP=0.05               (default)",
         "RAGMETER_ALERT_RECALL_K=10                    (environment variable RAGMETER_ALERT_RECALL_K)",

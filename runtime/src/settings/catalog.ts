@@ -454,6 +454,7 @@ export const SETTINGS = {
   // Grafana container (the generated alerting provisioning)
   RAGMETER_ALERT_WEBHOOK_URL: def("RAGMETER_ALERT_WEBHOOK_URL", nonEmpty.optional(), GRAFANA, "URL of the alerts' webhook contact point"),
   RAGMETER_ALERT_GROUNDING_DROP: alert("RAGMETER_ALERT_GROUNDING_DROP", 0.05, "largest allowed drop of mean grounding (0–1)"),
+  RAGMETER_ALERT_GROUNDING_RISK_RISE: alert("RAGMETER_ALERT_GROUNDING_RISK_RISE", 0.05, "largest allowed rise of mean grounding_risk (0–1)"),
   RAGMETER_ALERT_RELEVANCE_DROP: alert("RAGMETER_ALERT_RELEVANCE_DROP", 0.3, "largest allowed drop of mean relevance (0–4)"),
   RAGMETER_ALERT_RECALL_DROP: alert("RAGMETER_ALERT_RECALL_DROP", 0.05, "largest allowed drop of mean recall@k (0–1)"),
   RAGMETER_ALERT_RECALL_K: alert("RAGMETER_ALERT_RECALL_K", 5, "k of the recall@k rules"),
