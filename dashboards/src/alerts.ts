@@ -25,7 +25,7 @@ import { type MetricDef, type MetricTable, metricTable } from "@ragmeter/core/me
 import { stringify } from "yaml";
 import { DASHBOARDS, DATASOURCE } from "./dashboards.js";
 import { applyMacros } from "./macros.js";
-import { type DashboardMetric, metricsAtK } from "./metrics.js";
+import { AT_K, type DashboardMetric, metricsAtK, perTraceMetric } from "./metrics.js";
 
 /** The provisioned datasource the alert rules query (same server, plus the thresholds as settings). */
 export const ALERT_DATASOURCE = { type: DATASOURCE.type, uid: "ragmeter-clickhouse-alerts" } as const;
@@ -65,9 +65,6 @@ export const ALERT_ENV: readonly string[] = [ALERT_WEBHOOK_ENV, ...Object.values
 function th(x: AlertSetting): string {
   return `ifNull(toFloat64OrNull(toString(getSetting('${x.setting}'))), ${x.default})`;
 }
-
-/** The stored name of a per-k metric at the dashboards' `k` variable ends so (`recall@${k}`). */
-const AT_K = "@${k}";
 
 /**
  * A metric the drop / rise rules watch (`alerted` in the metric table), as the rules use it: its
@@ -252,84 +249,87 @@ function windowRule(w: Watched): AlertSpec {
   };
 }
 
-/** The rules on no metric's mean: content capture, judge tokens, ingestion. */
-const OTHER_RULES: readonly AlertSpec[] = [
-  {
-    id: "content_missing_share",
-    title: "ragmeter: traces without captured content",
-    range: H,
-    for: "15m",
-    severity: "warning",
-    dashboard: "ragmeter-judges",
-    settings: [A.contentMissingShare, A.contentMissingMinTraces],
-    summary: "most traces arrive without content",
-    description:
-      "{{ .Values.B.Value }} of the traces of service {{ .Labels.service }} (source {{ .Labels.source }}) scored in the last hour are content_missing (more than RAGMETER_ALERT_CONTENT_MISSING_SHARE): set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true in that service.",
-    // relevance is scored (or given a status) for every trace, so its rows count the traces
-    sql: `WITH ${th(A.contentMissingShare)} AS bound, ${th(A.contentMissingMinTraces)} AS min_traces
+/** The rules on no metric's mean: content capture (counted on `table`'s per-trace metric), judge tokens, ingestion. */
+function otherRules(table: MetricTable): AlertSpec[] {
+  const perTrace = perTraceMetric(table);
+  return [
+    {
+      id: "content_missing_share",
+      title: "ragmeter: traces without captured content",
+      range: H,
+      for: "15m",
+      severity: "warning",
+      dashboard: "ragmeter-judges",
+      settings: [A.contentMissingShare, A.contentMissingMinTraces],
+      summary: "most traces arrive without content",
+      description:
+        "{{ .Values.B.Value }} of the traces of service {{ .Labels.service }} (source {{ .Labels.source }}) scored in the last hour are content_missing (more than RAGMETER_ALERT_CONTENT_MISSING_SHARE): set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true in that service.",
+      // the per-trace metric is scored (or given a status) for every trace, so its rows count the traces
+      sql: `WITH ${th(A.contentMissingShare)} AS bound, ${th(A.contentMissingMinTraces)} AS min_traces
 SELECT s.source AS source, i.service_name AS service, uniqExactIf(s.trace_id, s.status = 'content_missing') / uniqExact(s.trace_id) AS value
 FROM scores AS s FINAL
 LEFT JOIN (SELECT trace_id, service_name FROM interactions FINAL) AS i ON i.trace_id = s.trace_id
-WHERE s.metric = 'relevance' AND $__timeFilter(s.created_at)
+WHERE s.metric = '${perTrace.name}' AND $__timeFilter(s.created_at)
 GROUP BY source, service
 HAVING uniqExact(s.trace_id) >= min_traces AND value > bound
 ORDER BY source, service`,
-  },
-  {
-    id: "judge_tokens_per_hour",
-    title: "ragmeter: judge tokens per hour above the budget",
-    range: H,
-    for: "0s",
-    severity: "warning",
-    dashboard: "ragmeter-judges",
-    settings: [A.judgeTokensPerHour],
-    summary: "judge token budget exceeded",
-    description:
-      "LLM judges used {{ .Values.B.Value }} tokens (in + out) in the last hour, more than RAGMETER_ALERT_JUDGE_TOKENS_PER_HOUR. (Tokens, not USD: the tables have no price column.)",
-    // no price column in the tables (prices live in the RAGMETER_PRICES file, cost only in runs.summary): tokens,
-    // which only judges that call a model spend (whatever their backend)
-    sql: `WITH ${th(A.judgeTokensPerHour)} AS budget
+    },
+    {
+      id: "judge_tokens_per_hour",
+      title: "ragmeter: judge tokens per hour above the budget",
+      range: H,
+      for: "0s",
+      severity: "warning",
+      dashboard: "ragmeter-judges",
+      settings: [A.judgeTokensPerHour],
+      summary: "judge token budget exceeded",
+      description:
+        "LLM judges used {{ .Values.B.Value }} tokens (in + out) in the last hour, more than RAGMETER_ALERT_JUDGE_TOKENS_PER_HOUR. (Tokens, not USD: the tables have no price column.)",
+      // no price column in the tables (prices live in the RAGMETER_PRICES file, cost only in runs.summary): tokens,
+      // which only judges that call a model spend (whatever their backend)
+      sql: `WITH ${th(A.judgeTokensPerHour)} AS budget
 SELECT sum(judge_input_tokens + judge_output_tokens) AS value
 FROM scores FINAL
 WHERE judge_kind != 'mechanical' AND $__timeFilter(created_at)
 HAVING value > budget`,
-  },
-  {
-    id: "dlq_count",
-    title: "ragmeter: messages dead-lettered",
-    range: 15 * 60,
-    for: "0s",
-    severity: "critical",
-    dashboard: "ragmeter-ingestion",
-    settings: [A.dlqCount],
-    summary: "scorers dead-lettered messages",
-    description:
-      "{{ .Values.B.Value }} messages went to the dead-letter topic in the last 15 minutes (more than RAGMETER_ALERT_DLQ_COUNT); their error is in the ragmeter-error header.",
-    sql: `WITH ${th(A.dlqCount)} AS bound
+    },
+    {
+      id: "dlq_count",
+      title: "ragmeter: messages dead-lettered",
+      range: 15 * 60,
+      for: "0s",
+      severity: "critical",
+      dashboard: "ragmeter-ingestion",
+      settings: [A.dlqCount],
+      summary: "scorers dead-lettered messages",
+      description:
+        "{{ .Values.B.Value }} messages went to the dead-letter topic in the last 15 minutes (more than RAGMETER_ALERT_DLQ_COUNT); their error is in the ragmeter-error header.",
+      sql: `WITH ${th(A.dlqCount)} AS bound
 SELECT sum(dlq_count) AS value
 FROM ingestion_stats FINAL
 WHERE $__timeFilter(minute)
 HAVING value > bound`,
-  },
-  {
-    id: "consumer_lag",
-    title: "ragmeter: scorer consumer lag",
-    range: 10 * 60,
-    for: "5m",
-    severity: "warning",
-    dashboard: "ragmeter-ingestion",
-    settings: [A.consumerLag],
-    summary: "a scorer falls behind",
-    description: "Scorer {{ .Labels.scorer_id }} is {{ .Values.B.Value }} messages behind (latest minute of the last 10), more than RAGMETER_ALERT_CONSUMER_LAG.",
-    sql: `WITH ${th(A.consumerLag)} AS bound
+    },
+    {
+      id: "consumer_lag",
+      title: "ragmeter: scorer consumer lag",
+      range: 10 * 60,
+      for: "5m",
+      severity: "warning",
+      dashboard: "ragmeter-ingestion",
+      settings: [A.consumerLag],
+      summary: "a scorer falls behind",
+      description: "Scorer {{ .Labels.scorer_id }} is {{ .Values.B.Value }} messages behind (latest minute of the last 10), more than RAGMETER_ALERT_CONSUMER_LAG.",
+      sql: `WITH ${th(A.consumerLag)} AS bound
 SELECT scorer_id, argMax(consumer_lag, minute) AS value
 FROM ingestion_stats FINAL
 WHERE $__timeFilter(minute)
 GROUP BY scorer_id
 HAVING value > bound
 ORDER BY scorer_id`,
-  },
-];
+    },
+  ];
+}
 
 /**
  * Every alert rule for the metrics of `table` (the scorer's by default): each metric the table marks
@@ -339,7 +339,7 @@ ORDER BY scorer_id`,
  */
 export function alertSpecs(table: MetricTable = metricTable): AlertSpec[] {
   const metrics = watchedMetrics(table);
-  return [...metrics.map(versionRule), ...metrics.map(windowRule), ...OTHER_RULES];
+  return [...metrics.map(versionRule), ...metrics.map(windowRule), ...otherRules(table)];
 }
 
 /** Every alert rule of the scorer's metric table. */

@@ -10,7 +10,7 @@ import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
 import * as table from "@grafana/grafana-foundation-sdk/table";
 import * as timeseries from "@grafana/grafana-foundation-sdk/timeseries";
 import { type MetricDef, type MetricTable, metricTable } from "@ragmeter/core/metrics";
-import { DASHBOARD_KS, metricsAtEveryK, metricsAtK } from "./metrics.js";
+import { AT_K, DASHBOARD_KS, hitMetric, metricsAtEveryK, metricsAtK } from "./metrics.js";
 import { type PanelId, panelSql, VARIABLE_SQL } from "./sql.js";
 
 /** The provisioned datasource (see `provisioning.ts`). */
@@ -222,7 +222,7 @@ export const DASHBOARDS: readonly DashboardSpec[] = [
 
 const ALL_OPTION = { text: "All", value: "$__all", selected: true };
 
-function variables(): Builder<dashboard.VariableModel>[] {
+function variables(metrics: MetricTable): Builder<dashboard.VariableModel>[] {
   const query = (name: string, label: string, sql: string) =>
     new dashboard.QueryVariableBuilder(name)
       .label(label)
@@ -235,7 +235,7 @@ function variables(): Builder<dashboard.VariableModel>[] {
       .includeAll(true)
       .current({ text: ["All"], value: ["$__all"] });
   return [
-    new dashboard.CustomVariableBuilder("k").label("recall@k").values(DASHBOARD_KS.join(",")).current({ text: "5", value: "5", selected: true }),
+    new dashboard.CustomVariableBuilder("k").label(hitMetric(metrics).name.replace(AT_K, "@k")).values(DASHBOARD_KS.join(",")).current({ text: "5", value: "5", selected: true }),
     query("pipeline_version", "pipeline version", VARIABLE_SQL.pipelineVersion),
     query("golden_set", "golden set", VARIABLE_SQL.goldenSet),
     new dashboard.CustomVariableBuilder("source")
@@ -317,7 +317,7 @@ export function buildDashboard(spec: DashboardSpec, metrics: MetricTable = metri
     .timezone("utc")
     .refresh("1m")
     .link(new dashboard.DashboardLinkBuilder("ragmeter").type(dashboard.DashboardLinkType.Dashboards).tags(["ragmeter"]).asDropdown(true).includeVars(true).keepTime(true))
-    .variables(variables());
+    .variables(variables(metrics));
   for (const p of spec.panels) b.withPanel(panel(p, metrics));
   return b.build();
 }

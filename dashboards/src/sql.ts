@@ -9,7 +9,7 @@
  */
 
 import { type MetricTable, metricTable } from "@ragmeter/core/metrics";
-import { avgColumns, metricsAtEveryK, metricsAtK, sqlNames } from "./metrics.js";
+import { avgColumns, hitMetric, metricsAtEveryK, metricsAtK, scaledJudgedMetric, sqlNames } from "./metrics.js";
 
 /** Dashboard variables (names used in the SQL). */
 export const VARIABLES = {
@@ -94,6 +94,11 @@ export function panelSql(table: MetricTable = metricTable) {
   /** Rows of view metrics (read from another metric's judgment: no judgment of their own) are not judge calls. */
   const VIEWS = table([]).filter((m) => m.kind === "judged" && m.view !== undefined);
   const notViews = VIEWS.length === 0 ? "" : ` AND metric NOT IN (${VIEWS.map((m) => `'${m.name}'`).join(", ")})`;
+  /** The per-k metric whose questions lose their hit (recall@k). */
+  const HIT = hitMetric(table);
+  /** The judged metric on a 0–max scale (relevance): its distribution and low scores. */
+  const SCALED = scaledJudgedMetric(table);
+  const scores = Array.from({ length: SCALED.max + 1 }, (_, i) => `countIf(round(v) = ${i}) AS score_${i}`).join(",\n  ");
   return {
     // ── Overview ────────────────────────────────────────────────────────────────────────────────
     overview_trend: `SELECT $__timeInterval(created_at) AS time, metric, avg(value) AS value
@@ -146,9 +151,9 @@ SELECT b.golden_id AS golden_id, gi.question AS question,
   a.pipeline_version AS previous_version, b.pipeline_version AS last_version,
   b.trace_id AS trace_id
 FROM (SELECT golden_id, avg(value) AS v, any(pipeline_version) AS pipeline_version, any(trace_id) AS trace_id
-      FROM scores FINAL WHERE run_id = last_run AND metric = 'recall@\${k}' AND status = 'ok' GROUP BY golden_id) AS b
+      FROM scores FINAL WHERE run_id = last_run AND metric = '${HIT.name}' AND status = 'ok' GROUP BY golden_id) AS b
 INNER JOIN (SELECT golden_id, avg(value) AS v, any(pipeline_version) AS pipeline_version
-      FROM scores FINAL WHERE run_id = previous_run AND metric = 'recall@\${k}' AND status = 'ok' GROUP BY golden_id) AS a
+      FROM scores FINAL WHERE run_id = previous_run AND metric = '${HIT.name}' AND status = 'ok' GROUP BY golden_id) AS a
   ON a.golden_id = b.golden_id
 LEFT JOIN (SELECT golden_id, question FROM golden_items FINAL WHERE golden_set_hash = last_hash) AS gi ON gi.golden_id = b.golden_id
 WHERE a.v = 1 AND b.v = 0
@@ -182,21 +187,17 @@ LIMIT 50`,
 
     // ── Relevance ───────────────────────────────────────────────────────────────────────────────
     relevance_distribution: `SELECT pipeline_version,
-  countIf(round(v) = 0) AS score_0,
-  countIf(round(v) = 1) AS score_1,
-  countIf(round(v) = 2) AS score_2,
-  countIf(round(v) = 3) AS score_3,
-  countIf(round(v) = 4) AS score_4
-FROM (${perQuestion("'relevance'")})
+  ${scores}
+FROM (${perQuestion(sqlNames([SCALED]))})
 GROUP BY pipeline_version
 ORDER BY pipeline_version`,
 
-    relevance_low: `SELECT s.scored_at AS time, s.v AS relevance, i.question AS question, i.answer AS answer,
+    relevance_low: `SELECT s.scored_at AS time, s.v AS ${SCALED.column}, i.question AS question, i.answer AS answer,
   s.pipeline_version AS pipeline_version, s.trace_id AS trace_id, s.golden_id AS golden_id
-FROM (${perQuestion("'relevance'")}) AS s
+FROM (${perQuestion(sqlNames([SCALED]))}) AS s
 LEFT JOIN (SELECT trace_id, question, answer FROM interactions FINAL) AS i ON i.trace_id = s.trace_id
 WHERE s.v <= 1
-ORDER BY relevance, time DESC, trace_id
+ORDER BY ${SCALED.column}, time DESC, trace_id
 LIMIT 50`,
 
     // ── Judges ──────────────────────────────────────────────────────────────────────────────────

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { ALERT_DATASOURCE, ALERT_ENV, ALERT_SETTINGS, ALERT_SQL, ALERTS, alertSpecs, DASHBOARDS, DATASOURCE, PANEL_SQL, renderAll } from "../../dashboards/src/index.js";
 import { applyConditionalAll, applyMacros, applyVariables } from "../../dashboards/src/macros.js";
+import { panelSql } from "../../dashboards/src/sql.js";
 
 const root = path.resolve(import.meta.dirname, "../../dashboards");
 
@@ -188,6 +189,41 @@ describe("alert rules from the metric table", () => {
     );
     // the direction comes from lowerIsBetter, not from the name
     expect(() => alertSpecs(tableWith("relevance", { lowerIsBetter: true }))).toThrow("no threshold RAGMETER_ALERT_RELEVANCE_RISE");
+  });
+});
+
+describe("panels and rules that name one metric find it in the table by its fields", () => {
+  const tableWith = (name: string, change: Partial<MetricDef>) => (ks: readonly number[]) => metricTable(ks).map((m) => (m.name === name ? ({ ...m, ...change } as MetricDef) : m));
+  const contentMissing = (table = metricTable) => alertSpecs(table).find((a) => a.id === "content_missing_share")!.sql;
+
+  it("the product table: relevance (judged, 0–4), recall@k (headline per-k retrieval), relevance counting traces", () => {
+    const sql = panelSql();
+    expect(sql.relevance_distribution).toContain("countIf(round(v) = 4) AS score_4\nFROM (SELECT");
+    expect(sql.relevance_distribution).toContain("metric IN ('relevance')");
+    expect(sql.relevance_low).toContain("s.v AS relevance,");
+    expect(sql.retrieval_lost_hit.match(/metric = 'recall@\$\{k\}'/gu)).toHaveLength(2);
+    expect(contentMissing()).toContain("WHERE s.metric = 'relevance' AND");
+  });
+
+  it("another table: the scale's max gives the buckets, the per-trace metric is the first live one on question and answer", () => {
+    const sql = panelSql(tableWith("relevance", { max: 5 }));
+    expect(sql.relevance_distribution).toContain("countIf(round(v) = 5) AS score_5\nFROM");
+    const tone: MetricDef = {
+      name: "tone",
+      kind: "answer",
+      needs: ["answer"],
+      live: true,
+      optional: false,
+      headline: false,
+      byTag: false,
+      trend: false,
+      compute: () => ({ value: 1, status: "ok", reason: "" }),
+    };
+    expect(contentMissing((ks) => [tone, ...metricTable(ks)])).toContain("WHERE s.metric = 'tone' AND");
+    // without a live metric on question and answer, no rule counts traces by a guess
+    expect(() => contentMissing(tableWith("relevance", { live: false }))).toThrow("the metric table has no live metric that needs only the question and the answer");
+    const noHeadlineRecall = (ks: readonly number[]) => metricTable(ks).map((m) => (m.name.startsWith("recall@") ? ({ ...m, headline: false } as MetricDef) : m));
+    expect(() => panelSql(noHeadlineRecall)).toThrow("no headline per-k retrieval metric");
   });
 });
 
