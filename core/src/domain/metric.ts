@@ -41,7 +41,7 @@ export interface Outcome extends Partial<JudgeCallCost> {
 }
 
 /** What a golden item expects of the answer; null for live traffic (no golden item). */
-export type Expectations = Pick<GoldenItem, "expected_source" | "expected_substring" | "expected_chunk_id" | "expected_lines" | "reference_answer" | "key_facts"> | null;
+export type Expectations = Omit<GoldenItem, "id" | "question" | "tags" | "unconfirmed"> | null;
 
 /**
  * What a metric needs to apply; a metric whose need is not met is stored with a status and reason
