@@ -39,7 +39,7 @@ beforeAll(async () => {
   ({ topic, drop } = await createTopic(3));
   collector = await startCollector(collectorConfigSchema.parse({ host: "127.0.0.1", port: 0, brokers: [BROKER], topic, sendTimeoutMs: 5_000 }));
   // The user's SDK in the judge's process: registered globally, OpenInference patching the `openai`
-  // module the judge uses (the scorer's own copy, its ES module build).
+  // module the judge uses (core's own copy, its ES module build).
   provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ "service.name": "ragmeter-judge-host" }),
     spanProcessors: [new SimpleSpanProcessor(memory), new BatchSpanProcessor(new OTLPTraceExporter({ url: `${collector.url}/v1/traces` }))],
@@ -48,7 +48,7 @@ beforeAll(async () => {
   trace.setGlobalTracerProvider(provider);
   instrumentation = new OpenAIInstrumentation({ tracerProvider: provider });
   // the module namespace (its `OpenAI` export is what the instrumentation patches), typed as the instrumentation's own copy
-  const openai = (await import("../../scorer/node_modules/openai/index.mjs")) as unknown as Parameters<OpenAIInstrumentation["manuallyInstrument"]>[0];
+  const openai = (await import("../../core/node_modules/openai/index.mjs")) as unknown as Parameters<OpenAIInstrumentation["manuallyInstrument"]>[0];
   instrumentation.manuallyInstrument(openai);
 });
 afterAll(async () => {
