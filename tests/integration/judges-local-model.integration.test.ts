@@ -34,7 +34,9 @@ afterAll(async () => {
   console.log(`[local-model] judges-local-model: ${((performance.now() - t0) / 1000).toFixed(1)} s in all`);
 });
 
-describe("the LLM judges against the real local model (Qwen2.5-Coder-0.5B behind xllamacpp)", () => {
+// A call takes 10-50 s on this 2-core box (prompt processing on the CPU), and more when anything
+// else runs beside the model: 60 s (the default) timed out at load ~9, so each test has 5 minutes.
+describe("the LLM judges against the real local model (Qwen2.5-Coder-0.5B behind xllamacpp)", { timeout: 300_000 }, () => {
   it("grounding: ragmeter's one claim (the pleasantry is no claim), one call, a verdict read from a schema-constrained reply", async () => {
     const t = performance.now();
     const g = await judgeGrounding(judge, { question: "Which port does PostgreSQL listen on?", answer: "PostgreSQL listens on port 5432 by default. Hope this helps!", chunks });
