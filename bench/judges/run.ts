@@ -36,6 +36,7 @@ import type { ClaimVerdict, Judge } from "../../core/src/judges/types.js";
 import { loadConfig } from "../../scorer/src/cli/config.js";
 import { judgeFor } from "../../scorer/src/cli/context.js";
 import { runEval } from "../../scorer/src/runs/eval.js";
+import { runSpec } from "../../scorer/src/runs/spec.js";
 import type { Target } from "../../scorer/src/runs/target.js";
 import { openStore } from "../../store/src/client.js";
 import { agreementTable, type CaseJudgment, formatTable, pct } from "./agreement.js";
@@ -172,7 +173,9 @@ export async function benchOne(items: readonly ReplayItem[], judge: Judge, concu
   try {
     const golden = await parseGoldenSet(goldenText(items), "bench/judges", { format: "jsonl" });
     const t0 = performance.now();
-    const outcome = await runEval({ golden, target: replayTarget(items), pipelineVersion: "bench", ks: [1], concurrency, judge, store, cache: false });
+    const target = replayTarget(items);
+    const spec = runSpec({ source: { kind: "golden", set: golden }, target: target.description, pipelineVersion: "bench", ks: [1], cache: false });
+    const outcome = await runEval({ spec, target, concurrency, judge, store });
     const wallMs = performance.now() - t0;
     // runEval keeps the per-question results unless told not to (keepResults), and this run does not say so.
     if (outcome.results === null) throw new Error("bench/judges: runEval kept no per-question results");

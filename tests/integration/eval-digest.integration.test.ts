@@ -11,6 +11,7 @@ import { judgeErrorReasons } from "../../scorer/src/cli/format/text.js";
 import { aggregate } from "../../scorer/src/runs/aggregate.js";
 import { runEval } from "../../scorer/src/runs/eval.js";
 import { documentIdWarning, matchModeReport } from "../../scorer/src/runs/matchModes.js";
+import { runSpec } from "../../scorer/src/runs/spec.js";
 import { type EvalOutcome, questionFailures, runMetricNames, runMetricValues } from "../../scorer/src/runs/summary.js";
 import { httpTarget, type Target } from "../../scorer/src/runs/target.js";
 import { openStore, type Store } from "../../store/src/client.js";
@@ -88,8 +89,9 @@ describe("eval without --json: the summary from per-question digests", () => {
     const target = flakyTarget(httpTarget(sample.url, 10_000));
     // One store (chdb binds one data directory per process): the second run is paired with the first.
     leanStore = await store();
-    lean = await runEval({ golden, target, pipelineVersion: "sample-v1", ks, concurrency: 4, judge: createHeuristicJudge(), store: leanStore, keepResults: false });
-    full = await runEval({ golden, target, pipelineVersion: "sample-v1", ks, concurrency: 4, judge: createHeuristicJudge(), store: leanStore });
+    const spec = runSpec({ source: { kind: "golden", set: golden }, target: target.description, pipelineVersion: "sample-v1", ks });
+    lean = await runEval({ spec, target, concurrency: 4, judge: createHeuristicJudge(), store: leanStore, keepResults: false });
+    full = await runEval({ spec, target, concurrency: 4, judge: createHeuristicJudge(), store: leanStore });
   }, 120_000);
 
   it("keeps no full result, and one digest per question in golden order", () => {

@@ -12,12 +12,12 @@ import type { Io } from "../../scorer/src/cli/context.js";
 import { evalExitCode } from "../../scorer/src/cli/evalCommand.js";
 import { evalJson } from "../../scorer/src/cli/format/json.js";
 import { formatSummary } from "../../scorer/src/cli/format/text.js";
-import { runEval } from "../../scorer/src/runs/eval.js";
 import type { Target } from "../../scorer/src/runs/target.js";
 import { openStore } from "../../store/src/client.js";
 import { fakeJudge } from "../helpers/fakeJudge.js";
 import type { startFakeOpenAI } from "../helpers/openaiServer.js";
 import { retrievalOf } from "../helpers/retrieval.js";
+import { evalGolden } from "../helpers/runs.js";
 
 // Issue 13: the LLM judges against replies shaped as a real llama.cpp server gave them
 // (scripts/local-model/README.md, "Reply shapes observed"), through the real `openai` client.
@@ -298,7 +298,7 @@ describe("judge errors surface in the summary, --json and the exit code", () => 
     const home = await mkdtemp(path.join(tmpdir(), "ragmeter-judge-"));
     const store = await openStore({ kind: "embedded", home, database: "ragmeter" });
     closers.push(() => store.close());
-    const o = await runEval({ golden, target, pipelineVersion: "p", ks: [1], concurrency: 1, judge, store });
+    const o = await evalGolden(golden, target, judge, store, { concurrency: 1 });
     expect(o.results?.map((q) => [q.golden_id, retrievalOf(q).recall_status, q.metrics["grounding"]?.status, q.metrics["relevance"]?.status])).toEqual([
       ["a", "ok", "judge_error", "judge_error"],
       ["b", "ok", "judge_error", "judge_error"],

@@ -4,11 +4,11 @@ import path from "node:path";
 import { parseGoldenSet } from "@ragmeter/golden";
 import { afterEach, describe, expect, it } from "vitest";
 import { judgeGrounding, judgeRelevance } from "../../core/src/judges/types.js";
-import { runEval } from "../../scorer/src/runs/eval.js";
 import type { Target } from "../../scorer/src/runs/target.js";
 import { openStore } from "../../store/src/client.js";
 import { fakeJudge } from "../helpers/fakeJudge.js";
 import type { ScriptedReply, startFakeOpenAI } from "../helpers/openaiServer.js";
+import { evalGolden } from "../helpers/runs.js";
 
 let closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -121,7 +121,7 @@ describe("LLM judges through the real openai client against a local OpenAI-compa
     const home = await mkdtemp(path.join(tmpdir(), "ragmeter-judge-"));
     const store = await openStore({ kind: "embedded", home, database: "ragmeter" });
     closers.push(() => store.close());
-    const o = await runEval({ golden, target, pipelineVersion: "p", ks: [1], concurrency: 2, judge, store });
+    const o = await evalGolden(golden, target, judge, store, { concurrency: 2 });
     expect(o.results?.map((q) => [q.golden_id, q.metrics["grounding"]?.status])).toEqual([
       ["a", "ok"],
       ["b", "judge_error"],
@@ -168,7 +168,7 @@ describe("LLM judges through the real openai client against a local OpenAI-compa
     const home = await mkdtemp(path.join(tmpdir(), "ragmeter-judge-"));
     const store = await openStore({ kind: "embedded", home, database: "ragmeter" });
     closers.push(() => store.close());
-    const o = await runEval({ golden, target, pipelineVersion: "p", ks: [1], concurrency: 1, judge, store });
+    const o = await evalGolden(golden, target, judge, store, { concurrency: 1 });
     expect(o.aggregate.metrics["grounding"]).toBe(0.5);
     const claims = await store.client.query({
       query: "SELECT claim_index, claim, verdict, chunk_ids FROM ragmeter.claims FINAL ORDER BY claim_index",

@@ -4,26 +4,19 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createHeuristicJudge } from "../../core/src/judges/heuristic/heuristicJudge.js";
 import { failedQuestion } from "../../core/src/scoring/score.js";
-import { startRecorder } from "../../scorer/src/runs/recorder.js";
+import { openRun } from "../../scorer/src/runs/recorder.js";
+import { runSpec } from "../../scorer/src/runs/spec.js";
 import { digestResults } from "../../scorer/src/runs/summary.js";
 import { openStore, type Store } from "../../store/src/client.js";
 import { runScores } from "../../store/src/results.js";
 
-type RecorderOptions = Parameters<typeof startRecorder>[0];
+type FlushPolicy = Parameters<typeof openRun>[1]["flush"];
 
-/** A recorder of a golden run with heuristic judges, no cache, no prices and no cost cap. */
-function recorderOptions(store: Store, ks: number[], pipelineVersion: string, flush: RecorderOptions["flush"]): RecorderOptions {
-  return {
-    store,
-    judge: createHeuristicJudge(),
-    ks,
-    cache: false,
-    prices: null,
-    maxCostUsd: null,
-    golden: null,
-    run: { source: "golden", pipelineVersion, goldenSetHash: "h", goldenSetPath: "mem", target: "none", startedAt: Date.now() },
-    flush,
-  };
+/** A recorder of a golden run (an empty golden set) with heuristic judges, no cache, no prices and no cost cap. */
+function startRecorder(store: Store, ks: number[], pipelineVersion: string, flush: FlushPolicy) {
+  const golden = { path: "mem", format: "jsonl" as const, sha256: "h", items: [], notices: [] };
+  const spec = runSpec({ source: { kind: "golden", set: golden }, target: "none", pipelineVersion, ks, cache: false });
+  return openRun(spec, { store, judge: createHeuristicJudge(), ...(flush ? { flush } : {}) });
 }
 
 describe("run recorder (embedded store)", () => {
@@ -33,14 +26,14 @@ describe("run recorder (embedded store)", () => {
     try {
       const ks = [1, 5];
       // maxRows 7: a failed question gives one interaction and one score row per metric, so nearly every record() triggers a write
-      const recorder = await startRecorder(recorderOptions(store, ks, "rec", { maxRows: 7, intervalMs: 60_000 }));
+      const recorder = await startRecorder(store, ks, "rec", { maxRows: 7, intervalMs: 60_000 });
       const results = [];
       for (let i = 0; i < 40; i++) {
         const q = failedQuestion({ id: `g${String(i).padStart(2, "0")}`, tags: [], question: `q${i}` }, `t${i}`, "target_error", "HTTP 500", 1);
         results.push(q);
         await recorder.record(q);
       }
-      await recorder.complete({ questions: digestResults(results, ks, null), results, repeat: 1, useCache: false, warnings: [], now: Date.now });
+      await recorder.complete({ questions: digestResults(results, ks, null), results, warnings: [] });
       await recorder.close();
       const rows = await runScores(store, recorder.run.run_id);
       // 40 questions × the 14 metrics of the table at ks 1 and 5, each stored once
@@ -78,7 +71,7 @@ describe("run recorder (embedded store)", () => {
       const ks = [1];
       const start = (releaseMs: number) =>
         // One failed question is 1 interaction + 7 score rows ≥ 5: every record() writes a batch.
-        startRecorder(recorderOptions(store, ks, "rel", { maxRows: 5, intervalMs: 60_000, releaseMs }));
+        startRecorder(store, ks, "rel", { maxRows: 5, intervalMs: 60_000, releaseMs });
       const record = async (r: Awaited<ReturnType<typeof start>>, n: number) => {
         for (let i = 0; i < n; i++) await r.record(failedQuestion({ id: `g${i}`, tags: [], question: `q${i}` }, `t${i}`, "target_error", "HTTP 500", 1));
         await r.close();

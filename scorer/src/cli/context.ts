@@ -81,28 +81,39 @@ export async function withEvaluationExport<T>(config: Config, serviceName: strin
   }
 }
 
+/** The command's configuration: the settings of `io.env` under its flags (`--home`). @throws ConfigError naming the setting. */
+export function commandConfig(io: Io, flags: { home?: string }): Config {
+  return loadConfig(io.env, flags.home !== undefined ? { home: flags.home } : {});
+}
+
 /**
  * Loads the configuration (flags first) and runs `fn` with an open store, closing it afterwards.
  * The store gets the configured retention TTLs (design §13) unless `retention: false` (a command
  * that captures no content, such as `forget`, leaves the tables' TTLs as they are).
  */
-export async function withStore<T>(io: Io, flags: { home?: string }, fn: (store: Store, config: Config) => Promise<T>, opts: { retention?: boolean } = {}): Promise<T> {
+export async function withStore<T>(
+  io: Io,
+  flags: { home?: string },
+  fn: (store: Store, config: Config) => Promise<T>,
+  opts: { retention?: boolean; config?: Config } = {},
+): Promise<T> {
   return withStoreOpening(io, flags, async (opening, config) => fn(await opening, config), opts);
 }
 
 /**
  * {@link withStore} for a command with work to do while the store opens (`eval` asks its first
  * questions): `fn` gets the opening at once; with `after`, the store opens once that settles. The
- * embedded store's lock is taken before `fn` starts, so a store in use fails before any work. The store is closed afterwards once it has opened; when
+ * embedded store's lock is taken before `fn` starts, so a store in use fails before any work. With
+ * `config`, the command's configuration already loaded ({@link commandConfig}). The store is closed afterwards once it has opened; when
  * `fn` returns without having needed it and it failed to open, its error is the command's.
  */
 export async function withStoreOpening<T>(
   io: Io,
   flags: { home?: string },
   fn: (store: Promise<Store>, config: Config) => Promise<T>,
-  opts: { retention?: boolean; after?: Promise<unknown> } = {},
+  opts: { retention?: boolean; after?: Promise<unknown>; config?: Config } = {},
 ): Promise<T> {
-  const config = loadConfig(io.env, flags.home !== undefined ? { home: flags.home } : {});
+  const config = opts.config ?? commandConfig(io, flags);
   if (readSetting(SETTINGS.RAGMETER_JUDGE_MODEL, io.env) !== undefined && readSetting(SETTINGS.OPENAI_BASE_URL, io.env) === undefined)
     io.err(`warning: RAGMETER_JUDGE_MODEL is set but OPENAI_BASE_URL is not: the heuristic judges run`);
   const opening = startOpeningStore(config.store, {

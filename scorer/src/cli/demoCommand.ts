@@ -6,7 +6,7 @@ import type { Target } from "../runs/target.js";
 import { type CommandContext, intArg, judgeOptions } from "./args.js";
 import type { Config } from "./config.js";
 import { type Io, judgeFor, withEvaluationExport, withStore } from "./context.js";
-import { EXIT, evaluateAndReport, type JudgeRunFlags } from "./evalCommand.js";
+import { EXIT, evalSpec, evaluateAndReport, type JudgeRunFlags } from "./evalCommand.js";
 
 /** An in-process target over the sample pipeline (no HTTP). */
 export function inProcessTarget(pipeline: SamplePipeline): Target {
@@ -50,14 +50,9 @@ export async function demoCommand(io: Io, flags: { home?: string; concurrency: n
         for (const version of ["v1", "v2"] as const) {
           const pipeline = await createSamplePipeline({ version, ...(llm ? { llm } : {}) });
           io.out(`\n=== sample pipeline ${version}: ${PIPELINE_KIND[version]} (${pipeline.chunkCount} chunks) ===`);
-          const outcome = await evaluateAndReport(io, store, judge, golden, inProcessTarget(pipeline), {
-            pipelineVersion: `sample-${version}`,
-            ks: [1, 3, 5, 10],
-            concurrency: flags.concurrency,
-            judging: flags,
-            prices: config.prices,
-            evaluations,
-          });
+          const target = inProcessTarget(pipeline);
+          const spec = evalSpec(golden, target, { pipelineVersion: `sample-${version}`, ks: [1, 3, 5, 10], judging: flags, prices: config.prices });
+          const outcome = await evaluateAndReport(io, store, judge, spec, target, { concurrency: flags.concurrency, evaluations });
           if (outcome === null) return EXIT.usage;
         }
         return EXIT.done;

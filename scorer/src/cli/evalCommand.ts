@@ -10,7 +10,8 @@ import type { Store } from "@ragmeter/store/client";
 import { loadStreamConfig } from "@ragmeter/stream/config";
 import { EVAL_TURBOFAN_INVOCATIONS, runtimeTuning, runtimeTuningEnabled } from "@ragmeter/tuning";
 import type { Command } from "commander";
-import { runEval } from "../runs/eval.js";
+import { goldenOf, runEval } from "../runs/eval.js";
+import { type RunSpec, RunSpecError, runSpec } from "../runs/spec.js";
 import type { EvalOutcome } from "../runs/summary.js";
 import { httpTarget, type Target } from "../runs/target.js";
 import { inlineTargetClient, type TargetClient, threadTargetClient } from "../runs/targetClient.js";
@@ -18,7 +19,7 @@ import { configTarget, loadTargetConfig } from "../runs/targetConfig.js";
 import { loadTargetModule, moduleTarget } from "../runs/targetModule.js";
 import type { ViaTracesOptions } from "../runs/viaTraces.js";
 import { type CommandContext, httpUrl, intArg, judgeOptions, kOption, nonEmpty, rate } from "./args.js";
-import { type Io, judgeFor, withEvaluationExport, withStoreOpening } from "./context.js";
+import { commandConfig, type Io, judgeFor, withEvaluationExport, withStoreOpening } from "./context.js";
 import { evalJson } from "./format/json.js";
 import { formatSummary } from "./format/text.js";
 import { createProgress } from "./progress.js";
@@ -107,50 +108,67 @@ export async function assertCorpusDir(dir: string): Promise<void> {
 export const EXIT = { done: 0, gate: 1, usage: 2 } as const;
 
 /**
- * Runs one evaluation and prints its summary; shared by `eval` and `demo`.
+ * The specification of an `eval` or `demo` run from its flags and settings (design §5).
+ * @throws RunSpecError naming the flag of the first bad value.
+ */
+export function evalSpec(
+  golden: GoldenSet,
+  target: Target,
+  o: {
+    readonly pipelineVersion: string;
+    readonly ks: readonly number[];
+    readonly judging?: JudgeRunFlags | undefined;
+    readonly viaTraces?: boolean;
+    readonly prices: PriceTable | null;
+  },
+): RunSpec {
+  return runSpec({
+    source: { kind: "golden", set: golden, viaTraces: o.viaTraces ?? false },
+    target: target.description,
+    pipelineVersion: o.pipelineVersion,
+    ks: [...o.ks],
+    repeat: o.judging?.repeat ?? 1,
+    cache: o.judging?.cache ?? true,
+    maxCostUsd: o.judging?.maxCost ?? null,
+    prices: o.prices,
+  });
+}
+
+/**
+ * Runs one evaluation of `spec` (a golden source) and prints its summary; shared by `eval` and `demo`.
  * @returns the outcome, or null for an empty golden set (`empty_golden_set` printed).
  */
 export async function evaluateAndReport(
   io: Io,
   store: Store | Promise<Store>,
   judge: Judge,
-  golden: GoldenSet,
+  spec: RunSpec,
   target: Target,
   opts: {
-    pipelineVersion: string;
-    ks: readonly number[];
     concurrency: number;
     json?: string | undefined;
-    judging?: JudgeRunFlags;
-    prices?: PriceTable | null;
     viaTraces?: ViaTracesSettings | null;
     /** Receives a `gen_ai.evaluation.result` per stored score. */
     evaluations?: EvaluationSink | null;
   },
 ): Promise<EvalOutcome | null> {
+  const via = opts.viaTraces ?? null;
+  const golden = goldenOf(spec, via !== null);
   if (golden.items.length === 0) {
     io.err(`ragmeter: ${golden.path}: empty_golden_set — the golden set has no items; nothing was scored`);
     return null;
   }
-  const progress = createProgress(io.interactive, `eval ${opts.pipelineVersion}`);
+  const progress = createProgress(io.interactive, `eval ${spec.pipelineVersion}`);
   let outcome: EvalOutcome;
   try {
     const common = {
-      golden,
+      spec,
       target,
-      pipelineVersion: opts.pipelineVersion,
-      ks: opts.ks,
       concurrency: opts.concurrency,
       judge,
-      store,
       onProgress: (d: number, t: number) => progress.update(d, t),
-      repeat: opts.judging?.repeat ?? 1,
-      cache: opts.judging?.cache ?? true,
-      maxCostUsd: opts.judging?.maxCost ?? null,
-      prices: opts.prices ?? null,
       evaluations: opts.evaluations ?? null,
     };
-    const via = opts.viaTraces;
     if (via) {
       // Loaded only for --via-traces: the collector, its Kafka client and the stream consumer.
       const [{ runEvalViaTraces }, { createJsonLogger }] = await Promise.all([import("../runs/viaTraces.js"), import("@ragmeter/runtime")]);
@@ -165,7 +183,7 @@ export async function evaluateAndReport(
       });
     } else {
       // Full results only for --json: without it a run holds each question's digest alone (issue 12).
-      outcome = await runEval({ ...common, keepResults: opts.json !== undefined });
+      outcome = await runEval({ ...common, store, keepResults: opts.json !== undefined });
     }
   } finally {
     progress.stop();
@@ -245,42 +263,37 @@ async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
   const golden = await loadGoldenSet(flags.golden, flags.corpus !== undefined ? { corpusDir: flags.corpus, verifySubstrings: true } : {});
   for (const n of golden.notices) io.err(`notice: ${golden.path}: ${n}`);
   if (flags.json !== undefined) await assertWritable(flags.json, "--json");
-  if (flags.viaTraces && (flags.repeat ?? 1) > 1) {
-    io.err("ragmeter: eval: --repeat is not available with --via-traces (run `ragmeter eval --help` for usage)");
-    return EXIT.usage;
-  }
+  const config = commandConfig(io, flags);
   const viaTraces = flags.viaTraces ? viaTracesSettings(io, flags) : null;
   // A direct eval of an HTTP target asks from a client thread (via traces the answers come from
   // spans; a module runs in process). The store opens (engine, migrations) once the thread has
   // loaded, while the first questions are asked (runEval).
   const client = viaTraces === null && flags.targetModule === undefined ? threadTargetClient(flags.concurrency) : inlineTargetClient();
   try {
+    const target = await targetFor(flags, io.env, config.targetTimeoutMs, client);
+    let spec: RunSpec;
+    try {
+      spec = evalSpec(golden, target, { pipelineVersion: flags.pipelineVersion, ks: flags.k, judging: flags, viaTraces: viaTraces !== null, prices: config.prices });
+    } catch (err) {
+      if (!(err instanceof RunSpecError)) throw err;
+      io.err(`ragmeter: eval: ${err.message} (run \`ragmeter eval --help\` for usage)`);
+      return EXIT.usage;
+    }
     return await withStoreOpening(
       io,
       flags,
-      async (store, config) => {
-        const target = await targetFor(flags, io.env, config.targetTimeoutMs, client);
+      async (store) => {
         const judge = await judgeFor(config);
         const outcome = await withEvaluationExport(
           config,
           "ragmeter-eval",
           (m) => io.err(`warning: ${m}`),
-          (evaluations) =>
-            evaluateAndReport(io, store, judge, golden, target, {
-              pipelineVersion: flags.pipelineVersion,
-              ks: flags.k,
-              concurrency: flags.concurrency,
-              json: flags.json,
-              judging: flags,
-              prices: config.prices,
-              viaTraces,
-              evaluations,
-            }),
+          (evaluations) => evaluateAndReport(io, store, judge, spec, target, { concurrency: flags.concurrency, json: flags.json, viaTraces, evaluations }),
         );
         if (outcome === null) return EXIT.usage;
         return evalExitCode(io, outcome, flags.maxErrorRate);
       },
-      { after: client.ready },
+      { after: client.ready, config },
     );
   } finally {
     // The target's client (its thread), whatever happened to the store.

@@ -5,9 +5,10 @@ import type { Command } from "commander";
 import { evaluateGate, type GateResult, parseGate } from "../runs/gate.js";
 import { type ReplayOutcome, runReplay } from "../runs/replay/replay.js";
 import { parseReplaySource } from "../runs/replay/select.js";
+import { runSpec } from "../runs/spec.js";
 import { httpTarget } from "../runs/target.js";
 import { type CommandContext, httpUrl, intArg, kOption, nonEmpty } from "./args.js";
-import { type Io, judgeFor, withEvaluationExport, withStore } from "./context.js";
+import { commandConfig, type Io, judgeFor, withEvaluationExport, withStore } from "./context.js";
 import { assertWritable, EXIT } from "./evalCommand.js";
 import { fmtDelta, fmtValue } from "./format/text.js";
 import { createProgress } from "./progress.js";
@@ -103,72 +104,83 @@ export async function replayCommand(io: Io, flags: ReplayFlags): Promise<number>
   // The gate is parsed before any question is sent: a typo must not cost a replay.
   const rules = flags.failOn !== undefined ? parseGate(flags.failOn, metricNames(flags.k)) : [];
   if (flags.json !== undefined) await assertWritable(flags.json, "--json");
-  return withStore(io, flags, async (store, config) => {
-    const progress = createProgress(io.interactive, `replay ${flags.pipelineVersion}`);
-    let r: ReplayOutcome;
-    const judge = await judgeFor(config);
-    try {
-      r = await withEvaluationExport(
-        config,
-        "ragmeter-replay",
-        (m) => io.err(`warning: ${m}`),
-        (evaluations) =>
-          runReplay({
-            evaluations,
-            store,
-            judge,
-            target: httpTarget(flags.target, config.targetTimeoutMs),
-            pipelineVersion: flags.pipelineVersion,
-            from,
-            fromSpec: flags.from,
-            sample: flags.sample ?? null,
-            concurrency: flags.concurrency,
-            ks: flags.k,
-            cache: flags.cache ?? true,
-            prices: config.prices,
-            onProgress: (d, t) => progress.update(d, t),
-          }),
-      );
-    } finally {
-      progress.stop();
-    }
-    io.out(formatReplay(r));
-    const gate: GateResult[] = evaluateGate(rules, r.deltas);
-    if (gate.length > 0) {
-      io.out("");
-      io.out("gate");
-      for (const g of gate) io.out(`  ${g.failed ? "FAIL" : "pass"} ${g.why}`);
-    }
-    io.out(`history: ${store.location}`);
-    if (flags.json) {
-      await writeFile(
-        flags.json,
-        `${JSON.stringify(
-          {
-            run_id: r.outcome.run.run_id,
-            pipeline_version: r.outcome.run.pipeline_version,
-            from: flags.from,
-            metrics: Object.fromEntries(
-              r.deltas.map((d) => [d.metric, { n: d.n, old: d.mean_a, new: d.mean_b, delta: d.delta, ci: d.interval ? [d.interval.lower, d.interval.upper] : null }]),
-            ),
-            overlap: { jaccard: mean(r.overlap.map((x) => x.jaccard)), rbo: mean(r.overlap.map((x) => x.rbo)) },
-            gate: gate.map((g) => ({ rule: `${g.rule.metric}<${g.rule.threshold}`, failed: g.failed, why: g.why })),
-            questions: r.overlap.map((x) => ({
-              trace_id: x.key,
-              golden_id: r.captured.find((c) => c.trace_id === x.key)?.golden_id || null,
-              question: x.question,
-              jaccard: x.jaccard,
-              rbo: x.rbo,
-              ...Object.fromEntries(r.deltas.map((d) => [d.metric, d.differences.find((y) => y.golden_id === x.key) ?? null])),
-            })),
-          },
-          null,
-          2,
-        )}\n`,
-      );
-    }
-    return gate.some((g) => g.failed) ? EXIT.gate : EXIT.done;
+  const config = commandConfig(io, flags);
+  const target = httpTarget(flags.target, config.targetTimeoutMs);
+  const spec = runSpec({
+    source: { kind: "replay", from: flags.from },
+    target: target.description,
+    pipelineVersion: flags.pipelineVersion,
+    ks: [...flags.k],
+    cache: flags.cache ?? true,
+    prices: config.prices,
   });
+  return withStore(
+    io,
+    flags,
+    async (store) => {
+      const progress = createProgress(io.interactive, `replay ${flags.pipelineVersion}`);
+      let r: ReplayOutcome;
+      const judge = await judgeFor(config);
+      try {
+        r = await withEvaluationExport(
+          config,
+          "ragmeter-replay",
+          (m) => io.err(`warning: ${m}`),
+          (evaluations) =>
+            runReplay({
+              spec,
+              evaluations,
+              store,
+              judge,
+              target,
+              from,
+              sample: flags.sample ?? null,
+              concurrency: flags.concurrency,
+              onProgress: (d, t) => progress.update(d, t),
+            }),
+        );
+      } finally {
+        progress.stop();
+      }
+      io.out(formatReplay(r));
+      const gate: GateResult[] = evaluateGate(rules, r.deltas);
+      if (gate.length > 0) {
+        io.out("");
+        io.out("gate");
+        for (const g of gate) io.out(`  ${g.failed ? "FAIL" : "pass"} ${g.why}`);
+      }
+      io.out(`history: ${store.location}`);
+      if (flags.json) {
+        await writeFile(
+          flags.json,
+          `${JSON.stringify(
+            {
+              run_id: r.outcome.run.run_id,
+              pipeline_version: r.outcome.run.pipeline_version,
+              from: flags.from,
+              metrics: Object.fromEntries(
+                r.deltas.map((d) => [d.metric, { n: d.n, old: d.mean_a, new: d.mean_b, delta: d.delta, ci: d.interval ? [d.interval.lower, d.interval.upper] : null }]),
+              ),
+              overlap: { jaccard: mean(r.overlap.map((x) => x.jaccard)), rbo: mean(r.overlap.map((x) => x.rbo)) },
+              gate: gate.map((g) => ({ rule: `${g.rule.metric}<${g.rule.threshold}`, failed: g.failed, why: g.why })),
+              questions: r.overlap.map((x) => ({
+                trace_id: x.key,
+                golden_id: r.captured.find((c) => c.trace_id === x.key)?.golden_id || null,
+                question: x.question,
+                jaccard: x.jaccard,
+                rbo: x.rbo,
+                ...Object.fromEntries(r.deltas.map((d) => [d.metric, d.differences.find((y) => y.golden_id === x.key) ?? null])),
+              })),
+            },
+            null,
+            2,
+          )}\n`,
+        );
+      }
+      return gate.some((g) => g.failed) ? EXIT.gate : EXIT.done;
+    },
+    { config },
+  );
 }
 
 /** Registers `ragmeter replay`. */

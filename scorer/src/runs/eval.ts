@@ -1,14 +1,14 @@
 import type { EvaluationSink } from "@ragmeter/core/domain/evaluation";
 import type { QuestionResult } from "@ragmeter/core/domain/result";
-import type { PriceTable } from "@ragmeter/core/judges/session/cost";
 import type { Judge } from "@ragmeter/core/judges/types";
 import type { GoldenItem, GoldenSet } from "@ragmeter/golden";
 import type { Store } from "@ragmeter/store/client";
 import { scoreTargetResult } from "./answers.js";
 import { askAhead } from "./askAhead.js";
 import { questionDigester } from "./digest.js";
-import { askTarget, startRecorder } from "./recorder.js";
-import { type EvalOutcome, planRun } from "./summary.js";
+import { askTarget, openRun, planRun } from "./recorder.js";
+import type { RunSpec } from "./spec.js";
+import type { EvalOutcome } from "./summary.js";
 import type { Target } from "./target.js";
 
 export type { EvalOutcome } from "./summary.js";
@@ -30,13 +30,11 @@ const ASK_AHEAD = 256;
  */
 const ASK_LOOKAHEAD = 64;
 
-/** Options of {@link runEval}. */
+/** Options of {@link runEval}: the run's specification (a golden source) and what answers and records it. */
 export interface EvalOptions {
-  readonly golden: GoldenSet;
+  /** The run: golden set, pipeline version, ks, repeat, cache, cost cap, prices ({@link runSpec}). */
+  readonly spec: RunSpec;
   readonly target: Target;
-  readonly pipelineVersion: string;
-  /** k values of recall@k, ascending (default 1, 3, 5, 10). */
-  readonly ks: readonly number[];
   /** Questions in flight at once. */
   readonly concurrency: number;
   readonly judge: Judge;
@@ -46,14 +44,6 @@ export interface EvalOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Clock for run timestamps (tests); default `Date.now`. */
   readonly now?: () => number;
-  /** Runs of each judge per question (`--repeat N`, default 1); N > 1 bypasses the judge cache. */
-  readonly repeat?: number;
-  /** Use the judge cache (LLM judges; default true; `--no-cache` sets false). */
-  readonly cache?: boolean;
-  /** Stop judging once the run's estimated judge cost reaches this (USD, `--max-cost`). */
-  readonly maxCostUsd?: number | null;
-  /** Price table (`RAGMETER_PRICES`) for the cost estimate. */
-  readonly prices?: PriceTable | null;
   /** Receives a `gen_ai.evaluation.result` per stored score (`RAGMETER_EVALUATION_EXPORT_ENDPOINT`). */
   readonly evaluations?: EvaluationSink | null;
   /**
@@ -61,6 +51,20 @@ export interface EvalOptions {
    * needs them). When false the run holds only each question's digest, so memory stays bounded.
    */
   readonly keepResults?: boolean;
+}
+
+/**
+ * The golden set of a golden run's specification whose answers come from the target's replies
+ * (`viaTraces` false: {@link runEval}) or its spans (true: `runEvalViaTraces`).
+ * @throws TypeError for another source (a caller's bug).
+ */
+export function goldenOf(spec: RunSpec, viaTraces: boolean): GoldenSet {
+  const s = spec.source;
+  if (s.kind !== "golden" || s.viaTraces !== viaTraces)
+    throw new TypeError(
+      `this run reads a golden set ${viaTraces ? "via traces" : "from replies"}; the spec says ${s.kind}${s.kind === "golden" && s.viaTraces ? " via traces" : ""}`,
+    );
+  return s.set;
 }
 
 /**
@@ -72,34 +76,13 @@ export interface EvalOptions {
  * @throws store errors (infrastructure); never for a single question's failure.
  */
 export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
-  const { golden, ks } = options;
-  const repeat = Math.max(1, options.repeat ?? 1);
-  const useCache = (options.cache ?? true) && repeat === 1;
+  const { spec } = options;
+  const { ks, repeat, pipelineVersion } = spec;
+  const golden = goldenOf(spec, false);
   const now = options.now ?? Date.now;
-  const newRun = {
-    source: "golden" as const,
-    pipelineVersion: options.pipelineVersion,
-    goldenSetHash: golden.sha256,
-    goldenSetPath: golden.path,
-    target: options.target.description,
-    startedAt: now(),
-  };
   // The run's id goes out in every question's baggage, so it is known before the store is open.
-  const planned = planRun({ ...newRun, judge: options.judge, ks });
-  const opening = Promise.resolve(options.store).then((store) =>
-    startRecorder({
-      store,
-      judge: options.judge,
-      ks,
-      cache: useCache,
-      prices: options.prices ?? null,
-      maxCostUsd: options.maxCostUsd ?? null,
-      golden,
-      evaluations: options.evaluations ?? null,
-      run: newRun,
-      planned,
-    }),
-  );
+  const planned = planRun(spec, options.judge, now());
+  const opening = Promise.resolve(options.store).then((store) => openRun(spec, { store, judge: options.judge, planned, now, evaluations: options.evaluations ?? null }));
   try {
     const warnings = new Set<string>();
     let done = 0;
@@ -115,8 +98,8 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
         // Resolved by now: askAhead finishes nothing before `opening` has resolved.
         const rec = await opening;
         const judge = rec.judge;
-        if (res.ok && res.reply.pipeline_version !== null && res.reply.pipeline_version !== options.pipelineVersion) {
-          warnings.add(`the target reports pipeline version "${res.reply.pipeline_version}"; recorded as "${options.pipelineVersion}" (--pipeline-version wins)`);
+        if (res.ok && res.reply.pipeline_version !== null && res.reply.pipeline_version !== pipelineVersion) {
+          warnings.add(`the target reports pipeline version "${res.reply.pipeline_version}"; recorded as "${pipelineVersion}" (--pipeline-version wins)`);
         }
         if (res.ok && judge.metered && res.reply.model === judge.model) {
           warnings.add(`the judge model "${judge.model}" is also the generator model: self-preference bias is likely`);
@@ -130,7 +113,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
       },
     });
     const rec = await opening;
-    return await rec.complete({ questions, results: kept, repeat, useCache, warnings: [...warnings], now });
+    return await rec.complete({ questions, results: kept, warnings: [...warnings] });
   } finally {
     await opening.then(
       (r) => r.close(),

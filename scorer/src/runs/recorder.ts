@@ -1,19 +1,20 @@
+import { randomBytes } from "node:crypto";
 import type { EvaluatedSpans, Evaluation, EvaluationSink } from "@ragmeter/core/domain/evaluation";
 import type { QuestionResult } from "@ragmeter/core/domain/result";
 import type { ClaimInsert, InteractionInsert, ScoreInsert } from "@ragmeter/core/domain/rows";
-import type { PriceTable } from "@ragmeter/core/judges/session/cost";
+import { judgePromptVersion } from "@ragmeter/core/judges/promptVersion";
 import { createJudgeSession, type JudgeSession } from "@ragmeter/core/judges/session/session";
 import type { Judge } from "@ragmeter/core/judges/types";
 import { evaluationsOf } from "@ragmeter/core/scoring/evaluations";
 import { resultRows } from "@ragmeter/core/scoring/rows";
-import type { GoldenSet } from "@ragmeter/golden";
 import type { Store } from "@ragmeter/store/client";
 import { saveGoldenSet } from "@ragmeter/store/golden";
 import { storeJudgeCache } from "@ragmeter/store/judgeCache";
 import { saveResults } from "@ragmeter/store/results";
 import { type RunRecord, saveRun } from "@ragmeter/store/runs";
 import type { QuestionDigest } from "./digest.js";
-import { completeRun, type EvalOutcome, type NewRun, planRun } from "./summary.js";
+import { type RunSpec, runIdentity } from "./spec.js";
+import { completeRun, type EvalOutcome } from "./summary.js";
 import type { Target, TargetResult } from "./target.js";
 import { baggage, newTraceIds, traceparent } from "./traceContext.js";
 
@@ -39,24 +40,22 @@ interface FlushPolicy {
  */
 const DEFAULT_FLUSH: FlushPolicy = { maxRows: 4000, intervalMs: 1000, releaseMs: 1000 };
 
-/** What a run's summary needs besides its results (see {@link RunRecorder.complete}). */
+/** What a run's summary needs besides its results and its specification (see {@link RunRecorder.complete}). */
 interface CompleteOptions {
   /** What the summary keeps of each question, in golden order. */
   readonly questions: readonly QuestionDigest[];
   /** The full results in the same order when kept (`--json`), else null. */
   readonly results: readonly QuestionResult[] | null;
-  readonly repeat: number;
-  readonly useCache: boolean;
   readonly warnings: readonly string[];
-  readonly now: () => number;
 }
 
 /**
- * One run being recorded (eval, eval --via-traces, replay): its judge session, its row, and a
- * buffer of result rows written in batches by size and interval (the model is langfuse's
- * ClickhouseWriter), flushed on completion and on close.
+ * One run being recorded (eval, eval --via-traces, replay: sources of answers feeding it): its
+ * specification, judge session, row, and a buffer of result rows written in batches by size and
+ * interval (the model is langfuse's ClickhouseWriter), flushed on completion and on close.
  */
 export interface RunRecorder {
+  readonly spec: RunSpec;
   readonly run: RunRecord;
   /** The session's judge (cache, budget, meter): score with this one. */
   readonly judge: Judge;
@@ -74,43 +73,73 @@ export interface RunRecorder {
   close(): Promise<void>;
 }
 
-/** Options of {@link startRecorder}. */
-export interface RecorderOptions {
+/** What a run is recorded with, besides its specification. */
+export interface RunDeps {
   readonly store: Store;
-  /** The judge to score with (wrapped in a session). */
+  /** The judge to score with (wrapped in a session; its kind, model and prompt version are recorded). */
   readonly judge: Judge;
-  readonly ks: readonly number[];
-  /** The judge cache is used (`--no-cache` or `--repeat` > 1 turn it off). */
-  readonly cache: boolean;
-  readonly prices: PriceTable | null;
-  readonly maxCostUsd: number | null;
-  /** The golden set, saved before the run starts (none for replay). */
-  readonly golden: GoldenSet | null;
-  readonly run: Omit<NewRun, "judge" | "ks">;
-  /** The run's row when planned beforehand ({@link planRun}, from the same `run`, judge and ks); stored as it is. */
+  /** The run's row when planned beforehand ({@link planRun}, from the same spec and judge); stored as it is. */
   readonly planned?: RunRecord;
+  /** A replay's selection: the hash of the replayed trace ids (see {@link runIdentity}); null for a golden run. */
+  readonly selectionHash?: string | null;
+  /** Clock of the run's timestamps (tests); default `Date.now`. */
+  readonly now?: () => number;
   readonly flush?: FlushPolicy;
   /** Receives a `gen_ai.evaluation.result` per score row once its batch is stored. */
   readonly evaluations?: EvaluationSink | null;
 }
 
+/** Run ids sort by time: `r-YYYYMMDDTHHMMSS-<6 hex>`. */
+function newRunId(now: number): string {
+  const t = new Date(now)
+    .toISOString()
+    .replace(/[-:]/gu, "")
+    .replace(/\.\d+Z$/u, "");
+  return `r-${t}-${randomBytes(3).toString("hex")}`;
+}
+
+/** The row of a new run in state `running`, not yet stored (its id is known before the store is open). */
+export function planRun(spec: RunSpec, judge: Judge, startedAt: number, selectionHash: string | null = null): RunRecord {
+  const id = runIdentity(spec, selectionHash);
+  return {
+    run_id: newRunId(startedAt),
+    started_at: new Date(startedAt).toISOString(),
+    finished_at: null,
+    status: "running",
+    source: id.source,
+    pipeline_version: spec.pipelineVersion,
+    golden_set_hash: id.goldenSetHash,
+    golden_set_path: id.goldenSetPath,
+    judge_kind: judge.kind,
+    judge_model: judge.model,
+    judge_prompt_version: judgePromptVersion(judge),
+    ks: [...spec.ks],
+    target: id.target,
+    summary: "{}",
+  };
+}
+
 /**
- * Starts a run: a judge session, the golden set saved, the run row in state `running`, and a row
- * buffer.
+ * Opens a run: a judge session (cache, prices and cost cap of the spec), the golden set saved, the
+ * run row in state `running`, and a row buffer. Its sources (eval, `--via-traces`, replay) only
+ * produce answers and call `record` and `complete`.
  */
-export async function startRecorder(o: RecorderOptions): Promise<RunRecorder> {
-  const { store, ks } = o;
-  const session = createJudgeSession(o.judge, { cache: o.cache ? storeJudgeCache(store) : null, prices: o.prices, maxCostUsd: o.maxCostUsd });
+export async function openRun(spec: RunSpec, deps: RunDeps): Promise<RunRecorder> {
+  const { store } = deps;
+  const { ks } = spec;
+  const now = deps.now ?? Date.now;
+  const session = createJudgeSession(deps.judge, { cache: spec.useCache ? storeJudgeCache(store) : null, prices: spec.prices, maxCostUsd: spec.maxCostUsd });
   const judge = session.judge;
-  if (o.golden) await saveGoldenSet(store, o.golden);
-  const run = o.planned ?? planRun({ ...o.run, judge, ks });
+  const run = deps.planned ?? planRun(spec, judge, now(), deps.selectionHash ?? null);
+  const golden = spec.source.kind === "golden" ? spec.source.set : null;
+  if (golden) await saveGoldenSet(store, golden);
   await saveRun(store, run);
-  const policy = o.flush ?? DEFAULT_FLUSH;
+  const policy = deps.flush ?? DEFAULT_FLUSH;
   let interactions: InteractionInsert[] = [];
   let scores: ScoreInsert[] = [];
   let claims: ClaimInsert[] = [];
   let evaluations: Evaluation[] = [];
-  const sink = o.evaluations ?? null;
+  const sink = deps.evaluations ?? null;
   let timer: NodeJS.Timeout | null = null;
   let writing: Promise<void> = Promise.resolve();
   let failure: unknown = null;
@@ -153,6 +182,7 @@ export async function startRecorder(o: RecorderOptions): Promise<RunRecorder> {
   };
 
   return {
+    spec,
     run,
     judge,
     session,
@@ -181,11 +211,11 @@ export async function startRecorder(o: RecorderOptions): Promise<RunRecorder> {
         ks,
         judge,
         stats: session.stats(),
-        repeat: c.repeat,
-        useCache: c.useCache,
+        repeat: spec.repeat,
+        useCache: spec.useCache,
         warnings: c.warnings,
-        now: c.now,
-        goldenItems: o.golden?.items ?? null,
+        now,
+        goldenItems: golden?.items ?? null,
       });
     },
     async close() {

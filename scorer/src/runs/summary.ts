@@ -1,8 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { JUDGED_METRICS, type MetricValue, metricNames, metricValues } from "@ragmeter/core/domain/metricTable";
 import type { QuestionResult } from "@ragmeter/core/domain/result";
 import { type LengthBias, lengthBiasOfLengths, type RepeatVariance, repeatVariance } from "@ragmeter/core/judges/analysis";
-import { judgePromptVersion } from "@ragmeter/core/judges/promptVersion";
 import type { JudgeStats } from "@ragmeter/core/judges/session/session";
 import type { Judge } from "@ragmeter/core/judges/types";
 import type { GoldenItem, MatchMode } from "@ragmeter/golden";
@@ -71,15 +69,6 @@ export interface EvalOutcome {
   readonly byMode?: Readonly<Record<MatchMode, ModeReport>>;
 }
 
-/** Run ids sort by time: `r-YYYYMMDDTHHMMSS-<6 hex>`. */
-function newRunId(now: number): string {
-  const t = new Date(now)
-    .toISOString()
-    .replace(/[-:]/gu, "")
-    .replace(/\.\d+Z$/u, "");
-  return `r-${t}-${randomBytes(3).toString("hex")}`;
-}
-
 /** Per-question metric maps of a stored run, keyed by golden id (repeats averaged). */
 export async function storedQuestionMetrics(store: Store, runId: string): Promise<Map<string, Map<string, MetricValue>>> {
   const out = new Map<string, Map<string, MetricValue>>();
@@ -92,40 +81,6 @@ export async function storedQuestionMetrics(store: Store, runId: string): Promis
     m.set(r.metric, { value: r.value, status: r.status });
   }
   return out;
-}
-
-/** What a new run records about itself. */
-export interface NewRun {
-  readonly source: RunRecord["source"];
-  readonly pipelineVersion: string;
-  readonly goldenSetHash: string;
-  readonly goldenSetPath: string;
-  /** The judge the run scores with (its kind, model and prompt version are recorded). */
-  readonly judge: Judge;
-  readonly ks: readonly number[];
-  readonly target: string;
-  /** ms since the epoch. */
-  readonly startedAt: number;
-}
-
-/** The row of a new run in state `running`, not yet stored (its id is known before the store is open). */
-export function planRun(n: NewRun): RunRecord {
-  return {
-    run_id: newRunId(n.startedAt),
-    started_at: new Date(n.startedAt).toISOString(),
-    finished_at: null,
-    status: "running",
-    source: n.source,
-    pipeline_version: n.pipelineVersion,
-    golden_set_hash: n.goldenSetHash,
-    golden_set_path: n.goldenSetPath,
-    judge_kind: n.judge.kind,
-    judge_model: n.judge.model,
-    judge_prompt_version: judgePromptVersion(n.judge),
-    ks: [...n.ks],
-    target: n.target,
-    summary: "{}",
-  };
 }
 
 /** What {@link completeRun} needs from the run that produced the results. */

@@ -10,8 +10,8 @@ import type { Store } from "@ragmeter/store/client";
 import { passBatchSize } from "@ragmeter/stream/loop";
 import { startScorerService } from "@ragmeter/stream/service";
 import pLimit from "p-limit";
-import type { EvalOptions } from "./eval.js";
-import { askTarget, startRecorder } from "./recorder.js";
+import { type EvalOptions, goldenOf } from "./eval.js";
+import { askTarget, openRun } from "./recorder.js";
 import { digestResults, type EvalOutcome } from "./summary.js";
 
 /** Options of {@link runEvalViaTraces}: those of a direct eval plus where the spans come from. */
@@ -45,30 +45,12 @@ export interface ViaTracesOptions extends Omit<EvalOptions, "store"> {
  * `traceTimeoutMs` are `trace_timeout`. Prints and stores the same summary as the direct mode.
  */
 export async function runEvalViaTraces(o: ViaTracesOptions): Promise<EvalOutcome> {
-  const { golden, store, ks } = o;
-  const repeat = 1;
-  const useCache = o.cache ?? true;
-  const now = o.now ?? Date.now;
+  const { spec, store } = o;
+  const { ks, pipelineVersion } = spec;
+  const golden = goldenOf(spec, true);
   // The answer source of this run is the target's own spans: the stream service writes the scored
   // rows of each trace; the recorder writes those of questions without spans.
-  const recorder = await startRecorder({
-    store,
-    judge: o.judge,
-    ks,
-    cache: useCache,
-    prices: o.prices ?? null,
-    maxCostUsd: o.maxCostUsd ?? null,
-    golden,
-    evaluations: o.evaluations ?? null,
-    run: {
-      source: "golden",
-      pipelineVersion: o.pipelineVersion,
-      goldenSetHash: golden.sha256,
-      goldenSetPath: golden.path,
-      target: `${o.target.description} (via traces)`,
-      startedAt: now(),
-    },
-  });
+  const recorder = await openRun(spec, { store, judge: o.judge, ...(o.now ? { now: o.now } : {}), evaluations: o.evaluations ?? null });
   const { run, judge } = recorder;
 
   const byTrace = new Map<string, QuestionResult>();
@@ -85,7 +67,7 @@ export async function runEvalViaTraces(o: ViaTracesOptions): Promise<EvalOutcome
     onScored: (scored: readonly ScoredTrace[]) => {
       for (const s of scored) {
         if (s.interaction.run_id !== run.run_id || !waiting.has(s.interaction.trace_id)) continue;
-        const warning = versionWarning(s, o.pipelineVersion);
+        const warning = versionWarning(s, pipelineVersion);
         if (warning !== null) warnings.add(warning);
         byTrace.set(s.interaction.trace_id, s.result);
       }
@@ -119,7 +101,7 @@ export async function runEvalViaTraces(o: ViaTracesOptions): Promise<EvalOutcome
     for (const q of results) if (q.status !== "ok") await recorder.record(q, spansOf.get(q.trace_id) ?? null);
     const order = new Map(golden.items.map((it, i) => [it.id, i] as const));
     results.sort((a, b) => (order.get(a.golden_id) ?? 0) - (order.get(b.golden_id) ?? 0));
-    return await recorder.complete({ questions: digestResults(results, ks, golden.items), results, repeat, useCache, warnings: [...warnings], now });
+    return await recorder.complete({ questions: digestResults(results, ks, golden.items), results, warnings: [...warnings] });
   } finally {
     if (receiver) await receiver.close();
     await service.stop();

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import type { EvaluationSink } from "@ragmeter/core/domain/evaluation";
 import type { QuestionResult } from "@ragmeter/core/domain/result";
-import type { PriceTable } from "@ragmeter/core/judges/session/cost";
 import type { Judge } from "@ragmeter/core/judges/types";
 import { type Expectations, scoreInteraction } from "@ragmeter/core/scoring/score";
 import type { GoldenItem } from "@ragmeter/golden";
@@ -11,7 +10,8 @@ import { goldenItemsFor } from "@ragmeter/store/golden";
 import pLimit from "p-limit";
 import { scoreTargetResult } from "../answers.js";
 import { type PairedDelta, pairedDelta } from "../paired.js";
-import { askTarget, startRecorder } from "../recorder.js";
+import { askTarget, openRun } from "../recorder.js";
+import type { RunSpec } from "../spec.js";
 import { digestResults, type EvalOutcome, runMetricNames, runMetricValues } from "../summary.js";
 import type { Target } from "../target.js";
 import { distinct, jaccard, rankBiasedOverlap } from "./overlap.js";
@@ -19,20 +19,17 @@ import { type CapturedInteraction, type ReplaySource, selectInteractions } from 
 
 const LIVE = "captured live traffic: no golden item";
 
-/** Options of {@link runReplay}. */
+/** Options of {@link runReplay}: the run's specification (a replay source) and what answers and records it. */
 export interface ReplayOptions {
+  /** The new side's run: `--from`, pipeline version, ks, cache, prices ({@link runSpec}). */
+  readonly spec: RunSpec;
   readonly store: Store;
   readonly judge: Judge;
   readonly target: Target;
-  readonly pipelineVersion: string;
+  /** The interactions to replay (`--from`, parsed). */
   readonly from: ReplaySource;
-  /** The `--from` text, recorded on the run. */
-  readonly fromSpec: string;
   readonly sample: number | null;
   readonly concurrency: number;
-  readonly ks: readonly number[];
-  readonly cache?: boolean;
-  readonly prices?: PriceTable | null;
   readonly onProgress?: (done: number, total: number) => void;
   /** Receives a `gen_ai.evaluation.result` per stored score of the new side (`RAGMETER_EVALUATION_EXPORT_ENDPOINT`). */
   readonly evaluations?: EvaluationSink | null;
@@ -74,8 +71,12 @@ export class NothingToReplayError extends RagmeterError {
  * @throws NothingToReplayError when the selection is empty.
  */
 export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
+  const { spec } = o;
+  if (spec.source.kind !== "replay") throw new TypeError(`a replay needs a replay source, not ${spec.source.kind}`);
+  const { ks } = spec;
+  const fromSpec = spec.source.from;
   const captured = await selectInteractions(o.store, o.from, o.sample);
-  if (captured.length === 0) throw new NothingToReplayError(`nothing to replay: no scored interaction with a captured question and answer matches --from ${o.fromSpec}`);
+  if (captured.length === 0) throw new NothingToReplayError(`nothing to replay: no scored interaction with a captured question and answer matches --from ${fromSpec}`);
   const golden = await goldenItemsFor(
     o.store,
     captured.filter((c) => c.golden_id !== "").map((c) => ({ run_id: c.run_id, golden_id: c.golden_id })),
@@ -102,25 +103,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
   const selectionHash = createHash("sha256")
     .update(captured.map((c) => c.trace_id).join("\n"))
     .digest("hex");
-  const useCache = o.cache ?? true;
-  const recorder = await startRecorder({
-    store: o.store,
-    judge: o.judge,
-    ks: o.ks,
-    cache: useCache,
-    prices: o.prices ?? null,
-    maxCostUsd: null,
-    golden: null,
-    evaluations: o.evaluations ?? null,
-    run: {
-      source: "replay",
-      pipelineVersion: o.pipelineVersion,
-      goldenSetHash: `replay-${selectionHash}`,
-      goldenSetPath: `replay --from ${o.fromSpec}`,
-      target: o.target.description,
-      startedAt: Date.now(),
-    },
-  });
+  const recorder = await openRun(spec, { store: o.store, judge: o.judge, selectionHash, evaluations: o.evaluations ?? null });
   const { run, judge } = recorder;
 
   let outcome: EvalOutcome;
@@ -134,9 +117,9 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
           const { item, expect } = itemOf(c);
           const subject = { trace_id: c.trace_id, golden_id: item.id, tags: item.tags, question: item.question, latency_ms: 0 };
           // The original side: its stored answer and retrieved items, scored by the same judge.
-          const original = await scoreInteraction(subject, { answer: c.answer, contexts: c.retrieved, model: null }, expect, { judge, ks: o.ks, noGoldenReason: LIVE });
+          const original = await scoreInteraction(subject, { answer: c.answer, contexts: c.retrieved, model: null }, expect, { judge, ks: ks, noGoldenReason: LIVE });
           const { traceId, spans, result: res } = await askTarget(o.target, run, c.trace_id, c.question);
-          const replayed = await scoreTargetResult(item, traceId, res, judge, o.ks, { expect, noGoldenReason: LIVE });
+          const replayed = await scoreTargetResult(item, traceId, res, judge, ks, { expect, noGoldenReason: LIVE });
           await recorder.record(replayed, spans);
           done++;
           o.onProgress?.(done, captured.length);
@@ -145,14 +128,14 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
       ),
     );
     const results = pairs.map((p) => p.replayed);
-    outcome = await recorder.complete({ questions: digestResults(results, o.ks, null), results, repeat: 1, useCache, warnings: [], now: Date.now });
+    outcome = await recorder.complete({ questions: digestResults(results, ks, null), results, warnings: [] });
   } finally {
     await recorder.close().catch(() => undefined);
   }
-  const a = new Map(pairs.map((p) => [p.c.trace_id, runMetricValues(p.original, o.ks)] as const));
-  const b = new Map(pairs.map((p) => [p.c.trace_id, runMetricValues(p.replayed, o.ks)] as const));
+  const a = new Map(pairs.map((p) => [p.c.trace_id, runMetricValues(p.original, ks)] as const));
+  const b = new Map(pairs.map((p) => [p.c.trace_id, runMetricValues(p.replayed, ks)] as const));
   // Every metric of the table (before the table, replay forgot abstention and reference_facts).
-  const metrics = runMetricNames(o.ks, judge);
+  const metrics = runMetricNames(ks, judge);
   const deltas = metrics.map((m) => pairedDelta(m, a, b, { resamples: 10_000 }));
   const docs = (xs: readonly { document_id: string }[]): string[] => distinct(xs.map((x) => x.document_id));
   const overlap = pairs
