@@ -6,6 +6,7 @@ import { stringify } from "csv-stringify/sync";
 import { BOOTSTRAP_RESAMPLES, DEFAULT_SEED } from "../runs/bootstrap.js";
 import type { Comparison } from "../runs/compare.js";
 import { evaluateGate, parseGate } from "../runs/gate.js";
+import { readRunSummary, type StoredSummary } from "../runs/runSummary.js";
 import { withReader } from "./api/withReader.js";
 import { type CommandContext, intArg } from "./args.js";
 import type { Io } from "./context.js";
@@ -13,25 +14,14 @@ import { assertWritable, EXIT } from "./evalCommand.js";
 import { formatComparison } from "./format/compare.js";
 import { fmtValue } from "./format/text.js";
 
-/** Metrics object of a stored run (from its summary), `{}` while it runs. */
-export function runMetrics(run: RunRecord): Record<string, number | null> {
-  try {
-    const s = JSON.parse(run.summary) as { metrics?: Record<string, number | null> };
-    return s.metrics ?? {};
-  } catch {
-    return {};
-  }
+/** Metrics object of a stored run (from its summary), `{}` while it runs or when its summary is unreadable ({@link summaryNote} says why). */
+function runMetrics(summary: StoredSummary): Record<string, number | null> {
+  return summary.state === "summary" ? summary.summary.metrics : {};
 }
 
-/** Why a run was aborted (its summary's `aborted_reason`), or null. */
-export function abortedReason(run: RunRecord): string | null {
-  if (run.status !== "aborted") return null;
-  try {
-    const s = JSON.parse(run.summary) as { aborted_reason?: unknown };
-    return typeof s.aborted_reason === "string" ? s.aborted_reason : "";
-  } catch {
-    return "";
-  }
+/** What a run's row says after its metrics: why it was aborted, or why its summary cannot be read; null otherwise. */
+function summaryNote(summary: StoredSummary): string | null {
+  return summary.state === "aborted" || summary.state === "unreadable" ? summary.reason : null;
 }
 
 /** `ragmeter runs [--json]`: the run history, newest first (from the store, or its owner's read API). */
@@ -57,6 +47,7 @@ export async function runsCommand(io: Io, flags: { json?: boolean; home?: string
 
 /** One run of `ragmeter runs --json`. */
 function runJson(r: RunRecord) {
+  const summary = readRunSummary(r);
   return {
     run_id: r.run_id,
     started_at: r.started_at,
@@ -64,8 +55,9 @@ function runJson(r: RunRecord) {
     pipeline_version: r.pipeline_version,
     golden_set_sha256: r.golden_set_hash,
     judge: { kind: r.judge_kind, model: r.judge_model, prompt_version: r.judge_prompt_version },
-    metrics: runMetrics(r),
-    ...(r.status === "aborted" ? { aborted_reason: abortedReason(r) } : {}),
+    metrics: runMetrics(summary),
+    ...(r.status === "aborted" ? { aborted_reason: summary.state === "aborted" ? summary.reason : "" } : {}),
+    ...(summary.state === "unreadable" ? { summary_error: summary.reason } : {}),
   };
 }
 
@@ -76,8 +68,10 @@ const RUN_COLUMNS = metricTable([5])
 
 /** One run's row of `ragmeter runs`: its headline metrics, and its status when not completed. */
 function runRow(r: RunRecord): string {
-  const m = runMetrics(r);
-  const status = r.status === "completed" ? "" : `  (${r.status}${r.status === "aborted" ? `: ${abortedReason(r)}` : ""})`;
+  const summary = readRunSummary(r);
+  const m = runMetrics(summary);
+  const note = summaryNote(summary);
+  const status = r.status === "completed" && note === null ? "" : `  (${r.status}${note === null ? "" : `: ${note}`})`;
   return `${r.run_id.padEnd(30)} ${r.started_at.slice(0, 19).replace("T", " ").padEnd(20)} ${r.pipeline_version.slice(0, 14).padEnd(14)} ${r.golden_set_hash.slice(0, 8)} ${r.judge_kind.padEnd(10)} ${RUN_COLUMNS.map((c) => fmtValue(c.name, m[c.name] ?? null).padStart(c.width)).join(" ")}${status}`;
 }
 
@@ -153,10 +147,13 @@ export async function exportCommand(io: Io, flags: { csv?: boolean; out?: string
   if (flags.out !== undefined) await assertWritable(flags.out, "--out");
   return withReader(io, flags, async (reader) => {
     const runs = (await reader.runs()).filter((r) => r.status === "completed");
+    const summaries = new Map(runs.map((r) => [r.run_id, readRunSummary(r)] as const));
+    for (const [id, s] of summaries) if (s.state === "unreadable") io.err(`warning: run ${id}: ${s.reason}; its metrics are left empty`);
+    const metricsOf = (r: RunRecord) => runMetrics(summaries.get(r.run_id) ?? { state: "running" });
     // Display order: recall@k by k, then MRR, the judged metrics, key facts, abstention.
-    const names = [...new Set(runs.flatMap((r) => Object.keys(runMetrics(r))))].sort((a, b) => displayRank(a) - displayRank(b) || a.localeCompare(b));
+    const names = [...new Set(runs.flatMap((r) => Object.keys(metricsOf(r))))].sort((a, b) => displayRank(a) - displayRank(b) || a.localeCompare(b));
     const rows = runs.map((r) => {
-      const m = runMetrics(r);
+      const m = metricsOf(r);
       return [
         r.started_at,
         r.run_id,

@@ -12,6 +12,7 @@ import { type Aggregate, aggregate } from "./aggregate.js";
 import { expectedSources, type QuestionDigest, type QuestionFailure, questionDigester, questionFailure } from "./digest.js";
 import { documentIdWarningOf, type ModeReport, matchModeReport } from "./matchModes.js";
 import { type PairedDelta, pairedDelta } from "./paired.js";
+import { storeRunSummary } from "./runSummary.js";
 
 /** What the run's judges did and how far they can be trusted: usage and cost, length bias, repeat variance, last calibration. */
 interface JudgeRunReport {
@@ -148,7 +149,7 @@ export async function completeRun(input: CompleteRunInput): Promise<EvalOutcome>
     ...run,
     status: nothingScored ? "failed" : "completed",
     finished_at: new Date(finishedAt).toISOString(),
-    summary: JSON.stringify({
+    summary: storeRunSummary({
       metrics: agg.metrics,
       n: agg.n,
       counts: agg.counts,
