@@ -143,6 +143,15 @@ describe("each process's schema, built from the catalog", () => {
     expect([c.targetTimeoutMs, c.releaseStartupPages, c.judge]).toEqual([30_000, true, null]);
     expect(() => loadConfig({ RAGMETER_JUDGE_RETRIES: "11" })).toThrow("environment variable RAGMETER_JUDGE_RETRIES: Too big: expected number to be <=10");
   });
+
+  it("CLI: resolved once into the typed config the commands are handed: the read API token, and the judge model without an endpoint as a warning", () => {
+    expect([loadConfig({}).collectorToken, loadConfig({ RAGMETER_COLLECTOR_TOKEN: "" }).collectorToken, loadConfig({ RAGMETER_COLLECTOR_TOKEN: "s3cret" }).collectorToken]).toEqual(
+      [null, null, "s3cret"],
+    );
+    expect(loadConfig({ RAGMETER_JUDGE_MODEL: "gpt-4.1-mini" }).warnings).toEqual(["RAGMETER_JUDGE_MODEL is set but OPENAI_BASE_URL is not: the heuristic judges run"]);
+    expect(loadConfig({ RAGMETER_JUDGE_MODEL: "gpt-4.1-mini", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }).warnings).toEqual([]);
+    expect(loadConfig({ RAGMETER_JUDGE_MODEL: "", OPENAI_BASE_URL: "" }).warnings).toEqual([]);
+  });
 });
 
 describe("ragmeter config", () => {

@@ -46,6 +46,7 @@ export const CLI_SETTINGS = [
   SETTINGS.RAGMETER_RUNTIME_TUNING,
   SETTINGS.RAGMETER_FAULT_STORE_WRITE_EVERY,
   SETTINGS.RAGMETER_EVALUATION_EXPORT_ENDPOINT,
+  SETTINGS.RAGMETER_COLLECTOR_TOKEN,
 ] as const;
 export const envSchema = schemaOf(CLI_SETTINGS);
 
@@ -137,6 +138,10 @@ export interface Config {
   readonly retention: Retention;
   /** Export of every stored score as a GenAI evaluation event (`RAGMETER_EVALUATION_EXPORT_ENDPOINT`), null when unset. */
   readonly evaluationExport: EvaluationExportConfig | null;
+  /** Bearer token the read commands send to the store owner's read API (`RAGMETER_COLLECTOR_TOKEN`), null when unset. */
+  readonly collectorToken: string | null;
+  /** Settings that hold but do not do what their names suggest, one line each (the command warns). */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -173,6 +178,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { home?: string } 
     faultStoreWriteEvery: e.RAGMETER_FAULT_STORE_WRITE_EVERY ?? null,
     retention: retentionOf(e),
     evaluationExport: e.RAGMETER_EVALUATION_EXPORT_ENDPOINT === undefined ? null : loadEvaluationExport(e.RAGMETER_EVALUATION_EXPORT_ENDPOINT, set),
+    collectorToken: e.RAGMETER_COLLECTOR_TOKEN ?? null,
+    warnings: e.RAGMETER_JUDGE_MODEL !== undefined && e.OPENAI_BASE_URL === undefined ? ["RAGMETER_JUDGE_MODEL is set but OPENAI_BASE_URL is not: the heuristic judges run"] : [],
   };
 }
 

@@ -1,7 +1,6 @@
 import type { EvaluationSink } from "@ragmeter/core/domain/evaluation";
 import { createJudge } from "@ragmeter/core/judges/backends";
 import type { Judge } from "@ragmeter/core/judges/types";
-import { readSetting, SETTINGS } from "@ragmeter/runtime";
 import { type Store, startOpeningStore } from "@ragmeter/store/client";
 import { runtimeTuning } from "@ragmeter/tuning";
 import { type Config, loadConfig } from "./config.js";
@@ -81,7 +80,11 @@ export async function withEvaluationExport<T>(config: Config, serviceName: strin
   }
 }
 
-/** The command's configuration: the settings of `io.env` under its flags (`--home`). @throws ConfigError naming the setting. */
+/**
+ * The command's configuration: the settings of `io.env` under its flags (`--home`), resolved once
+ * per command and passed down (the only call of `loadConfig` in the CLI).
+ * @throws ConfigError naming the setting.
+ */
 export function commandConfig(io: Io, flags: { home?: string }): Config {
   return loadConfig(io.env, flags.home !== undefined ? { home: flags.home } : {});
 }
@@ -114,8 +117,7 @@ export async function withStoreOpening<T>(
   opts: { retention?: boolean; after?: Promise<unknown>; config?: Config } = {},
 ): Promise<T> {
   const config = opts.config ?? commandConfig(io, flags);
-  if (readSetting(SETTINGS.RAGMETER_JUDGE_MODEL, io.env) !== undefined && readSetting(SETTINGS.OPENAI_BASE_URL, io.env) === undefined)
-    io.err(`warning: RAGMETER_JUDGE_MODEL is set but OPENAI_BASE_URL is not: the heuristic judges run`);
+  for (const w of config.warnings) io.err(`warning: ${w}`);
   const opening = startOpeningStore(config.store, {
     ...(opts.retention === false ? {} : { retention: config.retention }),
     releaseStartupPages: config.releaseStartupPages,

@@ -8,8 +8,7 @@ import { DROP_REASONS, type DropReason, draftFromDocs } from "../runs/draft/from
 import { draftFromTraffic } from "../runs/draft/fromTraffic.js";
 import { type DraftedItem, draftFileText } from "../runs/draft/reviewFile.js";
 import { intArg } from "./args.js";
-import { loadConfig } from "./config.js";
-import { type Io, withStore } from "./context.js";
+import { commandConfig, type Io, withStore } from "./context.js";
 import { assertWritable, EXIT } from "./evalCommand.js";
 import { beforeArg } from "./forgetCommand.js";
 import { durationArg } from "./liveCommand.js";
@@ -79,7 +78,7 @@ async function draftTraffic(io: Io, flags: DraftFlags): Promise<number> {
 
 /** `golden draft --from-docs`: the LLM writes questions from passages; what passes the checks is kept. */
 async function draftDocs(io: Io, flags: DraftFlags, from: string): Promise<number> {
-  const config = loadConfig(io.env, flags.home !== undefined ? { home: flags.home } : {});
+  const config = commandConfig(io, flags);
   if (config.judge === null)
     throw new DraftError(
       "golden draft --from-docs needs an LLM to write the questions: set OPENAI_BASE_URL and RAGMETER_JUDGE_MODEL (the LLM judge's endpoint, and OPENAI_API_KEY if it needs one)",

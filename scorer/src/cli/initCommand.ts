@@ -3,8 +3,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import { type InitPlan, planInit } from "../runs/onboard/init.js";
 import { type CommandContext, httpUrl, intArg, nonEmpty } from "./args.js";
-import { loadConfig } from "./config.js";
-import type { Io } from "./context.js";
+import { commandConfig, type Io } from "./context.js";
 import { EXIT, UsageError } from "./evalCommand.js";
 
 /** Flags of `ragmeter init`. */
@@ -63,7 +62,7 @@ export async function initCommand(io: Io, flags: InitFlags): Promise<number> {
 
 /** Asks the service (or module) and plans the files, from the flags. */
 function planFor(io: Io, flags: InitFlags): Promise<InitPlan> {
-  const config = loadConfig(io.env);
+  const config = commandConfig(io, {});
   return planInit({
     ...(flags.url !== undefined ? { url: flags.url } : {}),
     ...(flags.module !== undefined ? { module: flags.module } : {}),

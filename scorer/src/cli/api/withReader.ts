@@ -1,9 +1,7 @@
-import { readSetting, SETTINGS } from "@ragmeter/runtime";
 import { openStore } from "@ragmeter/store/client";
 import { readStoreLock } from "@ragmeter/store/lock";
 import { runtimeTuning } from "@ragmeter/tuning";
-import { loadConfig } from "../config.js";
-import type { Io } from "../context.js";
+import { commandConfig, type Io } from "../context.js";
 import { httpReader } from "./httpReader.js";
 import { type Reader, storeReader } from "./reader.js";
 
@@ -14,10 +12,10 @@ import { type Reader, storeReader } from "./reader.js";
  * (a ClickHouse server with CLICKHOUSE_URL, or an embedded store nobody owns).
  */
 export async function withReader<T>(io: Io, flags: { home?: string }, fn: (reader: Reader) => Promise<T>): Promise<T> {
-  const config = loadConfig(io.env, flags.home !== undefined ? { home: flags.home } : {});
+  const config = commandConfig(io, flags);
   if (config.store.kind === "embedded") {
     const lock = readStoreLock(config.store.home);
-    if (lock?.alive && lock.apiUrl !== null && lock.pid !== process.pid) return fn(httpReader(lock.apiUrl, readSetting(SETTINGS.RAGMETER_COLLECTOR_TOKEN, io.env)));
+    if (lock?.alive && lock.apiUrl !== null && lock.pid !== process.pid) return fn(httpReader(lock.apiUrl, config.collectorToken ?? undefined));
   }
   const store = await openStore(config.store, { runtimeTuning: runtimeTuning(config.runtimeTuning) });
   try {
