@@ -41,7 +41,11 @@ function pump(): void {
       running.delete(call.id);
       credit++;
       port?.postMessage({ type: "done", id: call.id, got } satisfies FromTargetThread);
-      pump();
+      // The next queued call goes out after the messages already waiting are handled: one abort
+      // cancels a call in flight and those queued behind it with one message each, and the aborted
+      // request can end between two of them (at load it did: a queued call was sent after its
+      // cancellation had been posted).
+      setImmediate(pump);
     });
   }
 }
