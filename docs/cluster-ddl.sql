@@ -396,3 +396,11 @@ ALTER TABLE ragmeter.live_traces ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT E
 ALTER TABLE ragmeter.live_traces_local ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS content_missing UInt8 DEFAULT 0;
 
 ALTER TABLE ragmeter.live_traces ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS content_missing UInt8 DEFAULT 0;
+
+ALTER TABLE ragmeter.ingestion_stats_local ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS judge_calls_by_service Map(String, UInt64);
+
+ALTER TABLE ragmeter.ingestion_stats ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS judge_calls_by_service Map(String, UInt64);
+
+ALTER TABLE ragmeter.ingestion_stats_local ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS judge_tokens_by_service Map(String, UInt64);
+
+ALTER TABLE ragmeter.ingestion_stats ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS judge_tokens_by_service Map(String, UInt64);

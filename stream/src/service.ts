@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { RecordSink, TraceRecord } from "@ragmeter/collector";
 import type { ScoredTrace } from "@ragmeter/core/scoring/trace";
@@ -6,6 +7,7 @@ import type { Store } from "@ragmeter/store/client";
 import type { StreamConfig } from "./config.js";
 import { type ConsumerLogger, type ConsumerSettings, type SpanConsumer, startSpanConsumer } from "./consumer.js";
 import { droppedAttributesWarning } from "./droppedAttributes.js";
+import { connectGroupBudget } from "./groupBudget.js";
 import { createGroupCommit } from "./groupCommit.js";
 import { HeldTraces } from "./held.js";
 import { type DecodedRecord, decodeRecord, type IngestResult, writeRecords } from "./ingest.js";
@@ -59,6 +61,11 @@ export interface ScorerServiceOptions {
   readonly fullScanIntervalMs?: number;
   /** Called with the traces each pass scored (eval --via-traces collects its results here). */
   readonly onScored?: (scored: readonly ScoredTrace[]) => void;
+  /**
+   * Interval of the `ingestion_stats` writes and of the judge budget's read of the group's spend, ms
+   * (default 10,000): what the other scorers spent reaches this one's budget within two of them.
+   */
+  readonly statsIntervalMs?: number;
 }
 
 /** The progress log's judge failures, judge-own traces and dropped-attribute counts since start, when there are any. */
@@ -106,13 +113,18 @@ function progressFields(stats: IngestionStats, totals: Totals, logged: Totals, p
   };
 }
 
+/** This scorer's `scorer_id` in `ingestion_stats`: host, process id and a random part (a restarted container's pid 1 is another scorer). */
+const newScorerId = (): string => `${hostname()}-${process.pid}-${randomBytes(3).toString("hex")}`;
+
 /**
  * Starts the streaming scorer (design §6): consumes `ragmeter.spans` (when `consume`), stores spans,
- * and runs the scoring loop over settled traces; writes `ingestion_stats` every 10 s. The process's
+ * and runs the scoring loop over settled traces; writes `ingestion_stats` every 10 s, and reads
+ * there what the group's judges spent (the judge budget of the whole group, ./groupBudget.ts). The process's
  * runtime tuning (V8's heap growth, `stream.heapGrowthPercent`) is its starter's: @ragmeter/runtime runtimeTuning.
  */
 export async function startScorerService(o: ScorerServiceOptions): Promise<ScorerService> {
-  const stats = new IngestionStats(`${hostname()}-${process.pid}`);
+  const stats = new IngestionStats(newScorerId());
+  const readGroupSpend = await connectGroupBudget(o.store, o.scoring.budget ?? null, stats, o.log);
   // Spans are written through a connection of their own, so a batch's write never waits behind the
   // scoring loop's statements (nor they behind it): bench:scorer at 30,000 traces, 3,314–3,419 →
   // 3,497–3,610 traces/s, peak RSS +30–40 MiB (issue 15).
@@ -198,6 +210,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
   let logged = { spans: 0, scored: 0, forgotten: 0 };
   const statsTimer = setInterval(() => {
     void (async () => {
+      await readGroupSpend(Date.now()); // never throws: a failed read keeps the last figures
       const lag = consumer ? await consumer.lag() : null;
       if (lag !== null) stats.lag(lag, Date.now());
       const totals = stats.totals();
@@ -208,7 +221,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
       }
       await stats.flush(o.store, Date.now());
     })().catch((err: unknown) => o.log.warn("ingestion stats not written", { error: (err as Error).message }));
-  }, 10_000);
+  }, o.statsIntervalMs ?? 10_000);
 
   // Requests that arrive while a write is in flight are written together by the next one (one
   // insert per table for all of them); each request's 200 still waits for the write holding it.

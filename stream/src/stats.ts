@@ -16,6 +16,8 @@ type Bucket = {
   failures: Counts;
   judgeOwn: number;
   dropped: Counts;
+  judgeCalls: Counts;
+  judgeTokens: Counts;
 };
 const noSkips = (): Record<SkipReason, number> => ({
   not_applicable: 0,
@@ -78,11 +80,16 @@ export class IngestionStats {
     this.#scorerId = scorerId;
   }
 
+  /** The `scorer_id` of this instance's rows. */
+  get scorerId(): string {
+    return this.#scorerId;
+  }
+
   #bucket(now: number): Bucket {
     const minute = Math.floor(now / 60_000) * 60_000;
     let b = this.#minutes.get(minute);
     if (!b) {
-      b = { spans: 0, scored: 0, dlq: 0, lag: 0, forgotten: 0, skipped: noSkips(), failures: {}, judgeOwn: 0, dropped: {} };
+      b = { spans: 0, scored: 0, dlq: 0, lag: 0, forgotten: 0, skipped: noSkips(), failures: {}, judgeOwn: 0, dropped: {}, judgeCalls: {}, judgeTokens: {} };
       this.#minutes.set(minute, b);
     }
     return b;
@@ -129,6 +136,13 @@ export class IngestionStats {
     add(this.#bucket(now).dropped, byService);
     add(this.#droppedTotal, byService);
   }
+  /** Counts what the judges spent on a live trace of `service` (the group's judge budget reads it back, design §5). */
+  judgeSpend(service: string, spend: { readonly calls: number; readonly tokens: number }, now: number): void {
+    const b = this.#bucket(now);
+    // both maps get the service (the budget's read joins the tokens on the calls' keys)
+    b.judgeCalls[service] = (b.judgeCalls[service] ?? 0) + spend.calls;
+    b.judgeTokens[service] = (b.judgeTokens[service] ?? 0) + spend.tokens;
+  }
   /** Judge calls skipped since start, by reason. */
   skippedTotals(): Readonly<Record<SkipReason, number>> {
     return { ...this.#skippedTotal };
@@ -167,6 +181,8 @@ export class IngestionStats {
         judge_own_traces: b.judgeOwn,
         spans_attributes_dropped: { ...b.dropped },
         spans_dropped_forgotten: b.forgotten,
+        judge_calls_by_service: { ...b.judgeCalls },
+        judge_tokens_by_service: { ...b.judgeTokens },
       })),
     );
     const current = Math.floor(now / 60_000) * 60_000;

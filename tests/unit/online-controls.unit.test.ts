@@ -99,12 +99,59 @@ describe("the judge budget over a sliding hour, per service", () => {
     expect(b.admit("", T0, 2).ok).toBe(true);
   });
 
-  it("no cap: everything is admitted and nothing is counted", () => {
+  it("no cap: everything is admitted and nothing is counted (the observer still sees what was spent)", () => {
     const b = new JudgeBudget({ calls: { perService: null }, tokens: { perService: null, byService: {} } });
+    const seen: unknown[] = [];
+    b.observe((service, spend, now) => seen.push([service, spend, now]));
     expect(b.capped).toBe(false);
     const r = b.admit("web", T0, 2);
     if (r.ok) b.settle(r.reservation, { calls: 2, tokens: 100 }, T0);
     expect(b.spentInHour("web", T0)).toEqual({ calls: 0, tokens: 0 });
+    expect(seen).toEqual([["web", { calls: 2, tokens: 100 }, T0]]);
+  });
+
+  it("the group's spend (other scorers, earlier processes) adds to this process's own within the same sliding hour; a new read replaces it", () => {
+    const b = new JudgeBudget({ calls: { perService: 10 }, tokens: { perService: null } });
+    const seen: unknown[] = [];
+    b.observe((service, spend) => seen.push([service, spend.calls]));
+    const minute = (t: number) => Math.floor(t / 1000);
+    b.setGroupSpend([
+      { service: "web", minute: minute(T0 - 30 * MIN), calls: 4, tokens: 400 },
+      // 11:01, the window's first minute at 12:00 (12:00 − 59 min)
+      { service: "web", minute: minute(T0 - 59 * MIN), calls: 3, tokens: 300 },
+      // 11:00: out of the window
+      { service: "web", minute: minute(T0 - 60 * MIN), calls: 100, tokens: 0 },
+      { service: "api", minute: minute(T0), calls: 9, tokens: 90 },
+      // two scorers' rows of one minute add up
+      { service: "api", minute: minute(T0), calls: 0, tokens: 10 },
+    ]);
+    expect(b.groupInHour("web", T0)).toEqual({ calls: 7, tokens: 700 });
+    expect(b.groupInHour("api", T0)).toEqual({ calls: 9, tokens: 100 });
+    // web: 7 + 0 < 10 in; settled at 2 calls → 9 spent; 9 + 0 < 10 in (2 reserved); 9 + 2 ≥ 10 out
+    const r1 = b.admit("web", T0, 2);
+    if (!r1.ok) throw new Error("first web trace refused");
+    b.settle(r1.reservation, { calls: 2, tokens: 150 }, T0);
+    expect(b.spentInHour("web", T0)).toEqual({ calls: 9, tokens: 850 });
+    expect(b.admit("web", T0, 2).ok).toBe(true);
+    expect(b.admit("web", T0, 2)).toEqual({
+      ok: false,
+      reason:
+        'judge budget of 10 calls per hour used by service "web" (9 in the last 60 minutes, 7 of them by other scorers of the group or before a restart, 2 more reserved by traces being judged; RAGMETER_JUDGE_CALLS_PER_HOUR)',
+    });
+    // a minute later the 11:01 row (3 calls) has left the window: 4 + 2 own = 6 spent, 2 reserved
+    expect(b.spentInHour("web", T0 + MIN)).toEqual({ calls: 6, tokens: 550 });
+    expect(b.admit("web", T0 + MIN, 2).ok).toBe(true);
+    // api: 9 < 10 in, then 9 + 2 reserved ≥ 10
+    expect(b.admit("api", T0, 2).ok).toBe(true);
+    expect(b.admit("api", T0, 2)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("(9 in the last 60 minutes, 9 of them by other scorers of the group or before a restart, 2 more reserved"),
+    });
+    // the next read replaces the last: the group spent nothing more
+    b.setGroupSpend([]);
+    expect(b.spentInHour("web", T0 + MIN)).toEqual({ calls: 2, tokens: 150 });
+    // the observer saw this process's spend only
+    expect(seen).toEqual([["web", 2]]);
   });
 });
 

@@ -5,8 +5,11 @@
  * what its service spent in the last hour plus what the traces being judged reserved is under its
  * caps. A trace admitted reserves its planned judge calls (one per judgment) and the service's mean
  * tokens per judged trace so far; once judged, the reservation gives way to what it spent (retries
- * and longer replies can take a service past a cap by that much). Counted by the scorer process that
- * judged: each scorer of a group holds its own budget, and a restart starts from zero.
+ * and longer replies can take a service past a cap by that much). Each scorer counts its own spend
+ * in memory and adds what the group spent ({@link JudgeBudget.setGroupSpend}: the other scorers' and
+ * its own earlier processes' rows of `ingestion_stats`, read back from the store), so the cap holds
+ * for the whole consumer group and across restarts, late by what the others spent and have not yet
+ * written (design §5).
  */
 
 /** Caps of one kind (calls or tokens) per hour: a default for every service and per-service overrides. */
@@ -34,7 +37,31 @@ const HOUR_MINUTES = 60;
 /** A service's spend per minute of the last hour. */
 type Minutes = Map<number, { calls: number; tokens: number }>;
 
-/** What an admitted trace holds of its service's budget until it is judged ({@link JudgeBudget.spend}). */
+/** What a scorer spent on one service in one minute, as read from the group's `ingestion_stats` rows. */
+export interface MinuteSpend extends JudgeSpend {
+  readonly service: string;
+  /** The minute's start, Unix seconds. */
+  readonly minute: number;
+}
+
+/** Called with what each judged live trace spent (the scorer's `ingestion_stats` rows record it). */
+export type SpendObserver = (service: string, spend: JudgeSpend, now: number) => void;
+
+/** Calls and tokens of `minutes` from minute `from` on; minutes before it are dropped from the map. */
+function sumFrom(minutes: Minutes | undefined, from: number): JudgeSpend {
+  let calls = 0;
+  let tokens = 0;
+  for (const [m, s] of minutes ?? []) {
+    if (m < from) minutes?.delete(m);
+    else {
+      calls += s.calls;
+      tokens += s.tokens;
+    }
+  }
+  return { calls, tokens };
+}
+
+/** What an admitted trace holds of its service's budget until it is judged ({@link JudgeBudget.settle}). */
 export interface Reservation {
   readonly service: string;
   readonly calls: number;
@@ -48,6 +75,9 @@ export type Admission = { readonly ok: true; readonly reservation: Reservation }
 export class JudgeBudget {
   readonly #caps: Readonly<Record<Kind, HourlyCap>>;
   readonly #spent = new Map<string, Minutes>();
+  // What the rest of the group spent, per service and minute (the last read of the store).
+  #group = new Map<string, Minutes>();
+  #observer: SpendObserver | null = null;
   readonly #reserved = new Map<string, { calls: number; tokens: number }>();
   // Per service: judged traces and their tokens since start (the token estimate of a reservation).
   readonly #judged = new Map<string, { traces: number; tokens: number }>();
@@ -68,21 +98,46 @@ export class JudgeBudget {
     return c.perService === null ? null : { limit: c.perService, setting: SETTING[kind] };
   }
 
-  /** What `service` spent in the 60 minutes up to `now` (the minute of `now` included). */
+  /** What `service` spent in the 60 minutes up to `now` (the minute of `now` included): this process's spend and the group's. */
   spentInHour(service: string, now: number): JudgeSpend {
-    const minutes = this.#spent.get(service);
-    if (minutes === undefined) return { calls: 0, tokens: 0 };
-    const from = Math.floor(now / MINUTE) - HOUR_MINUTES + 1;
-    let calls = 0;
-    let tokens = 0;
-    for (const [m, s] of minutes) {
-      if (m < from) minutes.delete(m);
-      else {
-        calls += s.calls;
-        tokens += s.tokens;
+    const own = this.#ownInHour(service, now);
+    const group = this.groupInHour(service, now);
+    return { calls: own.calls + group.calls, tokens: own.tokens + group.tokens };
+  }
+
+  /** What this process spent on `service` in the 60 minutes up to `now`. */
+  #ownInHour(service: string, now: number): JudgeSpend {
+    return sumFrom(this.#spent.get(service), Math.floor(now / MINUTE) - HOUR_MINUTES + 1);
+  }
+
+  /** What the rest of the group (other scorers, this scorer's earlier processes) spent on `service` in the 60 minutes up to `now`, as last read. */
+  groupInHour(service: string, now: number): JudgeSpend {
+    return sumFrom(this.#group.get(service), Math.floor(now / MINUTE) - HOUR_MINUTES + 1);
+  }
+
+  /**
+   * Replaces what the rest of the group spent (every minute and service read from the store, the
+   * rows of this process left out: its own spend is counted in memory).
+   */
+  setGroupSpend(rows: readonly MinuteSpend[]): void {
+    const group = new Map<string, Minutes>();
+    for (const r of rows) {
+      if (r.calls === 0 && r.tokens === 0) continue;
+      let minutes = group.get(r.service);
+      if (minutes === undefined) {
+        minutes = new Map();
+        group.set(r.service, minutes);
       }
+      const m = Math.floor(r.minute / 60);
+      const cur = minutes.get(m) ?? { calls: 0, tokens: 0 };
+      minutes.set(m, { calls: cur.calls + r.calls, tokens: cur.tokens + r.tokens });
     }
-    return { calls, tokens };
+    this.#group = group;
+  }
+
+  /** Sets the one observer of what judged live traces spend (with or without a cap). */
+  observe(observer: SpendObserver): void {
+    this.#observer = observer;
   }
 
   /** What the traces of `service` being judged reserved. */
@@ -101,11 +156,7 @@ export class JudgeBudget {
     const held = this.reserved(service);
     for (const kind of ["calls", "tokens"] as const) {
       const cap = this.#cap(kind, service);
-      if (cap !== null && spent[kind] + held[kind] >= cap.limit) {
-        const who = service === "" ? "traces without a service.name" : `service "${service}"`;
-        const pending = held[kind] > 0 ? `, ${held[kind]} more reserved by traces being judged` : "";
-        return { ok: false, reason: `judge budget of ${cap.limit} ${kind} per hour used by ${who} (${spent[kind]} in the last 60 minutes${pending}; ${cap.setting})` };
-      }
+      if (cap !== null && spent[kind] + held[kind] >= cap.limit) return { ok: false, reason: this.#refusal(kind, cap, service, now, spent[kind], held[kind]) };
     }
     const j = this.#judged.get(service);
     const reservation = { service, calls: plannedCalls, tokens: j === undefined || j.traces === 0 ? 0 : Math.ceil(j.tokens / j.traces) };
@@ -113,8 +164,18 @@ export class JudgeBudget {
     return { ok: true, reservation };
   }
 
+  /** The reason of a `budget_exhausted`: the cap, what was spent (by the rest of the group among it) and reserved, the setting. */
+  #refusal(kind: Kind, cap: { limit: number; setting: string }, service: string, now: number, spent: number, held: number): string {
+    const who = service === "" ? "traces without a service.name" : `service "${service}"`;
+    const group = this.groupInHour(service, now)[kind];
+    const others = group > 0 ? `, ${group} of them by other scorers of the group or before a restart` : "";
+    const pending = held > 0 ? `, ${held} more reserved by traces being judged` : "";
+    return `judge budget of ${cap.limit} ${kind} per hour used by ${who} (${spent} in the last 60 minutes${others}${pending}; ${cap.setting})`;
+  }
+
   /** Releases a reservation and adds what its trace spent at `now` (nothing: the trace was not judged). */
   settle(r: Reservation, s: JudgeSpend, now: number): void {
+    if (s.calls > 0 || s.tokens > 0) this.#observer?.(r.service, s, now);
     if (!this.capped) return;
     const held = this.reserved(r.service);
     this.#reserved.set(r.service, { calls: Math.max(0, held.calls - r.calls), tokens: Math.max(0, held.tokens - r.tokens) });
@@ -122,12 +183,12 @@ export class JudgeBudget {
       const j = this.#judged.get(r.service) ?? { traces: 0, tokens: 0 };
       this.#judged.set(r.service, { traces: j.traces + 1, tokens: j.tokens + s.tokens });
     }
-    this.spend(r.service, s, now);
+    this.#add(r.service, s, now);
   }
 
-  /** Adds what a trace of `service` spent at `now`. */
-  spend(service: string, s: JudgeSpend, now: number): void {
-    if (!this.capped || (s.calls === 0 && s.tokens === 0)) return;
+  /** Adds what a trace of `service` spent at `now` to this process's spend. */
+  #add(service: string, s: JudgeSpend, now: number): void {
+    if (s.calls === 0 && s.tokens === 0) return;
     let minutes = this.#spent.get(service);
     if (minutes === undefined) {
       minutes = new Map();

@@ -278,7 +278,7 @@ export const SETTINGS = {
     "RAGMETER_JUDGE_CALLS_PER_HOUR",
     perHour.optional(),
     SCORER,
-    "judge budget of live traffic: LLM judge requests (retries included) per service in any 60 minutes; past it answers are `budget_exhausted`; unset = no cap",
+    "judge budget of live traffic: LLM judge requests (retries included) per service in any 60 minutes, counted over every scorer of the store (scale-out.md); past it answers are `budget_exhausted`; unset = no cap",
   ),
   RAGMETER_JUDGE_CALLS_PER_HOUR_BY_SERVICE: def(
     "RAGMETER_JUDGE_CALLS_PER_HOUR_BY_SERVICE",
@@ -290,7 +290,7 @@ export const SETTINGS = {
     "RAGMETER_JUDGE_TOKENS_PER_HOUR",
     perHour.optional(),
     SCORER,
-    "judge budget of live traffic: LLM judge tokens (prompt + completion) per service in any 60 minutes; past it answers are `budget_exhausted`; unset = no cap",
+    "judge budget of live traffic: LLM judge tokens (prompt + completion) per service in any 60 minutes, counted over every scorer of the store (scale-out.md); past it answers are `budget_exhausted`; unset = no cap",
   ),
   RAGMETER_JUDGE_TOKENS_PER_HOUR_BY_SERVICE: def(
     "RAGMETER_JUDGE_TOKENS_PER_HOUR_BY_SERVICE",
