@@ -7,23 +7,15 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLlmJudge } from "../../core/src/judges/llm/llmJudge.js";
-import { JudgeBudget } from "../../core/src/scoring/budget.js";
+import type { JudgeBudget } from "../../core/src/scoring/budget.js";
 import { openStore, type Store } from "../../store/src/client.js";
-import { type ScorerService, startScorerService } from "../../stream/src/service.js";
-import { type ScriptedReply, startFakeOpenAI } from "../helpers/openaiServer.js";
-import { protobufOf, ragSpans, traceId, traceRequest } from "../helpers/ragTrace.js";
-import { DOCS as docs, rows, waitFor } from "../helpers/streaming.js";
+import { capOf, exhausted, judged, scoredStatuses, send, startGoodJudge, startJudgedScorer } from "../helpers/judgedScorers.js";
+import { rows, waitFor } from "../helpers/streaming.js";
 
-const QUIET = 300;
-const ANSWER = "PostgreSQL listens on port 5432.";
-const GOOD = JSON.stringify({ verdicts: [{ verdict: "SUPPORTED", chunk_ids: ["kb/ports.md#1"] }] });
-const script = (system: string): ScriptedReply => (system.startsWith("You rate") ? { content: '{"score": 4, "reason": "answers it"}' } : { content: GOOD });
-
-let judgeServer: Awaited<ReturnType<typeof startFakeOpenAI>>;
+let judgeServer: Awaited<ReturnType<typeof startGoodJudge>>;
 let store: Store;
 beforeAll(async () => {
-  judgeServer = await startFakeOpenAI((req) => script(req.body.messages[0]?.content ?? ""));
+  judgeServer = await startGoodJudge();
   store = await openStore({ kind: "embedded", home: await mkdtemp(path.join(tmpdir(), "ragmeter-group-budget-")), database: "ragmeter" });
 });
 afterAll(async () => {
@@ -31,62 +23,8 @@ afterAll(async () => {
   await judgeServer?.close();
 });
 
-/** A budget of `calls` judge requests per hour for service `service` (no other cap). */
-const capOf = (service: string, calls: number) => new JudgeBudget({ calls: { perService: null, byService: { [service]: calls } }, tokens: { perService: null } });
-
-/** A scorer on the shared store fed in process (no Kafka), scoring only what it wrote (no full scan after its start). */
-function startScorer(budget: JudgeBudget, warnings: string[] = []): Promise<ScorerService> {
-  return startScorerService({
-    store,
-    stream: { brokers: null, topic: "unused", quietMs: QUIET, liveSampleRate: 1, groupId: "unused", sessionTimeoutMs: 6000, concurrency: 4 },
-    consume: false,
-    log: { info() {}, warn: (m) => warnings.push(m), error() {} },
-    scoring: {
-      judge: createLlmJudge({ baseURL: judgeServer.baseURL, apiKey: "test", model: "judge-1", timeoutMs: 5_000, maxRetries: 0 }),
-      ks: [1, 5],
-      quietMs: QUIET,
-      liveSampleRate: 1,
-      budget,
-      concurrency: 4,
-      batchSize: 100,
-    },
-    intervalMs: 100,
-    fullScanIntervalMs: 3_600_000,
-    statsIntervalMs: 300,
-  });
-}
-
-/** Hands `n` RAG traces of `service` to a scorer; returns their ids. */
-async function send(svc: ScorerService, service: string, n: number): Promise<string[]> {
-  const ids: string[] = [];
-  for (let k = 0; k < n; k++) {
-    const id = traceId();
-    const { retrieval, generation } = ragSpans({ traceId: id, question: "Which port does Postgres listen on?", docs, answer: ANSWER });
-    await svc.sink.send("traces", [{ key: id, value: protobufOf(traceRequest([retrieval, generation], service)), items: 2 }], {});
-    ids.push(id);
-  }
-  return ids;
-}
-
-/** Per trace of `ids`: its grounding and relevance status and the grounding reason, once all are scored. */
-async function scoredStatuses(ids: readonly string[]): Promise<{ grounding: string; relevance: string; reason: string }[]> {
-  const read = () =>
-    rows<{ trace_id: string; metric: string; status: string; reason: string }>(
-      store,
-      "SELECT trace_id, metric, status, reason FROM DB.scores FINAL WHERE metric IN ('grounding', 'relevance') AND trace_id IN {ids:Array(String)}",
-      { ids },
-    );
-  await waitFor(async () => (await read()).length === 2 * ids.length, 30_000);
-  const by = new Map<string, { grounding: string; relevance: string; reason: string }>();
-  for (const x of await read()) {
-    const cur = by.get(x.trace_id) ?? { grounding: "", relevance: "", reason: "" };
-    by.set(x.trace_id, x.metric === "grounding" ? { ...cur, grounding: x.status, reason: x.reason } : { ...cur, relevance: x.status });
-  }
-  return ids.map((id) => by.get(id) ?? { grounding: "", relevance: "", reason: "" });
-}
-
-const judged = (s: { grounding: string; relevance: string }) => s.grounding === "ok" && s.relevance === "ok";
-const exhausted = (s: { grounding: string; relevance: string }) => s.grounding === "budget_exhausted" && s.relevance === "budget_exhausted";
+const startScorer = (budget: JudgeBudget, warnings: string[] = []) => startJudgedScorer(store, judgeServer.baseURL, budget, warnings);
+const statusesOf = (ids: readonly string[]) => scoredStatuses(store, ids);
 
 /** What the scorers wrote to ingestion_stats for `service`: judge calls and tokens, and budget skips of all services. */
 async function statsOf(service: string): Promise<{ calls: string; tokens: string }> {
@@ -106,13 +44,13 @@ describe("the judge budget of a scorer group (ingestion_stats.judge_calls_by_ser
     const a = await startScorer(budgetA);
     const b = await startScorer(budgetB);
     try {
-      const first = await scoredStatuses(await send(a, "shared", 2));
+      const first = await statusesOf(await send(a, "shared", 2));
       expect(first.every(judged)).toBe(true);
       // A's stats row (written every 300 ms) read by B after its own write: B's budget holds A's 4 calls
       await waitFor(async () => budgetB.groupInHour("shared", Date.now()).calls === 4, 10_000);
       expect(budgetB.groupInHour("shared", Date.now())).toEqual({ calls: 4, tokens: 480 });
       // 4 spent by A + 2 reserved or spent by B's first trace = 6: the other two are not judged
-      const second = await scoredStatuses(await send(b, "shared", 3));
+      const second = await statusesOf(await send(b, "shared", 3));
       expect(second.filter(judged)).toHaveLength(1);
       const out = second.filter(exhausted);
       expect(out).toHaveLength(2);
@@ -124,7 +62,7 @@ describe("the judge budget of a scorer group (ingestion_stats.judge_calls_by_ser
       await waitFor(async () => b.stats().judge_skipped.budget_exhausted === 4, 5_000);
       // A: its own 4 + B's 2 once read
       await waitFor(async () => budgetA.groupInHour("shared", Date.now()).calls === 2, 10_000);
-      const third = await scoredStatuses(await send(a, "shared", 1));
+      const third = await statusesOf(await send(a, "shared", 1));
       expect(third.map(exhausted)).toEqual([true]);
       expect(third[0]?.reason).toMatch(/^judge budget of 6 calls per hour used by service "shared" \(6 in the last 60 minutes, 2 of them by other scorers/u);
       await waitFor(async () => a.stats().judge_skipped.budget_exhausted === 2, 5_000);
@@ -144,7 +82,7 @@ describe("the judge budget of a scorer group (ingestion_stats.judge_calls_by_ser
     const before = judgeServer.requests.length;
     const first = await startScorer(capOf("solo", 4));
     try {
-      expect((await scoredStatuses(await send(first, "solo", 1))).map(judged)).toEqual([true]);
+      expect((await statusesOf(await send(first, "solo", 1))).map(judged)).toEqual([true]);
     } finally {
       await first.stop();
     }
@@ -153,7 +91,7 @@ describe("the judge budget of a scorer group (ingestion_stats.judge_calls_by_ser
     const again = await startScorer(budget);
     try {
       expect(budget.groupInHour("solo", Date.now())).toEqual({ calls: 2, tokens: 240 });
-      const after = await scoredStatuses(await send(again, "solo", 2));
+      const after = await statusesOf(await send(again, "solo", 2));
       expect(after.filter(judged)).toHaveLength(1);
       expect(after.filter(exhausted)).toHaveLength(1);
       expect(judgeServer.requests.length - before).toBe(2 * 2);
@@ -186,7 +124,7 @@ describe("the judge budget of a scorer group (ingestion_stats.judge_calls_by_ser
       await new Promise((r) => setTimeout(r, 1_000));
       expect(warnings.filter((w) => w.startsWith("judge budget: the group's spend not read"))).toHaveLength(1);
       expect(budget.groupInHour("flaky", Date.now())).toEqual({ calls: 10, tokens: 1000 });
-      expect((await scoredStatuses(await send(svc, "flaky", 1))).map(judged)).toEqual([true]);
+      expect((await statusesOf(await send(svc, "flaky", 1))).map(judged)).toEqual([true]);
     } finally {
       await store.client.command({ query: `RENAME TABLE ${saved}.ingestion_stats_away TO ${saved}.ingestion_stats` });
       await svc.stop();
