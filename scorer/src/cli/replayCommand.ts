@@ -10,7 +10,8 @@ import { httpTarget } from "../runs/target.js";
 import { type CommandContext, httpUrl, intArg, kOption, nonEmpty } from "./args.js";
 import { commandConfig, type Io, judgeFor, withEvaluationExport, withStore } from "./context.js";
 import { assertWritable, EXIT } from "./evalCommand.js";
-import { fmtDelta, fmtValue } from "./format/text.js";
+import { deltaTable } from "./format/compare.js";
+import { fmtValue } from "./format/text.js";
 import { createProgress } from "./progress.js";
 
 /** Flags of `ragmeter replay`. */
@@ -38,8 +39,13 @@ export function formatReplay(r: ReplayOutcome, top = 10): string {
   const olds = [...new Set(r.captured.map((c) => c.pipeline_version || "?"))].join(", ");
   out.push(`original pipeline ${olds} → ${o.run.pipeline_version}; both sides scored by judge ${judgeLabel(o.run.judge_kind, o.run.judge_model)}, paired per question`);
   out.push("");
-  out.push(`${"metric".padEnd(12)} ${"old".padStart(7)} ${"new".padStart(7)} ${"delta".padStart(7)}  ${"95% CI".padEnd(20)} n`);
-  for (const d of r.deltas) if (d.n > 0) out.push(deltaRow(d));
+  out.push(
+    ...deltaTable(
+      r.deltas.filter((d) => d.n > 0),
+      "old",
+      "new",
+    ),
+  );
   out.push("");
   out.push(
     `retrieved documents, old vs new: Jaccard ${fmtValue("", mean(r.overlap.map((x) => x.jaccard)))} · rank-biased overlap (p=0.9) ${fmtValue("", mean(r.overlap.map((x) => x.rbo)))} (mean over ${r.overlap.length} questions)`,
@@ -52,12 +58,6 @@ export function formatReplay(r: ReplayOutcome, top = 10): string {
   const errs = o.questions.filter((q) => q.status !== "ok").length;
   if (errs > 0) out.push(`target errors: ${errs} (counted, never averaged)`);
   return out.join("\n");
-}
-
-/** One metric's row: old and new means, the delta and its interval, n. */
-function deltaRow(d: ReplayOutcome["deltas"][number]): string {
-  const ci = d.interval ? `[${fmtDelta(d.metric, d.interval.lower)}, ${fmtDelta(d.metric, d.interval.upper)}]` : "—";
-  return `${d.metric.padEnd(12)} ${fmtValue(d.metric, d.mean_a).padStart(7)} ${fmtValue(d.metric, d.mean_b).padStart(7)} ${fmtDelta(d.metric, d.delta).padStart(7)}  ${ci.padEnd(20)} ${d.n}`;
 }
 
 /** The differences of one metric, per question. */

@@ -1,8 +1,9 @@
 import { isWorse, qualityDelta } from "@ragmeter/core/domain/metricTable";
 import type { Comparison } from "../../runs/compare.js";
+import type { PairedDelta } from "../../runs/paired.js";
 import { fmtDelta, fmtValue } from "./text.js";
 
-type Delta = Comparison["deltas"][number];
+type Delta = PairedDelta;
 
 /** Text report of a comparison: per-metric paired deltas with interval and n, unpaired questions, regressions. */
 export function formatComparison(c: Comparison): string {
@@ -10,8 +11,7 @@ export function formatComparison(c: Comparison): string {
   out.push(`compare ${c.a.run_id} (pipeline ${c.a.pipeline_version}) → ${c.b.run_id} (pipeline ${c.b.pipeline_version})`);
   out.push(`paired over questions scored ok in both; 95% CI by percentile bootstrap, B=${c.resamples}, seed ${c.seed}`);
   out.push("");
-  out.push(`${"metric".padEnd(12)} ${"A".padStart(7)} ${"B".padStart(7)} ${"delta".padStart(7)}  ${"95% CI".padEnd(20)} n`);
-  for (const d of c.deltas) out.push(deltaRow(d));
+  out.push(...deltaTable(c.deltas, "A", "B"));
   out.push(...unpairedLines(c.deltas));
   out.push("");
   out.push("regressed");
@@ -21,10 +21,20 @@ export function formatComparison(c: Comparison): string {
   return out.join("\n");
 }
 
-/** One metric's row: mean in A and B, the paired delta, its interval and n. */
-function deltaRow(d: Delta): string {
+/**
+ * The paired-delta table (compare, replay): a header with the two sides' names, then one row per
+ * metric; the name column as wide as the longest metric name (context_relevance: 17 characters), so
+ * the columns line up.
+ */
+export function deltaTable(deltas: readonly Delta[], a: string, b: string): string[] {
+  const width = Math.max(12, ...deltas.map((d) => d.metric.length));
+  return [`${"metric".padEnd(width)} ${a.padStart(7)} ${b.padStart(7)} ${"delta".padStart(7)}  ${"95% CI".padEnd(20)} n`, ...deltas.map((d) => deltaRow(d, width))];
+}
+
+/** One metric's row: mean in A and B, the paired delta, its interval and n; the name padded to `width`. */
+function deltaRow(d: Delta, width: number): string {
   const ci = d.interval ? `[${fmtDelta(d.metric, d.interval.lower)}, ${fmtDelta(d.metric, d.interval.upper)}]` : "—";
-  return `${d.metric.padEnd(12)} ${fmtValue(d.metric, d.mean_a).padStart(7)} ${fmtValue(d.metric, d.mean_b).padStart(7)} ${fmtDelta(d.metric, d.delta).padStart(7)}  ${ci.padEnd(20)} ${d.n}`;
+  return `${d.metric.padEnd(width)} ${fmtValue(d.metric, d.mean_a).padStart(7)} ${fmtValue(d.metric, d.mean_b).padStart(7)} ${fmtDelta(d.metric, d.delta).padStart(7)}  ${ci.padEnd(20)} ${d.n}`;
 }
 
 /** The section of the questions left unpaired or not ok, with their reasons per metric (none when every question paired). */
