@@ -67,6 +67,21 @@ describe("proposeMapping", () => {
     expect(m.usage).toEqual({ input_tokens: "$.usage.prompt_tokens", output_tokens: "$.usage.completion_tokens" });
   });
 
+  it("reads a hand-written service's reply (result, sources[].{chunk, file, content, relevance}): file is the document id", () => {
+    // the reply of a small http.server RAG service written following the README as a new user
+    const reply = {
+      result: "We email a reset link that stays valid for 45 minutes.",
+      sources: [
+        { chunk: "account/password.md#0", file: "account/password.md", content: "Open the sign-in page and choose Forgot password. We email a reset link.", relevance: 11.09 },
+        { chunk: "account/delete.md#1", file: "account/delete.md", content: "Invoices are kept for ten years because the law requires it.", relevance: 2.5 },
+      ],
+      model: "extractive-1",
+    };
+    const m = mapped(reply);
+    expect(m.answer.path).toBe("$.result");
+    expect(m.contexts).toEqual({ path: "$.sources[*]", count: 2, id: "$.chunk", document_id: "$.file", text: "$.content", score: "$.relevance" });
+  });
+
   it("takes the document id as id when the contexts carry no id of their own", () => {
     const m = mapped({ answer: "It lasts 72 hours, then resources stop.", context: [{ metadata: { source: "a.md" }, page_content: "A grace period of 72 hours applies." }] });
     expect(m.contexts).toMatchObject({ id: "$.metadata.source", document_id: null });

@@ -72,7 +72,7 @@ function showContexts(c: NonNullable<ReplyMapping["contexts"]>, top: RetrievedIt
   return [
     `  contexts     ${c.path}  (${c.count} in this reply)`,
     `    id         ${c.id}${top ? `  ${quote(top.id, 40)}` : ""}`,
-    `    document   ${c.document_id ?? "(none: the id is the document id)"}${c.document_id !== null && top ? `  ${quote(top.document_id, 40)}` : ""}`,
+    `    document   ${c.document_id ?? `(none found: the id stands for the document; if another field names the document, add "document_id": "$.<field>" to the config's response.context)`}${c.document_id !== null && top ? `  ${quote(top.document_id, 40)}` : ""}`,
     `    text       ${c.text}${top ? `  ${quote(top.text, 50)}` : ""}`,
     `    score      ${c.score ?? "(none)"}${topScore}`,
   ];

@@ -42,7 +42,7 @@ const ANSWER_KEYS = /^(answer|response|output|result|text|content|message|reply|
 const CONTEXTS_KEYS = /^(contexts?|sources?|source_nodes|source_documents|documents?|docs|chunks|passages|results|retrieved|references|citations|hits|matches|nodes)$/iu;
 const TEXT_KEYS = /^(text|content|page_content|chunk|passage|snippet|body|document)$/iu;
 const ID_KEYS = /^(id|_id|id_|chunk_id|node_id|uuid|chunkid|nodeid|key|chunk)$/iu;
-const DOC_KEYS = /^(document_id|doc_id|documentid|docid|doc|document|source|source_id|file_name|filename|file_path|filepath|path|url|uri|title)$/iu;
+const DOC_KEYS = /^(document_id|doc_id|documentid|docid|doc|document|source|source_id|file_name|filename|file|file_path|filepath|path|url|uri|title)$/iu;
 const SCORE_KEYS = /^(score|similarity|relevance|relevance_score|similarity_score|_score|rank_score)$/iu;
 const INPUT_TOKEN_KEYS = /^(prompt_tokens|input_tokens|prompttokens|inputtokens|prompt_token_count|input_token_count)$/iu;
 const OUTPUT_TOKEN_KEYS = /^(completion_tokens|output_tokens|completiontokens|outputtokens|candidates_token_count|output_token_count)$/iu;
@@ -148,6 +148,7 @@ function docRank(key: string): number {
     "filepath",
     "file_name",
     "filename",
+    "file",
     "path",
     "url",
     "uri",
