@@ -69,17 +69,20 @@ export async function goldenQuestionsOfRun(store: Store, goldenSetHash: string, 
   return (await rs.json<unknown>()).map((x) => lostSchema.parse(x));
 }
 
-/** The most recent UNSUPPORTED or CONTRADICTED claims, with their question. */
-export async function recentBadClaims(store: Store, limit: number): Promise<z.infer<typeof badClaimSchema>[]> {
+/**
+ * The most recent UNSUPPORTED or CONTRADICTED claims of some runs and of live traffic (run `live`),
+ * with their question: a report over one golden set lists no claim of another set's runs.
+ */
+export async function recentBadClaims(store: Store, runIds: readonly string[], limit: number): Promise<z.infer<typeof badClaimSchema>[]> {
   const db = store.database;
   const bad = await store.client.query({
     query: `SELECT toString(c.created_at) AS time, c.verdict AS verdict, c.claim AS claim, ifNull(i.question, '') AS question, c.pipeline_version AS pipeline_version, c.trace_id AS trace_id, c.golden_id AS golden_id
       FROM ${db}.claims AS c FINAL
       LEFT JOIN (SELECT trace_id, question FROM ${db}.interactions FINAL) AS i ON i.trace_id = c.trace_id
-      WHERE c.verdict IN ('UNSUPPORTED', 'CONTRADICTED')
+      WHERE c.verdict IN ('UNSUPPORTED', 'CONTRADICTED') AND (c.run_id IN {runs:Array(String)} OR c.run_id = 'live')
       ORDER BY c.created_at DESC, c.trace_id, c.claim_index
       LIMIT {limit:UInt32}`,
-    query_params: { limit },
+    query_params: { limit, runs: runIds },
     format: "JSONEachRow",
   });
   return (await bad.json<unknown>()).map((x) => badClaimSchema.parse(x));

@@ -74,7 +74,7 @@ export interface ReportData {
   }[];
   /** The last run by tag: metric → mean of ok values, with n. */
   readonly by_tag: Readonly<Record<string, Readonly<Record<string, MetricMean>>>>;
-  /** Most recent UNSUPPORTED and CONTRADICTED claims, newest first. */
+  /** Most recent UNSUPPORTED and CONTRADICTED claims of the report's runs and of live traffic, newest first. */
   readonly bad_claims: readonly {
     readonly time: string;
     readonly verdict: string;
@@ -139,7 +139,11 @@ export async function loadReportData(store: Store, options: ReportOptions = {}):
   const last = completed[completed.length - 1];
   const { comparison, lost_hit } = await lastAgainstPrevious(store, last, perQuestion, headline_k);
   const by_tag = last ? await byTagOf(store, last, perQuestion.get(last.run_id)) : {};
-  const bad_claims = await recentBadClaims(store, options.maxClaims ?? 30);
+  const bad_claims = await recentBadClaims(
+    store,
+    completed.map((r) => r.run_id),
+    options.maxClaims ?? 30,
+  );
   return { generated_at: new Date((options.now ?? Date.now)()).toISOString(), location: store.location, runs, ks, headline_k, comparison, lost_hit, by_tag, bad_claims };
 }
 
