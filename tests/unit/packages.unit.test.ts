@@ -30,6 +30,15 @@ describe("the ragmeter package", () => {
     expect(all).not.toHaveProperty("minisearch");
   });
 
+  it("docs/install.md names every workspace bundled into the CLI (the list went stale when core, store and stream were split out)", () => {
+    const { cli } = bundledWorkspaces(root);
+    const install = readFileSync(path.join(root, "docs", "install.md"), "utf8").replace(/\s+/gu, " ");
+    const listed = /every workspace it reaches through its dependencies \(([^)]*)\)/u.exec(install)?.[1] ?? "";
+    const named = (ws: string) => (ws === "@ragmeter/kafka" ? "the Kafka module" : ws.replace("@ragmeter/", ""));
+    const missing = cli.filter((ws: string) => ws !== "@ragmeter/scorer" && !listed.split(", ").includes(named(ws)));
+    expect(missing).toEqual([]);
+  });
+
   it("chdb is optional, playwright-core an optional peer (report --png), everything else a dependency", () => {
     expect(manifest.optionalDependencies).toEqual({ chdb: expect.any(String) });
     expect(manifest.peerDependencies).toEqual({ "playwright-core": expect.any(String) });
