@@ -252,6 +252,17 @@ function viaTracesSettings(io: Io, flags: EvalFlags): ViaTracesSettings {
   };
 }
 
+/**
+ * When every question of a `--target URL` run failed because the service refused ragmeter's request
+ * (an HTTP 4xx) or answered in another shape (a reply field missing or of another type): the line
+ * that says `init` finds the body and mapping the service needs; else null.
+ */
+export function plainTargetHint(outcome: Pick<EvalOutcome, "failures">, url: string): string | null {
+  const shape = /^(HTTP 4\d\d\b|reply field |reply is not JSON)/u;
+  if (outcome.failures.length === 0 || !outcome.failures.every((f) => f.status === "target_error" && shape.test(f.reason))) return null;
+  return `hint: --target sends {"question": …} and reads {"answer", "contexts"}; for a service with another request or reply, \`npx ragmeter init --url ${url}\` finds its body and mapping and writes a --target-config`;
+}
+
 /** `ragmeter eval`: replay a golden set against an HTTP target, score, store, print. Returns the exit code. */
 async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
   // Process-wide, for this command and after (RAGMETER_RUNTIME_TUNING; figures in bench/README.md, "eval"):
@@ -291,7 +302,10 @@ async function evalCommand(io: Io, flags: EvalFlags): Promise<number> {
           (evaluations) => evaluateAndReport(io, store, judge, spec, target, { concurrency: flags.concurrency, json: flags.json, viaTraces, evaluations }),
         );
         if (outcome === null) return EXIT.usage;
-        return evalExitCode(io, outcome, flags.maxErrorRate);
+        const code = evalExitCode(io, outcome, flags.maxErrorRate);
+        const hint = flags.target !== undefined && code === EXIT.usage ? plainTargetHint(outcome, flags.target) : null;
+        if (hint !== null) io.err(hint);
+        return code;
       },
       { after: client.ready, config },
     );
