@@ -107,7 +107,10 @@ describe("eval --target-config against a service of another shape", () => {
         unanswerable: { items: 1, recall: { "recall@1": null, "recall@3": null }, n: 0 },
       });
       expect(r.out).toContain("match modes: chunk_id 1, document 1, substring 1, unanswerable 1");
-      expect(j.warnings).toEqual([]);
+      // the service answers 2 contexts per question (asked for top_k 3): recall@3 sees only those
+      expect(j.warnings).toEqual([
+        'the target returned at most 2 contexts per question: recall@k, precision@k and ndcg@k for k = 3 see only those; have it return 3 (a target config can send "top_k": "{{k}}", the largest --k)',
+      ]);
       figures.push({ sha: j.golden_set.sha256, metrics: j.metrics, counts: j.counts, modes: j.match_modes });
       // the requests: the body filled ({{k}} alone is the number 3, inside a string its text), env and trace headers added
       expect(service.requests).toHaveLength(4);

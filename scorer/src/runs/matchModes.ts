@@ -62,3 +62,17 @@ export function documentIdWarningOf(sources: number, retrieved: number, hit: boo
   if (hit || sources === 0 || retrieved === 0) return null;
   return `none of ${sources} expected sources among ${retrieved} retrieved items; do contexts carry document_id? (without one, the chunk id is used as document id)`;
 }
+
+/**
+ * The warning of a target that returns fewer contexts than the largest k (found as a new user: a
+ * service returning its default top 3 while the run measured recall@5 and recall@10, the CI gate's
+ * recall@5 silently equal to recall@3). `retrieved`: the contexts of each question the target
+ * answered. Null when some answer had as many contexts as the largest k, or none had any.
+ */
+export function fewContextsWarning(ks: readonly number[], retrieved: readonly number[]): string | null {
+  const most = retrieved.reduce((m, n) => Math.max(m, n), 0);
+  const above = ks.filter((k) => k > most);
+  if (most === 0 || above.length === 0) return null;
+  const largest = Math.max(...above);
+  return `the target returned at most ${most} context${most === 1 ? "" : "s"} per question: recall@k, precision@k and ndcg@k for k = ${above.join(", ")} see only those; have it return ${largest} (a target config can send "top_k": "{{k}}", the largest --k)`;
+}

@@ -10,7 +10,7 @@ import { runScores } from "@ragmeter/store/results";
 import { getRun, previousRun, type RunRecord, saveRun } from "@ragmeter/store/runs";
 import { type Aggregate, aggregate } from "./aggregate.js";
 import { expectedSources, type QuestionDigest, type QuestionFailure, questionDigester, questionFailure } from "./digest.js";
-import { documentIdWarningOf, type ModeReport, matchModeReport } from "./matchModes.js";
+import { documentIdWarningOf, fewContextsWarning, type ModeReport, matchModeReport } from "./matchModes.js";
 import { type PairedDelta, pairedDelta } from "./paired.js";
 import { storeRunSummary } from "./runSummary.js";
 
@@ -105,6 +105,24 @@ export interface CompleteRunInput {
 }
 
 /**
+ * The warnings of a golden run about its target: no retrieved document is an expected source (no
+ * document id), and fewer contexts than the largest k (a question the target did not answer has
+ * none; the largest count is what matters).
+ */
+function goldenRunWarnings(items: readonly GoldenItem[], questions: readonly QuestionDigest[], ks: readonly number[]): string[] {
+  const doc = documentIdWarningOf(
+    expectedSources(items).size,
+    questions.reduce((n, q) => n + q.retrieved, 0),
+    questions.some((q) => q.source_hit),
+  );
+  const few = fewContextsWarning(
+    ks,
+    questions.map((q) => q.retrieved),
+  );
+  return [doc, few].filter((w): w is string => w !== null);
+}
+
+/**
  * Finishes a run whatever produced its results (direct replay or spans through the scorer):
  * aggregates, breaks down by tag, builds the judge report, marks the run completed with its
  * summary, and pairs it with the previous comparable run (design §5).
@@ -115,14 +133,7 @@ export async function completeRun(input: CompleteRunInput): Promise<EvalOutcome>
   const now = input.now;
   const goldenItems = input.goldenItems ?? null;
   const byMode = goldenItems ? matchModeReport(goldenItems, questions, ks) : null;
-  const docWarning = goldenItems
-    ? documentIdWarningOf(
-        expectedSources(goldenItems).size,
-        questions.reduce((n, q) => n + q.retrieved, 0),
-        questions.some((q) => q.source_hit),
-      )
-    : null;
-  const warnings = docWarning ? [...input.warnings, docWarning] : input.warnings;
+  const warnings = [...input.warnings, ...(goldenItems ? goldenRunWarnings(goldenItems, questions, ks) : [])];
   const names = runMetricNames(ks, judge);
   const agg = aggregate(
     questions.map((q) => q.metrics),
