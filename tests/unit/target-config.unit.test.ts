@@ -45,6 +45,17 @@ describe("uniqueSubstring", () => {
   it("the whole text when no sentence is unique", () => {
     expect(uniqueSubstring("Run it now. Run it now.")).toBe("Run it now. Run it now.");
   });
+  it("near an answer: the unique sentence sharing the most words with it, the first of a tie", () => {
+    // init's starter item from a new user's service: the first sentence does not hold the answer
+    const chunk = 'Open the sign-in page and choose "Forgot password". We email a reset link that stays valid for 45 minutes.';
+    // words shared with the answer: none in the first sentence, all 11 in the second
+    expect(uniqueSubstring(chunk, "We email a reset link that stays valid for 45 minutes.")).toBe("We email a reset link that stays valid for 45 minutes.");
+    expect(uniqueSubstring(chunk)).toBe('Open the sign-in page and choose "Forgot password".');
+    // "the page" is shared by both sentences (2 words each): the first wins
+    expect(uniqueSubstring("Open the page now. Close the page later.", "the page")).toBe("Open the page now.");
+    // "Run it now." shares both words but occurs twice, "Yes." is too short: the one unique sentence, sharing none
+    expect(uniqueSubstring("Yes. Run it now. Then check the log. Run it now.", "run it")).toBe("Then check the log.");
+  });
 });
 
 describe("target config validation", () => {

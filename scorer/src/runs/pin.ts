@@ -4,17 +4,24 @@ import { type GoldenItem, matchMode, normalizeText, occurrences, sentences } fro
 /** Fewest words of a sentence chosen as a pinned substring (shorter ones are rarely specific). */
 const MIN_WORDS = 3;
 
+/** The distinct lower-cased words (letters and digits) of a text. */
+const wordSet = (text: string): Set<string> => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+
 /**
- * A substring of `text` that occurs exactly once in it (after `normalizeText`): its first sentence
- * of at least three words that is unique; else the whole (normalised) text, which always is.
+ * A substring of `text` that occurs exactly once in it (after `normalizeText`): a sentence of at
+ * least three words that is unique, the first one, or with `near` (an answer) the one sharing the
+ * most words with it (the first of a tie); else the whole (normalised) text, which always is unique.
  */
-export function uniqueSubstring(text: string): string {
+export function uniqueSubstring(text: string, near?: string): string {
   const whole = normalizeText(text);
-  for (const s of sentences(text)) {
-    const n = normalizeText(s);
-    if (n.split(" ").length >= MIN_WORDS && occurrences(whole, n) === 1) return n;
-  }
-  return whole;
+  const unique = sentences(text)
+    .map(normalizeText)
+    .filter((n) => n.split(" ").length >= MIN_WORDS && occurrences(whole, n) === 1);
+  if (unique.length === 0) return whole;
+  if (near === undefined) return unique[0] as string;
+  const words = wordSet(near);
+  const shared = (n: string): number => [...wordSet(n)].filter((w) => words.has(w)).length;
+  return unique.reduce((best, n) => (shared(n) > shared(best) ? n : best));
 }
 
 /** A golden item as `golden pin` writes it (one JSONL line). */

@@ -37,23 +37,24 @@ const MAX_SUBSTRING = 160;
 
 /**
  * A substring of a context's text proposed as the expected substring: its first sentence of three
- * words or more that occurs once in it, cut at a word boundary to at most 160 characters.
+ * words or more that occurs once in it (with `answer`, the one sharing the most words with the
+ * answer), cut at a word boundary to at most 160 characters.
  */
-export function proposedSubstring(text: string): string {
-  const s = uniqueSubstring(text);
+export function proposedSubstring(text: string, answer?: string): string {
+  const s = uniqueSubstring(text, answer);
   if (s.length <= MAX_SUBSTRING) return s;
   const cut = s.slice(0, MAX_SUBSTRING);
   const space = cut.lastIndexOf(" ");
   return space > MAX_SUBSTRING / 2 ? cut.slice(0, space) : cut;
 }
 
-/** The starter golden set of `init`: the question asked, its top context's document and a substring of it. */
-export function starterGoldenText(question: string, top: RetrievedItem, url: string): string {
+/** The starter golden set of `init`: the question asked, its top context's document and the sentence of it nearest the answer. */
+export function starterGoldenText(question: string, top: RetrievedItem, url: string, answer: string): string {
   const item: DraftItemLine = {
     id: "starter-1",
     question,
     expected_source: top.document_id,
-    expected_substring: proposedSubstring(top.text),
+    expected_substring: proposedSubstring(top.text, answer),
     tags: ["starter"],
     unconfirmed: true,
   };

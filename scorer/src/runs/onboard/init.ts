@@ -79,12 +79,12 @@ function showContexts(c: NonNullable<ReplyMapping["contexts"]>, top: RetrievedIt
 }
 
 /** Files common to both kinds of target: the starter golden set and the workflow. */
-function commonFiles(o: InitOptions, top: RetrievedItem, targetFlag: string, where: string): { files: PlannedFile[]; evalCommand: string } {
+function commonFiles(o: InitOptions, top: RetrievedItem, answer: string, targetFlag: string, where: string): { files: PlannedFile[]; evalCommand: string } {
   const files: PlannedFile[] = [
     {
       path: o.goldenFile,
-      what: `starter golden set: 1 item, unconfirmed (expected source ${quote(top.document_id, 50)} and a sentence of it, from the top context)`,
-      text: starterGoldenText(o.question, top, where),
+      what: `starter golden set: 1 item, unconfirmed (expected source ${quote(top.document_id, 50)} and its sentence nearest the answer, from the top context)`,
+      text: starterGoldenText(o.question, top, where, answer),
     },
   ];
   if (o.workflowFile !== null)
@@ -136,7 +136,7 @@ export async function planInit(o: InitOptions): Promise<InitPlan> {
   const top = needContexts(mapped.contexts, url);
   report.push(...showMapping(m, top));
   report.push(`checked: eval's mapping reads this reply as an answer of ${mapped.answer.length} characters and ${mapped.contexts.length} contexts`);
-  const rest = commonFiles(o, top, `--target-config ${o.configFile}`, url);
+  const rest = commonFiles(o, top, mapped.answer, `--target-config ${o.configFile}`, url);
   return {
     report,
     files: [{ path: o.configFile, what: `target config: POST ${JSON.stringify(probe.body)}, the mapping above`, text: targetConfigText(cfg) }, ...rest.files],
@@ -158,6 +158,6 @@ async function planModule(o: InitOptions, file: string): Promise<InitPlan> {
     ...showReply({ answer: reply.answer, contexts: reply.contexts }).map((l) => `  ${l}`),
     `the module answers {answer, contexts} itself: no target config needed (eval --target-module ${file})`,
   ];
-  const rest = commonFiles(o, top, `--target-module ${file}`, `module ${file}`);
+  const rest = commonFiles(o, top, reply.answer, `--target-module ${file}`, `module ${file}`);
   return { report, files: rest.files, evalCommand: rest.evalCommand };
 }
