@@ -57,4 +57,27 @@ describe("formatComparison", () => {
     const c: Comparison = { comparison_id: "c", a: run("r-a", "v1"), b: run("r-b", "v2"), deltas: [delta("mrr", 0.5, 0.5, 0, 0)], seed: 1, resamples: 100, warnings: [] };
     expect(formatComparison(c).split("\n")[4]).toBe("mrr             0.50    0.50   +0.00  [+0.00, +0.00]       2");
   });
+
+  it("groups questions unpaired for one reason in every metric; lists the others per metric", () => {
+    const ids = Array.from({ length: 12 }, (_, i) => `q${String(i + 1).padStart(2, "0")}`);
+    const onlyA = ids.map((golden_id) => ({ golden_id, reason: "only in run A" }));
+    const c: Comparison = {
+      comparison_id: "c",
+      a: run("r-a", "v1"),
+      b: run("r-b", "v2"),
+      deltas: [
+        { ...delta("recall@5", 1, 1, 0, 0), unpaired: [...onlyA, { golden_id: "g1", reason: "not ok in B (target_error)" }] },
+        { ...delta("mrr", 1, 1, 0, 0), unpaired: onlyA },
+      ],
+      seed: 1,
+      resamples: 100,
+      warnings: [],
+    };
+    const text = formatComparison(c);
+    expect(text.slice(text.indexOf("unpaired or not ok"), text.indexOf("\n\nregressed")).split("\n")).toEqual([
+      "unpaired or not ok",
+      "  only in run A, every metric (12): q01, q02, q03, q04, q05, q06, q07, q08, q09, q10, … and 2 more",
+      "  g1: recall@5: not ok in B (target_error)",
+    ]);
+  });
 });

@@ -37,13 +37,31 @@ function deltaRow(d: Delta, width: number): string {
   return `${d.metric.padEnd(width)} ${fmtValue(d.metric, d.mean_a).padStart(7)} ${fmtValue(d.metric, d.mean_b).padStart(7)} ${fmtDelta(d.metric, d.delta).padStart(7)}  ${ci.padEnd(20)} ${d.n}`;
 }
 
-/** The section of the questions left unpaired or not ok, with their reasons per metric (none when every question paired). */
+/** Ids shown per line of a group of questions unpaired for one reason in every metric. */
+const GROUP_IDS = 10;
+
+/**
+ * The section of the questions left unpaired or not ok, with their reasons per metric (none when
+ * every question paired). Questions unpaired for one same reason in every metric (two runs of
+ * different golden sets: a question only in one run) are one line per reason, not one per question.
+ */
 function unpairedLines(deltas: readonly Delta[]): string[] {
-  const unpaired = new Map<string, string[]>();
-  for (const d of deltas) for (const u of d.unpaired) unpaired.set(u.golden_id, [...(unpaired.get(u.golden_id) ?? []), `${d.metric}: ${u.reason}`]);
+  const unpaired = new Map<string, { metric: string; reason: string }[]>();
+  for (const d of deltas) for (const u of d.unpaired) unpaired.set(u.golden_id, [...(unpaired.get(u.golden_id) ?? []), { metric: d.metric, reason: u.reason }]);
   if (unpaired.size === 0) return [];
   const sorted = [...unpaired].sort(([x], [y]) => x.localeCompare(y));
-  return ["", "unpaired or not ok", ...sorted.map(([id, why]) => `  ${id}: ${why.join("; ")}`)];
+  const everyMetric = new Map<string, string[]>();
+  const lines: string[] = [];
+  for (const [id, why] of sorted) {
+    const reason = why[0]?.reason ?? "";
+    if (why.length === deltas.length && why.every((w) => w.reason === reason)) everyMetric.set(reason, [...(everyMetric.get(reason) ?? []), id]);
+    else lines.push(`  ${id}: ${why.map((w) => `${w.metric}: ${w.reason}`).join("; ")}`);
+  }
+  const groups = [...everyMetric].map(([reason, ids]) => {
+    const more = ids.length > GROUP_IDS ? `, … and ${ids.length - GROUP_IDS} more` : "";
+    return `  ${reason}, every metric (${ids.length}): ${ids.slice(0, GROUP_IDS).join(", ")}${more}`;
+  });
+  return ["", "unpaired or not ok", ...groups, ...lines];
 }
 
 /** A metric's regressed questions, worst first (ten shown), or null when none regressed. */
