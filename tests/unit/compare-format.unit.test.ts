@@ -1,12 +1,12 @@
 // `ragmeter compare`'s table: every row's columns line up, whatever the longest metric name
 // (context_relevance, 17 characters, pushed its row's columns 5 to the right of the others).
 import { describe, expect, it } from "vitest";
-import { formatComparison } from "../../scorer/src/cli/format/compare.js";
+import { formatComparison, verdictLine } from "../../scorer/src/cli/format/compare.js";
 import type { Comparison } from "../../scorer/src/runs/compare.js";
 import type { PairedDelta } from "../../scorer/src/runs/paired.js";
 import type { RunRecord } from "../../store/src/runs.js";
 
-const run = (run_id: string, pipeline_version: string): RunRecord => ({
+const run = (run_id: string, pipeline_version: string, ks: number[] = [5]): RunRecord => ({
   run_id,
   started_at: "2026-12-07T03:00:00.000Z",
   finished_at: null,
@@ -18,7 +18,7 @@ const run = (run_id: string, pipeline_version: string): RunRecord => ({
   judge_kind: "heuristic",
   judge_model: "heuristic",
   judge_prompt_version: "p",
-  ks: [5],
+  ks,
   target: "t",
   summary: "{}",
 });
@@ -66,7 +66,7 @@ describe("formatComparison", () => {
       a: run("r-a", "v1"),
       b: run("r-b", "v2"),
       deltas: [
-        { ...delta("recall@5", 1, 1, 0, 0), unpaired: [...onlyA, { golden_id: "g1", reason: "not ok in B (target_error)" }] },
+        { ...delta("recall@5", 1, 1, 0, 0), unpaired: [...onlyA, { golden_id: "g1", reason: "A ok, B target_error" }] },
         { ...delta("mrr", 1, 1, 0, 0), unpaired: onlyA },
       ],
       seed: 1,
@@ -77,7 +77,34 @@ describe("formatComparison", () => {
     expect(text.slice(text.indexOf("unpaired or not ok"), text.indexOf("\n\nregressed")).split("\n")).toEqual([
       "unpaired or not ok",
       "  only in run A, every metric (12): q01, q02, q03, q04, q05, q06, q07, q08, q09, q10, … and 2 more",
-      "  g1: recall@5: not ok in B (target_error)",
+      "  g1: recall@5: A ok, B target_error",
     ]);
+  });
+});
+
+describe("verdictLine", () => {
+  const head = "verdict (headline metrics, 95% interval excluding 0): ";
+  it("says which version is worse or better and on which headline metric, with its layer; an interval spanning 0 is no clear change", () => {
+    const deltas = [
+      delta("recall@1", 1, 0, -1, -1), // not a headline metric at k = 5: left out
+      delta("recall@5", 1, 0.5, -1, -0.1),
+      delta("grounding", 0.6, 0.8, 0.05, 0.4),
+      delta("relevance", 3, 2.9, -0.5, 0.2),
+      delta("mrr", 1, 0, -1, -1), // not headline
+    ];
+    expect(verdictLine({ a: run("r-a", "v1", [1, 5]), b: run("r-b", "v2", [1, 5]), deltas })).toBe(
+      `${head}v2 is mixed against v1 — worse: recall@5 -0.50 (retrieval); better: grounding +0.20 (answer); no clear change: relevance`,
+    );
+    expect(verdictLine({ a: run("r-a", "v1"), b: run("r-b", "v2"), deltas: [delta("key_facts", 0.9, 0.4, -0.7, -0.2)] })).toBe(
+      `${head}v2 is worse than v1 — worse: key facts -0.50 (answer)`,
+    );
+  });
+
+  it("reads recall at the largest k when the run has no k = 5, and says when nothing clearly changed", () => {
+    const deltas = [delta("recall@3", 0.5, 1, 0.2, 0.8), delta("recall@1", 0.5, 0.5, 0, 0)];
+    expect(verdictLine({ a: run("r-a", "v1", [1, 3]), b: run("r-b", "v2", [1, 3]), deltas })).toBe(`${head}v2 is better than v1 — better: recall@3 +0.50 (retrieval)`);
+    expect(verdictLine({ a: run("r-a", "v1"), b: run("r-b", "v2"), deltas: [delta("recall@5", 0.5, 0.5, -0.1, 0.1)] })).toBe(
+      `${head}no clear change from v1 to v2 — no clear change: recall@5`,
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { isWorse, qualityDelta } from "@ragmeter/core/domain/metricTable";
+import { isWorse, metricLabel, metricTable, qualityDelta } from "@ragmeter/core/domain/metricTable";
 import type { Comparison } from "../../runs/compare.js";
 import type { PairedDelta } from "../../runs/paired.js";
 import { fmtDelta, fmtValue } from "./text.js";
@@ -12,6 +12,7 @@ export function formatComparison(c: Comparison): string {
   out.push(`paired over questions scored ok in both; 95% CI by percentile bootstrap, B=${c.resamples}, seed ${c.seed}`);
   out.push("");
   out.push(...deltaTable(c.deltas, "A", "B"));
+  out.push("", verdictLine(c));
   out.push(...unpairedLines(c.deltas));
   out.push("");
   out.push("regressed");
@@ -19,6 +20,47 @@ export function formatComparison(c: Comparison): string {
   out.push(...(regressed.length > 0 ? regressed : ["  none"]));
   for (const w of c.warnings) out.push(`warning: ${w}`);
   return out.join("\n");
+}
+
+/** Whether a delta's 95% interval excludes 0 (a clear change); false without an interval. */
+const clearChange = (d: Delta): boolean => d.interval !== null && (d.interval.lower > 0 || d.interval.upper < 0);
+
+/** The headline metrics (per-k ones at k = 5, else the largest k of B) split by what their 95% interval says. */
+function headlineMoves(c: Pick<Comparison, "b" | "deltas">): { worse: string[]; better: string[]; held: string[] } {
+  const ks = c.b.ks.length > 0 ? c.b.ks : [5];
+  const headline = metricTable([ks.includes(5) ? 5 : Math.max(...ks)]).filter((x) => x.headline);
+  const out = { worse: [] as string[], better: [] as string[], held: [] as string[] };
+  for (const d of c.deltas) {
+    const m = headline.find((x) => x.name === d.metric);
+    if (m === undefined || d.delta === null) continue;
+    if (!clearChange(d)) out.held.push(metricLabel(m.name));
+    else (isWorse(m.name, d.delta) ? out.worse : out.better).push(`${metricLabel(m.name)} ${fmtDelta(m.name, d.delta)} (${m.kind === "retrieval" ? "retrieval" : "answer"})`);
+  }
+  return out;
+}
+
+/**
+ * One line that says whether B is better or worse than A and where: the headline metrics whose 95%
+ * interval excludes 0, each with its layer (retrieval: a metric of the ranked contexts; answer: the
+ * rest), then those with no clear change.
+ */
+export function verdictLine(c: Pick<Comparison, "a" | "b" | "deltas">): string {
+  const { worse, better, held } = headlineMoves(c);
+  const [a, b] = [c.a.pipeline_version, c.b.pipeline_version];
+  const overall =
+    worse.length > 0
+      ? better.length > 0
+        ? `${b} is mixed against ${a}`
+        : `${b} is worse than ${a}`
+      : better.length > 0
+        ? `${b} is better than ${a}`
+        : `no clear change from ${a} to ${b}`;
+  const parts = [
+    ...(worse.length > 0 ? [`worse: ${worse.join(", ")}`] : []),
+    ...(better.length > 0 ? [`better: ${better.join(", ")}`] : []),
+    ...(held.length > 0 ? [`no clear change: ${held.join(", ")}`] : []),
+  ];
+  return `verdict (headline metrics, 95% interval excluding 0): ${overall}${parts.length > 0 ? ` — ${parts.join("; ")}` : ""}`;
 }
 
 /**
