@@ -107,9 +107,9 @@ describe("eval --target-config against a service of another shape", () => {
         unanswerable: { items: 1, recall: { "recall@1": null, "recall@3": null }, n: 0 },
       });
       expect(r.out).toContain("match modes: chunk_id 1, document 1, substring 1, unanswerable 1");
-      // the service answers 2 contexts per question (asked for top_k 3): recall@3 sees only those
+      // the service answers 2, 2, 1 and 0 contexts (asked for top_k 3): recall@3 sees at most 2
       expect(j.warnings).toEqual([
-        'the target returned at most 2 contexts per question: recall@k, precision@k and ndcg@k for k = 3 see only those; have it return 3 (a target config can send "top_k": "{{k}}", the largest --k)',
+        'the target returned at most 2 contexts per question (exactly 2 in 2 of 3 answers, as if capped): recall@k, precision@k and ndcg@k for k = 3 see only those; have it return 3 (a target config can send "top_k": "{{k}}", the largest --k)',
       ]);
       figures.push({ sha: j.golden_set.sha256, metrics: j.metrics, counts: j.counts, modes: j.match_modes });
       // the requests: the body filled ({{k}} alone is the number 3, inside a string its text), env and trace headers added

@@ -64,15 +64,17 @@ export function documentIdWarningOf(sources: number, retrieved: number, hit: boo
 }
 
 /**
- * The warning of a target that returns fewer contexts than the largest k (found as a new user: a
- * service returning its default top 3 while the run measured recall@5 and recall@10, the CI gate's
- * recall@5 silently equal to recall@3). `retrieved`: the contexts of each question the target
- * answered. Null when some answer had as many contexts as the largest k, or none had any.
+ * The warning of a target that caps its contexts below the largest k (found as a new user: a service
+ * returning its default top 3 while the run measured recall@5 and recall@10, the CI gate's recall@5
+ * silently equal to recall@3). `retrieved`: the contexts of each question. A cap: the most any answer
+ * had is below the largest k and at least half of the answers with contexts had exactly that many (a
+ * retriever that returns only what matches, a few here and there, is no cap). Null otherwise.
  */
 export function fewContextsWarning(ks: readonly number[], retrieved: readonly number[]): string | null {
-  const most = retrieved.reduce((m, n) => Math.max(m, n), 0);
+  const answered = retrieved.filter((n) => n > 0);
+  const most = answered.reduce((m, n) => Math.max(m, n), 0);
   const above = ks.filter((k) => k > most);
-  if (most === 0 || above.length === 0) return null;
-  const largest = Math.max(...above);
-  return `the target returned at most ${most} context${most === 1 ? "" : "s"} per question: recall@k, precision@k and ndcg@k for k = ${above.join(", ")} see only those; have it return ${largest} (a target config can send "top_k": "{{k}}", the largest --k)`;
+  const atMost = answered.filter((n) => n === most).length;
+  if (most === 0 || above.length === 0 || 2 * atMost < answered.length) return null;
+  return `the target returned at most ${most} context${most === 1 ? "" : "s"} per question (exactly ${most} in ${atMost} of ${answered.length} answers, as if capped): recall@k, precision@k and ndcg@k for k = ${above.join(", ")} see only those; have it return ${Math.max(...above)} (a target config can send "top_k": "{{k}}", the largest --k)`;
 }
