@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { formatLive } from "../../scorer/src/cli/liveCommand.js";
 import { bootstrapMeanInterval } from "../../scorer/src/runs/bootstrap.js";
 import { contentMissingWarning, type LiveInteractionRow, type LiveScoreRow, summariseLive } from "../../scorer/src/runs/live.js";
 
@@ -120,5 +121,15 @@ describe("summariseLive: live traffic per service and pipeline version", () => {
     // An interaction scored without content (status ok, scores content_missing) counts too.
     const scoredDark = summariseLive([inter("t6", "dark", "v1", "q", [], 1)], [score("t6", "grounding", null, "content_missing")], { windowMs: HOUR, now, resamples: 100 });
     expect(scoredDark.content_missing).toBe(1);
+  });
+});
+
+describe("formatLive: a trace without a pipeline version", () => {
+  it("is version (none) in its group and in the overlap lines (found as a new user: 'shop-rag:  vs v1')", () => {
+    const rows = [inter("u1", "shop", "", "q1", ["a", "b"], 30), inter("u2", "shop", "v1", "q1", ["a"], 20)];
+    const text = formatLive(summariseLive(rows, [score("u1", "grounding", 1), score("u2", "grounding", 1)], { windowMs: HOUR, now, seed: 1, resamples: 100 }), "store");
+    expect(text).toContain("shop · pipeline (none)\n");
+    // documents {a, b} and {a}: Jaccard 1/2 over the one question both answered
+    expect(text).toContain("  shop: (none) vs v1  0.500 over 1 question(s)");
   });
 });

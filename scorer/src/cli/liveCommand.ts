@@ -30,6 +30,9 @@ const counts = (c: Readonly<Record<string, number>>): string =>
         .map(([k, v]) => `${k} ${v}`)
         .join(", ");
 
+/** A pipeline version as shown: traces that carry none are `(none)`. */
+const versionShown = (v: string): string => v || "(none)";
+
 /** `ragmeter live` as text: one block per service and pipeline version (a line per live metric), the stream's judge failures, the overlap, the warnings. */
 export function formatLive(s: LiveSummary, location: string): string {
   const lines = [`live traffic since ${s.since.slice(0, 19).replace("T", " ")} UTC (${s.traces_seen} trace(s)) from ${location}`];
@@ -37,7 +40,7 @@ export function formatLive(s: LiveSummary, location: string): string {
   if (s.groups.length === 0) lines.push("  no live traces in the window");
   for (const g of s.groups) {
     lines.push("");
-    lines.push(`${g.service} · pipeline ${g.pipeline_version || "(none)"}`);
+    lines.push(`${g.service} · pipeline ${versionShown(g.pipeline_version)}`);
     lines.push(
       `  ${"traces".padEnd(width)} ${g.traces_seen} seen, ${g.traces_scored} scored; ${Object.entries(g.statuses)
         .map(([k, v]) => `${k} ${v}`)
@@ -56,7 +59,7 @@ export function formatLive(s: LiveSummary, location: string): string {
   if (s.overlap.length > 0) {
     lines.push("");
     lines.push("retrieval overlap (Jaccard of retrieved documents, same question)");
-    for (const o of s.overlap) lines.push(`  ${o.service}: ${o.version_a} vs ${o.version_b}  ${f(o.mean_jaccard, 3)} over ${o.questions} question(s)`);
+    for (const o of s.overlap) lines.push(`  ${o.service}: ${versionShown(o.version_a)} vs ${versionShown(o.version_b)}  ${f(o.mean_jaccard, 3)} over ${o.questions} question(s)`);
   }
   if (s.warnings.length > 0) lines.push("");
   for (const w of s.warnings) lines.push(`warning: ${w}`);

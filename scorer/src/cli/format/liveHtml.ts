@@ -92,7 +92,7 @@ ${live.groups.map((g) => row(live, g)).join("\n")}
       ? ""
       : `<h3>Retrieval overlap of versions side by side (Jaccard of retrieved documents, same question)</h3>
 <table id="live-overlap"><thead><tr><th>service</th><th>version A</th><th>version B</th><th>questions</th><th>mean Jaccard</th></tr></thead><tbody>
-${live.overlap.map((o) => `<tr><td>${esc(o.service)}</td><td>${esc(o.version_a)}</td><td>${esc(o.version_b)}</td><td>${o.questions}</td><td>${f(o.mean_jaccard, 3)}</td></tr>`).join("\n")}
+${live.overlap.map((o) => `<tr><td>${esc(o.service)}</td><td>${esc(o.version_a || "(none)")}</td><td>${esc(o.version_b || "(none)")}</td><td>${o.questions}</td><td>${f(o.mean_jaccard, 3)}</td></tr>`).join("\n")}
 </tbody></table>`;
   const legend = live.metrics.map((m, k) => `<span style="color:${colourOf(live, k)}">● ${esc(scaled(m))}</span>`).join(" · ");
   return `<section id="live-section">
