@@ -12,6 +12,8 @@
 // refused with and without Retry-After; then medians and ratios ragmeter / Phoenix.
 //
 //   npm run bench:phoenix [-- --traces 5000 --clients 4,16 --rounds 3 --quiet-ms 500]
+//   --profile DIR: ragmeter serve runs with --cpu-prof into DIR (its main thread's JavaScript), and the
+//   cell prints the server's CPU seconds by thread name (the engine's pools, V8's helpers, main).
 //
 // Phoenix is installed once from PyPI (arize-phoenix, --phoenix-version) into a virtual environment
 // in ~/.cache/ragmeter/phoenix-<version>/ (python3 -m venv + pip; no root). Only 127.0.0.1 is contacted.
@@ -23,7 +25,7 @@ import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { freePort } from "./lib/net.mjs";
-import { cpuSeconds, peakRssMiB } from "./lib/proc.mjs";
+import { cpuSeconds, peakRssMiB, threadSampler } from "./lib/proc.mjs";
 import { createProdCorpus, prodTraceBytes } from "./lib/prod-traces.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -36,6 +38,7 @@ const { values } = parseArgs({
     "phoenix-version": { type: "string", default: "20.26.1" },
     "drain-timeout": { type: "string", default: "600" },
     only: { type: "string" },
+    profile: { type: "string" },
   },
 });
 const traces = Number(values.traces);
@@ -121,7 +124,19 @@ const SERVERS = {
       const port = await freePort();
       const child = spawn(
         process.execPath,
-        [join(root, "scorer", "bin", "ragmeter.js"), "serve", "--port", String(port), "--host", "127.0.0.1", "--home", dir, "--quiet-ms", values["quiet-ms"]],
+        [
+          ...(values.profile !== undefined ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}`] : []),
+          join(root, "scorer", "bin", "ragmeter.js"),
+          "serve",
+          "--port",
+          String(port),
+          "--host",
+          "127.0.0.1",
+          "--home",
+          dir,
+          "--quiet-ms",
+          values["quiet-ms"],
+        ],
         {
           stdio: ["ignore", "ignore", "inherit"],
           env: { ...process.env, RAGMETER_LOG_LEVEL: "warn" },
@@ -230,6 +245,7 @@ async function cell(name, clients, round) {
   try {
     await sleep(1000);
     const cpu0 = cpuSeconds(pid);
+    const threads = values.profile !== undefined ? threadSampler(pid) : undefined;
     const start = performance.now();
     const sent = await send(s.url, clients);
     const sendS = (performance.now() - start) / 1000;
@@ -247,6 +263,10 @@ async function cell(name, clients, round) {
       await sleep(500);
     }
     const cpuAll = cpuSeconds(pid) - cpu0;
+    if (threads !== undefined) {
+      const by = Object.entries(threads.stop()).sort((a, b) => b[1] - a[1]);
+      log(`${name} CPU by thread name (s, whole cell; total ${cpuAll.toFixed(1)}): ${by.map(([k, v]) => `${k} ${v.toFixed(1)}`).join(", ")}`);
+    }
     const r = {
       name,
       clients,

@@ -68,13 +68,45 @@ export function peakRssMiB(pid) {
  */
 export function threadCpuSeconds() {
   const out = {};
-  for (const tid of readdirSync("/proc/self/task")) {
-    const st = readStat(`/proc/self/task/${tid}/stat`);
-    if (st === undefined) continue; // the thread ended
-    const name = Number(tid) === process.pid ? "main" : st.comm;
-    out[name] = (out[name] ?? 0) + st.ticks / CLK_TCK;
+  for (const [, t] of threadTicks(process.pid)) out[t.name] = (out[t.name] ?? 0) + t.ticks / CLK_TCK;
+  return out;
+}
+
+/** CPU ticks so far of each live thread of process `pid`, by thread id: its name (`main` for the main thread) and ticks. */
+function threadTicks(pid) {
+  const out = new Map();
+  let tids = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out; // the process ended
+  }
+  for (const tid of tids) {
+    const st = readStat(`/proc/${pid}/task/${tid}/stat`);
+    if (st !== undefined) out.set(Number(tid), { name: Number(tid) === pid ? "main" : st.comm, ticks: st.ticks });
   }
   return out;
+}
+
+/**
+ * Samples the threads of `pid` every `everyMs` until `stop()`, which returns CPU seconds by thread
+ * name since the start (threads that ended between samples count up to their last sample).
+ */
+export function threadSampler(pid, everyMs = 250) {
+  const base = threadTicks(pid);
+  const last = new Map(base);
+  const timer = setInterval(() => {
+    for (const [tid, t] of threadTicks(pid)) last.set(tid, t);
+  }, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      for (const [tid, t] of threadTicks(pid)) last.set(tid, t);
+      const out = {};
+      for (const [tid, t] of last) out[t.name] = (out[t.name] ?? 0) + (t.ticks - (base.get(tid)?.ticks ?? 0)) / CLK_TCK;
+      return out;
+    },
+  };
 }
 
 /** Summed resident memory (VmRSS) of the tree now, MiB; NaN when nothing could be read. */
