@@ -3,7 +3,7 @@
 -- tests/unit/cluster-ddl.unit.test.ts fails when this file is stale, and tests/integration/migrations.integration.test.ts
 -- parses every statement in the ClickHouse engine. `ragmeter scorer` (or serve) runs them itself on its first start
 -- with CLICKHOUSE_URL and CLICKHOUSE_CLUSTER set, recording each migration in schema_migrations, and then the data
--- statements of migrations 7 and 10 (filling live_traces, live_scores) as they are; this file is for review. {shard} and {replica} are
+-- statements of migrations 7, 10 and 12 (filling live_traces, live_scores, marking live_minutes_state) as they are; this file is for review. {shard} and {replica} are
 -- the macros of each server's configuration.
 
 CREATE DATABASE IF NOT EXISTS ragmeter ON CLUSTER ragmeter_cluster;
@@ -404,3 +404,33 @@ ALTER TABLE ragmeter.ingestion_stats ON CLUSTER ragmeter_cluster ADD COLUMN IF N
 ALTER TABLE ragmeter.ingestion_stats_local ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS judge_tokens_by_service Map(String, UInt64);
 
 ALTER TABLE ragmeter.ingestion_stats ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS judge_tokens_by_service Map(String, UInt64);
+
+CREATE TABLE IF NOT EXISTS ragmeter.live_minutes_state_local ON CLUSTER ragmeter_cluster (
+        minute DateTime('UTC'),
+        kind LowCardinality(String),
+        covers UInt64,
+        version UInt64
+      ) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/ragmeter/live_minutes_state', '{replica}', version) ORDER BY (minute, kind);
+
+CREATE TABLE IF NOT EXISTS ragmeter.live_minutes_state ON CLUSTER ragmeter_cluster AS ragmeter.live_minutes_state_local ENGINE = Distributed(ragmeter_cluster, ragmeter, live_minutes_state_local, cityHash64(minute));
+
+CREATE TABLE IF NOT EXISTS ragmeter.live_minutes_local ON CLUSTER ragmeter_cluster (
+        minute DateTime('UTC'),
+        covers UInt64,
+        kind LowCardinality(String),
+        service_name LowCardinality(String),
+        pipeline_version LowCardinality(String),
+        status LowCardinality(String),
+        metric LowCardinality(String),
+        flag UInt8,
+        content_missing UInt8,
+        judge_model LowCardinality(String),
+        n UInt64,
+        n_values UInt64,
+        value_sum Float64,
+        input_tokens UInt64,
+        output_tokens UInt64,
+        version UInt64
+      ) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/ragmeter/live_minutes', '{replica}', version) ORDER BY (minute, covers, kind, service_name, pipeline_version, status, metric, flag, content_missing, judge_model);
+
+CREATE TABLE IF NOT EXISTS ragmeter.live_minutes ON CLUSTER ragmeter_cluster AS ragmeter.live_minutes_local ENGINE = Distributed(ragmeter_cluster, ragmeter, live_minutes_local, cityHash64(minute));

@@ -9,7 +9,9 @@ import type { Store } from "./client.js";
  * once (late spans, a new judge prompt version) has a row per scoring: the one of the latest write
  * (highest `version`) counts (`rescore` keeps `created_at`, so its row replaces the one of the same
  * key). As a trace's `created_at` never goes back, the latest row of a trace whose interaction is in
- * the window is in the window too; filters on service and version apply to that latest row.
+ * the window is in the window too; filters on service and version apply to that latest row. The
+ * aggregates of whole minutes kept at write time (`live_minutes`, migration 11, ./liveMinutes.ts)
+ * stand in for the rows of the minutes they cover.
  */
 
 /** Filter of the live queries. */
@@ -44,7 +46,7 @@ const num = z.union([z.number(), z.string()]).transform(Number);
  * kind has not are empty.
  */
 const aggregateRow = (r: unknown) =>
-  compact(r, "sssnssnnsnnnnnaon", (x) => ({
+  compact(r, "sssnssnnsnnnnnaona", (x) => ({
     kind: x[0] as string,
     service_name: x[1] as string,
     pipeline_version: x[2] as string,
@@ -59,9 +61,10 @@ const aggregateRow = (r: unknown) =>
     sum: Number(x[11]), // m: the values' sum
     input_tokens: Number(x[12]), // m
     output_tokens: Number(x[13]), // m
-    superseded: x[14] as string[], // t
+    superseded: x[14] as string[], // w
     judge_errors: x[15] as Record<string, number | string>, // w: by kind
     budget: Number(x[16]), // w: judge calls skipped for the budget
+    supersededMinutes: (x[17] as string[]).map(Number), // w: the minutes (s) of the superseded rows
   }));
 type AggregateRow = ReturnType<typeof aggregateRow>;
 
@@ -122,10 +125,66 @@ export interface LiveAggregates {
 
 /** The empty columns of the metric-level and window-level parts of {@link aggregateRow}. */
 const NONE_M = "toUInt64(0) AS c10, toFloat64(0) AS c11, toUInt64(0) AS c12, toUInt64(0) AS c13";
-const NONE_STREAM = "CAST(map() AS Map(String, UInt64)) AS c15, toUInt64(0) AS c16";
-const NONE_W = `CAST([] AS Array(String)) AS c14, ${NONE_STREAM}`;
+const NONE_W = "CAST([] AS Array(String)) AS c14, CAST(map() AS Map(String, UInt64)) AS c15, toUInt64(0) AS c16, CAST([] AS Array(String)) AS c17";
 
 const bucketSql = "arrayCount(b -> b <= toUnixTimestamp64Milli(created_at), {bounds:Array(Float64)}) AS bucket";
+/** The trend bucket of a whole minute of `live_minutes` (one that no bucket start cuts: {@link coveredMinutes}). */
+const minuteBucketSql = "arrayCount(b -> b <= toUnixTimestamp(minute) * 1000, {bounds:Array(Float64)}) AS bucket";
+
+/**
+ * The window's minutes whose aggregates `live_minutes` holds for their latest write (./liveMinutes.ts:
+ * their `computed` mark covers their `touched` one), wholly in the window and cut by no trend bucket
+ * start: each minute (s) and the `covered` version whose rows count. Read once, before the aggregates'
+ * statement, so both of its parts (rows of the other minutes, aggregates of these) see one set.
+ */
+async function coveredMinutes(store: Store, since: number, bounds: readonly number[]): Promise<{ minutes: number[]; covers: number[] }> {
+  const ms = "toInt64(toUnixTimestamp(minute)) * 1000";
+  const rs = await store.client.query({
+    query: `SELECT toUInt32(toUnixTimestamp(minute)), covered FROM (
+        SELECT minute, maxIf(version, kind = 'touched') AS touched, maxIf(covers, kind = 'computed') AS covered FROM ${store.database}.live_minutes_state
+        WHERE minute >= toStartOfMinute(fromUnixTimestamp64Milli({since:Int64}, 'UTC')) GROUP BY minute)
+      WHERE covered > 0 AND covered >= touched AND ${ms} >= {since:Int64} AND NOT arrayExists(b -> b > ${ms} AND b < ${ms} + 60000, {bounds:Array(Float64)})`,
+    query_params: { since, bounds: [...bounds] },
+    format: "JSONCompactEachRow",
+  });
+  const minutes: number[] = [];
+  const covers: number[] = [];
+  for (const [m, c] of await rs.json<[number | string, number | string]>()) {
+    minutes.push(Number(m));
+    covers.push(Number(c)); // µs since the epoch: exact as a number until 2255
+  }
+  return { minutes, covers };
+}
+
+/**
+ * Rows of `live_minutes` of the covered minutes (`covered`: each minute, s, at its covered version),
+ * with the filter's service and version: kind `t` (traces) and kind `m` of the live metrics
+ * `{metrics}`. The pairs are a literal set (numbers of the store's own), not a subquery.
+ */
+function minuteRows(db: string, f: LiveFilter, covered: { readonly minutes: readonly number[]; readonly covers: readonly number[] }): string {
+  const pairs = covered.minutes.map((m, k) => `(${Math.trunc(m)}, ${Math.trunc(covered.covers[k] as number)})`).join(", ");
+  return `FROM ${db}.live_minutes FINAL WHERE (kind = 't' OR metric IN {metrics:Array(String)}) AND minute >= toStartOfMinute(fromUnixTimestamp64Milli({since:Int64}, 'UTC'))
+      AND (toUInt32(toUnixTimestamp(minute)), covers) IN (${pairs})${f.service !== undefined ? " AND service_name = {service:String}" : ""}${
+        f.pipelineVersion !== undefined ? " AND pipeline_version = {pv:String}" : ""
+      }`;
+}
+
+/**
+ * The window's rows outside the covered minutes (`minutes`, s), read one by one: a condition on
+ * `created_at` of the ranges between them (merged), so the key leaves the covered minutes unread.
+ */
+function uncovered(sinceMs: number, minutes: readonly number[]): string {
+  if (minutes.length === 0) return "";
+  const ranges: [number, number | null][] = [];
+  let from = sinceMs;
+  for (const m of [...minutes].sort((a, b) => a - b)) {
+    if (m * 1000 > from) ranges.push([from, m * 1000]);
+    from = Math.max(from, m * 1000 + 60_000);
+  }
+  ranges.push([from, null]);
+  const at = (ms: number) => `fromUnixTimestamp64Milli(toInt64(${Math.floor(ms)}), 'UTC')`;
+  return ` AND (${ranges.map(([a, b]) => (b === null ? `created_at >= ${at(a)}` : `(created_at >= ${at(a)} AND created_at < ${at(b)})`)).join(" OR ")})`;
+}
 
 /**
  * The window's aggregates, in one statement: of its traces ({@link LiveTraceAggregate},
@@ -134,46 +193,58 @@ const bucketSql = "arrayCount(b -> b <= toUnixTimestamp64Milli(created_at), {bou
  * trace superseded (traces with more than one row in the window: found by the hash of their id
  * first, then exactly), and the stream's counters ({@link LiveStreamStats}); `bounds` are the trend
  * buckets' starts after the first (a trace is in the bucket of the last start at or before its
- * time). When rows were superseded, the statement runs again without them.
+ * time). When rows were superseded, the statement runs again without them. The window's covered
+ * minutes ({@link coveredMinutes}, read first) count from `live_minutes` (migration 11), the rest of
+ * the window from its rows; the minutes of superseded rows from their rows.
  */
 export async function liveAggregates(store: Store, f: LiveFilter, bounds: readonly number[], metrics: readonly string[]): Promise<LiveAggregates> {
   const db = store.database;
   const since = "created_at >= fromUnixTimestamp64Milli({since:Int64}, 'UTC')";
-  const run = async (superseded: readonly string[]) => {
+  const all = await coveredMinutes(store, f.sinceMs, bounds);
+  const run = async (superseded: readonly string[], gone: ReadonlySet<number>) => {
+    // The minutes of superseded rows are read row by row (their aggregates count those rows).
+    const keep = all.minutes.map((m) => !gone.has(m));
+    const covered = { minutes: all.minutes.filter((_, k) => keep[k]), covers: all.covers.filter((_, k) => keep[k]) };
     const rs = await store.client.query({
       query: `SELECT 't' AS c0, service_name, pipeline_version, ${bucketSql}, toString(view_status) AS c4, '' AS c5, scored AS c6, content_missing AS c7, '' AS c8, count() AS c9,
-            ${NONE_M},
-            (SELECT groupArray(concat(trace_id, ':', toString(v))) FROM (
-              SELECT trace_id, arrayJoin(arrayFilter(v -> v < max(version), groupArray(version))) AS v FROM ${db}.live_traces
-              WHERE ${since} AND cityHash64(trace_id) IN (SELECT cityHash64(trace_id) AS h FROM ${db}.live_traces WHERE ${since} GROUP BY h HAVING count() > 1)
-              GROUP BY trace_id HAVING count() > 1)) AS c14,
-            ${NONE_STREAM}
-          ${windowRows(db, f, superseded)}
+            ${NONE_M}, ${NONE_W}
+          ${windowRows(db, f, superseded)}${uncovered(f.sinceMs, covered.minutes)}
           GROUP BY service_name, pipeline_version, bucket, view_status, scored, content_missing
         UNION ALL
         SELECT 'm' AS c0, service_name, pipeline_version, ${bucketSql}, toString(status) AS c4, toString(metric) AS c5, toUInt8(input_tokens + output_tokens > 0) AS spent,
-            toUInt8(0) AS c7, judge_model, count() AS c9, toUInt64(count(value)) AS c10, toFloat64(ifNull(sum(value), 0)) AS c11, toUInt64(sum(input_tokens)) AS c12,
+            toUInt8(0) AS c7, toString(judge_model) AS c8, count() AS c9, toUInt64(count(value)) AS c10, toFloat64(ifNull(sum(value), 0)) AS c11, toUInt64(sum(input_tokens)) AS c12,
             toUInt64(sum(output_tokens)) AS c13, ${NONE_W}
-          ${windowRows(db, f, superseded, "live_scores")} AND metric IN {metrics:Array(String)} AND status != ''
+          ${windowRows(db, f, superseded, "live_scores")} AND metric IN {metrics:Array(String)} AND status != ''${uncovered(f.sinceMs, covered.minutes)}
           GROUP BY service_name, pipeline_version, bucket, metric, status, spent, judge_model
+${
+  covered.minutes.length === 0
+    ? ""
+    : `
         UNION ALL
-        SELECT 'w' AS c0, '' AS service_name, '' AS pipeline_version, toUInt64(0) AS bucket, '' AS c4, '' AS c5, toUInt8(0) AS spent, toUInt8(0) AS c7, '' AS judge_model,
-          toUInt64(0) AS c9, ${NONE_M}, CAST([] AS Array(String)) AS c14, x.1 AS c15, x.2 AS c16
+        SELECT toString(kind) AS c0, service_name, pipeline_version, ${minuteBucketSql}, toString(status) AS c4, toString(metric) AS c5, flag AS spent,
+            content_missing AS c7, toString(judge_model) AS c8, sum(n) AS c9, sum(n_values) AS c10, sum(value_sum) AS c11, sum(input_tokens) AS c12, sum(output_tokens) AS c13, ${NONE_W}
+          ${minuteRows(db, f, covered)}
+          GROUP BY kind, service_name, pipeline_version, bucket, metric, status, spent, content_missing, judge_model`
+}
+        UNION ALL
+        SELECT 'w' AS c0, '' AS service_name, '' AS pipeline_version, toUInt64(0) AS bucket, '' AS c4, '' AS c5, toUInt8(0) AS spent, toUInt8(0) AS c7, '' AS c8,
+          toUInt64(0) AS c9, ${NONE_M}, s.1 AS c14, x.1 AS c15, x.2 AS c16, s.2 AS c17
         FROM (SELECT (SELECT (CAST(sumMap(judge_errors) AS Map(String, UInt64)), toUInt64(sum(judge_skipped_budget_exhausted))) FROM ${db}.ingestion_stats FINAL
-          WHERE minute >= toStartOfMinute(fromUnixTimestamp64Milli({since:Int64}, 'UTC'))) AS x)`,
+          WHERE minute >= toStartOfMinute(fromUnixTimestamp64Milli({since:Int64}, 'UTC'))) AS x,
+          (SELECT (groupArray(concat(trace_id, ':', toString(v.1))), groupArray(toString(toUnixTimestamp(toStartOfMinute(v.2))))) FROM (
+            SELECT trace_id, arrayJoin(arrayFilter(v -> v.1 < max(version), groupArray((version, created_at)))) AS v FROM ${db}.live_traces
+            WHERE ${since} AND cityHash64(trace_id) IN (SELECT cityHash64(trace_id) AS h FROM ${db}.live_traces WHERE ${since} GROUP BY h HAVING count() > 1)
+            GROUP BY trace_id HAVING count() > 1)) AS s)`,
       query_params: { ...params(f), bounds: [...bounds], metrics: [...metrics], ...(superseded.length > 0 ? { superseded } : {}) },
       format: "JSONCompactEachRow",
     });
     const traces: LiveTraceAggregate[] = [];
     const scores: LiveMetricAggregate[] = [];
     let w: AggregateRow | undefined;
-    let found: string[] = [];
     for (const x of await rs.json<unknown>()) {
       const r = aggregateRow(x);
-      if (r.kind === "t") {
-        traces.push(traceRow(r));
-        found = r.superseded;
-      } else if (r.kind === "m") scores.push(metricRow(r));
+      if (r.kind === "t") traces.push(traceRow(r));
+      else if (r.kind === "m") scores.push(metricRow(r));
       else w = r;
     }
     if (w === undefined) throw new Error("live query: no window row");
@@ -182,10 +253,18 @@ export async function liveAggregates(store: Store, f: LiveFilter, bounds: readon
       const n = Number(w.judge_errors[k]);
       if (n > 0) judge_errors[k] = n;
     }
-    return { traces, metrics: scores, superseded: found, stream: { judge_errors, judge_skipped_budget_exhausted: w.budget } };
+    return {
+      traces,
+      metrics: scores,
+      superseded: w.superseded,
+      supersededMinutes: w.supersededMinutes,
+      stream: { judge_errors, judge_skipped_budget_exhausted: w.budget },
+    };
   };
-  const first = await run([]);
-  return first.superseded.length === 0 ? first : { ...(await run(first.superseded)), superseded: first.superseded };
+  const { supersededMinutes, ...first } = await run([], new Set());
+  if (first.superseded.length === 0) return first;
+  const { supersededMinutes: _, ...again } = await run(first.superseded, new Set(supersededMinutes));
+  return { ...again, superseded: first.superseded };
 }
 
 /** A row of JSONCompactEachRow as the given column types, checked without zod (these queries return thousands of rows). */

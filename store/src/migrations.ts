@@ -347,6 +347,47 @@ export const MIGRATIONS: readonly {
       `ALTER TABLE ${db}.ingestion_stats ADD COLUMN IF NOT EXISTS judge_tokens_by_service Map(String, UInt64)`,
     ],
   },
+  {
+    id: 12,
+    name: "live_minutes, live_minutes_state: the live view's aggregates per minute, kept by the write path",
+    sql: (db) => [
+      // Per minute of created_at (design §3, §6; store/src/liveMinutes.ts): `touched` (kind) rows carry the
+      // version of the latest write of a live row of the minute, `computed` rows the touched version
+      // (`covers`) the minute's aggregates were computed at.
+      `CREATE TABLE IF NOT EXISTS ${db}.live_minutes_state (
+        minute DateTime('UTC'),
+        kind LowCardinality(String),
+        covers UInt64,
+        version UInt64
+      ) ENGINE = ReplacingMergeTree(version) ORDER BY (minute, kind)`,
+      // A minute's live_traces (kind t) and live_scores (kind m) rows as the live view groups them,
+      // per touched version covered: a reader takes the rows of the minute's latest `computed` mark.
+      `CREATE TABLE IF NOT EXISTS ${db}.live_minutes (
+        minute DateTime('UTC'),
+        covers UInt64,
+        kind LowCardinality(String),
+        service_name LowCardinality(String),
+        pipeline_version LowCardinality(String),
+        status LowCardinality(String),
+        metric LowCardinality(String),
+        flag UInt8,
+        content_missing UInt8,
+        judge_model LowCardinality(String),
+        n UInt64,
+        n_values UInt64,
+        value_sum Float64,
+        input_tokens UInt64,
+        output_tokens UInt64,
+        version UInt64
+      ) ENGINE = ReplacingMergeTree(version) ORDER BY (minute, covers, kind, service_name, pipeline_version, status, metric, flag, content_missing, judge_model)`,
+    ],
+    // The minutes already stored, marked as written now: the write path's next refreshes compute them.
+    data: (db) => [
+      `INSERT INTO ${db}.live_minutes_state (minute, kind, covers, version)
+        SELECT DISTINCT toDateTime(toStartOfMinute(created_at), 'UTC'), 'touched', toUInt64(0), toUInt64(toUnixTimestamp64Micro(now64(6)))
+        FROM ${db}.live_traces`,
+    ],
+  },
 ];
 
 /** The per-metric columns of `live_traces` as migration 7 created them (migration 10 drops them). */
@@ -478,7 +519,7 @@ export function renderClusterDdl(database: string, cluster: string): string {
     "-- tests/unit/cluster-ddl.unit.test.ts fails when this file is stale, and tests/integration/migrations.integration.test.ts",
     "-- parses every statement in the ClickHouse engine. `ragmeter scorer` (or serve) runs them itself on its first start",
     "-- with CLICKHOUSE_URL and CLICKHOUSE_CLUSTER set, recording each migration in schema_migrations, and then the data",
-    "-- statements of migrations 7 and 10 (filling live_traces, live_scores) as they are; this file is for review. {shard} and {replica} are",
+    "-- statements of migrations 7, 10 and 12 (filling live_traces, live_scores, marking live_minutes_state) as they are; this file is for review. {shard} and {replica} are",
     "-- the macros of each server's configuration.",
   ];
   return `${header.join("\n")}\n\n${migrationStatements(database, cluster)

@@ -2,6 +2,7 @@ import { chunkHash } from "@ragmeter/core/domain/chunkHash";
 import type { ResultBatch } from "@ragmeter/core/domain/rows";
 import { saveChunks } from "./chunks.js";
 import type { Store } from "./client.js";
+import { markLiveMinutes, refreshLiveMinutes } from "./liveMinutes.js";
 import { LIVE_SCORE_COLUMNS, LIVE_TRACE_COLUMNS, liveRows } from "./liveTraces.js";
 import { type ScoreRow, scoreRowSchema } from "./rows.js";
 
@@ -155,11 +156,19 @@ export async function saveResults(store: Store, batch: ResultBatch): Promise<voi
   }
   // Last: the live view's rows (design §3) exist only once their interaction and scores do.
   const live = liveRows(batch, version, now);
+  // Their minutes marked first (their aggregates, if computed, no longer cover them: ./liveMinutes.ts).
+  await markLiveMinutes(
+    store,
+    live.traces.map((r) => r[0] as number),
+    version,
+  );
   if (live.scores.length > 0) {
     await store.client.insert({ table: `${db}.live_scores`, columns: [...LIVE_SCORE_COLUMNS], values: live.scores, format: "JSONCompactEachRow" });
   }
   if (live.traces.length > 0) {
     await store.client.insert({ table: `${db}.live_traces`, columns: [...LIVE_TRACE_COLUMNS], values: live.traces, format: "JSONCompactEachRow" });
+    // The aggregates of the minutes whose writes have settled (this batch's own, a later batch's).
+    await refreshLiveMinutes(store, now);
   }
 }
 

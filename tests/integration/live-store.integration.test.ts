@@ -9,6 +9,7 @@ import { bootstrapMeanInterval } from "../../scorer/src/runs/bootstrap.js";
 import { type LiveInteractionRow, type LiveOptions, type LiveScoreRow, type LiveSummary, loadLiveSummary, summariseLive } from "../../scorer/src/runs/live.js";
 import { openStore, type Store } from "../../store/src/client.js";
 import { type LiveScoreStoredRow, type LiveTraceRow, liveScoreRowsSince, liveTraceRowsSince } from "../../store/src/live.js";
+import { refreshLiveMinutes } from "../../store/src/liveMinutes.js";
 import { LIVE_TRACE_COLUMNS, liveMetrics, questionHash } from "../../store/src/liveTraces.js";
 import { MIGRATIONS, migrate } from "../../store/src/migrations.js";
 import { saveResults } from "../../store/src/results.js";
@@ -184,16 +185,17 @@ function expectSame(sql: LiveSummary, js: LiveSummary): void {
   });
 }
 
+const prices = { "judge-a": { input_per_1m: 1, output_per_1m: 10 }, "judge-b": { input_per_1m: 2, output_per_1m: 4 } };
+const cases: [string, Omit<LiveOptions, "now">][] = [
+  ["1 h, 12 buckets", { windowMs: HOUR, prices }],
+  ["2.5 h, 7 buckets, samples of 5", { windowMs: 2.5 * HOUR, buckets: 7, ciSample: 5, prices }],
+  ["4 h (every trace), samples of 3", { windowMs: 4 * HOUR, ciSample: 3, seed: 11, resamples: 200 }],
+  ["service shop", { windowMs: 4 * HOUR, service: "shop", ciSample: 7 }],
+  ["service kb, version b", { windowMs: 2 * HOUR, service: "kb", pipelineVersion: "b", prices }],
+  ["an empty window", { windowMs: 1000 }],
+];
+
 describe("live view from live_traces and live_scores (design §3)", () => {
-  const prices = { "judge-a": { input_per_1m: 1, output_per_1m: 10 }, "judge-b": { input_per_1m: 2, output_per_1m: 4 } };
-  const cases: [string, Omit<LiveOptions, "now">][] = [
-    ["1 h, 12 buckets", { windowMs: HOUR, prices }],
-    ["2.5 h, 7 buckets, samples of 5", { windowMs: 2.5 * HOUR, buckets: 7, ciSample: 5, prices }],
-    ["4 h (every trace), samples of 3", { windowMs: 4 * HOUR, ciSample: 3, seed: 11, resamples: 200 }],
-    ["service shop", { windowMs: 4 * HOUR, service: "shop", ciSample: 7 }],
-    ["service kb, version b", { windowMs: 2 * HOUR, service: "kb", pipelineVersion: "b", prices }],
-    ["an empty window", { windowMs: 1000 }],
-  ];
   for (const [name, c] of cases) {
     it(`equals the JS summary over the window's rows: ${name}`, async () => {
       const o: LiveOptions = { ...c, now };
@@ -315,5 +317,67 @@ describe("live view from live_traces and live_scores (design §3)", () => {
     await s2.client.command({ query: `OPTIMIZE TABLE ${db}.live_traces FINAL` });
     expect(await liveTraceRowsSince(s2, 0)).toEqual(written);
     expect(written.filter((r) => r.view_status === "not_sampled" && r.status === "ok").length).toBeGreaterThan(0);
+  });
+});
+
+describe("live view from the aggregates per minute (live_minutes, migration 11)", () => {
+  /** Computes every minute written (their writes settled: `now` 10 s ahead), as many refreshes as it takes. */
+  const refreshAll = async (): Promise<number> => {
+    let total = 0;
+    for (let n = -1; n !== 0; total += n) n = await refreshLiveMinutes(store, Date.now() + 10_000, Number.POSITIVE_INFINITY);
+    return total;
+  };
+  /** Minutes of the window the store holds aggregates for that cover their latest write. */
+  const coveredCount = async (sinceMs: number): Promise<number> => {
+    const rs = await store.client.query({
+      query: `SELECT count() AS n FROM (SELECT minute, maxIf(version, kind = 'touched') AS t, maxIf(covers, kind = 'computed') AS c FROM ragmeter.live_minutes_state
+        WHERE minute >= fromUnixTimestamp64Milli({since:Int64}, 'UTC') GROUP BY minute) WHERE c > 0 AND c >= t`,
+      query_params: { since: sinceMs },
+      format: "JSONEachRow",
+    });
+    return Number(((await rs.json<{ n: string }>())[0] as { n: string }).n);
+  };
+  const check = async (label: string): Promise<void> => {
+    for (const [name, c] of cases) {
+      const o: LiveOptions = { ...c, now };
+      const fromMinutes = await loadLiveSummary(store, o);
+      const js = reference(await liveTraceRowsSince(store, now - o.windowMs), await liveScoreRowsSince(store, now - o.windowMs), o);
+      expect(`${label}: ${name}`).toBeTruthy();
+      expectSame(fromMinutes, js);
+    }
+  };
+
+  it("the minutes computed, every window shows what its rows and the JS summary over them show", async () => {
+    const fromRows = await Promise.all(cases.map(([, c]) => loadLiveSummary(store, { ...c, now })));
+    const computed = await refreshAll();
+    // 600 traces from 3 h ago, 2 per 18 s (90 minutes), and the later scorings: every minute (some computed by the writes' own refreshes).
+    expect(computed).toBeGreaterThan(0);
+    expect(await coveredCount(now - 4 * HOUR)).toBeGreaterThanOrEqual(91);
+    for (const [k, [, c]] of cases.entries()) {
+      const fromMinutes = await loadLiveSummary(store, { ...c, now });
+      expectSame(fromMinutes, fromRows[k] as LiveSummary);
+      expect(fromMinutes.traces_seen).toBe((fromRows[k] as LiveSummary).traces_seen);
+    }
+    await check("computed");
+  });
+
+  it("a later write to a computed minute sends the reader back to its rows until it is computed again", async () => {
+    await refreshAll();
+    const before = await coveredCount(now - 4 * HOUR);
+    // Rescored in place (same created_at: the minute's aggregates no longer cover it), and late spans
+    // of traces of the last hour (a later created_at: their earlier rows are superseded).
+    const again = (id: string, createdAt: number) => {
+      const x = liveTrace(id, createdAt);
+      return { i: { ...x.i, service_name: latest.get(id)?.i.service_name ?? "shop" }, s: x.s };
+    };
+    const inPlace = [...latest.values()].filter((x) => x.i.service_name === "shop").slice(100, 110);
+    await write(inPlace.map((x) => again(x.i.trace_id, x.i.created_at as number)));
+    const late = [...latest.values()].filter((x) => (x.i.created_at as number) > now - 50 * 60_000).slice(0, 6);
+    await write(late.map((x) => again(x.i.trace_id, now - 3 * 60_000 + 7)));
+    expect(await coveredCount(now - 4 * HOUR)).toBeLessThan(before);
+    await check("stale");
+    expect(await refreshAll()).toBeGreaterThan(0);
+    expect(await coveredCount(now - 4 * HOUR)).toBeGreaterThanOrEqual(before);
+    await check("computed again");
   });
 });
