@@ -488,6 +488,24 @@ function totalsOf(traces: readonly LiveTraceAggregate[], metrics: readonly LiveM
 }
 
 /**
+ * The start of the latest trend bucket from which on every group's buckets hold, for each metric, at
+ * least `want` of its `ok` values (the sample: its most recent), or undefined when only the whole
+ * window does (`starts`: the buckets' starts).
+ */
+function recentFrom(totals: readonly GroupTotals[], starts: readonly number[], want: (m: MetricTotals) => number): number | undefined {
+  const held = totals.map((g) => g.metrics.map(() => 0));
+  for (let b = starts.length - 1; b > 0; b--) {
+    totals.forEach((g, i) => {
+      g.metrics.forEach((_, k) => {
+        (held[i] as number[])[k] = ((held[i] as number[])[k] as number) + ((g.buckets[b] as GroupTotals["buckets"][number]).n[k] as number);
+      });
+    });
+    if (totals.every((g, i) => g.metrics.every((m, k) => ((held[i] as number[])[k] as number) >= want(m)))) return starts[b];
+  }
+  return undefined;
+}
+
+/**
  * The live summary from the store's own aggregation over the window (`live_traces` and
  * `live_scores`, design §3): one statement for the aggregates by service, version and trend bucket
  * (and the rows later scorings superseded), one for the most recent `ok` values (the intervals'
@@ -519,8 +537,11 @@ export async function loadLiveSummary(store: Store, o: LiveOptions): Promise<Liv
   const most = totals.reduce((a, g) => a + g.metrics.reduce((b, m) => b + m.n, 0), 0);
   // First read: a sample's worth of values per group and metric that has any.
   const sampled = totals.reduce((a, g) => a + g.metrics.filter((m) => m.n > 0).length, 0);
+  // Read from the latest trend buckets that hold every group's sample (their counts are exact): the
+  // most recent values lie there, and the rows before them are not read.
+  const recentFilter: LiveFilter = { ...f, sinceMs: Math.ceil(recentFrom(totals, windowOf(o).starts, want) ?? since) };
   for (let limit = Math.min(most, ciSample * sampled); limit > 0; limit = Math.min(most, limit * 4)) {
-    const recent = await liveRecent(store, f, limit, superseded, names);
+    const recent = await liveRecent(store, recentFilter, limit, superseded, names);
     for (const g of totals) for (const m of g.metrics) m.sample = [];
     for (const r of recent) {
       const m = groups.get(groupKey(r.service_name, r.pipeline_version))?.metrics[slot.get(r.metric) ?? -1];
