@@ -1,7 +1,7 @@
 import type { Store } from "./client.js";
 
 /**
- * The live view's aggregates per minute (migration 11, design §3 and §6), kept by the write path so
+ * The live view's aggregates per minute (migration 11, design §3 and §6), kept by the writers so
  * `/api/live` reads a few rows per minute instead of every row of the window:
  * - `live_minutes_state`: per minute of `created_at`, a `touched` row (the version of the latest
  *   write of a live row of that minute, written before those rows) and a `computed` row (the
@@ -9,7 +9,8 @@ import type { Store } from "./client.js";
  * - `live_minutes`: per minute and `covers` (the touched version they were computed at), the
  *   minute's `live_traces` and `live_scores` rows (FINAL, as the live view counts them) grouped as
  *   the live view groups them.
- * A minute's aggregates are used only while they cover its latest write (`covers ≥ touched`), so
+ * `saveResults` writes the marks; a scorer computes the minutes ({@link refreshLiveMinutes}, every
+ * {@link LIVE_MINUTES_REFRESH_MS} in the stream service). A minute's aggregates are used only while they cover its latest write (`covers ≥ touched`), so
  * a later write to the minute (a rescore, late spans, a replay) sends the reader back to the
  * minute's rows until they are computed again: the figures never depend on whether they were.
  */
@@ -22,6 +23,8 @@ const LIVE_MINUTES_PER_REFRESH = 240;
  * not computed again on every batch.
  */
 const LIVE_MINUTES_SETTLE_MS = 5_000;
+/** How often a scorer (the stream service) refreshes the minutes' aggregates, ms. */
+export const LIVE_MINUTES_REFRESH_MS = 5_000;
 /** Minutes last written longer ago than this (ms) are left to the reader's rows (bounds each refresh's scan). */
 const LIVE_MINUTES_LOOKBACK_MS = 86_400_000;
 

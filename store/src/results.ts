@@ -2,7 +2,7 @@ import { chunkHash } from "@ragmeter/core/domain/chunkHash";
 import type { ResultBatch } from "@ragmeter/core/domain/rows";
 import { saveChunks } from "./chunks.js";
 import type { Store } from "./client.js";
-import { markLiveMinutes, refreshLiveMinutes } from "./liveMinutes.js";
+import { markLiveMinutes } from "./liveMinutes.js";
 import { LIVE_SCORE_COLUMNS, LIVE_TRACE_COLUMNS, liveRows } from "./liveTraces.js";
 import { type ScoreRow, scoreRowSchema } from "./rows.js";
 
@@ -167,8 +167,6 @@ export async function saveResults(store: Store, batch: ResultBatch): Promise<voi
   }
   if (live.traces.length > 0) {
     await store.client.insert({ table: `${db}.live_traces`, columns: [...LIVE_TRACE_COLUMNS], values: live.traces, format: "JSONCompactEachRow" });
-    // The aggregates of the minutes whose writes have settled (this batch's own, a later batch's).
-    await refreshLiveMinutes(store, now);
   }
 }
 

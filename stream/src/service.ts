@@ -4,6 +4,7 @@ import type { RecordSink, TraceRecord } from "@ragmeter/collector";
 import type { ScoredTrace } from "@ragmeter/core/scoring/trace";
 import { deadLetterTopic, type Signal } from "@ragmeter/otlp";
 import type { Store } from "@ragmeter/store/client";
+import { LIVE_MINUTES_REFRESH_MS, refreshLiveMinutes } from "@ragmeter/store/liveMinutes";
 import type { StreamConfig } from "./config.js";
 import { type ConsumerLogger, type ConsumerSettings, type SpanConsumer, startSpanConsumer } from "./consumer.js";
 import { droppedAttributesWarning } from "./droppedAttributes.js";
@@ -117,6 +118,34 @@ function progressFields(stats: IngestionStats, totals: Totals, logged: Totals, p
 const newScorerId = (): string => `${hostname()}-${process.pid}-${randomBytes(3).toString("hex")}`;
 
 /**
+ * The live view's aggregates of the minutes whose writes have settled (migration 11), computed every
+ * {@link LIVE_MINUTES_REFRESH_MS} off the write path (one statement every few seconds instead of one per
+ * batch), one refresh at a time; a failure is logged (the first, then every 50th) and retried. Returns
+ * the function that stops it.
+ */
+function refreshLiveMinutesEvery(store: Store, log: Pick<ScorerServiceOptions["log"], "warn">): () => void {
+  let refreshing = false;
+  let failures = 0;
+  const timer = setInterval(() => {
+    if (refreshing) return;
+    refreshing = true;
+    void refreshLiveMinutes(store, Date.now())
+      .then(
+        () => {
+          failures = 0;
+        },
+        (err: unknown) => {
+          if (failures++ % 50 === 0) log.warn("live minutes not computed; will retry", { error: (err as Error).message, failures });
+        },
+      )
+      .finally(() => {
+        refreshing = false;
+      });
+  }, LIVE_MINUTES_REFRESH_MS);
+  return () => clearInterval(timer);
+}
+
+/**
  * Starts the streaming scorer (design §6): consumes `ragmeter.spans` (when `consume`), stores spans,
  * and runs the scoring loop over settled traces; writes `ingestion_stats` every 10 s, and reads
  * there what the group's judges spent (the judge budget of the whole group, ./groupBudget.ts). The process's
@@ -207,6 +236,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
       },
     );
   }, interval);
+  const stopMinutes = refreshLiveMinutesEvery(o.store, o.log);
   let logged = { spans: 0, scored: 0, forgotten: 0 };
   const statsTimer = setInterval(() => {
     void (async () => {
@@ -253,6 +283,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
       stopped = true;
       clearInterval(timer);
       clearInterval(statsTimer);
+      stopMinutes();
       await passes.current().catch(() => 0);
       if (consumer) await consumer.stop();
       await stats.flush(o.store, Date.now()).catch(() => undefined);
