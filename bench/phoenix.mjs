@@ -8,7 +8,8 @@
 // waits until the server holds everything: ragmeter until /api/live counts every trace scored,
 // Phoenix until its SQLite database holds every span. Per cell it prints accepted spans/s while
 // sending, stored (and for ragmeter scored) traces/s from the first request to the last one held,
-// CPU ms per span (utime + stime of the server's process tree), peak RSS (VmHWM), and the requests
+// CPU ms per span (utime + stime of the server's process tree), peak RSS (VmHWM), for ragmeter the
+// bytes its store holds per trace (active parts, compressed, read once the server stopped), and the requests
 // refused with and without Retry-After; then medians and ratios ragmeter / Phoenix.
 //
 //   npm run bench:phoenix [-- --traces 5000 --clients 4,16 --rounds 3 --quiet-ms 500]
@@ -238,10 +239,35 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 
+/**
+ * Bytes the store of a stopped `ragmeter serve` holds per trace: its active parts (system.parts,
+ * compressed, on disk) by table, opened in this process once the server is gone.
+ */
+async function ragmeterStoreBytes(dir, traces) {
+  const { openStore } = await import("../store/dist/client.js");
+  const store = await openStore({ kind: "embedded", home: dir, database: "ragmeter" });
+  try {
+    const rs = await store.client.query({
+      query: "SELECT table, sum(bytes_on_disk) AS b FROM system.parts WHERE active AND database = 'ragmeter' GROUP BY table ORDER BY b DESC",
+      format: "JSONEachRow",
+    });
+    const by = {};
+    let all = 0;
+    for (const r of await rs.json()) {
+      by[r.table] = Math.round(Number(r.b) / traces);
+      all += Number(r.b);
+    }
+    return { per_trace: Math.round(all / traces), by_table: by };
+  } finally {
+    await store.close();
+  }
+}
+
 async function cell(name, clients, round) {
   const dir = mkdtempSync(join(tmpdir(), `bench-phoenix-${name}-`));
   const s = await SERVERS[name].start(dir);
   const pid = s.child.pid;
+  let r;
   try {
     await sleep(1000);
     const cpu0 = cpuSeconds(pid);
@@ -267,7 +293,7 @@ async function cell(name, clients, round) {
       const by = Object.entries(threads.stop()).sort((a, b) => b[1] - a[1]);
       log(`${name} CPU by thread name (s, whole cell; total ${cpuAll.toFixed(1)}): ${by.map(([k, v]) => `${k} ${v.toFixed(1)}`).join(", ")}`);
     }
-    const r = {
+    r = {
       name,
       clients,
       round,
@@ -289,6 +315,11 @@ async function cell(name, clients, round) {
     return r;
   } finally {
     await stop(s.child);
+    if (name === "ragmeter" && r !== undefined) {
+      const bytes = await ragmeterStoreBytes(dir, Math.max(1, r.accepted)).catch((err) => ({ error: err.message }));
+      r.store_bytes_per_trace = bytes.per_trace ?? null;
+      log(`ragmeter store bytes per trace (active parts, compressed): ${JSON.stringify(bytes)}`);
+    }
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -318,6 +349,7 @@ const fields = [
   ["cpu_ms_per_span_all", "CPU ms/span"],
   ["p99_ms", "p99 ms"],
   ["peak_rss_mib", "peak RSS MiB"],
+  ["store_bytes_per_trace", "store bytes/trace"],
   ["refused_without", "503 w/o Retry-After"],
   ["refused_retry_after", "503 with Retry-After"],
 ];
