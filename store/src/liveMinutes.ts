@@ -25,7 +25,7 @@ const LIVE_MINUTES_PER_REFRESH = 240;
 const LIVE_MINUTES_SETTLE_MS = 5_000;
 /** How often a scorer (the stream service) refreshes the minutes' aggregates, ms. */
 export const LIVE_MINUTES_REFRESH_MS = 5_000;
-/** Minutes last written longer ago than this (ms) are left to the reader's rows (bounds each refresh's scan). */
+/** Minutes last written, or of traces, longer ago than this (ms) are left to the reader's rows (bounds each refresh's scan of the state to the last day's minutes). */
 const LIVE_MINUTES_LOOKBACK_MS = 86_400_000;
 
 /** Columns of `live_minutes` in the order the refresh writes them. */
@@ -87,10 +87,17 @@ export async function refreshLiveMinutes(store: Store, nowMs: number, lookbackMs
   const db = store.database;
   const rs = await store.client.query({
     query: `SELECT toUInt32(toUnixTimestamp(minute)), touched FROM (
-        SELECT minute, maxIf(version, kind = 'touched') AS touched, maxIf(covers, kind = 'computed') AS covered FROM ${db}.live_minutes_state GROUP BY minute)
+        SELECT minute, maxIf(version, kind = 'touched') AS touched, maxIf(covers, kind = 'computed') AS covered FROM ${db}.live_minutes_state
+        WHERE minute >= toDateTime({oldestMinute:UInt32}, 'UTC') GROUP BY minute)
       WHERE touched > covered AND touched <= {settled:UInt64} AND touched > {oldest:UInt64}
       ORDER BY minute DESC LIMIT {limit:UInt32}`,
-    query_params: { settled: (nowMs - LIVE_MINUTES_SETTLE_MS) * 1000, oldest: Math.max(0, nowMs - lookbackMs) * 1000, limit: LIVE_MINUTES_PER_REFRESH },
+    query_params: {
+      settled: (nowMs - LIVE_MINUTES_SETTLE_MS) * 1000,
+      oldest: Math.max(0, nowMs - lookbackMs) * 1000,
+      // Minutes of traces older than the lookback too (a rescore of old traces leaves them to the reader's rows).
+      oldestMinute: Math.floor(Math.max(0, nowMs - lookbackMs) / 1000),
+      limit: LIVE_MINUTES_PER_REFRESH,
+    },
     format: "JSONCompactEachRow",
   });
   // Versions are µs since the epoch: below 2^53 until the year 2255, exact as numbers.
