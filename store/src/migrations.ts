@@ -349,7 +349,7 @@ export const MIGRATIONS: readonly {
   },
   {
     id: 12,
-    name: "live_minutes, live_minutes_state: the live view's aggregates per minute, kept by the write path",
+    name: "live_minutes, live_minutes_state: the live view's aggregates per minute (marked by saveResults, computed by the scorers)",
     sql: (db) => [
       // Per minute of created_at (design §3, §6; store/src/liveMinutes.ts): `touched` (kind) rows carry the
       // version of the latest write of a live row of the minute, `computed` rows the touched version
@@ -381,7 +381,7 @@ export const MIGRATIONS: readonly {
         version UInt64
       ) ENGINE = ReplacingMergeTree(version) ORDER BY (minute, covers, kind, service_name, pipeline_version, status, metric, flag, content_missing, judge_model)`,
     ],
-    // The minutes already stored, marked as written now: the write path's next refreshes compute them.
+    // The minutes already stored, marked as written now: the scorers' next refreshes compute them.
     data: (db) => [
       `INSERT INTO ${db}.live_minutes_state (minute, kind, covers, version)
         SELECT DISTINCT toDateTime(toStartOfMinute(created_at), 'UTC'), 'touched', toUInt64(0), toUInt64(toUnixTimestamp64Micro(now64(6)))
