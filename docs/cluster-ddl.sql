@@ -409,6 +409,7 @@ CREATE TABLE IF NOT EXISTS ragmeter.live_minutes_state_local ON CLUSTER ragmeter
         minute DateTime('UTC'),
         kind LowCardinality(String),
         covers UInt64,
+        traces UInt64,
         version UInt64
       ) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/ragmeter/live_minutes_state', '{replica}', version) ORDER BY (minute, kind);
 

@@ -5,7 +5,7 @@ import type { Store } from "./client.js";
  * `/api/live` reads a few rows per minute instead of every row of the window:
  * - `live_minutes_state`: per minute of `created_at`, a `touched` row (the version of the latest
  *   write of a live row of that minute, written before those rows) and a `computed` row (the
- *   `touched` version its aggregates cover);
+ *   `touched` version its aggregates cover, and the traces they count);
  * - `live_minutes`: per minute and `covers` (the touched version they were computed at), the
  *   minute's `live_traces` and `live_scores` rows (FINAL, as the live view counts them) grouped as
  *   the live view groups them.
@@ -35,7 +35,7 @@ const MINUTE_COLUMNS =
 /** The `touched` rows of live rows written at `version`: one per distinct minute of their `created_at` (ms). */
 function touchedRows(createdAt: readonly number[], version: number): unknown[][] {
   const minutes = new Set(createdAt.map((t) => Math.floor(t / 60_000) * 60));
-  return [...minutes].map((m) => [m, "touched", version, 0]);
+  return [...minutes].map((m) => [m, "touched", version, 0, 0]);
 }
 
 /** Marks the minutes of live rows about to be written at `version` (before the rows: a crash in between costs a recompute, never a stale minute). */
@@ -43,7 +43,7 @@ export async function markLiveMinutes(store: Store, createdAt: readonly number[]
   if (createdAt.length === 0) return;
   await store.client.insert({
     table: `${store.database}.live_minutes_state`,
-    columns: ["minute", "kind", "version", "covers"],
+    columns: ["minute", "kind", "version", "covers", "traces"],
     values: touchedRows(createdAt, version),
     format: "JSONCompactEachRow",
   });
@@ -110,10 +110,18 @@ export async function refreshLiveMinutes(store: Store, nowMs: number, lookbackMs
     query: `INSERT INTO ${db}.live_minutes (${MINUTE_COLUMNS}) ${minuteAggregatesSql(db)}`,
     query_params: { minutes, covers, version },
   });
+  // The traces each minute's aggregates count (what a reader weighs reading them against).
+  const counted = await store.client.query({
+    query: `SELECT toUInt32(toUnixTimestamp(minute)), sum(n) FROM ${db}.live_minutes
+      WHERE minute >= toDateTime({lo:UInt32}, 'UTC') AND minute <= toDateTime({hi:UInt32}, 'UTC') AND version = {version:UInt64} AND kind = 't' GROUP BY minute`,
+    query_params: { lo: Math.min(...minutes), hi: Math.max(...minutes), version },
+    format: "JSONCompactEachRow",
+  });
+  const traces = new Map((await counted.json<[number | string, number | string]>()).map(([m, n]) => [Number(m), Number(n)]));
   await store.client.insert({
     table: `${db}.live_minutes_state`,
-    columns: ["minute", "kind", "version", "covers"],
-    values: stale.map((s) => [s.m, "computed", version, s.touched]),
+    columns: ["minute", "kind", "version", "covers", "traces"],
+    values: stale.map((s) => [s.m, "computed", version, s.touched, traces.get(s.m) ?? 0]),
     format: "JSONCompactEachRow",
   });
   return stale.length;

@@ -353,11 +353,12 @@ export const MIGRATIONS: readonly {
     sql: (db) => [
       // Per minute of created_at (design §3, §6; store/src/liveMinutes.ts): `touched` (kind) rows carry the
       // version of the latest write of a live row of the minute, `computed` rows the touched version
-      // (`covers`) the minute's aggregates were computed at.
+      // (`covers`) the minute's aggregates were computed at and the traces they count.
       `CREATE TABLE IF NOT EXISTS ${db}.live_minutes_state (
         minute DateTime('UTC'),
         kind LowCardinality(String),
         covers UInt64,
+        traces UInt64,
         version UInt64
       ) ENGINE = ReplacingMergeTree(version) ORDER BY (minute, kind)`,
       // A minute's live_traces (kind t) and live_scores (kind m) rows as the live view groups them,
@@ -383,8 +384,8 @@ export const MIGRATIONS: readonly {
     ],
     // The minutes already stored, marked as written now: the scorers' next refreshes compute them.
     data: (db) => [
-      `INSERT INTO ${db}.live_minutes_state (minute, kind, covers, version)
-        SELECT DISTINCT toDateTime(toStartOfMinute(created_at), 'UTC'), 'touched', toUInt64(0), toUInt64(toUnixTimestamp64Micro(now64(6)))
+      `INSERT INTO ${db}.live_minutes_state (minute, kind, covers, traces, version)
+        SELECT DISTINCT toDateTime(toStartOfMinute(created_at), 'UTC'), 'touched', toUInt64(0), toUInt64(0), toUInt64(toUnixTimestamp64Micro(now64(6)))
         FROM ${db}.live_traces`,
     ],
   },

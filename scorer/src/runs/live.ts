@@ -117,6 +117,8 @@ export interface LiveOptions {
   readonly buckets?: number;
   /** The live metrics shown (default: the metric table's, {@link liveMetrics}). */
   readonly metrics?: readonly LiveMetricInfo[];
+  /** Traces the window's covered minutes must count before their aggregates are read instead of their rows (default the store's `LIVE_MINUTE_TRACES`). */
+  readonly minuteTraces?: number;
 }
 
 /** The content-missing warning when more than half of the window's traces are `content_missing`, else null; `metrics` names the live metrics. */
@@ -525,7 +527,7 @@ export async function loadLiveSummary(store: Store, o: LiveOptions): Promise<Liv
     ...(o.service !== undefined ? { service: o.service } : {}),
     ...(o.pipelineVersion !== undefined ? { pipelineVersion: o.pipelineVersion } : {}),
   };
-  const aggregates = await liveAggregates(store, f, bounds, names);
+  const aggregates = await liveAggregates(store, f, bounds, names, o.minuteTraces);
   const superseded = aggregates.superseded;
   const groups = totalsOf(aggregates.traces, aggregates.metrics, bounds.length + 1, names);
   const totals = [...groups.values()];
