@@ -10,7 +10,7 @@ import type { Store } from "./client.js";
  * (highest `version`) counts (`rescore` keeps `created_at`, so its row replaces the one of the same
  * key). As a trace's `created_at` never goes back, the latest row of a trace whose interaction is in
  * the window is in the window too; filters on service and version apply to that latest row. The
- * aggregates of whole minutes kept at write time (`live_minutes`, migration 11, ./liveMinutes.ts)
+ * aggregates of whole minutes kept at write time (`live_minutes`, migration 12, ./liveMinutes.ts)
  * stand in for the rows of the minutes they cover.
  */
 
@@ -205,7 +205,7 @@ function uncovered(sinceMs: number, minutes: readonly number[]): string {
  * first, then exactly), and the stream's counters ({@link LiveStreamStats}); `bounds` are the trend
  * buckets' starts after the first (a trace is in the bucket of the last start at or before its
  * time). When rows were superseded, the statement runs again without them. The window's covered
- * minutes ({@link coveredMinutes}, read first) count from `live_minutes` (migration 11), the rest of
+ * minutes ({@link coveredMinutes}, read first) count from `live_minutes` (migration 12), the rest of
  * the window from its rows; the minutes of superseded rows from their rows.
  */
 export async function liveAggregates(

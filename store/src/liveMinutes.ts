@@ -1,7 +1,7 @@
 import type { Store } from "./client.js";
 
 /**
- * The live view's aggregates per minute (migration 11, design §3 and §6), kept by the writers so
+ * The live view's aggregates per minute (migration 12, design §3 and §6), kept by the writers so
  * `/api/live` reads a few rows per minute instead of every row of the window:
  * - `live_minutes_state`: per minute of `created_at`, a `touched` row (the version of the latest
  *   write of a live row of that minute, written before those rows) and a `computed` row (the

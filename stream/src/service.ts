@@ -118,12 +118,12 @@ function progressFields(stats: IngestionStats, totals: Totals, logged: Totals, p
 const newScorerId = (): string => `${hostname()}-${process.pid}-${randomBytes(3).toString("hex")}`;
 
 /**
- * The live view's aggregates of the minutes whose writes have settled (migration 11), computed every
+ * The live view's aggregates of the minutes whose writes have settled (migration 12), computed every
  * {@link LIVE_MINUTES_REFRESH_MS} off the write path (one statement every few seconds instead of one per
  * batch), one refresh at a time; a failure is logged (the first, then every 50th) and retried. Returns
- * the function that stops it.
+ * its timer.
  */
-function refreshLiveMinutesEvery(store: Store, log: Pick<ScorerServiceOptions["log"], "warn">): () => void {
+function refreshLiveMinutesEvery(store: Store, log: Pick<ScorerServiceOptions["log"], "warn">): ReturnType<typeof setInterval> {
   let refreshing = false;
   let failures = 0;
   const timer = setInterval(() => {
@@ -142,7 +142,7 @@ function refreshLiveMinutesEvery(store: Store, log: Pick<ScorerServiceOptions["l
         refreshing = false;
       });
   }, LIVE_MINUTES_REFRESH_MS);
-  return () => clearInterval(timer);
+  return timer;
 }
 
 /**
@@ -236,7 +236,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
       },
     );
   }, interval);
-  const stopMinutes = refreshLiveMinutesEvery(o.store, o.log);
+  const minutesTimer = refreshLiveMinutesEvery(o.store, o.log);
   let logged = { spans: 0, scored: 0, forgotten: 0 };
   const statsTimer = setInterval(() => {
     void (async () => {
@@ -281,9 +281,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
     scoreNow: () => runPass(true),
     async stop() {
       stopped = true;
-      clearInterval(timer);
-      clearInterval(statsTimer);
-      stopMinutes();
+      for (const t of [timer, statsTimer, minutesTimer]) clearInterval(t);
       await passes.current().catch(() => 0);
       if (consumer) await consumer.stop();
       await stats.flush(o.store, Date.now()).catch(() => undefined);

@@ -320,7 +320,7 @@ describe("live view from live_traces and live_scores (design §3)", () => {
   });
 });
 
-describe("live view from the aggregates per minute (live_minutes, migration 11)", () => {
+describe("live view from the aggregates per minute (live_minutes, migration 12)", () => {
   /** Computes every minute written (their writes settled: `now` 10 s ahead), as many refreshes as it takes. */
   const refreshAll = async (): Promise<number> => {
     let total = 0;

@@ -82,7 +82,7 @@ describe("the streaming scorer's passes (issue 15)", () => {
     }
   });
 
-  it("computes the live view's aggregates of a minute a few seconds after its last write (migration 11)", async () => {
+  it("computes the live view's aggregates of a minute a few seconds after its last write (migration 12)", async () => {
     const judge = slowJudge(1);
     const svc = await startScorerService({
       store,
