@@ -30,9 +30,11 @@ export interface RecordSink {
   /**
    * Writes the records; resolves only once Kafka acknowledged all of them (acks = all).
    * @param headers extra headers for every record (the request's trace context)
+   * @param release called at most once, when the sink holds no view of the records' bytes any more
+   *   (the collector then reuses their buffer); a sink that keeps them, or never says, need not call it
    * @throws KafkaUnavailableError when Kafka cannot be reached or does not acknowledge in time
    */
-  send(signal: Signal, records: TraceRecord[], headers: Record<string, string>): Promise<void>;
+  send(signal: Signal, records: TraceRecord[], headers: Record<string, string>, release?: () => void): Promise<void>;
   /** True when Kafka answers a metadata request for the topic (bounded wait). */
   ready(): Promise<boolean>;
   /** Why the sink is not ready (Kafka unreachable, or the topic missing); optional for other sinks. */
@@ -85,12 +87,16 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
     }
   };
 
-  /** A request's job: settles when Kafka acknowledged all its records, or fails after sendTimeoutMs. */
-  const sendRecords = async (signal: Signal, records: TraceRecord[], headers: Record<string, string>): Promise<void> => {
+  /**
+   * A request's job: settles when Kafka acknowledged all its records, or fails after sendTimeoutMs.
+   * `release` runs once no produce call holds one of its records (they all settled, or were dropped
+   * from the queue unsent), which may be after the job failed.
+   */
+  const sendRecords = async (signal: Signal, records: TraceRecord[], headers: Record<string, string>, release: (() => void) | undefined): Promise<void> => {
     const produced = toProducedRecords(config.topic, signal, headers, records);
     let timer: NodeJS.Timeout | undefined;
     const done = new Promise<void>((resolve, reject) => {
-      const job: Job = { remaining: records.length, done: false, resolve, reject };
+      const job: Job = { remaining: records.length, held: records.length, release, done: false, resolve, reject };
       sender.add(produced.map(({ record, size }) => ({ job, record, size })));
       timer = setTimeout(() => {
         if (job.done) return;
@@ -112,11 +118,17 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
   };
 
   return {
-    async send(signal, records, headers) {
-      if (state.closed) throw new KafkaUnavailableError("collector is shutting down");
-      if (records.length === 0) return;
-      await admit();
-      await sendRecords(signal, records, headers);
+    async send(signal, records, headers, release) {
+      let queued = false;
+      try {
+        if (state.closed) throw new KafkaUnavailableError("collector is shutting down");
+        if (records.length === 0) return;
+        await admit();
+        queued = true;
+      } finally {
+        if (!queued) release?.();
+      }
+      await sendRecords(signal, records, headers, release);
     },
     async ready() {
       return (await readiness()).ready;

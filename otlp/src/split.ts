@@ -674,8 +674,8 @@ function measure(p: Parts, list: number[], sizes: number[]): number {
   return total;
 }
 
-function assemble(p: Parts, list: number[], sizes: number[], total: number): Uint8Array {
-  const out = Buffer.allocUnsafe(total);
+/** Writes the request holding spans `list` (sizes from {@link measure}) into `out` (exactly `total` bytes). */
+function assemble(p: Parts, list: number[], sizes: number[], total: number, out: Uint8Array): Uint8Array {
   let pos = 0;
   let s = 0;
   let i = 0;
@@ -730,10 +730,19 @@ function hexOf(buf: Uint8Array, start: number, end: number): string {
   return Buffer.from(buf.buffer, buf.byteOffset + start, end - start).toString("hex");
 }
 
-function splitList(p: Parts, key: string, list: number[], maxBytes: number, records: SplitRecord[], errors: string[], sizes: number[]): void {
+/** A record measured and not yet written: its spans, the sizes of its nested messages and its length. */
+interface Planned {
+  key: string;
+  list: number[];
+  sizes: number[];
+  total: number;
+}
+
+function splitList(p: Parts, key: string, list: number[], maxBytes: number, planned: Planned[], errors: string[]): void {
+  const sizes: number[] = [];
   const total = measure(p, list, sizes);
   if (total <= maxBytes) {
-    records.push({ key, value: assemble(p, list, sizes, total), items: list.length });
+    planned.push({ key, list, sizes, total });
     return;
   }
   if (list.length === 1) {
@@ -743,8 +752,8 @@ function splitList(p: Parts, key: string, list: number[], maxBytes: number, reco
     return;
   }
   const mid = list.length >> 1;
-  splitList(p, key, list.slice(0, mid), maxBytes, records, errors, sizes);
-  splitList(p, key, list.slice(mid), maxBytes, records, errors, sizes);
+  splitList(p, key, list.slice(0, mid), maxBytes, planned, errors);
+  splitList(p, key, list.slice(mid), maxBytes, planned, errors);
 }
 
 function decodeSpan(bytes: Uint8Array): PbSpan {
@@ -761,12 +770,14 @@ function spanIdHex(bytes: Uint8Array): string {
  * Splits a protobuf `ExportTraceServiceRequest` into one record per trace id, each at most
  * `maxBytes` (a trace over it is halved until its parts fit; a span too big alone is refused),
  * validating span and link ids as {@link decodeTraceRequestProtobuf} does.
+ * The records' values are views of one buffer of their total length, from `alloc` (default
+ * `Buffer.allocUnsafe`; the collector passes a pool's, and gives it back once Kafka holds the records).
  * @returns the records and refusals, or null when the body is malformed or uses something the walk
  *   leaves to the full decoder (then decode it with decodeTraceRequestProtobuf, which names the fault)
  */
-export function splitTraceRequestProtobuf(body: Uint8Array, maxBytes: number, limits: OtlpLimits): SplitTraces | null {
+export function splitTraceRequestProtobuf(body: Uint8Array, maxBytes: number, limits: OtlpLimits, alloc: (bytes: number) => Uint8Array = Buffer.allocUnsafe): SplitTraces | null {
   try {
-    return split(body, maxBytes, limits);
+    return split(body, maxBytes, limits, alloc);
   } catch {
     // Unhandled, or a fault the generated decoder also refuses (RangeError, invalid UTF-8, depth):
     // the full decoder decides, and names the fault.
@@ -795,7 +806,7 @@ interface Walk {
   si: number;
 }
 
-function split(body: Uint8Array, maxBytes: number, limits: OtlpLimits): SplitTraces {
+function split(body: Uint8Array, maxBytes: number, limits: OtlpLimits, alloc: (bytes: number) => Uint8Array): SplitTraces {
   const r = ReaderClass.create(body);
   const w: Walk = {
     r,
@@ -823,11 +834,21 @@ function split(body: Uint8Array, maxBytes: number, limits: OtlpLimits): SplitTra
     walkResourceSpans(w);
     w.ri++;
   }
-  const records: SplitRecord[] = [];
-  const sizes: number[] = [];
+  const planned: Planned[] = [];
   const errors = w.errors;
   const kept = errors.length;
-  for (const [key, list] of w.byTrace) splitList(w.p, key, list, maxBytes, records, errors, sizes);
+  for (const [key, list] of w.byTrace) splitList(w.p, key, list, maxBytes, planned, errors);
+  // Every record is a view of one buffer for the request: one allocation, not one per trace.
+  let bytes = 0;
+  for (const d of planned) bytes += d.total;
+  const out = bytes === 0 ? EMPTY : alloc(bytes);
+  if (out.length < bytes) throw new RangeError(`the allocator gave ${out.length} bytes for ${bytes}`);
+  const records: SplitRecord[] = [];
+  let at = 0;
+  for (const d of planned) {
+    records.push({ key: d.key, value: assemble(w.p, d.list, d.sizes, d.total, out.subarray(at, at + d.total)), items: d.list.length });
+    at += d.total;
+  }
   return { records, total: w.total, rejected: w.invalid + errors.length - kept, errors, invalid: w.invalid, reencoded: w.reencoded, trimmed: w.trimmed };
 }
 

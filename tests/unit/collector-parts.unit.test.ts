@@ -110,7 +110,14 @@ describe("http parts: responses, trace context, URL, readiness", () => {
 describe("producer/queue (group commit)", () => {
   const job = (remaining: number, done = false) => {
     const settled: string[] = [];
-    const j: Job = { remaining, done, resolve: () => settled.push("ok"), reject: (e) => settled.push(String((e as Error).message)) };
+    const j: Job = {
+      remaining,
+      held: remaining,
+      release: () => settled.push("released"),
+      done,
+      resolve: () => settled.push("ok"),
+      reject: (e) => settled.push(String((e as Error).message)),
+    };
     return { j, settled };
   };
   const q = (j: Job, size: number): Queued => ({ job: j, record: { topic: "t", value: Buffer.alloc(0) }, size });
@@ -132,10 +139,33 @@ describe("producer/queue (group commit)", () => {
     acknowledge([q(j, 1)]);
     expect([j.remaining, j.done, settled]).toEqual([1, false, []]);
     acknowledge([q(j, 1)]);
-    expect([j.remaining, j.done, settled]).toEqual([0, true, ["ok"]]);
+    expect([j.remaining, j.done, settled]).toEqual([0, true, ["ok", "released"]]);
     const other = job(2);
     failChunk([q(other.j, 1), q(other.j, 1)], (c) => new Error(`failed: ${String(c)}`), "boom");
-    expect(other.settled).toEqual(["failed: boom"]);
+    expect(other.settled).toEqual(["failed: boom", "released"]);
+  });
+  it("gives a job's buffer back only once no produce call or queue holds one of its records", () => {
+    // 3 records: one acknowledged, one in a chunk that fails later, one still queued when the job fails.
+    const { j, settled } = job(3);
+    const first = q(j, 1);
+    const second = q(j, 1);
+    const third = q(j, 1);
+    acknowledge([first]);
+    failChunk([second], () => new Error("failed"), "x");
+    // The job failed, but the third record is still queued (the producer could still take it): not released.
+    expect(settled).toEqual(["failed"]);
+    expect(j.held).toBe(1);
+    // The queue drops the settled job's record: now nothing holds it.
+    expect(takeChunk([third], 100)).toEqual([]);
+    expect(settled).toEqual(["failed", "released"]);
+    // A job that timed out while its records were in a produce call: released when that call settles.
+    const late = job(2);
+    const inFlight = [q(late.j, 1), q(late.j, 1)];
+    late.j.done = true; // the send timeout fired
+    acknowledge(inFlight.slice(0, 1));
+    expect(late.settled).toEqual([]);
+    failChunk(inFlight.slice(1), () => new Error("late"), "y");
+    expect(late.settled).toEqual(["released"]);
   });
 });
 

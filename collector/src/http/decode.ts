@@ -39,17 +39,25 @@ export function decodeFailure(errors: string[], what: string, total = errors.len
 }
 
 /**
- * Decodes and batches the body (records of at most `maxMessageBytes`) within `limits`.
+ * Decodes and batches the body (records of at most `maxMessageBytes`) within `limits`. The split
+ * protobuf path writes the records into one buffer from `alloc` (default `Buffer.allocUnsafe`).
  * @throws OtlpDecodeError when every item is invalid or the request holds more items than the limit,
  *   PayloadTooLargeError when every item is too large
  */
-export function decodeExport(signal: Signal, encoding: OtlpEncoding, body: Uint8Array, maxMessageBytes: number, limits: OtlpLimits): DecodedExport {
+export function decodeExport(
+  signal: Signal,
+  encoding: OtlpEncoding,
+  body: Uint8Array,
+  maxMessageBytes: number,
+  limits: OtlpLimits,
+  alloc?: (bytes: number) => Uint8Array,
+): DecodedExport {
   let out: DecodedExport;
   let split = null;
   if (signal === "traces" && encoding === "protobuf") {
     // Over the limit of items: refused before the walk keeps anything per span (the decoder words it).
     const n = countProtobufItems(body, limits.maxItems);
-    if (n === null || (n.items <= limits.maxItems && n.containers <= limits.maxItems)) split = splitTraceRequestProtobuf(body, maxMessageBytes, limits);
+    if (n === null || (n.items <= limits.maxItems && n.containers <= limits.maxItems)) split = splitTraceRequestProtobuf(body, maxMessageBytes, limits, alloc);
   }
   const contentType = encoding === "protobuf" ? CONTENT_TYPES.protobuf : CONTENT_TYPES.json;
   if (split) {

@@ -8,7 +8,12 @@ import type { ProducedRecord } from "@ragmeter/kafka";
 
 /** One request's records in the queue. */
 export interface Job {
+  /** Records not acknowledged yet (the job resolves at 0). */
   remaining: number;
+  /** Records a produce call or the queue still holds (`release` runs at 0). */
+  held: number;
+  /** Gives the records' buffer back, once nothing holds them. */
+  release: (() => void) | undefined;
   done: boolean;
   resolve: () => void;
   reject: (err: unknown) => void;
@@ -32,6 +37,7 @@ export function takeChunk(queue: Queued[], maxBytes: number): Queued[] {
   while (skip < queue.length) {
     const q = queue[skip]!;
     if (q.job.done) {
+      letGo(q.job);
       skip++;
       continue;
     }
@@ -44,6 +50,11 @@ export function takeChunk(queue: Queued[], maxBytes: number): Queued[] {
   return chunk;
 }
 
+/** One record of `job` is held no more (its produce call settled, or it left the queue unsent): the job's buffer goes back after the last. */
+function letGo(job: Job): void {
+  if (--job.held === 0) job.release?.();
+}
+
 /** A chunk was acknowledged: resolves each job whose last record it held. */
 export function acknowledge(chunk: readonly Queued[]): void {
   for (const q of chunk) {
@@ -51,12 +62,14 @@ export function acknowledge(chunk: readonly Queued[]): void {
       q.job.done = true;
       q.job.resolve();
     }
+    letGo(q.job);
   }
 }
 
 /** A chunk failed: rejects each job with a record in it that is not settled yet. */
 export function failChunk(chunk: readonly Queued[], err: (cause: unknown) => unknown, cause: unknown): void {
   for (const q of chunk) {
+    letGo(q.job);
     if (q.job.done) continue;
     q.job.done = true;
     q.job.reject(err(cause));
