@@ -40,6 +40,11 @@ const lean = {
     // @platformatic/wasm-utils (CRC32C, compression codecs of @platformatic/kafka 2.x) reads its
     // native.wasm next to its own module at load; in the bundle that path is gone, so its variant
     // with the module inlined is bundled instead (the same exports).
+    // The client's CRC-32C of a record batch joins the batch's buffers first (a copy per produce
+    // call): crc32c-kafka.mjs reads them in place (issue 38). Its import of the client's own module:
+    b.onResolve({ filter: /^\.\/crc32c\.js$/ }, (a) =>
+      a.importer.includes(platformatic) && a.importer.endsWith(`${sep}protocol${sep}records.js`) ? { path: join(here, "crc32c-kafka.mjs") } : undefined,
+    );
     b.onResolve({ filter: /^@platformatic\/wasm-utils$/ }, (a) =>
       b.resolve("@platformatic/wasm-utils/bundled", { kind: a.kind, importer: a.importer, resolveDir: a.resolveDir, pluginData: { lean: true } }),
     );
