@@ -14,7 +14,9 @@
 //   + node:http instead of fastify (collector/src/server.ts)                  see bench/README.md
 // What is swapped (see each stand-in for why it is safe): `mnemonist` → ./mnemonist-lru.cjs,
 // `ajv/dist/2020.js` (imported by @platformatic/kafka only) → ./ajv-unused.mjs; and
-// `@platformatic/wasm-utils` → its own `bundled` entry (the WebAssembly module inlined).
+// `@platformatic/wasm-utils` → its own `bundled` entry (the WebAssembly module inlined); and, for CPU
+// (issue 38), the CRC-32C that @platformatic/kafka's records.js computes over each record batch →
+// ./crc32c-kafka.mjs, the same checksum over the batch's buffers in place, without joining them.
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
