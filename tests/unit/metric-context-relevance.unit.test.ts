@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { metricDef } from "../../core/src/domain/metricTable.js";
 import { createHeuristicJudge } from "../../core/src/judges/heuristic/heuristicJudge.js";
+import { Tokens } from "../../core/src/judges/heuristic/tokens.js";
 import { scoreInteraction } from "../../core/src/scoring/score.js";
 
 const subject = { trace_id: "t", golden_id: "g", tags: [], question: "Which port does PostgreSQL listen on?", latency_ms: 0 };
@@ -47,5 +48,20 @@ describe("context_relevance, no-LLM form: each chunk's share of the question's c
     const v = createHeuristicJudge().promptVersion;
     expect(v["context_relevance"]).toMatch(/^[0-9a-f]{12}$/u);
     expect(v["context_relevance"]).not.toBe(v["grounding"]);
+  });
+});
+
+describe("context_relevance's chunk terms: kept by the chunk text's hash", () => {
+  it("are the terms relevance reads of the same text, and a chunk seen again is not tokenized again", () => {
+    const tokens = new Tokens();
+    const text = "PostgreSQL listens on port 5432; however, the port can be changed.";
+    const direct = tokens.relevanceText(text);
+    // "however" is a discourse word: relevance counts it as content, so the chunk's terms hold it too
+    expect([...tokens.chunkTerms(text)].sort()).toEqual([...new Set([...direct.content, ...direct.numbers])].sort());
+    expect(tokens.chunkTerms(text)).toContain("howev");
+    expect(tokens.chunkTerms(text)).toBe(tokens.chunkTerms(text));
+    // bounded like the chunk cache: with no entries kept, each call makes a new set
+    const uncached = new Tokens({ entries: 0, segments: 0 });
+    expect(uncached.chunkTerms(text)).not.toBe(uncached.chunkTerms(text));
   });
 });

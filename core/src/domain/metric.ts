@@ -139,6 +139,11 @@ export interface JudgedMetric extends MetricBase {
 export interface TextTools {
   /** The content terms of a text: stems of its content words and its numbers (en/ru/zh, as relevance counts them). */
   terms(text: string): ReadonlySet<string>;
+  /**
+   * {@link terms} of a retrieved chunk's text, kept by the text's hash within the judge's chunk cache
+   * bound (chunks recur across traces, questions do not).
+   */
+  passageTerms(text: string): ReadonlySet<string>;
 }
 
 /** What a form judges: a value with its status and why, and per-chunk verdicts; the backend adds the cost. */

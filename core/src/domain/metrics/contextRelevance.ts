@@ -40,7 +40,7 @@ export const CONTEXT_RELEVANCE: JudgedMetric = {
       const q = tools.terms(request.question);
       if (q.size === 0) return { status: "not_applicable", value: null, reason: "the question has no content terms" };
       const chunks = passages(request).map((c) => {
-        const t = tools.terms(c.text);
+        const t = tools.passageTerms(c.text);
         let n = 0;
         for (const x of q) if (t.has(x)) n++;
         return { id: c.id, value: n / q.size };

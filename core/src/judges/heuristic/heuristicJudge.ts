@@ -290,6 +290,7 @@ export function createHeuristicJudge(model: GroundingModel = committedGroundingM
       const t = tokens.relevanceText(text);
       return new Set([...t.content, ...t.numbers]);
     },
+    passageTerms: (text) => tokens.chunkTerms(text),
   };
   return judgeOf(
     { kind: "heuristic", model: "heuristic", metered: false },

@@ -342,8 +342,11 @@ export class Tokens {
   readonly #tokenize = (text: string): Tokenized => tokenize(text, this.#stem);
   readonly #tokenizeRelevance = (text: string): Tokenized => tokenize(text, this.#stem, false);
   readonly #chunk = (text: string): ChunkTokens => union(sentences(text).map(this.#tokenize), text);
+  readonly #chunkTerms: Bounded<ReadonlySet<string>>;
   constructor(chunkCache: ChunkCacheBound = CHUNK_CACHE) {
     this.#chunks = new Bounded<ChunkTokens>(chunkCache.entries, chunkCache.segments, (t) => t.segments.length);
+    // a chunk's terms are fewer than its segments: within the same bound, they take less memory
+    this.#chunkTerms = new Bounded<ReadonlySet<string>>(chunkCache.entries, chunkCache.segments, (t) => t.size);
   }
   /**
    * Tokens of a chunk text, whole and per sentence: the judge's per-chunk work, kept by the text's
@@ -352,6 +355,17 @@ export class Tokens {
    */
   chunk(text: string): ChunkTokens {
     return this.#chunks.get(chunkHash(text), () => this.#chunk(text));
+  }
+  /**
+   * The relevance terms of a chunk text (content stems, discourse words included, and numbers: what
+   * {@link relevanceText} gives), kept by the text's hash like {@link chunk}: context relevance reads
+   * every retrieved chunk of every trace, which the cache of recent texts (1,000) cannot hold.
+   */
+  chunkTerms(text: string): ReadonlySet<string> {
+    return this.#chunkTerms.get(chunkHash(text), () => {
+      const t = this.#tokenizeRelevance(text);
+      return new Set([...t.content, ...t.numbers]);
+    });
   }
   /** Chunks the chunk cache holds and their segments. */
   chunkCache(): ChunkCacheBound {
