@@ -72,9 +72,9 @@ function th(x: AlertSetting): string {
  * `RAGMETER_ALERT_<STEM>_K`.
  */
 interface Watched {
-  /** The stored name without `@<k>` (`recall`, `grounding_risk`): the rule ids' and settings' stem. */
+  /** The stored name without `@<k>` (recall, grounding_risk): the rule ids' and settings' stem. */
   readonly stem: string;
-  /** The name in the rules' texts (`recall@k`, `grounding`). */
+  /** The name in the rules' texts (recall@k, grounding). */
   readonly display: string;
   /** SQL giving the stored name: a literal, or for a per-k metric the name at the k setting. */
   readonly metric: string;

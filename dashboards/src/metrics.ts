@@ -4,7 +4,7 @@
  */
 import { type MetricDef, type MetricTable, metricTable } from "@ragmeter/core/metrics";
 
-/** The values of the dashboards' `k` variable (the k of the per-k metrics such as `recall@<k>`). */
+/** The values of the dashboards' `k` variable (the k of the per-k metrics such as recall@<k>). */
 export const DASHBOARD_KS: readonly number[] = [1, 3, 5, 10];
 
 /** A metric as a dashboard column: its stored name in SQL and the column it becomes. */
@@ -16,7 +16,7 @@ export interface DashboardMetric {
   readonly def: MetricDef;
 }
 
-/** How the stored name of a per-k metric at the `k` variable ends (`recall@${k}`). */
+/** How the stored name of a per-k metric at the `k` variable ends (recall@${k}). */
 export const AT_K = "@${k}";
 
 /** A k that no table entry uses, standing for the `k` variable while the table is read. */

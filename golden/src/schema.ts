@@ -11,7 +11,7 @@ import { z } from "zod";
  *   (1-based, inclusive) names a line range of the document, resolved by the loader. With neither,
  *   any retrieved chunk of the document is a hit (document-level match). Either needs
  *   `expected_source` (without it the item would silently be unanswerable).
- * - `key_facts`: short strings a correct answer must contain (key-facts metric, design §5).
+ * - key_facts: short strings a correct answer must contain (key-facts metric, design §5).
  * - `expected_chunk_id`: instead of a document and substring, the exact id of the chunk that holds the
  *   answer (breaks when the documents are re-chunked). Not together with a substring or line range.
  * - `id` is optional: when absent, the loader derives one from the question text.

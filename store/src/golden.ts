@@ -91,7 +91,7 @@ export async function goldenItemsOfSet(store: Store, goldenSetHash: string): Pro
   return (await rs.json<unknown>()).map((raw) => goldenItemOf(setItemRow.parse(raw)));
 }
 
-/** A stored `golden_items` row as the item it was loaded from (`key_facts` null unless the item had them). */
+/** A stored `golden_items` row as the item it was loaded from (its key facts null unless the item had them). */
 function goldenItemOf(r: z.infer<typeof setItemRow>): GoldenItem {
   return {
     id: r.golden_id,

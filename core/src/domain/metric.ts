@@ -64,13 +64,13 @@ export interface MetricInput {
   readonly answerable: boolean;
   /** The answer declines to answer. */
   readonly abstained: boolean;
-  /** The k of a per-k metric (`recall@5`), else 0. */
+  /** The k of a per-k metric (5 for recall@5), else 0. */
   readonly k: number;
 }
 
 /** What every entry of the metric table says (design §5). */
 interface MetricBase {
-  /** Stored and printed name (`recall@<k>`, `mrr`, …). */
+  /** Stored and printed name (recall@<k>, mrr, …). */
   readonly name: string;
   /** `retrieval` (from the ranked contexts), `judged` (by a judge) or `answer` (mechanical, from the answer). */
   readonly kind: "retrieval" | "judged" | "answer";

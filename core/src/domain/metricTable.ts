@@ -34,7 +34,7 @@ export function metricTable(ks: readonly number[]): MetricDef[] {
 /** The judged metrics (one judge task each), in table order. */
 export const JUDGED_METRICS: readonly JudgedMetric[] = FIXED.filter((m): m is JudgedMetric => m.kind === "judged");
 
-/** The k of a per-k metric name (`recall@5` → 5), or null. */
+/** The k of a per-k metric name (recall@5 → 5), or null. */
 function kOf(metric: string): number | null {
   const k = /@([1-9]\d*)$/u.exec(metric)?.[1];
   return k === undefined ? null : Number(k);

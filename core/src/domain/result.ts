@@ -16,7 +16,7 @@ export interface QuestionResult {
   readonly generator_model: string | null;
   /** Target call wall time, ms. */
   readonly latency_ms: number;
-  /** Every metric of the table by name (`recall@5`, `grounding`, …): value, status, reason, cost and drill-down. */
+  /** Every metric of the table by name (recall@5, grounding, …): value, status, reason, cost and drill-down. */
   readonly metrics: Readonly<Record<string, Outcome>>;
   /** True when the answer declines to answer; null when there is no answer. */
   readonly abstained: boolean | null;

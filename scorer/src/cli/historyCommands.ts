@@ -64,7 +64,10 @@ function runJson(r: RunRecord) {
 /** The metric columns of `ragmeter runs`: the table's headline metrics, per-k ones at k = 5. */
 const RUN_COLUMNS = metricTable([5])
   .filter((m) => m.headline)
-  .map((m) => ({ name: m.name, label: metricLabel(m.name), width: Math.max(6, metricLabel(m.name).length) }));
+  .map((m) => {
+    const label = metricLabel(m.name);
+    return { name: m.name, label, width: Math.max(6, label.length) };
+  });
 
 /** One run's row of `ragmeter runs`: its headline metrics, and its status when not completed. */
 function runRow(r: RunRecord): string {

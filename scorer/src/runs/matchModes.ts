@@ -7,7 +7,7 @@ import { expectedSources, type MetricLookup } from "./digest.js";
 export interface ModeReport {
   /** Golden items in this mode. */
   readonly items: number;
-  /** `recall@k` → mean over this mode's questions whose recall was measured (`ok`), null when none. */
+  /** recall@k → mean over this mode's questions whose recall was measured (`ok`), null when none. */
   readonly recall: Readonly<Record<string, number | null>>;
   /** Questions of this mode whose recall was measured (the n of the means). */
   readonly n: number;

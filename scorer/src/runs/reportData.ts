@@ -21,7 +21,7 @@ export interface ReportRun {
   readonly pipeline_version: string;
   readonly source: string;
   readonly golden_set_hash: string;
-  /** metric (`recall@k`, `mrr`, `grounding`, `relevance`, `key_facts`, `abstention`) → mean of ok values. */
+  /** metric name (recall@k, mrr, grounding, relevance, key facts, abstention) → mean of ok values. */
   readonly metrics: Readonly<Record<string, MetricMean>>;
   /** Claims by verdict (SUPPORTED, UNSUPPORTED, CONTRADICTED). */
   readonly claims: Readonly<Record<string, number>>;

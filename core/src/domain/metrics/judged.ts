@@ -2,7 +2,7 @@ import { JUDGE_TASKS } from "../judgments.js";
 import type { JudgedMetric } from "../metric.js";
 
 /**
- * `grounding`: the share of the answer's claims a judge finds SUPPORTED by the retrieved chunks
+ * Grounding: the share of the answer's claims a judge finds SUPPORTED by the retrieved chunks
  * (design §5); its claims are stored in `claims`.
  */
 export const GROUNDING: JudgedMetric = {
@@ -22,7 +22,7 @@ export const GROUNDING: JudgedMetric = {
   request: (i) => ({ question: i.question, answer: i.answer, chunks: i.chunks }),
 };
 
-/** `relevance`: whether the answer addresses the question, 0–4. */
+/** Relevance: whether the answer addresses the question, 0–4. */
 export const RELEVANCE: JudgedMetric = {
   name: JUDGE_TASKS.relevance,
   kind: "judged",
@@ -39,7 +39,7 @@ export const RELEVANCE: JudgedMetric = {
   request: (i) => ({ question: i.question, answer: i.answer, answerable: i.answerable }),
 };
 
-/** `reference_facts`: the share of the reference answer's facts the answer states (a reference-based judge: LLM only). */
+/** Reference facts: the share of the reference answer's facts the answer states (a reference-based judge: LLM only). */
 export const REFERENCE_FACTS: JudgedMetric = {
   name: JUDGE_TASKS.referenceFacts,
   kind: "judged",

@@ -22,7 +22,7 @@ export function keyFactsScore(answer: string, keyFacts: readonly string[] | null
   return { ...ok(found.filter(Boolean).length / keyFacts.length), found };
 }
 
-/** `key_facts`: the share of the golden item's key facts the answer states. */
+/** Key facts: the share of the golden item's key facts the answer states. */
 export const KEY_FACTS: MechanicalMetric = {
   name: "key_facts",
   kind: "answer",

@@ -18,6 +18,6 @@ export interface CascadeOptions {
   readonly maxShare: number | null;
   /** `RAGMETER_CASCADE_MAX_ANSWERS`: at most this many answers go to the LLM per judge (per run); null = no limit. */
   readonly maxAnswers: number | null;
-  /** `RAGMETER_CASCADE_LLM_TASKS`: tasks judged by the LLM alone (e.g. `relevance`); the others are tier 1's. */
+  /** `RAGMETER_CASCADE_LLM_TASKS`: tasks judged by the LLM alone (e.g. relevance); the others are tier 1's. */
   readonly llmTasks: readonly string[];
 }
