@@ -15,7 +15,7 @@ import { bandRisk, type RiskBand } from "../../core/src/judges/cascade/cascadeJu
 import type { GroundingJudgment } from "../../core/src/judges/types.js";
 import { OVERLAP_CUT, wordOverlap } from "./baselines.js";
 import { auroc, prf } from "./detection.js";
-import { LLM_RESULTS_DIR } from "./llmSubset.js";
+import { balancedOrder, LLM_RESULTS_DIR } from "./llmSubset.js";
 import { goodAnswers, judgeDevDir, loadRagTruth, type RagTruthAnswer } from "./ragtruth.js";
 import { tier1OutOfFold } from "./tier1Oof.js";
 import { FOLDS } from "./train.js";
@@ -26,6 +26,8 @@ export interface StoredLlm {
   readonly model: string;
   readonly prompt_version: string;
   readonly wall_ms: number;
+  /** How llmSubset.ts picked the answer: "boundary" (absent in early lines) or "balanced:SEED". */
+  readonly sample?: string;
   readonly judgment: GroundingJudgment;
 }
 
@@ -48,6 +50,12 @@ export interface Decision {
 const flagOf = (j: GroundingJudgment): boolean => j.status === "ok" && j.value !== null && j.value < 1;
 const riskOf = (j: GroundingJudgment): number => (j.status === "ok" ? (j.risk ?? 0) : 0);
 const inBand = (band: RiskBand, j: GroundingJudgment): boolean => j.status === "ok" && j.risk !== undefined && j.risk >= band.low && j.risk <= band.high;
+
+/** Tier 3's ranking score of an answer: 1 − its lowest claim support, else 1 when it flags the answer, 0 when not. */
+function llmScoreOf(a: CascadeAnswer): number {
+  const s = (a.llm?.judgment.claims ?? []).flatMap((c) => (c.support === undefined ? [] : [c.support]));
+  return s.length > 0 ? 1 - Math.min(...s) : flagOf(a.llm?.judgment as GroundingJudgment) ? 1 : 0;
+}
 
 /** The cascade's judgment of `a` under `band`, as createCascadeJudge makes it. @throws when the band holds an answer without a stored LLM judgment. */
 export function decide(a: CascadeAnswer, band: RiskBand | null): Decision {
@@ -229,10 +237,6 @@ export async function cascadeReport(
   ];
   if (covered.length > 0) {
     const cl = covered.map((a) => a.hallucinated);
-    const llmScore = (a: CascadeAnswer): number => {
-      const s = (a.llm?.judgment.claims ?? []).flatMap((c) => (c.support === undefined ? [] : [c.support]));
-      return s.length > 0 ? 1 - Math.min(...s) : flagOf(a.llm?.judgment as GroundingJudgment) ? 1 : 0;
-    };
     lines.push(
       row(
         `  on the ${covered.length} tier-3 answers: tier 1`,
@@ -250,9 +254,44 @@ export async function cascadeReport(
             covered.map((a) => flagOf(a.llm?.judgment as GroundingJudgment)),
             cl,
           ),
-          auroc: auroc(covered.map(llmScore), cl),
+          auroc: auroc(covered.map(llmScoreOf), cl),
         },
         `   ${(llmMs.reduce((s, x) => s + x, 0) / llmMs.length / 1000).toFixed(0)} s/answer (median ${((llmMs.sort((x, y) => x - y)[Math.floor(llmMs.length / 2)] ?? 0) / 1000).toFixed(0)} s)`,
+      ),
+    );
+  }
+  // Tier 3 on a random sample, half hallucinated: the longest prefix of llmSubset's balanced order
+  // (seed 1) whose answers all have a stored judgment, whichever run stored it.
+  const byId = new Map(answers.map((a) => [a.id, a]));
+  const prefix: CascadeAnswer[] = [];
+  for (const j of balancedOrder(t1, "1")) {
+    const a = byId.get(j.answer.id) as CascadeAnswer;
+    if (a.llm === null) break;
+    prefix.push(a);
+  }
+  if (prefix.length > 0) {
+    const rl = prefix.map((a) => a.hallucinated);
+    const ms = prefix.map((a) => a.llm?.judgment.latency_ms ?? 0).sort((x, y) => x - y);
+    lines.push(
+      row(
+        `  on a balanced random sample of ${prefix.length} (seed 1): tier 1`,
+        prefix.length,
+        figures(
+          prefix.map((a) => decide(a, null)),
+          rl,
+        ),
+      ),
+      row(
+        `  on a balanced random sample of ${prefix.length} (seed 1): tier 3`,
+        prefix.length,
+        {
+          ...prf(
+            prefix.map((a) => flagOf(a.llm?.judgment as GroundingJudgment)),
+            rl,
+          ),
+          auroc: auroc(prefix.map(llmScoreOf), rl),
+        },
+        `   median ${((ms[Math.floor(ms.length / 2)] ?? 0) / 1000).toFixed(0)} s/answer; ${rl.filter((x) => x).length} hallucinated`,
       ),
     );
   }

@@ -1,11 +1,15 @@
-// `npx tsx bench/judges/llmSubset.ts [--limit N] [--dry-run]`: the LLM judge of the environment
-// (OPENAI_BASE_URL, RAGMETER_JUDGE_MODEL, …; e.g. `npm run -s local-model:start -- --model 1.5b`)
-// on the RAGTruth development answers a cascade sends first: those whose out-of-fold tier-1
+// `npx tsx bench/judges/llmSubset.ts [--limit N] [--sample boundary|balanced] [--seed S] [--dry-run]`:
+// the LLM judge of the environment (OPENAI_BASE_URL, RAGMETER_JUDGE_MODEL, …; e.g.
+// `npm run -s local-model:start -- --model 1.5b`) on RAGTruth development answers, grounding only.
+// `boundary` (the default): the answers a cascade sends first, those whose out-of-fold tier-1
 // grounding risk (tier1Oof.ts) lies nearest tier 1's own flag boundary (the risk that best separates
-// the answers tier 1 flags, grounding < 1, from the others: no label read), nearest first, grounding
-// only. Each judgment is appended as one JSON line to llm-results/<model>.jsonl as soon as it is
+// the answers tier 1 flags, grounding < 1, from the others: no label read), nearest first.
+// `balanced`: a random sample of the development answers (the order of sha256(seed + id)) taking
+// hallucinated and clean answers in turn, so tier 3's own AUROC (which the class ratio does not bias)
+// is measured on answers a cascade did not pick, with as many positives as negatives. Each judgment is appended as one JSON line to llm-results/<model>.jsonl as soon as it is
 // made (a stopped run loses nothing; a later run skips the ids already there), so the cascade curve
 // (cascadeCurve.ts) combines stored tier-3 results with tier 1 offline.
+import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -44,14 +48,38 @@ export function cascadeOrder(judged: readonly Tier1Judged[], threshold: number):
     .sort((a, b) => Math.abs((a.judgment.risk as number) - threshold) - Math.abs((b.judgment.risk as number) - threshold) || Number(a.answer.id) - Number(b.answer.id));
 }
 
+/**
+ * A random order of `judged` fixed by `seed` (ascending sha256 of seed and id) that takes hallucinated
+ * and clean answers in turn, a hallucinated one first, until one class runs out.
+ */
+export function balancedOrder(judged: readonly Tier1Judged[], seed: string): Tier1Judged[] {
+  const key = (j: Tier1Judged): string => createHash("sha256").update(`${seed}\u0000${j.answer.id}`).digest("hex");
+  const shuffled = [...judged]
+    .map((j) => ({ j, k: key(j) }))
+    .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0))
+    .map((x) => x.j);
+  const pos = shuffled.filter((j) => j.answer.hallucinated);
+  const neg = shuffled.filter((j) => !j.answer.hallucinated);
+  return Array.from({ length: Math.min(pos.length, neg.length) }, (_, i) => [pos[i] as Tier1Judged, neg[i] as Tier1Judged]).flat();
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { limit: { type: "string", default: "40" }, "dry-run": { type: "boolean", default: false } } });
+  const { values } = parseArgs({
+    options: {
+      limit: { type: "string", default: "40" },
+      sample: { type: "string", default: "boundary" },
+      seed: { type: "string", default: "1" },
+      "dry-run": { type: "boolean", default: false },
+    },
+  });
   const limit = Number(values.limit);
+  if (values.sample !== "boundary" && values.sample !== "balanced") throw new Error(`llmSubset: --sample "${values.sample}" is neither boundary nor balanced`);
   const answers = goodAnswers(loadRagTruth(path.join(judgeDevDir(), "ragtruth-qa-dev.jsonl")));
   const judged = await tier1OutOfFold(answers);
   const centre = flagBoundary(judged);
-  const order = cascadeOrder(judged, centre).slice(0, limit);
-  console.log(`tier 1's flag boundary: risk ${centre.toFixed(4)} (committed risk threshold ${committedGroundingModel().risk.threshold})`);
+  const sample = values.sample === "balanced" ? `balanced:${values.seed}` : "boundary";
+  const order = (values.sample === "balanced" ? balancedOrder(judged, values.seed) : cascadeOrder(judged, centre)).slice(0, limit);
+  console.log(`tier 1's flag boundary: risk ${centre.toFixed(4)} (committed risk threshold ${committedGroundingModel().risk.threshold}); sample ${sample}`);
   if (values["dry-run"]) {
     for (const j of order) console.log(`${j.answer.id}\trisk ${j.judgment.risk?.toFixed(4)}\thallucinated ${j.answer.hallucinated}`);
     return;
@@ -76,6 +104,7 @@ async function main(): Promise<void> {
       id: a.id,
       model: judge.model,
       prompt_version: judge.promptVersion["grounding"],
+      sample,
       rank: i,
       tier1_risk: j.judgment.risk,
       wall_ms: Date.now() - t0,
