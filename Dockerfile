@@ -16,7 +16,9 @@ RUN npm ci --ignore-scripts --no-audit --no-fund \
 # chdb, and puts its bin on PATH. A project install, not `npm install --global`: npm 11 ignores
 # --omit=optional for global installs (chdb, 540 MB, would come along). --omit=optional also leaves
 # out koffi's prebuilt binary (@koromix/koffi-<platform>, @ragmeter/tuning's FFI), as the image did
-# before: the collector logs "startup pages not released" (design §12) and runs the same.
+# before: the collector logs "startup pages not released" (design §12) and runs the same. The
+# package carries the store's schema migrations (migrations/*.sql beside dist/, store/migrations):
+# the build fails here when they are missing.
 # --ignore-scripts: koffi's install script would only look for that binary (the repository's
 # allowScripts says the same).
 FROM node:24-bookworm-slim
@@ -26,6 +28,7 @@ WORKDIR /opt/ragmeter
 RUN echo '{"name": "ragmeter-image", "private": true}' > package.json \
   && npm install --omit=optional --ignore-scripts --no-audit --no-fund /tmp/packages/ragmeter-*.tgz \
   && ln -s /opt/ragmeter/node_modules/.bin/ragmeter /usr/local/bin/ragmeter \
+  && ls /opt/ragmeter/node_modules/ragmeter/migrations/001_*.sql \
   && rm -rf /tmp/packages /root/.npm \
   && ragmeter --version
 USER node

@@ -105,7 +105,7 @@ export function ragmeterManifest(root) {
     // the CLI has no JavaScript API: its one export is the types of the --target-module contract
     exports: { ".": { types: "./dist/index.d.ts" }, "./package.json": "./package.json" },
     types: "./dist/index.d.ts",
-    files: ["dist", "sample", "THIRD-PARTY-LICENSES.txt"],
+    files: ["dist", "migrations", "sample", "THIRD-PARTY-LICENSES.txt"],
     dependencies: sorted(deps),
     ...(optional.size > 0 ? { optionalDependencies: sorted(optional) } : {}),
     ...(peers.size > 0 ? { peerDependencies: sorted(peers), peerDependenciesMeta: Object.fromEntries([...peers.keys()].sort().map((d) => [d, { optional: true }])) } : {}),

@@ -4,7 +4,8 @@
 //                                            runtime, golden and the Kafka module bundled by esbuild
 //                                            (scripts/pack/bundle.mjs), third-party packages as
 //                                            dependencies (scripts/pack/manifest.mjs), the sample
-//                                            compiled into the demo's chunk and its data in sample/
+//                                            compiled into the demo's chunk and its data in sample/,
+//                                            the store's schema migrations in migrations/
 //   ragmeter-instrumentation-<version>.tgz   @ragmeter/instrumentation, packed from its workspace
 // Written to DIR (default dist/npm); prints one JSON line: [{name, version, file, size, unpackedSize, entryCount}].
 // The ragmeter package is staged in a temporary folder (never inside the repository, so npm sees no
@@ -82,6 +83,10 @@ export async function packRagmeter(out) {
     const collectorBundle = copyCollectorBundle(path.join(stage, "dist", "bundle"));
     const bundledPackages = [...new Map([...cliPackages, ...collectorBundle].map((p) => [p.name, p])).values()].sort((a, b) => a.name.localeCompare(b.name));
     cpSync(path.join(here, "ragmeter", "index.d.ts"), path.join(stage, "dist", "index.d.ts"));
+    // the store's schema migrations, read at run time from ../migrations/ of the chunk holding
+    // store/src/migrationFiles.ts (every chunk is in dist/): the .sql files only
+    const migrations = path.join(workspaces(root).get("@ragmeter/store").dir, "migrations");
+    cpSync(migrations, path.join(stage, "migrations"), { recursive: true, filter: (f) => f === migrations || f.endsWith(".sql") });
     const sample = workspaces(root).get("@ragmeter/sample-rag").dir;
     cpSync(path.join(sample, "corpus"), path.join(stage, "sample", "corpus"), { recursive: true });
     cpSync(path.join(sample, "golden.jsonl"), path.join(stage, "sample", "golden.jsonl"));

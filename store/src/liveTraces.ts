@@ -50,16 +50,12 @@ export function liveMetrics(): LiveMetricInfo[] {
 
 /**
  * The question's key in `live_traces`: the first 8 bytes of its MD5, little-endian, as a UInt64
- * (decimal string); "0" for no question. The same as {@link questionHashSql} computes in the engine.
+ * (decimal string); "0" for no question. The same as migration 7's data statement computes in the engine
+ * (store/migrations/007_live_traces.sql).
  */
 export function questionHash(question: string): string {
   if (question === "") return "0";
   return createHash("md5").update(question, "utf8").digest().readBigUInt64LE(0).toString();
-}
-
-/** {@link questionHash} of a String expression, in ClickHouse SQL. */
-export function questionHashSql(expr: string): string {
-  return `if(${expr} = '', toUInt64(0), reinterpretAsUInt64(substring(MD5(${expr}), 1, 8)))`;
 }
 
 /** What the live view counts a trace as, from its status and its live metrics' scores (`''`: none), in table order. */

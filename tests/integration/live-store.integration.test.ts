@@ -11,7 +11,8 @@ import { openStore, type Store } from "../../store/src/client.js";
 import { type LiveScoreStoredRow, type LiveTraceRow, liveScoreRowsSince, liveTraceRowsSince } from "../../store/src/live.js";
 import { refreshLiveMinutes } from "../../store/src/liveMinutes.js";
 import { LIVE_TRACE_COLUMNS, liveMetrics, questionHash } from "../../store/src/liveTraces.js";
-import { MIGRATIONS, migrate } from "../../store/src/migrations.js";
+import { loadMigrations } from "../../store/src/migrationFiles.js";
+import { migrate } from "../../store/src/migrations.js";
 import { saveResults } from "../../store/src/results.js";
 
 // The live view from the store's own aggregation (live_traces, migration 7, and live_scores,
@@ -240,7 +241,7 @@ describe("live view from live_traces and live_scores (design §3)", () => {
     await store.client.command({
       query: `CREATE TABLE ${db}.schema_migrations (id UInt32, name String, applied_at DateTime64(3, 'UTC')) ENGINE = ReplacingMergeTree ORDER BY id`,
     });
-    for (const m of MIGRATIONS.filter((x) => x.id <= 9)) {
+    for (const m of loadMigrations().filter((x) => x.id <= 9)) {
       for (const sql of m.sql(db)) await store.client.command({ query: sql });
       await store.client.insert({ table: `${db}.schema_migrations`, values: [{ id: m.id, name: m.name, applied_at: Date.now() }], format: "JSONEachRow" });
     }
@@ -300,7 +301,10 @@ describe("live view from live_traces and live_scores (design §3)", () => {
         query: `ALTER TABLE ${db}.live_traces ADD COLUMN ${m}_status LowCardinality(String), ADD COLUMN ${m}_value Nullable(Float64), ADD COLUMN ${m}_judge_model String, ADD COLUMN ${m}_input_tokens UInt64, ADD COLUMN ${m}_output_tokens UInt64`,
       });
     }
-    for (const sql of MIGRATIONS.find((m) => m.id === 7)?.data?.(db) ?? []) await s2.client.command({ query: sql });
+    for (const sql of loadMigrations()
+      .find((m) => m.id === 7)
+      ?.data(db) ?? [])
+      await s2.client.command({ query: sql });
     const filled = await liveTraceRowsSince(s2, 0);
     // Migration 7's columns: the view's are migration 10's.
     const strip = (rs: LiveTraceRow[]) => rs.map(({ version: _, view_status: _s, scored: _o, content_missing: _c, ...r }) => r);
@@ -311,7 +315,10 @@ describe("live view from live_traces and live_scores (design §3)", () => {
     expect(filled.find((r) => r.trace_id === q?.trace_id)?.question_hash).toBe(questionHash(q?.question ?? ""));
     // And migration 10's fills live_scores with what the write path wrote (bar the rows of no score).
     // and live_traces' view of each trace as the write path wrote it (the rows written last win).
-    for (const sql of MIGRATIONS.find((m) => m.id === 10)?.data?.(db) ?? []) await s2.client.command({ query: sql });
+    for (const sql of loadMigrations()
+      .find((m) => m.id === 10)
+      ?.data(db) ?? [])
+      await s2.client.command({ query: sql });
     expect(await liveScoreRowsSince(s2, 0)).toEqual(scores.filter((r) => r.status !== ""));
     expect(scores.filter((r) => r.status === "").length).toBeGreaterThan(0);
     await s2.client.command({ query: `OPTIMIZE TABLE ${db}.live_traces FINAL` });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openStore, type Store } from "../../store/src/client.js";
-import { MIGRATIONS } from "../../store/src/migrations.js";
+import { loadMigrations } from "../../store/src/migrationFiles.js";
 
 const DB = "rm_parts";
 const SETTINGS = ["min_bytes_for_wide_part = 1073741824", "merge_selector_base = 20"];
@@ -36,7 +36,11 @@ describe("embedded store: MergeTree parts stay Compact up to 1 GiB and merge les
         `SELECT name, create_table_query FROM system.tables WHERE database = '${DB}' AND engine LIKE '%MergeTree' ORDER BY name`,
       );
       // every table the migrations create, plus schema_migrations
-      const created = new Set(MIGRATIONS.flatMap((m) => m.sql(DB)).flatMap((q) => /^CREATE TABLE IF NOT EXISTS \w+\.(\w+)/u.exec(q)?.[1] ?? []));
+      const created = new Set(
+        loadMigrations()
+          .flatMap((m) => m.sql(DB))
+          .flatMap((q) => /^CREATE TABLE IF NOT EXISTS \w+\.(\w+)/u.exec(q)?.[1] ?? []),
+      );
       expect(tables.map((t) => t.name).sort()).toEqual([...created, "schema_migrations"].sort());
       for (const t of tables) for (const setting of SETTINGS) expect(t.create_table_query.split(setting).length - 1, `${t.name}: ${setting}`).toBe(1);
 

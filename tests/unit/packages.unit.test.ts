@@ -58,7 +58,7 @@ describe("the ragmeter package", () => {
       types: "./dist/index.d.ts",
       exports: { ".": { types: "./dist/index.d.ts" }, "./package.json": "./package.json" },
     });
-    expect(manifest.files).toEqual(["dist", "sample", "THIRD-PARTY-LICENSES.txt"]);
+    expect(manifest.files).toEqual(["dist", "migrations", "sample", "THIRD-PARTY-LICENSES.txt"]);
     expect(existsSync(path.join(root, "scripts", "pack", "ragmeter", "README.md"))).toBe(true);
     expect(existsSync(path.join(root, "scripts", "pack", "ragmeter", "index.d.ts"))).toBe(true);
   });
