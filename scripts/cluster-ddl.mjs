@@ -1,5 +1,5 @@
 // Writes docs/cluster-ddl.sql, ragmeter's schema in its clustered form, from the migrations
-// (store/src/migrations.ts, built by `npm run docs:cluster-ddl` first), for database
+// (store/migrations/*.sql through store/src/migrations.ts, built by `npm run docs:cluster-ddl` first), for database
 // `ragmeter` on cluster `ragmeter_cluster`. tests/unit/cluster-ddl.unit.test.ts fails when it is stale.
 import { writeFileSync } from "node:fs";
 import { renderClusterDdl } from "../store/dist/migrations.js";

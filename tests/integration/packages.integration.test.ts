@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync, lstatSync, realpathSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -112,6 +112,12 @@ describe("npm packages installed from their tarballs outside the repository", ()
     for (const name of ["ragmeter", "@ragmeter/instrumentation"]) for (const f of ["LICENSE", "README.md"]) expect(existsSync(path.join(nm, name, f)), `${name}/${f}`).toBe(true);
     expect(await readFile(path.join(nm, "ragmeter", "LICENSE"), "utf8")).toBe(await readFile(path.join(root, "LICENSE"), "utf8"));
     expect(await readFile(path.join(nm, "ragmeter", "THIRD-PARTY-LICENSES.txt"), "utf8")).toContain("minisearch");
+    // the store's schema migrations beside dist/ (the bundle reads ../migrations/ of its chunk), the .sql files only
+    const migrations = (await readdir(path.join(root, "store", "migrations"))).filter((f) => f.endsWith(".sql"));
+    expect(migrations.length).toBeGreaterThanOrEqual(12);
+    expect((await readdir(path.join(nm, "ragmeter", "migrations"))).sort()).toEqual(migrations.sort());
+    for (const f of migrations)
+      expect(await readFile(path.join(nm, "ragmeter", "migrations", f), "utf8"), f).toBe(await readFile(path.join(root, "store", "migrations", f), "utf8"));
     expect(installMs).toBeGreaterThan(0);
   });
 
@@ -158,6 +164,20 @@ describe("npm packages installed from their tarballs outside the repository", ()
     expect(installed.out).toMatch(/^recall@5 +\d\.\d\d +\(n=112\)$/mu);
     expect(normalise(installed.out)).toBe(normalise(repo.out));
   }, 180_000); // two demos in a row: 3 s each on a quiet box, 30 s each seen at load 29 (60 s default too short)
+
+  it("without its migrations folder the installed CLI says in one line which folder is missing (it is looked for beside dist/)", async () => {
+    const folder = path.join(installDir, "node_modules", "ragmeter", "migrations");
+    await rename(folder, `${folder}.away`);
+    try {
+      const r = await ragmeter(["demo", "--home", path.join(work, "demo-no-migrations")]);
+      expect(r.code).toBe(2);
+      expect(r.err.split("\n").filter((l) => l.startsWith("ragmeter: "))).toEqual([
+        `ragmeter: the schema migrations folder ${realpathSync(path.dirname(folder))}/migrations/ is missing (an incomplete installation: it ships beside the code)`,
+      ]);
+    } finally {
+      await rename(`${folder}.away`, folder);
+    }
+  }, 60_000);
 
   it("report --png without playwright-core writes the HTML and says in one line what to install", async () => {
     const home = path.join(work, "demo-installed");

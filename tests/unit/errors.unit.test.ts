@@ -27,6 +27,7 @@ import { NothingToReplayError } from "../../scorer/src/runs/replay/replay.js";
 import { ReplaySpecError } from "../../scorer/src/runs/replay/select.js";
 import { TargetClientError } from "../../scorer/src/runs/targetClient.js";
 import { EmbeddedEngineMissingError, StoreError, StoreInUseError, storeFailure } from "../../store/src/errors.js";
+import { MigrationFileError } from "../../store/src/migrationFiles.js";
 import { UndecodableMessageError } from "../../stream/src/ingest.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -55,6 +56,8 @@ const TABLE: readonly [RagmeterError, { name: string; code: string; exitCode: nu
   [new CollectorError("x", 400, false), { name: "CollectorError", code: "input", exitCode: 2, retriable: false }],
   [new StoreInUseError(4242), { name: "StoreInUseError", code: "environment", exitCode: 2, retriable: false }],
   [new EmbeddedEngineMissingError(new Error("no chdb")), { name: "EmbeddedEngineMissingError", code: "environment", exitCode: 2, retriable: false }],
+  [new MigrationFileError("x", true), { name: "MigrationFileError", code: "environment", exitCode: 2, retriable: false }],
+  [new MigrationFileError("x"), { name: "MigrationFileError", code: "internal", exitCode: 2, retriable: false }],
   [new BrowserMissingError("x"), { name: "BrowserMissingError", code: "environment", exitCode: 2, retriable: false }],
   [new WorkerStartError("x"), { name: "WorkerStartError", code: "environment", exitCode: 2, retriable: false }],
   [new StoreError("x"), { name: "StoreError", code: "unavailable", exitCode: 2, retriable: false }],
