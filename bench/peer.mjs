@@ -10,7 +10,7 @@
 // (VmHWM, reset per cell; in the JSON only), errors, ragmeter/otelcol.
 //
 //   npm run bench:peer [-- --rounds 3 --duration 10 --clients 1,8,32 --warmup 3 --cpu-prof DIR --keep-up --via bin|cli
-//                          --bodies ragmeter,sdk-js,sdk-python --shape prod|small --requests 64]
+//                          --bodies ragmeter,sdk-js,sdk-python --shape prod|small --requests 64 --entry FILE]
 //
 // Body sets (issue 38, bench/lib/sdk-bodies.mjs): the same requests of 10 traces × 10 GenAI spans
 // written by ragmeter's own codec (`ragmeter`), by the OpenTelemetry JS SDK's proto exporter
@@ -64,6 +64,7 @@ const { values } = parseArgs({
     bodies: { type: "string", default: BODY_SETS.join(",") },
     shape: { type: "string", default: "prod" },
     requests: { type: "string", default: "64" },
+    entry: { type: "string" },
   },
 });
 const bodySets = values.bodies.split(",");
@@ -94,7 +95,8 @@ const log = (msg) => process.stderr.write(`[peer ${new Date().toISOString().slic
 
 // ragmeter's collector as shipped: its stand-alone entry point, whose shebang carries its Node flags.
 const mainJs = join(root, "collector", "dist", "main.js");
-const entry = join(root, "collector", "bin", "ragmeter-collector.js");
+// --entry FILE: another build's entry point (e.g. a copy of the base's collector/bin and collector/dist), for A/B runs.
+const entry = values.entry ?? join(root, "collector", "bin", "ragmeter-collector.js");
 // --via cli: the command the README gives, `ragmeter collector`, which replaces its process with the same bundle and settings.
 const command = via === "cli" ? [process.execPath, [join(root, "scorer", "bin", "ragmeter.js"), "collector"]] : [entry, []];
 if (!existsSync(mainJs)) usage("collector/dist/main.js is missing: run `npm run build` first");

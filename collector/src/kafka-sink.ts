@@ -68,7 +68,6 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
     if (!(err instanceof KafkaUnavailableError)) warn(err, "Kafka is unavailable");
   });
 
-  /** Refuses a send while the topics are not known to exist or Kafka failed within the back-off. */
   /** Checks the topics again once the back-off since they were found missing has passed. */
   const ensureTopics = async (): Promise<void> => {
     if (Date.now() - topics.missingSince() < config.kafkaBackoffMs) throw new TopicMissingError(config.topic);
@@ -80,6 +79,7 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
       throw new KafkaUnavailableError(`Kafka is unavailable: ${warn(err, "Kafka is unavailable")}`, { cause: err });
     }
   };
+  /** Refuses a send while the topics are not known to exist or Kafka failed within the back-off. */
   const admit = async (): Promise<void> => {
     if (!topics.ok()) await ensureTopics();
     if (inBackoff(state, config.kafkaBackoffMs, Date.now())) {
@@ -123,7 +123,8 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
       try {
         if (state.closed) throw new KafkaUnavailableError("collector is shutting down");
         if (records.length === 0) return;
-        await admit();
+        // The usual case (topics there, no recent failure) goes on without a turn of the event loop.
+        if (!topics.ok() || inBackoff(state, config.kafkaBackoffMs, Date.now())) await admit();
         queued = true;
       } finally {
         if (!queued) release?.();

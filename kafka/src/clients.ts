@@ -3,11 +3,13 @@
  * every client of ragmeter reaches a secured broker the same way.
  *
  * Keys are partitioned as Kafka's Java client does — `toPositive(murmur2(key)) % partitions`, the
- * sign bit cleared — with the client's own `compatibilityPartitioner`, not its default (`murmur2
- * >>> 0`, which puts about half the keys elsewhere): one trace id keeps its partition whichever
- * producer wrote it (ragmeter's collector, the OpenTelemetry Collector's exporter, a Java client).
+ * sign bit cleared — as the client's own `compatibilityPartitioner` does, not its default (`murmur2
+ * >>> 0`, which puts about half the keys elsewhere), in integer arithmetic (./partitioner.ts): one
+ * trace id keeps its partition whichever producer wrote it (ragmeter's collector, the OpenTelemetry
+ * Collector's exporter, a Java client).
  */
-import { Admin, compatibilityPartitioner, type MessageToProduce, ProduceAcks, Producer } from "@platformatic/kafka";
+import { Admin, type MessageToProduce, ProduceAcks, Producer } from "@platformatic/kafka";
+import { javaCompatiblePartitioner } from "./partitioner.js";
 import { clientOptions, type KafkaConnection } from "./settings.js";
 
 /** Timeouts and retries of a client. */
@@ -71,6 +73,6 @@ export function createProducer(c: KafkaConnection, s: ProducerSettings): BytesPr
     acks: ProduceAcks.ALL,
     autocreateTopics: false,
     compression: "none",
-    partitioner: compatibilityPartitioner,
+    partitioner: javaCompatiblePartitioner,
   });
 }

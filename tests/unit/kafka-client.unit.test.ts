@@ -5,12 +5,13 @@ import { randomBytes } from "node:crypto";
 import { AuthenticationError, compatibilityPartitioner, GenericError, MultipleErrors, NetworkError, ProtocolError, ResponseError, UserError } from "@platformatic/kafka";
 import { describe, expect, it } from "vitest";
 import { classifyKafkaError, describeKafkaError, explainKafkaError, isTopicExists, isUnknownTopic, KafkaError } from "../../kafka/src/errors.js";
+import { javaCompatiblePartitioner, murmur2 } from "../../kafka/src/partitioner.js";
 import { PLAINTEXT } from "../../kafka/src/settings.js";
 import { javaMurmur2, javaPartition, KAFKA_MURMUR2_VECTORS } from "../helpers/javaPartitioner.js";
 
-// The producer's partitioner (kafka/src/clients.ts createProducer) is the client's compatibilityPartitioner;
-// the producer takes its result modulo the partition count.
-const producerPartition = (key: Buffer, partitions: number): number => compatibilityPartitioner(undefined as never, key) % partitions;
+// The producer's partitioner (kafka/src/clients.ts createProducer) is kafka/src/partitioner.ts; the
+// producer takes its result modulo the partition count.
+const producerPartition = (key: Buffer, partitions: number): number => javaCompatiblePartitioner(undefined, key) % partitions;
 
 describe("the producer's partitioner against Kafka's Java producer", () => {
   it("the reference is Kafka's murmur2: Kafka's own test vectors (UtilsTest#testMurmur2)", () => {
@@ -43,7 +44,25 @@ describe("the producer's partitioner against Kafka's Java producer", () => {
   });
 
   it("a record without a key goes to partition 0 through the partitioner", () => {
+    expect(javaCompatiblePartitioner(undefined, undefined)).toBe(0);
     expect(compatibilityPartitioner(undefined as never, undefined as never)).toBe(0);
+  });
+
+  it("gives the client's own compatibilityPartitioner's number (BigInt arithmetic) for 5,000 random keys of 0..80 bytes", () => {
+    const diff: string[] = [];
+    for (let i = 0; i < 5_000; i++) {
+      const key = randomBytes(i % 81);
+      const ours = javaCompatiblePartitioner(undefined, key);
+      const client = compatibilityPartitioner(undefined as never, key);
+      if (ours !== client) diff.push(`${key.toString("hex")}: ${ours} vs ${client}`);
+    }
+    expect(diff).toEqual([]);
+  });
+
+  it("murmur2 is Kafka's on its own test vectors and on bytes with the high bit set", () => {
+    for (const [key, murmur] of KAFKA_MURMUR2_VECTORS) expect([key, murmur2(Buffer.from(key))]).toEqual([key, murmur]);
+    const high = Buffer.from([0xff, 0x80, 0xfe, 0x81, 0xc3, 0xa9, 0x7f]);
+    for (let len = 0; len <= high.length; len++) expect(murmur2(high.subarray(0, len))).toBe(javaMurmur2(high.subarray(0, len)));
   });
 });
 

@@ -65,6 +65,11 @@ function toCollectorError(err: unknown, logger: PinoLogger): CollectorError {
 export function createExportHandler(parts: ExportParts): (signal: Signal, req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { config, limits, expectedToken, sink, budget, counters, responder, logger, closing } = parts;
   const buffers = createBufferPool(POOL_FREE_BYTES, POOL_BUFFER_BYTES);
+  // The answer to a request with nothing rejected never changes: encoded once per signal and encoding.
+  const fullSuccess: Record<Signal, Record<OtlpEncoding, Uint8Array>> = {
+    traces: { protobuf: encodeExportResponse("traces", "protobuf", 0, ""), json: encodeExportResponse("traces", "json", 0, "") },
+    logs: { protobuf: encodeExportResponse("logs", "protobuf", 0, ""), json: encodeExportResponse("logs", "json", 0, "") },
+  };
   /**
    * The body decompressed and decoded; the records are copies, so the body's buffer goes back to the
    * pool at once. `release` gives back the records' buffer (when the split wrote them into one of the pool's).
@@ -110,7 +115,8 @@ export function createExportHandler(parts: ExportParts): (signal: Signal, req: I
       counters.acceptedItems += total - rejected;
       counters.rejectedItems += rejected;
       if (rejected > 0) logger.info({ signal, rejected, first: errors[0] }, "partial success");
-      responder.send(res, 200, CONTENT_TYPES[encoding], encodeExportResponse(signal, encoding, rejected, rejected > 0 ? summarise(errors, 5, rejected) : ""));
+      const answer = rejected > 0 ? encodeExportResponse(signal, encoding, rejected, summarise(errors, 5, rejected)) : fullSuccess[signal][encoding];
+      responder.send(res, 200, CONTENT_TYPES[encoding], answer);
     } catch (err) {
       const ce = toCollectorError(err, logger);
       if (ce.status < 500) logger.debug({ status: ce.status, error: ce.message }, "request refused");

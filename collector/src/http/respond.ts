@@ -21,15 +21,17 @@ export interface Responder {
 }
 
 export function createResponder(closing: () => boolean, retryAfterSeconds: number): Responder {
+  // The status line and headers go to writeHead as one flat list (Node then formats them once, with
+  // no per-header setHeader), and an empty body as end() alone: the answer leaves in one socket write.
   const send: Responder["send"] = (res, status, contentType, body, extra) => {
     if (res.headersSent || res.destroyed) return;
     const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
-    res.statusCode = status;
-    res.setHeader("content-type", contentType);
-    res.setHeader("content-length", bytes.length);
-    if (extra) for (const [k, v] of Object.entries(extra)) res.setHeader(k, v);
-    if (closing()) res.setHeader("connection", "close");
-    res.end(bytes);
+    const headers = ["content-type", contentType, "content-length", String(bytes.length)];
+    if (extra) for (const k of Object.keys(extra)) headers.push(k, extra[k] as string);
+    if (closing()) headers.push("connection", "close");
+    res.writeHead(status, headers);
+    if (bytes.length === 0) res.end();
+    else res.end(bytes);
   };
   return {
     send,
