@@ -16,7 +16,7 @@ import { createAdminHolder } from "./producer/admin.js";
 import { closeClients } from "./producer/close.js";
 import type { Job } from "./producer/queue.js";
 import { createReadiness, type Readiness } from "./producer/readiness.js";
-import { toProducedRecords } from "./producer/records.js";
+import { type RecordHeaderSet, recordHeaderSet, toProducedRecords } from "./producer/records.js";
 import { createSender } from "./producer/sender.js";
 import { createProducerSlots } from "./producer/slots.js";
 import { inBackoff, newSinkState } from "./producer/state.js";
@@ -24,6 +24,12 @@ import { createTopicGuard } from "./producer/topics.js";
 import { createWarner } from "./producer/warnings.js";
 
 export type { Readiness } from "./producer/readiness.js";
+
+/** True when `headers` has no own key. */
+function noHeaders(headers: Record<string, string>): boolean {
+  for (const _ in headers) return false;
+  return true;
+}
 
 /** Where the collector's records go. Implementations must not resolve before the data is durable. */
 export interface RecordSink {
@@ -87,13 +93,18 @@ export function createKafkaSink(config: CollectorConfig, logger: PinoLogger): Re
     }
   };
 
+  // The header bytes of a request without trace context headers (most), made once per signal. The
+  // producer reads a record's header map and never changes it, so records of many requests share it.
+  const signalOnly: Record<Signal, RecordHeaderSet> = { traces: recordHeaderSet("traces", {}), logs: recordHeaderSet("logs", {}) };
+
   /**
    * A request's job: settles when Kafka acknowledged all its records, or fails after sendTimeoutMs.
    * `release` runs once no produce call holds one of its records (they all settled, or were dropped
    * from the queue unsent), which may be after the job failed.
    */
   const sendRecords = async (signal: Signal, records: TraceRecord[], headers: Record<string, string>, release: (() => void) | undefined): Promise<void> => {
-    const produced = toProducedRecords(config.topic, signal, headers, records);
+    const set = noHeaders(headers) ? signalOnly[signal] : recordHeaderSet(signal, headers);
+    const produced = toProducedRecords(config.topic, signal, headers, records, set);
     let timer: NodeJS.Timeout | undefined;
     const done = new Promise<void>((resolve, reject) => {
       const job: Job = { remaining: records.length, held: records.length, release, done: false, resolve, reject };

@@ -14,7 +14,7 @@ import { grpcCodeOf } from "../../collector/src/http/respond.js";
 import { routeOf } from "../../collector/src/http/routes.js";
 import type { RecordSink } from "../../collector/src/kafka-sink.js";
 import { acknowledge, failChunk, type Job, type Queued, takeChunk } from "../../collector/src/producer/queue.js";
-import { toProducedRecords } from "../../collector/src/producer/records.js";
+import { recordHeaderSet, toProducedRecords } from "../../collector/src/producer/records.js";
 import { inBackoff, newSinkState } from "../../collector/src/producer/state.js";
 import { causeOf } from "../../collector/src/producer/warnings.js";
 
@@ -182,6 +182,18 @@ describe("producer/records", () => {
     const headers = [...(out[0]!.record.headers as Map<Buffer, Buffer>)].map(([k, v]) => `${k}=${v}`);
     expect(headers).toEqual(["traceparent=00-ab", "ragmeter-signal=traces"]);
     expect(out[1]!.record.headers).toBe(out[0]!.record.headers);
+  });
+
+  it("takes a header set made once (the sink's for requests without trace context)", () => {
+    const set = recordHeaderSet("logs", {});
+    // ragmeter-signal (15) + "logs" (4) + 8 = 27.
+    expect(set.size).toBe(27);
+    expect([...set.bytes].map(([k, v]) => `${k}=${v}`)).toEqual(["ragmeter-signal=logs"]);
+    const a = toProducedRecords("t", "logs", {}, [{ key: "k", value: new Uint8Array(5), items: 1 }], set);
+    const b = toProducedRecords("t", "logs", {}, [{ key: "k", value: new Uint8Array(5), items: 1 }], set);
+    expect(a[0]!.record.headers).toBe(set.bytes);
+    expect(b[0]!.record.headers).toBe(set.bytes);
+    expect(a[0]!.size).toBe(5 + 1 + 27 + 64);
   });
 });
 

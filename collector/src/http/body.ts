@@ -88,13 +88,18 @@ export function readBody(req: IncomingMessage, limit: number, pool?: BufferPool)
   });
 }
 
+/** True for the content encodings {@link decompress} undoes (gzip, deflate). */
+export function isCompressed(contentEncoding: string): boolean {
+  return contentEncoding === "gzip" || contentEncoding === "deflate";
+}
+
 /**
  * The body decompressed when `contentEncoding` is gzip or deflate (`onInflated` is told its size
  * and may throw to refuse it), else the body itself. At most `limit` bytes decompressed (413 past it).
  */
 export async function decompress(contentEncoding: string, body: Buffer, limit: number, onInflated: (bytes: number) => void): Promise<Buffer> {
   const ce = contentEncoding;
-  if (ce !== "gzip" && ce !== "deflate") return body;
+  if (!isCompressed(ce)) return body;
   try {
     const out = await (ce === "gzip" ? gunzipAsync : inflateAsync)(body, { maxOutputLength: limit });
     onInflated(out.length);

@@ -9,7 +9,7 @@ import { createBufferPool } from "../buffer-pool.js";
 import type { CollectorConfig } from "../config.js";
 import { CollectorError, fromOtlpError, OtlpError } from "../errors.js";
 import type { RecordSink } from "../kafka-sink.js";
-import { decompress, type ReadBody, readBody } from "./body.js";
+import { decompress, isCompressed, type ReadBody, readBody } from "./body.js";
 import { type InflightBudget, newRequestState } from "./budget.js";
 import { type DecodedExport, decodeExport, summarise } from "./decode.js";
 import { contentEncodingOf, guessEncoding, preflight } from "./preflight.js";
@@ -83,7 +83,9 @@ export function createExportHandler(parts: ExportParts): (signal: Signal, req: I
   ): Promise<DecodedExport & { release: (() => void) | undefined }> => {
     let slab: Buffer | undefined;
     try {
-      const body = await decompress(contentEncodingOf(req.headers), raw.bytes, config.bodyLimitBytes, reserve);
+      const ce = contentEncodingOf(req.headers);
+      // An uncompressed body (most) is decoded in this turn, without the promise of decompress.
+      const body = isCompressed(ce) ? await decompress(ce, raw.bytes, config.bodyLimitBytes, reserve) : raw.bytes;
       const decoded = decodeExport(signal, encoding, body, config.maxMessageBytes, limits, (bytes) => {
         slab = buffers.take(bytes);
         return slab;
