@@ -4,6 +4,7 @@ import { KafkaConfigError, type KafkaSecurity, loadKafkaEnv } from "@ragmeter/ka
 import type { OtlpLimits, Signal } from "@ragmeter/otlp";
 import { rawSettings, type SCORER_SOURCES, SETTINGS, schemaOf } from "@ragmeter/runtime";
 import type { z } from "zod";
+import type { WriteBatchLimits } from "./writeBatcher.js";
 
 /**
  * What writes the topics the scorer reads: ragmeter's collector (`ragmeter.spans`, header
@@ -36,6 +37,9 @@ const STREAM_SETTINGS = [
   SETTINGS.RAGMETER_KAFKA_TOPIC_PARTITIONS,
   SETTINGS.RAGMETER_SCORER_MAX_PENDING,
   SETTINGS.RAGMETER_SCORER_HEAP_GROWTH_PERCENT,
+  SETTINGS.RAGMETER_SCORER_WRITE_MAX_SPANS,
+  SETTINGS.RAGMETER_SCORER_WRITE_MAX_BYTES,
+  SETTINGS.RAGMETER_SCORER_WRITE_MAX_WAIT_MS,
   SETTINGS.RAGMETER_OTLP_MAX_ITEMS_PER_REQUEST,
   SETTINGS.RAGMETER_OTLP_MAX_ATTRIBUTES,
   SETTINGS.RAGMETER_OTLP_MAX_VALUE_BYTES,
@@ -82,6 +86,8 @@ export interface StreamConfig {
   readonly heapGrowthPercent?: number;
   /** Bounds of the work of one record (the RAGMETER_OTLP_MAX_* settings; default @ragmeter/otlp's DEFAULT_OTLP_LIMITS). */
   readonly limits?: OtlpLimits;
+  /** Bounds of one span write (`RAGMETER_SCORER_WRITE_MAX_SPANS`, `_MAX_BYTES`, `_MAX_WAIT_MS`; default @ragmeter/runtime's SCORER_WRITE_BATCH). */
+  readonly writeBatch?: WriteBatchLimits;
 }
 
 /**
@@ -117,6 +123,7 @@ export function loadStreamConfig(
     partitions: e.RAGMETER_KAFKA_TOPIC_PARTITIONS,
     maxPending: e.RAGMETER_SCORER_MAX_PENDING,
     heapGrowthPercent: e.RAGMETER_SCORER_HEAP_GROWTH_PERCENT,
+    writeBatch: { maxCount: e.RAGMETER_SCORER_WRITE_MAX_SPANS, maxBytes: e.RAGMETER_SCORER_WRITE_MAX_BYTES, maxWaitMs: e.RAGMETER_SCORER_WRITE_MAX_WAIT_MS },
     limits: {
       maxItems: e.RAGMETER_OTLP_MAX_ITEMS_PER_REQUEST,
       maxAttributes: e.RAGMETER_OTLP_MAX_ATTRIBUTES,

@@ -20,6 +20,7 @@ import type { Store } from "@ragmeter/store/client";
 import { storeFailure } from "@ragmeter/store/errors";
 import { type DecodedRecord, decodeMessage, type IngestResult, UndecodableMessageError, writeRecords } from "./ingest.js";
 import type { IngestionStats } from "./stats.js";
+import { DEFAULT_WRITE_BATCH, type ItemWeights, splitBatches, type WriteBatchLimits } from "./writeBatcher.js";
 
 /** Settings of the span consumer. */
 export interface ConsumerSettings {
@@ -70,6 +71,8 @@ export interface ConsumerSettings {
   readonly pendingCheckMs?: number;
   /** Bounds of the work of one record (the RAGMETER_OTLP_MAX_* settings; default @ragmeter/otlp's DEFAULT_OTLP_LIMITS). */
   readonly limits?: OtlpLimits;
+  /** Bounds of one span write: a partition's records of a fetch are written in as many writes as they need (default @ragmeter/runtime's SCORER_WRITE_BATCH; the wait is not used). */
+  readonly writeBatch?: Pick<WriteBatchLimits, "maxCount" | "maxBytes">;
   /** Restart the consumer after a crash (default true); tests turn it off to simulate a dead instance. */
   readonly restartOnFailure?: boolean;
 }
@@ -134,14 +137,24 @@ export async function startSpanConsumer(
     const keepGoing = (): boolean => running && ctx.owned();
     // Retried while the partition is ours, as long as the failure can pass (the one retry helper reads
     // `retriable`); one that cannot fails the batch, and the consumer starts again from the committed offsets.
-    const written = await retry(
-      () => writeRecords(store, decoded, { partition: batch.partition, offset: last }, Date.now()).catch((err: unknown) => Promise.reject(storeFailure(err))),
-      {
-        retries: Number.POSITIVE_INFINITY,
-        keepGoing,
-        onError: (err, attempt) => log.warn("span write failed; retrying before committing", { attempt: attempt - 1, partition: batch.partition, error: (err as Error).message }),
-      },
-    );
+    // A fetch's records in writes bounded by the span and byte limits (the time bound is the fetch's own
+    // wait); every write is durable before the offset is committed.
+    for (const part of splitBatches(decoded, settings.writeBatch ?? DEFAULT_WRITE_BATCH, RECORD_WEIGHTS)) {
+      const records = part.map((p) => p.record);
+      const written = await retry(
+        () => writeRecords(store, records, { partition: batch.partition, offset: last }, Date.now()).catch((err: unknown) => Promise.reject(storeFailure(err))),
+        {
+          retries: Number.POSITIVE_INFINITY,
+          keepGoing,
+          onError: (err, attempt) => log.warn("span write failed; retrying before committing", { attempt: attempt - 1, partition: batch.partition, error: (err as Error).message }),
+        },
+      );
+      const at = Date.now();
+      stats.spans(written.spans, at);
+      stats.forgotten(written.dropped, at);
+      onWritten(written, at);
+      pauseIfFull();
+    }
     if (dead.length > 0) {
       await retry(
         () => sendDeadLetters(producer, dead, batch, dlqOf(batch.topic)).catch((err: unknown) => Promise.reject(KafkaError.from(err, connection.security, "dead-letter send"))),
@@ -153,12 +166,7 @@ export async function startSpanConsumer(
       );
       log.warn("messages sent to the dead-letter topic (undecodable, or some items refused)", { count: dead.length, partition: batch.partition, first_error: dead[0]?.error });
     }
-    const now = Date.now();
-    stats.spans(written.spans, now);
-    stats.forgotten(written.dropped, now);
-    onWritten(written, now);
-    pauseIfFull();
-    stats.dlq(dead.length, now);
+    stats.dlq(dead.length, Date.now());
     await settings.beforeCommit?.(batch.partition, last);
   };
 
@@ -217,6 +225,14 @@ export async function startSpanConsumer(
   };
 }
 
+/** A decoded record with the bytes of its message (what the write batch's byte limit counts). */
+interface SizedRecord {
+  readonly record: DecodedRecord;
+  readonly bytes: number;
+}
+
+const RECORD_WEIGHTS: ItemWeights<SizedRecord> = { count: (r) => r.record.spans.length + r.record.logs.length, bytes: (r) => r.bytes };
+
 /** A record bound for the dead-letter topic, with the reason. */
 interface DeadLetter {
   readonly value: Buffer | null;
@@ -230,13 +246,13 @@ interface DeadLetter {
  * those with some items left out (bad ids, over a limit) — their valid items are stored, the record
  * also goes to the dead-letter topic with the reason, so nothing is dropped unseen.
  */
-function decodeBatch(batch: PartitionBatch, signal: Signal | null, limits: OtlpLimits | undefined): { decoded: DecodedRecord[]; dead: DeadLetter[] } {
-  const decoded: DecodedRecord[] = [];
+function decodeBatch(batch: PartitionBatch, signal: Signal | null, limits: OtlpLimits | undefined): { decoded: SizedRecord[]; dead: DeadLetter[] } {
+  const decoded: SizedRecord[] = [];
   const dead: DeadLetter[] = [];
   for (const m of batch.records) {
     try {
       const d = decodeMessage(m.headers, m.value, signal, limits);
-      decoded.push(d);
+      decoded.push({ record: d, bytes: m.value?.byteLength ?? 0 });
       if (d.refused !== undefined) dead.push({ value: m.value, key: m.key, error: d.refused, offset: m.offset.toString() });
     } catch (err) {
       if (!(err instanceof UndecodableMessageError)) throw err;

@@ -3,21 +3,26 @@ import { hostname } from "node:os";
 import type { RecordSink, TraceRecord } from "@ragmeter/collector";
 import type { ScoredTrace } from "@ragmeter/core/scoring/trace";
 import { deadLetterTopic, type Signal } from "@ragmeter/otlp";
+import { retry } from "@ragmeter/runtime";
 import type { Store } from "@ragmeter/store/client";
+import { storeFailure } from "@ragmeter/store/errors";
 import { LIVE_MINUTES_REFRESH_MS, refreshLiveMinutes } from "@ragmeter/store/liveMinutes";
 import type { StreamConfig } from "./config.js";
 import { type ConsumerLogger, type ConsumerSettings, type SpanConsumer, startSpanConsumer } from "./consumer.js";
 import { droppedAttributesWarning } from "./droppedAttributes.js";
 import { connectGroupBudget } from "./groupBudget.js";
-import { createGroupCommit } from "./groupCommit.js";
 import { HeldTraces } from "./held.js";
 import { type DecodedRecord, decodeRecord, type IngestResult, writeRecords } from "./ingest.js";
 import type { ScoringSettings } from "./loop.js";
 import { createScoringPasses } from "./pass.js";
 import { IngestionStats, type StreamTotals } from "./stats.js";
+import { createWriteBatcher, DEFAULT_WRITE_BATCH, type WriteBatchLimits } from "./writeBatcher.js";
 
-/** Spans and log records at most in one in-process write of `serve` (a group of concurrent requests). */
-const GROUP_COMMIT_MAX_SPANS = 20_000;
+/**
+ * Retries of a failed in-process write before the requests it held fail (the whole batch again:
+ * rows carry a new version, one row per key after FINAL); 200 ms doubling, about 1.4–2.8 s in all.
+ */
+const SINK_WRITE_RETRIES = 3;
 
 /**
  * Traces held in memory between their write and their scoring, at most (see {@link HeldTraces}):
@@ -25,6 +30,12 @@ const GROUP_COMMIT_MAX_SPANS = 20_000;
  * covers the traces written in one quiet window at 10,000 traces/s. A trace beyond it is read back.
  */
 const HELD_TRACES = 10_000;
+
+/** A record handed to the in-process sink: decoded, with its OTLP bytes (the write batch's size estimate). */
+interface SinkItem {
+  readonly record: DecodedRecord;
+  readonly bytes: number;
+}
 
 /** A running scorer: consumer (optional), scoring loop and ingestion stats. */
 export interface ScorerService {
@@ -88,6 +99,7 @@ function consumerSettings(o: ScorerServiceOptions, brokers: readonly string[], p
     ...(o.stream.limits !== undefined ? { limits: o.stream.limits } : {}),
     ...(o.stream.topics !== undefined ? { topics: o.stream.topics } : {}),
     topicPolicy: { create: o.stream.createTopics ?? true, partitions: o.stream.partitions ?? 3 },
+    ...(o.stream.writeBatch !== undefined ? { writeBatch: o.stream.writeBatch } : {}),
     maxPending: o.stream.maxPending ?? 50_000,
     pending,
     groupId: o.stream.groupId,
@@ -253,23 +265,29 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
     })().catch((err: unknown) => o.log.warn("ingestion stats not written", { error: (err as Error).message }));
   }, o.statsIntervalMs ?? 10_000);
 
-  // Requests that arrive while a write is in flight are written together by the next one (one
-  // insert per table for all of them); each request's 200 still waits for the write holding it.
-  const commits = createGroupCommit<DecodedRecord>(
-    async (decoded) => {
+  // Requests are written together across callers (one insert per table for all of them), within
+  // the write batch limits (RAGMETER_SCORER_WRITE_MAX_*); each request's 200 waits for the write holding it.
+  const limits: WriteBatchLimits = o.stream.writeBatch ?? DEFAULT_WRITE_BATCH;
+  const batcher = createWriteBatcher<SinkItem>(
+    async (items) => {
+      const records = items.map((i) => i.record);
+      const w = await retry(() => writeRecords(ingest, records, { partition: -1, offset: "-1" }, Date.now()).catch((err: unknown) => Promise.reject(storeFailure(err))), {
+        retries: SINK_WRITE_RETRIES,
+        keepGoing: () => !stopped,
+        onError: (err, attempt) => o.log.warn("span write failed; retrying the batch", { attempt, requests: items.length, error: (err as Error).message }),
+      });
       const at = Date.now();
-      const w = await writeRecords(ingest, decoded, { partition: -1, offset: "-1" }, at);
       stats.spans(w.spans, at);
       stats.forgotten(w.dropped, at);
       written(w, at);
     },
-    { maxWeight: GROUP_COMMIT_MAX_SPANS, weight: (d) => d.spans.length + d.logs.length },
+    { limits, count: (i) => i.record.spans.length + i.record.logs.length, bytes: (i) => i.bytes },
   );
   const sink: RecordSink = {
     async send(signal: Signal, records: TraceRecord[]) {
       // All decoded before any is written, within the limits the receiver applied (the same settings).
-      const decoded = records.map((r) => decodeRecord(signal, r.value, o.stream.limits));
-      await Promise.all(decoded.map((d) => commits.add(d)));
+      const items = records.map((r): SinkItem => ({ record: decodeRecord(signal, r.value, o.stream.limits), bytes: r.value.byteLength }));
+      await Promise.all(items.map((i) => batcher.add(i)));
     },
     ready: async () => true,
     degraded: () => false,
@@ -280,6 +298,8 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
     stats: () => stats.snapshot(),
     scoreNow: () => runPass(true),
     async stop() {
+      // The requests handed in are written first (their callers wait for it), without their wait.
+      await batcher.drain();
       stopped = true;
       for (const t of [timer, statsTimer, minutesTimer]) clearInterval(t);
       await passes.current().catch(() => 0);

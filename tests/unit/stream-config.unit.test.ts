@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SCORER_WRITE_BATCH } from "../../runtime/src/index.js";
 import { loadStreamConfig } from "../../stream/src/config.js";
 
 describe("streaming scorer config: source, topics, creation, backlog bound (issue #15)", () => {
@@ -26,6 +27,15 @@ describe("streaming scorer config: source, topics, creation, backlog bound (issu
     expect(loadStreamConfig({ RAGMETER_SCORER_HEAP_GROWTH_PERCENT: "20" }).heapGrowthPercent).toBe(20);
     expect(() => loadStreamConfig({ RAGMETER_SCORER_HEAP_GROWTH_PERCENT: "-1" })).toThrow(/^environment variable RAGMETER_SCORER_HEAP_GROWTH_PERCENT: /u);
     expect(() => loadStreamConfig({ RAGMETER_SCORER_HEAP_GROWTH_PERCENT: "2.5" })).toThrow(/^environment variable RAGMETER_SCORER_HEAP_GROWTH_PERCENT: /u);
+  });
+
+  it("span write batches: defaults, each bound from its variable, bad values named (issue 38)", () => {
+    expect(loadStreamConfig({}).writeBatch).toEqual(SCORER_WRITE_BATCH);
+    const c = loadStreamConfig({ RAGMETER_SCORER_WRITE_MAX_SPANS: "500", RAGMETER_SCORER_WRITE_MAX_BYTES: "1048576", RAGMETER_SCORER_WRITE_MAX_WAIT_MS: "0" });
+    expect(c.writeBatch).toEqual({ maxCount: 500, maxBytes: 1_048_576, maxWaitMs: 0 });
+    expect(() => loadStreamConfig({ RAGMETER_SCORER_WRITE_MAX_SPANS: "0" })).toThrow(/^environment variable RAGMETER_SCORER_WRITE_MAX_SPANS: /u);
+    expect(() => loadStreamConfig({ RAGMETER_SCORER_WRITE_MAX_BYTES: "8MiB" })).toThrow(/^environment variable RAGMETER_SCORER_WRITE_MAX_BYTES: /u);
+    expect(() => loadStreamConfig({ RAGMETER_SCORER_WRITE_MAX_WAIT_MS: "-5" })).toThrow(/^environment variable RAGMETER_SCORER_WRITE_MAX_WAIT_MS: /u);
   });
 
   it("bad values are one-line errors naming the variable or the flag", () => {

@@ -82,6 +82,13 @@ const taskList = z
 export const HEAP_GROWTH_PERCENT = 50;
 
 /**
+ * The defaults of the streaming scorer's span write batches (`RAGMETER_SCORER_WRITE_MAX_SPANS`,
+ * `_MAX_BYTES`, `_MAX_WAIT_MS`; stream/src/writeBatcher.ts; the figures they were chosen from are in
+ * bench/README.md, "Write batches").
+ */
+export const SCORER_WRITE_BATCH = { maxCount: 20_000, maxBytes: 16 * MiB, maxWaitMs: 0 } as const;
+
+/**
  * A per-service map `name=value,name=value` (service names as their `service.name` resource
  * attribute; a name may not hold `=` or `,`), each value checked by `value`; empty: no override.
  */
@@ -314,6 +321,24 @@ export const SETTINGS = {
     z.coerce.number().int().min(1).default(50_000),
     SCORER,
     "traces written and not yet scored at which consumption pauses (resumes under half)",
+  ),
+  RAGMETER_SCORER_WRITE_MAX_SPANS: def(
+    "RAGMETER_SCORER_WRITE_MAX_SPANS",
+    positiveInt().default(SCORER_WRITE_BATCH.maxCount),
+    SCORER,
+    "spans and log records at most in one span write (one insert per table), across the requests of `serve` or the records of a Kafka fetch",
+  ),
+  RAGMETER_SCORER_WRITE_MAX_BYTES: def(
+    "RAGMETER_SCORER_WRITE_MAX_BYTES",
+    positiveInt().default(SCORER_WRITE_BATCH.maxBytes),
+    SCORER,
+    "bytes at most in one span write, counted as the OTLP protobuf bytes of its records (an estimate of the rows it inserts); a record larger than this is written alone",
+  ),
+  RAGMETER_SCORER_WRITE_MAX_WAIT_MS: def(
+    "RAGMETER_SCORER_WRITE_MAX_WAIT_MS",
+    z.coerce.number().int().min(0).max(60_000).default(SCORER_WRITE_BATCH.maxWaitMs),
+    SCORER,
+    "how long `serve`'s first request of a span write waits at most for others to join it, ms (0: written as soon as no write is in flight; what arrives during a write joins the next); a request's 200 waits for its write",
   ),
   RAGMETER_SCORER_HEAP_GROWTH_PERCENT: def(
     "RAGMETER_SCORER_HEAP_GROWTH_PERCENT",
