@@ -41,6 +41,12 @@ export interface ScoringSettings {
   readonly concurrency: number;
   /** Traces taken per pass. */
   readonly batchSize: number;
+  /**
+   * How long the scoring loop lets a trace past its quiet window wait at most for others to share
+   * its batch (whose rows are one insert per table), ms (`RAGMETER_SCORER_BATCH_MAX_WAIT_MS`); a full
+   * batch goes at once. Default 0: a batch of whatever is due.
+   */
+  readonly batchWaitMs?: number;
   /** Receives a `gen_ai.evaluation.result` per stored score row (`RAGMETER_EVALUATION_EXPORT_ENDPOINT`). */
   readonly evaluations?: EvaluationSink | null;
 }

@@ -54,7 +54,7 @@ export function createScoringPasses(d: PassDeps): ScoringPasses {
         lastFullScan = now;
         total += await fullScan(d, now, settleMs);
       }
-      total += await scoreDirty(d);
+      total += await scoreDirty(d, full);
       d.passed(total);
       return total;
     });
@@ -94,7 +94,7 @@ type Saving = { readonly due: readonly (readonly [string, number])[]; readonly d
  * stay busy across a batch's last traces and the engine writes while the judges work. Resolves to
  * how many were scored.
  */
-async function scoreDirty(d: PassDeps): Promise<number> {
+async function scoreDirty(d: PassDeps, now: boolean): Promise<number> {
   const inFlight = new Set<string>();
   let total = 0;
   const settle = async (s: Saving): Promise<void> => {
@@ -103,7 +103,7 @@ async function scoreDirty(d: PassDeps): Promise<number> {
   let saving: Saving | null = null;
   try {
     for (;;) {
-      const due = dueTraces(d, inFlight);
+      const due = dueTraces(d, inFlight, now);
       if (due.length === 0) break;
       const previous: Saving | null = saving;
       saving = startSaving(d, due, inFlight, previous);
@@ -120,10 +120,20 @@ async function scoreDirty(d: PassDeps): Promise<number> {
   return total;
 }
 
-/** The next batch: dirty traces past their quiet window and not in flight, at most a batch. */
-function dueTraces(d: PassDeps, inFlight: ReadonlySet<string>): [string, number][] {
-  const cutoff = Date.now() - d.scoring.quietMs;
-  return [...d.dirty].filter(([id, at]) => at <= cutoff && !inFlight.has(id)).slice(0, d.scoring.batchSize);
+/**
+ * The next batch: dirty traces past their quiet window and not in flight, at most a batch; none yet
+ * while the batch is not full and the first of them has been due for less than the batch wait
+ * (`batchWaitMs`; `now`, a pass asked for, takes them at once): at a few traces a second a batch is
+ * otherwise a handful of traces paying a whole round of statements (issue 38).
+ */
+function dueTraces(d: PassDeps, inFlight: ReadonlySet<string>, now: boolean): [string, number][] {
+  const t = Date.now();
+  const cutoff = t - d.scoring.quietMs;
+  const due = [...d.dirty].filter(([id, at]) => at <= cutoff && !inFlight.has(id)).slice(0, d.scoring.batchSize);
+  const wait = d.scoring.batchWaitMs ?? 0;
+  if (now || wait <= 0 || due.length >= d.scoring.batchSize) return due;
+  const first = due.reduce((m, [, at]) => Math.min(m, at), Number.POSITIVE_INFINITY);
+  return first + d.scoring.quietMs + wait <= t ? due : [];
 }
 
 /** Starts scoring a batch now; its write waits for the write of the batch before it. */

@@ -158,6 +158,44 @@ function refreshLiveMinutesEvery(store: Store, log: Pick<ScorerServiceOptions["l
 }
 
 /**
+ * `serve`'s in-process hand-off without Kafka: a collector record sink writing the requests' records
+ * together across callers (one insert per table for all of them), within the write batch limits
+ * (`RAGMETER_SCORER_WRITE_MAX_*`, ./writeBatcher.ts); each request's 200 waits for the write
+ * holding it (design §6). `drain` writes what is pending at once.
+ */
+function inProcessSink(
+  ingest: Store,
+  o: ScorerServiceOptions,
+  stopped: () => boolean,
+  stored: (w: IngestResult, at: number) => void,
+): { sink: RecordSink; drain: () => Promise<void> } {
+  const limits: WriteBatchLimits = o.stream.writeBatch ?? DEFAULT_WRITE_BATCH;
+  const batcher = createWriteBatcher<SinkItem>(
+    async (items) => {
+      const records = items.map((i) => i.record);
+      const w = await retry(() => writeRecords(ingest, records, { partition: -1, offset: "-1" }, Date.now()).catch((err: unknown) => Promise.reject(storeFailure(err))), {
+        retries: SINK_WRITE_RETRIES,
+        keepGoing: () => !stopped(),
+        onError: (err, attempt) => o.log.warn("span write failed; retrying the batch", { attempt, requests: items.length, error: (err as Error).message }),
+      });
+      stored(w, Date.now());
+    },
+    { limits, count: (i) => i.record.spans.length + i.record.logs.length, bytes: (i) => i.bytes },
+  );
+  const sink: RecordSink = {
+    async send(signal: Signal, records: TraceRecord[]) {
+      // All decoded before any is written, within the limits the receiver applied (the same settings).
+      const items = records.map((r): SinkItem => ({ record: decodeRecord(signal, r.value, o.stream.limits), bytes: r.value.byteLength }));
+      await Promise.all(items.map((i) => batcher.add(i)));
+    },
+    ready: async () => true,
+    degraded: () => false,
+    close: async () => {},
+  };
+  return { sink, drain: () => batcher.drain() };
+}
+
+/**
  * Starts the streaming scorer (design §6): consumes `ragmeter.spans` (when `consume`), stores spans,
  * and runs the scoring loop over settled traces; writes `ingestion_stats` every 10 s, and reads
  * there what the group's judges spent (the judge budget of the whole group, ./groupBudget.ts). The process's
@@ -265,41 +303,23 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
     })().catch((err: unknown) => o.log.warn("ingestion stats not written", { error: (err as Error).message }));
   }, o.statsIntervalMs ?? 10_000);
 
-  // Requests are written together across callers (one insert per table for all of them), within
-  // the write batch limits (RAGMETER_SCORER_WRITE_MAX_*); each request's 200 waits for the write holding it.
-  const limits: WriteBatchLimits = o.stream.writeBatch ?? DEFAULT_WRITE_BATCH;
-  const batcher = createWriteBatcher<SinkItem>(
-    async (items) => {
-      const records = items.map((i) => i.record);
-      const w = await retry(() => writeRecords(ingest, records, { partition: -1, offset: "-1" }, Date.now()).catch((err: unknown) => Promise.reject(storeFailure(err))), {
-        retries: SINK_WRITE_RETRIES,
-        keepGoing: () => !stopped,
-        onError: (err, attempt) => o.log.warn("span write failed; retrying the batch", { attempt, requests: items.length, error: (err as Error).message }),
-      });
-      const at = Date.now();
+  const { sink, drain } = inProcessSink(
+    ingest,
+    o,
+    () => stopped,
+    (w, at) => {
       stats.spans(w.spans, at);
       stats.forgotten(w.dropped, at);
       written(w, at);
     },
-    { limits, count: (i) => i.record.spans.length + i.record.logs.length, bytes: (i) => i.bytes },
   );
-  const sink: RecordSink = {
-    async send(signal: Signal, records: TraceRecord[]) {
-      // All decoded before any is written, within the limits the receiver applied (the same settings).
-      const items = records.map((r): SinkItem => ({ record: decodeRecord(signal, r.value, o.stream.limits), bytes: r.value.byteLength }));
-      await Promise.all(items.map((i) => batcher.add(i)));
-    },
-    ready: async () => true,
-    degraded: () => false,
-    close: async () => {},
-  };
   return {
     sink,
     stats: () => stats.snapshot(),
     scoreNow: () => runPass(true),
     async stop() {
       // The requests handed in are written first (their callers wait for it), without their wait.
-      await batcher.drain();
+      await drain();
       stopped = true;
       for (const t of [timer, statsTimer, minutesTimer]) clearInterval(t);
       await passes.current().catch(() => 0);

@@ -82,6 +82,51 @@ describe("the streaming scorer's passes (issue 15)", () => {
     }
   });
 
+  it("a due trace waits up to the batch wait for others to share its batch (one write for all), a full batch goes at once (issue 38)", async () => {
+    const judge = slowJudge(1);
+    const reported: { at: number; ids: string[] }[] = [];
+    const svc = await startScorerService({
+      store,
+      stream: { brokers: null, topic: "unused", quietMs: 0, liveSampleRate: 1, groupId: "unused", sessionTimeoutMs: 6000, concurrency: 2 },
+      consume: false,
+      log: { info() {}, warn() {}, error() {} },
+      scoring: { judge, ks: [1], quietMs: 0, liveSampleRate: 1, concurrency: 2, batchSize: 4, batchWaitMs: 3000 },
+      intervalMs: 100,
+      fullScanIntervalMs: 3_600_000,
+      onScored: (scored: readonly ScoredTrace[]) => reported.push({ at: Date.now(), ids: scored.map((s) => s.interaction.trace_id) }),
+    });
+    const send = (ids: readonly string[]) =>
+      svc.sink.send(
+        "traces",
+        ids.map((t) => {
+          const { retrieval, generation } = ragSpans({ traceId: t, question: "Which port does Postgres listen on?", docs, answer: "PostgreSQL listens on port 5432." });
+          return { key: t, value: protobufOf(traceRequest([retrieval, generation])), items: 2 };
+        }),
+        {},
+      );
+    try {
+      await sleep(400); // the first pass (a full scan of the empty store) is behind us
+      const ids = Array.from({ length: 7 }, () => traceId());
+      const t0 = Date.now();
+      await send(ids.slice(0, 1));
+      await sleep(500);
+      await send(ids.slice(1, 2));
+      await waitFor(async () => reported.length >= 1, 15_000);
+      // One batch for both, written once the first had waited its 3 s (not before; passes every 100 ms).
+      expect(reported.map((r) => r.ids)).toEqual([ids.slice(0, 2)]);
+      expect((reported[0]?.at ?? 0) - t0).toBeGreaterThanOrEqual(3000);
+      // Five at once: a full batch of four at once, the fifth after its wait.
+      const t1 = Date.now();
+      await send(ids.slice(2));
+      await waitFor(async () => reported.length >= 3, 15_000);
+      expect(reported.slice(1).map((r) => r.ids)).toEqual([ids.slice(2, 6), ids.slice(6)]);
+      expect((reported[1]?.at ?? 0) - t1).toBeLessThan(3000);
+      expect((reported[2]?.at ?? 0) - t1).toBeGreaterThanOrEqual(3000);
+    } finally {
+      await svc.stop();
+    }
+  });
+
   it("computes the live view's aggregates of a minute a few seconds after its last write (migration 12)", async () => {
     const judge = slowJudge(1);
     const svc = await startScorerService({

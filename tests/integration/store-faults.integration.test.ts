@@ -65,6 +65,72 @@ describe("store write fault injection", () => {
       await store.close();
     }
   });
+  it("serve's in-process writes under faults (issue 38): concurrent requests share bounded writes; a failed write is retried whole; every request answered once all its spans are stored, each span once", async () => {
+    const home = await mkdtemp(path.join(tmpdir(), "ragmeter-faults-"));
+    const faults: InjectedStoreWriteFault[] = [];
+    const store = withWriteFaults(await openStore({ kind: "embedded", home, database: "ragmeter" }), 3, (f) => faults.push(f));
+    // What each insert into the spans table carried, counted beside the faults (a proxy over the second connection).
+    const spanInserts: number[] = [];
+    const counting: typeof store = {
+      ...store,
+      secondClient: async () => {
+        const c = await store.secondClient();
+        return new Proxy(c, {
+          get(target, prop, receiver) {
+            if (prop === "insert")
+              return (p: Parameters<typeof c.insert>[0]) => {
+                if (p.table.endsWith(".spans")) spanInserts.push(Array.isArray(p.values) ? p.values.length : -1);
+                return target.insert(p);
+              };
+            const v: unknown = Reflect.get(target, prop, receiver);
+            return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+          },
+        });
+      },
+    };
+    const warnings: string[] = [];
+    // Two spans a trace: at most three traces a write; the first request waits up to 200 ms for others.
+    const svc = await startScorerService({
+      store: counting,
+      stream: {
+        brokers: null,
+        topic: "unused",
+        quietMs: 3_600_000,
+        liveSampleRate: 1,
+        groupId: "unused",
+        sessionTimeoutMs: 6000,
+        concurrency: 1,
+        writeBatch: { maxCount: 6, maxBytes: 1_000_000, maxWaitMs: 200 },
+      },
+      consume: false,
+      log: { info() {}, warn: (m) => warnings.push(m), error() {} },
+      scoring: { judge: createHeuristicJudge(), ks: [1], quietMs: 3_600_000, liveSampleRate: 1, concurrency: 1, batchSize: 10 },
+      fullScanIntervalMs: 3_600_000,
+    });
+    try {
+      const ids = Array.from({ length: 12 }, () => traceId());
+      // Twelve requests of one trace each, at once.
+      await Promise.all(
+        ids.map((t) => {
+          const { retrieval, generation } = ragSpans({ traceId: t, question: "Which port does Postgres listen on?", docs, answer: "PostgreSQL listens on port 5432." });
+          return svc.sink.send("traces", [{ key: t, value: protobufOf(traceRequest([retrieval, generation])), items: 2 }], {});
+        }),
+      );
+      // Every request answered only once stored: all 24 spans are there, each once.
+      expect(await rows(store, "SELECT count() AS c, uniqExact(trace_id) AS t FROM DB.spans FINAL")).toEqual([{ c: "24", t: "12" }]);
+      expect(faults.some((f) => f.table.endsWith(".spans"))).toBe(true);
+      expect(warnings).toContain("span write failed; retrying the batch");
+      // Writes across requests (more than one trace each), never over the bound; a retried write carries its whole batch again.
+      expect(Math.max(...spanInserts)).toBe(6);
+      expect(spanInserts.every((n) => n % 2 === 0 && n <= 6)).toBe(true);
+      // Without batching: 12 writes (one per request) plus the retried ones.
+      expect(spanInserts.length).toBeLessThan(12);
+    } finally {
+      await svc.stop();
+      await store.close();
+    }
+  });
+
   it("a scoring write failing part-way, the process gone before its retry, leaves the trace to the next full scan: its interaction, the mark of a scored trace, is written after its scores", async () => {
     const home = await mkdtemp(path.join(tmpdir(), "ragmeter-faults-"));
     const store = await openStore({ kind: "embedded", home, database: "ragmeter" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SCORER_WRITE_BATCH } from "../../runtime/src/index.js";
+import { SCORER_BATCH_WAIT_MS, SCORER_WRITE_BATCH } from "../../runtime/src/index.js";
 import { loadStreamConfig } from "../../stream/src/config.js";
 
 describe("streaming scorer config: source, topics, creation, backlog bound (issue #15)", () => {
@@ -36,6 +36,9 @@ describe("streaming scorer config: source, topics, creation, backlog bound (issu
     expect(() => loadStreamConfig({ RAGMETER_SCORER_WRITE_MAX_SPANS: "0" })).toThrow(/^environment variable RAGMETER_SCORER_WRITE_MAX_SPANS: /u);
     expect(() => loadStreamConfig({ RAGMETER_SCORER_WRITE_MAX_BYTES: "8MiB" })).toThrow(/^environment variable RAGMETER_SCORER_WRITE_MAX_BYTES: /u);
     expect(() => loadStreamConfig({ RAGMETER_SCORER_WRITE_MAX_WAIT_MS: "-5" })).toThrow(/^environment variable RAGMETER_SCORER_WRITE_MAX_WAIT_MS: /u);
+    expect(loadStreamConfig({}).batchWaitMs).toBe(SCORER_BATCH_WAIT_MS);
+    expect(loadStreamConfig({ RAGMETER_SCORER_BATCH_MAX_WAIT_MS: "0" }).batchWaitMs).toBe(0);
+    expect(() => loadStreamConfig({ RAGMETER_SCORER_BATCH_MAX_WAIT_MS: "soon" })).toThrow(/^environment variable RAGMETER_SCORER_BATCH_MAX_WAIT_MS: /u);
   });
 
   it("bad values are one-line errors naming the variable or the flag", () => {

@@ -88,6 +88,9 @@ export const HEAP_GROWTH_PERCENT = 50;
  */
 export const SCORER_WRITE_BATCH = { maxCount: 20_000, maxBytes: 16 * MiB, maxWaitMs: 0 } as const;
 
+/** The default of `RAGMETER_SCORER_BATCH_MAX_WAIT_MS`, ms (bench/README.md, "Write batches"). */
+export const SCORER_BATCH_WAIT_MS = 1000;
+
 /**
  * A per-service map `name=value,name=value` (service names as their `service.name` resource
  * attribute; a name may not hold `=` or `,`), each value checked by `value`; empty: no override.
@@ -339,6 +342,12 @@ export const SETTINGS = {
     z.coerce.number().int().min(0).max(60_000).default(SCORER_WRITE_BATCH.maxWaitMs),
     SCORER,
     "how long `serve`'s first request of a span write waits at most for others to join it, ms (0: written as soon as no write is in flight; what arrives during a write joins the next); a request's 200 waits for its write",
+  ),
+  RAGMETER_SCORER_BATCH_MAX_WAIT_MS: def(
+    "RAGMETER_SCORER_BATCH_MAX_WAIT_MS",
+    z.coerce.number().int().min(0).max(600_000).default(SCORER_BATCH_WAIT_MS),
+    SCORER,
+    "how long a trace past its quiet window waits at most for others to share its scoring batch (its results one insert per table with theirs), ms; a full batch is scored at once; 0: a batch of whatever is due",
   ),
   RAGMETER_SCORER_HEAP_GROWTH_PERCENT: def(
     "RAGMETER_SCORER_HEAP_GROWTH_PERCENT",

@@ -1,4 +1,14 @@
-export { ALL_SETTINGS, HEAP_GROWTH_PERCENT, LOG_LEVELS, SASL_MECHANISMS, SCORER_SOURCES, SCORER_WRITE_BATCH, SECURITY_PROTOCOLS, SETTINGS } from "./catalog.js";
+export {
+  ALL_SETTINGS,
+  HEAP_GROWTH_PERCENT,
+  LOG_LEVELS,
+  SASL_MECHANISMS,
+  SCORER_BATCH_WAIT_MS,
+  SCORER_SOURCES,
+  SCORER_WRITE_BATCH,
+  SECURITY_PROTOCOLS,
+  SETTINGS,
+} from "./catalog.js";
 export { type EffectiveSetting, effectiveSettings, formatEffectiveSettings, MASK, renderConfigurationDoc } from "./render.js";
 export {
   booleanSetting,

@@ -42,6 +42,7 @@ async function liveScoring(config: Config, flags: StreamFlags, stream: StreamCon
     budget: stream.judgeBudget !== undefined ? new JudgeBudget(stream.judgeBudget) : null,
     concurrency: stream.concurrency,
     batchSize: passBatchSize(judge),
+    ...(stream.batchWaitMs !== undefined ? { batchWaitMs: stream.batchWaitMs } : {}),
     evaluations,
   };
 }
