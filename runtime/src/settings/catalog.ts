@@ -86,7 +86,7 @@ export const HEAP_GROWTH_PERCENT = 50;
  * `_MAX_BYTES`, `_MAX_WAIT_MS`; stream/src/writeBatcher.ts; the figures they were chosen from are in
  * bench/README.md, "Write batches").
  */
-export const SCORER_WRITE_BATCH = { maxCount: 20_000, maxBytes: 16 * MiB, maxWaitMs: 0 } as const;
+export const SCORER_WRITE_BATCH = { maxCount: 20_000, maxBytes: 8 * MiB, maxWaitMs: 50 } as const;
 
 /** The default of `RAGMETER_SCORER_BATCH_MAX_WAIT_MS`, ms (bench/README.md, "Write batches"). */
 export const SCORER_BATCH_WAIT_MS = 1000;
