@@ -231,6 +231,67 @@ describe("streaming scorer on the real broker and the ClickHouse engine (design 
     }
   });
 
+  it("a fetch's records go in writes within the span bound (issue 38), every one stored before the offset is committed", async () => {
+    const base = await freshStore();
+    const spanInserts: number[] = [];
+    const store: Store = {
+      ...base,
+      secondClient: async () => {
+        const c = await base.secondClient();
+        return new Proxy(c, {
+          get(target, prop, receiver) {
+            if (prop === "insert")
+              return (p: Parameters<typeof c.insert>[0]) => {
+                if (p.table.endsWith(".spans")) spanInserts.push(Array.isArray(p.values) ? p.values.length : -1);
+                return target.insert(p);
+              };
+            const v: unknown = Reflect.get(target, prop, receiver);
+            return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+          },
+        });
+      },
+    };
+    const { topic, drop } = await createTopic(1);
+    // Ten traces of two spans on the topic before the scorer starts: its first fetch holds them all.
+    for (let i = 0; i < 10; i++) {
+      const t = traceId();
+      const { retrieval, generation } = ragSpans({ traceId: t, question: `Which port does service ${i} listen on?`, docs, answer: "PostgreSQL listens on port 5432." });
+      await send(topic, t, protobufOf(traceRequest([retrieval, generation])));
+    }
+    const atCommit: { offset: string; stored: string }[] = [];
+    const svc = await startService(store, topic, `g-${randomUUID()}`, {
+      stream: {
+        brokers: [BROKER],
+        topic,
+        quietMs: 1500,
+        liveSampleRate: 1,
+        groupId: `g-${randomUUID()}`,
+        sessionTimeoutMs: 6000,
+        concurrency: 4,
+        writeBatch: { maxCount: 4, maxBytes: 1e9, maxWaitMs: 0 },
+      },
+      consumer: {
+        maxWaitTimeMs: 200,
+        beforeCommit: async (_partition, lastOffset) => {
+          const [r] = await rows<{ c: string }>(base, "SELECT count() AS c FROM DB.spans FINAL");
+          atCommit.push({ offset: lastOffset, stored: r?.c ?? "0" });
+        },
+      },
+    });
+    try {
+      await waitFor(async () => atCommit.some((c) => c.offset === "9"));
+      // Each commit finds every span of the records up to its offset stored (two a record).
+      for (const c of atCommit) expect(Number(c.stored)).toBe(2 * (Number(c.offset) + 1));
+      // Writes of at most four spans (two records); the ten records took at least five.
+      expect(Math.max(...spanInserts)).toBe(4);
+      expect(spanInserts.length).toBeGreaterThanOrEqual(5);
+      expect(spanInserts.reduce((a, n) => a + n, 0)).toBe(20);
+    } finally {
+      await svc.stop();
+      await drop();
+    }
+  });
+
   it("ClickHouse writes failing → retried with backoff, no offset committed until the spans are written; nothing lost after recovery", async () => {
     const store = await freshStore();
     let failures = 0;
