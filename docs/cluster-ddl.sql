@@ -435,3 +435,7 @@ CREATE TABLE IF NOT EXISTS ragmeter.live_minutes_local ON CLUSTER ragmeter_clust
       ) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/ragmeter/live_minutes', '{replica}', version) ORDER BY (minute, covers, kind, service_name, pipeline_version, status, metric, flag, content_missing, judge_model);
 
 CREATE TABLE IF NOT EXISTS ragmeter.live_minutes ON CLUSTER ragmeter_cluster AS ragmeter.live_minutes_local ENGINE = Distributed(ragmeter_cluster, ragmeter, live_minutes_local, cityHash64(minute));
+
+ALTER TABLE ragmeter.spans_local ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS chunk_hashes Array(String) DEFAULT [];
+
+ALTER TABLE ragmeter.spans ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS chunk_hashes Array(String) DEFAULT [];

@@ -10,16 +10,21 @@ const textRow = z.object({ chunk_hash: z.string(), text: z.string() });
 
 /**
  * Writes the distinct non-blank chunk texts of `items` to `chunks` (last_seen = `now`, first_seen
- * carried over from a row already stored, else `now`), under `version`.
+ * carried over from a row already stored, else `now`), under `version`. A chunk this handle wrote
+ * within `RECENT_CHUNK_MS` (with the same document id, or `document_id` '' = unknown) is not
+ * written again (`store.recentChunks`). Writing the same texts again is harmless (one row per hash).
  */
 export async function saveChunks(store: Store, items: readonly { readonly text: string; readonly document_id: string }[], version: number, now: number): Promise<void> {
+  const recent = store.recentChunks;
+  // Keyed by database too: copies of a handle on another database share its memory (tests do).
+  const db = store.database;
   const byHash = new Map<string, { text: string; document_id: string }>();
   for (const it of items) {
     const h = chunkHash(it.text);
-    if (h !== "" && !byHash.has(h)) byHash.set(h, { text: it.text, document_id: it.document_id });
+    if (h === "" || byHash.has(h) || recent.fresh(`${db}.${h}`, it.document_id, now)) continue;
+    byHash.set(h, { text: it.text, document_id: it.document_id === "" ? recent.documentIdOf(`${db}.${h}`) : it.document_id });
   }
   if (byHash.size === 0) return;
-  const db = store.database;
   const hashes = [...byHash.keys()];
   const firstSeen = new Map<string, number>();
   for (let i = 0; i < hashes.length; i += PER_QUERY) {
@@ -39,10 +44,14 @@ export async function saveChunks(store: Store, items: readonly { readonly text: 
     values: [...byHash].map(([h, c]) => [h, c.text, c.document_id, firstSeen.get(h) ?? now, now, version]),
     format: "JSONCompactEachRow",
   });
+  recent.wrote(
+    [...byHash].map(([h, c]) => [`${db}.${h}`, c.document_id] as const),
+    now,
+  );
 }
 
 /** The stored text of each of `hashes` found in `chunks` (blank hashes skipped). */
-async function chunkTexts(store: Store, hashes: Iterable<string>): Promise<Map<string, string>> {
+export async function chunkTexts(store: Store, hashes: Iterable<string>): Promise<Map<string, string>> {
   const wanted = [...new Set(hashes)].filter((h) => h !== "");
   const out = new Map<string, string>();
   for (let i = 0; i < wanted.length; i += PER_QUERY) {

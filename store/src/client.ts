@@ -7,6 +7,7 @@ import { EmbeddedEngineMissingError } from "./errors.js";
 import { type InjectedStoreWriteFault, withWriteFaults } from "./faults.js";
 import { acquireStoreLock } from "./lock.js";
 import { migrate } from "./migrations.js";
+import { RecentChunks } from "./recentChunks.js";
 import { applyRetention, type Retention } from "./retention.js";
 
 /** Where the store lives. */
@@ -43,6 +44,8 @@ export interface Store {
    * store. On a server `client` itself (it already runs statements side by side).
    */
   readonly secondClient: () => Promise<ClickHouseClient>;
+  /** Chunks written through this handle lately (shared by the copies a caller makes with another client). */
+  readonly recentChunks: RecentChunks;
   close(): Promise<void>;
 }
 
@@ -175,6 +178,7 @@ async function openServerStore(target: Extract<StoreTarget, { kind: "server" }>,
     recordApiUrl: () => {},
     releaseMemory: async () => {},
     secondClient: async () => client,
+    recentChunks: new RecentChunks(),
     close: () => client.close(),
   };
   return server;
@@ -233,6 +237,7 @@ async function openEmbeddedStore(target: Extract<StoreTarget, { kind: "embedded"
         })();
         return second;
       },
+      recentChunks: new RecentChunks(),
       async close() {
         if (closed) return;
         closed = true;

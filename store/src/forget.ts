@@ -47,10 +47,11 @@ export function forgetStatements(database: string, cluster: string | null, trace
     const inIds = `trace_id IN (${ids.map(quote).join(", ")})`;
     // Clustered, the Distributed table: every shard's interactions.
     const interactions = `${database}.interactions`;
+    const spans = `${database}.spans`;
     return [
-      // First, while their interactions still hold the hashes: the chunks only these traces retrieved
-      // (a chunk another trace also retrieved stays).
-      `DELETE FROM ${table("chunks")} WHERE chunk_hash IN (SELECT arrayJoin(chunk_hashes) FROM ${interactions} WHERE ${inIds}) AND chunk_hash NOT IN (SELECT arrayJoin(chunk_hashes) FROM ${interactions} WHERE NOT ${inIds})`,
+      // First, while their interactions and spans still hold the hashes: the chunks only these traces
+      // retrieved (a chunk another trace's interaction or span also refers to stays).
+      `DELETE FROM ${table("chunks")} WHERE chunk_hash IN (SELECT arrayJoin(chunk_hashes) FROM ${interactions} WHERE ${inIds} UNION ALL SELECT arrayJoin(chunk_hashes) FROM ${spans} WHERE ${inIds}) AND chunk_hash NOT IN (SELECT arrayJoin(chunk_hashes) FROM ${interactions} WHERE NOT ${inIds} UNION ALL SELECT arrayJoin(chunk_hashes) FROM ${spans} WHERE NOT ${inIds})`,
       `DELETE FROM ${table("spans")} WHERE ${inIds}`,
       `DELETE FROM ${table("logs")} WHERE ${inIds}`,
       `ALTER TABLE ${table("interactions")} UPDATE question = '', answer = NULL, retrieved = [], chunk_hashes = [] WHERE ${inIds} AND (question != '' OR answer IS NOT NULL OR notEmpty(retrieved))`,
@@ -127,5 +128,7 @@ export async function forgetTraces(store: Store, traceIds: readonly string[], op
   for (const query of forgetStatements(store.database, cluster, traceIds)) {
     await store.client.command({ query, clickhouse_settings: { mutations_sync: "2", lightweight_deletes_sync: "2" } });
   }
+  // Chunks may be gone: this handle writes them again when next retrieved.
+  store.recentChunks.clear();
   return counts;
 }

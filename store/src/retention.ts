@@ -5,11 +5,11 @@ import type { ClickHouseClient } from "@clickhouse/client";
  * per-table overrides, design §13); null = kept forever (no TTL).
  */
 export interface Retention {
-  /** `spans.attributes`, `spans.events`. */
+  /** `spans.attributes`, `spans.events`, `spans.chunk_hashes`; with `interactions`, `chunks` rows (the longer). */
   readonly spans: number | null;
   /** `logs.body`, `logs.attributes` (GenAI content events). */
   readonly logs: number | null;
-  /** `interactions.question`, `.answer`, `.retrieved`, `.chunk_hashes`; `claims.claim`; `judge_cache` and `chunks` rows. */
+  /** `interactions.question`, `.answer`, `.retrieved`, `.chunk_hashes`; `claims.claim`; `judge_cache` rows; with `spans`, `chunks` rows. */
   readonly interactions: number | null;
 }
 
@@ -24,15 +24,23 @@ export const KEEP_FOREVER: Retention = { spans: null, logs: null, interactions: 
  * Times are ragmeter's own (`received_at` when the scorer stored the span, `created_at` when the
  * interaction was built), never a client's clock.
  */
-const CONTENT_TABLES: readonly { readonly table: string; readonly time: string; readonly columns: readonly string[] | null; readonly setting: keyof Retention }[] = [
-  { table: "spans", time: "received_at", columns: ["attributes", "events"], setting: "spans" },
+const CONTENT_TABLES: readonly { readonly table: string; readonly time: string; readonly columns: readonly string[] | null; readonly setting: keyof Retention | "chunks" }[] = [
+  { table: "spans", time: "received_at", columns: ["attributes", "events", "chunk_hashes"], setting: "spans" },
   { table: "logs", time: "received_at", columns: ["body", "attributes"], setting: "logs" },
   { table: "interactions", time: "created_at", columns: ["question", "answer", "retrieved", "chunk_hashes"], setting: "interactions" },
   { table: "claims", time: "created_at", columns: ["claim"], setting: "interactions" },
   { table: "judge_cache", time: "created_at", columns: null, setting: "interactions" },
-  // A chunk goes when no trace has retrieved it for as long as interactions keep their content.
-  { table: "chunks", time: "last_seen", columns: null, setting: "interactions" },
+  // A chunk goes when no trace has retrieved it for as long as spans and interactions keep their
+  // content, whichever is longer (both refer to it).
+  { table: "chunks", time: "last_seen", columns: null, setting: "chunks" },
 ];
+
+/** Days a content table's TTL counts (`chunks`: the longer of spans and interactions; null = forever). */
+function daysOf(retention: Retention, setting: keyof Retention | "chunks"): number | null {
+  if (setting !== "chunks") return retention[setting];
+  const { spans, interactions } = retention;
+  return spans === null || interactions === null ? null : Math.max(spans, interactions);
+}
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
 
@@ -79,7 +87,7 @@ export function retentionStatements(database: string, cluster: string | null, cu
     const name = cluster === null ? t.table : `${t.table}_local`;
     const create = current.get(name);
     if (create === undefined) throw new Error(`table ${database}.${name} does not exist (run the migrations first)`);
-    const actions = ttlActions(t, create, retention[t.setting]);
+    const actions = ttlActions(t, create, daysOf(retention, t.setting));
     if (actions.length > 0) out.push(`ALTER TABLE ${database}.${name}${cluster === null ? "" : ` ON CLUSTER ${cluster}`} ${actions.join(", ")}`);
   }
   return out;

@@ -1,6 +1,9 @@
 import type { ClickHouseSettings } from "@clickhouse/client";
+import { chunkHash } from "@ragmeter/core/domain/chunkHash";
+import { attachChunkTexts, detachChunkTexts } from "@ragmeter/core/domain/chunkRefs";
 import type { StoredLog, StoredSpan } from "@ragmeter/core/domain/spans";
 import { z } from "zod";
+import { chunkTexts, saveChunks } from "./chunks.js";
 import type { Store } from "./client.js";
 import { utcTime } from "./rows.js";
 
@@ -12,18 +15,33 @@ export interface SpanOrigin {
 
 /**
  * Writes spans (key `(trace_id, span_id)`, design §6): a re-sent span replaces itself, so an
- * exporter retry or a Kafka redelivery never double counts.
+ * exporter retry or a Kafka redelivery never double counts. The retrieved chunks' texts of their
+ * attributes go to `chunks` first (`detachChunkTexts`), and the spans keep references to them and
+ * their hashes (`chunk_hashes`): a span is never stored before the chunks it refers to.
  * @param receivedAt ms since the epoch; drives the quiet window.
  */
 export async function saveSpans(store: Store, spans: readonly StoredSpan[], origin: SpanOrigin, receivedAt: number): Promise<void> {
   if (spans.length === 0) return;
   const version = store.nextVersion();
+  const hashes: (readonly string[])[] = [];
+  const texts: { text: string; document_id: string }[] = [];
+  const rows = spans.map((s) => {
+    const d = detachChunkTexts(s.attributes, chunkHash);
+    if (d === null) {
+      hashes.push(NONE);
+      return s;
+    }
+    hashes.push([...d.texts.keys()]);
+    texts.push(...d.texts.values());
+    return { ...s, attributes: d.attributes };
+  });
+  await saveChunks(store, texts, version, receivedAt);
   await store.client.insert({
     table: `${store.database}.spans`,
     // Compact rows (arrays in SPAN_COLUMNS' order): cheaper to encode and for the engine to parse,
     // whose one statement lane the scorer's inserts and reads share.
     columns: [...SPAN_COLUMNS],
-    values: spans.map((s) => [
+    values: rows.map((s, i) => [
       s.trace_id,
       s.span_id,
       s.parent_span_id,
@@ -41,10 +59,13 @@ export async function saveSpans(store: Store, spans: readonly StoredSpan[], orig
       origin.partition,
       origin.offset,
       version,
+      hashes[i],
     ]),
     format: "JSONCompactEachRow",
   });
 }
+
+const NONE: readonly string[] = [];
 
 /** The columns {@link saveSpans} writes, in its rows' order. */
 const SPAN_COLUMNS = [
@@ -65,6 +86,7 @@ const SPAN_COLUMNS = [
   "kafka_partition",
   "kafka_offset",
   "version",
+  "chunk_hashes",
 ] as const;
 
 /** Writes OTLP log records (GenAI content events), keyed by `(trace_id, span_id, record_id)`. */
@@ -117,6 +139,7 @@ const spanRow = z.object({
   scope_name: z.string(),
   events: z.string().transform((s) => JSON.parse(s) as StoredSpan["events"]),
   service_name: z.string(),
+  chunk_hashes: z.array(z.string()),
 });
 const logRow = z.object({
   trace_id: z.string(),
@@ -181,6 +204,25 @@ export async function storedRowCounts(store: Store, traceIds: readonly string[])
 }
 
 /**
+ * Puts the chunks' texts back into spans stored with references (one lookup for all of them); a
+ * chunk no longer stored (retention, `forget`) reads as a blank text.
+ */
+async function withSpanChunkTexts(store: Store, referring: readonly Referring[]): Promise<void> {
+  if (referring.length === 0) return;
+  const texts = await chunkTexts(
+    store,
+    referring.flatMap((r) => r.chunk_hashes),
+  );
+  for (const { list, index } of referring) {
+    const s = list[index] as StoredSpan;
+    list[index] = { ...s, attributes: attachChunkTexts(s.attributes, texts) };
+  }
+}
+
+/** A span read with chunk references: where it sits in its trace's list, and the hashes it refers to. */
+type Referring = { readonly list: StoredSpan[]; readonly index: number; readonly chunk_hashes: readonly string[] };
+
+/**
  * All stored spans and log records of the given traces, grouped by trace id, each trace's in
  * {@link spanOrder} / {@link logOrder} (sorted here per trace: the engine then streams the rows
  * instead of sorting the whole batch).
@@ -193,16 +235,21 @@ export async function loadTraces(store: Store, traceIds: readonly string[]): Pro
   const settings = store.target.kind === "embedded" ? { clickhouse_settings: EMBEDDED_READ_SETTINGS } : {};
   const spans = await store.client.query({
     query: `SELECT trace_id, span_id, parent_span_id, name, kind, toString(start_time_unix_nano) AS start_time_unix_nano, toString(end_time_unix_nano) AS end_time_unix_nano,
-        status_code, attributes, resource_attributes, scope_name, events, service_name
+        status_code, attributes, resource_attributes, scope_name, events, service_name, chunk_hashes
       FROM ${db}.spans FINAL WHERE trace_id IN {ids:Array(String)}`,
     query_params: { ids: traceIds },
     format: "JSONEachRow",
     ...settings,
   });
+  const referring: Referring[] = [];
   for (const r of await spans.json<unknown>()) {
-    const s = spanRow.parse(r);
-    out.get(s.trace_id)?.spans.push(s);
+    const { chunk_hashes, ...s } = spanRow.parse(r);
+    const list = out.get(s.trace_id)?.spans;
+    if (list === undefined) continue;
+    list.push(s);
+    if (chunk_hashes.length > 0) referring.push({ list, index: list.length - 1, chunk_hashes });
   }
+  await withSpanChunkTexts(store, referring);
   const logs = await store.client.query({
     query: `SELECT trace_id, span_id, record_id, event_name, toString(time_unix_nano) AS time_unix_nano, body, attributes
       FROM ${db}.logs FINAL WHERE trace_id IN {ids:Array(String)}`,

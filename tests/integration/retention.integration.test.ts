@@ -38,7 +38,8 @@ describe("retention of captured content (RAGMETER_RETENTION_DAYS, design §13)",
   it("opening the store with a retention puts a TTL on exactly the content columns (and the judge cache rows), nothing else; applying it again changes nothing", async () => {
     const c = await creates(base);
     const ttls = (t: string, cols: string[]) => cols.map((col) => ttlOf(c.get(t) ?? "", col));
-    expect(ttls("spans", ["attributes", "events", "name", "resource_attributes", "received_at", "service_name"])).toEqual([
+    expect(ttls("spans", ["attributes", "events", "chunk_hashes", "name", "resource_attributes", "received_at", "service_name"])).toEqual([
+      "received_at + toIntervalDay(30)",
       "received_at + toIntervalDay(30)",
       "received_at + toIntervalDay(30)",
       null,
@@ -75,7 +76,7 @@ describe("retention of captured content (RAGMETER_RETENTION_DAYS, design §13)",
     const db = store.database;
     const apply = (r: Retention) => applyRetention(store.client, db, null, r);
     expect(await apply({ spans: 30, logs: null, interactions: 90 })).toEqual([
-      `ALTER TABLE ${db}.spans MODIFY COLUMN attributes TTL received_at + INTERVAL 30 DAY, MODIFY COLUMN events TTL received_at + INTERVAL 30 DAY`,
+      `ALTER TABLE ${db}.spans MODIFY COLUMN attributes TTL received_at + INTERVAL 30 DAY, MODIFY COLUMN events TTL received_at + INTERVAL 30 DAY, MODIFY COLUMN chunk_hashes TTL received_at + INTERVAL 30 DAY`,
       `ALTER TABLE ${db}.interactions MODIFY COLUMN question TTL created_at + INTERVAL 90 DAY, MODIFY COLUMN answer TTL created_at + INTERVAL 90 DAY, MODIFY COLUMN retrieved TTL created_at + INTERVAL 90 DAY, MODIFY COLUMN chunk_hashes TTL created_at + INTERVAL 90 DAY`,
       `ALTER TABLE ${db}.claims MODIFY COLUMN claim TTL created_at + INTERVAL 90 DAY`,
       `ALTER TABLE ${db}.judge_cache MODIFY TTL created_at + INTERVAL 90 DAY`,
@@ -83,7 +84,7 @@ describe("retention of captured content (RAGMETER_RETENTION_DAYS, design §13)",
     ]);
     expect(await apply({ spans: 30, logs: null, interactions: 90 })).toEqual([]);
     expect(await apply({ spans: 7, logs: 7, interactions: null })).toEqual([
-      `ALTER TABLE ${db}.spans MODIFY COLUMN attributes TTL received_at + INTERVAL 7 DAY, MODIFY COLUMN events TTL received_at + INTERVAL 7 DAY`,
+      `ALTER TABLE ${db}.spans MODIFY COLUMN attributes TTL received_at + INTERVAL 7 DAY, MODIFY COLUMN events TTL received_at + INTERVAL 7 DAY, MODIFY COLUMN chunk_hashes TTL received_at + INTERVAL 7 DAY`,
       `ALTER TABLE ${db}.logs MODIFY COLUMN body TTL received_at + INTERVAL 7 DAY, MODIFY COLUMN attributes TTL received_at + INTERVAL 7 DAY`,
       `ALTER TABLE ${db}.interactions MODIFY COLUMN question REMOVE TTL, MODIFY COLUMN answer REMOVE TTL, MODIFY COLUMN retrieved REMOVE TTL, MODIFY COLUMN chunk_hashes REMOVE TTL`,
       `ALTER TABLE ${db}.claims MODIFY COLUMN claim REMOVE TTL`,
@@ -98,7 +99,7 @@ describe("retention of captured content (RAGMETER_RETENTION_DAYS, design §13)",
       ttlOf(c.get("judge_cache") ?? "", null),
     ]).toEqual(["received_at + toIntervalDay(7)", "received_at + toIntervalDay(7)", null, null]);
     expect(await apply(KEEP_FOREVER)).toEqual([
-      `ALTER TABLE ${db}.spans MODIFY COLUMN attributes REMOVE TTL, MODIFY COLUMN events REMOVE TTL`,
+      `ALTER TABLE ${db}.spans MODIFY COLUMN attributes REMOVE TTL, MODIFY COLUMN events REMOVE TTL, MODIFY COLUMN chunk_hashes REMOVE TTL`,
       `ALTER TABLE ${db}.logs MODIFY COLUMN body REMOVE TTL, MODIFY COLUMN attributes REMOVE TTL`,
     ]);
     for (const [name, q] of await creates(store)) expect(q, name).not.toContain(" TTL ");
@@ -263,7 +264,7 @@ describe("retention of captured content (RAGMETER_RETENTION_DAYS, design §13)",
     const local = new Map([...plain].map(([n, q]) => [`${n}_local`, q] as const));
     const ttl = retentionStatements("db", "c", local, { spans: 30, logs: null, interactions: 90 });
     expect(ttl).toEqual([
-      "ALTER TABLE db.spans_local ON CLUSTER c MODIFY COLUMN attributes TTL received_at + INTERVAL 30 DAY, MODIFY COLUMN events TTL received_at + INTERVAL 30 DAY",
+      "ALTER TABLE db.spans_local ON CLUSTER c MODIFY COLUMN attributes TTL received_at + INTERVAL 30 DAY, MODIFY COLUMN events TTL received_at + INTERVAL 30 DAY, MODIFY COLUMN chunk_hashes TTL received_at + INTERVAL 30 DAY",
       "ALTER TABLE db.interactions_local ON CLUSTER c MODIFY COLUMN question TTL created_at + INTERVAL 90 DAY, MODIFY COLUMN answer TTL created_at + INTERVAL 90 DAY, MODIFY COLUMN retrieved TTL created_at + INTERVAL 90 DAY, MODIFY COLUMN chunk_hashes TTL created_at + INTERVAL 90 DAY",
       "ALTER TABLE db.claims_local ON CLUSTER c MODIFY COLUMN claim TTL created_at + INTERVAL 90 DAY",
       "ALTER TABLE db.judge_cache_local ON CLUSTER c MODIFY TTL created_at + INTERVAL 90 DAY",
@@ -272,7 +273,7 @@ describe("retention of captured content (RAGMETER_RETENTION_DAYS, design §13)",
     const id = "0af7651916cd43dd8448eb211c80319c";
     const forget = forgetStatements("db", "c", [id]);
     expect(forget).toEqual([
-      `DELETE FROM db.chunks_local ON CLUSTER c WHERE chunk_hash IN (SELECT arrayJoin(chunk_hashes) FROM db.interactions WHERE trace_id IN ('${id}')) AND chunk_hash NOT IN (SELECT arrayJoin(chunk_hashes) FROM db.interactions WHERE NOT trace_id IN ('${id}'))`,
+      `DELETE FROM db.chunks_local ON CLUSTER c WHERE chunk_hash IN (SELECT arrayJoin(chunk_hashes) FROM db.interactions WHERE trace_id IN ('${id}') UNION ALL SELECT arrayJoin(chunk_hashes) FROM db.spans WHERE trace_id IN ('${id}')) AND chunk_hash NOT IN (SELECT arrayJoin(chunk_hashes) FROM db.interactions WHERE NOT trace_id IN ('${id}') UNION ALL SELECT arrayJoin(chunk_hashes) FROM db.spans WHERE NOT trace_id IN ('${id}'))`,
       `DELETE FROM db.spans_local ON CLUSTER c WHERE trace_id IN ('${id}')`,
       `DELETE FROM db.logs_local ON CLUSTER c WHERE trace_id IN ('${id}')`,
       `ALTER TABLE db.interactions_local ON CLUSTER c UPDATE question = '', answer = NULL, retrieved = [], chunk_hashes = [] WHERE trace_id IN ('${id}') AND (question != '' OR answer IS NOT NULL OR notEmpty(retrieved))`,
