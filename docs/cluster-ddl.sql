@@ -439,3 +439,23 @@ CREATE TABLE IF NOT EXISTS ragmeter.live_minutes ON CLUSTER ragmeter_cluster AS 
 ALTER TABLE ragmeter.spans_local ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS chunk_hashes Array(String) DEFAULT [];
 
 ALTER TABLE ragmeter.spans ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS chunk_hashes Array(String) DEFAULT [];
+
+ALTER TABLE ragmeter.spans_local ON CLUSTER ragmeter_cluster MODIFY COLUMN attributes CODEC(ZSTD(3)), MODIFY COLUMN resource_attributes CODEC(ZSTD(3)), MODIFY COLUMN events CODEC(ZSTD(3));
+
+ALTER TABLE ragmeter.spans ON CLUSTER ragmeter_cluster MODIFY COLUMN attributes CODEC(ZSTD(3)), MODIFY COLUMN resource_attributes CODEC(ZSTD(3)), MODIFY COLUMN events CODEC(ZSTD(3));
+
+ALTER TABLE ragmeter.logs_local ON CLUSTER ragmeter_cluster MODIFY COLUMN body CODEC(ZSTD(3)), MODIFY COLUMN attributes CODEC(ZSTD(3));
+
+ALTER TABLE ragmeter.logs ON CLUSTER ragmeter_cluster MODIFY COLUMN body CODEC(ZSTD(3)), MODIFY COLUMN attributes CODEC(ZSTD(3));
+
+ALTER TABLE ragmeter.chunks_local ON CLUSTER ragmeter_cluster MODIFY COLUMN text CODEC(ZSTD(3));
+
+ALTER TABLE ragmeter.chunks ON CLUSTER ragmeter_cluster MODIFY COLUMN text CODEC(ZSTD(3));
+
+ALTER TABLE ragmeter.interactions_local ON CLUSTER ragmeter_cluster MODIFY COLUMN question CODEC(ZSTD(3)), MODIFY COLUMN answer CODEC(ZSTD(3)), MODIFY COLUMN retrieved CODEC(ZSTD(3)), MODIFY COLUMN reason CODEC(ZSTD(3));
+
+ALTER TABLE ragmeter.interactions ON CLUSTER ragmeter_cluster MODIFY COLUMN question CODEC(ZSTD(3)), MODIFY COLUMN answer CODEC(ZSTD(3)), MODIFY COLUMN retrieved CODEC(ZSTD(3)), MODIFY COLUMN reason CODEC(ZSTD(3));
+
+ALTER TABLE ragmeter.claims_local ON CLUSTER ragmeter_cluster MODIFY COLUMN claim CODEC(ZSTD(3)), MODIFY COLUMN chunk_ids CODEC(ZSTD(3));
+
+ALTER TABLE ragmeter.claims ON CLUSTER ragmeter_cluster MODIFY COLUMN claim CODEC(ZSTD(3)), MODIFY COLUMN chunk_ids CODEC(ZSTD(3));
