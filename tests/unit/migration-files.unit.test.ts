@@ -26,6 +26,9 @@ const NAMES = [
   "live_scores: one row per live metric of a scoring of a live trace (the live view reads metrics by name); live_traces keeps the trace-level facts",
   "ingestion_stats: judge calls and tokens spent on live traces, by service (the judge budget of the whole scorer group)",
   "live_minutes, live_minutes_state: the live view's aggregates per minute (marked by saveResults, computed by the scorers)",
+  // written as files
+  "spans.chunk_hashes: spans keep references to the chunks' texts stored in chunks",
+  "ZSTD(3) on the captured text columns (spans, logs, chunks, interactions, claims)",
 ];
 
 interface Before {
@@ -42,8 +45,13 @@ describe("store/migrations: the shipped files", () => {
   it("render the statements the TypeScript migrations rendered, byte for byte (fixture generated once from the code at d93a5c4)", () => {
     const before = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../fixtures/migrations-before-files.json"), "utf8")) as Before;
     const db = before.database;
-    expect(loadMigrations().map((m) => ({ id: m.id, name: m.name, sql: m.sql(db), data: m.data(db) }))).toEqual(before.migrations);
-    expect(migrationStatements(db, null)).toEqual(before.plain);
+    // the migrations written since as files come after them
+    expect(
+      loadMigrations()
+        .slice(0, before.migrations.length)
+        .map((m) => ({ id: m.id, name: m.name, sql: m.sql(db), data: m.data(db) })),
+    ).toEqual(before.migrations);
+    expect(migrationStatements(db, null).slice(0, before.plain.length)).toEqual(before.plain);
     // the data statements: migrations 7, 10 (two) and 12; the rest schema only
     expect(before.migrations.map((m) => m.data.length)).toEqual([0, 0, 0, 0, 0, 0, 1, 0, 0, 2, 0, 1]);
     expect(before.plain).toHaveLength(52);
