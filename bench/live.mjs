@@ -13,7 +13,10 @@
 // engine's threads included) and wall time per call, p50 / p95, the first call apart, and p50 CPU
 // against issue 31's 50 ms. The idle engine's own background CPU (ms per s, measured before the
 // calls) is printed beside them: it falls into every measured call too.
-// Usage: node bench/live.mjs [--traces 100000] [--history-hours 24] [--versions 2] [--windows 3600000,86400000] [--calls 20] [--keep (leave the store)]
+// `--statements`: the engine statements of each call (the store client's queries, counted and timed:
+// wall and this process's CPU from send to the last row read), their p50 over the calls printed per
+// window.
+// Usage: node bench/live.mjs [--traces 100000] [--history-hours 24] [--versions 2] [--windows 3600000,86400000] [--calls 20] [--statements] [--keep (leave the store)]
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
@@ -34,6 +37,7 @@ const { values: args } = parseArgs({
     versions: { type: "string", default: "2" },
     windows: { type: "string", default: "3600000,86400000" },
     calls: { type: "string", default: "20" },
+    statements: { type: "boolean", default: false },
     seed: { type: "string", default: "31" },
     keep: { type: "boolean", default: false },
   },
@@ -162,12 +166,29 @@ try {
   await new Promise((r) => setTimeout(r, 2000));
   const idle = process.cpuUsage(idle0);
   console.log(`idle engine: ${((idle.user + idle.system) / 2000).toFixed(1)} ms of CPU per s`);
+  /** The statements of the current call when `--statements`: first words, wall ms, CPU ms. */
+  let statements = null;
+  if (args.statements) {
+    const query = store.client.query.bind(store.client);
+    store.client.query = async (params) => {
+      if (statements === null) return query(params);
+      const c0 = process.cpuUsage();
+      const w0 = performance.now();
+      const rs = await query(params);
+      const rows = await rs.json();
+      const d = process.cpuUsage(c0);
+      const sql = params.query.replace(/\s+/g, " ").trim();
+      statements.push({ sql: `${sql.slice(0, 60)} …${sql.length > 200 ? sql.slice(-40) : ""}`, wall: performance.now() - w0, cpu: (d.user + d.system) / 1000 });
+      return { json: async () => rows };
+    };
+  }
   api = await startReadApi(storeReader(store, null), { host: "127.0.0.1", port: 0 });
   let next = N;
   for (const w of WINDOWS) {
     const cpu = [];
     const wall = [];
     let seen = null;
+    const byCall = [];
     for (let c = 0; c < CALLS; c++) {
       // New traffic since the last call: a trace of each group (until each has had one), now.
       const batch = { interactions: [], scores: [], claims: [] };
@@ -177,11 +198,14 @@ try {
         batch.scores.push(...t.scores);
       }
       await saveResults(store, batch);
+      if (args.statements) statements = [];
       const c0 = process.cpuUsage();
       const w0 = performance.now();
       const res = await fetch(`${api.url}/api/live?window_ms=${w}`);
       const body = await res.json();
       const d = process.cpuUsage(c0);
+      if (statements !== null) byCall.push(statements);
+      statements = null;
       wall.push(performance.now() - w0);
       cpu.push((d.user + d.system) / 1000);
       if (res.status !== 200) throw new Error(`/api/live answered ${res.status}: ${JSON.stringify(body)}`);
@@ -190,6 +214,11 @@ try {
     const rest = cpu.slice(1);
     const restWall = wall.slice(1);
     console.log(
+      byCall.length === 0
+        ? ""
+        : `statements per call (p50 of calls 2–${CALLS}: ${pct(byCall.slice(1).map((s) => s.length), 50)}):\n${byCall[CALLS >> 1]
+            .map((s, k) => `  ${k + 1}. wall p50 ${pct(byCall.slice(1).map((c) => c[k]?.wall ?? 0), 50).toFixed(1)} ms, CPU p50 ${pct(byCall.slice(1).map((c) => c[k]?.cpu ?? 0), 50).toFixed(1)} ms: ${s.sql}`)
+            .join("\n")}\n`,
       `window ${w} ms (${seen} traces in it): first call ${cpu[0].toFixed(1)} ms CPU / ${wall[0].toFixed(1)} ms wall; next ${rest.length}: CPU p50 ${pct(rest, 50).toFixed(1)} p95 ${pct(rest, 95).toFixed(1)} ms, wall p50 ${pct(restWall, 50).toFixed(1)} p95 ${pct(restWall, 95).toFixed(1)} ms; p50 CPU / ${TARGET_MS} ms = ${(pct(rest, 50) / TARGET_MS).toFixed(2)}; load average ${load()}`,
     );
   }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Store } from "./client.js";
+import type { LiveMinuteMark } from "./liveWindow.js";
 
 /**
  * Queries of `ragmeter live` / `/api/live` (design §3, live view) on `live_traces` (migration 7: a
@@ -32,8 +33,8 @@ const params = (f: LiveFilter) => ({
  * The window's rows, one per trace (its latest): FINAL collapses the rows of one key, and the rows a
  * later scoring of the same trace superseded (`superseded`, from {@link liveAggregates}) are left out.
  */
-function windowRows(db: string, f: LiveFilter, superseded: readonly string[], table = "live_traces"): string {
-  return `FROM ${db}.${table} FINAL WHERE created_at >= fromUnixTimestamp64Milli({since:Int64}, 'UTC')${
+function windowRows(db: string, f: LiveFilter, superseded: readonly string[], table = "live_traces", sinceParam = "since"): string {
+  return `FROM ${db}.${table} FINAL WHERE created_at >= fromUnixTimestamp64Milli({${sinceParam}:Int64}, 'UTC')${
     superseded.length > 0 ? " AND concat(trace_id, ':', toString(version)) NOT IN {superseded:Array(String)}" : ""
   }${f.service !== undefined ? " AND service_name = {service:String}" : ""}${f.pipelineVersion !== undefined ? " AND pipeline_version = {pv:String}" : ""}`;
 }
@@ -121,6 +122,8 @@ export interface LiveAggregates {
   readonly superseded: string[];
   /** From `ingestion_stats` (migration 9; every scorer of the store). */
   readonly stream: LiveStreamStats;
+  /** The most recent `ok` values asked for ({@link LiveAggregateInputs.recent}), the latest first (by time, then trace id). */
+  readonly recent?: LiveRecentRow[];
 }
 
 /** The empty columns of the metric-level and window-level parts of {@link aggregateRow}. */
@@ -142,27 +145,20 @@ const LIVE_MINUTE_TRACES = 20_000;
 /**
  * The window's minutes whose aggregates `live_minutes` holds for their latest write (./liveMinutes.ts:
  * their `computed` mark covers their `touched` one), wholly in the window and cut by no trend bucket
- * start: each minute (s) and the `covered` version whose rows count. Read once, before the aggregates'
- * statement, so both of its parts (rows of the other minutes, aggregates of these) see one set.
+ * start: each minute (s) and the `covered` version whose rows count, from the marks read before the
+ * aggregates' statement (./liveWindow.ts), so both of its parts (rows of the other minutes, aggregates
+ * of these) see one set.
  */
-async function coveredMinutes(store: Store, since: number, bounds: readonly number[]): Promise<{ minutes: number[]; covers: number[]; traces: number }> {
-  const ms = "toInt64(toUnixTimestamp(minute)) * 1000";
-  const rs = await store.client.query({
-    query: `SELECT toUInt32(toUnixTimestamp(minute)), covered, n FROM (
-        SELECT minute, maxIf(version, kind = 'touched') AS touched, maxIf(covers, kind = 'computed') AS covered, argMaxIf(traces, covers, kind = 'computed') AS n
-        FROM ${store.database}.live_minutes_state
-        WHERE minute >= toStartOfMinute(fromUnixTimestamp64Milli({since:Int64}, 'UTC')) GROUP BY minute)
-      WHERE covered > 0 AND covered >= touched AND ${ms} >= {since:Int64} AND NOT arrayExists(b -> b > ${ms} AND b < ${ms} + 60000, {bounds:Array(Float64)})`,
-    query_params: { since, bounds: [...bounds] },
-    format: "JSONCompactEachRow",
-  });
+function coveredMinutes(marks: readonly LiveMinuteMark[], since: number, bounds: readonly number[]): { minutes: number[]; covers: number[]; traces: number } {
   const minutes: number[] = [];
   const covers: number[] = [];
   let traces = 0;
-  for (const [m, c, n] of await rs.json<[number | string, number | string, number | string]>()) {
-    minutes.push(Number(m));
-    covers.push(Number(c)); // µs since the epoch: exact as a number until 2255
-    traces += Number(n);
+  for (const m of marks) {
+    const ms = m.minute * 1000;
+    if (!(m.covered > 0 && m.covered >= m.touched && ms >= since) || bounds.some((b) => b > ms && b < ms + 60_000)) continue;
+    minutes.push(m.minute);
+    covers.push(m.covered);
+    traces += m.traces;
   }
   return { minutes, covers, traces };
 }
@@ -197,33 +193,58 @@ function uncovered(sinceMs: number, minutes: readonly number[]): string {
   return ` AND (${ranges.map(([a, b]) => (b === null ? `created_at >= ${at(a)}` : `(created_at >= ${at(a)} AND created_at < ${at(b)})`)).join(" OR ")})`;
 }
 
+/** What {@link liveAggregates} takes besides the filter: read before its statement. */
+export interface LiveAggregateInputs {
+  /** The marks of the window's minutes (./liveWindow.ts). */
+  readonly marks: readonly LiveMinuteMark[];
+  /**
+   * The keys (`trace_id:version`) of the window's rows later scorings superseded and their minutes
+   * (s), when known from the window's rows (./liveWindow.ts); absent, the statement finds them.
+   */
+  readonly superseded?: { readonly keys: readonly string[]; readonly minutes: readonly number[] };
+  /** The most recent `ok` values to read in the same statement ({@link LiveAggregates.recent}): at most `limit` per service, version and metric, created at or after `sinceMs`. */
+  readonly recent?: { readonly sinceMs: number; readonly limit: number };
+}
+
 /**
  * The window's aggregates, in one statement: of its traces ({@link LiveTraceAggregate},
  * `live_traces`), of the live metrics `metrics` (names; {@link LiveMetricAggregate}, `live_scores`:
- * a scoring's rows share its trace's key and version), the keys of the rows a later scoring of their
- * trace superseded (traces with more than one row in the window: found by the hash of their id
- * first, then exactly), and the stream's counters ({@link LiveStreamStats}); `bounds` are the trend
- * buckets' starts after the first (a trace is in the bucket of the last start at or before its
- * time). When rows were superseded, the statement runs again without them. The window's covered
- * minutes ({@link coveredMinutes}, read first) count from `live_minutes` (migration 12), the rest of
- * the window from its rows; the minutes of superseded rows from their rows.
+ * a scoring's rows share its trace's key and version), the stream's counters ({@link LiveStreamStats})
+ * and, when asked, the most recent `ok` values; `bounds` are the trend buckets' starts after the
+ * first (a trace is in the bucket of the last start at or before its time). The keys of the rows a
+ * later scoring of their trace superseded come with the inputs or, without them, from the statement
+ * (traces with more than one row in the window: found by the hash of their id first, then exactly),
+ * which then runs again without those rows. The window's covered minutes ({@link coveredMinutes})
+ * count from `live_minutes` (migration 12) once they hold `minuteTraces` traces, the rest of the
+ * window from its rows; the minutes of superseded rows from their rows.
  */
 export async function liveAggregates(
   store: Store,
   f: LiveFilter,
   bounds: readonly number[],
   metrics: readonly string[],
+  inputs: LiveAggregateInputs,
   minuteTraces = LIVE_MINUTE_TRACES,
 ): Promise<LiveAggregates> {
   const db = store.database;
   const since = "created_at >= fromUnixTimestamp64Milli({since:Int64}, 'UTC')";
-  const found = await coveredMinutes(store, f.sinceMs, bounds);
+  const found = coveredMinutes(inputs.marks, f.sinceMs, bounds);
   // Below `minuteTraces` the rows cost less than the minutes' read (the engine's cost per read).
   const all = found.traces >= minuteTraces ? found : { minutes: [], covers: [], traces: 0 };
+  const known = inputs.superseded;
+  const recent = inputs.recent;
   const run = async (superseded: readonly string[], gone: ReadonlySet<number>) => {
     // The minutes of superseded rows are read row by row (their aggregates count those rows).
     const keep = all.minutes.map((m) => !gone.has(m));
     const covered = { minutes: all.minutes.filter((_, k) => keep[k]), covers: all.covers.filter((_, k) => keep[k]) };
+    // The superseded rows, found by the statement when not known.
+    const search =
+      known !== undefined
+        ? "(CAST([] AS Array(String)), CAST([] AS Array(String)))"
+        : `(SELECT (groupArray(concat(trace_id, ':', toString(v.1))), groupArray(toString(toUnixTimestamp(toStartOfMinute(v.2))))) FROM (
+            SELECT trace_id, arrayJoin(arrayFilter(v -> v.1 < max(version), groupArray((version, created_at)))) AS v FROM ${db}.live_traces
+            WHERE ${since} AND cityHash64(trace_id) IN (SELECT cityHash64(trace_id) AS h FROM ${db}.live_traces WHERE ${since} GROUP BY h HAVING count() > 1)
+            GROUP BY trace_id HAVING count() > 1))`;
     const rs = await store.client.query({
       query: `SELECT 't' AS c0, service_name, pipeline_version, ${bucketSql}, toString(view_status) AS c4, '' AS c5, scored AS c6, content_missing AS c7, '' AS c8, count() AS c9,
             ${NONE_M}, ${NONE_W}
@@ -244,26 +265,41 @@ ${
             content_missing AS c7, toString(judge_model) AS c8, sum(n) AS c9, sum(n_values) AS c10, sum(value_sum) AS c11, sum(input_tokens) AS c12, sum(output_tokens) AS c13, ${NONE_W}
           ${minuteRows(db, f, covered)}
           GROUP BY kind, service_name, pipeline_version, bucket, metric, status, spent, content_missing, judge_model`
+}${
+  recent === undefined
+    ? ""
+    : `
+        UNION ALL
+        SELECT 'r' AS c0, service_name, pipeline_version, toUInt64(0) AS bucket, '' AS c4, toString(metric) AS c5, toUInt8(0) AS spent, toUInt8(0) AS c7, trace_id AS c8,
+            toUInt64(toUnixTimestamp64Milli(created_at)) AS c9, toUInt64(0) AS c10, toFloat64(assumeNotNull(value)) AS c11, toUInt64(0) AS c12, toUInt64(0) AS c13, ${NONE_W}
+          FROM (SELECT service_name, pipeline_version, metric, trace_id, created_at, value ${windowRows(db, f, superseded, "live_scores", "recentSince")}
+            AND metric IN {metrics:Array(String)} AND status = 'ok' AND value IS NOT NULL
+            ORDER BY created_at DESC, trace_id DESC LIMIT {recentLimit:UInt32} BY service_name, pipeline_version, metric)`
 }
         UNION ALL
         SELECT 'w' AS c0, '' AS service_name, '' AS pipeline_version, toUInt64(0) AS bucket, '' AS c4, '' AS c5, toUInt8(0) AS spent, toUInt8(0) AS c7, '' AS c8,
           toUInt64(0) AS c9, ${NONE_M}, s.1 AS c14, x.1 AS c15, x.2 AS c16, s.2 AS c17
         FROM (SELECT (SELECT (CAST(sumMap(judge_errors) AS Map(String, UInt64)), toUInt64(sum(judge_skipped_budget_exhausted))) FROM ${db}.ingestion_stats FINAL
           WHERE minute >= toStartOfMinute(fromUnixTimestamp64Milli({since:Int64}, 'UTC'))) AS x,
-          (SELECT (groupArray(concat(trace_id, ':', toString(v.1))), groupArray(toString(toUnixTimestamp(toStartOfMinute(v.2))))) FROM (
-            SELECT trace_id, arrayJoin(arrayFilter(v -> v.1 < max(version), groupArray((version, created_at)))) AS v FROM ${db}.live_traces
-            WHERE ${since} AND cityHash64(trace_id) IN (SELECT cityHash64(trace_id) AS h FROM ${db}.live_traces WHERE ${since} GROUP BY h HAVING count() > 1)
-            GROUP BY trace_id HAVING count() > 1)) AS s)`,
-      query_params: { ...params(f), bounds: [...bounds], metrics: [...metrics], ...(superseded.length > 0 ? { superseded } : {}) },
+          ${search} AS s)`,
+      query_params: {
+        ...params(f),
+        bounds: [...bounds],
+        metrics: [...metrics],
+        ...(superseded.length > 0 ? { superseded } : {}),
+        ...(recent !== undefined ? { recentSince: recent.sinceMs, recentLimit: recent.limit } : {}),
+      },
       format: "JSONCompactEachRow",
     });
     const traces: LiveTraceAggregate[] = [];
     const scores: LiveMetricAggregate[] = [];
+    const values: LiveRecentRow[] = [];
     let w: AggregateRow | undefined;
     for (const x of await rs.json<unknown>()) {
       const r = aggregateRow(x);
       if (r.kind === "t") traces.push(traceRow(r));
       else if (r.kind === "m") scores.push(metricRow(r));
+      else if (r.kind === "r") values.push({ service_name: r.service_name, pipeline_version: r.pipeline_version, t: r.count, trace_id: r.judge_model, metric: r.metric, value: r.sum });
       else w = r;
     }
     if (w === undefined) throw new Error("live query: no window row");
@@ -272,14 +308,21 @@ ${
       const n = Number(w.judge_errors[k]);
       if (n > 0) judge_errors[k] = n;
     }
+    // The most recent first (by time, then trace id), as {@link liveRecent} reads them.
+    values.sort((a, b) => b.t - a.t || (a.trace_id < b.trace_id ? 1 : a.trace_id > b.trace_id ? -1 : 0));
     return {
       traces,
       metrics: scores,
       superseded: w.superseded,
       supersededMinutes: w.supersededMinutes,
       stream: { judge_errors, judge_skipped_budget_exhausted: w.budget },
+      ...(recent !== undefined ? { recent: values } : {}),
     };
   };
+  if (known !== undefined) {
+    const { supersededMinutes: _, ...once } = await run(known.keys, new Set(known.minutes));
+    return { ...once, superseded: [...known.keys] };
+  }
   const { supersededMinutes, ...first } = await run([], new Set());
   if (first.superseded.length === 0) return first;
   const { supersededMinutes: _, ...again } = await run(first.superseded, new Set(supersededMinutes));

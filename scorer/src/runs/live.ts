@@ -1,7 +1,19 @@
 import { costUsd, type PriceTable, priceOf } from "@ragmeter/core/judges/session/cost";
 import type { Store } from "@ragmeter/store/client";
-import { type LiveFilter, type LiveMetricAggregate, type LiveStreamStats, type LiveTraceAggregate, liveAggregates, liveOverlap, liveRecent } from "@ragmeter/store/live";
+import {
+  type LiveAggregateInputs,
+  type LiveFilter,
+  type LiveMetricAggregate,
+  type LiveOverlapRow,
+  type LiveRecentRow,
+  type LiveStreamStats,
+  type LiveTraceAggregate,
+  liveAggregates,
+  liveOverlap,
+  liveRecent,
+} from "@ragmeter/store/live";
 import { type LiveMetricInfo, liveMetrics, traceView } from "@ragmeter/store/liveTraces";
+import { type LiveWindowCache, type LiveWindowRow, readLiveWindow } from "@ragmeter/store/liveWindow";
 
 export type { LiveMetricInfo } from "@ragmeter/store/liveTraces";
 
@@ -119,6 +131,8 @@ export interface LiveOptions {
   readonly metrics?: readonly LiveMetricInfo[];
   /** Traces the window's covered minutes must count before their aggregates are read instead of their rows (default the store's `LIVE_MINUTE_TRACES`). */
   readonly minuteTraces?: number;
+  /** The window rows kept between calls by the process serving the live view (@ragmeter/store/liveWindow); absent, statements read what they give. */
+  readonly cache?: LiveWindowCache;
 }
 
 /** The content-missing warning when more than half of the window's traces are `content_missing`, else null; `metrics` names the live metrics. */
@@ -518,7 +532,7 @@ function recentFrom(totals: readonly GroupTotals[], starts: readonly number[], w
  * {@link summariseLive} over the window's rows.
  */
 export async function loadLiveSummary(store: Store, o: LiveOptions): Promise<LiveSummary> {
-  const { since, bounds } = windowOf(o);
+  const { since, bounds, starts } = windowOf(o);
   const ciSample = o.ciSample ?? LIVE_CI_SAMPLE;
   const metrics = o.metrics ?? liveMetrics();
   const names = metrics.map((m) => m.name);
@@ -527,7 +541,23 @@ export async function loadLiveSummary(store: Store, o: LiveOptions): Promise<Liv
     ...(o.service !== undefined ? { service: o.service } : {}),
     ...(o.pipelineVersion !== undefined ? { pipelineVersion: o.pipelineVersion } : {}),
   };
-  const aggregates = await liveAggregates(store, f, bounds, names, o.minuteTraces);
+  const window = await readLiveWindow(store, o.cache, since);
+  const rows = window.rows;
+  const known = rows !== null && window.superseded !== undefined ? window.superseded : undefined;
+  const gone = new Set(known?.keys ?? []);
+  // The window's rows the view counts (each trace's latest, with the filter's service and version).
+  const counted = (r: LiveWindowRow): boolean =>
+    (f.service === undefined || r.service_name === f.service) &&
+    (f.pipelineVersion === undefined || r.pipeline_version === f.pipelineVersion) &&
+    (gone.size === 0 || !gone.has(`${r.trace_id}:${r.version}`));
+  const inputs: LiveAggregateInputs = {
+    marks: window.marks,
+    ...(known !== undefined ? { superseded: known } : {}),
+    // With the window's rows, the latest values in the same statement: from where each group has
+    // twice a sample's worth of scored traces (checked below against what the window holds).
+    ...(rows !== null ? { recent: { sinceMs: recentStart(rows, counted, 2 * ciSample, since), limit: ciSample } } : {}),
+  };
+  const aggregates = await liveAggregates(store, f, bounds, names, inputs, o.minuteTraces);
   const superseded = aggregates.superseded;
   const groups = totalsOf(aggregates.traces, aggregates.metrics, bounds.length + 1, names);
   const totals = [...groups.values()];
@@ -535,22 +565,27 @@ export async function loadLiveSummary(store: Store, o: LiveOptions): Promise<Liv
   // metric (or all it has in the window).
   const slot = new Map(names.map((m, k) => [m, k]));
   const want = (m: MetricTotals) => Math.min(ciSample, m.n);
-  // Values in the window: this many.
-  const most = totals.reduce((a, g) => a + g.metrics.reduce((b, m) => b + m.n, 0), 0);
-  // First read: a sample's worth of values per group and metric that has any.
-  const sampled = totals.reduce((a, g) => a + g.metrics.filter((m) => m.n > 0).length, 0);
-  // Read from the latest trend buckets that hold every group's sample (their counts are exact): the
-  // most recent values lie there, and the rows before them are not read.
-  const recentFilter: LiveFilter = { ...f, sinceMs: Math.ceil(recentFrom(totals, windowOf(o).starts, want) ?? since) };
-  for (let limit = Math.min(most, ciSample * sampled); limit > 0; limit = Math.min(most, limit * 4)) {
-    const recent = await liveRecent(store, recentFilter, limit, superseded, names);
+  const sample = (recent: readonly LiveRecentRow[]): boolean => {
     for (const g of totals) for (const m of g.metrics) m.sample = [];
     for (const r of recent) {
       const m = groups.get(groupKey(r.service_name, r.pipeline_version))?.metrics[slot.get(r.metric) ?? -1];
       if (m !== undefined && m.sample.length < ciSample) m.sample.push(r.value);
     }
-    const enough = totals.every((g) => g.metrics.every((m) => m.sample.length >= want(m)));
-    if (enough || recent.length < limit || limit >= most) break;
+    return totals.every((g) => g.metrics.every((m) => m.sample.length >= want(m)));
+  };
+  if (aggregates.recent === undefined || !sample(aggregates.recent)) {
+    // Values in the window: this many.
+    const most = totals.reduce((a, g) => a + g.metrics.reduce((b, m) => b + m.n, 0), 0);
+    // First read: a sample's worth of values per group and metric that has any.
+    const sampled = totals.reduce((a, g) => a + g.metrics.filter((m) => m.n > 0).length, 0);
+    // Read from the latest trend buckets that hold every group's sample (their counts are exact): the
+    // most recent values lie there, and the rows before them are not read.
+    const recentFilter: LiveFilter = { ...f, sinceMs: Math.ceil(recentFrom(totals, starts, want) ?? since) };
+    for (let limit = Math.min(most, ciSample * sampled); limit > 0; limit = Math.min(most, limit * 4)) {
+      const recent = await liveRecent(store, recentFilter, limit, superseded, names);
+      const enough = sample(recent);
+      if (enough || recent.length < limit || limit >= most) break;
+    }
   }
   for (const g of totals) for (const m of g.metrics) m.sample.reverse();
   // The overlap of the versions of the services that have several in the window.
@@ -558,9 +593,76 @@ export async function loadLiveSummary(store: Store, o: LiveOptions): Promise<Liv
   for (const g of totals) versions.set(g.service, (versions.get(g.service) ?? 0) + 1);
   const services = [...versions].filter(([, n]) => n > 1).map(([s]) => s);
   const overlap = new Map<string, OverlapTotals>();
-  for (const x of await liveOverlap(store, f, services, superseded)) {
-    overlap.set(pairKey(x.service_name, x.version_a, x.version_b), { questions: x.questions, jaccard_sum: x.jaccard_sum });
-  }
+  const pairs = rows !== null ? overlapOfRows(rows, counted, new Set(services)) : await liveOverlap(store, f, services, superseded);
+  for (const x of pairs) overlap.set(pairKey(x.service_name, x.version_a, x.version_b), { questions: x.questions, jaccard_sum: x.jaccard_sum });
   const overlapOf = (service: string, a: string, b: string): OverlapTotals | undefined => overlap.get(pairKey(service, a, b));
   return finish(totals, overlapOf, o, metrics, aggregates.stream);
+}
+
+/**
+ * Where the intervals' sample is read from: the latest minute start from which on every service and
+ * version of the window (`rows`, by minute in time order; those `counted`) has `want` scored traces,
+ * or all it has (`since` when only the whole window does).
+ */
+function recentStart(rows: readonly (readonly LiveWindowRow[])[], counted: (r: LiveWindowRow) => boolean, want: number, since: number): number {
+  const total = new Map<string, number>();
+  for (const xs of rows) for (const r of xs) if (r.scored === 1 && counted(r)) total.set(groupKey(r.service_name, r.pipeline_version), (total.get(groupKey(r.service_name, r.pipeline_version)) ?? 0) + 1);
+  const need = new Map([...total].map(([g, n]) => [g, Math.min(n, want)]));
+  let short = [...need.values()].filter((n) => n > 0).length;
+  for (let k = rows.length - 1; k >= 0 && short > 0; k--) {
+    const xs = rows[k] as readonly LiveWindowRow[];
+    for (const r of xs) {
+      if (r.scored !== 1 || !counted(r)) continue;
+      const g = groupKey(r.service_name, r.pipeline_version);
+      const n = (need.get(g) as number) - 1;
+      need.set(g, n);
+      if (n === 0) short--;
+    }
+    if (short === 0) return Math.max(since, Math.floor((xs[0] as LiveWindowRow).t / 60_000) * 60_000);
+  }
+  return since;
+}
+
+/**
+ * The retrieval overlap of the versions of `services` from the window's rows (those `counted`), as
+ * {@link liveOverlap} computes it in the engine: per service and question (its hash), the latest trace
+ * (by time, then trace id) of each version, and per pair of versions the questions both answered and
+ * the sum of the Jaccard indexes of their documents.
+ */
+function overlapOfRows(rows: readonly (readonly LiveWindowRow[])[], counted: (r: LiveWindowRow) => boolean, services: ReadonlySet<string>): LiveOverlapRow[] {
+  if (services.size === 0) return [];
+  // Per service and question, per version its latest row.
+  const latest = new Map<string, Map<string, LiveWindowRow>>();
+  for (const xs of rows) {
+    for (const r of xs) {
+      if (r.question_hash === "0" || !services.has(r.service_name) || !counted(r)) continue;
+      const q = `${r.service_name}\u0000${r.question_hash}`;
+      let byVersion = latest.get(q);
+      if (byVersion === undefined) {
+        byVersion = new Map();
+        latest.set(q, byVersion);
+      }
+      const prev = byVersion.get(r.pipeline_version);
+      if (prev === undefined || r.t > prev.t || (r.t === prev.t && r.trace_id > prev.trace_id)) byVersion.set(r.pipeline_version, r);
+    }
+  }
+  const out = new Map<string, { service_name: string; version_a: string; version_b: string; questions: number; jaccard_sum: number }>();
+  for (const byVersion of latest.values()) {
+    if (byVersion.size < 2) continue;
+    const vs = [...byVersion.values()];
+    for (const a of vs) {
+      for (const b of vs) {
+        if (!(a.pipeline_version < b.pipeline_version)) continue;
+        const k = pairKey(a.service_name, a.pipeline_version, b.pipeline_version);
+        let x = out.get(k);
+        if (x === undefined) {
+          x = { service_name: a.service_name, version_a: a.pipeline_version, version_b: b.pipeline_version, questions: 0, jaccard_sum: 0 };
+          out.set(k, x);
+        }
+        x.questions++;
+        x.jaccard_sum += jaccard(a.documents, b.documents);
+      }
+    }
+  }
+  return [...out.values()];
 }

@@ -1,6 +1,7 @@
 import type { MetricValue } from "@ragmeter/core/domain/metricTable";
 import type { PriceTable } from "@ragmeter/core/judges/session/cost";
 import type { Store } from "@ragmeter/store/client";
+import { liveWindowCache } from "@ragmeter/store/liveWindow";
 import { getRun, listRuns, type RunRecord } from "@ragmeter/store/runs";
 import { type Comparison, compareRuns } from "../../runs/compare.js";
 import { type LiveSummary, loadLiveSummary } from "../../runs/live.js";
@@ -33,8 +34,9 @@ export interface Reader {
   report(o: { goldenSet?: string }): Promise<ReportData>;
 }
 
-/** A reader on an open store. */
+/** A reader on an open store (it keeps the live view's recent window rows between calls: @ragmeter/store/liveWindow). */
 export function storeReader(store: Store, prices: PriceTable | null, now: () => number = Date.now): Reader {
+  const cache = liveWindowCache();
   return {
     location: store.location,
     runs: () => listRuns(store),
@@ -48,7 +50,7 @@ export function storeReader(store: Store, prices: PriceTable | null, now: () => 
       const [ra, rb] = await Promise.all([getRun(store, a), getRun(store, b)]);
       return ra && rb ? compareRuns(store, ra, rb, o) : null;
     },
-    live: (q) => loadLiveSummary(store, { ...q, now: now(), prices }),
+    live: (q) => loadLiveSummary(store, { ...q, now: now(), prices, cache }),
     report: (o) => loadReportData(store, o.goldenSet !== undefined ? { goldenSet: o.goldenSet } : {}),
   };
 }

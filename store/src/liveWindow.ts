@@ -1,0 +1,270 @@
+import type { Store } from "./client.js";
+
+/**
+ * What `/api/live` reads of a window before its aggregates (design §3, live view): the minutes' marks
+ * (`live_minutes_state`, migration 12: which minutes `live_minutes` covers) and, through a
+ * {@link LiveWindowCache} kept by the reading process, the window's `live_traces` rows (a few
+ * columns): they give the rows later scorings superseded, the retrieval overlap of versions and where
+ * the intervals' sample starts without a statement reading every id or document list of the window.
+ * A minute's rows are kept while its `touched` mark (the version of its latest write) stays the same:
+ * a write to the minute raises it, so a kept minute is never stale; the rows of a minute still being
+ * written are read again on every call.
+ */
+
+/** A row of `live_traces` as the window cache keeps it (FINAL: one per key). */
+export interface LiveWindowRow {
+  readonly trace_id: string;
+  /** `created_at`, ms since the epoch. */
+  readonly t: number;
+  readonly service_name: string;
+  readonly pipeline_version: string;
+  /** `question_hash` as a decimal string ("0": no question). */
+  readonly question_hash: string;
+  readonly documents: readonly string[];
+  /** 1 when a live metric's score is `ok`. */
+  readonly scored: number;
+  readonly version: number;
+}
+
+/** A minute of the window (s) with its marks: the version of its latest write and the one its aggregates cover (0: none), and the traces they count. */
+export interface LiveMinuteMark {
+  readonly minute: number;
+  readonly touched: number;
+  readonly covered: number;
+  readonly traces: number;
+}
+
+/** The minutes the cache holds: their rows (time order) at the `touched` version they were read at. */
+interface KeptMinute {
+  readonly touched: number;
+  readonly rows: readonly LiveWindowRow[];
+}
+
+/** The rows of recent windows, by minute, kept between calls by the process that serves the live view (one per store). */
+export interface LiveWindowCache {
+  readonly minutes: Map<number, KeptMinute>;
+  /** Rows of each trace id in the kept minutes, and the ids with more than one (a later scoring superseded a row). */
+  readonly ids: Map<string, number>;
+  readonly multi: Set<string>;
+  /** Strings seen in rows (service names, versions, document ids), one copy each. */
+  readonly strings: Map<string, string>;
+  /** Window starts of recent calls (ms) by the time of the call (ms): minutes before the earliest are let go. */
+  readonly starts: { at: number; since: number }[];
+  /** A minute's rows are kept once its latest write is this old (ms): those rows have landed. */
+  readonly settleMs: number;
+  /** Above this many rows in a window, the cache is not used (the window's statements read them). */
+  readonly maxRows: number;
+  /** Minutes of the windows of calls this recent (ms) are kept. */
+  readonly keepMs: number;
+  /** The time now, ms since the epoch (the store's versions are µs of the same clock). */
+  readonly clock: () => number;
+}
+
+/** Above this many traces in a window the live view reads the window's ids and documents with statements instead (bounds the cache's memory: about 300 bytes a row). */
+const LIVE_WINDOW_CACHE_ROWS = 300_000;
+/** A minute is kept once its latest write is this old (ms; as the minutes' aggregates, ./liveMinutes.ts). */
+const LIVE_WINDOW_SETTLE_MS = 5_000;
+/** Minutes of the windows served over this long (ms) are kept: a page showing the last day beside one showing the last hour keeps the day. */
+const LIVE_WINDOW_KEEP_MS = 600_000;
+
+/** A cache of the live view's window rows (one per process and store; the read API's reader holds it). */
+export function liveWindowCache(o: { settleMs?: number; maxRows?: number; keepMs?: number; clock?: () => number } = {}): LiveWindowCache {
+  return {
+    minutes: new Map(),
+    ids: new Map(),
+    multi: new Set(),
+    strings: new Map(),
+    starts: [],
+    settleMs: o.settleMs ?? LIVE_WINDOW_SETTLE_MS,
+    maxRows: o.maxRows ?? LIVE_WINDOW_CACHE_ROWS,
+    keepMs: o.keepMs ?? LIVE_WINDOW_KEEP_MS,
+    clock: o.clock ?? Date.now,
+  };
+}
+
+/** Keeps a minute's rows (replacing those kept of it). */
+function keep(cache: LiveWindowCache, minute: number, kept: KeptMinute): void {
+  drop(cache, minute);
+  cache.minutes.set(minute, kept);
+  for (const r of kept.rows) {
+    const n = (cache.ids.get(r.trace_id) ?? 0) + 1;
+    cache.ids.set(r.trace_id, n);
+    if (n > 1) cache.multi.add(r.trace_id);
+  }
+}
+
+/** Lets a kept minute go. */
+function drop(cache: LiveWindowCache, minute: number): void {
+  const kept = cache.minutes.get(minute);
+  if (kept === undefined) return;
+  cache.minutes.delete(minute);
+  for (const r of kept.rows) {
+    const n = (cache.ids.get(r.trace_id) ?? 1) - 1;
+    if (n === 0) cache.ids.delete(r.trace_id);
+    else cache.ids.set(r.trace_id, n);
+    if (n <= 1) cache.multi.delete(r.trace_id);
+  }
+}
+
+/** The marks of the minutes from the one holding `sinceMs` on (one statement). */
+async function minuteMarks(store: Store, sinceMs: number): Promise<LiveMinuteMark[]> {
+  const rs = await store.client.query({
+    query: `SELECT toUInt32(toUnixTimestamp(minute)), maxIf(version, kind = 'touched'), maxIf(covers, kind = 'computed'), argMaxIf(traces, covers, kind = 'computed')
+      FROM ${store.database}.live_minutes_state WHERE minute >= toStartOfMinute(fromUnixTimestamp64Milli({since:Int64}, 'UTC')) GROUP BY minute`,
+    query_params: { since: sinceMs },
+    format: "JSONCompactEachRow",
+  });
+  // Versions are µs since the epoch: exact as numbers until 2255.
+  return (await rs.json<[number | string, number | string, number | string, number | string]>()).map(([m, t, c, n]) => ({
+    minute: Number(m),
+    touched: Number(t),
+    covered: Number(c),
+    traces: Number(n),
+  }));
+}
+
+/** A condition on `created_at` selecting the given minutes (s), consecutive ones merged into a range. */
+function minutesCondition(minutes: readonly number[]): string {
+  const sorted = [...minutes].sort((a, b) => a - b);
+  const ranges: [number, number][] = [];
+  for (const m of sorted) {
+    const last = ranges[ranges.length - 1];
+    if (last !== undefined && last[1] === m) last[1] = m + 60;
+    else ranges.push([m, m + 60]);
+  }
+  const at = (s: number) => `toDateTime64(${Math.trunc(s)}, 3, 'UTC')`;
+  return ranges.map(([a, b]) => `(created_at >= ${at(a)} AND created_at < ${at(b)})`).join(" OR ");
+}
+
+type RawRow = [string, number | string, string, string, string, string[], number | string, number | string];
+
+/** The rows of the given minutes (s), FINAL, in time order (one statement); null when they are more than `limit`. */
+async function readMinutes(store: Store, minutes: readonly number[], strings: Map<string, string>, limit: number): Promise<Map<number, LiveWindowRow[]> | null> {
+  const byMinute = new Map<number, LiveWindowRow[]>(minutes.map((m) => [m, []]));
+  if (minutes.length === 0) return byMinute;
+  const rs = await store.client.query({
+    query: `SELECT trace_id, toUnixTimestamp64Milli(created_at), service_name, pipeline_version, toString(question_hash), documents, scored, version
+      FROM ${store.database}.live_traces FINAL WHERE ${minutesCondition(minutes)} ORDER BY created_at, trace_id LIMIT {limit:UInt32}`,
+    query_params: { limit: limit + 1 },
+    format: "JSONCompactEachRow",
+  });
+  const raw = await rs.json<RawRow>();
+  if (raw.length > limit) return null;
+  const one = (s: string): string => {
+    const x = strings.get(s);
+    if (x !== undefined) return x;
+    strings.set(s, s);
+    return s;
+  };
+  for (const r of raw) {
+    if (!Array.isArray(r) || r.length !== 8 || typeof r[0] !== "string" || !Array.isArray(r[5])) {
+      throw new Error(`live window: unexpected row ${JSON.stringify(r).slice(0, 200)}`);
+    }
+    const t = Number(r[1]);
+    const row: LiveWindowRow = {
+      trace_id: r[0],
+      t,
+      service_name: one(r[2]),
+      pipeline_version: one(r[3]),
+      question_hash: r[4],
+      documents: r[5].map(one),
+      scored: Number(r[6]),
+      version: Number(r[7]),
+    };
+    byMinute.get(Math.floor(t / 60_000) * 60)?.push(row);
+  }
+  return byMinute;
+}
+
+/** What {@link readLiveWindow} returns. */
+export interface LiveWindow {
+  /** The marks of the window's minutes (from the one holding its start). */
+  readonly marks: readonly LiveMinuteMark[];
+  /**
+   * The window's `live_traces` rows (every scoring's row: superseded ones too; FINAL), by minute in
+   * time order, the first minute's rows before the window's start left out; null when no cache was
+   * given or the window holds more than the cache's `maxRows`.
+   */
+  readonly rows: readonly (readonly LiveWindowRow[])[] | null;
+  /** With `rows`: the keys (`trace_id:version`) of the window's rows a later scoring of their trace superseded, and their minutes (s). */
+  readonly superseded?: { readonly keys: readonly string[]; readonly minutes: readonly number[] };
+}
+
+/**
+ * The window's minute marks and, with a cache, its rows: the rows of minutes the cache holds at their
+ * current `touched` mark come from it, the others are read (one statement) and kept once settled
+ * (their latest write {@link LiveWindowCache.settleMs} old by the store's version clock and its rows
+ * landed: a row of that version read).
+ */
+export async function readLiveWindow(store: Store, cache: LiveWindowCache | undefined, sinceMs: number): Promise<LiveWindow> {
+  const marks = await minuteMarks(store, sinceMs);
+  if (cache === undefined) return { marks, rows: null };
+  const nowMs = cache.clock();
+  // Minutes of windows served lately stay; older ones go.
+  cache.starts.push({ at: nowMs, since: sinceMs });
+  while ((cache.starts[0] as { at: number }).at < nowMs - cache.keepMs) cache.starts.shift();
+  const keepFrom = Math.min(...cache.starts.map((s) => s.since)) - 60_000;
+  for (const m of [...cache.minutes.keys()]) if (m * 1000 < keepFrom) drop(cache, m);
+  const counted = marks.reduce((a, m) => a + m.traces, 0);
+  if (counted > cache.maxRows) return { marks, rows: null };
+  const stale = marks.filter((m) => cache.minutes.get(m.minute)?.touched !== m.touched).map((m) => m.minute);
+  const read = await readMinutes(store, stale, cache.strings, cache.maxRows);
+  if (read === null) return { marks, rows: null };
+  const settled = (nowMs - cache.settleMs) * 1000;
+  let total = 0;
+  const rows: (readonly LiveWindowRow[])[] = [];
+  // Rows of minutes not kept (still being written).
+  const unkept: LiveWindowRow[] = [];
+  for (const m of marks.sort((a, b) => a.minute - b.minute)) {
+    const fresh = read.get(m.minute);
+    let xs: readonly LiveWindowRow[];
+    if (fresh === undefined) xs = (cache.minutes.get(m.minute) as KeptMinute).rows;
+    else {
+      xs = fresh;
+      if (m.touched <= settled && fresh.some((r) => r.version === m.touched)) keep(cache, m.minute, { touched: m.touched, rows: fresh });
+      else {
+        drop(cache, m.minute);
+        unkept.push(...fresh);
+      }
+    }
+    const inWindow = m.minute * 1000 >= sinceMs ? xs : xs.filter((r) => r.t >= sinceMs);
+    total += inWindow.length;
+    rows.push(inWindow);
+  }
+  if (total > cache.maxRows) {
+    for (const m of [...cache.minutes.keys()]) drop(cache, m);
+    return { marks, rows: null };
+  }
+  // Traces with more than one row: among the kept minutes, or a row not kept and another.
+  const seen = new Set<string>();
+  const several = new Set(cache.multi);
+  for (const r of unkept) {
+    if (seen.has(r.trace_id) || cache.ids.has(r.trace_id)) several.add(r.trace_id);
+    seen.add(r.trace_id);
+  }
+  return { marks, rows, superseded: several.size === 0 ? { keys: [], minutes: [] } : superseded(rows, several) };
+}
+
+/** The window's rows (`rows`) of the traces `several` that a later scoring of their trace (a higher version) superseded: their keys (`trace_id:version`) and minutes (s). */
+function superseded(rows: readonly (readonly LiveWindowRow[])[], several: ReadonlySet<string>): { keys: string[]; minutes: number[] } {
+  const of = new Map<string, LiveWindowRow[]>();
+  for (const xs of rows) {
+    for (const r of xs) {
+      if (!several.has(r.trace_id)) continue;
+      const list = of.get(r.trace_id);
+      if (list === undefined) of.set(r.trace_id, [r]);
+      else list.push(r);
+    }
+  }
+  const keys: string[] = [];
+  const minutes = new Set<number>();
+  for (const list of of.values()) {
+    const latest = Math.max(...list.map((r) => r.version));
+    for (const r of list) {
+      if (r.version >= latest) continue;
+      keys.push(`${r.trace_id}:${r.version}`);
+      minutes.add(Math.floor(r.t / 60_000) * 60);
+    }
+  }
+  return { keys: keys.sort(), minutes: [...minutes].sort((a, b) => a - b) };
+}
