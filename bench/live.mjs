@@ -216,8 +216,20 @@ try {
     console.log(
       byCall.length === 0
         ? ""
-        : `statements per call (p50 of calls 2–${CALLS}: ${pct(byCall.slice(1).map((s) => s.length), 50)}):\n${byCall[CALLS >> 1]
-            .map((s, k) => `  ${k + 1}. wall p50 ${pct(byCall.slice(1).map((c) => c[k]?.wall ?? 0), 50).toFixed(1)} ms, CPU p50 ${pct(byCall.slice(1).map((c) => c[k]?.cpu ?? 0), 50).toFixed(1)} ms: ${s.sql}`)
+        : `statements per call (p50 of calls 2–${CALLS}: ${pct(
+            byCall.slice(1).map((s) => s.length),
+            50,
+          )}):\n${byCall[CALLS >> 1]
+            .map(
+              (s, k) =>
+                `  ${k + 1}. wall p50 ${pct(
+                  byCall.slice(1).map((c) => c[k]?.wall ?? 0),
+                  50,
+                ).toFixed(1)} ms, CPU p50 ${pct(
+                  byCall.slice(1).map((c) => c[k]?.cpu ?? 0),
+                  50,
+                ).toFixed(1)} ms: ${s.sql}`,
+            )
             .join("\n")}\n`,
       `window ${w} ms (${seen} traces in it): first call ${cpu[0].toFixed(1)} ms CPU / ${wall[0].toFixed(1)} ms wall; next ${rest.length}: CPU p50 ${pct(rest, 50).toFixed(1)} p95 ${pct(rest, 95).toFixed(1)} ms, wall p50 ${pct(restWall, 50).toFixed(1)} p95 ${pct(restWall, 95).toFixed(1)} ms; p50 CPU / ${TARGET_MS} ms = ${(pct(rest, 50) / TARGET_MS).toFixed(2)}; load average ${load()}`,
     );

@@ -1,3 +1,4 @@
+import { TupleParam } from "@clickhouse/client";
 import { z } from "zod";
 import type { Store } from "./client.js";
 import type { LiveMinuteMark } from "./liveWindow.js";
@@ -168,10 +169,9 @@ function coveredMinutes(marks: readonly LiveMinuteMark[], since: number, bounds:
  * with the filter's service and version: kind `t` (traces) and kind `m` of the live metrics
  * `{metrics}`. The pairs are a literal set (numbers of the store's own), not a subquery.
  */
-function minuteRows(db: string, f: LiveFilter, covered: { readonly minutes: readonly number[]; readonly covers: readonly number[] }): string {
-  const pairs = covered.minutes.map((m, k) => `(${Math.trunc(m)}, ${Math.trunc(covered.covers[k] as number)})`).join(", ");
+function minuteRows(db: string, f: LiveFilter): string {
   return `FROM ${db}.live_minutes FINAL WHERE (kind = 't' OR metric IN {metrics:Array(String)}) AND minute >= toStartOfMinute(fromUnixTimestamp64Milli({since:Int64}, 'UTC'))
-      AND (toUInt32(toUnixTimestamp(minute)), covers) IN (${pairs})${f.service !== undefined ? " AND service_name = {service:String}" : ""}${
+      AND (toUInt32(toUnixTimestamp(minute)), covers) IN {covered:Array(Tuple(UInt32, UInt64))}${f.service !== undefined ? " AND service_name = {service:String}" : ""}${
         f.pipelineVersion !== undefined ? " AND pipeline_version = {pv:String}" : ""
       }`;
 }
@@ -263,7 +263,7 @@ ${
         UNION ALL
         SELECT toString(kind) AS c0, service_name, pipeline_version, ${minuteBucketSql}, toString(status) AS c4, toString(metric) AS c5, flag AS spent,
             content_missing AS c7, toString(judge_model) AS c8, sum(n) AS c9, sum(n_values) AS c10, sum(value_sum) AS c11, sum(input_tokens) AS c12, sum(output_tokens) AS c13, ${NONE_W}
-          ${minuteRows(db, f, covered)}
+          ${minuteRows(db, f)}
           GROUP BY kind, service_name, pipeline_version, bucket, metric, status, spent, content_missing, judge_model`
 }${
   recent === undefined
@@ -288,6 +288,7 @@ ${
         metrics: [...metrics],
         ...(superseded.length > 0 ? { superseded } : {}),
         ...(recent !== undefined ? { recentSince: recent.sinceMs, recentLimit: recent.limit } : {}),
+        ...(covered.minutes.length > 0 ? { covered: covered.minutes.map((m, k) => new TupleParam([Math.trunc(m), Math.trunc(covered.covers[k] as number)])) } : {}),
       },
       format: "JSONCompactEachRow",
     });
@@ -299,7 +300,8 @@ ${
       const r = aggregateRow(x);
       if (r.kind === "t") traces.push(traceRow(r));
       else if (r.kind === "m") scores.push(metricRow(r));
-      else if (r.kind === "r") values.push({ service_name: r.service_name, pipeline_version: r.pipeline_version, t: r.count, trace_id: r.judge_model, metric: r.metric, value: r.sum });
+      else if (r.kind === "r")
+        values.push({ service_name: r.service_name, pipeline_version: r.pipeline_version, t: r.count, trace_id: r.judge_model, metric: r.metric, value: r.sum });
       else w = r;
     }
     if (w === undefined) throw new Error("live query: no window row");

@@ -34,11 +34,24 @@ export interface LiveMinuteMark {
   readonly traces: number;
 }
 
-/** The minutes the cache holds: their rows (time order) at the `touched` version they were read at. */
+/** The minutes the cache holds: their rows (time order) at the `touched` version they were read at, and their scored rows by service and version ({@link groupKey}). */
 interface KeptMinute {
   readonly touched: number;
   readonly rows: readonly LiveWindowRow[];
+  readonly scored: ReadonlyMap<string, number>;
 }
+
+/** A service's question (its hash) in the kept minutes: the latest row (by time, then trace id) of each version, and the Jaccard indexes of pairs of them computed so far. */
+interface KeptQuestion {
+  readonly versions: Map<string, LiveWindowRow>;
+  readonly jaccard: Map<string, { readonly a: LiveWindowRow; readonly b: LiveWindowRow; readonly j: number }>;
+}
+
+/** The key of a service and pipeline version. */
+export const groupKey = (service: string, version: string): string => `${service}\u0000${version}`;
+
+/** Whether row `a` is later than row `b` (by time, then trace id: the order of `live_traces`' key). */
+const later = (a: LiveWindowRow, b: LiveWindowRow): boolean => a.t > b.t || (a.t === b.t && a.trace_id > b.trace_id);
 
 /** The rows of recent windows, by minute, kept between calls by the process that serves the live view (one per store). */
 export interface LiveWindowCache {
@@ -46,6 +59,9 @@ export interface LiveWindowCache {
   /** Rows of each trace id in the kept minutes, and the ids with more than one (a later scoring superseded a row). */
   readonly ids: Map<string, number>;
   readonly multi: Set<string>;
+  /** By service, then question hash: the latest row of each version in the kept minutes (rebuilt when a kept minute is replaced: `stale`). */
+  readonly questions: Map<string, Map<string, KeptQuestion>>;
+  stale: boolean;
   /** Strings seen in rows (service names, versions, document ids), one copy each. */
   readonly strings: Map<string, string>;
   /** Window starts of recent calls (ms) by the time of the call (ms): minutes before the earliest are let go. */
@@ -73,6 +89,8 @@ export function liveWindowCache(o: { settleMs?: number; maxRows?: number; keepMs
     minutes: new Map(),
     ids: new Map(),
     multi: new Set(),
+    questions: new Map(),
+    stale: false,
     strings: new Map(),
     starts: [],
     settleMs: o.settleMs ?? LIVE_WINDOW_SETTLE_MS,
@@ -83,26 +101,56 @@ export function liveWindowCache(o: { settleMs?: number; maxRows?: number; keepMs
 }
 
 /** Keeps a minute's rows (replacing those kept of it). */
-function keep(cache: LiveWindowCache, minute: number, kept: KeptMinute): void {
-  drop(cache, minute);
-  cache.minutes.set(minute, kept);
-  for (const r of kept.rows) {
+function keep(cache: LiveWindowCache, minute: number, rows: readonly LiveWindowRow[], touched: number): void {
+  drop(cache, minute, false);
+  const scored = new Map<string, number>();
+  for (const r of rows) {
     const n = (cache.ids.get(r.trace_id) ?? 0) + 1;
     cache.ids.set(r.trace_id, n);
     if (n > 1) cache.multi.add(r.trace_id);
+    if (r.scored === 1) scored.set(groupKey(r.service_name, r.pipeline_version), (scored.get(groupKey(r.service_name, r.pipeline_version)) ?? 0) + 1);
+    if (!cache.stale) question(cache, r);
   }
+  cache.minutes.set(minute, { touched, rows, scored });
 }
 
-/** Lets a kept minute go. */
-function drop(cache: LiveWindowCache, minute: number): void {
+/** Counts a kept row in the latest rows of its question, by version. */
+function question(cache: LiveWindowCache, r: LiveWindowRow): void {
+  if (r.question_hash === "0") return;
+  let of = cache.questions.get(r.service_name);
+  if (of === undefined) {
+    of = new Map();
+    cache.questions.set(r.service_name, of);
+  }
+  let q = of.get(r.question_hash);
+  if (q === undefined) {
+    q = { versions: new Map(), jaccard: new Map() };
+    of.set(r.question_hash, q);
+  }
+  const prev = q.versions.get(r.pipeline_version);
+  if (prev === undefined || later(r, prev)) q.versions.set(r.pipeline_version, r);
+}
+
+/**
+ * Lets a kept minute go: the oldest minutes when no window served lately reaches them (`evicted`: the
+ * latest rows of their questions are then the oldest of those kept, and go with them), or one whose
+ * rows changed (the latest rows of their questions are computed again before they are next used).
+ */
+function drop(cache: LiveWindowCache, minute: number, evicted: boolean): void {
   const kept = cache.minutes.get(minute);
   if (kept === undefined) return;
   cache.minutes.delete(minute);
+  if (!evicted) cache.stale = true;
   for (const r of kept.rows) {
     const n = (cache.ids.get(r.trace_id) ?? 1) - 1;
     if (n === 0) cache.ids.delete(r.trace_id);
     else cache.ids.set(r.trace_id, n);
     if (n <= 1) cache.multi.delete(r.trace_id);
+    if (evicted && !cache.stale && r.question_hash !== "0") {
+      const q = cache.questions.get(r.service_name)?.get(r.question_hash);
+      if (q?.versions.get(r.pipeline_version) === r) q.versions.delete(r.pipeline_version);
+      if (q !== undefined && q.versions.size === 0) cache.questions.get(r.service_name)?.delete(r.question_hash);
+    }
   }
 }
 
@@ -188,6 +236,10 @@ export interface LiveWindow {
   readonly rows: readonly (readonly LiveWindowRow[])[] | null;
   /** With `rows`: the keys (`trace_id:version`) of the window's rows a later scoring of their trace superseded, and their minutes (s). */
   readonly superseded?: { readonly keys: readonly string[]; readonly minutes: readonly number[] };
+  /** With `rows`, beside each minute: its scored rows by service and version ({@link groupKey}) when it is kept and wholly in the window, else null (count its rows). */
+  readonly scored?: readonly (ReadonlyMap<string, number> | null)[];
+  /** With `rows`: those of minutes not kept (still being written). */
+  readonly unkept?: readonly LiveWindowRow[];
 }
 
 /**
@@ -204,7 +256,7 @@ export async function readLiveWindow(store: Store, cache: LiveWindowCache | unde
   cache.starts.push({ at: nowMs, since: sinceMs });
   while ((cache.starts[0] as { at: number }).at < nowMs - cache.keepMs) cache.starts.shift();
   const keepFrom = Math.min(...cache.starts.map((s) => s.since)) - 60_000;
-  for (const m of [...cache.minutes.keys()]) if (m * 1000 < keepFrom) drop(cache, m);
+  for (const m of [...cache.minutes.keys()]) if (m * 1000 < keepFrom) drop(cache, m, true);
   const counted = marks.reduce((a, m) => a + m.traces, 0);
   if (counted > cache.maxRows) return { marks, rows: null };
   const stale = marks.filter((m) => cache.minutes.get(m.minute)?.touched !== m.touched).map((m) => m.minute);
@@ -215,24 +267,27 @@ export async function readLiveWindow(store: Store, cache: LiveWindowCache | unde
   const rows: (readonly LiveWindowRow[])[] = [];
   // Rows of minutes not kept (still being written).
   const unkept: LiveWindowRow[] = [];
+  const scored: (ReadonlyMap<string, number> | null)[] = [];
   for (const m of marks.sort((a, b) => a.minute - b.minute)) {
     const fresh = read.get(m.minute);
     let xs: readonly LiveWindowRow[];
     if (fresh === undefined) xs = (cache.minutes.get(m.minute) as KeptMinute).rows;
     else {
       xs = fresh;
-      if (m.touched <= settled && fresh.some((r) => r.version === m.touched)) keep(cache, m.minute, { touched: m.touched, rows: fresh });
+      if (m.touched <= settled && fresh.some((r) => r.version === m.touched)) keep(cache, m.minute, fresh, m.touched);
       else {
-        drop(cache, m.minute);
-        unkept.push(...fresh);
+        drop(cache, m.minute, false);
+        unkept.push(...fresh.filter((r) => r.t >= sinceMs));
       }
     }
-    const inWindow = m.minute * 1000 >= sinceMs ? xs : xs.filter((r) => r.t >= sinceMs);
+    const whole = m.minute * 1000 >= sinceMs;
+    const inWindow = whole ? xs : xs.filter((r) => r.t >= sinceMs);
     total += inWindow.length;
     rows.push(inWindow);
+    scored.push(whole ? (cache.minutes.get(m.minute)?.scored ?? null) : null);
   }
   if (total > cache.maxRows) {
-    for (const m of [...cache.minutes.keys()]) drop(cache, m);
+    for (const m of [...cache.minutes.keys()]) drop(cache, m, false);
     return { marks, rows: null };
   }
   // Traces with more than one row: among the kept minutes, or a row not kept and another.
@@ -242,7 +297,7 @@ export async function readLiveWindow(store: Store, cache: LiveWindowCache | unde
     if (seen.has(r.trace_id) || cache.ids.has(r.trace_id)) several.add(r.trace_id);
     seen.add(r.trace_id);
   }
-  return { marks, rows, superseded: several.size === 0 ? { keys: [], minutes: [] } : superseded(rows, several) };
+  return { marks, rows, scored, unkept, superseded: several.size === 0 ? { keys: [], minutes: [] } : superseded(rows, several) };
 }
 
 /** The window's rows (`rows`) of the traces `several` that a later scoring of their trace (a higher version) superseded: their keys (`trace_id:version`) and minutes (s). */
@@ -267,4 +322,131 @@ function superseded(rows: readonly (readonly LiveWindowRow[])[], several: Readon
     }
   }
   return { keys: keys.sort(), minutes: [...minutes].sort((a, b) => a - b) };
+}
+
+/** Jaccard similarity |A ∩ B| / |A ∪ B| of two rows' distinct documents; 1 when both have none (as replay's). */
+function jaccard(a: readonly string[], b: readonly string[]): number {
+  const A = new Set(a);
+  const B = new Set(b);
+  if (A.size === 0 && B.size === 0) return 1;
+  let inter = 0;
+  for (const x of A) if (B.has(x)) inter++;
+  return inter / (A.size + B.size - inter);
+}
+
+/** Two versions of a service: the questions both answered in the window and the sum of their Jaccard indexes (as ./live.ts's liveOverlap). */
+export interface LiveWindowOverlap {
+  readonly service_name: string;
+  readonly version_a: string;
+  readonly version_b: string;
+  readonly questions: number;
+  readonly jaccard_sum: number;
+}
+
+/**
+ * The retrieval overlap of the versions of `services` over the window (design §3, as ./live.ts's
+ * liveOverlap computes it in the engine): per service and question (its hash), the latest row (by
+ * time, then trace id) of each version, and per pair of versions the questions both answered and the
+ * sum of the Jaccard indexes of their documents. From the cache's latest rows per question (the
+ * latest of a question in the kept minutes is its latest in the window when it is in the window at
+ * all) and the window's rows not kept; from every row of the window when some were superseded.
+ */
+export function liveWindowOverlap(cache: LiveWindowCache, window: LiveWindow, sinceMs: number, services: ReadonlySet<string>): LiveWindowOverlap[] {
+  const rows = window.rows;
+  if (services.size === 0 || rows === null) return [];
+  const out = new Map<string, { service_name: string; version_a: string; version_b: string; questions: number; jaccard_sum: number }>();
+  const add = (service: string, a: LiveWindowRow, b: LiveWindowRow, j: number): void => {
+    const k = `${service}\u0000${a.pipeline_version}\u0000${b.pipeline_version}`;
+    let x = out.get(k);
+    if (x === undefined) {
+      x = { service_name: service, version_a: a.pipeline_version, version_b: b.pipeline_version, questions: 0, jaccard_sum: 0 };
+      out.set(k, x);
+    }
+    x.questions++;
+    x.jaccard_sum += j;
+  };
+  /** The pairs of a question's latest rows by version (in version order), with a kept Jaccard index when one is given. */
+  const pairs = (service: string, latest: readonly LiveWindowRow[], q: KeptQuestion | undefined): void => {
+    if (latest.length < 2) return;
+    const vs = [...latest].sort((a, b) => (a.pipeline_version < b.pipeline_version ? -1 : a.pipeline_version > b.pipeline_version ? 1 : 0));
+    for (let i = 0; i < vs.length; i++) {
+      for (let k = i + 1; k < vs.length; k++) {
+        const a = vs[i] as LiveWindowRow;
+        const b = vs[k] as LiveWindowRow;
+        if (q === undefined) {
+          add(service, a, b, jaccard(a.documents, b.documents));
+          continue;
+        }
+        const pk = `${a.pipeline_version}\u0000${b.pipeline_version}`;
+        let m = q.jaccard.get(pk);
+        if (m === undefined || m.a !== a || m.b !== b) {
+          m = { a, b, j: jaccard(a.documents, b.documents) };
+          q.jaccard.set(pk, m);
+        }
+        add(service, a, b, m.j);
+      }
+    }
+  };
+  const gone = new Set(window.superseded?.keys ?? []);
+  if (gone.size > 0) {
+    // Some rows were superseded: the latest rows of each question from the window's other rows.
+    const latest = new Map<string, Map<string, LiveWindowRow>>();
+    for (const xs of rows) {
+      for (const r of xs) {
+        if (r.question_hash === "0" || !services.has(r.service_name) || gone.has(`${r.trace_id}:${r.version}`)) continue;
+        const qk = `${r.service_name}\u0000${r.question_hash}`;
+        let of = latest.get(qk);
+        if (of === undefined) {
+          of = new Map();
+          latest.set(qk, of);
+        }
+        const prev = of.get(r.pipeline_version);
+        if (prev === undefined || later(r, prev)) of.set(r.pipeline_version, r);
+      }
+    }
+    for (const of of latest.values()) {
+      const vs = [...of.values()];
+      pairs((vs[0] as LiveWindowRow).service_name, vs, undefined);
+    }
+    return [...out.values()];
+  }
+  if (cache.stale) {
+    cache.questions.clear();
+    cache.stale = false;
+    for (const m of [...cache.minutes.keys()].sort((a, b) => a - b)) for (const r of (cache.minutes.get(m) as KeptMinute).rows) question(cache, r);
+  }
+  // The rows not kept, by service and question: later than the kept ones of their version.
+  const recent = new Map<string, Map<string, Map<string, LiveWindowRow>>>();
+  for (const r of window.unkept ?? []) {
+    if (r.question_hash === "0" || !services.has(r.service_name)) continue;
+    let byQ = recent.get(r.service_name);
+    if (byQ === undefined) {
+      byQ = new Map();
+      recent.set(r.service_name, byQ);
+    }
+    let of = byQ.get(r.question_hash);
+    if (of === undefined) {
+      of = new Map();
+      byQ.set(r.question_hash, of);
+    }
+    const prev = of.get(r.pipeline_version);
+    if (prev === undefined || later(r, prev)) of.set(r.pipeline_version, r);
+  }
+  for (const service of services) {
+    const kept = cache.questions.get(service) ?? new Map<string, KeptQuestion>();
+    const fresh = recent.get(service) ?? new Map<string, Map<string, LiveWindowRow>>();
+    for (const [qh, q] of kept) {
+      const over = fresh.get(qh);
+      const latest: LiveWindowRow[] = [];
+      for (const [v, r] of q.versions) {
+        const x = over?.get(v);
+        const row = x !== undefined && later(x, r) ? x : r;
+        if (row.t >= sinceMs) latest.push(row);
+      }
+      if (over !== undefined) for (const [v, r] of over) if (!q.versions.has(v)) latest.push(r);
+      pairs(service, latest, q);
+    }
+    for (const [qh, over] of fresh) if (!kept.has(qh)) pairs(service, [...over.values()], undefined);
+  }
+  return [...out.values()];
 }

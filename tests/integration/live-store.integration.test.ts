@@ -5,12 +5,15 @@ import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { InteractionInsert, ScoreInsert } from "../../core/src/domain/rows.js";
+import { storeReader } from "../../scorer/src/cli/api/reader.js";
+import { startReadApi } from "../../scorer/src/cli/api/server.js";
 import { bootstrapMeanInterval } from "../../scorer/src/runs/bootstrap.js";
-import { type LiveInteractionRow, type LiveOptions, type LiveScoreRow, type LiveSummary, loadLiveSummary, summariseLive } from "../../scorer/src/runs/live.js";
+import { type LiveInteractionRow, type LiveOptions, type LiveScoreRow, type LiveSummary, liveCaches, loadLiveSummary, summariseLive } from "../../scorer/src/runs/live.js";
 import { openStore, type Store } from "../../store/src/client.js";
 import { type LiveScoreStoredRow, type LiveTraceRow, liveScoreRowsSince, liveTraceRowsSince } from "../../store/src/live.js";
 import { refreshLiveMinutes } from "../../store/src/liveMinutes.js";
 import { LIVE_TRACE_COLUMNS, liveMetrics, questionHash } from "../../store/src/liveTraces.js";
+import { liveWindowCache } from "../../store/src/liveWindow.js";
 import { loadMigrations } from "../../store/src/migrationFiles.js";
 import { migrate } from "../../store/src/migrations.js";
 import { saveResults } from "../../store/src/results.js";
@@ -387,5 +390,111 @@ describe("live view from the aggregates per minute (live_minutes, migration 12)"
     expect(await refreshAll()).toBeGreaterThan(0);
     expect(await coveredCount(now - 4 * HOUR)).toBeGreaterThanOrEqual(before);
     await check("computed again");
+  });
+});
+
+describe("/api/live from the window rows its reader keeps between calls (store/liveWindow.ts)", () => {
+  /** Computes every minute written, as many refreshes as it takes. */
+  const refreshAll = async (): Promise<void> => {
+    for (let n = -1; n !== 0; ) n = await refreshLiveMinutes(store, Date.now() + 10_000, Number.POSITIVE_INFINITY);
+  };
+  /** The rows of a minute are kept once its latest write is 5 s old: this clock is 10 s ahead. */
+  const ahead = () => Date.now() + 10_000;
+
+  it("every window and filter of the cases, one cache across them, the minutes' aggregates read or not: what the JS summary over the rows shows", async () => {
+    for (const minuteTraces of [undefined, 0]) {
+      const cache = liveCaches(liveWindowCache({ clock: ahead }));
+      for (const round of [0, 1]) {
+        for (const [name, c] of cases) {
+          const o: LiveOptions = { ...c, now, cache, ...(minuteTraces !== undefined ? { minuteTraces } : {}) };
+          const kept = await loadLiveSummary(store, o);
+          expect(`${name}, round ${round}, minuteTraces ${minuteTraces}`).toBeTruthy();
+          expectSame(kept, reference(await liveTraceRowsSince(store, now - o.windowMs), await liveScoreRowsSince(store, now - o.windowMs), o));
+        }
+      }
+      expect(cache.window.minutes.size).toBeGreaterThan(90);
+    }
+  });
+
+  it("answers as the JS summary over the window's rows call after call during a two-version rollout, with late spans and rescorings, in 2 statements when nothing was written", async () => {
+    let statements = 0;
+    const client = Object.create(store.client) as Store["client"];
+    client.query = ((p: Parameters<Store["client"]["query"]>[0]) => {
+      statements++;
+      return store.client.query(p);
+    }) as Store["client"]["query"];
+    // Minutes written less than 5 s before are read on each call (until the clock moves ahead).
+    let shift = 10_000;
+    const cache = liveCaches(liveWindowCache({ clock: () => Date.now() + shift }));
+    const api = await startReadApi(
+      storeReader({ ...store, client }, prices, () => now, cache),
+      { host: "127.0.0.1", port: 0 },
+    );
+    try {
+      const windows: [number, { service?: string; pipelineVersion?: string }][] = [
+        [HOUR, {}],
+        [4 * HOUR, {}],
+        [2 * HOUR, { service: "kb" }],
+        [4 * HOUR, { service: "shop", pipelineVersion: "v2" }],
+        // No superseded row in it: the overlap from the latest rows per question kept.
+        [8 * 60_000, { service: "kb" }],
+      ];
+      /** Each window through the API against the JS summary of the store's rows; the statements of each call. */
+      const calls = async (label: string): Promise<number[]> => {
+        const counts: number[] = [];
+        for (const [windowMs, filter] of windows) {
+          const query = new URLSearchParams({
+            window_ms: String(windowMs),
+            ...(filter.service !== undefined ? { service: filter.service } : {}),
+            ...(filter.pipelineVersion !== undefined ? { pipeline_version: filter.pipelineVersion } : {}),
+          });
+          statements = 0;
+          const res = await fetch(`${api.url}/api/live?${query}`);
+          counts.push(statements);
+          expect(`${label}: ${query}`).toBeTruthy();
+          expect(res.status).toBe(200);
+          const o: LiveOptions = { windowMs, now, prices, ...filter };
+          expectSame((await res.json()) as LiveSummary, reference(await liveTraceRowsSince(store, now - windowMs), await liveScoreRowsSince(store, now - windowMs), o));
+        }
+        return counts;
+      };
+      await calls("first");
+      // Nothing written since: the minutes' marks and the aggregates' statement (the rows are kept).
+      expect(await calls("again")).toEqual(windows.map(() => 2));
+      // A rollout of a new version c of kb over the last 8 minutes: its share grows from 0 to 1 (the
+      // first rows, all of version a, kept before the next are written; those read on each call).
+      const rollout = Array.from({ length: 80 }, (_, k) => {
+        const x = liveTrace(hex(20_000 + k), now - 8 * 60_000 + k * 6000);
+        const v = k >= 20 && k / 80 > int(0, 99) / 100 ? "c" : "a";
+        // Five questions, asked of both versions.
+        return { i: { ...x.i, service_name: "kb", pipeline_version: v, question: `rollout question ${k % 5}` }, s: x.s.map((r) => ({ ...r, pipeline_version: v })) };
+      });
+      for (let b = 0; b < rollout.length; b += 20) {
+        await write(rollout.slice(b, b + 20));
+        await calls(`rollout ${b}`);
+        shift = 0;
+      }
+      // Versions a and c answered the five questions in the last 8 minutes.
+      const kb = (await (await fetch(`${api.url}/api/live?window_ms=${8 * 60_000}&service=kb`)).json()) as LiveSummary;
+      expect(kb.overlap.map((x) => [x.version_a, x.version_b, x.questions])).toEqual([["a", "c", 5]]);
+      expect(cache.window.minutes.size).toBeGreaterThanOrEqual(90);
+      shift = 10_000;
+      await calls("rollout kept");
+      // Late spans of rollout traces (a later time: their rows are superseded) and rescorings in place of older traces (kept minutes change).
+      const again = (id: string, createdAt: number) => {
+        const x = liveTrace(id, createdAt);
+        const was = latest.get(id)?.i as InteractionInsert;
+        return { i: { ...x.i, service_name: was.service_name, pipeline_version: was.pipeline_version }, s: x.s.map((r) => ({ ...r, pipeline_version: was.pipeline_version })) };
+      };
+      await write(Array.from({ length: 6 }, (_, k) => again(hex(20_000 + k * 7), now - 2 * 60_000 + k)));
+      await calls("late spans");
+      const old = [...latest.values()].filter((x) => (x.i.created_at as number) < now - 2 * HOUR).slice(0, 8);
+      await write(old.map((x) => again(x.i.trace_id, x.i.created_at as number)));
+      await calls("rescored in place");
+      await refreshAll();
+      await calls("minutes computed");
+    } finally {
+      await api.close();
+    }
   });
 });

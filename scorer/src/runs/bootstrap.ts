@@ -24,21 +24,69 @@ export interface BootstrapInterval {
  * quantiles of the resample means. The same seed gives the same interval.
  * @throws RangeError when `values` is empty.
  */
-export function bootstrapMeanInterval(values: readonly number[], options: { resamples?: number; seed?: number; level?: number } = {}): BootstrapInterval {
+export function bootstrapMeanInterval(values: readonly number[], options: { resamples?: number; seed?: number; level?: number; draws?: BootstrapDraws } = {}): BootstrapInterval {
   const n = values.length;
   if (n === 0) throw new RangeError("bootstrap of an empty sample");
   const resamples = options.resamples ?? BOOTSTRAP_RESAMPLES;
   const seed = options.seed ?? DEFAULT_SEED;
   const level = options.level ?? 0.95;
-  const rng = xoroshiro128plus(seed);
   const means = new Float64Array(resamples);
-  for (let b = 0; b < resamples; b++) {
-    let s = 0;
-    for (let i = 0; i < n; i++) s += values[uniformInt(rng, 0, n - 1)] as number;
-    means[b] = s / n;
+  const drawn = options.draws === undefined ? undefined : drawsOf(options.draws, seed, n, resamples);
+  if (drawn !== undefined) {
+    // The same indexes in the same order as the generator below draws them: the same sums.
+    for (let b = 0, d = 0; b < resamples; b++) {
+      let s = 0;
+      for (let i = 0; i < n; i++) s += values[drawn[d++] as number] as number;
+      means[b] = s / n;
+    }
+  } else {
+    const rng = xoroshiro128plus(seed);
+    for (let b = 0; b < resamples; b++) {
+      let s = 0;
+      for (let i = 0; i < n; i++) s += values[uniformInt(rng, 0, n - 1)] as number;
+      means[b] = s / n;
+    }
   }
   means.sort();
   const sorted = Array.from(means);
   const alpha = (1 - level) / 2;
   return { lower: quantileSorted(sorted, alpha), upper: quantileSorted(sorted, 1 - alpha), level, resamples, seed };
+}
+
+/**
+ * The indexes the bootstrap's generator draws for a seed, a sample size and a number of resamples,
+ * kept to be reused: they do not depend on the values, so every interval of a sample of that size
+ * (the live view's: at most 200 values, 500 resamples) draws them once. Kept per owner (the live
+ * view's reader), at most {@link DRAWS_KEPT} sizes of at most {@link DRAWS_MAX} indexes each.
+ */
+export interface BootstrapDraws {
+  readonly kept: Map<string, Uint32Array>;
+}
+
+/** Sizes (seed, sample size, resamples) whose draws a {@link BootstrapDraws} keeps, the latest used. */
+const DRAWS_KEPT = 64;
+/** Indexes of the largest draws kept (4 bytes each). */
+const DRAWS_MAX = 1_000_000;
+
+/** An empty {@link BootstrapDraws}. */
+export function bootstrapDraws(): BootstrapDraws {
+  return { kept: new Map() };
+}
+
+/** The draws of a size, from `draws` or drawn now (and kept when small enough); undefined above {@link DRAWS_MAX}. */
+function drawsOf(draws: BootstrapDraws, seed: number, n: number, resamples: number): Uint32Array | undefined {
+  if (n * resamples > DRAWS_MAX) return undefined;
+  const key = `${seed}:${n}:${resamples}`;
+  const hit = draws.kept.get(key);
+  if (hit !== undefined) {
+    draws.kept.delete(key);
+    draws.kept.set(key, hit);
+    return hit;
+  }
+  const rng = xoroshiro128plus(seed);
+  const out = new Uint32Array(n * resamples);
+  for (let d = 0; d < out.length; d++) out[d] = uniformInt(rng, 0, n - 1);
+  draws.kept.set(key, out);
+  if (draws.kept.size > DRAWS_KEPT) draws.kept.delete(draws.kept.keys().next().value as string);
+  return out;
 }

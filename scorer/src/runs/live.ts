@@ -4,7 +4,6 @@ import {
   type LiveAggregateInputs,
   type LiveFilter,
   type LiveMetricAggregate,
-  type LiveOverlapRow,
   type LiveRecentRow,
   type LiveStreamStats,
   type LiveTraceAggregate,
@@ -13,11 +12,11 @@ import {
   liveRecent,
 } from "@ragmeter/store/live";
 import { type LiveMetricInfo, liveMetrics, traceView } from "@ragmeter/store/liveTraces";
-import { type LiveWindowCache, type LiveWindowRow, readLiveWindow } from "@ragmeter/store/liveWindow";
+import { groupKey, type LiveWindow, type LiveWindowCache, type LiveWindowRow, liveWindowCache, liveWindowOverlap, readLiveWindow } from "@ragmeter/store/liveWindow";
 
 export type { LiveMetricInfo } from "@ragmeter/store/liveTraces";
 
-import { bootstrapMeanInterval, DEFAULT_SEED } from "./bootstrap.js";
+import { type BootstrapDraws, bootstrapDraws, bootstrapMeanInterval, DEFAULT_SEED } from "./bootstrap.js";
 import { distinct, jaccard } from "./replay/overlap.js";
 
 /** The variable that turns content capture on (named by the content-missing warning). */
@@ -131,8 +130,19 @@ export interface LiveOptions {
   readonly metrics?: readonly LiveMetricInfo[];
   /** Traces the window's covered minutes must count before their aggregates are read instead of their rows (default the store's `LIVE_MINUTE_TRACES`). */
   readonly minuteTraces?: number;
-  /** The window rows kept between calls by the process serving the live view (@ragmeter/store/liveWindow); absent, statements read what they give. */
-  readonly cache?: LiveWindowCache;
+  /** What the process serving the live view keeps between calls ({@link liveCaches}); absent, statements read what it gives. */
+  readonly cache?: LiveCaches;
+}
+
+/** What the process serving the live view keeps between calls: the window's rows (@ragmeter/store/liveWindow) and the bootstrap's draws. */
+export interface LiveCaches {
+  readonly window: LiveWindowCache;
+  readonly draws: BootstrapDraws;
+}
+
+/** New {@link LiveCaches} (one per reader of a store). */
+export function liveCaches(window: LiveWindowCache = liveWindowCache()): LiveCaches {
+  return { window, draws: bootstrapDraws() };
 }
 
 /** The content-missing warning when more than half of the window's traces are `content_missing`, else null; `metrics` names the live metrics. */
@@ -215,7 +225,6 @@ const byName = <T>(metrics: readonly LiveMetricInfo[], f: (k: number) => T): Rec
 };
 /** No judge failures, no budget skips. */
 const NO_STREAM_STATS: LiveStreamStats = { judge_errors: {}, judge_skipped_budget_exhausted: 0 };
-const groupKey = (service: string, version: string): string => `${service}\u0000${version}`;
 const pairKey = (service: string, a: string, b: string): string => (a < b ? `${service}\u0000${a}\u0000${b}` : `${service}\u0000${b}\u0000${a}`);
 
 /** The window's start and its trend buckets' starts (`bounds`: the starts after the first). */
@@ -246,7 +255,7 @@ function finish(
   const resamples = o.resamples ?? LIVE_RESAMPLES;
   const { since, starts } = windowOf(o);
   const metric = (m: MetricTotals): LiveMetric => {
-    const ci = m.sample.length >= 2 ? bootstrapMeanInterval(m.sample, { seed, resamples }) : null;
+    const ci = m.sample.length >= 2 ? bootstrapMeanInterval(m.sample, { seed, resamples, ...(o.cache !== undefined ? { draws: o.cache.draws } : {}) }) : null;
     return { n: m.n, mean: m.n === 0 ? null : m.sum / m.n, ci: ci ? [ci.lower, ci.upper] : null, ci_n: m.sample.length, statuses: sortedRecord(m.statuses) };
   };
   const groups: LiveGroup[] = [...totals]
@@ -541,21 +550,17 @@ export async function loadLiveSummary(store: Store, o: LiveOptions): Promise<Liv
     ...(o.service !== undefined ? { service: o.service } : {}),
     ...(o.pipelineVersion !== undefined ? { pipelineVersion: o.pipelineVersion } : {}),
   };
-  const window = await readLiveWindow(store, o.cache, since);
+  const window = await readLiveWindow(store, o.cache?.window, since);
   const rows = window.rows;
   const known = rows !== null && window.superseded !== undefined ? window.superseded : undefined;
-  const gone = new Set(known?.keys ?? []);
-  // The window's rows the view counts (each trace's latest, with the filter's service and version).
-  const counted = (r: LiveWindowRow): boolean =>
-    (f.service === undefined || r.service_name === f.service) &&
-    (f.pipelineVersion === undefined || r.pipeline_version === f.pipelineVersion) &&
-    (gone.size === 0 || !gone.has(`${r.trace_id}:${r.version}`));
+  const wanted = (service: string, version: string): boolean =>
+    (f.service === undefined || service === f.service) && (f.pipelineVersion === undefined || version === f.pipelineVersion);
   const inputs: LiveAggregateInputs = {
     marks: window.marks,
     ...(known !== undefined ? { superseded: known } : {}),
     // With the window's rows, the latest values in the same statement: from where each group has
     // twice a sample's worth of scored traces (checked below against what the window holds).
-    ...(rows !== null ? { recent: { sinceMs: recentStart(rows, counted, 2 * ciSample, since), limit: ciSample } } : {}),
+    ...(rows !== null ? { recent: { sinceMs: recentStart(window, wanted, 2 * ciSample, since), limit: ciSample } } : {}),
   };
   const aggregates = await liveAggregates(store, f, bounds, names, inputs, o.minuteTraces);
   const superseded = aggregates.superseded;
@@ -593,7 +598,7 @@ export async function loadLiveSummary(store: Store, o: LiveOptions): Promise<Liv
   for (const g of totals) versions.set(g.service, (versions.get(g.service) ?? 0) + 1);
   const services = [...versions].filter(([, n]) => n > 1).map(([s]) => s);
   const overlap = new Map<string, OverlapTotals>();
-  const pairs = rows !== null ? overlapOfRows(rows, counted, new Set(services)) : await liveOverlap(store, f, services, superseded);
+  const pairs = rows !== null && o.cache !== undefined ? liveWindowOverlap(o.cache.window, window, since, new Set(services)) : await liveOverlap(store, f, services, superseded);
   for (const x of pairs) overlap.set(pairKey(x.service_name, x.version_a, x.version_b), { questions: x.questions, jaccard_sum: x.jaccard_sum });
   const overlapOf = (service: string, a: string, b: string): OverlapTotals | undefined => overlap.get(pairKey(service, a, b));
   return finish(totals, overlapOf, o, metrics, aggregates.stream);
@@ -601,68 +606,36 @@ export async function loadLiveSummary(store: Store, o: LiveOptions): Promise<Liv
 
 /**
  * Where the intervals' sample is read from: the latest minute start from which on every service and
- * version of the window (`rows`, by minute in time order; those `counted`) has `want` scored traces,
- * or all it has (`since` when only the whole window does).
+ * version of the window has `want` scored traces, or all it has (`since` when only the whole window
+ * does): from the window's kept minutes' counts and the other minutes' rows, of the services and
+ * versions `wanted` (the filter's). An estimate (superseded rows count): the sample read is checked.
  */
-function recentStart(rows: readonly (readonly LiveWindowRow[])[], counted: (r: LiveWindowRow) => boolean, want: number, since: number): number {
+function recentStart(window: LiveWindow, wanted: (service: string, version: string) => boolean, want: number, since: number): number {
+  const rows = window.rows ?? [];
+  const per = rows.map((xs, k) => {
+    const kept = window.scored?.[k];
+    if (kept !== null && kept !== undefined) return kept;
+    const out = new Map<string, number>();
+    for (const r of xs) if (r.scored === 1) out.set(groupKey(r.service_name, r.pipeline_version), (out.get(groupKey(r.service_name, r.pipeline_version)) ?? 0) + 1);
+    return out;
+  });
   const total = new Map<string, number>();
-  for (const xs of rows) for (const r of xs) if (r.scored === 1 && counted(r)) total.set(groupKey(r.service_name, r.pipeline_version), (total.get(groupKey(r.service_name, r.pipeline_version)) ?? 0) + 1);
-  const need = new Map([...total].map(([g, n]) => [g, Math.min(n, want)]));
-  let short = [...need.values()].filter((n) => n > 0).length;
+  for (const m of per) for (const [g, n] of m) total.set(g, (total.get(g) ?? 0) + n);
+  const need = new Map<string, number>();
+  for (const [g, n] of total) {
+    const cut = g.indexOf("\u0000");
+    if (wanted(g.slice(0, cut), g.slice(cut + 1))) need.set(g, Math.min(n, want));
+  }
+  let short = need.size;
   for (let k = rows.length - 1; k >= 0 && short > 0; k--) {
-    const xs = rows[k] as readonly LiveWindowRow[];
-    for (const r of xs) {
-      if (r.scored !== 1 || !counted(r)) continue;
-      const g = groupKey(r.service_name, r.pipeline_version);
-      const n = (need.get(g) as number) - 1;
-      need.set(g, n);
-      if (n === 0) short--;
+    for (const [g, n] of per[k] as ReadonlyMap<string, number>) {
+      const left = need.get(g);
+      if (left === undefined) continue;
+      if (left > 0 && left - n <= 0) short--;
+      need.set(g, left - n);
     }
-    if (short === 0) return Math.max(since, Math.floor((xs[0] as LiveWindowRow).t / 60_000) * 60_000);
+    const first = (rows[k] as readonly LiveWindowRow[])[0];
+    if (short === 0 && first !== undefined) return Math.max(since, Math.floor(first.t / 60_000) * 60_000);
   }
   return since;
-}
-
-/**
- * The retrieval overlap of the versions of `services` from the window's rows (those `counted`), as
- * {@link liveOverlap} computes it in the engine: per service and question (its hash), the latest trace
- * (by time, then trace id) of each version, and per pair of versions the questions both answered and
- * the sum of the Jaccard indexes of their documents.
- */
-function overlapOfRows(rows: readonly (readonly LiveWindowRow[])[], counted: (r: LiveWindowRow) => boolean, services: ReadonlySet<string>): LiveOverlapRow[] {
-  if (services.size === 0) return [];
-  // Per service and question, per version its latest row.
-  const latest = new Map<string, Map<string, LiveWindowRow>>();
-  for (const xs of rows) {
-    for (const r of xs) {
-      if (r.question_hash === "0" || !services.has(r.service_name) || !counted(r)) continue;
-      const q = `${r.service_name}\u0000${r.question_hash}`;
-      let byVersion = latest.get(q);
-      if (byVersion === undefined) {
-        byVersion = new Map();
-        latest.set(q, byVersion);
-      }
-      const prev = byVersion.get(r.pipeline_version);
-      if (prev === undefined || r.t > prev.t || (r.t === prev.t && r.trace_id > prev.trace_id)) byVersion.set(r.pipeline_version, r);
-    }
-  }
-  const out = new Map<string, { service_name: string; version_a: string; version_b: string; questions: number; jaccard_sum: number }>();
-  for (const byVersion of latest.values()) {
-    if (byVersion.size < 2) continue;
-    const vs = [...byVersion.values()];
-    for (const a of vs) {
-      for (const b of vs) {
-        if (!(a.pipeline_version < b.pipeline_version)) continue;
-        const k = pairKey(a.service_name, a.pipeline_version, b.pipeline_version);
-        let x = out.get(k);
-        if (x === undefined) {
-          x = { service_name: a.service_name, version_a: a.pipeline_version, version_b: b.pipeline_version, questions: 0, jaccard_sum: 0 };
-          out.set(k, x);
-        }
-        x.questions++;
-        x.jaccard_sum += jaccard(a.documents, b.documents);
-      }
-    }
-  }
-  return [...out.values()];
 }

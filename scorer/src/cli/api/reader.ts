@@ -1,10 +1,9 @@
 import type { MetricValue } from "@ragmeter/core/domain/metricTable";
 import type { PriceTable } from "@ragmeter/core/judges/session/cost";
 import type { Store } from "@ragmeter/store/client";
-import { liveWindowCache } from "@ragmeter/store/liveWindow";
 import { getRun, listRuns, type RunRecord } from "@ragmeter/store/runs";
 import { type Comparison, compareRuns } from "../../runs/compare.js";
-import { type LiveSummary, loadLiveSummary } from "../../runs/live.js";
+import { type LiveCaches, type LiveSummary, liveCaches, loadLiveSummary } from "../../runs/live.js";
 import { loadReportData, type ReportData } from "../../runs/reportData.js";
 import { storedQuestionMetrics } from "../../runs/summary.js";
 
@@ -34,9 +33,8 @@ export interface Reader {
   report(o: { goldenSet?: string }): Promise<ReportData>;
 }
 
-/** A reader on an open store (it keeps the live view's recent window rows between calls: @ragmeter/store/liveWindow). */
-export function storeReader(store: Store, prices: PriceTable | null, now: () => number = Date.now): Reader {
-  const cache = liveWindowCache();
+/** A reader on an open store (it keeps what the live view reads between calls: `cache`). */
+export function storeReader(store: Store, prices: PriceTable | null, now: () => number = Date.now, cache: LiveCaches = liveCaches()): Reader {
   return {
     location: store.location,
     runs: () => listRuns(store),
