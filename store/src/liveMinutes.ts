@@ -86,7 +86,7 @@ function minuteAggregatesSql(db: string): string {
 export async function refreshLiveMinutes(store: Store, nowMs: number, lookbackMs = LIVE_MINUTES_LOOKBACK_MS): Promise<number> {
   const db = store.database;
   const rs = await store.client.query({
-    query: `SELECT toUInt32(toUnixTimestamp(minute)), touched FROM (
+    query: `SELECT toUInt32(toUnixTimestamp(minute)), touched, covered FROM (
         SELECT minute, maxIf(version, kind = 'touched') AS touched, maxIf(covers, kind = 'computed') AS covered FROM ${db}.live_minutes_state
         WHERE minute >= toDateTime({oldestMinute:UInt32}, 'UTC') GROUP BY minute)
       WHERE touched > covered AND touched <= {settled:UInt64} AND touched > {oldest:UInt64}
@@ -101,7 +101,11 @@ export async function refreshLiveMinutes(store: Store, nowMs: number, lookbackMs
     format: "JSONCompactEachRow",
   });
   // Versions are µs since the epoch: below 2^53 until the year 2255, exact as numbers.
-  const stale = (await rs.json<[number | string, number | string]>()).map(([m, touched]) => ({ m: Number(m), touched: Number(touched) }));
+  const stale = (await rs.json<[number | string, number | string, number | string]>()).map(([m, touched, covered]) => ({
+    m: Number(m),
+    touched: Number(touched),
+    covered: Number(covered),
+  }));
   if (stale.length === 0) return 0;
   const version = store.nextVersion();
   const minutes = stale.map((s) => s.m);
@@ -124,5 +128,25 @@ export async function refreshLiveMinutes(store: Store, nowMs: number, lookbackMs
     values: stale.map((s) => [s.m, "computed", version, s.touched, traces.get(s.m) ?? 0]),
     format: "JSONCompactEachRow",
   });
+  await dropSuperseded(
+    store,
+    stale.filter((s) => s.covered > 0),
+  );
   return stale.length;
+}
+
+/**
+ * Deletes the earlier computations of minutes computed again (`again`: each minute, s, and the
+ * `touched` version its new computation covers): a reader takes a minute's aggregates only at a
+ * `covers` at or above its `touched` mark, which never goes back, so those below it are never read
+ * again (the table's key holds `covers`: without this they would stay). A lightweight DELETE of the
+ * few minutes a late write or a rescore sent back; nothing when none was.
+ */
+async function dropSuperseded(store: Store, again: readonly { readonly m: number; readonly touched: number }[]): Promise<void> {
+  if (again.length === 0) return;
+  await store.client.command({
+    query: `DELETE FROM ${store.database}.live_minutes WHERE minute >= toDateTime({lo:UInt32}, 'UTC') AND minute <= toDateTime({hi:UInt32}, 'UTC')
+      AND indexOf({minutes:Array(UInt32)}, toUInt32(toUnixTimestamp(minute))) > 0 AND covers < {covers:Array(UInt64)}[indexOf({minutes:Array(UInt32)}, toUInt32(toUnixTimestamp(minute)))]`,
+    query_params: { lo: Math.min(...again.map((s) => s.m)), hi: Math.max(...again.map((s) => s.m)), minutes: again.map((s) => s.m), covers: again.map((s) => s.touched) },
+  });
 }

@@ -35,14 +35,14 @@ export interface LiveMinuteMark {
 }
 
 /** The minutes the cache holds: their rows (time order) at the `touched` version they were read at, and their scored rows by service and version ({@link groupKey}). */
-interface KeptMinute {
+export interface KeptMinute {
   readonly touched: number;
   readonly rows: readonly LiveWindowRow[];
   readonly scored: ReadonlyMap<string, number>;
 }
 
 /** A service's question (its hash) in the kept minutes: the latest row (by time, then trace id) of each version, and the Jaccard indexes of pairs of them computed so far. */
-interface KeptQuestion {
+export interface KeptQuestion {
   readonly versions: Map<string, LiveWindowRow>;
   readonly jaccard: Map<string, { readonly a: LiveWindowRow; readonly b: LiveWindowRow; readonly j: number }>;
 }
@@ -50,8 +50,18 @@ interface KeptQuestion {
 /** The key of a service and pipeline version. */
 export const groupKey = (service: string, version: string): string => `${service}\u0000${version}`;
 
+/** The value of `key` in `map`, set to `make()` first when it has none. */
+export function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let v = map.get(key);
+  if (v === undefined) {
+    v = make();
+    map.set(key, v);
+  }
+  return v;
+}
+
 /** Whether row `a` is later than row `b` (by time, then trace id: the order of `live_traces`' key). */
-const later = (a: LiveWindowRow, b: LiveWindowRow): boolean => a.t > b.t || (a.t === b.t && a.trace_id > b.trace_id);
+export const later = (a: LiveWindowRow, b: LiveWindowRow): boolean => a.t > b.t || (a.t === b.t && a.trace_id > b.trace_id);
 
 /** The rows of recent windows, by minute, kept between calls by the process that serves the live view (one per store). */
 export interface LiveWindowCache {
@@ -115,18 +125,13 @@ function keep(cache: LiveWindowCache, minute: number, rows: readonly LiveWindowR
 }
 
 /** Counts a kept row in the latest rows of its question, by version. */
-function question(cache: LiveWindowCache, r: LiveWindowRow): void {
+export function question(cache: LiveWindowCache, r: LiveWindowRow): void {
   if (r.question_hash === "0") return;
-  let of = cache.questions.get(r.service_name);
-  if (of === undefined) {
-    of = new Map();
-    cache.questions.set(r.service_name, of);
-  }
-  let q = of.get(r.question_hash);
-  if (q === undefined) {
-    q = { versions: new Map(), jaccard: new Map() };
-    of.set(r.question_hash, q);
-  }
+  const q = entry(
+    entry(cache.questions, r.service_name, () => new Map<string, KeptQuestion>()),
+    r.question_hash,
+    () => ({ versions: new Map(), jaccard: new Map() }),
+  );
   const prev = q.versions.get(r.pipeline_version);
   if (prev === undefined || later(r, prev)) q.versions.set(r.pipeline_version, r);
 }
@@ -252,65 +257,69 @@ export async function readLiveWindow(store: Store, cache: LiveWindowCache | unde
   const marks = await minuteMarks(store, sinceMs);
   if (cache === undefined) return { marks, rows: null };
   const nowMs = cache.clock();
-  // Minutes of windows served lately stay; older ones go.
+  evict(cache, nowMs, sinceMs);
+  if (marks.reduce((a, m) => a + m.traces, 0) > cache.maxRows) return { marks, rows: null };
+  const stale = marks.filter((m) => cache.minutes.get(m.minute)?.touched !== m.touched).map((m) => m.minute);
+  const read = await readMinutes(store, stale, cache.strings, cache.maxRows);
+  if (read === null) return { marks, rows: null };
+  const window = assemble(cache, marks, read, sinceMs, (nowMs - cache.settleMs) * 1000);
+  if (window.rows.reduce((a, xs) => a + xs.length, 0) > cache.maxRows) {
+    for (const m of [...cache.minutes.keys()]) drop(cache, m, false);
+    return { marks, rows: null };
+  }
+  const several = severalRows(cache, window.unkept);
+  return { marks, ...window, superseded: several.size === 0 ? { keys: [], minutes: [] } : superseded(window.rows, several) };
+}
+
+/** Lets go the kept minutes that no window served in the last {@link LiveWindowCache.keepMs} reaches (this call's included). */
+function evict(cache: LiveWindowCache, nowMs: number, sinceMs: number): void {
   cache.starts.push({ at: nowMs, since: sinceMs });
   while ((cache.starts[0] as { at: number }).at < nowMs - cache.keepMs) cache.starts.shift();
   const keepFrom = Math.min(...cache.starts.map((s) => s.since)) - 60_000;
   for (const m of [...cache.minutes.keys()]) if (m * 1000 < keepFrom) drop(cache, m, true);
-  const counted = marks.reduce((a, m) => a + m.traces, 0);
-  if (counted > cache.maxRows) return { marks, rows: null };
-  const stale = marks.filter((m) => cache.minutes.get(m.minute)?.touched !== m.touched).map((m) => m.minute);
-  const read = await readMinutes(store, stale, cache.strings, cache.maxRows);
-  if (read === null) return { marks, rows: null };
-  const settled = (nowMs - cache.settleMs) * 1000;
-  let total = 0;
+}
+
+/** The window's rows by minute (kept, or `read` now and kept when `settled`: their touched version at or below it), each kept minute's scored counts, the rows not kept. */
+function assemble(
+  cache: LiveWindowCache,
+  marks: LiveMinuteMark[],
+  read: ReadonlyMap<number, LiveWindowRow[]>,
+  sinceMs: number,
+  settled: number,
+): { rows: (readonly LiveWindowRow[])[]; scored: (ReadonlyMap<string, number> | null)[]; unkept: LiveWindowRow[] } {
   const rows: (readonly LiveWindowRow[])[] = [];
-  // Rows of minutes not kept (still being written).
-  const unkept: LiveWindowRow[] = [];
   const scored: (ReadonlyMap<string, number> | null)[] = [];
+  const unkept: LiveWindowRow[] = [];
   for (const m of marks.sort((a, b) => a.minute - b.minute)) {
     const fresh = read.get(m.minute);
-    let xs: readonly LiveWindowRow[];
-    if (fresh === undefined) xs = (cache.minutes.get(m.minute) as KeptMinute).rows;
-    else {
-      xs = fresh;
-      if (m.touched <= settled && fresh.some((r) => r.version === m.touched)) keep(cache, m.minute, fresh, m.touched);
-      else {
-        drop(cache, m.minute, false);
-        unkept.push(...fresh.filter((r) => r.t >= sinceMs));
-      }
+    if (fresh !== undefined && m.touched <= settled && fresh.some((r) => r.version === m.touched)) keep(cache, m.minute, fresh, m.touched);
+    else if (fresh !== undefined) {
+      drop(cache, m.minute, false);
+      unkept.push(...fresh.filter((r) => r.t >= sinceMs));
     }
+    const xs = fresh ?? (cache.minutes.get(m.minute) as KeptMinute).rows;
     const whole = m.minute * 1000 >= sinceMs;
-    const inWindow = whole ? xs : xs.filter((r) => r.t >= sinceMs);
-    total += inWindow.length;
-    rows.push(inWindow);
+    rows.push(whole ? xs : xs.filter((r) => r.t >= sinceMs));
     scored.push(whole ? (cache.minutes.get(m.minute)?.scored ?? null) : null);
   }
-  if (total > cache.maxRows) {
-    for (const m of [...cache.minutes.keys()]) drop(cache, m, false);
-    return { marks, rows: null };
-  }
-  // Traces with more than one row: among the kept minutes, or a row not kept and another.
+  return { rows, scored, unkept };
+}
+
+/** Traces with more than one row: among the kept minutes, or a row not kept (`unkept`) and another. */
+function severalRows(cache: LiveWindowCache, unkept: readonly LiveWindowRow[]): Set<string> {
   const seen = new Set<string>();
   const several = new Set(cache.multi);
   for (const r of unkept) {
     if (seen.has(r.trace_id) || cache.ids.has(r.trace_id)) several.add(r.trace_id);
     seen.add(r.trace_id);
   }
-  return { marks, rows, scored, unkept, superseded: several.size === 0 ? { keys: [], minutes: [] } : superseded(rows, several) };
+  return several;
 }
 
 /** The window's rows (`rows`) of the traces `several` that a later scoring of their trace (a higher version) superseded: their keys (`trace_id:version`) and minutes (s). */
 function superseded(rows: readonly (readonly LiveWindowRow[])[], several: ReadonlySet<string>): { keys: string[]; minutes: number[] } {
   const of = new Map<string, LiveWindowRow[]>();
-  for (const xs of rows) {
-    for (const r of xs) {
-      if (!several.has(r.trace_id)) continue;
-      const list = of.get(r.trace_id);
-      if (list === undefined) of.set(r.trace_id, [r]);
-      else list.push(r);
-    }
-  }
+  for (const xs of rows) for (const r of xs) if (several.has(r.trace_id)) entry(of, r.trace_id, () => []).push(r);
   const keys: string[] = [];
   const minutes = new Set<number>();
   for (const list of of.values()) {
@@ -322,131 +331,4 @@ function superseded(rows: readonly (readonly LiveWindowRow[])[], several: Readon
     }
   }
   return { keys: keys.sort(), minutes: [...minutes].sort((a, b) => a - b) };
-}
-
-/** Jaccard similarity |A ∩ B| / |A ∪ B| of two rows' distinct documents; 1 when both have none (as replay's). */
-function jaccard(a: readonly string[], b: readonly string[]): number {
-  const A = new Set(a);
-  const B = new Set(b);
-  if (A.size === 0 && B.size === 0) return 1;
-  let inter = 0;
-  for (const x of A) if (B.has(x)) inter++;
-  return inter / (A.size + B.size - inter);
-}
-
-/** Two versions of a service: the questions both answered in the window and the sum of their Jaccard indexes (as ./live.ts's liveOverlap). */
-export interface LiveWindowOverlap {
-  readonly service_name: string;
-  readonly version_a: string;
-  readonly version_b: string;
-  readonly questions: number;
-  readonly jaccard_sum: number;
-}
-
-/**
- * The retrieval overlap of the versions of `services` over the window (design §3, as ./live.ts's
- * liveOverlap computes it in the engine): per service and question (its hash), the latest row (by
- * time, then trace id) of each version, and per pair of versions the questions both answered and the
- * sum of the Jaccard indexes of their documents. From the cache's latest rows per question (the
- * latest of a question in the kept minutes is its latest in the window when it is in the window at
- * all) and the window's rows not kept; from every row of the window when some were superseded.
- */
-export function liveWindowOverlap(cache: LiveWindowCache, window: LiveWindow, sinceMs: number, services: ReadonlySet<string>): LiveWindowOverlap[] {
-  const rows = window.rows;
-  if (services.size === 0 || rows === null) return [];
-  const out = new Map<string, { service_name: string; version_a: string; version_b: string; questions: number; jaccard_sum: number }>();
-  const add = (service: string, a: LiveWindowRow, b: LiveWindowRow, j: number): void => {
-    const k = `${service}\u0000${a.pipeline_version}\u0000${b.pipeline_version}`;
-    let x = out.get(k);
-    if (x === undefined) {
-      x = { service_name: service, version_a: a.pipeline_version, version_b: b.pipeline_version, questions: 0, jaccard_sum: 0 };
-      out.set(k, x);
-    }
-    x.questions++;
-    x.jaccard_sum += j;
-  };
-  /** The pairs of a question's latest rows by version (in version order), with a kept Jaccard index when one is given. */
-  const pairs = (service: string, latest: readonly LiveWindowRow[], q: KeptQuestion | undefined): void => {
-    if (latest.length < 2) return;
-    const vs = [...latest].sort((a, b) => (a.pipeline_version < b.pipeline_version ? -1 : a.pipeline_version > b.pipeline_version ? 1 : 0));
-    for (let i = 0; i < vs.length; i++) {
-      for (let k = i + 1; k < vs.length; k++) {
-        const a = vs[i] as LiveWindowRow;
-        const b = vs[k] as LiveWindowRow;
-        if (q === undefined) {
-          add(service, a, b, jaccard(a.documents, b.documents));
-          continue;
-        }
-        const pk = `${a.pipeline_version}\u0000${b.pipeline_version}`;
-        let m = q.jaccard.get(pk);
-        if (m === undefined || m.a !== a || m.b !== b) {
-          m = { a, b, j: jaccard(a.documents, b.documents) };
-          q.jaccard.set(pk, m);
-        }
-        add(service, a, b, m.j);
-      }
-    }
-  };
-  const gone = new Set(window.superseded?.keys ?? []);
-  if (gone.size > 0) {
-    // Some rows were superseded: the latest rows of each question from the window's other rows.
-    const latest = new Map<string, Map<string, LiveWindowRow>>();
-    for (const xs of rows) {
-      for (const r of xs) {
-        if (r.question_hash === "0" || !services.has(r.service_name) || gone.has(`${r.trace_id}:${r.version}`)) continue;
-        const qk = `${r.service_name}\u0000${r.question_hash}`;
-        let of = latest.get(qk);
-        if (of === undefined) {
-          of = new Map();
-          latest.set(qk, of);
-        }
-        const prev = of.get(r.pipeline_version);
-        if (prev === undefined || later(r, prev)) of.set(r.pipeline_version, r);
-      }
-    }
-    for (const of of latest.values()) {
-      const vs = [...of.values()];
-      pairs((vs[0] as LiveWindowRow).service_name, vs, undefined);
-    }
-    return [...out.values()];
-  }
-  if (cache.stale) {
-    cache.questions.clear();
-    cache.stale = false;
-    for (const m of [...cache.minutes.keys()].sort((a, b) => a - b)) for (const r of (cache.minutes.get(m) as KeptMinute).rows) question(cache, r);
-  }
-  // The rows not kept, by service and question: later than the kept ones of their version.
-  const recent = new Map<string, Map<string, Map<string, LiveWindowRow>>>();
-  for (const r of window.unkept ?? []) {
-    if (r.question_hash === "0" || !services.has(r.service_name)) continue;
-    let byQ = recent.get(r.service_name);
-    if (byQ === undefined) {
-      byQ = new Map();
-      recent.set(r.service_name, byQ);
-    }
-    let of = byQ.get(r.question_hash);
-    if (of === undefined) {
-      of = new Map();
-      byQ.set(r.question_hash, of);
-    }
-    const prev = of.get(r.pipeline_version);
-    if (prev === undefined || later(r, prev)) of.set(r.pipeline_version, r);
-  }
-  for (const service of services) {
-    const kept = cache.questions.get(service) ?? new Map<string, KeptQuestion>();
-    const fresh = recent.get(service) ?? new Map<string, Map<string, LiveWindowRow>>();
-    for (const [qh, q] of kept) {
-      const over = fresh.get(qh);
-      const latest: LiveWindowRow[] = [];
-      for (const [v, r] of q.versions) {
-        const x = over?.get(v);
-        const row = x !== undefined && later(x, r) ? x : r;
-        if (row.t >= sinceMs) latest.push(row);
-      }
-      if (over !== undefined) for (const [v, r] of over) if (!q.versions.has(v)) latest.push(r);
-      pairs(service, latest, q);
-    }
-    for (const [qh, over] of fresh) if (!kept.has(qh)) pairs(service, [...over.values()], undefined);
-  }
-  return [...out.values()];
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bootstrapMeanInterval } from "../../scorer/src/runs/bootstrap.js";
+import { bootstrapDraws, bootstrapMeanInterval } from "../../scorer/src/runs/bootstrap.js";
 
 /** Exact bootstrap distribution by enumerating all n^n equally likely resamples. */
 function exactPercentiles(values: number[], lo: number, hi: number): [number, number] {
@@ -36,5 +36,25 @@ describe("percentile bootstrap", () => {
   });
   it("refuses an empty sample", () => {
     expect(() => bootstrapMeanInterval([])).toThrow(RangeError);
+  });
+  it("with kept draws (the live view's), the same intervals as drawn each time: one set of draws per seed, size and resamples", () => {
+    const draws = bootstrapDraws();
+    for (const [n, seed, resamples] of [
+      [200, 20261130, 500],
+      [7, 3, 500],
+      [200, 20261130, 500],
+      [200, 11, 200],
+      [2, 20261130, 500],
+    ] as const) {
+      // Different values of the same size use the same draws.
+      for (const shift of [0, 0.37]) {
+        const values = Array.from({ length: n }, (_, i) => ((i * 7919) % 13) / 13 + shift);
+        expect(bootstrapMeanInterval(values, { seed, resamples, draws })).toEqual(bootstrapMeanInterval(values, { seed, resamples }));
+      }
+    }
+    expect([...draws.kept.keys()].sort()).toEqual(["11:200:200", "20261130:200:500", "20261130:2:500", "3:7:500"]);
+    // Above a million indexes nothing is kept (compare's 10,000 resamples of large samples).
+    bootstrapMeanInterval([1, 2, 3], { seed: 1, resamples: 400_000, draws });
+    expect(draws.kept.size).toBe(4);
   });
 });

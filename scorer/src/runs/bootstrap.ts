@@ -30,27 +30,38 @@ export function bootstrapMeanInterval(values: readonly number[], options: { resa
   const resamples = options.resamples ?? BOOTSTRAP_RESAMPLES;
   const seed = options.seed ?? DEFAULT_SEED;
   const level = options.level ?? 0.95;
-  const means = new Float64Array(resamples);
   const drawn = options.draws === undefined ? undefined : drawsOf(options.draws, seed, n, resamples);
-  if (drawn !== undefined) {
-    // The same indexes in the same order as the generator below draws them: the same sums.
-    for (let b = 0, d = 0; b < resamples; b++) {
-      let s = 0;
-      for (let i = 0; i < n; i++) s += values[drawn[d++] as number] as number;
-      means[b] = s / n;
-    }
-  } else {
-    const rng = xoroshiro128plus(seed);
-    for (let b = 0; b < resamples; b++) {
-      let s = 0;
-      for (let i = 0; i < n; i++) s += values[uniformInt(rng, 0, n - 1)] as number;
-      means[b] = s / n;
-    }
-  }
+  // The kept draws are the indexes the generator draws, in the same order: the same sums.
+  const means = drawn !== undefined ? meansOfDraws(values, drawn, resamples) : meansDrawn(values, seed, resamples);
   means.sort();
   const sorted = Array.from(means);
   const alpha = (1 - level) / 2;
   return { lower: quantileSorted(sorted, alpha), upper: quantileSorted(sorted, 1 - alpha), level, resamples, seed };
+}
+
+/** The means of `resamples` resamples of `values`, drawn by a xoroshiro128+ generator seeded with `seed`. */
+function meansDrawn(values: readonly number[], seed: number, resamples: number): Float64Array {
+  const n = values.length;
+  const rng = xoroshiro128plus(seed);
+  const means = new Float64Array(resamples);
+  for (let b = 0; b < resamples; b++) {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += values[uniformInt(rng, 0, n - 1)] as number;
+    means[b] = s / n;
+  }
+  return means;
+}
+
+/** The means of `resamples` resamples of `values` whose indexes are `drawn` (n per resample, in order). */
+function meansOfDraws(values: readonly number[], drawn: Uint32Array, resamples: number): Float64Array {
+  const n = values.length;
+  const means = new Float64Array(resamples);
+  for (let b = 0, d = 0; b < resamples; b++) {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += values[drawn[d++] as number] as number;
+    means[b] = s / n;
+  }
+  return means;
 }
 
 /**

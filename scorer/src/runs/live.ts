@@ -12,7 +12,8 @@ import {
   liveRecent,
 } from "@ragmeter/store/live";
 import { type LiveMetricInfo, liveMetrics, traceView } from "@ragmeter/store/liveTraces";
-import { groupKey, type LiveWindow, type LiveWindowCache, type LiveWindowRow, liveWindowCache, liveWindowOverlap, readLiveWindow } from "@ragmeter/store/liveWindow";
+import { groupKey, type LiveWindow, type LiveWindowCache, type LiveWindowRow, liveWindowCache, readLiveWindow } from "@ragmeter/store/liveWindow";
+import { liveWindowOverlap } from "@ragmeter/store/liveWindowOverlap";
 
 export type { LiveMetricInfo } from "@ragmeter/store/liveTraces";
 
