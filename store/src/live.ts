@@ -166,11 +166,11 @@ function coveredMinutes(marks: readonly LiveMinuteMark[], since: number, bounds:
 
 /**
  * Rows of `live_minutes` of the covered minutes (`covered`: each minute, s, at its covered version),
- * with the filter's service and version: kind `t` (traces) and kind `m` of the live metrics
- * `{metrics}`. The pairs are a literal set (numbers of the store's own), not a subquery.
+ * with the filter's service and version: kind `t` (traces, unless `traces` is false) and kind `m` of
+ * the live metrics `{metrics}`. The pairs are a parameter (numbers of the store's own), not a subquery.
  */
-function minuteRows(db: string, f: LiveFilter): string {
-  return `FROM ${db}.live_minutes FINAL WHERE (kind = 't' OR metric IN {metrics:Array(String)}) AND minute >= toStartOfMinute(fromUnixTimestamp64Milli({since:Int64}, 'UTC'))
+function minuteRows(db: string, f: LiveFilter, traces: boolean): string {
+  return `FROM ${db}.live_minutes FINAL WHERE (${traces ? "kind = 't' OR " : ""}metric IN {metrics:Array(String)}) AND minute >= toStartOfMinute(fromUnixTimestamp64Milli({since:Int64}, 'UTC'))
       AND (toUInt32(toUnixTimestamp(minute)), covers) IN {covered:Array(Tuple(UInt32, UInt64))}${f.service !== undefined ? " AND service_name = {service:String}" : ""}${
         f.pipelineVersion !== undefined ? " AND pipeline_version = {pv:String}" : ""
       }`;
@@ -204,6 +204,8 @@ export interface LiveAggregateInputs {
   readonly superseded?: { readonly keys: readonly string[]; readonly minutes: readonly number[] };
   /** The most recent `ok` values to read in the same statement ({@link LiveAggregates.recent}): at most `limit` per service, version and metric, created at or after `sinceMs`. */
   readonly recent?: { readonly sinceMs: number; readonly limit: number };
+  /** The traces' aggregates are counted from the window's rows by the caller (./liveWindow.ts): the statement leaves them out ({@link LiveAggregates.traces} empty). */
+  readonly withoutTraces?: boolean;
 }
 
 /**
@@ -246,12 +248,16 @@ export async function liveAggregates(
             WHERE ${since} AND cityHash64(trace_id) IN (SELECT cityHash64(trace_id) AS h FROM ${db}.live_traces WHERE ${since} GROUP BY h HAVING count() > 1)
             GROUP BY trace_id HAVING count() > 1))`;
     const rs = await store.client.query({
-      query: `SELECT 't' AS c0, service_name, pipeline_version, ${bucketSql}, toString(view_status) AS c4, '' AS c5, scored AS c6, content_missing AS c7, '' AS c8, count() AS c9,
+      query: `${
+        inputs.withoutTraces === true
+          ? ""
+          : `SELECT 't' AS c0, service_name, pipeline_version, ${bucketSql}, toString(view_status) AS c4, '' AS c5, scored AS c6, content_missing AS c7, '' AS c8, count() AS c9,
             ${NONE_M}, ${NONE_W}
           ${windowRows(db, f, superseded)}${uncovered(f.sinceMs, covered.minutes)}
           GROUP BY service_name, pipeline_version, bucket, view_status, scored, content_missing
         UNION ALL
-        SELECT 'm' AS c0, service_name, pipeline_version, ${bucketSql}, toString(status) AS c4, toString(metric) AS c5, toUInt8(input_tokens + output_tokens > 0) AS spent,
+        `
+      }SELECT 'm' AS c0, service_name, pipeline_version, ${bucketSql}, toString(status) AS c4, toString(metric) AS c5, toUInt8(input_tokens + output_tokens > 0) AS spent,
             toUInt8(0) AS c7, toString(judge_model) AS c8, count() AS c9, toUInt64(count(value)) AS c10, toFloat64(ifNull(sum(value), 0)) AS c11, toUInt64(sum(input_tokens)) AS c12,
             toUInt64(sum(output_tokens)) AS c13, ${NONE_W}
           ${windowRows(db, f, superseded, "live_scores")} AND metric IN {metrics:Array(String)} AND status != ''${uncovered(f.sinceMs, covered.minutes)}
@@ -263,7 +269,7 @@ ${
         UNION ALL
         SELECT toString(kind) AS c0, service_name, pipeline_version, ${minuteBucketSql}, toString(status) AS c4, toString(metric) AS c5, flag AS spent,
             content_missing AS c7, toString(judge_model) AS c8, sum(n) AS c9, sum(n_values) AS c10, sum(value_sum) AS c11, sum(input_tokens) AS c12, sum(output_tokens) AS c13, ${NONE_W}
-          ${minuteRows(db, f)}
+          ${minuteRows(db, f, inputs.withoutTraces !== true)}
           GROUP BY kind, service_name, pipeline_version, bucket, metric, status, spent, content_missing, judge_model`
 }${
   recent === undefined

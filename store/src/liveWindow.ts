@@ -23,7 +23,20 @@ export interface LiveWindowRow {
   readonly documents: readonly string[];
   /** 1 when a live metric's score is `ok`. */
   readonly scored: number;
+  /** What the view counts the trace as (`live_traces`' `view_status`, `content_missing`). */
+  readonly view_status: string;
+  readonly content_missing: number;
   readonly version: number;
+}
+
+/** The traces of a kept minute of one service and version that the view counts alike: how many. */
+export interface LiveTraceCount {
+  readonly service_name: string;
+  readonly pipeline_version: string;
+  readonly view_status: string;
+  readonly scored: number;
+  readonly content_missing: number;
+  traces: number;
 }
 
 /** A minute of the window (s) with its marks: the version of its latest write and the one its aggregates cover (0: none), and the traces they count. */
@@ -39,6 +52,8 @@ export interface KeptMinute {
   readonly touched: number;
   readonly rows: readonly LiveWindowRow[];
   readonly scored: ReadonlyMap<string, number>;
+  /** Its rows counted by what the view counts them as. */
+  readonly views: readonly LiveTraceCount[];
 }
 
 /** A service's question (its hash) in the kept minutes: the latest row (by time, then trace id) of each version, and the Jaccard indexes of pairs of them computed so far. */
@@ -121,7 +136,19 @@ function keep(cache: LiveWindowCache, minute: number, rows: readonly LiveWindowR
     if (r.scored === 1) scored.set(groupKey(r.service_name, r.pipeline_version), (scored.get(groupKey(r.service_name, r.pipeline_version)) ?? 0) + 1);
     if (!cache.stale) question(cache, r);
   }
-  cache.minutes.set(minute, { touched, rows, scored });
+  const views = new Map<string, LiveTraceCount>();
+  for (const r of rows) {
+    const k = `${r.service_name}\u0000${r.pipeline_version}\u0000${r.view_status}\u0000${r.scored}\u0000${r.content_missing}`;
+    entry(views, k, () => ({
+      service_name: r.service_name,
+      pipeline_version: r.pipeline_version,
+      view_status: r.view_status,
+      scored: r.scored,
+      content_missing: r.content_missing,
+      traces: 0,
+    })).traces++;
+  }
+  cache.minutes.set(minute, { touched, rows, scored, views: [...views.values()] });
 }
 
 /** Counts a kept row in the latest rows of its question, by version. */
@@ -189,14 +216,14 @@ function minutesCondition(minutes: readonly number[]): string {
   return ranges.map(([a, b]) => `(created_at >= ${at(a)} AND created_at < ${at(b)})`).join(" OR ");
 }
 
-type RawRow = [string, number | string, string, string, string, string[], number | string, number | string];
+type RawRow = [string, number | string, string, string, string, string[], number | string, number | string, string, number | string];
 
 /** The rows of the given minutes (s), FINAL, in time order (one statement); null when they are more than `limit`. */
 async function readMinutes(store: Store, minutes: readonly number[], strings: Map<string, string>, limit: number): Promise<Map<number, LiveWindowRow[]> | null> {
   const byMinute = new Map<number, LiveWindowRow[]>(minutes.map((m) => [m, []]));
   if (minutes.length === 0) return byMinute;
   const rs = await store.client.query({
-    query: `SELECT trace_id, toUnixTimestamp64Milli(created_at), service_name, pipeline_version, toString(question_hash), documents, scored, version
+    query: `SELECT trace_id, toUnixTimestamp64Milli(created_at), service_name, pipeline_version, toString(question_hash), documents, scored, version, toString(view_status), content_missing
       FROM ${store.database}.live_traces FINAL WHERE ${minutesCondition(minutes)} ORDER BY created_at, trace_id LIMIT {limit:UInt32}`,
     query_params: { limit: limit + 1 },
     format: "JSONCompactEachRow",
@@ -210,7 +237,7 @@ async function readMinutes(store: Store, minutes: readonly number[], strings: Ma
     return s;
   };
   for (const r of raw) {
-    if (!Array.isArray(r) || r.length !== 8 || typeof r[0] !== "string" || !Array.isArray(r[5])) {
+    if (!Array.isArray(r) || r.length !== 10 || typeof r[0] !== "string" || !Array.isArray(r[5]) || typeof r[8] !== "string") {
       throw new Error(`live window: unexpected row ${JSON.stringify(r).slice(0, 200)}`);
     }
     const t = Number(r[1]);
@@ -222,6 +249,8 @@ async function readMinutes(store: Store, minutes: readonly number[], strings: Ma
       question_hash: r[4],
       documents: r[5].map(one),
       scored: Number(r[6]),
+      view_status: one(r[8]),
+      content_missing: Number(r[9]),
       version: Number(r[7]),
     };
     byMinute.get(Math.floor(t / 60_000) * 60)?.push(row);
@@ -243,6 +272,9 @@ export interface LiveWindow {
   readonly superseded?: { readonly keys: readonly string[]; readonly minutes: readonly number[] };
   /** With `rows`, beside each minute: its scored rows by service and version ({@link groupKey}) when it is kept and wholly in the window, else null (count its rows). */
   readonly scored?: readonly (ReadonlyMap<string, number> | null)[];
+  /** With `rows`, beside each minute: its start (s), and its rows counted by what the view counts them as when it is kept and wholly in the window, else null (count its rows). */
+  readonly minutes?: readonly number[];
+  readonly views?: readonly (readonly LiveTraceCount[] | null)[];
   /** With `rows`: those of minutes not kept (still being written). */
   readonly unkept?: readonly LiveWindowRow[];
 }
@@ -286,9 +318,16 @@ function assemble(
   read: ReadonlyMap<number, LiveWindowRow[]>,
   sinceMs: number,
   settled: number,
-): { rows: (readonly LiveWindowRow[])[]; scored: (ReadonlyMap<string, number> | null)[]; unkept: LiveWindowRow[] } {
+): {
+  rows: (readonly LiveWindowRow[])[];
+  scored: (ReadonlyMap<string, number> | null)[];
+  minutes: number[];
+  views: (readonly LiveTraceCount[] | null)[];
+  unkept: LiveWindowRow[];
+} {
   const rows: (readonly LiveWindowRow[])[] = [];
   const scored: (ReadonlyMap<string, number> | null)[] = [];
+  const views: (readonly LiveTraceCount[] | null)[] = [];
   const unkept: LiveWindowRow[] = [];
   for (const m of marks.sort((a, b) => a.minute - b.minute)) {
     const fresh = read.get(m.minute);
@@ -300,9 +339,11 @@ function assemble(
     const xs = fresh ?? (cache.minutes.get(m.minute) as KeptMinute).rows;
     const whole = m.minute * 1000 >= sinceMs;
     rows.push(whole ? xs : xs.filter((r) => r.t >= sinceMs));
-    scored.push(whole ? (cache.minutes.get(m.minute)?.scored ?? null) : null);
+    const kept = whole ? cache.minutes.get(m.minute) : undefined;
+    scored.push(kept?.scored ?? null);
+    views.push(kept?.views ?? null);
   }
-  return { rows, scored, unkept };
+  return { rows, scored, minutes: marks.map((m) => m.minute), views, unkept };
 }
 
 /** Traces with more than one row: among the kept minutes, or a row not kept (`unkept`) and another. */

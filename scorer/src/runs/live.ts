@@ -558,14 +558,15 @@ export async function loadLiveSummary(store: Store, o: LiveOptions): Promise<Liv
     (f.service === undefined || service === f.service) && (f.pipelineVersion === undefined || version === f.pipelineVersion);
   const inputs: LiveAggregateInputs = {
     marks: window.marks,
-    ...(known !== undefined ? { superseded: known } : {}),
+    ...(known !== undefined ? { superseded: known, withoutTraces: true } : {}),
     // With the window's rows, the latest values in the same statement: from where each group has
     // twice a sample's worth of scored traces (checked below against what the window holds).
     ...(rows !== null ? { recent: { sinceMs: recentStart(window, wanted, 2 * ciSample, since), limit: ciSample } } : {}),
   };
   const aggregates = await liveAggregates(store, f, bounds, names, inputs, o.minuteTraces);
   const superseded = aggregates.superseded;
-  const groups = totalsOf(aggregates.traces, aggregates.metrics, bounds.length + 1, names);
+  const traces = known !== undefined ? traceAggregates(window, bounds, wanted, known) : aggregates.traces;
+  const groups = totalsOf(traces, aggregates.metrics, bounds.length + 1, names);
   const totals = [...groups.values()];
   // The sample: the latest values, enough for every group's most recent `ciSample` values of each
   // metric (or all it has in the window).
@@ -603,6 +604,46 @@ export async function loadLiveSummary(store: Store, o: LiveOptions): Promise<Liv
   for (const x of pairs) overlap.set(pairKey(x.service_name, x.version_a, x.version_b), { questions: x.questions, jaccard_sum: x.jaccard_sum });
   const overlapOf = (service: string, a: string, b: string): OverlapTotals | undefined => overlap.get(pairKey(service, a, b));
   return finish(totals, overlapOf, o, metrics, aggregates.stream);
+}
+
+/**
+ * The traces' aggregates ({@link LiveTraceAggregate}) from the window's rows (./liveWindow.ts): a
+ * kept minute wholly in the window, cut by no bucket start and holding no superseded row by its
+ * counts, every other minute by its rows (those of the services and versions `wanted`, not
+ * superseded: `known`), each in the bucket of its time.
+ */
+function traceAggregates(
+  window: LiveWindow,
+  bounds: readonly number[],
+  wanted: (service: string, version: string) => boolean,
+  known: { readonly keys: readonly string[]; readonly minutes: readonly number[] },
+): LiveTraceAggregate[] {
+  const gone = new Set(known.keys);
+  const goneMinutes = new Set(known.minutes);
+  const out: LiveTraceAggregate[] = [];
+  const add = (r: Omit<LiveWindowRow, "t" | "trace_id" | "question_hash" | "documents" | "version">, bucket: number, traces: number): void => {
+    if (wanted(r.service_name, r.pipeline_version)) {
+      out.push({
+        service_name: r.service_name,
+        pipeline_version: r.pipeline_version,
+        bucket,
+        view_status: r.view_status,
+        scored: r.scored === 1,
+        content_missing: r.content_missing === 1,
+        traces,
+      });
+    }
+  };
+  (window.rows ?? []).forEach((xs, k) => {
+    const ms = (window.minutes?.[k] as number) * 1000;
+    const counts = window.views?.[k];
+    if (counts !== null && counts !== undefined && !goneMinutes.has(ms / 1000) && !bounds.some((b) => b > ms && b < ms + 60_000)) {
+      for (const c of counts) add(c, bucketOf(bounds, ms), c.traces);
+      return;
+    }
+    for (const r of xs) if (gone.size === 0 || !gone.has(`${r.trace_id}:${r.version}`)) add(r, bucketOf(bounds, r.t), 1);
+  });
+  return out;
 }
 
 /**
