@@ -30,7 +30,7 @@ export interface LiveWindowRow {
 }
 
 /** The traces of a kept minute of one service and version that the view counts alike: how many. */
-export interface LiveTraceCount {
+interface LiveTraceCount {
   readonly service_name: string;
   readonly pipeline_version: string;
   readonly view_status: string;
