@@ -293,6 +293,32 @@ class Bounded<V> {
   }
 }
 
+/**
+ * A cache of at most `entries` entries that does nothing on a hit but read (no reordering, unlike
+ * {@link Bounded}): two generations of up to `entries / 2` each; a key made or found in the older
+ * one goes to the younger, and a full younger generation becomes the older one, dropping the older.
+ * For lookups far more frequent than misses: every word of every tokenized text reads the stems.
+ */
+class Generations<V> {
+  #young = new Map<string, V>();
+  #old = new Map<string, V>();
+  readonly #half: number;
+  constructor(entries: number) {
+    this.#half = Math.max(1, Math.floor(entries / 2));
+  }
+  get(key: string, make: (key: string) => V): V {
+    const hit = this.#young.get(key);
+    if (hit !== undefined) return hit;
+    const value = this.#old.get(key) ?? make(key);
+    if (this.#young.size >= this.#half) {
+      this.#old = this.#young;
+      this.#young = new Map();
+    }
+    this.#young.set(key, value);
+    return value;
+  }
+}
+
 /** The token rules' word lists and patterns, as text: part of the judge's prompt version. */
 export const TOKEN_RULES = [
   [...DISCOURSE_WORDS].join(","),
@@ -327,6 +353,8 @@ export const CHUNK_CACHE: ChunkCacheBound = Object.freeze({ entries: 20_000, seg
 const RECENT_CACHE_ENTRIES = 1_000;
 /** Words whose stems a heuristic judge keeps. */
 const STEM_CACHE_ENTRIES = 100_000;
+/** Chunk texts whose hashes a heuristic judge keeps: a trace's chunks, read by grounding and context relevance, are hashed once. */
+const HASH_MEMO_ENTRIES = 64;
 
 /**
  * Tokenized texts of one judge. Tokenizing is a pure function of the text, so results are kept:
@@ -334,11 +362,12 @@ const STEM_CACHE_ENTRIES = 100_000;
  * tokenized by claims, grounding and relevance alike, and words recur across all texts (stems).
  */
 export class Tokens {
-  readonly #stems = new Bounded<string>(STEM_CACHE_ENTRIES);
+  readonly #stems = new Generations<string>(STEM_CACHE_ENTRIES);
   readonly #chunks: Bounded<ChunkTokens>;
   readonly #recent = new Bounded<Tokenized>(RECENT_CACHE_ENTRIES);
   readonly #recentRelevance = new Bounded<Tokenized>(RECENT_CACHE_ENTRIES);
   readonly #stem = (word: string): string => this.#stems.get(word, stem);
+  readonly #hashes = new Generations<string>(HASH_MEMO_ENTRIES);
   readonly #tokenize = (text: string): Tokenized => tokenize(text, this.#stem);
   readonly #tokenizeRelevance = (text: string): Tokenized => tokenize(text, this.#stem, false);
   readonly #chunk = (text: string): ChunkTokens => union(sentences(text).map(this.#tokenize), text);
@@ -351,10 +380,11 @@ export class Tokens {
   /**
    * Tokens of a chunk text, whole and per sentence: the judge's per-chunk work, kept by the text's
    * hash (the `chunks` table's, design §6) within the bound, so a chunk retrieved again by a later
-   * trace is not tokenized again; the cache holds no text.
+   * trace is not tokenized again; the cache holds no text (only the hashes of the last
+   * {@link HASH_MEMO_ENTRIES} chunk texts are kept by text).
    */
   chunk(text: string): ChunkTokens {
-    return this.#chunks.get(chunkHash(text), () => this.#chunk(text));
+    return this.#chunks.get(this.#hashes.get(text, chunkHash), () => this.#chunk(text));
   }
   /**
    * The relevance terms of a chunk text (content stems, discourse words included, and numbers: what
@@ -362,7 +392,7 @@ export class Tokens {
    * every retrieved chunk of every trace, which the cache of recent texts (1,000) cannot hold.
    */
   chunkTerms(text: string): ReadonlySet<string> {
-    return this.#chunkTerms.get(chunkHash(text), () => {
+    return this.#chunkTerms.get(this.#hashes.get(text, chunkHash), () => {
       const t = this.#tokenizeRelevance(text);
       return new Set([...t.content, ...t.numbers]);
     });
