@@ -186,73 +186,128 @@ function mergeScales(segments: readonly { text: string; isNumber: boolean }[]): 
   return out;
 }
 
+/** What tokenizing reads of one word (not a number): its token for grounding, and for relevance and negation. */
+export interface WordInfo {
+  /** Its token for grounding: the stem, a stop word when in the stop or the discourse words. */
+  readonly token: Token;
+  /** A stop word for relevance (the stop words only: discourse words are content there, rules v2). */
+  readonly relevanceStop: boolean;
+  /** A negation word (not, never, n't; не, нет, без …). */
+  readonly negation: boolean;
+}
+
+/** {@link WordInfo} of one lower-cased word. */
+export function wordInfo(word: string, stemOf: (word: string) => string = stem): WordInfo {
+  const stop = STOP_WORDS.has(word);
+  return { token: { text: stemOf(word), isNumber: false, stop: stop || DISCOURSE_WORDS.has(word) }, relevanceStop: stop, negation: isNegation(word) };
+}
+
 /**
- * Tokens of a text: word segments (CJK bigrams) with Chinese numerals as digits, English/Russian
- * number words merged into numbers, digits with a scale word multiplied out, then Snowball stems.
+ * Word segments of a text (CJK bigrams) with Chinese numerals as digits, English/Russian number
+ * words merged into numbers, digits with a scale word multiplied out.
  */
-export function tokenize(text: string, stemOf: (word: string) => string = stem, discourseIsStop = true): Tokenized {
-  const raw = mergeNumberWords(mergeScales(wordSegments(normalizeNumbers(hanScaleToDigits(chineseNumeralsToDigits(text))))));
+function rawSegments(text: string): { text: string; isNumber: boolean }[] {
+  return mergeNumberWords(mergeScales(wordSegments(normalizeNumbers(hanScaleToDigits(chineseNumeralsToDigits(text))))));
+}
+
+/** Where the tokens of one text are added: a chunk's sentences add to the chunk's. */
+interface Sink {
+  readonly segments: Token[];
+  readonly numbers: Set<string>;
+  readonly bigrams: Set<string>;
+}
+
+/**
+ * Tokens of one text (a chunk's sentence, a claim) added to `into` (segments, numbers, adjacent pairs
+ * of content tokens and numbers, in text order); its content tokens and negation returned.
+ */
+function tokenizeInto(text: string, wordOf: (word: string) => WordInfo, into: Sink): ChunkSentence {
   const han = NEGATION_HAN.test(text);
   let negated = han;
   let negates: Set<string> | null = null;
   let pending = false;
-  const segments = raw.map((s): Token => {
-    if (s.isNumber) return { text: s.text, isNumber: true, stop: false };
-    const t: Token = { text: stemOf(s.text), isNumber: false, stop: STOP_WORDS.has(s.text) || (discourseIsStop && DISCOURSE_WORDS.has(s.text)) };
-    if (isNegation(s.text)) {
-      negated = true;
-      pending = true;
-    } else if (pending && !t.stop) {
-      negates ??= new Set<string>();
-      negates.add(t.text);
-      pending = false;
-    }
-    return t;
-  });
   const content = new Set<string>();
-  const numbers = new Set<string>();
-  const bigrams = new Set<string>();
   let prev: string | null = null;
-  for (const s of segments) {
-    if (s.isNumber) numbers.add(s.text);
-    else if (!s.stop) content.add(s.text);
+  for (const s of rawSegments(text)) {
+    let t: Token;
+    if (s.isNumber) t = { text: s.text, isNumber: true, stop: false };
+    else {
+      const w = wordOf(s.text);
+      t = w.token;
+      if (w.negation) {
+        negated = true;
+        pending = true;
+      } else if (pending && !t.stop) {
+        negates ??= new Set<string>();
+        negates.add(t.text);
+        pending = false;
+      }
+    }
+    into.segments.push(t);
+    if (t.isNumber) into.numbers.add(t.text);
+    else if (!t.stop) content.add(t.text);
     else continue;
-    if (prev !== null) bigrams.add(`${prev} ${s.text}`);
-    prev = s.text;
+    if (prev !== null) into.bigrams.add(`${prev} ${t.text}`);
+    prev = t.text;
   }
-  return { segments, content, numbers, bigrams, negated, negates: han ? null : negates, script: scriptOf(text) };
+  return { content, negated, negates: han ? null : negates };
 }
 
-function union(parts: readonly Tokenized[], text: string): ChunkTokens {
+/**
+ * Tokens of a text for grounding: its segments as Snowball stems and numbers (discourse words are
+ * stop words), content tokens, numbers, pairs, negation and script. `wordOf` reads one word (a
+ * judge's {@link Tokens} keeps them).
+ */
+export function tokenize(text: string, wordOf: (word: string) => WordInfo = wordInfo): Tokenized {
+  const into: Sink = { segments: [], numbers: new Set<string>(), bigrams: new Set<string>() };
+  const t = tokenizeInto(text, wordOf, into);
+  return { segments: into.segments, content: t.content, numbers: into.numbers, bigrams: into.bigrams, negated: t.negated, negates: t.negates, script: scriptOf(text) };
+}
+
+/** Content stems and numbers of a text for relevance (discourse words are content: rules v2). */
+export interface Terms {
+  readonly content: ReadonlySet<string>;
+  readonly numbers: ReadonlySet<string>;
+}
+
+/** {@link Terms} of a text: the content and numbers {@link tokenize} would give, with discourse words as content. */
+export function terms(text: string, wordOf: (word: string) => WordInfo = wordInfo): Terms {
   const content = new Set<string>();
   const numbers = new Set<string>();
-  const bigrams = new Set<string>();
-  const segments: Token[] = [];
+  for (const s of rawSegments(text)) {
+    if (s.isNumber) numbers.add(s.text);
+    else {
+      const w = wordOf(s.text);
+      if (!w.relevanceStop) content.add(w.token.text);
+    }
+  }
+  return { content, numbers };
+}
+
+/**
+ * Tokens of a chunk: each sentence tokenized as by {@link tokenize}, the segments, numbers and pairs
+ * of all (pairs within a sentence), each sentence's content and negation, and the sentences holding
+ * each content token.
+ */
+export function chunkTokens(text: string, wordOf: (word: string) => WordInfo = wordInfo): ChunkTokens {
+  const into: Sink = { segments: [], numbers: new Set<string>(), bigrams: new Set<string>() };
+  const content = new Set<string>();
   const positions = new Map<string, number[]>();
-  parts.forEach((p, i) => {
-    for (const t of p.content) {
+  const parts: ChunkSentence[] = [];
+  let negated = false;
+  for (const sentence of sentences(text)) {
+    const s = tokenizeInto(sentence, wordOf, into);
+    const i = parts.length;
+    for (const t of s.content) {
+      content.add(t);
       const at = positions.get(t);
       if (at === undefined) positions.set(t, [i]);
       else at.push(i);
     }
-  });
-  for (const p of parts) {
-    for (const t of p.content) content.add(t);
-    for (const t of p.numbers) numbers.add(t);
-    for (const t of p.bigrams) bigrams.add(t);
-    segments.push(...p.segments);
+    negated ||= s.negated;
+    parts.push(s);
   }
-  return {
-    segments,
-    content,
-    numbers,
-    bigrams,
-    negated: parts.some((p) => p.negated),
-    negates: null,
-    script: scriptOf(text),
-    sentences: parts.map((p) => ({ content: p.content, negated: p.negated, negates: p.negates })),
-    positions,
-  };
+  return { segments: into.segments, content, numbers: into.numbers, bigrams: into.bigrams, negated, negates: null, script: scriptOf(text), sentences: parts, positions };
 }
 
 /**
@@ -351,7 +406,7 @@ export interface ChunkCacheBound {
 export const CHUNK_CACHE: ChunkCacheBound = Object.freeze({ entries: 20_000, segments: 320_000 });
 /** Questions, answers and sentences whose tokens a heuristic judge keeps (those of the last questions). */
 const RECENT_CACHE_ENTRIES = 1_000;
-/** Words whose stems a heuristic judge keeps. */
+/** Words whose stems, stop-word and negation flags a heuristic judge keeps ({@link WordInfo}). */
 const STEM_CACHE_ENTRIES = 100_000;
 /** Chunk texts whose hashes a heuristic judge keeps: a trace's chunks, read by grounding and context relevance, are hashed once. */
 const HASH_MEMO_ENTRIES = 64;
@@ -362,15 +417,15 @@ const HASH_MEMO_ENTRIES = 64;
  * tokenized by claims, grounding and relevance alike, and words recur across all texts (stems).
  */
 export class Tokens {
-  readonly #stems = new Generations<string>(STEM_CACHE_ENTRIES);
+  readonly #words = new Generations<WordInfo>(STEM_CACHE_ENTRIES);
   readonly #chunks: Bounded<ChunkTokens>;
   readonly #recent = new Bounded<Tokenized>(RECENT_CACHE_ENTRIES);
-  readonly #recentRelevance = new Bounded<Tokenized>(RECENT_CACHE_ENTRIES);
-  readonly #stem = (word: string): string => this.#stems.get(word, stem);
+  readonly #recentRelevance = new Bounded<Terms>(RECENT_CACHE_ENTRIES);
+  readonly #word = (word: string): WordInfo => this.#words.get(word, wordInfo);
   readonly #hashes = new Generations<string>(HASH_MEMO_ENTRIES);
-  readonly #tokenize = (text: string): Tokenized => tokenize(text, this.#stem);
-  readonly #tokenizeRelevance = (text: string): Tokenized => tokenize(text, this.#stem, false);
-  readonly #chunk = (text: string): ChunkTokens => union(sentences(text).map(this.#tokenize), text);
+  readonly #tokenize = (text: string): Tokenized => tokenize(text, this.#word);
+  readonly #terms = (text: string): Terms => terms(text, this.#word);
+  readonly #chunk = (text: string): ChunkTokens => chunkTokens(text, this.#word);
   readonly #chunkTerms: Bounded<ReadonlySet<string>>;
   constructor(chunkCache: ChunkCacheBound = CHUNK_CACHE) {
     this.#chunks = new Bounded<ChunkTokens>(chunkCache.entries, chunkCache.segments, (t) => t.segments.length);
@@ -393,7 +448,7 @@ export class Tokens {
    */
   chunkTerms(text: string): ReadonlySet<string> {
     return this.#chunkTerms.get(this.#hashes.get(text, chunkHash), () => {
-      const t = this.#tokenizeRelevance(text);
+      const t = this.#terms(text);
       return new Set([...t.content, ...t.numbers]);
     });
   }
@@ -407,11 +462,11 @@ export class Tokens {
     return this.#recent.get(text, this.#tokenize);
   }
   /** Tokens of a question or answer for relevance (discourse words are content: rules v2). */
-  relevanceText(text: string): Tokenized {
-    return this.#recentRelevance.get(text, this.#tokenizeRelevance);
+  relevanceText(text: string): Terms {
+    return this.#recentRelevance.get(text, this.#terms);
   }
   /** Snowball stem of one lower-cased word (cached). */
   stem(word: string): string {
-    return this.#stem(word);
+    return this.#word(word).token.text;
   }
 }
