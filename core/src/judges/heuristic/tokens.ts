@@ -197,7 +197,7 @@ export interface WordInfo {
 }
 
 /** {@link WordInfo} of one lower-cased word. */
-export function wordInfo(word: string, stemOf: (word: string) => string = stem): WordInfo {
+function wordInfo(word: string, stemOf: (word: string) => string = stem): WordInfo {
   const stop = STOP_WORDS.has(word);
   return { token: { text: stemOf(word), isNumber: false, stop: stop || DISCOURSE_WORDS.has(word) }, relevanceStop: stop, negation: isNegation(word) };
 }
@@ -223,9 +223,7 @@ interface Sink {
  */
 function tokenizeInto(text: string, wordOf: (word: string) => WordInfo, into: Sink): ChunkSentence {
   const han = NEGATION_HAN.test(text);
-  let negated = han;
-  let negates: Set<string> | null = null;
-  let pending = false;
+  const negation = new Negation(han);
   const content = new Set<string>();
   let prev: string | null = null;
   for (const s of rawSegments(text)) {
@@ -233,15 +231,8 @@ function tokenizeInto(text: string, wordOf: (word: string) => WordInfo, into: Si
     if (s.isNumber) t = { text: s.text, isNumber: true, stop: false };
     else {
       const w = wordOf(s.text);
+      negation.read(w);
       t = w.token;
-      if (w.negation) {
-        negated = true;
-        pending = true;
-      } else if (pending && !t.stop) {
-        negates ??= new Set<string>();
-        negates.add(t.text);
-        pending = false;
-      }
     }
     into.segments.push(t);
     if (t.isNumber) into.numbers.add(t.text);
@@ -250,7 +241,24 @@ function tokenizeInto(text: string, wordOf: (word: string) => WordInfo, into: Si
     if (prev !== null) into.bigrams.add(`${prev} ${t.text}`);
     prev = t.text;
   }
-  return { content, negated, negates: han ? null : negates };
+  return { content, negated: negation.negated, negates: han ? null : negation.negates };
+}
+
+/** Whether a text negates, and what: the first content token after each negation word, read word by word. */
+class Negation {
+  negates: Set<string> | null = null;
+  #pending = false;
+  constructor(public negated: boolean) {}
+  read(w: WordInfo): void {
+    if (w.negation) {
+      this.negated = true;
+      this.#pending = true;
+    } else if (this.#pending && !w.token.stop) {
+      this.negates ??= new Set<string>();
+      this.negates.add(w.token.text);
+      this.#pending = false;
+    }
+  }
 }
 
 /**
@@ -271,7 +279,7 @@ export interface Terms {
 }
 
 /** {@link Terms} of a text: the content and numbers {@link tokenize} would give, with discourse words as content. */
-export function terms(text: string, wordOf: (word: string) => WordInfo = wordInfo): Terms {
+function terms(text: string, wordOf: (word: string) => WordInfo = wordInfo): Terms {
   const content = new Set<string>();
   const numbers = new Set<string>();
   for (const s of rawSegments(text)) {
@@ -289,7 +297,7 @@ export function terms(text: string, wordOf: (word: string) => WordInfo = wordInf
  * of all (pairs within a sentence), each sentence's content and negation, and the sentences holding
  * each content token.
  */
-export function chunkTokens(text: string, wordOf: (word: string) => WordInfo = wordInfo): ChunkTokens {
+function chunkTokens(text: string, wordOf: (word: string) => WordInfo = wordInfo): ChunkTokens {
   const into: Sink = { segments: [], numbers: new Set<string>(), bigrams: new Set<string>() };
   const content = new Set<string>();
   const positions = new Map<string, number[]>();
