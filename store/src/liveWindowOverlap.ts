@@ -1,14 +1,5 @@
+import { jaccard } from "@ragmeter/core/domain/overlap";
 import { entry, type KeptMinute, type KeptQuestion, type LiveWindow, type LiveWindowCache, type LiveWindowRow, later, question } from "./liveWindow.js";
-
-/** Jaccard similarity |A ∩ B| / |A ∪ B| of two rows' distinct documents; 1 when both have none (as replay's). */
-function jaccard(a: readonly string[], b: readonly string[]): number {
-  const A = new Set(a);
-  const B = new Set(b);
-  if (A.size === 0 && B.size === 0) return 1;
-  let inter = 0;
-  for (const x of A) if (B.has(x)) inter++;
-  return inter / (A.size + B.size - inter);
-}
 
 /** Two versions of a service: the questions both answered in the window and the sum of their Jaccard indexes (as ./live.ts's liveOverlap). */
 export interface LiveWindowOverlap {

@@ -2,7 +2,7 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jaccard, rankBiasedOverlap } from "../../scorer/src/runs/replay/overlap.js";
+import { jaccard, rankBiasedOverlap } from "../../core/src/domain/overlap.js";
 import { cli } from "../helpers/cli.js";
 import { startSampleServeChild } from "../helpers/sampleServe.js";
 

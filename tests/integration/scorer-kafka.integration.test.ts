@@ -8,6 +8,7 @@ import { type ScorerService, startScorerService } from "../../stream/src/service
 import { BROKER, consume, createTopic, createTopics, testAdmin } from "../helpers/collector-kafka-helpers.js";
 import { type KafkaEngine, openKafkaEngine } from "../helpers/kafkaEngine.js";
 import { protobufOf, ragSpans, traceId, traceRequest } from "../helpers/ragTrace.js";
+import { countingSpanInserts } from "../helpers/spanInserts.js";
 import { DOCS as docs, rows, sender, sleep, waitFor } from "../helpers/streaming.js";
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
@@ -232,25 +233,7 @@ describe("streaming scorer on the real broker and the ClickHouse engine (design 
   });
 
   it("a fetch's records go in writes within the span bound (issue 38), every one stored before the offset is committed", async () => {
-    const base = await freshStore();
-    const spanInserts: number[] = [];
-    const store: Store = {
-      ...base,
-      secondClient: async () => {
-        const c = await base.secondClient();
-        return new Proxy(c, {
-          get(target, prop, receiver) {
-            if (prop === "insert")
-              return (p: Parameters<typeof c.insert>[0]) => {
-                if (p.table.endsWith(".spans")) spanInserts.push(Array.isArray(p.values) ? p.values.length : -1);
-                return target.insert(p);
-              };
-            const v: unknown = Reflect.get(target, prop, receiver);
-            return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-          },
-        });
-      },
-    };
+    const { store, spanInserts } = countingSpanInserts(await freshStore());
     const { topic, drop } = await createTopic(1);
     // Ten traces of two spans on the topic before the scorer starts: its first fetch holds them all.
     for (let i = 0; i < 10; i++) {
@@ -273,7 +256,7 @@ describe("streaming scorer on the real broker and the ClickHouse engine (design 
       consumer: {
         maxWaitTimeMs: 200,
         beforeCommit: async (_partition, lastOffset) => {
-          const [r] = await rows<{ c: string }>(base, "SELECT count() AS c FROM DB.spans FINAL");
+          const [r] = await rows<{ c: string }>(store, "SELECT count() AS c FROM DB.spans FINAL");
           atCommit.push({ offset: lastOffset, stored: r?.c ?? "0" });
         },
       },

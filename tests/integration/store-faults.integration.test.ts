@@ -14,6 +14,7 @@ import { startScorerService } from "../../stream/src/service.js";
 import { BROKER, createTopic } from "../helpers/collector-kafka-helpers.js";
 import { type KafkaEngine, openKafkaEngine } from "../helpers/kafkaEngine.js";
 import { protobufOf, ragSpans, traceId, traceRequest } from "../helpers/ragTrace.js";
+import { countingSpanInserts } from "../helpers/spanInserts.js";
 import { DOCS as docs, rows, sender, sleep, waitFor } from "../helpers/streaming.js";
 
 // RAGMETER_FAULT_STORE_WRITE_EVERY (test-only, design §10): bench:soak fails one store write in 50.
@@ -69,25 +70,8 @@ describe("store write fault injection", () => {
     const home = await mkdtemp(path.join(tmpdir(), "ragmeter-faults-"));
     const faults: InjectedStoreWriteFault[] = [];
     const store = withWriteFaults(await openStore({ kind: "embedded", home, database: "ragmeter" }), 3, (f) => faults.push(f));
-    // What each insert into the spans table carried, counted beside the faults (a proxy over the second connection).
-    const spanInserts: number[] = [];
-    const counting: typeof store = {
-      ...store,
-      secondClient: async () => {
-        const c = await store.secondClient();
-        return new Proxy(c, {
-          get(target, prop, receiver) {
-            if (prop === "insert")
-              return (p: Parameters<typeof c.insert>[0]) => {
-                if (p.table.endsWith(".spans")) spanInserts.push(Array.isArray(p.values) ? p.values.length : -1);
-                return target.insert(p);
-              };
-            const v: unknown = Reflect.get(target, prop, receiver);
-            return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-          },
-        });
-      },
-    };
+    // What each insert into the spans table carried, counted beside the faults.
+    const { store: counting, spanInserts } = countingSpanInserts(store);
     const warnings: string[] = [];
     // Two spans a trace: at most three traces a write; the first request waits up to 200 ms for others.
     const svc = await startScorerService({

@@ -17,8 +17,8 @@ import { liveWindowOverlap } from "@ragmeter/store/liveWindowOverlap";
 
 export type { LiveMetricInfo } from "@ragmeter/store/liveTraces";
 
+import { distinct, jaccard } from "@ragmeter/core/domain/overlap";
 import { type BootstrapDraws, bootstrapDraws, bootstrapMeanInterval, DEFAULT_SEED } from "./bootstrap.js";
-import { distinct, jaccard } from "./replay/overlap.js";
 
 /** The variable that turns content capture on (named by the content-missing warning). */
 export const CAPTURE_CONTENT_ENV = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT";

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { EvaluationSink } from "@ragmeter/core/domain/evaluation";
+import { distinct, jaccard, rankBiasedOverlap } from "@ragmeter/core/domain/overlap";
 import type { QuestionResult } from "@ragmeter/core/domain/result";
 import type { Judge } from "@ragmeter/core/judges/types";
 import { type Expectations, scoreInteraction } from "@ragmeter/core/scoring/score";
@@ -14,7 +15,6 @@ import { askTarget, openRun } from "../recorder.js";
 import type { RunSpec } from "../spec.js";
 import { digestResults, type EvalOutcome, runMetricNames, runMetricValues } from "../summary.js";
 import type { Target } from "../target.js";
-import { distinct, jaccard, rankBiasedOverlap } from "./overlap.js";
 import { type CapturedInteraction, type ReplaySource, selectInteractions } from "./select.js";
 
 const LIVE = "captured live traffic: no golden item";
