@@ -116,7 +116,10 @@ describe("LLM judge calls: structured output fallback, retries, timeouts", () =>
     expect(r.status).toBe("judge_error");
     expect(r.value).toBeNull();
     expect(r.reason).toBe("timed out: the judgment used its time budget of 200 ms (RAGMETER_JUDGE_TIMEOUT_MS)");
-    expect(r.calls).toBe(server.requests.length);
+    // one call, not retried past the budget; on a loaded box the budget can end before the server has
+    // read the whole request, so the server saw at most that one
+    expect(r.calls).toBe(1);
+    expect(server.requests.length).toBeLessThanOrEqual(1);
   });
 
   it("a call answered after a delay longer than undici's headersTimeout: the judge's own agent waits as long as RAGMETER_JUDGE_TIMEOUT_MS (issue 40: Node's fetch gave up after 300 s whatever the setting)", async () => {
