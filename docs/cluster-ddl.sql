@@ -459,3 +459,31 @@ ALTER TABLE ragmeter.interactions ON CLUSTER ragmeter_cluster MODIFY COLUMN ques
 ALTER TABLE ragmeter.claims_local ON CLUSTER ragmeter_cluster MODIFY COLUMN claim CODEC(ZSTD(3)), MODIFY COLUMN chunk_ids CODEC(ZSTD(3));
 
 ALTER TABLE ragmeter.claims ON CLUSTER ragmeter_cluster MODIFY COLUMN claim CODEC(ZSTD(3)), MODIFY COLUMN chunk_ids CODEC(ZSTD(3));
+
+ALTER TABLE ragmeter.spans_local ON CLUSTER ragmeter_cluster MODIFY COLUMN trace_id CODEC(ZSTD(1)), MODIFY COLUMN span_id CODEC(ZSTD(1)), MODIFY COLUMN parent_span_id CODEC(ZSTD(1)), MODIFY COLUMN name CODEC(ZSTD(1)), MODIFY COLUMN start_time_unix_nano CODEC(Delta, ZSTD(1)), MODIFY COLUMN end_time_unix_nano CODEC(Delta, ZSTD(1)), MODIFY COLUMN received_at CODEC(Delta, ZSTD(1)), MODIFY COLUMN version CODEC(ZSTD(1)), MODIFY COLUMN chunk_hashes CODEC(ZSTD(1));
+
+ALTER TABLE ragmeter.spans ON CLUSTER ragmeter_cluster MODIFY COLUMN trace_id CODEC(ZSTD(1)), MODIFY COLUMN span_id CODEC(ZSTD(1)), MODIFY COLUMN parent_span_id CODEC(ZSTD(1)), MODIFY COLUMN name CODEC(ZSTD(1)), MODIFY COLUMN start_time_unix_nano CODEC(Delta, ZSTD(1)), MODIFY COLUMN end_time_unix_nano CODEC(Delta, ZSTD(1)), MODIFY COLUMN received_at CODEC(Delta, ZSTD(1)), MODIFY COLUMN version CODEC(ZSTD(1)), MODIFY COLUMN chunk_hashes CODEC(ZSTD(1));
+
+ALTER TABLE ragmeter.interactions_local ON CLUSTER ragmeter_cluster MODIFY COLUMN trace_id CODEC(ZSTD(1)), MODIFY COLUMN chunk_hashes CODEC(ZSTD(1));
+
+ALTER TABLE ragmeter.interactions ON CLUSTER ragmeter_cluster MODIFY COLUMN trace_id CODEC(ZSTD(1)), MODIFY COLUMN chunk_hashes CODEC(ZSTD(1));
+
+ALTER TABLE ragmeter.claims_local ON CLUSTER ragmeter_cluster MODIFY COLUMN trace_id CODEC(ZSTD(1)), MODIFY COLUMN claim_index CODEC(ZSTD(1)), MODIFY COLUMN version CODEC(ZSTD(1));
+
+ALTER TABLE ragmeter.claims ON CLUSTER ragmeter_cluster MODIFY COLUMN trace_id CODEC(ZSTD(1)), MODIFY COLUMN claim_index CODEC(ZSTD(1)), MODIFY COLUMN version CODEC(ZSTD(1));
+
+ALTER TABLE ragmeter.scores_local ON CLUSTER ragmeter_cluster MODIFY COLUMN trace_id CODEC(ZSTD(1)), MODIFY COLUMN value CODEC(ZSTD(1)), MODIFY COLUMN reason CODEC(ZSTD(1)), MODIFY COLUMN latency_ms CODEC(ZSTD(1));
+
+ALTER TABLE ragmeter.scores ON CLUSTER ragmeter_cluster MODIFY COLUMN trace_id CODEC(ZSTD(1)), MODIFY COLUMN value CODEC(ZSTD(1)), MODIFY COLUMN reason CODEC(ZSTD(1)), MODIFY COLUMN latency_ms CODEC(ZSTD(1));
+
+ALTER TABLE ragmeter.live_traces_local ON CLUSTER ragmeter_cluster MODIFY COLUMN trace_id CODEC(ZSTD(1)), MODIFY COLUMN documents CODEC(ZSTD(1));
+
+ALTER TABLE ragmeter.live_traces ON CLUSTER ragmeter_cluster MODIFY COLUMN trace_id CODEC(ZSTD(1)), MODIFY COLUMN documents CODEC(ZSTD(1));
+
+ALTER TABLE ragmeter.live_scores_local ON CLUSTER ragmeter_cluster MODIFY COLUMN trace_id CODEC(ZSTD(1)), MODIFY COLUMN value CODEC(ZSTD(1));
+
+ALTER TABLE ragmeter.live_scores ON CLUSTER ragmeter_cluster MODIFY COLUMN trace_id CODEC(ZSTD(1)), MODIFY COLUMN value CODEC(ZSTD(1));
+
+ALTER TABLE ragmeter.chunks_local ON CLUSTER ragmeter_cluster MODIFY COLUMN chunk_hash CODEC(ZSTD(1));
+
+ALTER TABLE ragmeter.chunks ON CLUSTER ragmeter_cluster MODIFY COLUMN chunk_hash CODEC(ZSTD(1));

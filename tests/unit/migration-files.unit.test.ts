@@ -29,6 +29,7 @@ const NAMES = [
   // written as files
   "spans.chunk_hashes: spans keep references to the chunks' texts stored in chunks",
   "ZSTD(3) on the captured text columns (spans, logs, chunks, interactions, claims)",
+  "ZSTD(1) on the id, hash, time and number columns (spans, interactions, claims, scores, live_traces, live_scores, chunks)",
 ];
 
 interface Before {
