@@ -11,6 +11,15 @@
 import { type MetricTable, metricTable } from "@ragmeter/core/metrics";
 import { avgColumns, hitMetric, metricsAtEveryK, metricsAtK, scaledJudgedMetric, sqlNames } from "./metrics.js";
 
+/**
+ * A claim's text (design §6, migration 16): a claim stored as a slice of its answer is read back
+ * from `i.answer` when the answer's digest is the one it was cut from, else its `claim` column. The
+ * same SQL as the store's `claimTextSql("c", "i.answer")` (core/src/domain/claimSpans.ts; a unit
+ * test holds them equal), written out here: the dashboards import only the metric table.
+ */
+export const CLAIM_TEXT =
+  "if(c.claim_length > 0 AND reinterpretAsUInt32(MD5(ifNull(i.answer, ''))) = c.answer_digest, substring(ifNull(i.answer, ''), c.claim_start + 1, c.claim_length), c.claim)";
+
 /** Dashboard variables (names used in the SQL). */
 export const VARIABLES = {
   k: "k",
@@ -176,10 +185,10 @@ WHERE ${filters({ time: "created_at", source: "interactions" })}
 GROUP BY pipeline_version
 ORDER BY pipeline_version`,
 
-    grounding_recent_bad: `SELECT c.created_at AS time, c.verdict AS verdict, c.claim AS claim, i.question AS question,
+    grounding_recent_bad: `SELECT c.created_at AS time, c.verdict AS verdict, ${CLAIM_TEXT} AS claim, i.question AS question,
   c.pipeline_version AS pipeline_version, c.trace_id AS trace_id, c.golden_id AS golden_id
 FROM claims AS c FINAL
-LEFT JOIN (SELECT trace_id, question FROM interactions FINAL) AS i ON i.trace_id = c.trace_id
+LEFT JOIN (SELECT trace_id, question, answer FROM interactions FINAL) AS i ON i.trace_id = c.trace_id
 WHERE c.verdict IN ('UNSUPPORTED', 'CONTRADICTED')
   AND ${filters({ time: "created_at", source: "interactions", prefix: "c." })}
 ORDER BY time DESC, trace_id, c.claim_index

@@ -1,3 +1,4 @@
+import { claimTextSql } from "@ragmeter/core/domain/claimSpans";
 import { RELEVANCE } from "@ragmeter/core/domain/metrics/judged";
 import { withChunkTexts } from "./chunks.js";
 import type { Store } from "./client.js";
@@ -37,7 +38,10 @@ export async function readCalibrationRows(
   );
   const interactions = (await withChunkTexts(store, stored)).map(({ chunk_hashes: _, ...r }): CalibrationInteractionRow => r);
   const claims = await q<CalibrationClaimRow>(
-    `SELECT trace_id, claim_index, claim, verdict, chunk_ids FROM ${db}.claims FINAL WHERE run_id = {runId:String} AND repeat_index = 0 ORDER BY trace_id, claim_index`,
+    `SELECT c.trace_id AS trace_id, c.claim_index AS claim_index, ${claimTextSql("c", "i.answer")} AS claim, c.verdict AS verdict, c.chunk_ids AS chunk_ids
+      FROM ${db}.claims AS c FINAL
+      LEFT JOIN (SELECT trace_id, answer FROM ${db}.interactions FINAL WHERE trace_id IN (SELECT trace_id FROM ${db}.claims WHERE run_id = {runId:String})) AS i ON i.trace_id = c.trace_id
+      WHERE c.run_id = {runId:String} AND c.repeat_index = 0 ORDER BY trace_id, claim_index`,
   );
   const relevance = await q<CalibrationRelevanceRow>(
     `SELECT trace_id, value, status FROM ${db}.scores FINAL WHERE run_id = {runId:String} AND metric = {relevance:String} AND repeat_index = 0`,

@@ -55,7 +55,7 @@ export function forgetStatements(database: string, cluster: string | null, trace
       `DELETE FROM ${table("spans")} WHERE ${inIds}`,
       `DELETE FROM ${table("logs")} WHERE ${inIds}`,
       `ALTER TABLE ${table("interactions")} UPDATE question = '', answer = NULL, retrieved = [], chunk_hashes = [] WHERE ${inIds} AND (question != '' OR answer IS NOT NULL OR notEmpty(retrieved))`,
-      `ALTER TABLE ${table("claims")} UPDATE claim = '' WHERE ${inIds} AND claim != ''`,
+      `ALTER TABLE ${table("claims")} UPDATE claim = '', claim_start = 0, claim_length = 0, answer_digest = 0 WHERE ${inIds} AND (claim != '' OR claim_length > 0)`,
     ];
   });
 }
@@ -92,7 +92,7 @@ export async function countForgettable(store: Store, traceIds: readonly string[]
           (SELECT count() FROM ${db}.spans FINAL WHERE ${where}) AS spans,
           (SELECT count() FROM ${db}.logs FINAL WHERE ${where}) AS logs,
           (SELECT count() FROM ${db}.interactions FINAL WHERE ${where} AND (question != '' OR answer IS NOT NULL OR notEmpty(retrieved))) AS interactions,
-          (SELECT count() FROM ${db}.claims FINAL WHERE ${where} AND claim != '') AS claims,
+          (SELECT count() FROM ${db}.claims FINAL WHERE ${where} AND (claim != '' OR claim_length > 0)) AS claims,
           (SELECT count() FROM ${db}.scores FINAL WHERE ${where}) AS scores`,
       query_params: { ids },
       format: "JSONEachRow",

@@ -1,3 +1,4 @@
+import { claimTextSql } from "@ragmeter/core/domain/claimSpans";
 import { z } from "zod";
 import type { Store } from "./client.js";
 import { utcTime } from "./rows.js";
@@ -76,9 +77,9 @@ export async function goldenQuestionsOfRun(store: Store, goldenSetHash: string, 
 export async function recentBadClaims(store: Store, runIds: readonly string[], limit: number): Promise<z.infer<typeof badClaimSchema>[]> {
   const db = store.database;
   const bad = await store.client.query({
-    query: `SELECT toString(c.created_at) AS time, c.verdict AS verdict, c.claim AS claim, ifNull(i.question, '') AS question, c.pipeline_version AS pipeline_version, c.trace_id AS trace_id, c.golden_id AS golden_id
+    query: `SELECT toString(c.created_at) AS time, c.verdict AS verdict, ${claimTextSql("c", "i.answer")} AS claim, ifNull(i.question, '') AS question, c.pipeline_version AS pipeline_version, c.trace_id AS trace_id, c.golden_id AS golden_id
       FROM ${db}.claims AS c FINAL
-      LEFT JOIN (SELECT trace_id, question FROM ${db}.interactions FINAL) AS i ON i.trace_id = c.trace_id
+      LEFT JOIN (SELECT trace_id, question, answer FROM ${db}.interactions FINAL) AS i ON i.trace_id = c.trace_id
       WHERE c.verdict IN ('UNSUPPORTED', 'CONTRADICTED') AND (c.run_id IN {runs:Array(String)} OR c.run_id = 'live')
       ORDER BY c.created_at DESC, c.trace_id, c.claim_index
       LIMIT {limit:UInt32}`,

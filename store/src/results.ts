@@ -1,4 +1,5 @@
 import { chunkHash } from "@ragmeter/core/domain/chunkHash";
+import { claimSpan } from "@ragmeter/core/domain/claimSpans";
 import type { ResultBatch } from "@ragmeter/core/domain/rows";
 import { saveChunks } from "./chunks.js";
 import type { Store } from "./client.js";
@@ -52,6 +53,38 @@ const SCORE_COLUMNS = [
   "version",
 ] as const;
 
+const CLAIM_COLUMNS = [
+  "run_id",
+  "trace_id",
+  "golden_id",
+  "judge_prompt_version",
+  "repeat_index",
+  "claim_index",
+  "claim",
+  "verdict",
+  "chunk_ids",
+  "judge_model",
+  "pipeline_version",
+  "created_at",
+  "version",
+  "claim_start",
+  "claim_length",
+  "answer_digest",
+] as const;
+
+/**
+ * The answer each trace's interaction of `interactions` stores, by trace id; a trace given two
+ * different answers in one batch has none here (which row the store keeps is not known).
+ */
+function batchAnswers(interactions: ResultBatch["interactions"]): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  for (const i of interactions) {
+    const seen = out.get(i.trace_id);
+    out.set(i.trace_id, seen === undefined || seen === i.answer ? i.answer : null);
+  }
+  return out;
+}
+
 /**
  * Writes the chunks, scores and claims, then the interactions (the mark of a scored trace), then the
  * live view's rows of the live interactions (`liveRows`: `live_scores`, then `live_traces`). Keys are those of design §6, so
@@ -99,24 +132,33 @@ export async function saveResults(store: Store, batch: ResultBatch): Promise<voi
     });
   }
   if (batch.claims.length > 0) {
+    // A claim cut from its answer is stored as offsets into the answer its interaction stores.
+    const answers = batchAnswers(batch.interactions);
     await store.client.insert({
       table: `${db}.claims`,
-      values: batch.claims.map((c) => ({
-        run_id: c.run_id,
-        trace_id: c.trace_id,
-        golden_id: c.golden_id,
-        judge_prompt_version: c.judge_prompt_version,
-        repeat_index: c.repeat_index,
-        claim_index: c.claim_index,
-        claim: c.claim,
-        verdict: c.verdict,
-        chunk_ids: c.chunk_ids,
-        judge_model: c.judge_model,
-        pipeline_version: c.pipeline_version,
-        created_at: now,
-        version,
-      })),
-      format: "JSONEachRow",
+      columns: [...CLAIM_COLUMNS],
+      values: batch.claims.map((c) => {
+        const span = claimSpan(c.claim, answers.get(c.trace_id) ?? null);
+        return [
+          c.run_id,
+          c.trace_id,
+          c.golden_id,
+          c.judge_prompt_version,
+          c.repeat_index,
+          c.claim_index,
+          span.claim,
+          c.verdict,
+          c.chunk_ids,
+          c.judge_model,
+          c.pipeline_version,
+          now,
+          version,
+          span.claim_start,
+          span.claim_length,
+          span.answer_digest,
+        ];
+      }),
+      format: "JSONCompactEachRow",
     });
   }
   // The interactions after their scores and claims: an interaction is what marks a trace scored (the

@@ -6,6 +6,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { claimSpan } from "../../core/src/domain/claimSpans.js";
 import { DASHBOARDS, expandPanelSql, PANEL_SQL, type PanelId, type QueryContext, VARIABLE_SQL, type VariableValue } from "../../dashboards/src/index.js";
 import { openStore, type Store } from "../../store/src/client.js";
 
@@ -181,7 +182,8 @@ for (let i = 0; i < 4; i++) {
     service: i % 2 === 0 ? "svc-a" : "svc-b",
     pv: "v2",
     question: `live question ${i}`,
-    answer: `live answer ${i}`,
+    // Its claim is a slice of it: stored as offsets (migration 16), the dashboard puts the text back.
+    answer: `live answer ${i}. live claim ${i} Ж🧾.`,
     created,
   });
   const base = { run_id: "live", trace_id: trace, golden_id: "", repeat: 0, pv: "v2", source: "live", created, kind: "llm" };
@@ -193,7 +195,7 @@ for (let i = 0; i < 4; i++) {
       trace_id: trace,
       golden_id: "",
       idx: 0,
-      claim: `live claim ${i}`,
+      claim: `live claim ${i} Ж🧾`,
       verdict: ["SUPPORTED", "CONTRADICTED", "UNSUPPORTED"][i] ?? "SUPPORTED",
       pv: "v2",
       created,
@@ -341,7 +343,7 @@ async function seed(store: Store): Promise<void> {
         repeat_index: 0,
         claim_index: c.idx,
         golden_id: c.golden_id,
-        claim: stale ? `stale ${c.claim}` : c.claim,
+        ...(stale ? { claim: `stale ${c.claim}` } : claimSpan(c.claim, interactionOf.get(c.trace_id)?.answer ?? null)),
         verdict: stale ? (c.verdict === "SUPPORTED" ? "CONTRADICTED" : "SUPPORTED") : c.verdict,
         chunk_ids: [],
         judge_model: "m",

@@ -277,7 +277,7 @@ describe("retention of captured content (RAGMETER_RETENTION_DAYS, design §13)",
       `DELETE FROM db.spans_local ON CLUSTER c WHERE trace_id IN ('${id}')`,
       `DELETE FROM db.logs_local ON CLUSTER c WHERE trace_id IN ('${id}')`,
       `ALTER TABLE db.interactions_local ON CLUSTER c UPDATE question = '', answer = NULL, retrieved = [], chunk_hashes = [] WHERE trace_id IN ('${id}') AND (question != '' OR answer IS NOT NULL OR notEmpty(retrieved))`,
-      `ALTER TABLE db.claims_local ON CLUSTER c UPDATE claim = '' WHERE trace_id IN ('${id}') AND claim != ''`,
+      `ALTER TABLE db.claims_local ON CLUSTER c UPDATE claim = '', claim_start = 0, claim_length = 0, answer_digest = 0 WHERE trace_id IN ('${id}') AND (claim != '' OR claim_length > 0)`,
     ]);
     const tomb = migrationStatements("db", null).find((s) => s.includes("db.forgotten_traces ("));
     const [localTomb, distTomb] = clusteredStatements(tomb ?? "", "c");

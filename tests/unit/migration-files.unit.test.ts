@@ -30,6 +30,7 @@ const NAMES = [
   "spans.chunk_hashes: spans keep references to the chunks' texts stored in chunks",
   "ZSTD(3) on the captured text columns (spans, logs, chunks, interactions, claims)",
   "ZSTD(1) on the id, hash, time and number columns (spans, interactions, claims, scores, live_traces, live_scores, chunks)",
+  "claims.claim_start, .claim_length, .answer_digest: a claim cut from its answer is stored as a slice of it",
 ];
 
 interface Before {
