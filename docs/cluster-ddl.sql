@@ -491,3 +491,15 @@ ALTER TABLE ragmeter.chunks ON CLUSTER ragmeter_cluster MODIFY COLUMN chunk_hash
 ALTER TABLE ragmeter.claims_local ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS claim_start UInt32 DEFAULT 0 CODEC(T64, ZSTD(1)), ADD COLUMN IF NOT EXISTS claim_length UInt32 DEFAULT 0 CODEC(T64, ZSTD(1)), ADD COLUMN IF NOT EXISTS answer_digest UInt32 DEFAULT 0 CODEC(ZSTD(1));
 
 ALTER TABLE ragmeter.claims ON CLUSTER ragmeter_cluster ADD COLUMN IF NOT EXISTS claim_start UInt32 DEFAULT 0 CODEC(T64, ZSTD(1)), ADD COLUMN IF NOT EXISTS claim_length UInt32 DEFAULT 0 CODEC(T64, ZSTD(1)), ADD COLUMN IF NOT EXISTS answer_digest UInt32 DEFAULT 0 CODEC(ZSTD(1));
+
+ALTER TABLE ragmeter.spans_local ON CLUSTER ragmeter_cluster MODIFY COLUMN attributes CODEC(ZSTD(9));
+
+ALTER TABLE ragmeter.spans ON CLUSTER ragmeter_cluster MODIFY COLUMN attributes CODEC(ZSTD(9));
+
+ALTER TABLE ragmeter.chunks_local ON CLUSTER ragmeter_cluster MODIFY COLUMN text CODEC(ZSTD(9));
+
+ALTER TABLE ragmeter.chunks ON CLUSTER ragmeter_cluster MODIFY COLUMN text CODEC(ZSTD(9));
+
+ALTER TABLE ragmeter.interactions_local ON CLUSTER ragmeter_cluster MODIFY COLUMN answer CODEC(ZSTD(9));
+
+ALTER TABLE ragmeter.interactions ON CLUSTER ragmeter_cluster MODIFY COLUMN answer CODEC(ZSTD(9));

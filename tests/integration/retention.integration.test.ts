@@ -65,7 +65,7 @@ describe("retention of captured content (RAGMETER_RETENTION_DAYS, design §13)",
     for (const t of ["scores", "runs", "golden_items", "golden_sets", "ingestion_stats", "comparisons", "forgotten_traces", "calibrations"])
       expect(c.get(t), t).not.toContain("TTL");
     // migration 5: the JSON content columns' defaults still parse once a TTL reset them
-    expect(c.get("spans")).toContain("`attributes` String DEFAULT '{}' CODEC(ZSTD(3)) TTL received_at + toIntervalDay(30)");
+    expect(c.get("spans")).toContain("`attributes` String DEFAULT '{}' CODEC(ZSTD(9)) TTL received_at + toIntervalDay(30)");
     expect(c.get("spans")).toContain("`events` String DEFAULT '[]' CODEC(ZSTD(3)) TTL");
     expect(c.get("logs")).toContain("`body` String DEFAULT 'null' CODEC(ZSTD(3)) TTL");
     expect(await applyRetention(base.client, "ragmeter", null, RET)).toEqual([]);

@@ -31,6 +31,7 @@ const NAMES = [
   "ZSTD(3) on the captured text columns (spans, logs, chunks, interactions, claims)",
   "ZSTD(1) on the id, hash, time and number columns (spans, interactions, claims, scores, live_traces, live_scores, chunks)",
   "claims.claim_start, .claim_length, .answer_digest: a claim cut from its answer is stored as a slice of it",
+  "ZSTD(9) on the largest text columns (spans.attributes, chunks.text, interactions.answer)",
 ];
 
 interface Before {
