@@ -213,9 +213,9 @@ async function withSpanChunkTexts(store: Store, referring: readonly Referring[])
     store,
     referring.flatMap((r) => r.chunk_hashes),
   );
-  for (const { list, index } of referring) {
+  for (const { list, index, chunk_hashes } of referring) {
     const s = list[index] as StoredSpan;
-    list[index] = { ...s, attributes: attachChunkTexts(s.attributes, texts) };
+    list[index] = { ...s, attributes: attachChunkTexts(s.attributes, texts, chunk_hashes) };
   }
 }
 

@@ -4,8 +4,10 @@ import type { Attrs, AttrValue } from "./spans.js";
  * Chunk references in stored spans (design §6, `spans.chunk_hashes`): a retrieved chunk's text at a
  * known attribute is stored once in `chunks` and the span keeps a reference in its place.
  * - A flat attribute (OpenInference `retrieval.documents.<i>.document.content`, the reranker's
- *   `reranker.input_documents.<i>…` and `reranker.output_documents.<i>…`) holds
- *   {@link CHUNK_REF_PREFIX} + the text's hash instead of the text.
+ *   `reranker.input_documents.<i>…` and `reranker.output_documents.<i>…`) holds a reference
+ *   instead of the text: {@link CHUNK_REF_PREFIX} + `#` + the index of the text's hash in the span's
+ *   `chunk_hashes` (spans stored before: the prefix + the hash itself, which readers still resolve;
+ *   the index is a few bytes where a hash's 32 hex digits compressed to about 17).
  * - Inside the JSON of `gen_ai.retrieval.documents` the text's JSON string literal becomes that
  *   reference's literal, only when putting the text back gives the attribute's exact bytes.
  * A span is left whole when one of those attributes already holds the prefix (a reference is then
@@ -28,7 +30,11 @@ const isChunkTextKey = (key: string): boolean => FLAT_KEY.test(key) || JSON_KEYS
 /** A span's attributes with its chunks' texts taken out, and those texts by hash. */
 export interface DetachedChunks {
   readonly attributes: Attrs;
-  /** Hash → text of each chunk taken out, in the order first met, with its document id as far as the span says ('' unknown). */
+  /**
+   * Hash → text of each chunk taken out, in the order first met, with its document id as far as the
+   * span says ('' unknown). The keys in this order are the span's `chunk_hashes`, which the
+   * references index.
+   */
   readonly texts: ReadonlyMap<string, { readonly text: string; readonly document_id: string }>;
 }
 
@@ -69,11 +75,26 @@ function jsonDocumentTexts(raw: string): { text: string; document_id: string }[]
   return out;
 }
 
-/** Puts the texts back into one attribute value (a value without references unchanged); a hash not in `texts` reads as `''`. */
-function attachValue(key: string, v: AttrValue, texts: ReadonlyMap<string, string>): AttrValue {
+/** A reference's target (`#<index>` into `hashes`, or a hash) as a hash; '' for an index `hashes` lacks. */
+const hashOf = (target: string, hashes: readonly string[]): string => (target.startsWith("#") ? (hashes[Number(target.slice(1))] ?? "") : target);
+
+/** A flat value that is a reference: its target; else null. */
+const FLAT_REF = /^ragmeter\.chunk_ref:(#\d+|[0-9a-f]{32})$/u;
+
+/** A reference's JSON string literal inside a document list. */
+const JSON_REF = /"ragmeter\.chunk_ref:(#\d+|[0-9a-f]{32})"/gu;
+
+/**
+ * Puts the texts back into one attribute value (a value without references unchanged); a hash not
+ * in `texts` reads as `''`. `hashes`: the span's `chunk_hashes`, which `#<index>` references index.
+ */
+function attachValue(key: string, v: AttrValue, texts: ReadonlyMap<string, string>, hashes: readonly string[]): AttrValue {
   if (typeof v !== "string" || !v.includes(CHUNK_REF_PREFIX)) return v;
-  if (FLAT_KEY.test(key)) return v.startsWith(CHUNK_REF_PREFIX) ? (texts.get(v.slice(CHUNK_REF_PREFIX.length)) ?? "") : v;
-  return v.replace(/"ragmeter\.chunk_ref:([0-9a-f]{32})"/gu, (_, h: string) => JSON.stringify(texts.get(h) ?? ""));
+  if (FLAT_KEY.test(key)) {
+    const m = FLAT_REF.exec(v);
+    return m === null ? v : (texts.get(hashOf(m[1] as string, hashes)) ?? "");
+  }
+  return v.replace(JSON_REF, (_, t: string) => JSON.stringify(texts.get(hashOf(t, hashes)) ?? ""));
 }
 
 type Chunk = { readonly text: string; readonly document_id: string };
@@ -109,7 +130,7 @@ function detachJson(key: string, raw: string, hash: (text: string) => string): {
     if (!chunks.has(h)) chunks.set(h, d);
   }
   // Only when putting the texts back gives the exact value (escapes written otherwise stay inline).
-  if (chunks.size === 0 || attachValue(key, value, new Map([...chunks].map(([h, d]) => [h, d.text]))) !== raw) return null;
+  if (chunks.size === 0 || attachValue(key, value, new Map([...chunks].map(([h, d]) => [h, d.text])), []) !== raw) return null;
   return { value, chunks };
 }
 
@@ -122,23 +143,33 @@ export function detachChunkTexts(attributes: Attrs, hash: (text: string) => stri
   if (keys === null) return null;
   const texts = new Map<string, Chunk>();
   const out: Attrs = { ...attributes };
+  const detached: string[] = [];
   for (const k of keys) {
     const v = attributes[k] as string;
     const d = FLAT_KEY.test(k) ? detachFlat(attributes, k, v, hash) : detachJson(k, v, hash);
     if (d === null) continue;
     out[k] = d.value;
+    detached.push(k);
     for (const [h, c] of d.chunks) if (!texts.has(h)) texts.set(h, c);
   }
-  return texts.size === 0 ? null : { attributes: out, texts };
+  if (texts.size === 0) return null;
+  // The references by hash become references by index into the span's chunk_hashes (texts' keys).
+  const index = new Map([...texts.keys()].map((h, i) => [h, `${CHUNK_REF_PREFIX}#${i}`]));
+  for (const k of detached) out[k] = (out[k] as string).replace(HASH_REF, (ref: string) => index.get(ref.slice(CHUNK_REF_PREFIX.length)) ?? ref);
+  return { attributes: out, texts };
 }
+
+/** A reference by hash, as {@link detachFlat} and {@link detachJson} write it first. */
+const HASH_REF = /ragmeter\.chunk_ref:[0-9a-f]{32}/gu;
 
 /**
  * A span's attributes with the texts of its references put back from `texts` (hash → text); a hash
- * `texts` lacks (its chunk gone: retention or `forget`) reads as a blank text. Call only for a span
- * stored with references (`spans.chunk_hashes` not empty): others are returned as they are.
+ * `texts` lacks (its chunk gone: retention or `forget`) reads as a blank text. `hashes`: the span's
+ * `chunk_hashes`. Call only for a span stored with references (`chunk_hashes` not empty): others are
+ * returned as they are.
  */
-export function attachChunkTexts(attributes: Attrs, texts: ReadonlyMap<string, string>): Attrs {
+export function attachChunkTexts(attributes: Attrs, texts: ReadonlyMap<string, string>, hashes: readonly string[]): Attrs {
   const out: Attrs = {};
-  for (const [k, v] of Object.entries(attributes)) out[k] = isChunkTextKey(k) ? attachValue(k, v, texts) : v;
+  for (const [k, v] of Object.entries(attributes)) out[k] = isChunkTextKey(k) ? attachValue(k, v, texts, hashes) : v;
   return out;
 }
