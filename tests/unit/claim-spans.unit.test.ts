@@ -26,6 +26,10 @@ describe("claims stored as slices of their answer (design §6, migration 16)", (
     expect(claimSpan("Refunds take thirty days.", ANSWER)).toEqual({ claim: "Refunds take thirty days.", ...kept });
     expect(claimSpan("", ANSWER)).toEqual({ claim: "", ...kept });
     expect(claimSpan("Refunds take 30 days.", null)).toEqual({ claim: "Refunds take 30 days.", ...kept });
+    // A lone surrogate (an answer cut inside an emoji) in the answer or the claim: the text is kept.
+    const cut = `${ANSWER} \ud83e`;
+    expect(claimSpan("Refunds take 30 days.", cut)).toEqual({ claim: "Refunds take 30 days.", ...kept });
+    expect(claimSpan("\udfe7 safe.", ANSWER.replace("🧾", "x\udfe7"))).toEqual({ claim: "\udfe7 safe.", ...kept });
   });
 
   it("the dashboards read a claim's text with the store's SQL", () => {

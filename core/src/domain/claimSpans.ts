@@ -28,12 +28,16 @@ function answerDigest(answer: string): number {
   return createHash("md5").update(answer, "utf8").digest().readUInt32LE(0);
 }
 
+/** A UTF-16 code unit of a surrogate pair standing alone (`u`: a whole pair is one code point, not Cs). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /**
  * How to store `claim` of an interaction whose stored answer is `answer` (null: none, or not known
  * to this writer): its offsets when it is a non-blank slice of the answer, else its text.
  */
 export function claimSpan(claim: string, answer: string | null): ClaimSpan {
-  const at = answer === null || claim === "" ? -1 : answer.indexOf(claim);
+  // Lone surrogates have no UTF-8 bytes of their own (the store would not hold what the offsets count).
+  const at = answer === null || claim === "" || LONE_SURROGATE.test(answer) || LONE_SURROGATE.test(claim) ? -1 : answer.indexOf(claim);
   if (answer === null || at < 0) return { claim, claim_start: 0, claim_length: 0, answer_digest: 0 };
   const start = Buffer.byteLength(answer.slice(0, at), "utf8");
   return { claim: "", claim_start: start, claim_length: Buffer.byteLength(claim, "utf8"), answer_digest: answerDigest(answer) };
