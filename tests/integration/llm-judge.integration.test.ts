@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseGoldenSet } from "@ragmeter/golden";
 import { afterEach, describe, expect, it } from "vitest";
+import { claimTextSql } from "../../core/src/domain/claimSpans.js";
 import { judgeGrounding, judgeRelevance } from "../../core/src/judges/types.js";
 import type { Target } from "../../scorer/src/runs/target.js";
 import { openStore } from "../../store/src/client.js";
@@ -171,7 +172,11 @@ describe("LLM judges through the real openai client against a local OpenAI-compa
     const o = await evalGolden(golden, target, judge, store, { concurrency: 1 });
     expect(o.aggregate.metrics["grounding"]).toBe(0.5);
     const claims = await store.client.query({
-      query: "SELECT claim_index, claim, verdict, chunk_ids FROM ragmeter.claims FINAL ORDER BY claim_index",
+      // a claim that is a slice of its answer is stored as offsets (migration 16): the text read as the store's readers read it
+      query: `SELECT c.claim_index AS claim_index, ${claimTextSql("c", "i.answer")} AS claim, c.verdict AS verdict, c.chunk_ids AS chunk_ids
+        FROM ragmeter.claims AS c FINAL
+        LEFT JOIN (SELECT trace_id, answer FROM ragmeter.interactions FINAL) AS i ON i.trace_id = c.trace_id
+        ORDER BY c.claim_index`,
       format: "JSONEachRow",
     });
     expect(await claims.json()).toEqual([
