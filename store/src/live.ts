@@ -1,7 +1,7 @@
 import { TupleParam } from "@clickhouse/client";
 import { z } from "zod";
 import type { Store } from "./client.js";
-import type { LiveMinuteMark } from "./liveWindow.js";
+import type { LiveMinuteMark } from "./liveWindowRead.js";
 
 /**
  * Queries of `ragmeter live` / `/api/live` (design §3, live view) on `live_traces` (migration 7: a
@@ -43,9 +43,8 @@ function windowRows(db: string, f: LiveFilter, superseded: readonly string[], ta
 const num = z.union([z.number(), z.string()]).transform(Number);
 
 /**
- * A row of {@link liveAggregates}' statement: `kind` `t` (traces, each with the superseded rows'
- * keys), `m` (a live metric's scores) or `w` (the window's one row: the stream's counters); columns a
- * kind has not are empty.
+ * A row of {@link liveAggregates}' statement: `kind` `t` (traces), `m` (a live metric's scores) or
+ * `w` (the window's one row: the superseded rows' keys); columns a kind has not are empty.
  */
 const aggregateRow = (r: unknown) =>
   compact(r, "sssnssnnsnnnnnaona", (x) => ({
@@ -64,8 +63,6 @@ const aggregateRow = (r: unknown) =>
     input_tokens: Number(x[12]), // m
     output_tokens: Number(x[13]), // m
     superseded: x[14] as string[], // w
-    judge_errors: x[15] as Record<string, number | string>, // w: by kind
-    budget: Number(x[16]), // w: judge calls skipped for the budget
     supersededMinutes: (x[17] as string[]).map(Number), // w: the minutes (s) of the superseded rows
   }));
 type AggregateRow = ReturnType<typeof aggregateRow>;
@@ -109,22 +106,12 @@ const metricRow = (r: AggregateRow) => ({
  */
 export type LiveMetricAggregate = ReturnType<typeof metricRow>;
 
-/** The stream's judge failures by kind and calls skipped for the judge budget, over the minutes from the one holding the window's start. */
-export interface LiveStreamStats {
-  readonly judge_errors: Readonly<Record<string, number>>;
-  readonly judge_skipped_budget_exhausted: number;
-}
-
 /** What {@link liveAggregates} returns. */
 export interface LiveAggregates {
   readonly traces: LiveTraceAggregate[];
   readonly metrics: LiveMetricAggregate[];
   /** Keys (`trace_id:version`) of the window's rows a later scoring of their trace superseded. */
   readonly superseded: string[];
-  /** From `ingestion_stats` (migration 9; every scorer of the store). */
-  readonly stream: LiveStreamStats;
-  /** The most recent `ok` values asked for ({@link LiveAggregateInputs.recent}), the latest first (by time, then trace id). */
-  readonly recent?: LiveRecentRow[];
 }
 
 /** The empty columns of the metric-level and window-level parts of {@link aggregateRow}. */
@@ -166,11 +153,11 @@ function coveredMinutes(marks: readonly LiveMinuteMark[], since: number, bounds:
 
 /**
  * Rows of `live_minutes` of the covered minutes (`covered`: each minute, s, at its covered version),
- * with the filter's service and version: kind `t` (traces, unless `traces` is false) and kind `m` of
+ * with the filter's service and version: kind `t` (traces) and kind `m` of
  * the live metrics `{metrics}`. The pairs are a parameter (numbers of the store's own), not a subquery.
  */
-function minuteRows(db: string, f: LiveFilter, traces: boolean): string {
-  return `FROM ${db}.live_minutes FINAL WHERE (${traces ? "kind = 't' OR " : ""}metric IN {metrics:Array(String)}) AND minute >= toStartOfMinute(fromUnixTimestamp64Milli({since:Int64}, 'UTC'))
+function minuteRows(db: string, f: LiveFilter): string {
+  return `FROM ${db}.live_minutes FINAL WHERE (kind = 't' OR metric IN {metrics:Array(String)}) AND minute >= toStartOfMinute(fromUnixTimestamp64Milli({since:Int64}, 'UTC'))
       AND (toUInt32(toUnixTimestamp(minute)), covers) IN {covered:Array(Tuple(UInt32, UInt64))}${f.service !== undefined ? " AND service_name = {service:String}" : ""}${
         f.pipelineVersion !== undefined ? " AND pipeline_version = {pv:String}" : ""
       }`;
@@ -195,28 +182,19 @@ function uncovered(sinceMs: number, minutes: readonly number[]): string {
 
 /** What {@link liveAggregates} takes besides the filter: read before its statement. */
 export interface LiveAggregateInputs {
-  /** The marks of the window's minutes (./liveWindow.ts). */
+  /** The marks of the window's minutes (./liveWindowRead.ts). */
   readonly marks: readonly LiveMinuteMark[];
-  /**
-   * The keys (`trace_id:version`) of the window's rows later scorings superseded and their minutes
-   * (s), when known from the window's rows (./liveWindow.ts); absent, the statement finds them.
-   */
-  readonly superseded?: { readonly keys: readonly string[]; readonly minutes: readonly number[] };
-  /** The most recent `ok` values to read in the same statement ({@link LiveAggregates.recent}): at most `limit` per service, version and metric, created at or after `sinceMs`. */
-  readonly recent?: { readonly sinceMs: number; readonly limit: number };
-  /** The traces' aggregates are counted from the window's rows by the caller (./liveWindow.ts): the statement leaves them out ({@link LiveAggregates.traces} empty). */
-  readonly withoutTraces?: boolean;
 }
 
 /**
  * The window's aggregates, in one statement: of its traces ({@link LiveTraceAggregate},
  * `live_traces`), of the live metrics `metrics` (names; {@link LiveMetricAggregate}, `live_scores`:
- * a scoring's rows share its trace's key and version), the stream's counters ({@link LiveStreamStats})
- * and, when asked, the most recent `ok` values; `bounds` are the trend buckets' starts after the
- * first (a trace is in the bucket of the last start at or before its time). The keys of the rows a
- * later scoring of their trace superseded come with the inputs or, without them, from the statement
- * (traces with more than one row in the window: found by the hash of their id first, then exactly),
- * which then runs again without those rows. The window's covered minutes ({@link coveredMinutes})
+ * a scoring's rows share its trace's key and version); `bounds` are the trend buckets' starts after
+ * the first (a trace is in the bucket of the last start at or before its time). The keys of the rows
+ * a later scoring of their trace superseded come from the statement (traces with more than one row in
+ * the window: found by the hash of their id first, then exactly), which then runs again without
+ * those rows. (The stream's counters are read with the minutes' marks, ./liveWindowRead.ts; with the
+ * reader's cache the view does without this statement, ./liveWindow.ts.) The window's covered minutes ({@link coveredMinutes})
  * count from `live_minutes` (migration 12) once they hold `minuteTraces` traces, the rest of the
  * window from its rows; the minutes of superseded rows from their rows.
  */
@@ -233,31 +211,22 @@ export async function liveAggregates(
   const found = coveredMinutes(inputs.marks, f.sinceMs, bounds);
   // Below `minuteTraces` the rows cost less than the minutes' read (the engine's cost per read).
   const all = found.traces >= minuteTraces ? found : { minutes: [], covers: [], traces: 0 };
-  const known = inputs.superseded;
-  const recent = inputs.recent;
   const run = async (superseded: readonly string[], gone: ReadonlySet<number>) => {
     // The minutes of superseded rows are read row by row (their aggregates count those rows).
     const keep = all.minutes.map((m) => !gone.has(m));
     const covered = { minutes: all.minutes.filter((_, k) => keep[k]), covers: all.covers.filter((_, k) => keep[k]) };
-    // The superseded rows, found by the statement when not known.
-    const search =
-      known !== undefined
-        ? "(CAST([] AS Array(String)), CAST([] AS Array(String)))"
-        : `(SELECT (groupArray(concat(trace_id, ':', toString(v.1))), groupArray(toString(toUnixTimestamp(toStartOfMinute(v.2))))) FROM (
+    // The superseded rows, found by the statement.
+    const search = `(SELECT (groupArray(concat(trace_id, ':', toString(v.1))), groupArray(toString(toUnixTimestamp(toStartOfMinute(v.2))))) FROM (
             SELECT trace_id, arrayJoin(arrayFilter(v -> v.1 < max(version), groupArray((version, created_at)))) AS v FROM ${db}.live_traces
             WHERE ${since} AND cityHash64(trace_id) IN (SELECT cityHash64(trace_id) AS h FROM ${db}.live_traces WHERE ${since} GROUP BY h HAVING count() > 1)
             GROUP BY trace_id HAVING count() > 1))`;
     const rs = await store.client.query({
-      query: `${
-        inputs.withoutTraces === true
-          ? ""
-          : `SELECT 't' AS c0, service_name, pipeline_version, ${bucketSql}, toString(view_status) AS c4, '' AS c5, scored AS c6, content_missing AS c7, '' AS c8, count() AS c9,
+      query: `SELECT 't' AS c0, service_name, pipeline_version, ${bucketSql}, toString(view_status) AS c4, '' AS c5, scored AS c6, content_missing AS c7, '' AS c8, count() AS c9,
             ${NONE_M}, ${NONE_W}
           ${windowRows(db, f, superseded)}${uncovered(f.sinceMs, covered.minutes)}
           GROUP BY service_name, pipeline_version, bucket, view_status, scored, content_missing
         UNION ALL
-        `
-      }SELECT 'm' AS c0, service_name, pipeline_version, ${bucketSql}, toString(status) AS c4, toString(metric) AS c5, toUInt8(input_tokens + output_tokens > 0) AS spent,
+        SELECT 'm' AS c0, service_name, pipeline_version, ${bucketSql}, toString(status) AS c4, toString(metric) AS c5, toUInt8(input_tokens + output_tokens > 0) AS spent,
             toUInt8(0) AS c7, toString(judge_model) AS c8, count() AS c9, toUInt64(count(value)) AS c10, toFloat64(ifNull(sum(value), 0)) AS c11, toUInt64(sum(input_tokens)) AS c12,
             toUInt64(sum(output_tokens)) AS c13, ${NONE_W}
           ${windowRows(db, f, superseded, "live_scores")} AND metric IN {metrics:Array(String)} AND status != ''${uncovered(f.sinceMs, covered.minutes)}
@@ -269,68 +238,39 @@ ${
         UNION ALL
         SELECT toString(kind) AS c0, service_name, pipeline_version, ${minuteBucketSql}, toString(status) AS c4, toString(metric) AS c5, flag AS spent,
             content_missing AS c7, toString(judge_model) AS c8, sum(n) AS c9, sum(n_values) AS c10, sum(value_sum) AS c11, sum(input_tokens) AS c12, sum(output_tokens) AS c13, ${NONE_W}
-          ${minuteRows(db, f, inputs.withoutTraces !== true)}
+          ${minuteRows(db, f)}
           GROUP BY kind, service_name, pipeline_version, bucket, metric, status, spent, content_missing, judge_model`
-}${
-  recent === undefined
-    ? ""
-    : `
-        UNION ALL
-        SELECT 'r' AS c0, service_name, pipeline_version, toUInt64(0) AS bucket, '' AS c4, toString(metric) AS c5, toUInt8(0) AS spent, toUInt8(0) AS c7, trace_id AS c8,
-            toUInt64(toUnixTimestamp64Milli(created_at)) AS c9, toUInt64(0) AS c10, toFloat64(assumeNotNull(value)) AS c11, toUInt64(0) AS c12, toUInt64(0) AS c13, ${NONE_W}
-          FROM (SELECT service_name, pipeline_version, metric, trace_id, created_at, value ${windowRows(db, f, superseded, "live_scores", "recentSince")}
-            AND metric IN {metrics:Array(String)} AND status = 'ok' AND value IS NOT NULL
-            ORDER BY created_at DESC, trace_id DESC LIMIT {recentLimit:UInt32} BY service_name, pipeline_version, metric)`
 }
         UNION ALL
         SELECT 'w' AS c0, '' AS service_name, '' AS pipeline_version, toUInt64(0) AS bucket, '' AS c4, '' AS c5, toUInt8(0) AS spent, toUInt8(0) AS c7, '' AS c8,
-          toUInt64(0) AS c9, ${NONE_M}, s.1 AS c14, x.1 AS c15, x.2 AS c16, s.2 AS c17
-        FROM (SELECT (SELECT (CAST(sumMap(judge_errors) AS Map(String, UInt64)), toUInt64(sum(judge_skipped_budget_exhausted))) FROM ${db}.ingestion_stats FINAL
-          WHERE minute >= toStartOfMinute(fromUnixTimestamp64Milli({since:Int64}, 'UTC'))) AS x,
-          ${search} AS s)`,
+          toUInt64(0) AS c9, ${NONE_M}, s.1 AS c14, CAST(map() AS Map(String, UInt64)) AS c15, toUInt64(0) AS c16, s.2 AS c17
+        FROM (SELECT ${search} AS s)`,
       query_params: {
         ...params(f),
         bounds: [...bounds],
         metrics: [...metrics],
         ...(superseded.length > 0 ? { superseded } : {}),
-        ...(recent !== undefined ? { recentSince: recent.sinceMs, recentLimit: recent.limit } : {}),
         ...(covered.minutes.length > 0 ? { covered: covered.minutes.map((m, k) => new TupleParam([Math.trunc(m), Math.trunc(covered.covers[k] as number)])) } : {}),
       },
       format: "JSONCompactEachRow",
     });
     const traces: LiveTraceAggregate[] = [];
     const scores: LiveMetricAggregate[] = [];
-    const values: LiveRecentRow[] = [];
     let w: AggregateRow | undefined;
     for (const x of await rs.json<unknown>()) {
       const r = aggregateRow(x);
       if (r.kind === "t") traces.push(traceRow(r));
       else if (r.kind === "m") scores.push(metricRow(r));
-      else if (r.kind === "r")
-        values.push({ service_name: r.service_name, pipeline_version: r.pipeline_version, t: r.count, trace_id: r.judge_model, metric: r.metric, value: r.sum });
       else w = r;
     }
     if (w === undefined) throw new Error("live query: no window row");
-    const judge_errors: Record<string, number> = {};
-    for (const k of Object.keys(w.judge_errors).sort()) {
-      const n = Number(w.judge_errors[k]);
-      if (n > 0) judge_errors[k] = n;
-    }
-    // The most recent first (by time, then trace id), as {@link liveRecent} reads them.
-    values.sort((a, b) => b.t - a.t || (a.trace_id < b.trace_id ? 1 : a.trace_id > b.trace_id ? -1 : 0));
     return {
       traces,
       metrics: scores,
       superseded: w.superseded,
       supersededMinutes: w.supersededMinutes,
-      stream: { judge_errors, judge_skipped_budget_exhausted: w.budget },
-      ...(recent !== undefined ? { recent: values } : {}),
     };
   };
-  if (known !== undefined) {
-    const { supersededMinutes: _, ...once } = await run(known.keys, new Set(known.minutes));
-    return { ...once, superseded: [...known.keys] };
-  }
   const { supersededMinutes, ...first } = await run([], new Set());
   if (first.superseded.length === 0) return first;
   const { supersededMinutes: _, ...again } = await run(first.superseded, new Set(supersededMinutes));

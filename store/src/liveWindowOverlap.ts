@@ -1,5 +1,6 @@
 import { jaccard } from "@ragmeter/core/domain/overlap";
-import { entry, type KeptMinute, type KeptQuestion, type LiveWindow, type LiveWindowCache, type LiveWindowRow, later, question } from "./liveWindow.js";
+import { entry, type KeptMinute, type KeptQuestion, type LiveWindow, type LiveWindowCache, later, question } from "./liveWindow.js";
+import type { LiveWindowRow } from "./liveWindowRead.js";
 
 /** Two versions of a service: the questions both answered in the window and the sum of their Jaccard indexes (as ./live.ts's liveOverlap). */
 export interface LiveWindowOverlap {

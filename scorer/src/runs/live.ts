@@ -1,19 +1,20 @@
 import { costUsd, type PriceTable, priceOf } from "@ragmeter/core/judges/session/cost";
 import type { Store } from "@ragmeter/store/client";
 import {
-  type LiveAggregateInputs,
   type LiveFilter,
   type LiveMetricAggregate,
+  type LiveOverlapRow,
   type LiveRecentRow,
-  type LiveStreamStats,
   type LiveTraceAggregate,
   liveAggregates,
   liveOverlap,
   liveRecent,
 } from "@ragmeter/store/live";
+import type { LiveStreamStats } from "@ragmeter/store/liveStream";
 import { type LiveMetricInfo, liveMetrics, traceView } from "@ragmeter/store/liveTraces";
-import { groupKey, type LiveWindow, type LiveWindowCache, type LiveWindowRow, liveWindowCache, readLiveWindow } from "@ragmeter/store/liveWindow";
+import { groupKey, type LiveWindow, type LiveWindowCache, liveWindowCache, readLiveWindow } from "@ragmeter/store/liveWindow";
 import { liveWindowOverlap } from "@ragmeter/store/liveWindowOverlap";
+import { bucketOf, latestValues, metricAggregates, traceAggregates } from "./liveKept.js";
 
 export type { LiveMetricInfo } from "@ragmeter/store/liveTraces";
 
@@ -236,13 +237,6 @@ function windowOf(o: LiveOptions): { since: number; starts: number[]; bounds: nu
   const starts = Array.from({ length: nBuckets }, (_, b) => since + b * width);
   return { since, starts, bounds: starts.slice(1) };
 }
-
-/** The trend bucket of a trace at `t`: the last bucket start at or before it. */
-const bucketOf = (bounds: readonly number[], t: number): number => {
-  let b = 0;
-  while (b < bounds.length && (bounds[b] as number) <= t) b++;
-  return b;
-};
 
 /** The summary from what each group adds up to and the versions' overlap. */
 function finish(
@@ -531,153 +525,118 @@ function recentFrom(totals: readonly GroupTotals[], starts: readonly number[], w
   return undefined;
 }
 
+/** The window's start (ms), its buckets' starts (`bounds`: those after the first; `starts`: all), the live metrics' names, the filter and whether it takes a group. */
+interface WindowQuery {
+  readonly since: number;
+  readonly bounds: readonly number[];
+  readonly starts: readonly number[];
+  readonly names: readonly string[];
+  readonly ciSample: number;
+  readonly f: LiveFilter;
+  readonly wanted: (service: string, version: string) => boolean;
+}
+
+/** What each group of the window adds up to (its samples the latest value first) and the versions' overlap. */
+interface WindowTotals {
+  readonly groups: Map<string, GroupTotals>;
+  readonly overlap: readonly LiveOverlapRow[];
+}
+
+/** The services with more than one version among `groups`. */
+function rolledOut(groups: Iterable<GroupTotals>): string[] {
+  const versions = new Map<string, number>();
+  for (const g of groups) versions.set(g.service, (versions.get(g.service) ?? 0) + 1);
+  return [...versions].filter(([, n]) => n > 1).map(([s]) => s);
+}
+
 /**
- * The live summary from the store's own aggregation over the window (`live_traces` and
- * `live_scores`, design §3): one statement for the aggregates by service, version and trend bucket
- * (and the rows later scorings superseded), one for the most recent `ok` values (the intervals'
- * sample: the latest values of the live metrics, read from the end of `live_scores`' key, more of
- * them only while a group's sample is short of what the window holds), when a service has several
- * versions in the window one for the latest documents per question and version (the overlap), and
- * one for the stream's judge failures and budget skips (`ingestion_stats`). Equal to
- * {@link summariseLive} over the window's rows.
+ * The window's totals from the rows the reader keeps (./liveKept.ts): the traces' and the live
+ * metrics' aggregates, the samples (the latest values of each group and metric) and the overlap,
+ * without a statement besides the window's two (the marks, the rows of the minutes not kept).
+ */
+function keptTotals(cache: LiveWindowCache, window: LiveWindow, q: WindowQuery): WindowTotals {
+  const known = window.superseded ?? { keys: [], minutes: [] };
+  const traces = traceAggregates(window, q.bounds, q.wanted, known);
+  const groups = totalsOf(traces, metricAggregates(window, cache.kinds, q.bounds, q.since, q.wanted, known), q.bounds.length + 1, q.names);
+  // The sample of each group and metric, by kind of score: its `ok` values, the latest first.
+  const slot = new Map(q.names.map((m, k) => [m, k]));
+  const targets = cache.kinds.list.map((k) => {
+    const m = k.status === "ok" ? groups.get(groupKey(k.service_name, k.pipeline_version))?.metrics[slot.get(k.metric) ?? -1] : undefined;
+    return m === undefined ? undefined : { sample: m.sample, want: Math.min(q.ciSample, m.n) };
+  });
+  latestValues(window, q.since, known, targets);
+  return { groups, overlap: liveWindowOverlap(cache, window, q.since, new Set(rolledOut(groups.values()))) };
+}
+
+/**
+ * The window's totals from the store's statements: the aggregates (and the rows later scorings
+ * superseded), the most recent `ok` values (read from the end of `live_scores`' key, from the latest
+ * trend buckets that hold every group's sample, more of them only while a group's sample is short of
+ * what the window holds) and, when a service has several versions in the window, the latest
+ * documents per question and version (the overlap).
+ */
+async function storeTotals(store: Store, marks: LiveWindow["marks"], q: WindowQuery, minuteTraces: number | undefined): Promise<WindowTotals> {
+  const aggregates = await liveAggregates(store, q.f, q.bounds, q.names, { marks }, minuteTraces);
+  const superseded = aggregates.superseded;
+  const groups = totalsOf(aggregates.traces, aggregates.metrics, q.bounds.length + 1, q.names);
+  const totals = [...groups.values()];
+  const slot = new Map(q.names.map((m, k) => [m, k]));
+  const want = (m: MetricTotals) => Math.min(q.ciSample, m.n);
+  const sample = (recent: readonly LiveRecentRow[]): boolean => {
+    for (const g of totals) for (const m of g.metrics) m.sample = [];
+    for (const r of recent) {
+      const m = groups.get(groupKey(r.service_name, r.pipeline_version))?.metrics[slot.get(r.metric) ?? -1];
+      if (m !== undefined && m.sample.length < q.ciSample) m.sample.push(r.value);
+    }
+    return totals.every((g) => g.metrics.every((m) => m.sample.length >= want(m)));
+  };
+  // Values in the window: this many.
+  const most = totals.reduce((a, g) => a + g.metrics.reduce((b, m) => b + m.n, 0), 0);
+  // First read: a sample's worth of values per group and metric that has any.
+  const sampled = totals.reduce((a, g) => a + g.metrics.filter((m) => m.n > 0).length, 0);
+  // Read from the latest trend buckets that hold every group's sample (their counts are exact): the
+  // most recent values lie there, and the rows before them are not read.
+  const recentFilter: LiveFilter = { ...q.f, sinceMs: Math.ceil(recentFrom(totals, q.starts, want) ?? q.since) };
+  for (let limit = Math.min(most, q.ciSample * sampled); limit > 0; limit = Math.min(most, limit * 4)) {
+    const recent = await liveRecent(store, recentFilter, limit, superseded, q.names);
+    const enough = sample(recent);
+    if (enough || recent.length < limit || limit >= most) break;
+  }
+  return { groups, overlap: await liveOverlap(store, q.f, rolledOut(totals), superseded) };
+}
+
+/**
+ * The live summary from the store over the window (`live_traces` and `live_scores`, design §3): the
+ * minutes' marks with the stream's counters (`ingestion_stats`), then with the reader's cache
+ * ({@link LiveCaches}) the rows of the minutes it does not hold at their mark and the rest in JS
+ * (./liveKept.ts), without it (or above its bounds) the store's statements: the aggregates by
+ * service, version and trend bucket, the most recent `ok` values (the intervals' samples) and the
+ * latest documents per question and version (the overlap). Equal to {@link summariseLive} over the
+ * window's rows.
  */
 export async function loadLiveSummary(store: Store, o: LiveOptions): Promise<LiveSummary> {
   const { since, bounds, starts } = windowOf(o);
-  const ciSample = o.ciSample ?? LIVE_CI_SAMPLE;
   const metrics = o.metrics ?? liveMetrics();
-  const names = metrics.map((m) => m.name);
   const f: LiveFilter = {
     sinceMs: since,
     ...(o.service !== undefined ? { service: o.service } : {}),
     ...(o.pipelineVersion !== undefined ? { pipelineVersion: o.pipelineVersion } : {}),
   };
+  const q: WindowQuery = {
+    since,
+    bounds,
+    starts,
+    names: metrics.map((m) => m.name),
+    ciSample: o.ciSample ?? LIVE_CI_SAMPLE,
+    f,
+    wanted: (service, version) => (f.service === undefined || service === f.service) && (f.pipelineVersion === undefined || version === f.pipelineVersion),
+  };
   const window = await readLiveWindow(store, o.cache?.window, since);
-  const rows = window.rows;
-  const known = rows !== null && window.superseded !== undefined ? window.superseded : undefined;
-  const wanted = (service: string, version: string): boolean =>
-    (f.service === undefined || service === f.service) && (f.pipelineVersion === undefined || version === f.pipelineVersion);
-  const inputs: LiveAggregateInputs = {
-    marks: window.marks,
-    ...(known !== undefined ? { superseded: known, withoutTraces: true } : {}),
-    // With the window's rows, the latest values in the same statement: from where each group has
-    // twice a sample's worth of scored traces (checked below against what the window holds).
-    ...(rows !== null ? { recent: { sinceMs: recentStart(window, wanted, 2 * ciSample, since), limit: ciSample } } : {}),
-  };
-  const aggregates = await liveAggregates(store, f, bounds, names, inputs, o.minuteTraces);
-  const superseded = aggregates.superseded;
-  const traces = known !== undefined ? traceAggregates(window, bounds, wanted, known) : aggregates.traces;
-  const groups = totalsOf(traces, aggregates.metrics, bounds.length + 1, names);
+  const { groups, overlap: pairs } =
+    window.rows !== null && o.cache !== undefined ? keptTotals(o.cache.window, window, q) : await storeTotals(store, window.marks, q, o.minuteTraces);
   const totals = [...groups.values()];
-  // The sample: the latest values, enough for every group's most recent `ciSample` values of each
-  // metric (or all it has in the window).
-  const slot = new Map(names.map((m, k) => [m, k]));
-  const want = (m: MetricTotals) => Math.min(ciSample, m.n);
-  const sample = (recent: readonly LiveRecentRow[]): boolean => {
-    for (const g of totals) for (const m of g.metrics) m.sample = [];
-    for (const r of recent) {
-      const m = groups.get(groupKey(r.service_name, r.pipeline_version))?.metrics[slot.get(r.metric) ?? -1];
-      if (m !== undefined && m.sample.length < ciSample) m.sample.push(r.value);
-    }
-    return totals.every((g) => g.metrics.every((m) => m.sample.length >= want(m)));
-  };
-  if (aggregates.recent === undefined || !sample(aggregates.recent)) {
-    // Values in the window: this many.
-    const most = totals.reduce((a, g) => a + g.metrics.reduce((b, m) => b + m.n, 0), 0);
-    // First read: a sample's worth of values per group and metric that has any.
-    const sampled = totals.reduce((a, g) => a + g.metrics.filter((m) => m.n > 0).length, 0);
-    // Read from the latest trend buckets that hold every group's sample (their counts are exact): the
-    // most recent values lie there, and the rows before them are not read.
-    const recentFilter: LiveFilter = { ...f, sinceMs: Math.ceil(recentFrom(totals, starts, want) ?? since) };
-    for (let limit = Math.min(most, ciSample * sampled); limit > 0; limit = Math.min(most, limit * 4)) {
-      const recent = await liveRecent(store, recentFilter, limit, superseded, names);
-      const enough = sample(recent);
-      if (enough || recent.length < limit || limit >= most) break;
-    }
-  }
   for (const g of totals) for (const m of g.metrics) m.sample.reverse();
-  // The overlap of the versions of the services that have several in the window.
-  const versions = new Map<string, number>();
-  for (const g of totals) versions.set(g.service, (versions.get(g.service) ?? 0) + 1);
-  const services = [...versions].filter(([, n]) => n > 1).map(([s]) => s);
   const overlap = new Map<string, OverlapTotals>();
-  const pairs = rows !== null && o.cache !== undefined ? liveWindowOverlap(o.cache.window, window, since, new Set(services)) : await liveOverlap(store, f, services, superseded);
   for (const x of pairs) overlap.set(pairKey(x.service_name, x.version_a, x.version_b), { questions: x.questions, jaccard_sum: x.jaccard_sum });
-  const overlapOf = (service: string, a: string, b: string): OverlapTotals | undefined => overlap.get(pairKey(service, a, b));
-  return finish(totals, overlapOf, o, metrics, aggregates.stream);
-}
-
-/**
- * The traces' aggregates ({@link LiveTraceAggregate}) from the window's rows (./liveWindow.ts): a
- * kept minute wholly in the window, cut by no bucket start and holding no superseded row by its
- * counts, every other minute by its rows (those of the services and versions `wanted`, not
- * superseded: `known`), each in the bucket of its time.
- */
-function traceAggregates(
-  window: LiveWindow,
-  bounds: readonly number[],
-  wanted: (service: string, version: string) => boolean,
-  known: { readonly keys: readonly string[]; readonly minutes: readonly number[] },
-): LiveTraceAggregate[] {
-  const gone = new Set(known.keys);
-  const goneMinutes = new Set(known.minutes);
-  const out: LiveTraceAggregate[] = [];
-  const add = (r: Omit<LiveWindowRow, "t" | "trace_id" | "question_hash" | "documents" | "version">, bucket: number, traces: number): void => {
-    if (wanted(r.service_name, r.pipeline_version)) {
-      out.push({
-        service_name: r.service_name,
-        pipeline_version: r.pipeline_version,
-        bucket,
-        view_status: r.view_status,
-        scored: r.scored === 1,
-        content_missing: r.content_missing === 1,
-        traces,
-      });
-    }
-  };
-  (window.rows ?? []).forEach((xs, k) => {
-    const ms = (window.minutes?.[k] as number) * 1000;
-    const counts = window.views?.[k];
-    if (counts !== null && counts !== undefined && !goneMinutes.has(ms / 1000) && !bounds.some((b) => b > ms && b < ms + 60_000)) {
-      for (const c of counts) add(c, bucketOf(bounds, ms), c.traces);
-      return;
-    }
-    for (const r of xs) if (gone.size === 0 || !gone.has(`${r.trace_id}:${r.version}`)) add(r, bucketOf(bounds, r.t), 1);
-  });
-  return out;
-}
-
-/**
- * Where the intervals' sample is read from: the latest minute start from which on every service and
- * version of the window has `want` scored traces, or all it has (`since` when only the whole window
- * does): from the window's kept minutes' counts and the other minutes' rows, of the services and
- * versions `wanted` (the filter's). An estimate (superseded rows count): the sample read is checked.
- */
-function recentStart(window: LiveWindow, wanted: (service: string, version: string) => boolean, want: number, since: number): number {
-  const rows = window.rows ?? [];
-  const per = rows.map((xs, k) => {
-    const kept = window.scored?.[k];
-    if (kept !== null && kept !== undefined) return kept;
-    const out = new Map<string, number>();
-    for (const r of xs) if (r.scored === 1) out.set(groupKey(r.service_name, r.pipeline_version), (out.get(groupKey(r.service_name, r.pipeline_version)) ?? 0) + 1);
-    return out;
-  });
-  const total = new Map<string, number>();
-  for (const m of per) for (const [g, n] of m) total.set(g, (total.get(g) ?? 0) + n);
-  const need = new Map<string, number>();
-  for (const [g, n] of total) {
-    const cut = g.indexOf("\u0000");
-    if (wanted(g.slice(0, cut), g.slice(cut + 1))) need.set(g, Math.min(n, want));
-  }
-  let short = need.size;
-  for (let k = rows.length - 1; k >= 0 && short > 0; k--) {
-    for (const [g, n] of per[k] as ReadonlyMap<string, number>) {
-      const left = need.get(g);
-      if (left === undefined) continue;
-      if (left > 0 && left - n <= 0) short--;
-      need.set(g, left - n);
-    }
-    const first = (rows[k] as readonly LiveWindowRow[])[0];
-    if (short === 0 && first !== undefined) return Math.max(since, Math.floor(first.t / 60_000) * 60_000);
-  }
-  return since;
+  return finish(totals, (service, a, b) => overlap.get(pairKey(service, a, b)), o, metrics, window.stream);
 }
