@@ -29,17 +29,32 @@ interface LiveTraceCount {
 export interface KeptMinute {
   readonly touched: number;
   readonly rows: readonly LiveWindowRow[];
-  /** Its rows counted by what the view counts them as. */
+  /** Its rows counted by what the view counts them as, and beside each row the index of its count. */
   readonly views: readonly LiveTraceCount[];
+  readonly viewOf: Uint32Array;
   /** Its score rows (key order) and their totals by kind. */
   readonly scores: MinuteScores;
   readonly totals: readonly ScoreTotal[];
 }
 
-/** A service's question (its hash) in the kept minutes: the latest row (by time, then trace id) of each version, and the Jaccard indexes of pairs of them computed so far. */
+/**
+ * A service's question (its hash) in the kept minutes: the latest row (by time, then trace id) of
+ * each version, the Jaccard indexes of pairs of them computed so far, and the pairs of its latest
+ * rows while they stay the same (./liveWindowOverlap.ts; undefined once a version's row changed).
+ */
 export interface KeptQuestion {
   readonly versions: Map<string, LiveWindowRow>;
   readonly jaccard: Map<string, { readonly a: LiveWindowRow; readonly b: LiveWindowRow; readonly j: number }>;
+  pairs: readonly KeptPair[] | undefined;
+}
+
+/** Two versions' latest rows of a kept question: the versions (`pk`: a's, then b's, a < b), their Jaccard index, the earlier row's time (ms). */
+export interface KeptPair {
+  readonly pk: string;
+  readonly a: string;
+  readonly b: string;
+  readonly j: number;
+  readonly t: number;
 }
 
 /** The key of a service and pipeline version. */
@@ -122,19 +137,21 @@ function keep(cache: LiveWindowCache, minute: number, read: MinuteRows, touched:
     if (n > 1) cache.multi.add(r.trace_id);
     if (!cache.stale) question(cache, r);
   }
-  const views = new Map<string, LiveTraceCount>();
-  for (const r of rows) {
+  const views = new Map<string, number>();
+  const counts: LiveTraceCount[] = [];
+  const viewOf = new Uint32Array(rows.length);
+  rows.forEach((r, i) => {
     const k = `${r.service_name}\u0000${r.pipeline_version}\u0000${r.view_status}\u0000${r.scored}\u0000${r.content_missing}`;
-    entry(views, k, () => ({
-      service_name: r.service_name,
-      pipeline_version: r.pipeline_version,
-      view_status: r.view_status,
-      scored: r.scored,
-      content_missing: r.content_missing,
-      traces: 0,
-    })).traces++;
-  }
-  cache.minutes.set(minute, { touched, rows, views: [...views.values()], scores: read.scores, totals: scoreTotals(read.scores, 0, read.scores.n) });
+    const at = entry(views, k, () => counts.push({ ...viewOfRow(r), traces: 0 }) - 1);
+    (counts[at] as LiveTraceCount).traces++;
+    viewOf[i] = at;
+  });
+  cache.minutes.set(minute, { touched, rows, views: counts, viewOf, scores: read.scores, totals: scoreTotals(read.scores, 0, read.scores.n) });
+}
+
+/** What the view counts a row as. */
+function viewOfRow(r: LiveWindowRow): Omit<LiveTraceCount, "traces"> {
+  return { service_name: r.service_name, pipeline_version: r.pipeline_version, view_status: r.view_status, scored: r.scored, content_missing: r.content_missing };
 }
 
 /** Counts a kept row in the latest rows of its question, by version. */
@@ -143,10 +160,13 @@ export function question(cache: LiveWindowCache, r: LiveWindowRow): void {
   const q = entry(
     entry(cache.questions, r.service_name, () => new Map<string, KeptQuestion>()),
     r.question_hash,
-    () => ({ versions: new Map(), jaccard: new Map() }),
+    (): KeptQuestion => ({ versions: new Map(), jaccard: new Map(), pairs: undefined }),
   );
   const prev = q.versions.get(r.pipeline_version);
-  if (prev === undefined || later(r, prev)) q.versions.set(r.pipeline_version, r);
+  if (prev === undefined || later(r, prev)) {
+    q.versions.set(r.pipeline_version, r);
+    q.pairs = undefined;
+  }
 }
 
 /**
@@ -164,12 +184,18 @@ function drop(cache: LiveWindowCache, minute: number, evicted: boolean): void {
     if (n === 0) cache.ids.delete(r.trace_id);
     else cache.ids.set(r.trace_id, n);
     if (n <= 1) cache.multi.delete(r.trace_id);
-    if (evicted && !cache.stale && r.question_hash !== "0") {
-      const q = cache.questions.get(r.service_name)?.get(r.question_hash);
-      if (q?.versions.get(r.pipeline_version) === r) q.versions.delete(r.pipeline_version);
-      if (q !== undefined && q.versions.size === 0) cache.questions.get(r.service_name)?.delete(r.question_hash);
-    }
+    if (evicted && !cache.stale) unlatest(cache, r);
   }
+}
+
+/** Lets an evicted row go from the latest rows of its question (it is the oldest kept: no other row of its version is left). */
+function unlatest(cache: LiveWindowCache, r: LiveWindowRow): void {
+  if (r.question_hash === "0") return;
+  const q = cache.questions.get(r.service_name)?.get(r.question_hash);
+  if (q === undefined || q.versions.get(r.pipeline_version) !== r) return;
+  q.versions.delete(r.pipeline_version);
+  q.pairs = undefined;
+  if (q.versions.size === 0) cache.questions.get(r.service_name)?.delete(r.question_hash);
 }
 
 /** What {@link readLiveWindow} returns. */
@@ -186,16 +212,15 @@ export interface LiveWindow {
   readonly rows: readonly (readonly LiveWindowRow[])[] | null;
   /** With `rows`: the keys (`trace_id:version`) of the window's rows a later scoring of their trace superseded, and their minutes (s). */
   readonly superseded?: { readonly keys: readonly string[]; readonly minutes: readonly number[] };
-  /** With `rows`, beside each minute: its start (s), and its rows counted by what the view counts them as when it is kept and wholly in the window, else null (count its rows). */
-  readonly minutes?: readonly number[];
-  readonly views?: readonly (readonly LiveTraceCount[] | null)[];
   /**
-   * With `rows`, beside each minute: its score rows (./liveWindowScores.ts; every one of the minute,
-   * the first minute's before the window's start too), and their totals by kind when it is kept and
-   * wholly in the window, else null (add up its rows).
+   * With `rows`, beside each minute: its start (s), its score rows (./liveWindowScores.ts; every one
+   * of the minute, the first minute's before the window's start too), and what the cache keeps of it
+   * when it is kept (its counts and totals are the whole minute's; `rows` of the first minute are the
+   * end of the kept rows), else null.
    */
+  readonly minutes?: readonly number[];
   readonly scores?: readonly MinuteScores[];
-  readonly totals?: readonly (readonly ScoreTotal[] | null)[];
+  readonly kept?: readonly (KeptMinute | null)[];
   /** With `rows`: those of minutes not kept (still being written). */
   readonly unkept?: readonly LiveWindowRow[];
 }
@@ -232,7 +257,7 @@ function evict(cache: LiveWindowCache, nowMs: number, sinceMs: number): void {
   for (const m of [...cache.minutes.keys()]) if (m * 1000 < keepFrom) drop(cache, m, true);
 }
 
-/** The window's rows by minute (kept, or `read` now and kept when `settled`: their touched version at or below it), each kept minute's counts and totals, the rows not kept. */
+/** The window's rows by minute (kept, or `read` now and kept when `settled`: their touched version at or below it), what the cache keeps of each minute, the rows not kept. */
 function assemble(
   cache: LiveWindowCache,
   marks: LiveMinuteMark[],
@@ -242,12 +267,11 @@ function assemble(
 ): {
   rows: (readonly LiveWindowRow[])[];
   minutes: number[];
-  views: (readonly LiveTraceCount[] | null)[];
   scores: MinuteScores[];
-  totals: (readonly ScoreTotal[] | null)[];
+  kept: (KeptMinute | null)[];
   unkept: LiveWindowRow[];
 } {
-  const out = { rows: [], minutes: [], views: [], scores: [], totals: [], unkept: [] } as ReturnType<typeof assemble>;
+  const out = { rows: [], minutes: [], scores: [], kept: [], unkept: [] } as ReturnType<typeof assemble>;
   for (const m of marks.sort((a, b) => a.minute - b.minute)) {
     const fresh = read.get(m.minute);
     if (fresh !== undefined && m.touched <= settled && fresh.rows.some((r) => r.version === m.touched)) keep(cache, m.minute, fresh, m.touched);
@@ -260,9 +284,7 @@ function assemble(
     out.rows.push(whole ? at.rows : at.rows.filter((r) => r.t >= sinceMs));
     out.scores.push(at.scores);
     out.minutes.push(m.minute);
-    const kept = whole ? cache.minutes.get(m.minute) : undefined;
-    out.views.push(kept?.views ?? null);
-    out.totals.push(kept?.totals ?? null);
+    out.kept.push(cache.minutes.get(m.minute) ?? null);
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import { jaccard } from "@ragmeter/core/domain/overlap";
-import { entry, type KeptMinute, type KeptQuestion, type LiveWindow, type LiveWindowCache, later, question } from "./liveWindow.js";
+import { entry, type KeptMinute, type KeptPair, type KeptQuestion, type LiveWindow, type LiveWindowCache, later, question } from "./liveWindow.js";
 import type { LiveWindowRow } from "./liveWindowRead.js";
 
 /** Two versions of a service: the questions both answered in the window and the sum of their Jaccard indexes (as ./live.ts's liveOverlap). */
@@ -11,29 +11,48 @@ export interface LiveWindowOverlap {
   jaccard_sum: number;
 }
 
+/** A service's pairs of versions, by their key (`a`, then `b`). */
 type Pairs = Map<string, LiveWindowOverlap>;
 
-/** Adds to `out` the pairs of versions of a question's latest rows (`latest`, one per version), with the Jaccard indexes kept in `q` when given. */
-function addPairs(out: Pairs, service: string, latest: readonly LiveWindowRow[], q: KeptQuestion | undefined): void {
-  if (latest.length < 2) return;
+/** Counts a question of `service` both versions of a pair answered, with their Jaccard index `j`. */
+function count(out: Pairs, service: string, pk: string, a: string, b: string, j: number): void {
+  let x = out.get(pk);
+  if (x === undefined) {
+    x = { service_name: service, version_a: a, version_b: b, questions: 0, jaccard_sum: 0 };
+    out.set(pk, x);
+  }
+  x.questions++;
+  x.jaccard_sum += j;
+}
+
+/** A pair of rows' Jaccard index: kept in `q` (when given) for the same two rows, or computed (and kept). */
+function jaccardOf(q: KeptQuestion | undefined, pk: string, a: LiveWindowRow, b: LiveWindowRow): number {
+  const m = q?.jaccard.get(pk);
+  if (m !== undefined && m.a === a && m.b === b) return m.j;
+  const j = jaccard(a.documents, b.documents);
+  q?.jaccard.set(pk, { a, b, j });
+  return j;
+}
+
+/** The pairs of versions (a < b) of a question's latest rows (`latest`, one per version), with the Jaccard indexes kept in `q` when given. */
+function pairsOf(latest: readonly LiveWindowRow[], q: KeptQuestion | undefined): KeptPair[] {
+  const out: KeptPair[] = [];
+  if (latest.length < 2) return out;
   const vs = [...latest].sort((a, b) => (a.pipeline_version < b.pipeline_version ? -1 : a.pipeline_version > b.pipeline_version ? 1 : 0));
   for (let i = 0; i < vs.length; i++) {
     for (let k = i + 1; k < vs.length; k++) {
       const a = vs[i] as LiveWindowRow;
       const b = vs[k] as LiveWindowRow;
       const pk = `${a.pipeline_version}\u0000${b.pipeline_version}`;
-      let j: number;
-      const m = q?.jaccard.get(pk);
-      if (m !== undefined && m.a === a && m.b === b) j = m.j;
-      else {
-        j = jaccard(a.documents, b.documents);
-        q?.jaccard.set(pk, { a, b, j });
-      }
-      const x = entry(out, `${service}\u0000${pk}`, () => ({ service_name: service, version_a: a.pipeline_version, version_b: b.pipeline_version, questions: 0, jaccard_sum: 0 }));
-      x.questions++;
-      x.jaccard_sum += j;
+      out.push({ pk, a: a.pipeline_version, b: b.pipeline_version, j: jaccardOf(q, pk, a, b), t: Math.min(a.t, b.t) });
     }
   }
+  return out;
+}
+
+/** Adds to `out` the pairs of versions of a question's latest rows (`latest`, one per version). */
+function addPairs(out: Pairs, service: string, latest: readonly LiveWindowRow[], q: KeptQuestion | undefined): void {
+  for (const p of pairsOf(latest, q)) count(out, service, p.pk, p.a, p.b, p.j);
 }
 
 /** By service and question hash, the latest row of each version among `rows` of `services` that have a question and `keep` accepts. */
@@ -52,11 +71,6 @@ function latestOf(rows: Iterable<LiveWindowRow>, services: ReadonlySet<string>, 
   return out;
 }
 
-/** Adds to `out` the pairs of the latest rows of each service's questions. */
-function addLatest(out: Pairs, latest: ReadonlyMap<string, ReadonlyMap<string, ReadonlyMap<string, LiveWindowRow>>>): void {
-  for (const [service, byQuestion] of latest) for (const of of byQuestion.values()) addPairs(out, service, [...of.values()], undefined);
-}
-
 /** The rows of minutes in time order, one after the other. */
 function* each(rows: readonly (readonly LiveWindowRow[])[]): Generator<LiveWindowRow> {
   for (const xs of rows) yield* xs;
@@ -70,18 +84,22 @@ function rebuild(cache: LiveWindowCache): void {
 }
 
 /** A kept question's latest row of each version in the window: the kept one or a later one not kept (`over`). */
-function latestInWindow(q: KeptQuestion, over: ReadonlyMap<string, LiveWindowRow> | undefined, sinceMs: number): LiveWindowRow[] {
+function latestInWindow(q: KeptQuestion, over: ReadonlyMap<string, LiveWindowRow>, sinceMs: number): LiveWindowRow[] {
   const latest: LiveWindowRow[] = [];
   for (const [v, r] of q.versions) {
-    const x = over?.get(v);
+    const x = over.get(v);
     const row = x !== undefined && later(x, r) ? x : r;
     if (row.t >= sinceMs) latest.push(row);
   }
-  if (over !== undefined) for (const [v, r] of over) if (!q.versions.has(v)) latest.push(r);
+  for (const [v, r] of over) if (!q.versions.has(v)) latest.push(r);
   return latest;
 }
 
-/** Adds to `out` the pairs of a service's questions: those kept (`kept`), later rows not kept over them (`fresh`). */
+/**
+ * Adds to `out` the pairs of a service's questions: those kept (`kept`; the pairs of a question no
+ * row not kept changes are kept with it, and count when both rows are in the window), later rows not
+ * kept over them (`fresh`).
+ */
 function addService(
   out: Pairs,
   service: string,
@@ -89,7 +107,15 @@ function addService(
   fresh: ReadonlyMap<string, ReadonlyMap<string, LiveWindowRow>> = new Map(),
   sinceMs: number,
 ): void {
-  for (const [qh, q] of kept) addPairs(out, service, latestInWindow(q, fresh.get(qh), sinceMs), q);
+  for (const [qh, q] of kept) {
+    const over = fresh.get(qh);
+    if (over !== undefined) {
+      addPairs(out, service, latestInWindow(q, over, sinceMs), q);
+      continue;
+    }
+    q.pairs ??= pairsOf([...q.versions.values()], q);
+    for (const p of q.pairs) if (p.t >= sinceMs) count(out, service, p.pk, p.a, p.b, p.j);
+  }
   for (const [qh, over] of fresh) if (!kept.has(qh)) addPairs(out, service, [...over.values()], undefined);
 }
 
@@ -104,18 +130,24 @@ function addService(
 export function liveWindowOverlap(cache: LiveWindowCache, window: LiveWindow, sinceMs: number, services: ReadonlySet<string>): LiveWindowOverlap[] {
   const rows = window.rows;
   if (services.size === 0 || rows === null) return [];
-  const out: Pairs = new Map();
+  const out: LiveWindowOverlap[] = [];
   const gone = new Set(window.superseded?.keys ?? []);
   if (gone.size > 0) {
     // Some rows were superseded: the latest rows of each question from the window's other rows.
-    addLatest(
-      out,
-      latestOf(each(rows), services, (r) => !gone.has(`${r.trace_id}:${r.version}`)),
-    );
-    return [...out.values()];
+    const latest = latestOf(each(rows), services, (r) => !gone.has(`${r.trace_id}:${r.version}`));
+    for (const [service, byQuestion] of latest) {
+      const pairs: Pairs = new Map();
+      for (const of of byQuestion.values()) addPairs(pairs, service, [...of.values()], undefined);
+      out.push(...pairs.values());
+    }
+    return out;
   }
   if (cache.stale) rebuild(cache);
   const recent = latestOf(window.unkept ?? [], services, () => true);
-  for (const service of services) addService(out, service, cache.questions.get(service), recent.get(service), sinceMs);
-  return [...out.values()];
+  for (const service of services) {
+    const pairs: Pairs = new Map();
+    addService(pairs, service, cache.questions.get(service), recent.get(service), sinceMs);
+    out.push(...pairs.values());
+  }
+  return out;
 }

@@ -149,14 +149,15 @@ export const NO_SCORES: MinuteScores = {
  */
 export function scoreTotals(s: MinuteScores, from: number, to: number, gone?: ReadonlySet<string>): ScoreTotal[] {
   const out: ScoreTotal[] = [];
-  const at = new Map<number, ScoreTotal>();
+  // By kind number (a few hundred at most): an array, not a map.
+  const at: (ScoreTotal | undefined)[] = [];
   for (let i = from; i < to; i++) {
     if (gone?.has(`${s.trace[i]}:${s.version[i]}`)) continue;
     const kind = s.kind[i] as number;
-    let x = at.get(kind);
+    let x = at[kind];
     if (x === undefined) {
       x = { kind, scores: 0, values: 0, sum: 0, input: 0, output: 0 };
-      at.set(kind, x);
+      at[kind] = x;
       out.push(x);
     }
     x.scores++;

@@ -1,5 +1,5 @@
 import type { LiveMetricAggregate, LiveTraceAggregate } from "@ragmeter/store/live";
-import type { LiveWindow } from "@ragmeter/store/liveWindow";
+import type { KeptMinute, LiveWindow } from "@ragmeter/store/liveWindow";
 import type { LiveWindowRow } from "@ragmeter/store/liveWindowRead";
 import { firstAt, type MinuteScores, type ScoreKinds, type ScoreTotal, scoreTotals } from "@ragmeter/store/liveWindowScores";
 
@@ -29,17 +29,38 @@ export const bucketOf = (bounds: readonly number[], t: number): number => {
 /** Whether a bucket start falls inside the minute starting at `ms`. */
 const cut = (bounds: readonly number[], ms: number): boolean => bounds.some((b) => b > ms && b < ms + 60_000);
 
+/** What the view counts a trace as, and how many. */
+type TraceCount = Omit<LiveWindowRow, "t" | "trace_id" | "question_hash" | "documents" | "version"> & { readonly traces: number };
+
+/**
+ * A kept minute's rows from the window's start on (`xs`: the end of its kept rows) counted by what
+ * the view counts them as and by trend bucket, from the index of each row's count.
+ */
+function countRows(kept: KeptMinute, xs: readonly LiveWindowRow[], bounds: readonly number[], add: (c: TraceCount, bucket: number) => void): void {
+  const n = kept.views.length;
+  const counts = new Float64Array(n * (bounds.length + 1));
+  const offset = kept.rows.length - xs.length;
+  xs.forEach((r, i) => {
+    const at = bucketOf(bounds, r.t) * n + (kept.viewOf[offset + i] as number);
+    counts[at] = (counts[at] as number) + 1;
+  });
+  counts.forEach((traces, k) => {
+    if (traces > 0) add({ ...(kept.views[k % n] as TraceCount), traces }, Math.floor(k / n));
+  });
+}
+
 /**
  * The traces' aggregates ({@link LiveTraceAggregate}) from the window's rows: a kept minute wholly
- * in the window, cut by no bucket start and holding no superseded row by its counts, every other
- * minute by its rows (those of the services and versions `wanted`, not superseded: `known`), each in
- * the bucket of its time.
+ * in the window, cut by no bucket start and holding no superseded row by its counts, any other kept
+ * minute without a superseded row by its rows' counts per bucket, every other minute by its rows
+ * (those not superseded: `known`), each in the bucket of its time; of the services and versions
+ * `wanted`.
  */
 export function traceAggregates(window: LiveWindow, bounds: readonly number[], wanted: Wanted, known: Superseded): LiveTraceAggregate[] {
   const gone = new Set(known.keys);
   const goneMinutes = new Set(known.minutes);
   const out: LiveTraceAggregate[] = [];
-  const add = (r: Omit<LiveWindowRow, "t" | "trace_id" | "question_hash" | "documents" | "version">, bucket: number, traces: number): void => {
+  const add = (r: TraceCount, bucket: number): void => {
     if (wanted(r.service_name, r.pipeline_version)) {
       out.push({
         service_name: r.service_name,
@@ -48,20 +69,24 @@ export function traceAggregates(window: LiveWindow, bounds: readonly number[], w
         view_status: r.view_status,
         scored: r.scored === 1,
         content_missing: r.content_missing === 1,
-        traces,
+        traces: r.traces,
       });
     }
   };
   (window.rows ?? []).forEach((xs, k) => {
-    const ms = (window.minutes?.[k] as number) * 1000;
-    const counts = window.views?.[k];
-    if (counts !== null && counts !== undefined && !goneMinutes.has(ms / 1000) && !cut(bounds, ms)) {
-      for (const c of counts) add(c, bucketOf(bounds, ms), c.traces);
-      return;
-    }
-    for (const r of xs) if (gone.size === 0 || !gone.has(`${r.trace_id}:${r.version}`)) add(r, bucketOf(bounds, r.t), 1);
+    const minute = window.minutes?.[k] as number;
+    const kept = goneMinutes.has(minute) ? null : (window.kept?.[k] ?? null);
+    if (kept === null) eachRow(xs, gone, (r) => add({ ...r, traces: 1 }, bucketOf(bounds, r.t)));
+    else if (xs.length === kept.rows.length && !cut(bounds, minute * 1000)) {
+      for (const c of kept.views) add(c, bucketOf(bounds, minute * 1000));
+    } else countRows(kept, xs, bounds, add);
   });
   return out;
+}
+
+/** Each of `xs` but those a later scoring superseded (their keys in `gone`). */
+function eachRow(xs: readonly LiveWindowRow[], gone: ReadonlySet<string>, f: (r: LiveWindowRow) => void): void {
+  for (const r of xs) if (gone.size === 0 || !gone.has(`${r.trace_id}:${r.version}`)) f(r);
 }
 
 /** A minute's rows from the window's start on, in runs of one trend bucket each: `[from, to)` row indexes. */
@@ -110,9 +135,9 @@ export function metricAggregates(window: LiveWindow, kinds: ScoreKinds, bounds: 
   };
   (window.scores ?? []).forEach((s, i) => {
     const minute = window.minutes?.[i] as number;
-    const totals = window.totals?.[i];
+    const totals = minute * 1000 >= sinceMs ? window.kept?.[i]?.totals : undefined;
     const skip = goneMinutes.has(minute) ? gone : undefined;
-    if (totals !== null && totals !== undefined && skip === undefined && !cut(bounds, minute * 1000)) {
+    if (totals !== undefined && skip === undefined && !cut(bounds, minute * 1000)) {
       emit(totals, bucketOf(bounds, minute * 1000));
       return;
     }
