@@ -1,6 +1,6 @@
 import type { Store } from "./client.js";
 import type { LiveStreamStats } from "./liveStream.js";
-import { type LiveMinuteMark, type LiveWindowRow, type MinuteRows, readMarks, readMinutes } from "./liveWindowRead.js";
+import { type LiveMinuteMark, type LiveWindowRow, type MinuteRows, readMinutes, readWindow } from "./liveWindowRead.js";
 import { type MinuteScores, type ScoreKinds, type ScoreTotal, scoreKinds, scoreTotals } from "./liveWindowScores.js";
 
 /**
@@ -95,6 +95,13 @@ export interface LiveWindowCache {
   readonly maxScores: number;
   /** Minutes of the windows of calls this recent (ms) are kept. */
   readonly keepMs: number;
+  /**
+   * What the last call saw: its minutes not kept (still being written) and its latest minute (s). The
+   * next call reads their rows, and those of any later minute, with the marks (one statement); the
+   * marks may name other minutes to read (a second statement).
+   */
+  readonly pending: Set<number>;
+  latest: number | undefined;
   /** The time now, ms since the epoch (the store's versions are µs of the same clock). */
   readonly clock: () => number;
 }
@@ -123,6 +130,8 @@ export function liveWindowCache(o: { settleMs?: number; maxRows?: number; maxSco
     maxRows: o.maxRows ?? LIVE_WINDOW_CACHE_ROWS,
     maxScores: o.maxScores ?? LIVE_WINDOW_CACHE_SCORES,
     keepMs: o.keepMs ?? LIVE_WINDOW_KEEP_MS,
+    pending: new Set(),
+    latest: undefined,
     clock: o.clock ?? Date.now,
   };
 }
@@ -232,21 +241,45 @@ export interface LiveWindow {
  * version clock and its rows landed: a trace row of that version read, written after its scores).
  */
 export async function readLiveWindow(store: Store, cache: LiveWindowCache | undefined, sinceMs: number): Promise<LiveWindow> {
-  const { marks, stream } = await readMarks(store, sinceMs);
-  if (cache === undefined) return { marks, stream, rows: null };
+  const limits = { traces: cache?.maxRows ?? 0, scores: cache?.maxScores ?? 0 };
+  if (cache === undefined) {
+    const { marks, stream } = await readWindow(store, sinceMs, [], new Map(), scoreKinds(), limits);
+    return { marks, stream, rows: null };
+  }
   const nowMs = cache.clock();
   evict(cache, nowMs, sinceMs);
-  if (marks.reduce((a, m) => a + m.traces, 0) > cache.maxRows) return { marks, stream, rows: null };
-  const stale = marks.filter((m) => cache.minutes.get(m.minute)?.touched !== m.touched).map((m) => m.minute);
-  const read = await readMinutes(store, stale, cache.strings, cache.kinds, { traces: cache.maxRows, scores: cache.maxScores });
-  if (read === null) return { marks, stream, rows: null };
-  const window = assemble(cache, marks, read, sinceMs, (nowMs - cache.settleMs) * 1000);
+  const guess = guessed(cache, sinceMs, nowMs);
+  const first = await readWindow(store, sinceMs, guess, cache.strings, cache.kinds, limits);
+  const { marks, stream } = first;
+  if (marks.reduce((a, m) => a + m.traces, 0) > cache.maxRows || first.read === null) return { marks, stream, rows: null };
+  const known = new Set(guess);
+  const stale = marks.filter((m) => !known.has(m.minute) && cache.minutes.get(m.minute)?.touched !== m.touched).map((m) => m.minute);
+  const more = await readMinutes(store, stale, cache.strings, cache.kinds, limits);
+  if (more === null) return { marks, stream, rows: null };
+  for (const [m, x] of more) first.read.set(m, x);
+  const window = assemble(cache, marks, first.read, sinceMs, (nowMs - cache.settleMs) * 1000);
+  cache.pending.clear();
+  for (const m of marks) if (!cache.minutes.has(m.minute)) cache.pending.add(m.minute);
+  cache.latest = marks.reduce<number | undefined>((a, m) => (a === undefined || m.minute > a ? m.minute : a), cache.latest);
   if (window.rows.reduce((a, xs) => a + xs.length, 0) > cache.maxRows || window.scores.reduce((a, x) => a + x.n, 0) > cache.maxScores) {
     for (const m of [...cache.minutes.keys()]) drop(cache, m, false);
     return { marks, stream, rows: null };
   }
   const several = severalRows(cache, window.unkept);
   return { marks, stream, ...window, superseded: several.size === 0 ? { keys: [], minutes: [] } : superseded(window.rows, several) };
+}
+
+/**
+ * The minutes (s) whose rows a call reads with the marks, before it knows them: those of the window
+ * the last call saw not kept, and every minute after the last call's latest up to the one of `nowMs`
+ * (none on a first call: the marks name what to read).
+ */
+function guessed(cache: LiveWindowCache, sinceMs: number, nowMs: number): number[] {
+  if (cache.latest === undefined) return [];
+  const from = Math.floor(sinceMs / 60_000) * 60;
+  const out = [...cache.pending].filter((m) => m >= from && !cache.minutes.has(m));
+  for (let m = Math.max(cache.latest + 60, from); m <= Math.floor(nowMs / 60_000) * 60; m += 60) out.push(m);
+  return out;
 }
 
 /** Lets go the kept minutes that no window served in the last {@link LiveWindowCache.keepMs} reaches (this call's included). */

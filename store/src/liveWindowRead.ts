@@ -43,35 +43,6 @@ class LiveRowError extends StoreError {
   }
 }
 
-type MarkRow = [string, number | string, number | string, number | string, number | string, Record<string, number | string>, number | string];
-
-/**
- * The marks of the minutes from the one holding `sinceMs` on and the stream's counters over them
- * (one statement: the counters are its row of kind `s`).
- */
-export async function readMarks(store: Store, sinceMs: number): Promise<{ marks: LiveMinuteMark[]; stream: LiveStreamStats }> {
-  const db = store.database;
-  const rs = await store.client.query({
-    query: `SELECT 'm' AS k, toUInt32(toUnixTimestamp(minute)) AS m, maxIf(version, kind = 'touched') AS t, maxIf(covers, kind = 'computed') AS c,
-        argMaxIf(traces, covers, kind = 'computed') AS n, CAST(map() AS Map(String, UInt64)) AS e, toUInt64(0) AS b
-      FROM ${db}.live_minutes_state WHERE minute >= toStartOfMinute(fromUnixTimestamp64Milli({since:Int64}, 'UTC')) GROUP BY minute
-      UNION ALL
-      SELECT 's' AS k, toUInt32(0) AS m, toUInt64(0) AS t, toUInt64(0) AS c, toUInt64(0) AS n, x.1 AS e, x.2 AS b FROM (SELECT ${streamStatsSql(db)} AS x)`,
-    query_params: { since: sinceMs },
-    format: "JSONCompactEachRow",
-  });
-  const marks: LiveMinuteMark[] = [];
-  let stream: LiveStreamStats | undefined;
-  for (const r of await rs.json<MarkRow>()) {
-    if (!Array.isArray(r) || r.length !== 7) throw new LiveRowError("mark", r);
-    // Versions are µs since the epoch: exact as numbers until 2255.
-    if (r[0] === "m") marks.push({ minute: Number(r[1]), touched: Number(r[2]), covered: Number(r[3]), traces: Number(r[4]) });
-    else stream = streamStats(r[5], Number(r[6]));
-  }
-  if (stream === undefined) throw new LiveRowError("statement result (no stream row)", null);
-  return { marks, stream };
-}
-
 /** A condition on `created_at` selecting the given minutes (s), consecutive ones merged into a range. */
 function minutesCondition(minutes: readonly number[]): string {
   const sorted = [...minutes].sort((a, b) => a - b);
@@ -125,8 +96,16 @@ class MinuteSink {
     return s;
   }
 
+  /** The minutes' marks and the stream's counters read (rows of kinds 2 and 3). */
+  readonly marks: LiveMinuteMark[] = [];
+  stream: LiveStreamStats | undefined;
+
   /** Counts a row; returns false when it is over its limit. */
   add(r: UnionRow, limits: ReadLimits): boolean {
+    if (r[0] >= 2) {
+      this.mark(r);
+      return true;
+    }
     const minute = Math.floor(r[2] / 60_000) * 60;
     if (r[0] === 0) {
       const row: LiveWindowRow = {
@@ -173,6 +152,18 @@ class MinuteSink {
     return ++this.nScores <= limits.scores;
   }
 
+  /** A mark (kind 2: the minute, s, its touched version, covered version and traces) or the stream's counters (kind 3: failures as name, count pairs, budget skips). */
+  private mark(r: UnionRow): void {
+    if (r[0] === 2) {
+      // Versions are µs since the epoch: exact as doubles until 2255.
+      this.marks.push({ minute: r[2], touched: r[7], covered: r[8], traces: r[10] });
+      return;
+    }
+    const errors: Record<string, string> = {};
+    for (let i = 0; i + 1 < r[6].length; i += 2) errors[r[6][i] as string] = r[6][i + 1] as string;
+    this.stream = streamStats(errors, r[7]);
+  }
+
   /** The rows of each of `minutes`. */
   result(minutes: readonly number[]): Map<number, MinuteRows> {
     return new Map(minutes.map((m) => [m, { rows: this.traces.get(m) ?? [], scores: this.scores.get(m)?.build() ?? NO_SCORES }]));
@@ -197,6 +188,83 @@ const isUnionRow = (r: unknown): r is UnionRow =>
   typeof r[12] === "string";
 
 /**
+ * The union's parts reading the `live_traces` (kind 0: FINAL) and `live_scores` (kind 1: FINAL, a
+ * status set) rows that `where` selects, each at most its limit (`{traces:UInt32}`, `{scores:UInt32}`).
+ */
+function rowsSql(db: string, where: string): string[] {
+  return [
+    `SELECT * FROM (SELECT toUInt8(0) AS k, trace_id, toFloat64(toUnixTimestamp64Milli(created_at)) AS t, service_name AS s, pipeline_version AS p,
+        toString(question_hash) AS a, documents AS d, toFloat64(scored) AS x, toFloat64(version) AS v, toString(view_status) AS b, toFloat64(content_missing) AS y,
+        CAST(NULL AS Nullable(Float64)) AS z, '' AS c
+      FROM ${db}.live_traces FINAL WHERE ${where} LIMIT {traces:UInt32})`,
+    `SELECT * FROM (SELECT toUInt8(1) AS k, trace_id, toFloat64(toUnixTimestamp64Milli(created_at)) AS t, toString(service_name) AS s, toString(pipeline_version) AS p,
+        toString(metric) AS a, CAST([] AS Array(String)) AS d, toFloat64(input_tokens) AS x, toFloat64(version) AS v, toString(status) AS b, toFloat64(output_tokens) AS y,
+        value AS z, toString(judge_model) AS c
+      FROM ${db}.live_scores FINAL WHERE (${where}) AND status != '' LIMIT {scores:UInt32})`,
+  ];
+}
+
+/**
+ * The union's parts reading the marks of the minutes from the one holding `{since:Int64}` on (kind 2:
+ * the minute, s, in `t`; its touched version in `x`, covered version in `v`, the traces those
+ * aggregates count in `y`) and the stream's counters over them (kind 3: the failures as name, count
+ * pairs in `d`, the budget skips in `x`).
+ */
+function marksSql(db: string): string[] {
+  return [
+    `SELECT toUInt8(2) AS k, '' AS trace_id, toFloat64(toUnixTimestamp(minute)) AS t, '' AS s, '' AS p, '' AS a, CAST([] AS Array(String)) AS d,
+        toFloat64(maxIf(version, kind = 'touched')) AS x, toFloat64(maxIf(covers, kind = 'computed')) AS v, '' AS b, toFloat64(argMaxIf(traces, covers, kind = 'computed')) AS y,
+        CAST(NULL AS Nullable(Float64)) AS z, '' AS c
+      FROM ${db}.live_minutes_state WHERE minute >= toStartOfMinute(fromUnixTimestamp64Milli({since:Int64}, 'UTC')) GROUP BY minute`,
+    `SELECT toUInt8(3) AS k, '' AS trace_id, toFloat64(0) AS t, '' AS s, '' AS p, '' AS a, arrayFlatten(arrayMap((n, c) -> [n, toString(c)], mapKeys(e.1), mapValues(e.1))) AS d,
+        toFloat64(e.2) AS x, toFloat64(0) AS v, '' AS b, toFloat64(0) AS y, CAST(NULL AS Nullable(Float64)) AS z, '' AS c
+      FROM (SELECT ${streamStatsSql(db)} AS e)`,
+  ];
+}
+
+/** Runs the union of `parts` (rows in time, trace id, kind, metric order) into `sink`; false when its rows are more than the limits. */
+async function union(store: Store, parts: readonly string[], params: Record<string, unknown>, sink: MinuteSink, limits: ReadLimits): Promise<boolean> {
+  const rs = await store.client.query({
+    query: `SELECT k, trace_id, t, s, p, a, d, x, v, b, y, z, c FROM (${parts.join("\n      UNION ALL\n      ")}) ORDER BY t, trace_id, k, a`,
+    query_params: { ...params, traces: limits.traces + 1, scores: limits.scores + 1 },
+    format: "JSONCompactEachRow",
+  });
+  for (const r of await rs.json<unknown>()) {
+    if (!isUnionRow(r)) throw new LiveRowError("row", r);
+    if (!sink.add(r, limits)) return false;
+  }
+  return true;
+}
+
+/** What {@link readWindow} reads: the marks, the stream's counters, the rows of the minutes asked for (null: more than the limits). */
+export interface WindowRead {
+  readonly marks: LiveMinuteMark[];
+  readonly stream: LiveStreamStats;
+  readonly read: Map<number, MinuteRows> | null;
+}
+
+/**
+ * In one statement: the marks of the minutes from the one holding `sinceMs` on, the stream's counters
+ * over them, and the rows of the minutes `minutes` (s; none: the marks and counters only), as
+ * {@link readMinutes} reads them.
+ */
+export async function readWindow(
+  store: Store,
+  sinceMs: number,
+  minutes: readonly number[],
+  strings: Map<string, string>,
+  kinds: ScoreKinds,
+  limits: ReadLimits,
+): Promise<WindowRead> {
+  const sink = new MinuteSink(strings, kinds);
+  const db = store.database;
+  const parts = [...marksSql(db), ...(minutes.length > 0 ? rowsSql(db, minutesCondition(minutes)) : [])];
+  const within = await union(store, parts, { since: sinceMs }, sink, limits);
+  if (sink.stream === undefined) throw new LiveRowError("statement result (no stream row)", null);
+  return { marks: sink.marks, stream: sink.stream, read: within ? sink.result(minutes) : null };
+}
+
+/**
  * The rows of the given minutes (s): `live_traces` (FINAL, time order) and `live_scores` (FINAL, a
  * status set, key order), in one statement; null when they are more than the limits. Numbers are
  * read as doubles (times in ms, versions in µs: exact), strings once each (`strings`), score kinds
@@ -211,26 +279,5 @@ export async function readMinutes(
 ): Promise<Map<number, MinuteRows> | null> {
   const sink = new MinuteSink(strings, kinds);
   if (minutes.length === 0) return sink.result(minutes);
-  const db = store.database;
-  const where = minutesCondition(minutes);
-  const rs = await store.client.query({
-    query: `SELECT k, trace_id, t, s, p, a, d, x, v, b, y, z, c FROM (
-        SELECT * FROM (SELECT toUInt8(0) AS k, trace_id, toFloat64(toUnixTimestamp64Milli(created_at)) AS t, service_name AS s, pipeline_version AS p,
-            toString(question_hash) AS a, documents AS d, toFloat64(scored) AS x, toFloat64(version) AS v, toString(view_status) AS b, toFloat64(content_missing) AS y,
-            CAST(NULL AS Nullable(Float64)) AS z, '' AS c
-          FROM ${db}.live_traces FINAL WHERE ${where} LIMIT {traces:UInt32})
-        UNION ALL
-        SELECT * FROM (SELECT toUInt8(1) AS k, trace_id, toFloat64(toUnixTimestamp64Milli(created_at)) AS t, toString(service_name) AS s, toString(pipeline_version) AS p,
-            toString(metric) AS a, CAST([] AS Array(String)) AS d, toFloat64(input_tokens) AS x, toFloat64(version) AS v, toString(status) AS b, toFloat64(output_tokens) AS y,
-            value AS z, toString(judge_model) AS c
-          FROM ${db}.live_scores FINAL WHERE (${where}) AND status != '' LIMIT {scores:UInt32}))
-      ORDER BY t, trace_id, k, a`,
-    query_params: { traces: limits.traces + 1, scores: limits.scores + 1 },
-    format: "JSONCompactEachRow",
-  });
-  for (const r of await rs.json<unknown>()) {
-    if (!isUnionRow(r)) throw new LiveRowError("row", r);
-    if (!sink.add(r, limits)) return null;
-  }
-  return sink.result(minutes);
+  return (await union(store, rowsSql(store.database, minutesCondition(minutes)), {}, sink, limits)) ? sink.result(minutes) : null;
 }
