@@ -16,6 +16,8 @@
 // `--statements`: the engine statements of each call (the store client's queries, counted and timed:
 // wall and this process's CPU from send to the last row read), their p50 over the calls printed per
 // window.
+// With `node --expose-gc`: the JS heap (and ArrayBuffers) after a full GC before the first call and after each window's
+// calls (what the read API's reader keeps between calls, the window cache, is the difference).
 // Usage: node bench/live.mjs [--traces 100000] [--history-hours 24] [--versions 2] [--windows 3600000,86400000] [--calls 20] [--statements] [--keep (leave the store)]
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -182,6 +184,15 @@ try {
       return { json: async () => rows };
     };
   }
+  /** The JS heap and the ArrayBuffers' memory (typed arrays' contents live outside the heap) after a full GC, MiB (null without --expose-gc). */
+  const heap = () => {
+    if (typeof globalThis.gc !== "function") return null;
+    globalThis.gc();
+    const m = process.memoryUsage();
+    return (m.heapUsed + m.arrayBuffers) / 2 ** 20;
+  };
+  const heap0 = heap();
+  if (heap0 !== null) console.log(`JS heap + ArrayBuffers after GC before the calls: ${heap0.toFixed(1)} MiB`);
   api = await startReadApi(storeReader(store, null), { host: "127.0.0.1", port: 0 });
   let next = N;
   for (const w of WINDOWS) {
@@ -213,6 +224,7 @@ try {
     }
     const rest = cpu.slice(1);
     const restWall = wall.slice(1);
+    const heapAfter = heap();
     console.log(
       byCall.length === 0
         ? ""
@@ -231,6 +243,9 @@ try {
                 ).toFixed(1)} ms: ${s.sql}`,
             )
             .join("\n")}\n`,
+      heapAfter === null
+        ? ""
+        : `JS heap + ArrayBuffers after GC after the calls: ${heapAfter.toFixed(1)} MiB (${(heapAfter - (heap0 ?? 0)).toFixed(1)} MiB more than before them)\n`,
       `window ${w} ms (${seen} traces in it): first call ${cpu[0].toFixed(1)} ms CPU / ${wall[0].toFixed(1)} ms wall; next ${rest.length}: CPU p50 ${pct(rest, 50).toFixed(1)} p95 ${pct(rest, 95).toFixed(1)} ms, wall p50 ${pct(restWall, 50).toFixed(1)} p95 ${pct(restWall, 95).toFixed(1)} ms; p50 CPU / ${TARGET_MS} ms = ${(pct(rest, 50) / TARGET_MS).toFixed(2)}; load average ${load()}`,
     );
   }
