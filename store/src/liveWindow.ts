@@ -81,6 +81,8 @@ export interface LiveWindowCache {
   readonly multi: Set<string>;
   /** By service, then question hash: the latest row of each version in the kept minutes (rebuilt when a kept minute is replaced: `stale`). */
   readonly questions: Map<string, Map<string, KeptQuestion>>;
+  /** By service, its kept questions' hashes in order (gone when a question comes or goes): the overlap adds them up in this order, whatever the cache's history. */
+  readonly order: Map<string, string[]>;
   stale: boolean;
   /** Strings seen in rows (service names, versions, document ids), one copy each. */
   readonly strings: Map<string, string>;
@@ -122,6 +124,7 @@ export function liveWindowCache(o: { settleMs?: number; maxRows?: number; maxSco
     ids: new Map(),
     multi: new Set(),
     questions: new Map(),
+    order: new Map(),
     stale: false,
     strings: new Map(),
     kinds: scoreKinds(),
@@ -166,11 +169,13 @@ function viewOfRow(r: LiveWindowRow): Omit<LiveTraceCount, "traces"> {
 /** Counts a kept row in the latest rows of its question, by version. */
 export function question(cache: LiveWindowCache, r: LiveWindowRow): void {
   if (r.question_hash === "0") return;
-  const q = entry(
-    entry(cache.questions, r.service_name, () => new Map<string, KeptQuestion>()),
-    r.question_hash,
-    (): KeptQuestion => ({ versions: new Map(), jaccard: new Map(), pairs: undefined }),
-  );
+  const of = entry(cache.questions, r.service_name, () => new Map<string, KeptQuestion>());
+  let q = of.get(r.question_hash);
+  if (q === undefined) {
+    q = { versions: new Map(), jaccard: new Map(), pairs: undefined };
+    of.set(r.question_hash, q);
+    cache.order.delete(r.service_name);
+  }
   const prev = q.versions.get(r.pipeline_version);
   if (prev === undefined || later(r, prev)) {
     q.versions.set(r.pipeline_version, r);
@@ -204,7 +209,9 @@ function unlatest(cache: LiveWindowCache, r: LiveWindowRow): void {
   if (q === undefined || q.versions.get(r.pipeline_version) !== r) return;
   q.versions.delete(r.pipeline_version);
   q.pairs = undefined;
-  if (q.versions.size === 0) cache.questions.get(r.service_name)?.delete(r.question_hash);
+  if (q.versions.size > 0) return;
+  cache.questions.get(r.service_name)?.delete(r.question_hash);
+  cache.order.delete(r.service_name);
 }
 
 /** What {@link readLiveWindow} returns. */
@@ -219,8 +226,8 @@ export interface LiveWindow {
    * given or the window holds more than the cache's `maxRows` (or `maxScores` scores).
    */
   readonly rows: readonly (readonly LiveWindowRow[])[] | null;
-  /** With `rows`: the keys (`trace_id:version`) of the window's rows a later scoring of their trace superseded, and their minutes (s). */
-  readonly superseded?: { readonly keys: readonly string[]; readonly minutes: readonly number[] };
+  /** With `rows`: the keys (`trace_id:version`) of the window's rows a later scoring of their trace superseded, their minutes (s) and their questions' hashes. */
+  readonly superseded?: { readonly keys: readonly string[]; readonly minutes: readonly number[]; readonly questions?: readonly string[] };
   /**
    * With `rows`, beside each minute: its start (s), its score rows (./liveWindowScores.ts; every one
    * of the minute, the first minute's before the window's start too), and what the cache keeps of it
@@ -333,19 +340,21 @@ function severalRows(cache: LiveWindowCache, unkept: readonly LiveWindowRow[]): 
   return several;
 }
 
-/** The window's rows (`rows`) of the traces `several` that a later scoring of their trace (a higher version) superseded: their keys (`trace_id:version`) and minutes (s). */
-function superseded(rows: readonly (readonly LiveWindowRow[])[], several: ReadonlySet<string>): { keys: string[]; minutes: number[] } {
+/** The window's rows (`rows`) of the traces `several` that a later scoring of their trace (a higher version) superseded: their keys (`trace_id:version`), minutes (s) and questions' hashes. */
+function superseded(rows: readonly (readonly LiveWindowRow[])[], several: ReadonlySet<string>): { keys: string[]; minutes: number[]; questions: string[] } {
   const of = new Map<string, LiveWindowRow[]>();
   for (const xs of rows) for (const r of xs) if (several.has(r.trace_id)) entry(of, r.trace_id, () => []).push(r);
   const keys: string[] = [];
   const minutes = new Set<number>();
+  const questions = new Set<string>();
   for (const list of of.values()) {
     const latest = Math.max(...list.map((r) => r.version));
     for (const r of list) {
       if (r.version >= latest) continue;
       keys.push(`${r.trace_id}:${r.version}`);
       minutes.add(Math.floor(r.t / 60_000) * 60);
+      questions.add(r.question_hash);
     }
   }
-  return { keys: keys.sort(), minutes: [...minutes].sort((a, b) => a - b) };
+  return { keys: keys.sort(), minutes: [...minutes].sort((a, b) => a - b), questions: [...questions].sort() };
 }

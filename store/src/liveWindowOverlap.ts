@@ -79,6 +79,7 @@ function* each(rows: readonly (readonly LiveWindowRow[])[]): Generator<LiveWindo
 /** The latest rows per question of the kept minutes again (after a kept minute changed). */
 function rebuild(cache: LiveWindowCache): void {
   cache.questions.clear();
+  cache.order.clear();
   cache.stale = false;
   for (const m of [...cache.minutes.keys()].sort((a, b) => a - b)) for (const r of (cache.minutes.get(m) as KeptMinute).rows) question(cache, r);
 }
@@ -95,28 +96,69 @@ function latestInWindow(q: KeptQuestion, over: ReadonlyMap<string, LiveWindowRow
   return latest;
 }
 
-/**
- * Adds to `out` the pairs of a service's questions: those kept (`kept`; the pairs of a question no
- * row not kept changes are kept with it, and count when both rows are in the window), later rows not
- * kept over them (`fresh`).
- */
-function addService(
-  out: Pairs,
-  service: string,
-  kept: ReadonlyMap<string, KeptQuestion> = new Map(),
-  fresh: ReadonlyMap<string, ReadonlyMap<string, LiveWindowRow>> = new Map(),
-  sinceMs: number,
-): void {
-  for (const [qh, q] of kept) {
-    const over = fresh.get(qh);
-    if (over !== undefined) {
-      addPairs(out, service, latestInWindow(q, over, sinceMs), q);
-      continue;
-    }
+/** A service's latest rows per question and version, by question hash. */
+type Latest = ReadonlyMap<string, ReadonlyMap<string, LiveWindowRow>>;
+
+/** What a service's pairs are computed from besides its kept questions: later rows not kept over them (`fresh`), the questions of superseded rows (`affected`, their hashes) from the window's rows but those (`exact`). */
+interface Others {
+  readonly fresh: Latest;
+  readonly affected: ReadonlySet<string>;
+  readonly exact: Latest;
+}
+
+/** Adds to `out` the pairs of a kept question: from `others` when they change it, else its kept pairs in the window. */
+function addKept(out: Pairs, service: string, sinceMs: number, qh: string, q: KeptQuestion, others: Others): void {
+  const over = others.fresh.get(qh);
+  if (others.affected.has(qh)) addPairs(out, service, [...(others.exact.get(qh)?.values() ?? [])], q);
+  else if (over !== undefined) addPairs(out, service, latestInWindow(q, over, sinceMs), q);
+  else {
     q.pairs ??= pairsOf([...q.versions.values()], q);
     for (const p of q.pairs) if (p.t >= sinceMs) count(out, service, p.pk, p.a, p.b, p.j);
   }
-  for (const [qh, over] of fresh) if (!kept.has(qh)) addPairs(out, service, [...over.values()], undefined);
+}
+
+/** The kept questions' hashes of a service in order ({@link LiveWindowCache.order}). */
+function ordered(cache: LiveWindowCache, service: string, kept: ReadonlyMap<string, KeptQuestion>): readonly string[] {
+  let keys = cache.order.get(service);
+  if (keys === undefined) {
+    keys = [...kept.keys()].sort();
+    cache.order.set(service, keys);
+  }
+  return keys;
+}
+
+/**
+ * Adds to `out` the pairs of a service's questions, by question hash (the same order, so the same
+ * sums, whatever the cache's history): those kept (`kept`; the pairs of a question nothing in
+ * `others` changes are kept with it, and count when both rows are in the window), and those `others`
+ * holds that are not kept.
+ */
+function addService(out: Pairs, service: string, sinceMs: number, cache: LiveWindowCache, others: Others): void {
+  const kept = cache.questions.get(service) ?? new Map<string, KeptQuestion>();
+  const keys = ordered(cache, service, kept);
+  const extra = [...new Set([...others.fresh.keys(), ...others.exact.keys()])].filter((qh) => !kept.has(qh)).sort();
+  // Where each question not kept goes among the kept ones (found by halves: no string compared per kept question).
+  const at = extra.map((qh) => before(keys, qh));
+  for (let i = 0, k = 0; i <= keys.length; i++) {
+    for (; k < extra.length && at[k] === i; k++) {
+      const qh = extra[k] as string;
+      addPairs(out, service, [...((others.affected.has(qh) ? others.exact.get(qh) : others.fresh.get(qh))?.values() ?? [])], undefined);
+    }
+    const qh = keys[i];
+    if (qh !== undefined) addKept(out, service, sinceMs, qh, kept.get(qh) as KeptQuestion, others);
+  }
+}
+
+/** The index of the first of the ordered `keys` after `qh`. */
+function before(keys: readonly string[], qh: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((keys[mid] as string) < qh) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
@@ -125,28 +167,22 @@ function addService(
  * time, then trace id) of each version, and per pair of versions the questions both answered and the
  * sum of the Jaccard indexes of their documents. From the cache's latest rows per question (the
  * latest of a question in the kept minutes is its latest in the window when it is in the window at
- * all) and the window's rows not kept; from every row of the window when some were superseded.
+ * all) and the window's rows not kept; the questions of rows later scorings superseded from every
+ * row of the window but those (a superseded row may be the latest kept of its question and version).
  */
 export function liveWindowOverlap(cache: LiveWindowCache, window: LiveWindow, sinceMs: number, services: ReadonlySet<string>): LiveWindowOverlap[] {
   const rows = window.rows;
   if (services.size === 0 || rows === null) return [];
   const out: LiveWindowOverlap[] = [];
   const gone = new Set(window.superseded?.keys ?? []);
-  if (gone.size > 0) {
-    // Some rows were superseded: the latest rows of each question from the window's other rows.
-    const latest = latestOf(each(rows), services, (r) => !gone.has(`${r.trace_id}:${r.version}`));
-    for (const [service, byQuestion] of latest) {
-      const pairs: Pairs = new Map();
-      for (const of of byQuestion.values()) addPairs(pairs, service, [...of.values()], undefined);
-      out.push(...pairs.values());
-    }
-    return out;
-  }
+  // The questions of superseded rows: their latest rows from every row of the window but those.
+  const affected = new Set(gone.size > 0 ? (window.superseded?.questions ?? []) : []);
+  const exact = affected.size === 0 ? new Map() : latestOf(each(rows), services, (r) => affected.has(r.question_hash) && !gone.has(`${r.trace_id}:${r.version}`));
   if (cache.stale) rebuild(cache);
-  const recent = latestOf(window.unkept ?? [], services, () => true);
+  const recent = latestOf(window.unkept ?? [], services, (r) => !affected.has(r.question_hash));
   for (const service of services) {
     const pairs: Pairs = new Map();
-    addService(pairs, service, cache.questions.get(service), recent.get(service), sinceMs);
+    addService(pairs, service, sinceMs, cache, { fresh: recent.get(service) ?? new Map(), affected, exact: exact.get(service) ?? new Map() });
     out.push(...pairs.values());
   }
   return out;
