@@ -22,6 +22,8 @@ export type ScriptedReply =
       finishReason?: string;
       /** The usage block (default 100 prompt + 20 completion tokens). */
       usage?: { prompt_tokens: number; completion_tokens: number };
+      /** The choice's `logprobs.content` (none by default), as a server that was asked for them sends. */
+      logprobs?: readonly unknown[];
     }
   | { status: number; body?: string; headers?: Record<string, string> };
 
@@ -58,7 +60,14 @@ export async function startFakeOpenAI(
           object: "chat.completion",
           created: 1_764_460_800,
           model: rec.body.model,
-          choices: [{ index: 0, finish_reason: r.finishReason ?? "stop", message: { role: "assistant", content: r.content } }],
+          choices: [
+            {
+              index: 0,
+              finish_reason: r.finishReason ?? "stop",
+              message: { role: "assistant", content: r.content },
+              ...(r.logprobs ? { logprobs: { content: r.logprobs } } : {}),
+            },
+          ],
           usage: r.usage ? { ...r.usage, total_tokens: r.usage.prompt_tokens + r.usage.completion_tokens } : { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
         }),
       );

@@ -28,6 +28,8 @@ export type Failure = { ok: false; reason: string; context?: boolean };
 export interface TokenLogprob {
   readonly token: string;
   readonly logprob: number;
+  /** The token's UTF-8 bytes, when the endpoint gives them (a token may hold part of a character). */
+  readonly bytes?: readonly number[] | null;
   readonly top_logprobs?: readonly { readonly token: string; readonly logprob: number }[];
 }
 /** A call's result: the value read, and the reply's token log-probabilities when asked for and given. */
