@@ -111,7 +111,8 @@ describe("verdictSupports", () => {
   });
 
   it("tokens split inside a multibyte character are joined by their bytes", () => {
-    // "é" (C3 A9) in two byte tokens, whose texts are not the character's halves
+    // Built by hand, not recorded (the verdict replies measured hold ASCII only): "é" (C3 A9) in two
+    // byte tokens whose texts are replacement characters, as a tokenizer's byte fallback gives them.
     const tokens = [
       { token: '{"verdict": "', logprob: 0 },
       t("S", [
