@@ -12,6 +12,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALERT_SETTINGS, ALERT_SQL, ALERTS, type AlertId, expandAlertSql } from "../../dashboards/src/index.js";
 import { openStore, type Store } from "../../store/src/client.js";
+import { UNMEASURED_INTERACTION } from "../helpers/interactionRow.js";
 
 // ── seed ────────────────────────────────────────────────────────────────────────────────────────
 const M = 60_000;
@@ -247,13 +248,7 @@ async function seed(store: Store): Promise<void> {
         question: "q",
         answer: "a",
         retrieved: [],
-        generator_model: null,
-        input_tokens: null,
-        output_tokens: null,
-        abstained: null,
-        status: "ok",
-        reason: "",
-        latency_ms: null,
+        ...UNMEASURED_INTERACTION,
         created_at: ts(i.created),
         version,
       })),

@@ -11,6 +11,7 @@ import { migrate } from "../../store/src/migrations.js";
 import { RecentChunks } from "../../store/src/recentChunks.js";
 import { recentBadClaims } from "../../store/src/report.js";
 import { saveResults } from "../../store/src/results.js";
+import { UNMEASURED_INTERACTION } from "../helpers/interactionRow.js";
 
 let base: Store;
 beforeAll(async () => {
@@ -41,13 +42,7 @@ const interaction = (trace: string, run: string, answer: string): InteractionIns
   question: "How long do refunds take?",
   answer,
   retrieved: [],
-  generator_model: null,
-  input_tokens: null,
-  output_tokens: null,
-  abstained: null,
-  status: "ok",
-  reason: "",
-  latency_ms: null,
+  ...UNMEASURED_INTERACTION,
   judge_prompt_version: "pv1",
 });
 

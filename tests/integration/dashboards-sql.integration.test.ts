@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claimSpan } from "../../core/src/domain/claimSpans.js";
 import { DASHBOARDS, expandPanelSql, PANEL_SQL, type PanelId, type QueryContext, VARIABLE_SQL, type VariableValue } from "../../dashboards/src/index.js";
 import { openStore, type Store } from "../../store/src/client.js";
+import { UNMEASURED_INTERACTION } from "../helpers/interactionRow.js";
 
 // ── seed ────────────────────────────────────────────────────────────────────────────────────────
 const H = 3600_000;
@@ -299,13 +300,7 @@ async function seed(store: Store): Promise<void> {
         question: stale ? `stale ${i.question}` : i.question,
         answer: i.answer,
         retrieved: [],
-        generator_model: null,
-        input_tokens: null,
-        output_tokens: null,
-        abstained: null,
-        status: "ok",
-        reason: "",
-        latency_ms: null,
+        ...UNMEASURED_INTERACTION,
         created_at: ts(i.created),
         version,
       })),

@@ -10,6 +10,7 @@ import { clusteredStatements, migrate, migrationStatements } from "../../store/s
 import { saveResults } from "../../store/src/results.js";
 import { applyRetention, KEEP_FOREVER, type Retention, retentionStatements, ttlOf } from "../../store/src/retention.js";
 import { loadTraces } from "../../store/src/spans.js";
+import { UNMEASURED_INTERACTION } from "../helpers/interactionRow.js";
 import { contentOf, seed, traceIds } from "../helpers/retentionSeed.js";
 import { rows, waitFor } from "../helpers/streaming.js";
 
@@ -224,13 +225,7 @@ describe("retention of captured content (RAGMETER_RETENTION_DAYS, design §13)",
       question: `question of ${trace_id}`,
       answer: "an answer",
       retrieved,
-      generator_model: null,
-      input_tokens: null,
-      output_tokens: null,
-      abstained: null,
-      status: "ok",
-      reason: "",
-      latency_ms: null,
+      ...UNMEASURED_INTERACTION,
     });
     const kept = "d1".repeat(16);
     const gone = "d2".repeat(16);

@@ -15,6 +15,7 @@ import { saveResults } from "../../store/src/results.js";
 import { loadTraces } from "../../store/src/spans.js";
 import { writeRecords } from "../../stream/src/ingest.js";
 import { scoreSettledTraces } from "../../stream/src/loop.js";
+import { UNMEASURED_INTERACTION } from "../helpers/interactionRow.js";
 import { rows } from "../helpers/streaming.js";
 
 let base: Store;
@@ -170,13 +171,7 @@ describe("spans keep chunk hashes, the chunk table the texts (issue 38, design Â
           question: "q",
           answer: "a",
           retrieved: [{ id: "kb/1", document_id: "faq.md", text: SHARED, score: 1, rank: 1 }],
-          generator_model: null,
-          input_tokens: null,
-          output_tokens: null,
-          abstained: null,
-          status: "ok",
-          reason: "",
-          latency_ms: null,
+          ...UNMEASURED_INTERACTION,
         },
       ],
       scores: [],

@@ -17,6 +17,7 @@ import { recentBadClaims } from "../../store/src/report.js";
 import { saveResults } from "../../store/src/results.js";
 import { loadTraces } from "../../store/src/spans.js";
 import { writeRecords } from "../../stream/src/ingest.js";
+import { UNMEASURED_INTERACTION } from "../helpers/interactionRow.js";
 import { rows } from "../helpers/streaming.js";
 
 let base: Store;
@@ -72,13 +73,7 @@ const interaction: InteractionInsert = {
   question: "Can I get my money back?",
   answer: ANSWER,
   retrieved: [],
-  generator_model: null,
-  input_tokens: null,
-  output_tokens: null,
-  abstained: null,
-  status: "ok",
-  reason: "",
-  latency_ms: null,
+  ...UNMEASURED_INTERACTION,
   judge_prompt_version: "pv1",
 };
 const claim = (i: number, text: string, pv: string): ClaimInsert => ({
