@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -7,10 +6,9 @@ import type { ClaimInsert, InteractionInsert } from "../../core/src/domain/rows.
 import { readCalibrationRows } from "../../store/src/calibration.js";
 import { openStore, type Store } from "../../store/src/client.js";
 import { countForgettable, forgetTraces } from "../../store/src/forget.js";
-import { migrate } from "../../store/src/migrations.js";
-import { RecentChunks } from "../../store/src/recentChunks.js";
 import { recentBadClaims } from "../../store/src/report.js";
 import { saveResults } from "../../store/src/results.js";
+import { freshDatabase } from "../helpers/freshDatabase.js";
 import { UNMEASURED_INTERACTION } from "../helpers/interactionRow.js";
 
 let base: Store;
@@ -21,11 +19,7 @@ afterAll(async () => {
   await base?.close();
 });
 
-async function fresh(): Promise<Store> {
-  const database = `t_${randomUUID().replace(/-/gu, "").slice(0, 12)}`;
-  await migrate(base.client, database);
-  return { ...base, database, recentChunks: new RecentChunks(), close: async () => {} };
-}
+const fresh = (): Promise<Store> => freshDatabase(base);
 
 // Multi-byte text on purpose: Cyrillic (2 bytes), CJK (3 bytes), an emoji outside the BMP (4 bytes, 2 UTF-16 units).
 const SENTENCES = ["Refunds take 30 days.", "Возврат — в течение 30 дней.", "退款需要三十天。", "Keep the receipt 🧾 safe.", "Cards never expire."];

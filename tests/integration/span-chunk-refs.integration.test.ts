@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -9,12 +9,12 @@ import { createHeuristicJudge } from "../../core/src/judges/heuristic/heuristicJ
 import { rescore } from "../../scorer/src/runs/rescore.js";
 import { openStore, type Store } from "../../store/src/client.js";
 import { forgetTraces } from "../../store/src/forget.js";
-import { migrate } from "../../store/src/migrations.js";
 import { RecentChunks } from "../../store/src/recentChunks.js";
 import { saveResults } from "../../store/src/results.js";
 import { loadTraces } from "../../store/src/spans.js";
 import { writeRecords } from "../../stream/src/ingest.js";
 import { scoreSettledTraces } from "../../stream/src/loop.js";
+import { freshDatabase } from "../helpers/freshDatabase.js";
 import { UNMEASURED_INTERACTION } from "../helpers/interactionRow.js";
 import { rows } from "../helpers/streaming.js";
 
@@ -26,12 +26,7 @@ afterAll(async () => {
   await base?.close();
 });
 
-/** A fresh database in the shared engine, with a memory of written chunks of its own. */
-async function fresh(): Promise<Store> {
-  const database = `t_${randomUUID().replace(/-/gu, "").slice(0, 12)}`;
-  await migrate(base.client, database);
-  return { ...base, database, recentChunks: new RecentChunks(), close: async () => {} };
-}
+const fresh = (): Promise<Store> => freshDatabase(base);
 
 // Independent of chunkHash: SHA-256 hex, first 32 digits.
 const sha = (t: string): string => createHash("sha256").update(t, "utf8").digest("hex").slice(0, 32);
