@@ -1,5 +1,5 @@
 import { chunkHash } from "@ragmeter/core/domain/chunkHash";
-import { claimSpan } from "@ragmeter/core/domain/claimSpans";
+import { answerDigest, claimSpan } from "@ragmeter/core/domain/claimSpans";
 import type { ResultBatch } from "@ragmeter/core/domain/rows";
 import { saveChunks } from "./chunks.js";
 import type { Store } from "./client.js";
@@ -73,16 +73,16 @@ const CLAIM_COLUMNS = [
 ] as const;
 
 /**
- * The answer each trace's interaction of `interactions` stores, by trace id; a trace given two
- * different answers in one batch has none here (which row the store keeps is not known).
+ * The answer each trace's interaction of `interactions` stores, with its digest, by trace id; a trace
+ * given two different answers in one batch has none here (which row the store keeps is not known).
  */
-function batchAnswers(interactions: ResultBatch["interactions"]): Map<string, string | null> {
-  const out = new Map<string, string | null>();
+function batchAnswers(interactions: ResultBatch["interactions"]): Map<string, { readonly answer: string; readonly digest: number } | null> {
+  const seen = new Map<string, string | null>();
   for (const i of interactions) {
-    const seen = out.get(i.trace_id);
-    out.set(i.trace_id, seen === undefined || seen === i.answer ? i.answer : null);
+    const a = seen.get(i.trace_id);
+    seen.set(i.trace_id, a === undefined || a === i.answer ? i.answer : null);
   }
-  return out;
+  return new Map([...seen].map(([trace, answer]) => [trace, answer === null ? null : { answer, digest: answerDigest(answer) }]));
 }
 
 /**
@@ -138,7 +138,8 @@ export async function saveResults(store: Store, batch: ResultBatch): Promise<voi
       table: `${db}.claims`,
       columns: [...CLAIM_COLUMNS],
       values: batch.claims.map((c) => {
-        const span = claimSpan(c.claim, answers.get(c.trace_id) ?? null);
+        const a = answers.get(c.trace_id) ?? null;
+        const span = a === null ? claimSpan(c.claim, null) : claimSpan(c.claim, a.answer, a.digest);
         return [
           c.run_id,
           c.trace_id,

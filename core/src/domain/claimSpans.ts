@@ -24,7 +24,7 @@ export interface ClaimSpan {
  * The first four bytes of the answer's MD5 as a little-endian unsigned integer: what ClickHouse's
  * `reinterpretAsUInt32(MD5(answer))` gives, so SQL readers can check it too.
  */
-function answerDigest(answer: string): number {
+export function answerDigest(answer: string): number {
   return createHash("md5").update(answer, "utf8").digest().readUInt32LE(0);
 }
 
@@ -33,14 +33,16 @@ const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
  * How to store `claim` of an interaction whose stored answer is `answer` (null: none, or not known
- * to this writer): its offsets when it is a non-blank slice of the answer, else its text.
+ * to this writer): its offsets when it is a non-blank slice of the answer, else its text. `digest`:
+ * the answer's {@link answerDigest} when the caller has it (a writer storing several claims of one
+ * answer computes it once).
  */
-export function claimSpan(claim: string, answer: string | null): ClaimSpan {
+export function claimSpan(claim: string, answer: string | null, digest?: number): ClaimSpan {
   // Lone surrogates have no UTF-8 bytes of their own (the store would not hold what the offsets count).
   const at = answer === null || claim === "" || LONE_SURROGATE.test(answer) || LONE_SURROGATE.test(claim) ? -1 : answer.indexOf(claim);
   if (answer === null || at < 0) return { claim, claim_start: 0, claim_length: 0, answer_digest: 0 };
   const start = Buffer.byteLength(answer.slice(0, at), "utf8");
-  return { claim: "", claim_start: start, claim_length: Buffer.byteLength(claim, "utf8"), answer_digest: answerDigest(answer) };
+  return { claim: "", claim_start: start, claim_length: Buffer.byteLength(claim, "utf8"), answer_digest: digest ?? answerDigest(answer) };
 }
 
 /**
