@@ -11,7 +11,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { bandRisk, type RiskBand } from "../../core/src/judges/cascade/cascadeJudge.js";
+import { bandRisk, type CascadeRule, type RiskBand, stricterOf } from "../../core/src/judges/cascade/cascadeJudge.js";
 import type { GroundingJudgment } from "../../core/src/judges/types.js";
 import { OVERLAP_CUT, wordOverlap } from "./baselines.js";
 import { auroc, prf } from "./detection.js";
@@ -40,6 +40,9 @@ export interface CascadeAnswer {
   readonly llm: StoredLlm | null;
 }
 
+/** How the cascade reads an answer both tiers judged: "stricter" (the default, stricterOf) or "llm", the LLM's judgment alone. */
+type Rule = CascadeRule;
+
 /** The cascade's decision for one answer under `band` (null: no band, tier 1 alone). */
 export interface Decision {
   readonly flag: boolean;
@@ -58,12 +61,14 @@ function llmScoreOf(a: CascadeAnswer): number {
 }
 
 /** The cascade's judgment of `a` under `band`, as createCascadeJudge makes it. @throws when the band holds an answer without a stored LLM judgment. */
-export function decide(a: CascadeAnswer, band: RiskBand | null): Decision {
+export function decide(a: CascadeAnswer, band: RiskBand | null, rule: Rule = "stricter"): Decision {
   if (band === null || !inBand(band, a.tier1)) return { flag: flagOf(a.tier1), score: riskOf(a.tier1), sent: false };
   if (a.llm === null) throw new Error(`cascadeCurve: answer ${a.id} lies in the band [${band.low}, ${band.high}] but has no stored LLM judgment`);
   const l = a.llm.judgment;
   if (l.status !== "ok") return { flag: flagOf(a.tier1), score: riskOf(a.tier1), sent: true };
-  return { flag: flagOf(l), score: bandRisk(band, l, a.tier1.risk as number), sent: true };
+  if (rule === "llm") return { flag: flagOf(l), score: bandRisk(band, l, a.tier1.risk as number), sent: true };
+  const both = stricterOf(band, a.tier1 as GroundingJudgment & { risk: number }, l);
+  return { flag: flagOf(both.judgment as GroundingJudgment), score: both.risk, sent: true };
 }
 
 /**
@@ -103,20 +108,20 @@ function figures(ds: readonly Decision[], labels: readonly boolean[]) {
 }
 
 /** The band (or none) with the best F1 on `answers` among those sending at most `budget` of them; ties: fewer sent. */
-export function bestBand(answers: readonly CascadeAnswer[], bands: readonly RiskBand[], budget: number): RiskBand | null {
+export function bestBand(answers: readonly CascadeAnswer[], bands: readonly RiskBand[], budget: number, rule: Rule = "stricter"): RiskBand | null {
   const labels = answers.map((a) => a.hallucinated);
-  let best: { band: RiskBand | null; f1: number; sent: number } = { band: null, ...figuresOf(answers, null, labels) };
+  let best: { band: RiskBand | null; f1: number; sent: number } = { band: null, ...figuresOf(answers, null, labels, rule) };
   for (const band of bands) {
-    const f = figuresOf(answers, band, labels);
+    const f = figuresOf(answers, band, labels, rule);
     if (f.sent > budget * answers.length) continue;
     if (f.f1 > best.f1 + 1e-12 || (Math.abs(f.f1 - best.f1) <= 1e-12 && f.sent < best.sent)) best = { band, ...f };
   }
   return best.band;
 }
 
-function figuresOf(answers: readonly CascadeAnswer[], band: RiskBand | null, labels: readonly boolean[]): { f1: number; sent: number } {
+function figuresOf(answers: readonly CascadeAnswer[], band: RiskBand | null, labels: readonly boolean[], rule: Rule): { f1: number; sent: number } {
   const f = figures(
-    answers.map((a) => decide(a, band)),
+    answers.map((a) => decide(a, band, rule)),
     labels,
   );
   return { f1: f.f1 ?? 0, sent: f.sent };
@@ -134,7 +139,7 @@ export interface CurvePoint {
 }
 
 /** The cross-validated curve: per budget, each fold judged under the band chosen on the other folds. */
-export function crossValidatedCurve(answers: readonly CascadeAnswer[], budgets: readonly number[]): CurvePoint[] {
+export function crossValidatedCurve(answers: readonly CascadeAnswer[], budgets: readonly number[], rule: Rule = "stricter"): CurvePoint[] {
   const bands = candidateBands(answers);
   return budgets.map((budget) => {
     const chosen: (RiskBand | null)[] = [];
@@ -144,9 +149,10 @@ export function crossValidatedCurve(answers: readonly CascadeAnswer[], budgets: 
         answers.filter((a) => a.fold !== k),
         bands,
         budget,
+        rule,
       );
       chosen.push(band);
-      for (const a of answers.filter((x) => x.fold === k)) decisions.set(a.id, decide(a, band));
+      for (const a of answers.filter((x) => x.fold === k)) decisions.set(a.id, decide(a, band, rule));
     }
     const f = figures(
       answers.map((a) => decisions.get(a.id) as Decision),
@@ -300,35 +306,41 @@ export async function cascadeReport(
   const evaluable = budgets.filter((b, i) => i === 0 || (budgets[i - 1] as number) < maxShare);
   const llmS = llmMs.length === 0 ? 0 : llmMs.reduce((s, x) => s + x, 0) / llmMs.length / 1000;
   const perAnswer = (share: number): string => `${(t1Ms / 1000 + share * llmS).toFixed(2)} s`;
-  lines.push(
-    `cascade, cross-validated (band chosen on 4 question folds by F1, applied to the 5th; ${bands.length} evaluable bands, the widest sends ${(maxShare * 100).toFixed(1)}% of answers; larger budgets cannot be evaluated without more stored tier-3 judgments):`,
-    `${"budget".padStart(7)}  ${"sent".padStart(6)}  P      R      F1     AUROC  s/answer  bands chosen per fold`,
-  );
-  for (const p of crossValidatedCurve(answers, evaluable)) {
+  const ruleText: Record<Rule, string> = {
+    stricter: "the cascade's rule: the stricter of both tiers' readings",
+    llm: "for comparison, the LLM's reading alone (the rule before)",
+  };
+  for (const rule of ["stricter", "llm"] as const) {
     lines.push(
-      `${(p.budget * 100).toFixed(0).padStart(6)}%  ${(p.share * 100).toFixed(1).padStart(5)}%  ${f3(p.precision)}  ${f3(p.recall)}  ${f3(p.f1)}  ${f3(p.auroc)}  ${perAnswer(p.share).padStart(8)}  ${p.bands.map(bandText).join(" | ")}`,
+      `cascade, ${ruleText[rule]}, cross-validated (band chosen on 4 question folds by F1, applied to the 5th; ${bands.length} evaluable bands, the widest sends ${(maxShare * 100).toFixed(1)}% of answers; larger budgets cannot be evaluated without more stored tier-3 judgments):`,
+      `${"budget".padStart(7)}  ${"sent".padStart(6)}  P      R      F1     AUROC  s/answer  bands chosen per fold`,
     );
-  }
-  const widest = bands.reduce<RiskBand | null>((w, b) => (w === null || b.high - b.low > w.high - w.low ? b : w), null);
-  if (widest !== null) {
-    const f = figures(
-      answers.map((a) => decide(a, widest)),
-      labels,
-    );
-    lines.push(
-      `cascade with the widest evaluable band ${bandText(widest)} (no choice made): sent ${((f.sent / answers.length) * 100).toFixed(1)}%, P ${f3(f.precision)}, R ${f3(f.recall)}, F1 ${f3(f.f1)}, AUROC ${f3(f.auroc)}, ${perAnswer(f.sent / answers.length)} per answer`,
-    );
-  }
-  lines.push("cascade, in sample (the best band on all answers, optimistic):");
-  for (const b of evaluable) {
-    const band = bestBand(answers, bands, b);
-    const f = figures(
-      answers.map((a) => decide(a, band)),
-      labels,
-    );
-    lines.push(
-      `${(b * 100).toFixed(0).padStart(6)}%  ${((f.sent / answers.length) * 100).toFixed(1).padStart(5)}%  ${f3(f.precision)}  ${f3(f.recall)}  ${f3(f.f1)}  ${f3(f.auroc)}  ${bandText(band)}`,
-    );
+    for (const p of crossValidatedCurve(answers, evaluable, rule)) {
+      lines.push(
+        `${(p.budget * 100).toFixed(0).padStart(6)}%  ${(p.share * 100).toFixed(1).padStart(5)}%  ${f3(p.precision)}  ${f3(p.recall)}  ${f3(p.f1)}  ${f3(p.auroc)}  ${perAnswer(p.share).padStart(8)}  ${p.bands.map(bandText).join(" | ")}`,
+      );
+    }
+    const widest = bands.reduce<RiskBand | null>((w, b) => (w === null || b.high - b.low > w.high - w.low ? b : w), null);
+    if (widest !== null) {
+      const f = figures(
+        answers.map((a) => decide(a, widest, rule)),
+        labels,
+      );
+      lines.push(
+        `  with the widest evaluable band ${bandText(widest)} (no choice made): sent ${((f.sent / answers.length) * 100).toFixed(1)}%, P ${f3(f.precision)}, R ${f3(f.recall)}, F1 ${f3(f.f1)}, AUROC ${f3(f.auroc)}, ${perAnswer(f.sent / answers.length)} per answer`,
+      );
+    }
+    lines.push("  in sample (the best band on all answers, optimistic):");
+    for (const b of evaluable) {
+      const band = bestBand(answers, bands, b, rule);
+      const f = figures(
+        answers.map((a) => decide(a, band, rule)),
+        labels,
+      );
+      lines.push(
+        `${(b * 100).toFixed(0).padStart(6)}%  ${((f.sent / answers.length) * 100).toFixed(1).padStart(5)}%  ${f3(f.precision)}  ${f3(f.recall)}  ${f3(f.f1)}  ${f3(f.auroc)}  ${bandText(band)}`,
+      );
+    }
   }
   return lines;
 }

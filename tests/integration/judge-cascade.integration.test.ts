@@ -51,7 +51,7 @@ afterAll(async () => {
 });
 
 describe("cascade judge through ragmeter eval (real openai client, scripted server)", () => {
-  it("the band's answer alone goes to the LLM, whose verdict decides; --json records the tier of each judgment", async () => {
+  it("RAGMETER_CASCADE_RULE=llm: the band's answer alone goes to the LLM, whose verdict decides; --json records the tier of each judgment", async () => {
     // the premise, from the real heuristic judge: a outside the band, b inside it and UNSUPPORTED
     const h = createHeuristicJudge();
     const ra = await judgeGrounding(h, { question: GOLDEN[0]!.question, answer: A.answer, chunks: [{ id: "pg#1", text: A.chunk }] });
@@ -62,7 +62,10 @@ describe("cascade judge through ragmeter eval (real openai client, scripted serv
     expect(rb.value).toBe(0);
 
     const json = path.join(dir, "r1.json");
-    const r = await cli(["eval", "--golden", goldenFile, "--target", target.url, "--pipeline-version", "p1", "--k", "1", "--home", dir, "--json", json], env);
+    const r = await cli(["eval", "--golden", goldenFile, "--target", target.url, "--pipeline-version", "p1", "--k", "1", "--home", dir, "--json", json], {
+      ...env,
+      RAGMETER_CASCADE_RULE: "llm",
+    });
     expect(r.code, r.err).toBe(0);
     // one call: b's grounding; relevance stays with tier 1
     expect(llm.requests).toHaveLength(1);
@@ -77,6 +80,23 @@ describe("cascade judge through ragmeter eval (real openai client, scripted serv
     expect(b["grounding"]).toMatchObject({ value: 1, status: "ok", tier: "llm", risk: rb.risk, claims: [{ verdict: "SUPPORTED", chunk_ids: ["bk#1"] }] });
     expect(a["relevance"]?.tier).toBe("heuristic");
     expect(j.metrics.grounding).toBe(1);
+    expect(j.judge_report).toMatchObject({ calls: 1, input_tokens: 100, output_tokens: 20 });
+  });
+
+  it("the default rule (stricter): the LLM's SUPPORTED does not clear tier 1's UNSUPPORTED; the LLM's call is counted and named in the reason", async () => {
+    const before = llm.requests.length;
+    const home = path.join(dir, "stricter");
+    const json = path.join(dir, "r2.json");
+    const r = await cli(["eval", "--golden", goldenFile, "--target", target.url, "--pipeline-version", "p1", "--k", "1", "--home", home, "--json", json], env);
+    expect(r.code, r.err).toBe(0);
+    expect(llm.requests.length - before).toBe(1);
+    const j = JSON.parse(await readFile(json, "utf8"));
+    const b = new Map(j.questions.map((q: { golden_id: string; metrics: Record<string, unknown> }) => [q.golden_id, q.metrics])).get("b") as Record<string, { reason?: string }>;
+    // tier 1's own verdicts on b (the real heuristic judge, as in the test above)
+    const rb = await judgeGrounding(createHeuristicJudge(), { question: GOLDEN[1]!.question, answer: B.answer, chunks: [{ id: "bk#1", text: B.chunk }] });
+    expect(rb.claims.map((c) => c.verdict)).not.toContain("SUPPORTED");
+    expect(b["grounding"]).toMatchObject({ value: 0, status: "ok", tier: "heuristic", risk: rb.risk, claims: rb.claims.map((c) => ({ verdict: c.verdict })) });
+    expect(b["grounding"]?.reason).toContain("the LLM found 100% of its claims supported; tier 1's stricter reading stands");
     expect(j.judge_report).toMatchObject({ calls: 1, input_tokens: 100, output_tokens: 20 });
   });
 });

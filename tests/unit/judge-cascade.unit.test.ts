@@ -20,6 +20,9 @@ function tier1(): Judge {
         run: async (r: JudgeRequest): Promise<GroundingJudgment> => {
           if (r.answer === "none") return { status: "no_claims", value: null, claims: [], reason: "no claim", ...cost };
           const risk = Number(/risk ([\d.]+)/u.exec(r.answer ?? "")?.[1]);
+          if (r.answer?.includes("doubt")) {
+            return { status: "ok", value: 0, risk, claims: [{ index: 0, text: r.answer, verdict: "UNSUPPORTED", chunk_ids: [], support: 1 - risk }], ...cost };
+          }
           return { status: "ok", value: 1, risk, claims: [{ index: 0, text: r.answer ?? "", verdict: "SUPPORTED", chunk_ids: ["c1"], support: 1 - risk }], ...cost };
         },
       },
@@ -59,7 +62,7 @@ const doubted: Judgment = {
   latency_ms: 1000,
   calls: 1,
 };
-const options = (o: Partial<CascadeOptions> = {}): CascadeOptions => ({ band: { low: 0.2, high: 0.4 }, maxShare: null, maxAnswers: null, llmTasks: [], ...o });
+const options = (o: Partial<CascadeOptions> = {}): CascadeOptions => ({ band: { low: 0.2, high: 0.4 }, maxShare: null, maxAnswers: null, llmTasks: [], rule: "stricter", ...o });
 const ask = (j: Judge, answer: string) => judgeGrounding(j, { question: "q", answer, chunks: [{ id: "c1", text: "x" }] });
 
 describe("cascade judge (issue 40): tier 1 on every answer, the LLM on the uncertain band within a budget", () => {
@@ -75,15 +78,42 @@ describe("cascade judge (issue 40): tier 1 on every answer, the LLM on the uncer
     expect(l.asked).toEqual(["risk 0.2", "risk 0.4"]);
   });
 
-  it("uses the LLM's judgment in the band: its verdicts and value, its cost, the risk placed in the band by its lowest support", async () => {
+  it("in the band, the LLM's judgment when it is the stricter (or as strict): its verdicts and value, its cost, the risk the mean of tier 1's and its placement", async () => {
     const l = llm(doubted);
     const c = createCascadeJudge(tier1(), l.judge, options());
     const g = await ask(c, "risk 0.3");
-    // low + (high − low) × (1 − lowest support) = 0.2 + 0.2 × 0.75
-    expect(g.risk).toBeCloseTo(0.35, 12);
+    // the LLM's placement: low + (high − low) × (1 − lowest support) = 0.2 + 0.2 × 0.75 = 0.35; mean with tier 1's 0.3
+    expect(g.risk).toBeCloseTo(0.325, 12);
     expect(g).toMatchObject({ status: "ok", value: 0.5, tier: "llm", input_tokens: 300, output_tokens: 12, calls: 1, latency_ms: 1002 });
     expect(g.claims.map((x) => x.verdict)).toEqual(["SUPPORTED", "UNSUPPORTED"]);
     expect(l.asked).toEqual(["risk 0.3"]);
+    const tie = await ask(
+      createCascadeJudge(tier1(), llm({ ...doubted, value: 1, claims: [{ index: 0, text: "a", verdict: "SUPPORTED", chunk_ids: ["c1"], support: 0.9 }] }).judge, options()),
+      "risk 0.3",
+    );
+    // a tie (both 1): the LLM's; risk (0.3 + 0.2 + 0.2 × 0.1) / 2
+    expect(tie).toMatchObject({ value: 1, tier: "llm" });
+    expect(tie.risk).toBeCloseTo(0.26, 12);
+  });
+
+  it("rule llm: in the band the LLM's judgment replaces tier 1's, its risk placed by its lowest support; the version says the rule", async () => {
+    const supported: Judgment = { ...doubted, value: 1, claims: [{ index: 0, text: "a", verdict: "SUPPORTED", chunk_ids: ["c1"], support: 0.9 }] };
+    const c = createCascadeJudge(tier1(), llm(supported).judge, options({ rule: "llm" }));
+    const g = await ask(c, "risk 0.3 doubt");
+    // 0.2 + 0.2 × (1 − 0.9)
+    expect(g).toMatchObject({ status: "ok", value: 1, tier: "llm", input_tokens: 300 });
+    expect(g.risk).toBeCloseTo(0.22, 12);
+    expect(c.promptVersion["grounding"]).not.toBe(createCascadeJudge(tier1(), llm(supported).judge, options()).promptVersion["grounding"]);
+  });
+
+  it("in the band, tier 1's judgment when it is the stricter, with the LLM's reading as its reason and the LLM's cost", async () => {
+    const l = llm(doubted);
+    const g = await ask(createCascadeJudge(tier1(), l.judge, options()), "risk 0.3 doubt");
+    expect(g).toMatchObject({ status: "ok", value: 0, tier: "heuristic", input_tokens: 300, output_tokens: 12, calls: 1, latency_ms: 1002 });
+    expect(g.claims.map((x) => x.verdict)).toEqual(["UNSUPPORTED"]);
+    expect(g.reason).toBe("the LLM found 50% of its claims supported; tier 1's stricter reading stands");
+    expect(g.risk).toBeCloseTo(0.325, 12);
+    expect(l.asked).toEqual(["risk 0.3 doubt"]);
   });
 
   it("keeps tier 1's risk when a claim of the LLM has no support probability", () => {
@@ -170,7 +200,13 @@ describe("cascade judge (issue 40): tier 1 on every answer, the LLM on the uncer
 describe("cascade settings (RAGMETER_JUDGE=cascade, RAGMETER_CASCADE_*)", () => {
   const endpoint = { OPENAI_BASE_URL: "http://127.0.0.1:9/v1", RAGMETER_JUDGE_MODEL: "m-1" };
   it("reads the band, the budget and the tasks; the defaults are 0.3,0.5 and a share of 0.3", () => {
-    expect(loadConfig({ ...endpoint, RAGMETER_JUDGE: "cascade" }).cascade).toEqual({ band: { low: 0.3, high: 0.5 }, maxShare: 0.3, maxAnswers: null, llmTasks: [] });
+    expect(loadConfig({ ...endpoint, RAGMETER_JUDGE: "cascade" }).cascade).toEqual({
+      band: { low: 0.3, high: 0.5 },
+      maxShare: 0.3,
+      maxAnswers: null,
+      llmTasks: [],
+      rule: "stricter",
+    });
     const c = loadConfig({
       ...endpoint,
       RAGMETER_JUDGE: "cascade",
@@ -178,8 +214,9 @@ describe("cascade settings (RAGMETER_JUDGE=cascade, RAGMETER_CASCADE_*)", () => 
       RAGMETER_CASCADE_MAX_SHARE: "0.1",
       RAGMETER_CASCADE_MAX_ANSWERS: "50",
       RAGMETER_CASCADE_LLM_TASKS: "relevance,",
+      RAGMETER_CASCADE_RULE: "llm",
     });
-    expect(c.cascade).toEqual({ band: { low: 0.1, high: 0.6 }, maxShare: 0.1, maxAnswers: 50, llmTasks: ["relevance"] });
+    expect(c.cascade).toEqual({ band: { low: 0.1, high: 0.6 }, maxShare: 0.1, maxAnswers: 50, llmTasks: ["relevance"], rule: "llm" });
     expect(loadConfig(endpoint).cascade).toBeNull();
   });
 
@@ -189,6 +226,7 @@ describe("cascade settings (RAGMETER_JUDGE=cascade, RAGMETER_CASCADE_*)", () => 
     expect(() => loadConfig({ ...endpoint, RAGMETER_CASCADE_MAX_SHARE: "1.5" })).toThrow(/RAGMETER_CASCADE_MAX_SHARE/u);
     expect(() => loadConfig({ RAGMETER_JUDGE: "cascade" })).toThrow("RAGMETER_JUDGE=cascade needs an LLM endpoint: set OPENAI_BASE_URL and RAGMETER_JUDGE_MODEL");
     expect(() => loadConfig({ RAGMETER_JUDGE: "gpt" })).toThrow(/RAGMETER_JUDGE/u);
+    expect(() => loadConfig({ ...endpoint, RAGMETER_JUDGE: "cascade", RAGMETER_CASCADE_RULE: "either" })).toThrow(/RAGMETER_CASCADE_RULE/u);
   });
 
   it("RAGMETER_JUDGE=heuristic keeps the heuristic judge with an endpoint set; the registry builds the cascade from the settings", async () => {

@@ -50,6 +50,8 @@ const brokerList = z
 
 /** The judge backends `RAGMETER_JUDGE` names (core/src/judges/backends.ts). */
 const JUDGE_BACKENDS = ["heuristic", "llm", "cascade"] as const;
+/** How the cascade reads an answer both tiers judged (core/src/judges/cascade). */
+const CASCADE_RULES = ["stricter", "llm"] as const;
 /** Default uncertain band of the cascade judge: the risks around the no-LLM judge's own flag boundary (0.38 on the dev answers; docs/judges.md, "Which tier to choose"). */
 const DEFAULT_CASCADE_BAND = "0.3,0.5";
 /** `low,high` with 0 ≤ low ≤ high ≤ 1. */
@@ -237,6 +239,12 @@ export const SETTINGS = {
     z.coerce.number().int().positive().optional(),
     CLI_SCORER,
     "the cascade's budget: at most this many answers go to the LLM per run (per process for `ragmeter scorer`); unset = no count limit",
+  ),
+  RAGMETER_CASCADE_RULE: def(
+    "RAGMETER_CASCADE_RULE",
+    z.enum(CASCADE_RULES).default("stricter"),
+    CLI_SCORER,
+    "how the cascade reads an answer both tiers judged: `stricter` (the judgment that finds less of the answer supported, the LLM's on a tie: the LLM adds doubts, tier 1's stand) or `llm` (the LLM's judgment replaces tier 1's: for a model measured to beat tier 1 on the band)",
   ),
   RAGMETER_CASCADE_LLM_TASKS: def(
     "RAGMETER_CASCADE_LLM_TASKS",

@@ -37,6 +37,7 @@ export const CLI_SETTINGS = [
   SETTINGS.RAGMETER_CASCADE_MAX_SHARE,
   SETTINGS.RAGMETER_CASCADE_MAX_ANSWERS,
   SETTINGS.RAGMETER_CASCADE_LLM_TASKS,
+  SETTINGS.RAGMETER_CASCADE_RULE,
   SETTINGS.RAGMETER_PRICES,
   SETTINGS.RAGMETER_RETENTION_DAYS,
   SETTINGS.RAGMETER_RETENTION_DAYS_SPANS,
@@ -167,7 +168,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { home?: string } 
     judge: judgeConfig(e),
     cascade:
       e.RAGMETER_JUDGE === "cascade"
-        ? { band: e.RAGMETER_CASCADE_BAND, maxShare: e.RAGMETER_CASCADE_MAX_SHARE, maxAnswers: e.RAGMETER_CASCADE_MAX_ANSWERS ?? null, llmTasks: e.RAGMETER_CASCADE_LLM_TASKS }
+        ? {
+            band: e.RAGMETER_CASCADE_BAND,
+            maxShare: e.RAGMETER_CASCADE_MAX_SHARE,
+            maxAnswers: e.RAGMETER_CASCADE_MAX_ANSWERS ?? null,
+            llmTasks: e.RAGMETER_CASCADE_LLM_TASKS,
+            rule: e.RAGMETER_CASCADE_RULE,
+          }
         : null,
     prices: e.RAGMETER_PRICES === undefined ? null : loadPrices(path.resolve(e.RAGMETER_PRICES)),
     targetTimeoutMs: e.RAGMETER_TARGET_TIMEOUT_MS,

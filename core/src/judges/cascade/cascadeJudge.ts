@@ -7,7 +7,7 @@ import type { CascadeOptions, RiskBand } from "./options.js";
 
 const GROUNDING = JUDGE_TASKS.grounding;
 
-export type { CascadeOptions, RiskBand } from "./options.js";
+export type { CascadeOptions, CascadeRule, RiskBand } from "./options.js";
 
 /**
  * The grounding risk of an answer the LLM decided, on tier 1's scale: inside the band, ordered by the
@@ -20,6 +20,30 @@ export function bandRisk(band: RiskBand, llm: Judgment, tier1Risk: number): numb
   if (supports.length === 0 || supports.some((s) => s === undefined)) return tier1Risk;
   const lowest = Math.min(...(supports as number[]));
   return band.low + (band.high - band.low) * (1 - lowest);
+}
+
+/** What the cascade makes of an answer both tiers judged ok: the judgment it keeps, whose it is, and the answer's risk. */
+export interface BothTiers {
+  readonly judgment: Judgment;
+  readonly tier: "llm" | "heuristic";
+  readonly risk: number;
+}
+
+/**
+ * The cascade's reading of an answer in the band that both tiers judged ok: the stricter one. The
+ * answer keeps the judgment (value, claims, reason) of the tier that found less of it supported, the
+ * LLM's on a tie, so an answer either tier doubts is doubted: the LLM adds the doubts tier 1 missed
+ * and does not clear those tier 1 found (on the RAGTruth development answers it finds fewer
+ * unsupported answers than tier 1, more precisely: docs/judges.md). The risk is the mean of tier 1's
+ * and the LLM's placement in the band ({@link bandRisk}), so it stays inside the band and both
+ * tiers' doubts order the answers there.
+ */
+export function stricterOf(band: RiskBand, tier1: Judgment & { risk: number }, llm: Judgment): BothTiers {
+  const risk = (tier1.risk + bandRisk(band, llm, tier1.risk)) / 2;
+  const tier1Stricter = tier1.value !== null && llm.value !== null && tier1.value < llm.value;
+  if (!tier1Stricter) return { judgment: llm, tier: "llm", risk };
+  const reason = `the LLM found ${((llm.value ?? 0) * 100).toFixed(0)}% of its claims supported; tier 1's stricter reading stands`;
+  return { judgment: { ...tier1, reason: tier1.reason === undefined ? reason : `${tier1.reason}; ${reason}` }, tier: "heuristic", risk };
 }
 
 /** True when the tier-1 judgment is one the LLM may take over: ok, with a risk inside the band. */
@@ -45,8 +69,9 @@ function checkOptions(tier1: Judge, llm: Judge, options: CascadeOptions): void {
  * The cascade judge (issue 40, design §5), kind `cascade`: tier 1 (the no-LLM judge) judges every
  * grounding answer; an answer whose tier-1 grounding risk lies in the uncertain band
  * (`options.band`, bounds included) goes to the LLM judge as well, within the budget of one run
- * ({@link CascadeBudget}: a share of the answers seen and/or a number of answers), and the LLM's
- * judgment is the answer's, its risk placed inside the band by {@link bandRisk}. When the LLM's
+ * ({@link CascadeBudget}: a share of the answers seen and/or a number of answers), and the stricter
+ * of the two judgments is the answer's ({@link stricterOf}; `options.rule` "llm": the LLM's, its risk
+ * placed in the band by {@link bandRisk}), the LLM's calls counted. When the LLM's
  * judgment is not ok (judge_error, context_too_long, …) tier 1's stands, with the LLM's reason and
  * what its calls cost. Every judgment says which tier decided (`tier`). Other tasks are tier 1's,
  * except `options.llmTasks`, which are the LLM's alone. Metered (it calls a model); its model is
@@ -65,8 +90,11 @@ export function createCascadeJudge(tier1: Judge, llm: Judge, options: CascadeOpt
     if (why !== null) return { ...h, tier: "heuristic", reason: `risk ${h.risk.toFixed(3)} in the band, not sent: ${why}` };
     const l = await llm.judge(GROUNDING, request);
     const latency_ms = h.latency_ms + l.latency_ms;
-    if (l.status === "ok") return { ...l, risk: bandRisk(band, l, h.risk), tier: "llm", latency_ms };
     const cost = { input_tokens: l.input_tokens, output_tokens: l.output_tokens, calls: l.calls ?? 0 };
+    if (l.status === "ok") {
+      const both = options.rule === "stricter" ? stricterOf(band, h, l) : { judgment: l, tier: "llm" as const, risk: bandRisk(band, l, h.risk) };
+      return { ...both.judgment, ...cost, risk: both.risk, tier: both.tier, latency_ms };
+    }
     return { ...h, ...cost, latency_ms, tier: "heuristic", reason: `the LLM tier gave ${l.status}${l.reason === undefined ? "" : ` (${l.reason})`}; tier 1 decided` };
   };
   const version = (task: string, ...parts: readonly unknown[]): string => promptVersion(JSON.stringify(["cascade v1", task, ...parts]));
@@ -80,7 +108,15 @@ export function createCascadeJudge(tier1: Judge, llm: Judge, options: CascadeOpt
     tasks[task] = { version: version(task, "llm", llm.promptVersion[task]), run: async (r) => ({ ...(await llm.judge(task, r)), tier: "llm" }) };
   }
   tasks[GROUNDING] = {
-    version: version(GROUNDING, tier1.promptVersion[GROUNDING], llm.promptVersion[GROUNDING], band, options.maxShare, options.maxAnswers),
+    version: version(
+      GROUNDING,
+      ...(options.rule === "stricter" ? ["stricter of both tiers"] : []),
+      tier1.promptVersion[GROUNDING],
+      llm.promptVersion[GROUNDING],
+      band,
+      options.maxShare,
+      options.maxAnswers,
+    ),
     run: grounding,
   };
   return judgeOf({ kind: "cascade", model: llm.model, metered: true }, tasks);
