@@ -35,7 +35,7 @@ export const CONTEXT_RELEVANCE: JudgedMetric = {
   request: (i) => ({ question: i.question, chunks: i.chunks }),
   unjudged: (r) => (passages(r).length === 0 ? "no retrieved chunk with text" : null),
   forms: {
-    heuristicRules: `context_relevance v1: per chunk with text, the share of the question's content terms (stems, numbers) it holds; the mean over chunks; a chunk holds the question at ${HOLDS}`,
+    heuristicRules: `context_relevance v2: per chunk with text, the share of the question's content terms (stems, numbers) it holds, a chunk's terms read sentence by sentence; the mean over chunks; a chunk holds the question at ${HOLDS}`,
     heuristic(request, tools) {
       const q = tools.terms(request.question);
       if (q.size === 0) return { status: "not_applicable", value: null, reason: "the question has no content terms" };

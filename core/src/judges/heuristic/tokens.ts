@@ -46,6 +46,8 @@ export interface ChunkTokens extends Tokenized {
   readonly sentences: readonly ChunkSentence[];
   /** For each content token, the indices of the sentences that hold it, ascending. */
   readonly positions: ReadonlyMap<string, readonly number[]>;
+  /** Its terms for relevance (content stems, discourse words included, and numbers: {@link Tokens.chunkTerms}), read in the same pass. */
+  readonly relevance: ReadonlySet<string>;
 }
 
 /** Words needed of a script: a Han character counts as a word, Cyrillic and Latin words as runs of letters. */
@@ -215,6 +217,8 @@ interface Sink {
   readonly segments: Token[];
   readonly numbers: Set<string>;
   readonly bigrams: Set<string>;
+  /** When given (a chunk's), the relevance terms: numbers and the stems of words that are not relevance stop words. */
+  readonly relevance?: Set<string>;
 }
 
 /**
@@ -228,11 +232,14 @@ function tokenizeInto(text: string, wordOf: (word: string) => WordInfo, into: Si
   let prev: string | null = null;
   for (const s of rawSegments(text)) {
     let t: Token;
-    if (s.isNumber) t = { text: s.text, isNumber: true, stop: false };
-    else {
+    if (s.isNumber) {
+      t = { text: s.text, isNumber: true, stop: false };
+      into.relevance?.add(t.text);
+    } else {
       const w = wordOf(s.text);
       negation.read(w);
       t = w.token;
+      if (!w.relevanceStop) into.relevance?.add(t.text);
     }
     into.segments.push(t);
     if (t.isNumber) into.numbers.add(t.text);
@@ -298,7 +305,7 @@ function terms(text: string, wordOf: (word: string) => WordInfo = wordInfo): Ter
  * each content token.
  */
 function chunkTokens(text: string, wordOf: (word: string) => WordInfo = wordInfo): ChunkTokens {
-  const into: Sink = { segments: [], numbers: new Set<string>(), bigrams: new Set<string>() };
+  const into: Sink = { segments: [], numbers: new Set<string>(), bigrams: new Set<string>(), relevance: new Set<string>() };
   const content = new Set<string>();
   const positions = new Map<string, number[]>();
   const parts: ChunkSentence[] = [];
@@ -315,7 +322,7 @@ function chunkTokens(text: string, wordOf: (word: string) => WordInfo = wordInfo
     negated ||= s.negated;
     parts.push(s);
   }
-  return { segments: into.segments, content, numbers: into.numbers, bigrams: into.bigrams, negated, negates: null, script: scriptOf(text), sentences: parts, positions };
+  return { segments: into.segments, content, numbers: into.numbers, bigrams: into.bigrams, negated, negates: null, script: scriptOf(text), sentences: parts, positions, relevance: into.relevance as Set<string> };
 }
 
 /**
@@ -436,11 +443,8 @@ export class Tokens {
   readonly #tokenize = (text: string): Tokenized => tokenize(text, this.#word);
   readonly #terms = (text: string): Terms => terms(text, this.#word);
   readonly #chunk = (text: string): ChunkTokens => chunkTokens(text, this.#word);
-  readonly #chunkTerms: Bounded<ReadonlySet<string>>;
   constructor(chunkCache: ChunkCacheBound = CHUNK_CACHE) {
     this.#chunks = new Bounded<ChunkTokens>(chunkCache.entries, chunkCache.segments, (t) => t.segments.length);
-    // a chunk's terms are fewer than its segments: within the same bound, they take less memory
-    this.#chunkTerms = new Bounded<ReadonlySet<string>>(chunkCache.entries, chunkCache.segments, (t) => t.size);
   }
   /**
    * Tokens of a chunk text, whole and per sentence: the judge's per-chunk work, kept by the text's
@@ -453,14 +457,12 @@ export class Tokens {
   }
   /**
    * The relevance terms of a chunk text (content stems, discourse words included, and numbers: what
-   * {@link relevanceText} gives), kept by the text's hash like {@link chunk}: context relevance reads
-   * every retrieved chunk of every trace, which the cache of recent texts (1,000) cannot hold.
+   * {@link relevanceText} gives, read sentence by sentence), from the chunk's one tokenizing pass and
+   * kept with its tokens ({@link chunk}): context relevance reads every retrieved chunk that grounding
+   * reads, and a second pass over each cost the judge as much again on a chunk the cache missed.
    */
   chunkTerms(text: string): ReadonlySet<string> {
-    return this.#chunkTerms.get(this.#hashes.get(text, chunkHash), () => {
-      const t = this.#terms(text);
-      return new Set([...t.content, ...t.numbers]);
-    });
+    return this.chunk(text).relevance;
   }
   /** Chunks the chunk cache holds and their segments. */
   chunkCache(): ChunkCacheBound {
