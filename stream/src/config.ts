@@ -40,6 +40,7 @@ const STREAM_SETTINGS = [
   SETTINGS.RAGMETER_SCORER_WRITE_MAX_SPANS,
   SETTINGS.RAGMETER_SCORER_WRITE_MAX_BYTES,
   SETTINGS.RAGMETER_SCORER_WRITE_MAX_WAIT_MS,
+  SETTINGS.RAGMETER_SCORER_WRITE_GAP_MS,
   SETTINGS.RAGMETER_SCORER_BATCH_MAX_WAIT_MS,
   SETTINGS.RAGMETER_OTLP_MAX_ITEMS_PER_REQUEST,
   SETTINGS.RAGMETER_OTLP_MAX_ATTRIBUTES,
@@ -87,7 +88,7 @@ export interface StreamConfig {
   readonly heapGrowthPercent?: number;
   /** Bounds of the work of one record (the RAGMETER_OTLP_MAX_* settings; default @ragmeter/otlp's DEFAULT_OTLP_LIMITS). */
   readonly limits?: OtlpLimits;
-  /** Bounds of one span write (`RAGMETER_SCORER_WRITE_MAX_SPANS`, `_MAX_BYTES`, `_MAX_WAIT_MS`; default @ragmeter/runtime's SCORER_WRITE_BATCH). */
+  /** Bounds of one span write (`RAGMETER_SCORER_WRITE_MAX_SPANS`, `_MAX_BYTES`, `_MAX_WAIT_MS`, `_GAP_MS`; default @ragmeter/runtime's SCORER_WRITE_BATCH). */
   readonly writeBatch?: WriteBatchLimits;
   /** How long a due trace waits at most for others to share its scoring batch, ms (`RAGMETER_SCORER_BATCH_MAX_WAIT_MS`; default 0 here, the setting's default where the CLI reads it). */
   readonly batchWaitMs?: number;
@@ -127,7 +128,12 @@ export function loadStreamConfig(
     maxPending: e.RAGMETER_SCORER_MAX_PENDING,
     heapGrowthPercent: e.RAGMETER_SCORER_HEAP_GROWTH_PERCENT,
     batchWaitMs: e.RAGMETER_SCORER_BATCH_MAX_WAIT_MS,
-    writeBatch: { maxCount: e.RAGMETER_SCORER_WRITE_MAX_SPANS, maxBytes: e.RAGMETER_SCORER_WRITE_MAX_BYTES, maxWaitMs: e.RAGMETER_SCORER_WRITE_MAX_WAIT_MS },
+    writeBatch: {
+      maxCount: e.RAGMETER_SCORER_WRITE_MAX_SPANS,
+      maxBytes: e.RAGMETER_SCORER_WRITE_MAX_BYTES,
+      maxWaitMs: e.RAGMETER_SCORER_WRITE_MAX_WAIT_MS,
+      gapMs: e.RAGMETER_SCORER_WRITE_GAP_MS,
+    },
     limits: {
       maxItems: e.RAGMETER_OTLP_MAX_ITEMS_PER_REQUEST,
       maxAttributes: e.RAGMETER_OTLP_MAX_ATTRIBUTES,

@@ -6,7 +6,9 @@ import { SCORER_WRITE_BATCH } from "@ragmeter/runtime";
  * per-statement cost (on the embedded engine an insert and a merge) once per batch rather than once
  * per caller. A batch is bounded three ways ({@link WriteBatchLimits}): its items' count weight
  * (spans and log records), their estimated bytes, and time: the oldest pending item waits at most
- * `maxWaitMs` for others to join. Each caller's promise settles with the write that held its item:
+ * `maxWaitMs` for others to join, and a batch no item joined for `gapMs` waits no longer (closed-loop
+ * clients, each waiting for its own write, have all handed theirs in: waiting on would only delay
+ * them). Each caller's promise settles with the write that held its item:
  * resolved once that write succeeded, rejected with its error otherwise (nothing of a failed batch is
  * acknowledged).
  */
@@ -28,6 +30,11 @@ export interface WriteBatchLimits {
    * written as soon as no write is in flight (what arrives during a write joins the next one).
    */
   readonly maxWaitMs: number;
+  /**
+   * How long a batch waits at most after its newest item for another, ms: the batch is written once
+   * none joined for this long, before `maxWaitMs` (≥ `maxWaitMs`: only `maxWaitMs` counts).
+   */
+  readonly gapMs: number;
 }
 
 /** The default bounds (the settings' defaults, @ragmeter/runtime SCORER_WRITE_BATCH). */
@@ -108,6 +115,8 @@ export function createWriteBatcher<T>(write: (items: readonly T[]) => Promise<vo
   let timer: ReturnType<typeof setTimeout> | null = null;
   let draining = 0;
   let idle: (() => void)[] = [];
+  /** When the newest pending item was handed in. */
+  let newestAt = 0;
 
   const full = (): boolean => pendingCount >= o.limits.maxCount || pendingBytes >= o.limits.maxBytes;
   const take = (): Waiting<T>[] => {
@@ -136,7 +145,7 @@ export function createWriteBatcher<T>(write: (items: readonly T[]) => Promise<vo
     writing = false;
     schedule();
   };
-  /** Starts the next write when one is due (full, the oldest waited long enough, or draining), else arms the timer for the oldest's deadline. */
+  /** Starts the next write when one is due (full, the oldest or the newest waited long enough, or draining), else arms the timer for the nearer deadline. */
   const schedule = (): void => {
     if (writing) return;
     const oldest = queue[0];
@@ -144,7 +153,8 @@ export function createWriteBatcher<T>(write: (items: readonly T[]) => Promise<vo
       settleIdle();
       return;
     }
-    const wait = oldest.at + o.limits.maxWaitMs - now();
+    // a timer armed for the gap may fire before a newer item's gap ran out: then it is armed again
+    const wait = Math.min(oldest.at + o.limits.maxWaitMs, newestAt + o.limits.gapMs) - now();
     if (full() || wait <= 0 || draining > 0) {
       if (timer !== null) clearTimeout(timer);
       timer = null;
@@ -162,6 +172,7 @@ export function createWriteBatcher<T>(write: (items: readonly T[]) => Promise<vo
       const p = new Promise<void>((resolve, reject) => {
         const w: Waiting<T> = { item, count: o.count(item), bytes: o.bytes(item), at: now(), resolve, reject };
         queue.push(w);
+        newestAt = w.at;
         pendingCount += w.count;
         pendingBytes += w.bytes;
       });

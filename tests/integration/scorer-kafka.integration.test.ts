@@ -251,7 +251,7 @@ describe("streaming scorer on the real broker and the ClickHouse engine (design 
         groupId: `g-${randomUUID()}`,
         sessionTimeoutMs: 6000,
         concurrency: 4,
-        writeBatch: { maxCount: 4, maxBytes: 1e9, maxWaitMs: 0 },
+        writeBatch: { maxCount: 4, maxBytes: 1e9, maxWaitMs: 0, gapMs: 0 },
       },
       consumer: {
         maxWaitTimeMs: 200,

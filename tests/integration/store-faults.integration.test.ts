@@ -84,7 +84,7 @@ describe("store write fault injection", () => {
         groupId: "unused",
         sessionTimeoutMs: 6000,
         concurrency: 1,
-        writeBatch: { maxCount: 6, maxBytes: 1_000_000, maxWaitMs: 200 },
+        writeBatch: { maxCount: 6, maxBytes: 1_000_000, maxWaitMs: 200, gapMs: 200 },
       },
       consume: false,
       log: { info() {}, warn: (m) => warnings.push(m), error() {} },

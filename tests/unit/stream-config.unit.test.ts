@@ -29,9 +29,15 @@ describe("streaming scorer config: source, topics, creation, backlog bound (issu
   });
 
   it("span write batches: defaults, each bound from its variable, bad values named (issue 38)", () => {
-    expect(loadStreamConfig({}).writeBatch).toEqual({ maxCount: 20_000, maxBytes: 8 * 1024 * 1024, maxWaitMs: 50 });
-    const c = loadStreamConfig({ RAGMETER_SCORER_WRITE_MAX_SPANS: "500", RAGMETER_SCORER_WRITE_MAX_BYTES: "1048576", RAGMETER_SCORER_WRITE_MAX_WAIT_MS: "0" });
-    expect(c.writeBatch).toEqual({ maxCount: 500, maxBytes: 1_048_576, maxWaitMs: 0 });
+    expect(loadStreamConfig({}).writeBatch).toEqual({ maxCount: 20_000, maxBytes: 8 * 1024 * 1024, maxWaitMs: 50, gapMs: 10 });
+    const c = loadStreamConfig({
+      RAGMETER_SCORER_WRITE_MAX_SPANS: "500",
+      RAGMETER_SCORER_WRITE_MAX_BYTES: "1048576",
+      RAGMETER_SCORER_WRITE_MAX_WAIT_MS: "0",
+      RAGMETER_SCORER_WRITE_GAP_MS: "3",
+    });
+    expect(c.writeBatch).toEqual({ maxCount: 500, maxBytes: 1_048_576, maxWaitMs: 0, gapMs: 3 });
+    expect(() => loadStreamConfig({ RAGMETER_SCORER_WRITE_GAP_MS: "-1" })).toThrow(/^environment variable RAGMETER_SCORER_WRITE_GAP_MS: /u);
     expect(() => loadStreamConfig({ RAGMETER_SCORER_WRITE_MAX_SPANS: "0" })).toThrow(/^environment variable RAGMETER_SCORER_WRITE_MAX_SPANS: /u);
     expect(() => loadStreamConfig({ RAGMETER_SCORER_WRITE_MAX_BYTES: "8MiB" })).toThrow(/^environment variable RAGMETER_SCORER_WRITE_MAX_BYTES: /u);
     expect(() => loadStreamConfig({ RAGMETER_SCORER_WRITE_MAX_WAIT_MS: "-5" })).toThrow(/^environment variable RAGMETER_SCORER_WRITE_MAX_WAIT_MS: /u);

@@ -18,7 +18,7 @@ function heldWrite(): { calls: string[][]; finish: (i: number, err?: Error) => v
 
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 const NO_BOUND = Number.MAX_SAFE_INTEGER;
-const limits = (l: Partial<WriteBatchLimits>): WriteBatchLimits => ({ maxCount: NO_BOUND, maxBytes: NO_BOUND, maxWaitMs: 0, ...l });
+const limits = (l: Partial<WriteBatchLimits>): WriteBatchLimits => ({ maxCount: NO_BOUND, maxBytes: NO_BOUND, maxWaitMs: 0, gapMs: NO_BOUND, ...l });
 const ones = { count: () => 1, bytes: () => 1 };
 
 describe("write batches across callers (issue 38)", () => {
@@ -113,6 +113,32 @@ describe("write batches across callers (issue 38)", () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(w.calls[3]).toEqual(["g"]);
     w.finish(3);
+  });
+
+  it("writes a batch no item joined for gapMs before maxWaitMs, the gap counted from the newest item", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const w = heldWrite();
+    const b = createWriteBatcher(w.write, { limits: limits({ maxWaitMs: 50, gapMs: 10 }), ...ones });
+    void b.add("a");
+    await vi.advanceTimersByTimeAsync(6);
+    void b.add("b"); // 6 ms after "a": the gap now runs to 16 ms
+    await vi.advanceTimersByTimeAsync(6);
+    void b.add("c"); // 12 ms: to 22 ms
+    await vi.advanceTimersByTimeAsync(9);
+    expect(w.calls).toEqual([]); // 21 ms: 9 after "c"
+    await vi.advanceTimersByTimeAsync(1);
+    expect(w.calls).toEqual([["a", "b", "c"]]); // 22 ms: 10 after "c"
+    w.finish(0);
+    // items joining every 8 ms never leave a 10 ms gap: written at the oldest's 50 ms
+    void b.add("d");
+    for (let i = 0; i < 6; i++) {
+      await vi.advanceTimersByTimeAsync(8);
+      void b.add(`e${i}`);
+    }
+    expect(w.calls).toHaveLength(1); // 48 ms after "d"
+    await vi.advanceTimersByTimeAsync(2);
+    expect(w.calls[1]).toEqual(["d", "e0", "e1", "e2", "e3", "e4", "e5"]);
+    w.finish(1);
   });
 
   it("drain writes what is pending without waiting out maxWaitMs", async () => {

@@ -88,7 +88,7 @@ export const HEAP_GROWTH_PERCENT = 50;
  * `_MAX_BYTES`, `_MAX_WAIT_MS`; stream/src/writeBatcher.ts; the figures they were chosen from are in
  * bench/README.md, "Write batches").
  */
-export const SCORER_WRITE_BATCH = { maxCount: 20_000, maxBytes: 8 * MiB, maxWaitMs: 50 } as const;
+export const SCORER_WRITE_BATCH = { maxCount: 20_000, maxBytes: 8 * MiB, maxWaitMs: 50, gapMs: 10 } as const;
 
 /** The default of `RAGMETER_SCORER_BATCH_MAX_WAIT_MS`, ms (bench/README.md, "Write batches"). */
 export const SCORER_BATCH_WAIT_MS = 1000;
@@ -350,6 +350,12 @@ export const SETTINGS = {
     z.coerce.number().int().min(0).max(60_000).default(SCORER_WRITE_BATCH.maxWaitMs),
     SCORER,
     "how long `serve`'s first request of a span write waits at most for others to join it, ms (0: written as soon as no write is in flight; what arrives during a write joins the next); a request's 200 waits for its write",
+  ),
+  RAGMETER_SCORER_WRITE_GAP_MS: def(
+    "RAGMETER_SCORER_WRITE_GAP_MS",
+    z.coerce.number().int().min(0).max(60_000).default(SCORER_WRITE_BATCH.gapMs),
+    SCORER,
+    "how long a pending span write of `serve` waits at most after its newest request for another, ms: written once none joined for this long, before `RAGMETER_SCORER_WRITE_MAX_WAIT_MS` (clients that each wait for their 200 have all sent theirs); at or above the max wait, only the max wait counts",
   ),
   RAGMETER_SCORER_BATCH_MAX_WAIT_MS: def(
     "RAGMETER_SCORER_BATCH_MAX_WAIT_MS",

@@ -322,7 +322,18 @@ function chunkTokens(text: string, wordOf: (word: string) => WordInfo = wordInfo
     negated ||= s.negated;
     parts.push(s);
   }
-  return { segments: into.segments, content, numbers: into.numbers, bigrams: into.bigrams, negated, negates: null, script: scriptOf(text), sentences: parts, positions, relevance: into.relevance as Set<string> };
+  return {
+    segments: into.segments,
+    content,
+    numbers: into.numbers,
+    bigrams: into.bigrams,
+    negated,
+    negates: null,
+    script: scriptOf(text),
+    sentences: parts,
+    positions,
+    relevance: into.relevance as Set<string>,
+  };
 }
 
 /**
