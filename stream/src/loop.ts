@@ -1,3 +1,4 @@
+import { setImmediate } from "node:timers/promises";
 import type { Evaluation, EvaluationSink } from "@ragmeter/core/domain/evaluation";
 import { extractInteraction } from "@ragmeter/core/extract/interaction";
 import { judgePromptVersion } from "@ragmeter/core/judges/promptVersion";
@@ -123,6 +124,9 @@ export async function prepareTraces(store: Store, settings: ScoringSettings, req
   const scored = await Promise.all(
     extracted.map(({ id, t, interaction: pre }) =>
       limit(async () => {
+        // The event loop's turn between traces: a no-LLM judge scores a trace in a few ms of this
+        // thread, and a batch of them in one stretch held back the requests and writes meanwhile.
+        await setImmediate();
         const item = pre.run_id !== null && pre.golden_id !== null ? (golden.get(`${pre.run_id}\u0000${pre.golden_id}`) ?? null) : null;
         return scoreTrace(
           id,
