@@ -13,14 +13,20 @@ const textRow = z.object({ chunk_hash: z.string(), text: z.string() });
  * carried over from a row already stored, else `now`), under `version`. A chunk this handle wrote
  * within `RECENT_CHUNK_MS` (with the same document id, or `document_id` '' = unknown) is not
  * written again (`store.recentChunks`). Writing the same texts again is harmless (one row per hash).
+ * An item's `chunk_hash`, when the caller has it, is its text's {@link chunkHash} (not computed again).
  */
-export async function saveChunks(store: Store, items: readonly { readonly text: string; readonly document_id: string }[], version: number, now: number): Promise<void> {
+export async function saveChunks(
+  store: Store,
+  items: readonly { readonly text: string; readonly document_id: string; readonly chunk_hash?: string }[],
+  version: number,
+  now: number,
+): Promise<void> {
   const recent = store.recentChunks;
   // Keyed by database too: copies of a handle on another database share its memory (tests do).
   const db = store.database;
   const byHash = new Map<string, { text: string; document_id: string }>();
   for (const it of items) {
-    const h = chunkHash(it.text);
+    const h = it.chunk_hash ?? chunkHash(it.text);
     if (h === "" || byHash.has(h) || recent.fresh(`${db}.${h}`, it.document_id, now)) continue;
     byHash.set(h, { text: it.text, document_id: it.document_id === "" ? recent.documentIdOf(`${db}.${h}`) : it.document_id });
   }

@@ -86,6 +86,19 @@ function batchAnswers(interactions: ResultBatch["interactions"]): Map<string, { 
 }
 
 /**
+ * Writes the batch's retrieved texts to `chunks` (design §6), before the interactions that refer to
+ * them; returns each interaction's hashes of its retrieved texts (`chunk_hashes`), computed once.
+ */
+async function saveBatchChunks(store: Store, interactions: ResultBatch["interactions"], version: number, now: number): Promise<string[][]> {
+  const hashes = interactions.map((i) => i.retrieved.map((r) => chunkHash(r.text)));
+  if (interactions.length > 0) {
+    const items = interactions.flatMap((i, n) => i.retrieved.map((r, k) => ({ text: r.text, document_id: r.document_id, chunk_hash: hashes[n]?.[k] as string })));
+    await saveChunks(store, items, version, now);
+  }
+  return hashes;
+}
+
+/**
  * Writes the chunks, scores and claims, then the interactions (the mark of a scored trace), then the
  * live view's rows of the live interactions (`liveRows`: `live_scores`, then `live_traces`). Keys are those of design §6, so
  * writing the same batch twice leaves one row per key after FINAL.
@@ -94,15 +107,7 @@ export async function saveResults(store: Store, batch: ResultBatch): Promise<voi
   const version = store.nextVersion();
   const now = Date.now();
   const db = store.database;
-  if (batch.interactions.length > 0) {
-    // The chunks' text once, by hash, before the interactions that refer to it (design §6, `chunks`).
-    await saveChunks(
-      store,
-      batch.interactions.flatMap((i) => i.retrieved),
-      version,
-      now,
-    );
-  }
+  const hashes = await saveBatchChunks(store, batch.interactions, version, now);
   if (batch.scores.length > 0) {
     // The largest insert (one row per metric per question): compact rows parse about a third faster.
     await store.client.insert({
@@ -170,7 +175,7 @@ export async function saveResults(store: Store, batch: ResultBatch): Promise<voi
       table: `${db}.interactions`,
       // Compact rows in the table's column order: about a third faster to encode and parse.
       columns: [...INTERACTION_COLUMNS],
-      values: batch.interactions.map((i) => [
+      values: batch.interactions.map((i, n) => [
         i.trace_id,
         i.run_id,
         i.golden_id,
@@ -192,7 +197,7 @@ export async function saveResults(store: Store, batch: ResultBatch): Promise<voi
         i.judge_prompt_version ?? "",
         i.created_at ?? now,
         version,
-        i.retrieved.map((r) => chunkHash(r.text)),
+        hashes[n],
       ]),
       format: "JSONCompactEachRow",
     });

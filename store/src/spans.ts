@@ -24,7 +24,7 @@ export async function saveSpans(store: Store, spans: readonly StoredSpan[], orig
   if (spans.length === 0) return;
   const version = store.nextVersion();
   const hashes: (readonly string[])[] = [];
-  const texts: { text: string; document_id: string }[] = [];
+  const texts: { text: string; document_id: string; chunk_hash: string }[] = [];
   const rows = spans.map((s) => {
     const d = detachChunkTexts(s.attributes, chunkHash);
     if (d === null) {
@@ -32,7 +32,7 @@ export async function saveSpans(store: Store, spans: readonly StoredSpan[], orig
       return s;
     }
     hashes.push([...d.texts.keys()]);
-    texts.push(...d.texts.values());
+    for (const [chunk_hash, c] of d.texts) texts.push({ text: c.text, document_id: c.document_id, chunk_hash });
     return { ...s, attributes: d.attributes };
   });
   await saveChunks(store, texts, version, receivedAt);
