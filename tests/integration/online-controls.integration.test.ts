@@ -168,6 +168,8 @@ describe("judge failures counted by kind", () => {
       for (const marker of ["[503]", "[401]", "[garbage]", "[slow]"]) await sendTrace(topic, "flaky", `Which port does Postgres listen on? ${marker}`);
       await sendTrace(topic, "flaky", "Which port does Postgres listen on?");
       await waitFor(async () => (await interactions(store)) === 5, 60_000);
+      // counted once the scoring write is done: its interactions come first, the live rows after them
+      await waitFor(async () => Object.values(svc.stats().judge_errors).reduce((a, b) => a + b, 0) >= 8, 10_000);
       // grounding and relevance of each failing trace
       expect(svc.stats().judge_errors).toEqual({ server_error: 2, refused: 2, bad_reply: 2, timeout: 2 });
       // one warning per kind, with the first reason of that kind
