@@ -115,8 +115,6 @@ export function createWriteBatcher<T>(write: (items: readonly T[]) => Promise<vo
   let timer: ReturnType<typeof setTimeout> | null = null;
   let draining = 0;
   let idle: (() => void)[] = [];
-  /** When the newest pending item was handed in. */
-  let newestAt = 0;
 
   const full = (): boolean => pendingCount >= o.limits.maxCount || pendingBytes >= o.limits.maxBytes;
   const take = (): Waiting<T>[] => {
@@ -154,7 +152,8 @@ export function createWriteBatcher<T>(write: (items: readonly T[]) => Promise<vo
       return;
     }
     // a timer armed for the gap may fire before a newer item's gap ran out: then it is armed again
-    const wait = Math.min(oldest.at + o.limits.maxWaitMs, newestAt + o.limits.gapMs) - now();
+    const newest = queue[queue.length - 1] as Waiting<T>;
+    const wait = Math.min(oldest.at + o.limits.maxWaitMs, newest.at + o.limits.gapMs) - now();
     if (full() || wait <= 0 || draining > 0) {
       if (timer !== null) clearTimeout(timer);
       timer = null;
@@ -172,7 +171,6 @@ export function createWriteBatcher<T>(write: (items: readonly T[]) => Promise<vo
       const p = new Promise<void>((resolve, reject) => {
         const w: Waiting<T> = { item, count: o.count(item), bytes: o.bytes(item), at: now(), resolve, reject };
         queue.push(w);
-        newestAt = w.at;
         pendingCount += w.count;
         pendingBytes += w.bytes;
       });

@@ -16,6 +16,7 @@ import { writeRecords } from "../../stream/src/ingest.js";
 import { scoreSettledTraces } from "../../stream/src/loop.js";
 import { freshDatabase } from "../helpers/freshDatabase.js";
 import { UNMEASURED_INTERACTION } from "../helpers/interactionRow.js";
+import { storedSpan } from "../helpers/storedSpan.js";
 import { rows } from "../helpers/streaming.js";
 
 let base: Store;
@@ -35,21 +36,8 @@ const SHARED = "Refunds are possible within 30 days of the payment, on presentat
 const ONLY_A = "Gift cards cannot be refunded; they stay valid for three years from the day they were bought.";
 const ONLY_B = 'Shipping takes five working days inside the country, "express" two — доставка в другие страны дольше.';
 
-const span = (trace: string, id: string, parent: string, start: string, attributes: StoredSpan["attributes"]): StoredSpan => ({
-  trace_id: trace,
-  span_id: id,
-  parent_span_id: parent,
-  name: `op ${id}`,
-  kind: 1,
-  start_time_unix_nano: start,
-  end_time_unix_nano: String(BigInt(start) + 1000n),
-  status_code: 0,
-  attributes,
-  resource_attributes: { "service.name": "svc-refs" },
-  scope_name: "openinference",
-  events: [],
-  service_name: "svc-refs",
-});
+const span = (trace: string, id: string, parent: string, start: string, attributes: StoredSpan["attributes"]): StoredSpan =>
+  storedSpan(trace, "svc-refs", id, parent, start, attributes);
 
 /** An OpenInference RAG trace: a CHAIN root, a RETRIEVER span with `texts`, an LLM span. */
 function ragTrace(trace: string, texts: readonly string[]): StoredSpan[] {

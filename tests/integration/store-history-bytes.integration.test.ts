@@ -18,6 +18,7 @@ import { saveResults } from "../../store/src/results.js";
 import { loadTraces } from "../../store/src/spans.js";
 import { writeRecords } from "../../stream/src/ingest.js";
 import { UNMEASURED_INTERACTION } from "../helpers/interactionRow.js";
+import { storedSpan } from "../helpers/storedSpan.js";
 import { rows } from "../helpers/streaming.js";
 
 let base: Store;
@@ -36,21 +37,7 @@ const CHUNKS = [
 const ANSWER = "Refunds take 30 days. Подарочные карты не возвращаются. 退款需要三十天。";
 const CLAIMS = ["Refunds take 30 days.", "Подарочные карты не возвращаются.", "退款需要三十天。"];
 
-const span = (id: string, parent: string, start: string, attributes: StoredSpan["attributes"]): StoredSpan => ({
-  trace_id: T,
-  span_id: id,
-  parent_span_id: parent,
-  name: `op ${id}`,
-  kind: 1,
-  start_time_unix_nano: start,
-  end_time_unix_nano: String(BigInt(start) + 1000n),
-  status_code: 0,
-  attributes,
-  resource_attributes: { "service.name": "svc-history" },
-  scope_name: "openinference",
-  events: [],
-  service_name: "svc-history",
-});
+const span = (id: string, parent: string, start: string, attributes: StoredSpan["attributes"]): StoredSpan => storedSpan(T, "svc-history", id, parent, start, attributes);
 
 const SPANS: StoredSpan[] = [
   span("a000000000000001", "", "1700000000000000000", { "openinference.span.kind": "CHAIN", "input.value": "Can I get my money back?", "output.value": ANSWER }),

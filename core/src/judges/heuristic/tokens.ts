@@ -305,7 +305,8 @@ function terms(text: string, wordOf: (word: string) => WordInfo = wordInfo): Ter
  * each content token.
  */
 function chunkTokens(text: string, wordOf: (word: string) => WordInfo = wordInfo): ChunkTokens {
-  const into: Sink = { segments: [], numbers: new Set<string>(), bigrams: new Set<string>(), relevance: new Set<string>() };
+  const relevance = new Set<string>();
+  const into: Sink = { segments: [], numbers: new Set<string>(), bigrams: new Set<string>(), relevance };
   const content = new Set<string>();
   const positions = new Map<string, number[]>();
   const parts: ChunkSentence[] = [];
@@ -332,7 +333,7 @@ function chunkTokens(text: string, wordOf: (word: string) => WordInfo = wordInfo
     script: scriptOf(text),
     sentences: parts,
     positions,
-    relevance: into.relevance as Set<string>,
+    relevance,
   };
 }
 
