@@ -9,6 +9,7 @@
 //   ragmeter.js      scorer/bin/ragmeter.js (the bin, its shebang kept)
 //   targetWorker.js  eval's target client thread (scorer/src/runs/targetClient.ts: ./targetWorker.js)
 //   worker.js        a collector cluster worker (collector/src/cluster.ts: ./worker.js)
+//   judgeWorker.js   the live scorer's judge thread (core/src/judges/thread/threadJudge.ts: ./judgeWorker.js)
 // The sample's corpus and golden set are read from `../sample/` (examples/sample-rag/src/paths.ts
 // reads `../corpus/` and `../golden.jsonl` of its dist/ folder; rewritten here).
 import { readFileSync } from "node:fs";
@@ -64,6 +65,7 @@ export async function bundleCli(root, outdir, external) {
       ragmeter: path.join(scorer, "bin", "ragmeter.js"),
       targetWorker: path.join(scorer, "dist", "runs", "targetWorker.js"),
       worker: path.join(collector, "dist", "worker.js"),
+      judgeWorker: path.join(all.get("@ragmeter/core").dir, "dist", "judges", "thread", "judgeWorker.js"),
     },
     outdir,
     absWorkingDir: root,

@@ -42,6 +42,7 @@ const STREAM_SETTINGS = [
   SETTINGS.RAGMETER_SCORER_WRITE_MAX_WAIT_MS,
   SETTINGS.RAGMETER_SCORER_WRITE_GAP_MS,
   SETTINGS.RAGMETER_SCORER_BATCH_MAX_WAIT_MS,
+  SETTINGS.RAGMETER_JUDGE_THREAD,
   SETTINGS.RAGMETER_OTLP_MAX_ITEMS_PER_REQUEST,
   SETTINGS.RAGMETER_OTLP_MAX_ATTRIBUTES,
   SETTINGS.RAGMETER_OTLP_MAX_VALUE_BYTES,
@@ -92,6 +93,8 @@ export interface StreamConfig {
   readonly writeBatch?: WriteBatchLimits;
   /** How long a due trace waits at most for others to share its scoring batch, ms (`RAGMETER_SCORER_BATCH_MAX_WAIT_MS`; default 0 here, the setting's default where the CLI reads it). */
   readonly batchWaitMs?: number;
+  /** The heuristic judge on a thread of its own (`RAGMETER_JUDGE_THREAD`, default on where the CLI reads it). */
+  readonly judgeThread?: boolean;
 }
 
 /**
@@ -128,6 +131,7 @@ export function loadStreamConfig(
     maxPending: e.RAGMETER_SCORER_MAX_PENDING,
     heapGrowthPercent: e.RAGMETER_SCORER_HEAP_GROWTH_PERCENT,
     batchWaitMs: e.RAGMETER_SCORER_BATCH_MAX_WAIT_MS,
+    judgeThread: e.RAGMETER_JUDGE_THREAD,
     writeBatch: {
       maxCount: e.RAGMETER_SCORER_WRITE_MAX_SPANS,
       maxBytes: e.RAGMETER_SCORER_WRITE_MAX_BYTES,

@@ -321,6 +321,8 @@ process.stdout.write(JSON.stringify(replies));
       expect(live!.groups[0]).toMatchObject({ service: "pkg-service", pipeline_version: "svc-1", traces_seen: 2, traces_scored: 2, metrics: { grounding: { n: 2 } } });
       expect(live!.groups[0]!.metrics["grounding"]?.mean).toBeCloseTo((expected[0]!.value! + expected[1]!.value!) / 2, 12);
       expect(await stopServe()).toBe(0);
+      // the installed package's judge thread (its own bundle entry, judgeWorker.js) loaded and judged: serve warns when it judges on the main thread instead
+      expect(log).not.toMatch(/heuristic judge runs on the main thread/u);
     } finally {
       if (serve.exitCode === null) await stopServe();
     }

@@ -2,6 +2,7 @@ import type { CascadeOptions } from "./cascade/options.js";
 import { JudgeConfigError } from "./errors.js";
 import { createHeuristicJudge } from "./heuristic/heuristicJudge.js";
 import type { LlmJudgeOptions } from "./llm/options.js";
+import { threadJudge } from "./thread/threadJudge.js";
 import type { Judge } from "./types.js";
 
 /** What the registry knows of a backend without building it (for stored runs, whose judge is only a kind). */
@@ -28,6 +29,12 @@ export interface JudgeBackendSettings {
   readonly llm: LlmJudgeOptions | null;
   /** The cascade's options (`RAGMETER_JUDGE=cascade`): tier 1 on every answer, the LLM on the uncertain ones. */
   readonly cascade?: CascadeOptions | null;
+  /**
+   * The heuristic judge (no endpoint) on a thread of its own (`RAGMETER_JUDGE_THREAD`, live scoring:
+   * {@link threadJudge}); `onInline` hears why, when it judges on the calling thread after all. Absent
+   * or null: on the calling thread. The LLM and the cascade wait on their endpoint, not on a core.
+   */
+  readonly thread?: { readonly onInline: (reason: string) => void } | null;
 }
 
 /**
@@ -40,7 +47,8 @@ export async function createJudge(settings: JudgeBackendSettings): Promise<Judge
   const cascade = settings.cascade ?? null;
   if (settings.llm === null) {
     if (cascade !== null) throw new JudgeConfigError("RAGMETER_JUDGE=cascade needs an LLM endpoint: set OPENAI_BASE_URL and RAGMETER_JUDGE_MODEL");
-    return createHeuristicJudge();
+    const heuristic = createHeuristicJudge();
+    return settings.thread ? threadJudge(heuristic, settings.thread.onInline) : heuristic;
   }
   const { createLlmJudge } = await import("./llm/llmJudge.js");
   const llm = createLlmJudge(settings.llm);

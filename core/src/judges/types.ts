@@ -68,6 +68,8 @@ export interface Judge {
   readonly promptVersion: Readonly<Record<string, string>>;
   /** Judges one request for `task` (one of `promptVersion`'s keys). Never throws for one item: failures are statuses. */
   judge(task: string, request: JudgeRequest): Promise<Judgment>;
+  /** Releases what the judge holds beyond memory (the heuristic judge's thread); absent when it holds nothing. */
+  close?(): Promise<void>;
 }
 
 /** One task of a backend: how it judges a request. */

@@ -357,6 +357,13 @@ export const SETTINGS = {
     SCORER,
     "how long a pending span write of `serve` waits at most after its newest request for another, ms: written once none joined for this long, before `RAGMETER_SCORER_WRITE_MAX_WAIT_MS` (clients that each wait for their 200 have all sent theirs); at or above the max wait, only the max wait counts",
   ),
+  RAGMETER_JUDGE_THREAD: def(
+    "RAGMETER_JUDGE_THREAD",
+    booleanSetting.default(true),
+    SCORER,
+    "`scorer` and `serve` run the heuristic judge on a thread of its own (its rules' CPU, about 2 ms a production-shaped trace, off the thread that accepts, writes and scores spans); off: on that thread. Judgments are the same either way; the LLM judge and the cascade wait on their endpoint and stay on it",
+    { defaultNote: "`on`" },
+  ),
   RAGMETER_SCORER_BATCH_MAX_WAIT_MS: def(
     "RAGMETER_SCORER_BATCH_MAX_WAIT_MS",
     z.coerce.number().int().min(0).max(600_000).default(SCORER_BATCH_WAIT_MS),

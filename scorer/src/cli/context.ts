@@ -1,5 +1,5 @@
 import type { EvaluationSink } from "@ragmeter/core/domain/evaluation";
-import { createJudge } from "@ragmeter/core/judges/backends";
+import { createJudge, type JudgeBackendSettings } from "@ragmeter/core/judges/backends";
 import type { Judge } from "@ragmeter/core/judges/types";
 import { type Store, startOpeningStore } from "@ragmeter/store/client";
 import { runtimeTuning } from "@ragmeter/tuning";
@@ -43,9 +43,9 @@ export function processIo(): Io {
   };
 }
 
-/** The judge the configuration asks for (the backend registry builds it: judges/backends.ts). */
-export async function judgeFor(config: Config): Promise<Judge> {
-  if (!config.judge) return createJudge({ llm: null });
+/** The judge the configuration asks for (the backend registry builds it: judges/backends.ts); with `thread`, the heuristic judge on a thread of its own. */
+export async function judgeFor(config: Config, thread: JudgeBackendSettings["thread"] = null): Promise<Judge> {
+  if (!config.judge) return createJudge({ llm: null, thread });
   return createJudge({
     llm: {
       baseURL: config.judge.baseURL,

@@ -31,8 +31,15 @@ export interface StreamFlags {
 }
 
 /** The scoring settings of `scorer` and `serve`: live traffic, the stream's sampling and concurrency, batches by judge ({@link passBatchSize}). */
-async function liveScoring(config: Config, flags: StreamFlags, stream: StreamConfig, evaluations: EvaluationSink | null): Promise<ScoringSettings> {
-  const judge = await judgeFor(config);
+async function liveScoring(
+  config: Config,
+  flags: StreamFlags,
+  stream: StreamConfig,
+  evaluations: EvaluationSink | null,
+  log: { warn(message: string): void },
+): Promise<ScoringSettings> {
+  const thread = stream.judgeThread === true ? { onInline: (reason: string) => log.warn(`the heuristic judge runs on the main thread: ${reason}`) } : null;
+  const judge = await judgeFor(config, thread);
   return {
     judge,
     ks: flags.k ?? [1, 3, 5, 10],
@@ -82,12 +89,13 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
   // The scorer is the process's job: its heap kept near the live set (RAGMETER_RUNTIME_TUNING).
   runtimeTuning(runtimeTuningEnabled(io.env)).limitHeapGrowth(stream.heapGrowthPercent);
   return withScorerStore(io, flags, log, async (store, config, evaluations) => {
+    const scoring = await liveScoring(config, flags, stream, evaluations, log);
     const service = await startScorerService({
       store,
       stream: { ...stream, brokers },
       consume: true,
       log,
-      scoring: await liveScoring(config, flags, stream, evaluations),
+      scoring,
     });
     const reader = storeReader(store, config.prices);
     const token = readSetting(SETTINGS.RAGMETER_COLLECTOR_TOKEN, io.env);
@@ -111,6 +119,7 @@ export async function scorerCommand(io: Io, flags: StreamFlags, signal?: AbortSi
     watch.stop();
     await api?.close();
     await service.stop();
+    await scoring.judge.close?.();
     return EXIT.done;
   });
 }
@@ -194,12 +203,13 @@ export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSig
   runtimeTuning(runtimeTuningEnabled(io.env)).limitHeapGrowth(stream.heapGrowthPercent);
   return withScorerStore(io, flags, log, async (store, config, evaluations) => {
     const useKafka = stream.brokers !== null;
+    const scoring = await liveScoring(config, flags, stream, evaluations, log);
     const service: ScorerService = await startScorerService({
       store,
       stream,
       consume: useKafka,
       log,
-      scoring: await liveScoring(config, flags, stream, evaluations),
+      scoring,
     });
     let collector: RunningCollector | null = null;
     let api: { url: string; close(): Promise<void> } | null = null;
@@ -229,6 +239,7 @@ export async function serveCommand(io: Io, flags: StreamFlags, signal?: AbortSig
     } finally {
       started.abort();
       await stopServe(watch, api, collector, service);
+      await scoring.judge.close?.();
     }
     return EXIT.done;
   });
