@@ -102,9 +102,11 @@ describe("claims stored as offsets into their answer (migration 16, design §6)"
     const store = await fresh();
     await saveResults(store, { interactions: [interaction("t2", "run-b", ANSWER)], scores: [], claims: [] });
     // As a store written before migration 16 holds them: the text, the new columns at their defaults.
+    // One time for all (a clock tick between rows would order them by time, most recent first).
+    const at = Date.now();
     await store.client.insert({
       table: `${store.database}.claims`,
-      values: SENTENCES.map((s, i) => ({ ...claim("t2", "run-b", i, s), created_at: Date.now(), version: 1 })),
+      values: SENTENCES.map((s, i) => ({ ...claim("t2", "run-b", i, s), created_at: at, version: 1 })),
       format: "JSONEachRow",
     });
     expect((await raw(store, "t2")).map((r) => [r.claim, r.claim_start, r.claim_length, r.answer_digest])).toEqual(SENTENCES.map((s) => [s, 0, 0, 0]));

@@ -1,5 +1,7 @@
+import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { createHeuristicJudge } from "../../core/src/judges/heuristic/heuristicJudge.js";
 import { type ThreadJudge, threadJudge } from "../../core/src/judges/thread/threadJudge.js";
@@ -103,5 +105,21 @@ describe("threadJudge", () => {
     expect(without(after)).toEqual(without(await inline.judge("relevance", requests[5] as JudgeRequest)));
     // Closing is not a failure: nothing is said.
     expect(heard).toEqual([]);
+  });
+
+  it("does not keep a process alive: one that built it, judged with it and did not close it ends on its own", () => {
+    // A command that fails after building its judge (a scorer whose Kafka refuses it) must still exit.
+    const dist = (m: string): string => pathToFileURL(path.join(root, "core/dist/judges", m)).href;
+    const script = `
+      import { createHeuristicJudge } from ${JSON.stringify(dist("heuristic/heuristicJudge.js"))};
+      import { threadJudge } from ${JSON.stringify(dist("thread/threadJudge.js"))};
+      const idle = threadJudge(createHeuristicJudge());
+      const used = threadJudge(createHeuristicJudge());
+      const j = await used.judge("relevance", { question: "Which port?", answer: "Port 5432.", answerable: true });
+      console.log(j.status, used.where().at, idle.where().at);`;
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000 });
+    expect(r.signal, r.stderr).toBeNull();
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe("ok thread thread");
   });
 });

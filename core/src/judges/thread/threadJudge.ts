@@ -60,7 +60,8 @@ export function threadJudge(inline: Judge, onInline: (reason: string) => void = 
   }
   // A young generation of 8 MiB: the thread's garbage is short-lived token lists (bench:phoenix at 16
   // clients, peak RSS 673–702 MiB with 4, 705–726 with 8, 708–720 with 16; 4 lost a tenth of the traces/s).
-  const worker = entry === null ? null : new Worker(entry, { resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+  // No flags of the process's own (`--input-type`, an entry point's): the thread needs none, and some refuse a worker.
+  const worker = entry === null ? null : new Worker(entry, { execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 8 } });
   // Held open only while calls are pending (a process with nothing else to do ends).
   const hold = (): void => {
     if (worker === null) return;
@@ -84,7 +85,6 @@ export function threadJudge(inline: Judge, onInline: (reason: string) => void = 
     void worker?.terminate();
   };
   if (worker !== null) {
-    hold();
     worker.on("message", (m: FromJudgeThread) => {
       if (m.type === "ready") {
         const differ = versionsDiffer(inline.promptVersion, m.promptVersion);
@@ -99,6 +99,8 @@ export function threadJudge(inline: Judge, onInline: (reason: string) => void = 
     worker.on("error", (err) => goInline(`the judge thread failed: ${err.message}`));
     worker.on("messageerror", (err) => goInline(`the judge thread sent an unreadable message: ${err.message}`));
     worker.on("exit", (code) => goInline(`the judge thread exited (code ${code})`));
+    // After the listeners: a "message" listener refs the worker again.
+    hold();
   }
   return {
     kind: inline.kind,
