@@ -7,6 +7,7 @@ import { EmbeddedEngineMissingError } from "./errors.js";
 import { type InjectedStoreWriteFault, withWriteFaults } from "./faults.js";
 import { acquireStoreLock } from "./lock.js";
 import { migrate } from "./migrations.js";
+import { NoneForgotten } from "./noneForgotten.js";
 import { RecentChunks } from "./recentChunks.js";
 import { applyRetention, type Retention } from "./retention.js";
 
@@ -46,6 +47,12 @@ export interface Store {
   readonly secondClient: () => Promise<ClickHouseClient>;
   /** Chunks written through this handle lately (shared by the copies a caller makes with another client). */
   readonly recentChunks: RecentChunks;
+  /**
+   * The databases this handle knows to hold no forgotten trace (`forgottenAmong`): an embedded
+   * store's, whose lock keeps every other writer out; null on a server, where another process may
+   * forget at any time.
+   */
+  readonly noneForgotten: NoneForgotten | null;
   close(): Promise<void>;
 }
 
@@ -179,6 +186,7 @@ async function openServerStore(target: Extract<StoreTarget, { kind: "server" }>,
     releaseMemory: async () => {},
     secondClient: async () => client,
     recentChunks: new RecentChunks(),
+    noneForgotten: null,
     close: () => client.close(),
   };
   return server;
@@ -238,6 +246,7 @@ async function openEmbeddedStore(target: Extract<StoreTarget, { kind: "embedded"
         return second;
       },
       recentChunks: new RecentChunks(),
+      noneForgotten: new NoneForgotten(),
       async close() {
         if (closed) return;
         closed = true;

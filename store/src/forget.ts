@@ -115,6 +115,8 @@ export async function forgetTraces(store: Store, traceIds: readonly string[], op
   const counts = await countForgettable(store, traceIds);
   if (traceIds.length === 0) return counts;
   const version = store.nextVersion();
+  // Written below: the handle no longer knows the table empty.
+  store.noneForgotten?.delete(store.database);
   for (const ids of chunks(traceIds, 10 * CHUNK)) {
     await store.client.insert({
       table: `${store.database}.forgotten_traces`,
