@@ -1,6 +1,7 @@
 import path from "node:path";
 import { type ClickHouseClient, createClient } from "@clickhouse/client";
 import { abortRunningRuns } from "./aborted.js";
+import { ChunkPresence } from "./chunkPresence.js";
 import { versionClock } from "./clock.js";
 import { applyEmbeddedTableSettings } from "./embeddedTables.js";
 import { EmbeddedEngineMissingError } from "./errors.js";
@@ -53,6 +54,8 @@ export interface Store {
    * forget at any time.
    */
   readonly noneForgotten: NoneForgotten | null;
+  /** The chunk hashes an embedded store may hold (`saveChunks` looks up only those); null on a server. */
+  readonly chunkPresence: ChunkPresence | null;
   close(): Promise<void>;
 }
 
@@ -187,6 +190,7 @@ async function openServerStore(target: Extract<StoreTarget, { kind: "server" }>,
     secondClient: async () => client,
     recentChunks: new RecentChunks(),
     noneForgotten: null,
+    chunkPresence: null,
     close: () => client.close(),
   };
   return server;
@@ -247,6 +251,7 @@ async function openEmbeddedStore(target: Extract<StoreTarget, { kind: "embedded"
       },
       recentChunks: new RecentChunks(),
       noneForgotten: new NoneForgotten(),
+      chunkPresence: new ChunkPresence(),
       async close() {
         if (closed) return;
         closed = true;

@@ -11,8 +11,8 @@ const RECENT_CHUNK_MS = 10 * 60_000;
 const RECENT_CHUNK_MAX = 100_000;
 
 export class RecentChunks {
-  /** Chunk (database + hash) → when written and with which document id, oldest first. */
-  private readonly written = new Map<string, { at: number; documentId: string }>();
+  /** Chunk (database + hash) → when written, with which document id and `first_seen`, oldest first. */
+  private readonly written = new Map<string, { at: number; documentId: string; firstSeen: number }>();
 
   constructor(
     private readonly windowMs: number = RECENT_CHUNK_MS,
@@ -30,11 +30,16 @@ export class RecentChunks {
     return this.written.get(hash)?.documentId ?? "";
   }
 
-  /** Records chunks written at `now` (call once their insert succeeded). */
-  wrote(chunks: Iterable<readonly [hash: string, documentId: string]>, now: number): void {
-    for (const [h, documentId] of chunks) {
+  /** The `first_seen` `hash` was last written with (ms since the epoch), undefined when not kept. */
+  firstSeenOf(hash: string): number | undefined {
+    return this.written.get(hash)?.firstSeen;
+  }
+
+  /** Records chunks written at `now` with their `first_seen` (call once their insert succeeded). */
+  wrote(chunks: Iterable<readonly [hash: string, documentId: string, firstSeen: number]>, now: number): void {
+    for (const [h, documentId, firstSeen] of chunks) {
       this.written.delete(h);
-      this.written.set(h, { at: now, documentId });
+      this.written.set(h, { at: now, documentId, firstSeen });
     }
     for (const h of this.written.keys()) {
       if (this.written.size <= this.max) break;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../../store/src/client.js";
 import { forgetTraces } from "../../store/src/forget.js";
 import { forgottenAmong } from "../../store/src/forgotten.js";
+import { countedStore as counted } from "../helpers/countedStore.js";
 import { freshDatabase } from "../helpers/freshDatabase.js";
 
 // The tombstone lookup before each span write (issue 38): an embedded store's handle, the only
@@ -17,22 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await base?.close();
 });
-
-/** `store` with its statements counted (a copy of the handle, as the scorer makes one per connection). */
-function counted(store: Store): { store: Store; statements: () => number } {
-  let n = 0;
-  const client = new Proxy(store.client, {
-    get(target, prop, receiver) {
-      const v = Reflect.get(target, prop, receiver) as unknown;
-      if (typeof v !== "function" || !["query", "insert", "command", "exec"].includes(String(prop))) return v;
-      return (...args: unknown[]) => {
-        n++;
-        return (v as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-  return { store: { ...store, client }, statements: () => n };
-}
 
 describe("forgottenAmong on an embedded store", () => {
   it("reads the count once while the table is empty, and the tombstones again after forget", async () => {
