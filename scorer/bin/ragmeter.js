@@ -8,5 +8,8 @@ process.stdout.on("error", (err) => {
   if (err.code === "EPIPE") process.exit(0);
   throw err;
 });
+// `serve` and `scorer` replace this process with themselves under their V8 flags (../dist/cli/liveProcess.js).
+const { execLiveProcess } = await import("../dist/cli/liveProcess.js");
+execLiveProcess(process.argv, process.env, process);
 const { runCli } = await import("../dist/cli/main.js");
 process.exitCode = await runCli(process.argv);

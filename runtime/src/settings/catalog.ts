@@ -162,7 +162,7 @@ export const SETTINGS = {
     "RAGMETER_RUNTIME_TUNING",
     booleanSetting.default(true),
     ["cli", "scorer", "collector"],
-    "the one switch of the runtime tuning (`@ragmeter/tuning`, tuning/src/tuning.ts), read where the process starts: V8's heap growth (`RAGMETER_SCORER_HEAP_GROWTH_PERCENT`) for `scorer`, `serve` and `eval`; V8's TurboFan threshold for `eval`; `JE_MALLOC_CONF` for the embedded engine when unset; the release of startup pages (with `RAGMETER_RELEASE_STARTUP_PAGES`); `ragmeter collector`'s Node flag and `MALLOC_ARENA_MAX`. On (the documented memory figures are measured with it, and none of it can fail a run); off gives Node's and the engine's own behaviour",
+    "the one switch of the runtime tuning (`@ragmeter/tuning`, tuning/src/tuning.ts), read where the process starts: V8's heap growth (`RAGMETER_SCORER_HEAP_GROWTH_PERCENT`) for `scorer`, `serve` and `eval`; V8's TurboFan threshold for `eval`; `JE_MALLOC_CONF` for the embedded engine when unset; the release of startup pages (with `RAGMETER_RELEASE_STARTUP_PAGES`); `ragmeter collector`'s Node flag and `MALLOC_ARENA_MAX`; `serve`'s and `scorer`'s Node flag (`--max-semi-space-size=8`: the bin replaces its process with itself under it, scorer/src/cli/liveProcess.ts). On (the documented memory figures are measured with it, and none of it can fail a run); off gives Node's and the engine's own behaviour",
     { defaultNote: "`on`" },
   ),
   RAGMETER_FAULT_STORE_WRITE_EVERY: def(
