@@ -32,16 +32,17 @@ export async function saveChunks(
   }
   if (byHash.size === 0) return;
   const hashes = [...byHash.keys()];
-  const firstSeen = await storedFirstSeen(store, hashes);
+  const stored = await storedFirstSeen(store, hashes);
+  const rows = [...byHash].map(([h, c]) => ({ h, c, firstSeen: stored.get(h) ?? now }));
   store.chunkPresence?.wrote(db, hashes);
   await store.client.insert({
     table: `${db}.chunks`,
     columns: ["chunk_hash", "text", "document_id", "first_seen", "last_seen", "version"],
-    values: [...byHash].map(([h, c]) => [h, c.text, c.document_id, firstSeen.get(h) ?? now, now, version]),
+    values: rows.map((r) => [r.h, r.c.text, r.c.document_id, r.firstSeen, now, version]),
     format: "JSONCompactEachRow",
   });
   recent.wrote(
-    [...byHash].map(([h, c]) => [`${db}.${h}`, c.document_id, firstSeen.get(h) ?? now] as const),
+    rows.map((r) => [`${db}.${r.h}`, r.c.document_id, r.firstSeen] as const),
     now,
   );
 }

@@ -8,7 +8,6 @@ import { EmbeddedEngineMissingError } from "./errors.js";
 import { type InjectedStoreWriteFault, withWriteFaults } from "./faults.js";
 import { acquireStoreLock } from "./lock.js";
 import { migrate } from "./migrations.js";
-import { NoneForgotten } from "./noneForgotten.js";
 import { RecentChunks } from "./recentChunks.js";
 import { applyRetention, type Retention } from "./retention.js";
 
@@ -49,11 +48,11 @@ export interface Store {
   /** Chunks written through this handle lately (shared by the copies a caller makes with another client). */
   readonly recentChunks: RecentChunks;
   /**
-   * The databases this handle knows to hold no forgotten trace (`forgottenAmong`): an embedded
-   * store's, whose lock keeps every other writer out; null on a server, where another process may
-   * forget at any time.
+   * The databases whose `forgotten_traces` this handle found empty (`forgottenAmong`), shared by the
+   * copies a caller makes of it: an embedded store's, whose lock keeps every other writer out and
+   * whose own `forget` drops the mark; null on a server, where another process may forget at any time.
    */
-  readonly noneForgotten: NoneForgotten | null;
+  readonly noneForgotten: Set<string> | null;
   /** The chunk hashes an embedded store may hold (`saveChunks` looks up only those); null on a server. */
   readonly chunkPresence: ChunkPresence | null;
   close(): Promise<void>;
@@ -250,7 +249,7 @@ async function openEmbeddedStore(target: Extract<StoreTarget, { kind: "embedded"
         return second;
       },
       recentChunks: new RecentChunks(),
-      noneForgotten: new NoneForgotten(),
+      noneForgotten: new Set<string>(),
       chunkPresence: new ChunkPresence(),
       async close() {
         if (closed) return;

@@ -6,7 +6,7 @@ import type { Store } from "./client.js";
  * empty, and the lookup's cost is in binding the batch's ids (≈ 29 ms of engine time for 1,300
  * ids in `bench:scorer`, a sixth of the scorer's engine time), so its row count is read first,
  * from the parts' metadata, and an empty table answers without the lookup. An embedded store's
- * handle, the only writer of its files (its lock), remembers an empty table ((`Store.noneForgotten`))
+ * handle, the only writer of its files (its lock), remembers an empty table (`Store.noneForgotten`)
  * until its own `forgetTraces`: a span write then costs one statement less (a
  * count was 4.9 ms of a 40 ms write in bench:phoenix, issue 38).
  */
