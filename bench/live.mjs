@@ -18,7 +18,9 @@
 // window.
 // With `node --expose-gc`: the JS heap (and ArrayBuffers) after a full GC before the first call and after each window's
 // calls (what the read API's reader keeps between calls, the window cache, is the difference).
-// Usage: node bench/live.mjs [--traces 100000] [--history-hours 24] [--versions 2] [--windows 3600000,86400000] [--calls 20] [--statements] [--keep (leave the store)]
+// `--interval-ms I`: I ms between calls (a page polling the view; default 0, back to back), and
+// before each call the traffic of I ms at the history's rate (at least six traces, as without it).
+// Usage: node bench/live.mjs [--traces 100000] [--history-hours 24] [--versions 2] [--windows 3600000,86400000] [--calls 20] [--interval-ms 0] [--statements] [--keep (leave the store)]
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
@@ -39,6 +41,7 @@ const { values: args } = parseArgs({
     versions: { type: "string", default: "2" },
     windows: { type: "string", default: "3600000,86400000" },
     calls: { type: "string", default: "20" },
+    "interval-ms": { type: "string", default: "0" },
     statements: { type: "boolean", default: false },
     seed: { type: "string", default: "31" },
     keep: { type: "boolean", default: false },
@@ -48,6 +51,11 @@ const N = Number(args.traces);
 const HISTORY_MS = Number(args["history-hours"]) * 3_600_000;
 const WINDOWS = args.windows.split(",").map(Number);
 const CALLS = Number(args.calls);
+/** Time between two calls (a page polling the view): the traffic of that time is written before each. */
+const INTERVAL_MS = Number(args["interval-ms"]);
+if (!Number.isFinite(INTERVAL_MS) || INTERVAL_MS < 0) throw new Error(`--interval-ms: ${args["interval-ms"]} is not a non-negative number`);
+/** Traces written before each call: the history's rate over the interval, at least six. */
+const PER_CALL = Math.max(6, Math.round((N * INTERVAL_MS) / (Number(args["history-hours"]) * 3_600_000)));
 const VERSIONS = Number(args.versions);
 if (VERSIONS !== 1 && VERSIONS !== 2) throw new Error(`--versions: ${args.versions} is neither 1 nor 2`);
 const TARGET_MS = 50;
@@ -201,9 +209,10 @@ try {
     let seen = null;
     const byCall = [];
     for (let c = 0; c < CALLS; c++) {
-      // New traffic since the last call: a trace of each group (until each has had one), now.
+      if (INTERVAL_MS > 0) await new Promise((r) => setTimeout(r, INTERVAL_MS));
+      // New traffic since the last call (six traces, or the interval's at the history's rate), now.
       const batch = { interactions: [], scores: [], claims: [] };
-      for (let k = 0; k < 6; k++) {
+      for (let k = 0; k < PER_CALL; k++) {
         const t = trace(next++, Date.now());
         batch.interactions.push(t.interaction);
         batch.scores.push(...t.scores);

@@ -1,5 +1,6 @@
 import type { Store } from "./client.js";
 import type { LiveStreamStats } from "./liveStream.js";
+import { deltaFloor, type MinutePartial, maxVersion, mergeMinute } from "./liveWindowDelta.js";
 import { type LiveMinuteMark, type LiveWindowRow, type MinuteRows, readMinutes, readWindow } from "./liveWindowRead.js";
 import { type MinuteScores, type ScoreKinds, type ScoreTotal, scoreKinds, scoreTotals } from "./liveWindowScores.js";
 
@@ -11,8 +12,9 @@ import { type MinuteScores, type ScoreKinds, type ScoreTotal, scoreKinds, scoreT
  * superseded, the traces' and the live metrics' aggregates, the retrieval overlap of versions and the
  * intervals' samples without a statement reading the window's rows again.
  * A minute's rows are kept while its `touched` mark (the version of its latest write) stays the same:
- * a write to the minute raises it, so a kept minute is never stale; the rows of a minute still being
- * written are read again on every call.
+ * a write to the minute raises it, so a kept minute is never stale. A minute still being written is
+ * read again on every call from the version the last call's read of it reached, less the settling
+ * time (./liveWindowDelta.ts), and merged with what that call read.
  */
 
 /** The traces of a kept minute of one service and version that the view counts alike: how many. */
@@ -48,11 +50,10 @@ export interface KeptQuestion {
   pairs: readonly KeptPair[] | undefined;
 }
 
-/** Two versions' latest rows of a kept question: the versions (`pk`: a's, then b's, a < b), their Jaccard index, the earlier row's time (ms). */
+/** Two versions' latest rows of a kept question: the versions (`pk`: a's, then b's, a < b; `ix`: the pair's number in {@link LiveWindowCache.pairs}), their Jaccard index, the earlier row's time (ms). */
 export interface KeptPair {
   readonly pk: string;
-  readonly a: string;
-  readonly b: string;
+  readonly ix: number;
   readonly j: number;
   readonly t: number;
 }
@@ -81,8 +82,10 @@ export interface LiveWindowCache {
   readonly multi: Set<string>;
   /** By service, then question hash: the latest row of each version in the kept minutes (rebuilt when a kept minute is replaced: `stale`). */
   readonly questions: Map<string, Map<string, KeptQuestion>>;
-  /** By service, its kept questions' hashes in order (gone when a question comes or goes): the overlap adds them up in this order, whatever the cache's history. */
-  readonly order: Map<string, string[]>;
+  /** By service, its kept questions' hashes in order and each one's entry (gone when a question comes or goes): the overlap adds them up in this order, whatever the cache's history. */
+  readonly order: Map<string, { readonly keys: readonly string[]; readonly questions: readonly KeptQuestion[] }>;
+  /** Pairs of versions (a < b), numbered as first seen: `ids` by a, then b; `list` by number. */
+  readonly pairs: { readonly ids: Map<string, Map<string, number>>; readonly list: { readonly a: string; readonly b: string }[] };
   stale: boolean;
   /** Strings seen in rows (service names, versions, document ids), one copy each. */
   readonly strings: Map<string, string>;
@@ -103,6 +106,8 @@ export interface LiveWindowCache {
    * marks may name other minutes to read (a second statement).
    */
   readonly pending: Set<number>;
+  /** What the last call read of its minutes not kept: the next reads each from {@link deltaFloor} on. */
+  readonly partial: Map<number, MinutePartial>;
   latest: number | undefined;
   /** The time now, ms since the epoch (the store's versions are µs of the same clock). */
   readonly clock: () => number;
@@ -125,6 +130,7 @@ export function liveWindowCache(o: { settleMs?: number; maxRows?: number; maxSco
     multi: new Set(),
     questions: new Map(),
     order: new Map(),
+    pairs: { ids: new Map(), list: [] },
     stale: false,
     strings: new Map(),
     kinds: scoreKinds(),
@@ -134,6 +140,7 @@ export function liveWindowCache(o: { settleMs?: number; maxRows?: number; maxSco
     maxScores: o.maxScores ?? LIVE_WINDOW_CACHE_SCORES,
     keepMs: o.keepMs ?? LIVE_WINDOW_KEEP_MS,
     pending: new Set(),
+    partial: new Map(),
     latest: undefined,
     clock: o.clock ?? Date.now,
   };
@@ -256,17 +263,17 @@ export async function readLiveWindow(store: Store, cache: LiveWindowCache | unde
   const nowMs = cache.clock();
   evict(cache, nowMs, sinceMs);
   const guess = guessed(cache, sinceMs, nowMs);
-  const first = await readWindow(store, sinceMs, guess, cache.strings, cache.kinds, limits);
+  const first = await readWindow(store, sinceMs, guess, cache.strings, cache.kinds, limits, floors(cache, guess));
   const { marks, stream } = first;
   if (marks.reduce((a, m) => a + m.traces, 0) > cache.maxRows || first.read === null) return { marks, stream, rows: null };
+  for (const [m, delta] of first.deltas) first.read.set(m, mergeMinute(cache.partial.get(m) as MinutePartial, delta, cache.kinds));
   const known = new Set(guess);
   const stale = marks.filter((m) => !known.has(m.minute) && cache.minutes.get(m.minute)?.touched !== m.touched).map((m) => m.minute);
   const more = await readMinutes(store, stale, cache.strings, cache.kinds, limits);
   if (more === null) return { marks, stream, rows: null };
   for (const [m, x] of more) first.read.set(m, x);
   const window = assemble(cache, marks, first.read, sinceMs, (nowMs - cache.settleMs) * 1000);
-  cache.pending.clear();
-  for (const m of marks) if (!cache.minutes.has(m.minute)) cache.pending.add(m.minute);
+  remember(cache, marks, first.read);
   cache.latest = marks.reduce<number | undefined>((a, m) => (a === undefined || m.minute > a ? m.minute : a), cache.latest);
   if (window.rows.reduce((a, xs) => a + xs.length, 0) > cache.maxRows || window.scores.reduce((a, x) => a + x.n, 0) > cache.maxScores) {
     for (const m of [...cache.minutes.keys()]) drop(cache, m, false);
@@ -274,6 +281,28 @@ export async function readLiveWindow(store: Store, cache: LiveWindowCache | unde
   }
   const several = severalRows(cache, window.unkept);
   return { marks, stream, ...window, superseded: several.size === 0 ? { keys: [], minutes: [] } : superseded(window.rows, several) };
+}
+
+/** The minutes of `guess` the last call read and did not keep: each read from its {@link deltaFloor} on (minute, s → version, µs). */
+function floors(cache: LiveWindowCache, guess: readonly number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const m of guess) {
+    const p = cache.partial.get(m);
+    if (p !== undefined) out.set(m, deltaFloor(p, cache.settleMs));
+  }
+  return out;
+}
+
+/** What the next call reads with the marks: this call's minutes not kept, with what was read of them. */
+function remember(cache: LiveWindowCache, marks: readonly LiveMinuteMark[], read: ReadonlyMap<number, MinuteRows>): void {
+  cache.pending.clear();
+  cache.partial.clear();
+  for (const m of marks) {
+    if (cache.minutes.has(m.minute)) continue;
+    cache.pending.add(m.minute);
+    const rows = read.get(m.minute);
+    if (rows !== undefined) cache.partial.set(m.minute, { rows: rows.rows, scores: rows.scores, max: maxVersion(rows) });
+  }
 }
 
 /**

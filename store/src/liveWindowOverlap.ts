@@ -11,18 +11,55 @@ export interface LiveWindowOverlap {
   jaccard_sum: number;
 }
 
-/** A service's pairs of versions, by their key (`a`, then `b`). */
-type Pairs = Map<string, LiveWindowOverlap>;
+/**
+ * A service's pairs of versions as one call adds them up: by the pair's number in the cache
+ * ({@link LiveWindowCache.pairs}), in the order they were first counted.
+ */
+class Pairs {
+  private readonly questions: number[] = [];
+  private readonly sums: number[] = [];
+  private readonly order: number[] = [];
+  constructor(
+    private readonly service: string,
+    private readonly numbers: LiveWindowCache["pairs"],
+  ) {}
 
-/** Counts a question of `service` both versions of a pair answered, with their Jaccard index `j`. */
-function count(out: Pairs, service: string, pk: string, a: string, b: string, j: number): void {
-  let x = out.get(pk);
-  if (x === undefined) {
-    x = { service_name: service, version_a: a, version_b: b, questions: 0, jaccard_sum: 0 };
-    out.set(pk, x);
+  /** Counts a question both versions of pair `ix` answered, with their Jaccard index `j`. */
+  count(ix: number, j: number): void {
+    const n = this.questions[ix];
+    if (n === undefined || n === 0) {
+      this.order.push(ix);
+      this.questions[ix] = 1;
+      this.sums[ix] = j;
+    } else {
+      this.questions[ix] = n + 1;
+      (this.sums[ix] as number) += j;
+    }
   }
-  x.questions++;
-  x.jaccard_sum += j;
+
+  /** The pairs counted. */
+  result(): LiveWindowOverlap[] {
+    return this.order.map((ix) => {
+      const p = this.numbers.list[ix] as { readonly a: string; readonly b: string };
+      return { service_name: this.service, version_a: p.a, version_b: p.b, questions: this.questions[ix] as number, jaccard_sum: this.sums[ix] as number };
+    });
+  }
+}
+
+/** The number of the pair of versions `a` < `b` in the cache (numbered when first seen). */
+function pairNumber(numbers: LiveWindowCache["pairs"], a: string, b: string): number {
+  let of = numbers.ids.get(a);
+  if (of === undefined) {
+    of = new Map();
+    numbers.ids.set(a, of);
+  }
+  let ix = of.get(b);
+  if (ix === undefined) {
+    ix = numbers.list.length;
+    numbers.list.push({ a, b });
+    of.set(b, ix);
+  }
+  return ix;
 }
 
 /** A pair of rows' Jaccard index: kept in `q` (when given) for the same two rows, or computed (and kept). */
@@ -35,7 +72,7 @@ function jaccardOf(q: KeptQuestion | undefined, pk: string, a: LiveWindowRow, b:
 }
 
 /** The pairs of versions (a < b) of a question's latest rows (`latest`, one per version), with the Jaccard indexes kept in `q` when given. */
-function pairsOf(latest: readonly LiveWindowRow[], q: KeptQuestion | undefined): KeptPair[] {
+function pairsOf(numbers: LiveWindowCache["pairs"], latest: readonly LiveWindowRow[], q: KeptQuestion | undefined): KeptPair[] {
   const out: KeptPair[] = [];
   if (latest.length < 2) return out;
   const vs = [...latest].sort((a, b) => (a.pipeline_version < b.pipeline_version ? -1 : a.pipeline_version > b.pipeline_version ? 1 : 0));
@@ -44,15 +81,15 @@ function pairsOf(latest: readonly LiveWindowRow[], q: KeptQuestion | undefined):
       const a = vs[i] as LiveWindowRow;
       const b = vs[k] as LiveWindowRow;
       const pk = `${a.pipeline_version}\u0000${b.pipeline_version}`;
-      out.push({ pk, a: a.pipeline_version, b: b.pipeline_version, j: jaccardOf(q, pk, a, b), t: Math.min(a.t, b.t) });
+      out.push({ pk, ix: pairNumber(numbers, a.pipeline_version, b.pipeline_version), j: jaccardOf(q, pk, a, b), t: Math.min(a.t, b.t) });
     }
   }
   return out;
 }
 
 /** Adds to `out` the pairs of versions of a question's latest rows (`latest`, one per version). */
-function addPairs(out: Pairs, service: string, latest: readonly LiveWindowRow[], q: KeptQuestion | undefined): void {
-  for (const p of pairsOf(latest, q)) count(out, service, p.pk, p.a, p.b, p.j);
+function addPairs(out: Pairs, numbers: LiveWindowCache["pairs"], latest: readonly LiveWindowRow[], q: KeptQuestion | undefined): void {
+  for (const p of pairsOf(numbers, latest, q)) out.count(p.ix, p.j);
 }
 
 /** By service and question hash, the latest row of each version among `rows` of `services` that have a question and `keep` accepts. */
@@ -106,25 +143,25 @@ interface Others {
   readonly exact: Latest;
 }
 
-/** Adds to `out` the pairs of a kept question: from `others` when they change it, else its kept pairs in the window. */
-function addKept(out: Pairs, service: string, sinceMs: number, qh: string, q: KeptQuestion, others: Others): void {
-  const over = others.fresh.get(qh);
-  if (others.affected.has(qh)) addPairs(out, service, [...(others.exact.get(qh)?.values() ?? [])], q);
-  else if (over !== undefined) addPairs(out, service, latestInWindow(q, over, sinceMs), q);
-  else {
-    q.pairs ??= pairsOf([...q.versions.values()], q);
-    for (const p of q.pairs) if (p.t >= sinceMs) count(out, service, p.pk, p.a, p.b, p.j);
-  }
+/** Adds to `out` the pairs of a kept question `others` changes: from them. */
+function addChanged(out: Pairs, numbers: LiveWindowCache["pairs"], sinceMs: number, qh: string, q: KeptQuestion, others: Others): void {
+  if (others.affected.has(qh)) addPairs(out, numbers, [...(others.exact.get(qh)?.values() ?? [])], q);
+  else addPairs(out, numbers, latestInWindow(q, others.fresh.get(qh) as ReadonlyMap<string, LiveWindowRow>, sinceMs), q);
 }
 
-/** The kept questions' hashes of a service in order ({@link LiveWindowCache.order}). */
-function ordered(cache: LiveWindowCache, service: string, kept: ReadonlyMap<string, KeptQuestion>): readonly string[] {
-  let keys = cache.order.get(service);
-  if (keys === undefined) {
-    keys = [...kept.keys()].sort();
-    cache.order.set(service, keys);
+/** The kept questions of a service, their hashes in order and each one's entry ({@link LiveWindowCache.order}). */
+function ordered(
+  cache: LiveWindowCache,
+  service: string,
+  kept: ReadonlyMap<string, KeptQuestion>,
+): { readonly keys: readonly string[]; readonly questions: readonly KeptQuestion[] } {
+  let o = cache.order.get(service);
+  if (o === undefined) {
+    const keys = [...kept.keys()].sort();
+    o = { keys, questions: keys.map((qh) => kept.get(qh) as KeptQuestion) };
+    cache.order.set(service, o);
   }
-  return keys;
+  return o;
 }
 
 /**
@@ -135,18 +172,39 @@ function ordered(cache: LiveWindowCache, service: string, kept: ReadonlyMap<stri
  */
 function addService(out: Pairs, service: string, sinceMs: number, cache: LiveWindowCache, others: Others): void {
   const kept = cache.questions.get(service) ?? new Map<string, KeptQuestion>();
-  const keys = ordered(cache, service, kept);
-  const extra = [...new Set([...others.fresh.keys(), ...others.exact.keys()])].filter((qh) => !kept.has(qh)).sort();
-  // Where each question not kept goes among the kept ones (found by halves: no string compared per kept question).
-  const at = extra.map((qh) => before(keys, qh));
-  for (let i = 0, k = 0; i <= keys.length; i++) {
-    for (; k < extra.length && at[k] === i; k++) {
-      const qh = extra[k] as string;
-      addPairs(out, service, [...((others.affected.has(qh) ? others.exact.get(qh) : others.fresh.get(qh))?.values() ?? [])], undefined);
+  const { keys, questions } = ordered(cache, service, kept);
+  const { extra, at, changed } = placed(keys, kept, others);
+  const numbers = cache.pairs;
+  const addExtra = (qh: string) => addPairs(out, numbers, [...((others.affected.has(qh) ? others.exact.get(qh) : others.fresh.get(qh))?.values() ?? [])], undefined);
+  let k = 0;
+  for (let i = 0, c = 0; i < keys.length; i++) {
+    for (; k < extra.length && at[k] === i; k++) addExtra(extra[k] as string);
+    const q = questions[i] as KeptQuestion;
+    if (changed[c] === i) {
+      addChanged(out, numbers, sinceMs, keys[i] as string, q, others);
+      c++;
+      continue;
     }
-    const qh = keys[i];
-    if (qh !== undefined) addKept(out, service, sinceMs, qh, kept.get(qh) as KeptQuestion, others);
+    q.pairs ??= pairsOf(numbers, [...q.versions.values()], q);
+    for (const p of q.pairs) if (p.t >= sinceMs) out.count(p.ix, p.j);
   }
+  for (; k < extra.length; k++) addExtra(extra[k] as string);
+}
+
+/**
+ * The questions `others` names among a service's kept ones (`keys`, in order): those not kept, in
+ * order, with where each goes (`at`: the index of the first kept one after it), and the indexes of
+ * the kept ones they change, ascending (found by halves: no string compared, no lookup, per kept
+ * question).
+ */
+function placed(keys: readonly string[], kept: ReadonlyMap<string, KeptQuestion>, others: Others): { extra: string[]; at: number[]; changed: number[] } {
+  const named = [...new Set([...others.fresh.keys(), ...others.exact.keys(), ...others.affected])];
+  const extra = named.filter((qh) => !kept.has(qh) && (others.fresh.has(qh) || others.exact.has(qh))).sort();
+  const changed = named
+    .filter((qh) => kept.has(qh))
+    .map((qh) => before(keys, qh))
+    .sort((a, b) => a - b);
+  return { extra, at: extra.map((qh) => before(keys, qh)), changed };
 }
 
 /** The index of the first of the ordered `keys` after `qh`. */
@@ -181,9 +239,9 @@ export function liveWindowOverlap(cache: LiveWindowCache, window: LiveWindow, si
   if (cache.stale) rebuild(cache);
   const recent = latestOf(window.unkept ?? [], services, (r) => !affected.has(r.question_hash));
   for (const service of services) {
-    const pairs: Pairs = new Map();
+    const pairs = new Pairs(service, cache.pairs);
     addService(pairs, service, sinceMs, cache, { fresh: recent.get(service) ?? new Map(), affected, exact: exact.get(service) ?? new Map() });
-    out.push(...pairs.values());
+    out.push(...pairs.result());
   }
   return out;
 }

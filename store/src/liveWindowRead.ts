@@ -1,7 +1,7 @@
 import type { Store } from "./client.js";
 import { StoreError } from "./errors.js";
 import { type LiveStreamStats, streamStats, streamStatsSql } from "./liveStream.js";
-import { type MinuteScores, MinuteScoresBuilder, NO_SCORES, type ScoreKinds } from "./liveWindowScores.js";
+import { type MinuteScores, MinuteScoresBuilder, NO_SCORES, type ScoreKinds, type ScoreRowIn } from "./liveWindowScores.js";
 
 /**
  * The two statements of a `/api/live` call that reads its window through the reader's cache
@@ -43,8 +43,11 @@ class LiveRowError extends StoreError {
   }
 }
 
-/** A condition on `created_at` selecting the given minutes (s), consecutive ones merged into a range. */
-function minutesCondition(minutes: readonly number[]): string {
+const at = (s: number) => `toDateTime64(${Math.trunc(s)}, 3, 'UTC')`;
+
+/** A condition on `created_at` selecting the given minutes (s), consecutive ones merged into a range; null for none. */
+function minutesCondition(minutes: readonly number[]): string | null {
+  if (minutes.length === 0) return null;
   const sorted = [...minutes].sort((a, b) => a - b);
   const ranges: [number, number][] = [];
   for (const m of sorted) {
@@ -52,14 +55,28 @@ function minutesCondition(minutes: readonly number[]): string {
     if (last !== undefined && last[1] === m) last[1] = m + 60;
     else ranges.push([m, m + 60]);
   }
-  const at = (s: number) => `toDateTime64(${Math.trunc(s)}, 3, 'UTC')`;
   return ranges.map(([a, b]) => `(created_at >= ${at(a)} AND created_at < ${at(b)})`).join(" OR ");
+}
+
+/** A condition selecting the rows of each minute (s) at or above its version (µs); null for none. */
+function deltaCondition(deltas: ReadonlyMap<number, number>): string | null {
+  if (deltas.size === 0) return null;
+  return [...deltas]
+    .sort((a, b) => a[0] - b[0])
+    .map(([m, v]) => `(created_at >= ${at(m)} AND created_at < ${at(m + 60)} AND version >= ${Math.max(0, Math.floor(v))})`)
+    .join(" OR ");
 }
 
 /** A minute's rows as read: its `live_traces` rows (time order) and its `live_scores` rows with a status (key order). */
 export interface MinuteRows {
   readonly rows: LiveWindowRow[];
   readonly scores: MinuteScores;
+}
+
+/** The rows of a minute at or above a version, in key order: scores with no status (`''`) too (./liveWindowDelta.ts merges them). */
+export interface MinuteDelta {
+  readonly rows: LiveWindowRow[];
+  readonly scores: ScoreRowIn[];
 }
 
 /** Limits of {@link readMinutes}: above either, nothing is returned. */
@@ -80,6 +97,8 @@ type UnionRow = [number, string, number, string, string, string, string[], numbe
 class MinuteSink {
   private readonly traces = new Map<number, LiveWindowRow[]>();
   private readonly scores = new Map<number, MinuteScoresBuilder>();
+  /** The score rows of the minutes read from a version on (`deltas`), no status too. */
+  private readonly deltaScores = new Map<number, ScoreRowIn[]>();
   private last: LiveWindowRow | undefined;
   private nTraces = 0;
   private nScores = 0;
@@ -87,6 +106,7 @@ class MinuteSink {
   constructor(
     private readonly strings: Map<string, string>,
     private readonly kinds: ScoreKinds,
+    private readonly deltas: ReadonlySet<number> = new Set(),
   ) {}
 
   private one(s: string): string {
@@ -126,29 +146,33 @@ class MinuteSink {
       else xs.push(row);
       return ++this.nTraces <= limits.traces;
     }
-    let b = this.scores.get(minute);
-    if (b === undefined) {
-      b = new MinuteScoresBuilder(this.kinds);
-      this.scores.set(minute, b);
-    }
     // The trace's row comes just before its scores (same time and id): one copy of the id.
     const trace = this.last !== undefined && this.last.t === r[2] && this.last.trace_id === r[1] ? this.last.trace_id : r[1];
-    b.push(
-      {
-        trace_id: r[1],
-        t: r[2],
-        version: r[8],
-        service_name: r[3],
-        pipeline_version: r[4],
-        metric: r[5],
-        status: r[9],
-        value: r[11],
-        judge_model: r[12],
-        input: r[7],
-        output: r[10],
-      },
-      trace,
-    );
+    const row: ScoreRowIn = {
+      trace_id: trace,
+      t: r[2],
+      version: r[8],
+      service_name: r[3],
+      pipeline_version: r[4],
+      metric: r[5],
+      status: r[9],
+      value: r[11],
+      judge_model: r[12],
+      input: r[7],
+      output: r[10],
+    };
+    if (this.deltas.has(minute)) {
+      const xs = this.deltaScores.get(minute);
+      if (xs === undefined) this.deltaScores.set(minute, [row]);
+      else xs.push(row);
+    } else {
+      let b = this.scores.get(minute);
+      if (b === undefined) {
+        b = new MinuteScoresBuilder(this.kinds);
+        this.scores.set(minute, b);
+      }
+      b.push(row, trace);
+    }
     return ++this.nScores <= limits.scores;
   }
 
@@ -167,6 +191,11 @@ class MinuteSink {
   /** The rows of each of `minutes`. */
   result(minutes: readonly number[]): Map<number, MinuteRows> {
     return new Map(minutes.map((m) => [m, { rows: this.traces.get(m) ?? [], scores: this.scores.get(m)?.build() ?? NO_SCORES }]));
+  }
+
+  /** The rows read of each minute of `deltas` from its version on. */
+  deltaResult(): Map<number, MinuteDelta> {
+    return new Map([...this.deltas].map((m) => [m, { rows: this.traces.get(m) ?? [], scores: this.deltaScores.get(m) ?? [] }]));
   }
 }
 
@@ -188,10 +217,14 @@ const isUnionRow = (r: unknown): r is UnionRow =>
   typeof r[12] === "string";
 
 /**
- * The union's parts reading the `live_traces` (kind 0: FINAL) and `live_scores` (kind 1: FINAL, a
- * status set) rows that `where` selects, each at most its limit (`{traces:UInt32}`, `{scores:UInt32}`).
+ * The union's parts reading the `live_traces` (kind 0: FINAL) and `live_scores` (kind 1: FINAL) rows
+ * that `whole` (scores with a status) or `delta` (every score) selects, each at most its limit
+ * (`{traces:UInt32}`, `{scores:UInt32}`); none when neither selects.
  */
-function rowsSql(db: string, where: string): string[] {
+function rowsSql(db: string, whole: string | null, delta: string | null = null): string[] {
+  if (whole === null && delta === null) return [];
+  const where = [whole, delta].filter((x) => x !== null).join(" OR ");
+  const scored = [whole === null ? null : `((${whole}) AND status != '')`, delta].filter((x) => x !== null).join(" OR ");
   return [
     `SELECT * FROM (SELECT toUInt8(0) AS k, trace_id, toFloat64(toUnixTimestamp64Milli(created_at)) AS t, service_name AS s, pipeline_version AS p,
         toString(question_hash) AS a, documents AS d, toFloat64(scored) AS x, toFloat64(version) AS v, toString(view_status) AS b, toFloat64(content_missing) AS y,
@@ -200,7 +233,7 @@ function rowsSql(db: string, where: string): string[] {
     `SELECT * FROM (SELECT toUInt8(1) AS k, trace_id, toFloat64(toUnixTimestamp64Milli(created_at)) AS t, toString(service_name) AS s, toString(pipeline_version) AS p,
         toString(metric) AS a, CAST([] AS Array(String)) AS d, toFloat64(input_tokens) AS x, toFloat64(version) AS v, toString(status) AS b, toFloat64(output_tokens) AS y,
         value AS z, toString(judge_model) AS c
-      FROM ${db}.live_scores FINAL WHERE (${where}) AND status != '' LIMIT {scores:UInt32})`,
+      FROM ${db}.live_scores FINAL WHERE ${scored} LIMIT {scores:UInt32})`,
   ];
 }
 
@@ -236,17 +269,19 @@ async function union(store: Store, parts: readonly string[], params: Record<stri
   return true;
 }
 
-/** What {@link readWindow} reads: the marks, the stream's counters, the rows of the minutes asked for (null: more than the limits). */
+/** What {@link readWindow} reads: the marks, the stream's counters, the rows of the minutes asked for (null: more than the limits) and those of the minutes asked for from a version on. */
 export interface WindowRead {
   readonly marks: LiveMinuteMark[];
   readonly stream: LiveStreamStats;
   readonly read: Map<number, MinuteRows> | null;
+  readonly deltas: Map<number, MinuteDelta>;
 }
 
 /**
  * In one statement: the marks of the minutes from the one holding `sinceMs` on, the stream's counters
- * over them, and the rows of the minutes `minutes` (s; none: the marks and counters only), as
- * {@link readMinutes} reads them.
+ * over them, the rows of the minutes `minutes` (s; none: the marks and counters only), as
+ * {@link readMinutes} reads them, and the rows of the minutes of `deltas` (s) at or above their
+ * version (µs; scores with no status too: ./liveWindowDelta.ts merges them).
  */
 export async function readWindow(
   store: Store,
@@ -255,13 +290,15 @@ export async function readWindow(
   strings: Map<string, string>,
   kinds: ScoreKinds,
   limits: ReadLimits,
+  deltas: ReadonlyMap<number, number> = new Map(),
 ): Promise<WindowRead> {
-  const sink = new MinuteSink(strings, kinds);
+  const whole = minutes.filter((m) => !deltas.has(m));
+  const sink = new MinuteSink(strings, kinds, new Set(deltas.keys()));
   const db = store.database;
-  const parts = [...marksSql(db), ...(minutes.length > 0 ? rowsSql(db, minutesCondition(minutes)) : [])];
+  const parts = [...marksSql(db), ...rowsSql(db, minutesCondition(whole), deltaCondition(deltas))];
   const within = await union(store, parts, { since: sinceMs }, sink, limits);
   if (sink.stream === undefined) throw new LiveRowError("statement result (no stream row)", null);
-  return { marks: sink.marks, stream: sink.stream, read: within ? sink.result(minutes) : null };
+  return { marks: sink.marks, stream: sink.stream, read: within ? sink.result(whole) : null, deltas: sink.deltaResult() };
 }
 
 /**

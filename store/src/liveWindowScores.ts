@@ -115,6 +115,17 @@ export class MinuteScoresBuilder {
     this.output.push(r.output);
   }
 
+  /** Adds row `i` of rows built before with the same kinds. */
+  pushKept(s: MinuteScores, i: number): void {
+    this.t.push(s.t[i] as number);
+    this.trace.push(s.trace[i] as string);
+    this.version.push(s.version[i] as number);
+    this.kind.push(s.kind[i] as number);
+    this.value.push(s.value[i] as number);
+    this.input.push(s.input[i] as number);
+    this.output.push(s.output[i] as number);
+  }
+
   /** The rows pushed, column by column. */
   build(): MinuteScores {
     return {

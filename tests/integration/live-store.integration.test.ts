@@ -567,4 +567,62 @@ describe("/api/live from the window rows its reader keeps between calls (store/l
     expect(v9.groups.map((g) => g.pipeline_version)).toContain("v9");
     expect(v9.overlap.some((x) => x.version_b === "v9" && x.questions > 0)).toBe(true);
   });
+
+  it("a minute still being written is read again only from the last read's versions on, merged with that read: new traces, rescorings in place (a metric dropped), late spans — as a new reader and the statements", async () => {
+    const texts: string[] = [];
+    const client = Object.create(store.client) as Store["client"];
+    client.query = ((p: Parameters<Store["client"]["query"]>[0]) => {
+      texts.push(p.query);
+      return store.client.query(p);
+    }) as Store["client"]["query"];
+    // The clock is the store's: every minute written here stays unsettled (read on each call).
+    const at = now + 29_000;
+    const kept = storeReader({ ...store, client }, prices, () => at, liveCaches(liveWindowCache()));
+    const windows = [{ windowMs: HOUR }, { windowMs: 10 * 60_000 }, { windowMs: 10 * 60_000, service: "shop" }];
+    const compare = async (label: string): Promise<void> => {
+      for (const w of windows) {
+        const cached = await kept.live(w);
+        const fresh = await storeReader(store, prices, () => at, liveCaches(liveWindowCache())).live(w);
+        expect(`${label}: ${JSON.stringify(w)}`).toBeTruthy();
+        expect(cached).toEqual(fresh);
+        expectSame(cached, await loadLiveSummary(store, { ...w, now: at, prices }));
+      }
+    };
+    // A minute 5 minutes back, in the window of every call; each trace of it with both metrics.
+    const minute = now - 5 * 60_000;
+    const both = (id: string, t: number, service = "shop", version = "v1") => {
+      const x = liveTrace(id, t);
+      const s = ["grounding", "relevance"].map((metric, k) => ({ ...(x.s[k] ?? (x.s[0] as ScoreInsert)), metric, pipeline_version: version }));
+      return { i: { ...x.i, service_name: service, pipeline_version: version, question: `pending ${Number.parseInt(id.slice(-1), 16) % 3}` }, s };
+    };
+    await compare("before");
+    await write(Array.from({ length: 10 }, (_, k) => both(hex(40_000 + k), minute + k * 1000, k % 3 === 0 ? "kb" : "shop", k % 2 === 0 ? "v1" : "v2")));
+    await compare("new traces");
+    const floors = (): number => texts.filter((q) => q.includes("AND version >= ")).length;
+    const before = floors();
+    // Rescored in place with grounding only (relevance's row has no status now), more traces, a late span of one (a later time, same minute).
+    await write([
+      ...[1, 2, 3].map((k) => {
+        const x = both(hex(40_000 + k), minute + k * 1000, latest.get(hex(40_000 + k))?.i.service_name, latest.get(hex(40_000 + k))?.i.pipeline_version);
+        return { i: x.i, s: x.s.slice(0, 1).map((r) => ({ ...r, status: "ok", value: 0.25 })) };
+      }),
+      ...Array.from({ length: 5 }, (_, k) => both(hex(40_100 + k), minute + 30_000 + k, "shop", "v2")),
+      both(hex(40_004), minute + 45_000, latest.get(hex(40_004))?.i.service_name, latest.get(hex(40_004))?.i.pipeline_version),
+    ]);
+    await compare("rescored in place, more traces, a late span");
+    // The calls after the first of the minute read it from a version on.
+    expect(floors()).toBeGreaterThan(before);
+    // Scored again in place once more (both metrics back), and a trace at the same millisecond as another.
+    await write([both(hex(40_002), minute + 2000, "shop", "v2"), both(hex(40_200), minute + 3000, "shop", "v1")]);
+    await compare("scored again");
+    // A write landing after a call with a version below that call's latest (another writer's clock, a
+    // slow insert), within the settling time: read by the next call all the same.
+    const late = both(hex(40_300), minute + 4000, "shop", "v2");
+    const older = Date.now() * 1000 - 1_000_000;
+    await saveResults({ ...store, nextVersion: () => older }, { interactions: [late.i], scores: late.s, claims: [] });
+    latest.set(late.i.trace_id, late);
+    await compare("landed late");
+    const summary = await kept.live({ windowMs: 10 * 60_000, service: "shop" });
+    expect(summary.overlap.some((x) => x.version_a === "v1" && x.version_b === "v2" && x.questions > 0)).toBe(true);
+  });
 });
