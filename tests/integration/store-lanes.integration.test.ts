@@ -16,12 +16,22 @@ afterAll(async () => {
 /** A statement that keeps one engine thread busy for a while (half a second or more here). */
 const HEAVY = "SELECT sum(cityHash64(number)) AS s FROM numbers(300000000) SETTINGS max_threads = 1";
 
-/** Resolves to the order in which `heavy` and then `quick` finished. */
-async function finishOrder(heavy: Store, quick: Store): Promise<string[]> {
+/** Resolves once the engine runs the heavy statement (seen through `watch`, a connection of its own), or it is `done`. */
+async function running(watch: Store, done: () => boolean): Promise<void> {
+  for (let i = 0; i < 2000 && !done(); i++) {
+    const r = await rows(watch, "SELECT count() AS c FROM system.processes WHERE query LIKE '%cityHash64(number)%' AND query NOT LIKE '%system.processes%'");
+    if (Number((r[0] as { c: string }).c) > 0) return;
+    await new Promise((x) => setTimeout(x, 5));
+  }
+  throw new Error("the heavy statement never ran");
+}
+
+/** Resolves to the order in which `heavy` and then `quick` finished, `quick` sent once the engine runs `heavy` (watched through `watch`). */
+async function finishOrder(heavy: Store, quick: Store, watch: Store): Promise<string[]> {
   const order: string[] = [];
   const a = rows(heavy, HEAVY).then(() => order.push("heavy"));
-  // Sent once the heavy statement is on its way.
-  await new Promise((r) => setTimeout(r, 50));
+  // Sent once the heavy statement runs (a fixed wait lost the race on a loaded box).
+  await running(watch, () => order.length > 0);
   const b = rows(quick, "SELECT 1 AS one").then(() => order.push("quick"));
   await Promise.all([a, b]);
   return order;
@@ -38,8 +48,8 @@ describe("the embedded store's second connection (the streaming scorer's span wr
 
   it("runs its statements beside the first connection's, where one connection runs them one at a time", async () => {
     const lane = await secondLane(store);
-    expect(await finishOrder(store, store)).toEqual(["heavy", "quick"]);
-    expect(await finishOrder(store, lane)).toEqual(["quick", "heavy"]);
+    expect(await finishOrder(store, store, lane)).toEqual(["heavy", "quick"]);
+    expect(await finishOrder(store, lane, lane)).toEqual(["quick", "heavy"]);
   }, 60_000);
 
   it("writes what the first connection reads, and has the session settings (64-bit integers as exact strings)", async () => {
