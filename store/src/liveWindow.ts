@@ -1,7 +1,7 @@
 import type { Store } from "./client.js";
 import type { LiveStreamStats } from "./liveStream.js";
 import { deltaFloor, type MinutePartial, maxVersion, mergeMinute } from "./liveWindowDelta.js";
-import { type LiveMinuteMark, type LiveWindowRow, type MinuteRows, readMinutes, readWindow } from "./liveWindowRead.js";
+import { type LiveMinuteMark, type LiveWindowRow, type MinuteRows, readMinutes, readWindow, type WindowRead } from "./liveWindowRead.js";
 import { type MinuteScores, type ScoreKinds, type ScoreTotal, scoreKinds, scoreTotals } from "./liveWindowScores.js";
 
 /**
@@ -263,16 +263,19 @@ export async function readLiveWindow(store: Store, cache: LiveWindowCache | unde
   const nowMs = cache.clock();
   evict(cache, nowMs, sinceMs);
   const guess = guessed(cache, sinceMs, nowMs);
-  const first = await readWindow(store, sinceMs, guess, cache.strings, cache.kinds, limits, floors(cache, guess));
+  // What this call merges its reads with, taken before it waits: another call on the cache may replace it meanwhile.
+  const partials = new Map([...cache.partial].filter(([m]) => guess.includes(m)));
+  const first = await readWindow(store, sinceMs, guess, cache.strings, cache.kinds, limits, floors(partials, cache.settleMs));
   const { marks, stream } = first;
   if (marks.reduce((a, m) => a + m.traces, 0) > cache.maxRows || first.read === null) return { marks, stream, rows: null };
-  for (const [m, delta] of first.deltas) first.read.set(m, mergeMinute(cache.partial.get(m) as MinutePartial, delta, cache.kinds));
+  const settled = (nowMs - cache.settleMs) * 1000;
   const known = new Set(guess);
   const stale = marks.filter((m) => !known.has(m.minute) && cache.minutes.get(m.minute)?.touched !== m.touched).map((m) => m.minute);
+  stale.push(...merged(first, partials, marks, settled, cache.kinds));
   const more = await readMinutes(store, stale, cache.strings, cache.kinds, limits);
   if (more === null) return { marks, stream, rows: null };
   for (const [m, x] of more) first.read.set(m, x);
-  const window = assemble(cache, marks, first.read, sinceMs, (nowMs - cache.settleMs) * 1000);
+  const window = assemble(cache, marks, first.read, sinceMs, settled);
   remember(cache, marks, first.read);
   cache.latest = marks.reduce<number | undefined>((a, m) => (a === undefined || m.minute > a ? m.minute : a), cache.latest);
   if (window.rows.reduce((a, xs) => a + xs.length, 0) > cache.maxRows || window.scores.reduce((a, x) => a + x.n, 0) > cache.maxScores) {
@@ -283,14 +286,25 @@ export async function readLiveWindow(store: Store, cache: LiveWindowCache | unde
   return { marks, stream, ...window, superseded: several.size === 0 ? { keys: [], minutes: [] } : superseded(window.rows, several) };
 }
 
-/** The minutes of `guess` the last call read and did not keep: each read from its {@link deltaFloor} on (minute, s → version, µs). */
-function floors(cache: LiveWindowCache, guess: readonly number[]): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const m of guess) {
-    const p = cache.partial.get(m);
-    if (p !== undefined) out.set(m, deltaFloor(p, cache.settleMs));
+/** The minutes a call reads from a version on: each from its {@link deltaFloor} (minute, s → version, µs). */
+function floors(partials: ReadonlyMap<number, MinutePartial>, settleMs: number): Map<number, number> {
+  return new Map([...partials].map(([m, p]) => [m, deltaFloor(p, settleMs)]));
+}
+
+/**
+ * Merges each minute read from a version on (`read.deltas`) with what the last call read of it into
+ * `read.read`, but for a minute this call keeps (settled by its mark): those are returned, to be read
+ * whole, so a kept minute always rests on a whole read (a write slower than the settling time shows
+ * in it; in a minute still being written, from the read after it settles).
+ */
+function merged(read: WindowRead, partials: ReadonlyMap<number, MinutePartial>, marks: readonly LiveMinuteMark[], settled: number, kinds: LiveWindowCache["kinds"]): number[] {
+  const whole: number[] = [];
+  const touched = new Map(marks.map((m) => [m.minute, m.touched]));
+  for (const [m, delta] of read.deltas) {
+    if ((touched.get(m) ?? Number.POSITIVE_INFINITY) <= settled) whole.push(m);
+    else read.read?.set(m, mergeMinute(partials.get(m) as MinutePartial, delta, kinds));
   }
-  return out;
+  return whole;
 }
 
 /** What the next call reads with the marks: this call's minutes not kept, with what was read of them. */

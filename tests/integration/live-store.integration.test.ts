@@ -13,7 +13,7 @@ import { openStore, type Store } from "../../store/src/client.js";
 import { type LiveScoreStoredRow, type LiveTraceRow, liveScoreRowsSince, liveTraceRowsSince } from "../../store/src/live.js";
 import { refreshLiveMinutes } from "../../store/src/liveMinutes.js";
 import { LIVE_TRACE_COLUMNS, liveMetrics, questionHash } from "../../store/src/liveTraces.js";
-import { liveWindowCache } from "../../store/src/liveWindow.js";
+import { liveWindowCache, readLiveWindow } from "../../store/src/liveWindow.js";
 import { loadMigrations } from "../../store/src/migrationFiles.js";
 import { migrate } from "../../store/src/migrations.js";
 import { saveResults } from "../../store/src/results.js";
@@ -577,7 +577,10 @@ describe("/api/live from the window rows its reader keeps between calls (store/l
     }) as Store["client"]["query"];
     // The clock is the store's: every minute written here stays unsettled (read on each call).
     const at = now + 29_000;
-    const kept = storeReader({ ...store, client }, prices, () => at, liveCaches(liveWindowCache()));
+    // The reader's clock: the store's, moved ahead at the end so the minute settles.
+    let shift = 0;
+    const cache = liveCaches(liveWindowCache({ clock: () => Date.now() + shift }));
+    const kept = storeReader({ ...store, client }, prices, () => at, cache);
     const windows = [{ windowMs: HOUR }, { windowMs: 10 * 60_000 }, { windowMs: 10 * 60_000, service: "shop" }];
     const compare = async (label: string): Promise<void> => {
       for (const w of windows) {
@@ -624,5 +627,51 @@ describe("/api/live from the window rows its reader keeps between calls (store/l
     await compare("landed late");
     const summary = await kept.live({ windowMs: 10 * 60_000, service: "shop" });
     expect(summary.overlap.some((x) => x.version_a === "v1" && x.version_b === "v2" && x.questions > 0)).toBe(true);
+    // Two calls at once on the one cache, one of them with a window that starts after the minute: each
+    // answers, and the cache then answers as a new reader.
+    await write([both(hex(40_400), minute + 6000, "shop", "v1")]);
+    const [wide, narrow] = await Promise.all([kept.live({ windowMs: 10 * 60_000 }), kept.live({ windowMs: 2 * 60_000 })]);
+    expect(wide.traces_seen).toBeGreaterThan(narrow.traces_seen);
+    await compare("after two calls at once");
+    // A write landing more than the settling time after its version: a call may miss it while the minute
+    // is still being written; the minute is read whole when it settles, and kept with it.
+    const slow = both(hex(40_500), minute + 7000, "kb", "v1");
+    const slower = Date.now() * 1000 - 30_000_000;
+    await saveResults({ ...store, nextVersion: () => slower }, { interactions: [slow.i], scores: slow.s, claims: [] });
+    latest.set(slow.i.trace_id, slow);
+    shift = 60_000;
+    await compare("settled after a slow write");
+    expect(cache.window.minutes.has(Math.floor(minute / 60_000) * 60)).toBe(true);
+  });
+
+  it("a call answered after another on the same cache merges with what it read from, not with what the other left", async () => {
+    // A client whose results, while held, are read at once but handed back when released.
+    let hold: Promise<void> | undefined;
+    const client = Object.create(store.client) as Store["client"];
+    client.query = (async (p: Parameters<Store["client"]["query"]>[0]) => {
+      const h = hold;
+      const rows = await (await store.client.query(p)).json<unknown>();
+      if (h !== undefined) await h;
+      return { json: async () => rows };
+    }) as unknown as Store["client"]["query"];
+    const held = { ...store, client } as Store;
+    const minute = Math.floor(Date.now() / 60_000) * 60_000 - 8 * 60_000;
+    const x = liveTrace(hex(41_000), minute + 2000);
+    await write([x]);
+    // The minute stays unsettled for this clock: read from a version on after the first call.
+    const cache = liveWindowCache({ clock: () => minute + 10_000 });
+    await readLiveWindow(held, cache, minute - 60_000);
+    let release = (): void => undefined;
+    hold = new Promise<void>((r) => {
+      release = r;
+    });
+    const a = readLiveWindow(held, cache, minute - 60_000);
+    await new Promise((r) => setTimeout(r, 300));
+    hold = undefined;
+    // A window that starts after the minute: it lets the minute's read go from the cache.
+    await readLiveWindow(held, cache, minute + 60_000);
+    release();
+    const ids = (await a).rows?.flat().map((r) => r.trace_id) ?? [];
+    expect(ids).toContain(hex(41_000));
   });
 });

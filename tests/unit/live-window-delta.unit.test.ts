@@ -51,10 +51,10 @@ function final(writes: readonly Write[]): { rows: LiveWindowRow[]; scores: Score
   const scores = new Map<string, ScoreRowIn>();
   for (const w of writes) {
     const k = `${w.row.t}|${w.row.trace_id}`;
-    if ((rows.get(k)?.version ?? -1) <= w.row.version) rows.set(k, w.row);
+    if ((rows.get(k)?.version ?? Number.NEGATIVE_INFINITY) <= w.row.version) rows.set(k, w.row);
     for (const s of w.scores) {
       const ks = `${k}|${s.metric}`;
-      if ((scores.get(ks)?.version ?? -1) <= s.version) scores.set(ks, s);
+      if ((scores.get(ks)?.version ?? Number.NEGATIVE_INFINITY) <= s.version) scores.set(ks, s);
     }
   }
   const bytes = (s: string) => Buffer.from(s);
@@ -76,7 +76,7 @@ describe("a minute still being written, merged from what was read and the rows f
     for (let round = 0; round < 200; round++) {
       const kinds = scoreKinds();
       const writes: Write[] = [];
-      let clock = 1_000_000;
+      let clock = 10_000_000;
       const traces = int(3, 25);
       const write = (late = 0) => {
         const trace = int(0, traces);
@@ -98,8 +98,8 @@ describe("a minute still being written, merged from what was read and the rows f
       const scores = new Map<string, ScoreRowIn>();
       for (const w of all) {
         const k = `${w.row.t}|${w.row.trace_id}`;
-        if ((rows.get(k)?.version ?? -1) <= w.row.version) rows.set(k, w.row);
-        for (const s of w.scores) if ((scores.get(`${k}|${s.metric}`)?.version ?? -1) <= s.version) scores.set(`${k}|${s.metric}`, s);
+        if ((rows.get(k)?.version ?? Number.NEGATIVE_INFINITY) <= w.row.version) rows.set(k, w.row);
+        for (const s of w.scores) if ((scores.get(`${k}|${s.metric}`)?.version ?? Number.NEGATIVE_INFINITY) <= s.version) scores.set(`${k}|${s.metric}`, s);
       }
       const order = (a: { t: number; trace_id: string; metric?: string }, b: { t: number; trace_id: string; metric?: string }) =>
         a.t - b.t || Buffer.compare(Buffer.from(a.trace_id), Buffer.from(b.trace_id)) || ((a.metric ?? "") < (b.metric ?? "") ? -1 : (a.metric ?? "") > (b.metric ?? "") ? 1 : 0);
