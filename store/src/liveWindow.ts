@@ -46,13 +46,12 @@ export interface KeptMinute {
  */
 export interface KeptQuestion {
   readonly versions: Map<string, LiveWindowRow>;
-  readonly jaccard: Map<string, { readonly a: LiveWindowRow; readonly b: LiveWindowRow; readonly j: number }>;
+  readonly jaccard: Map<number, { readonly a: LiveWindowRow; readonly b: LiveWindowRow; readonly j: number }>;
   pairs: readonly KeptPair[] | undefined;
 }
 
-/** Two versions' latest rows of a kept question: the versions (`pk`: a's, then b's, a < b; `ix`: the pair's number in {@link LiveWindowCache.pairs}), their Jaccard index, the earlier row's time (ms). */
+/** Two versions' latest rows of a kept question: the pair of versions (a < b) by its number in {@link LiveWindowCache.pairs}, their Jaccard index, the earlier row's time (ms). */
 export interface KeptPair {
-  readonly pk: string;
   readonly ix: number;
   readonly j: number;
   readonly t: number;

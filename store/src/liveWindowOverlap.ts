@@ -27,7 +27,7 @@ class Pairs {
   /** Counts a question both versions of pair `ix` answered, with their Jaccard index `j`. */
   count(ix: number, j: number): void {
     const n = this.questions[ix];
-    if (n === undefined || n === 0) {
+    if (n === undefined) {
       this.order.push(ix);
       this.questions[ix] = 1;
       this.sums[ix] = j;
@@ -63,11 +63,11 @@ function pairNumber(numbers: LiveWindowCache["pairs"], a: string, b: string): nu
 }
 
 /** A pair of rows' Jaccard index: kept in `q` (when given) for the same two rows, or computed (and kept). */
-function jaccardOf(q: KeptQuestion | undefined, pk: string, a: LiveWindowRow, b: LiveWindowRow): number {
-  const m = q?.jaccard.get(pk);
+function jaccardOf(q: KeptQuestion | undefined, ix: number, a: LiveWindowRow, b: LiveWindowRow): number {
+  const m = q?.jaccard.get(ix);
   if (m !== undefined && m.a === a && m.b === b) return m.j;
   const j = jaccard(a.documents, b.documents);
-  q?.jaccard.set(pk, { a, b, j });
+  q?.jaccard.set(ix, { a, b, j });
   return j;
 }
 
@@ -80,8 +80,8 @@ function pairsOf(numbers: LiveWindowCache["pairs"], latest: readonly LiveWindowR
     for (let k = i + 1; k < vs.length; k++) {
       const a = vs[i] as LiveWindowRow;
       const b = vs[k] as LiveWindowRow;
-      const pk = `${a.pipeline_version}\u0000${b.pipeline_version}`;
-      out.push({ pk, ix: pairNumber(numbers, a.pipeline_version, b.pipeline_version), j: jaccardOf(q, pk, a, b), t: Math.min(a.t, b.t) });
+      const ix = pairNumber(numbers, a.pipeline_version, b.pipeline_version);
+      out.push({ ix, j: jaccardOf(q, ix, a, b), t: Math.min(a.t, b.t) });
     }
   }
   return out;
