@@ -87,7 +87,7 @@ describe("heuristic judge: the chunk cache's bound", () => {
     expect(most.entries).toBeLessThan(new Set(texts).size);
   });
 
-  it("the judge's default: 400,000 segments (about 62 MiB) and 20,000 chunks", () => {
+  it("the judge's default: 400,000 segments (about 10 MiB) and 20,000 chunks", () => {
     expect(CHUNK_CACHE).toEqual({ entries: 20_000, segments: 400_000 });
     fill(CHUNK_CACHE, (held) => expect(held.segments).toBeLessThanOrEqual(CHUNK_CACHE.segments));
   });

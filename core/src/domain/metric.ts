@@ -135,6 +135,12 @@ export interface JudgedMetric extends MetricBase {
   readonly forms?: JudgeForms;
 }
 
+/** A read-only set of terms: what a form asks of one (a `Set<string>` is one). */
+export interface TermSet extends Iterable<string> {
+  readonly size: number;
+  has(term: string): boolean;
+}
+
 /** The text tools the no-LLM backend lends a metric's no-LLM form: its tokenizer. */
 export interface TextTools {
   /** The content terms of a text: stems of its content words and its numbers (en/ru/zh, as relevance counts them). */
@@ -143,7 +149,7 @@ export interface TextTools {
    * {@link terms} of a retrieved chunk's text, kept by the text's hash within the judge's chunk cache
    * bound (chunks recur across traces, questions do not).
    */
-  passageTerms(text: string): ReadonlySet<string>;
+  passageTerms(text: string): TermSet;
 }
 
 /** What a form judges: a value with its status and why, and per-chunk verdicts; the backend adds the cost. */

@@ -1,3 +1,4 @@
+import type { TermSet } from "../../domain/metric.js";
 import type { ChunkTokens, Tokenized, Tokens } from "./tokens.js";
 
 // The grounding judge's features of one claim against the retrieved chunks taken together (design
@@ -88,23 +89,29 @@ function negationFlip(claim: Tokenized, chunks: readonly TokenizedChunk[]): stri
 function chunkPolarity(claim: Tokenized, c: TokenizedChunk, need: number): "same" | "other" | null {
   let other = false;
   for (const [i, n] of sharedPerSentence(claim, c)) {
-    const s = c.t.sentences[i];
-    if (s === undefined || !saysSame(s, n, need)) continue;
-    if (s.negated === claim.negated) return "same";
-    if (negationBearsOnShared(claim, s)) other = true;
+    if (!saysSame(c.t.sentenceSize(i), n, need)) continue;
+    if (c.t.sentenceNegated(i) === claim.negated) return "same";
+    if (negationBearsOnShared(claim, c.t, i)) other = true;
   }
   return other ? "other" : null;
 }
 
-/** Whether a chunk sentence sharing `n` of the claim's content tokens says the same: `need` of the claim's and {@link NEGATION_COVERAGE} of its own. */
-function saysSame(s: TokenizedChunk["t"]["sentences"][number], n: number, need: number): boolean {
-  return !(n < need || n / s.content.size < NEGATION_COVERAGE);
+/** Whether a chunk sentence of `size` content tokens sharing `n` of the claim's says the same: `need` of the claim's and {@link NEGATION_COVERAGE} of its own. */
+function saysSame(size: number, n: number, need: number): boolean {
+  return !(n < need || n / size < NEGATION_COVERAGE);
 }
 
 /** Shared content tokens per sentence of the chunk, counted from its token positions (no pass over every sentence). */
-function sharedPerSentence(claim: Tokenized, c: TokenizedChunk): Map<number, number> {
+export function sharedPerSentence(claim: Tokenized, c: TokenizedChunk): Map<number, number> {
   const shared = new Map<number, number>();
-  for (const t of claim.content) for (const i of c.t.positions.get(t) ?? []) shared.set(i, (shared.get(i) ?? 0) + 1);
+  for (const t of claim.content) {
+    const at = c.t.sentencesOf(t);
+    if (at === undefined) continue;
+    for (let k = 0; k < at.length; k++) {
+      const i = at[k] as number;
+      shared.set(i, (shared.get(i) ?? 0) + 1);
+    }
+  }
   return shared;
 }
 
@@ -112,9 +119,10 @@ function sharedPerSentence(claim: Tokenized, c: TokenizedChunk): Map<number, num
  * Whether the negation (the claim's, or the sentence's) bears on what the two share: "not
  * supported" against a sentence without "supported" is no flip.
  */
-function negationBearsOnShared(claim: Tokenized, s: TokenizedChunk["t"]["sentences"][number]): boolean {
-  const [neg, other] = claim.negated ? [claim.negates, s.content] : [s.negates, claim.content];
-  return neg === null || [...neg].some((t) => other.has(t));
+function negationBearsOnShared(claim: Tokenized, chunk: ChunkTokens, i: number): boolean {
+  if (claim.negated) return claim.negates === null || [...claim.negates].some((t) => chunk.sentenceHas(i, t));
+  const neg = chunk.sentenceNegates(i);
+  return neg === null || [...neg].some((t) => claim.content.has(t));
 }
 
 /** A claim that says it is not in the context, or that it is inferred (en/ru/zh). */
@@ -124,24 +132,23 @@ export const FEATURE_RULES = SELF_FLAGGED.source;
 
 const share = (n: number, d: number): number => (d === 0 ? 1 : n / d);
 
-function countIn(tokens: ReadonlySet<string>, set: ReadonlySet<string>): number {
+function countIn(tokens: ReadonlySet<string>, set: TermSet): number {
   let n = 0;
   for (const t of tokens) if (set.has(t)) n++;
   return n;
 }
 
-/** Pairs of the claim found in some chunk (a claim has few pairs, the chunks many: no union of theirs). */
+/** Pairs of the claim ("first second") found in some chunk (a claim has few pairs, the chunks many: no union of theirs). */
 function inAnyChunk(pairs: ReadonlySet<string>, chunks: readonly TokenizedChunk[]): number {
   let n = 0;
-  for (const b of pairs) {
-    for (const c of chunks) {
-      if (c.t.bigrams.has(b)) {
-        n++;
-        break;
-      }
-    }
-  }
+  for (const b of pairs) if (chunks.some((c) => hasPair(c.t, b))) n++;
   return n;
+}
+
+/** Whether the chunk has the pair "first second" (a token with a space in it is read at each space). */
+function hasPair(chunk: ChunkTokens, pair: string): boolean {
+  for (let at = pair.indexOf(" "); at >= 0; at = pair.indexOf(" ", at + 1)) if (chunk.hasPair(pair.slice(0, at), pair.slice(at + 1))) return true;
+  return false;
 }
 
 /** Chunks of one answer with the union of their words and numbers (built once per answer, read by every claim). */
@@ -155,8 +162,8 @@ export function chunkSet(chunks: readonly TokenizedChunk[]): ChunkSet {
   const content = new Set<string>();
   const numbers = new Set<string>();
   for (const c of chunks) {
-    for (const t of c.t.content) content.add(t);
-    for (const t of c.t.numbers) numbers.add(t);
+    c.t.content.addTo(content);
+    c.t.numbers.addTo(numbers);
   }
   return { chunks, content, numbers };
 }
@@ -188,7 +195,7 @@ function clauseTokens(core: string, tokens: Tokens): Tokenized[] {
  * claim's tokens in sentence i plus those in i + 1, less those in both (from the chunk's positions).
  */
 function bestWindow(content: ReadonlySet<string>, chunks: readonly TokenizedChunk[]): number {
-  if (content.size === 0) return chunks.some((c) => c.t.sentences.length > 0) ? 1 : 0;
+  if (content.size === 0) return chunks.some((c) => c.t.sentenceCount > 0) ? 1 : 0;
   let best = 0;
   for (const c of chunks) {
     const counts = sentenceCounts(content, c);
@@ -202,10 +209,10 @@ function bestWindow(content: ReadonlySet<string>, chunks: readonly TokenizedChun
  * (`both`); null when the chunk holds none of them.
  */
 function sentenceCounts(content: ReadonlySet<string>, c: TokenizedChunk): { single: number[]; both: number[] } | null {
-  const n = c.t.sentences.length;
+  const n = c.t.sentenceCount;
   let counts: { single: number[]; both: number[] } | null = null;
   for (const t of content) {
-    const at = c.t.positions.get(t);
+    const at = c.t.sentencesOf(t);
     if (at === undefined) continue;
     counts ??= { single: new Array<number>(n).fill(0), both: new Array<number>(n).fill(0) };
     const { single, both } = counts;

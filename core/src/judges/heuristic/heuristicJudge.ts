@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { STOP_WORDS } from "@ragmeter/golden";
 import { JUDGE_TASKS } from "../../domain/judgments.js";
-import type { TextTools } from "../../domain/metric.js";
+import type { TermSet, TextTools } from "../../domain/metric.js";
 import { isAbstention } from "../../domain/metrics/abstention.js";
 import { JUDGED_METRICS } from "../../domain/metricTable.js";
 import {
@@ -16,9 +16,9 @@ import {
   type Verdict,
 } from "../types.js";
 import { CLAIM_RULES, type ClaimSpan, claimSpans } from "./claims.js";
-import { type Alignment, answerContext, chunkSet, claimFeatures, FEATURE_RULES, NEGATION_COVERAGE, type TokenizedChunk } from "./features.js";
+import { type Alignment, answerContext, chunkSet, claimFeatures, FEATURE_RULES, NEGATION_COVERAGE, sharedPerSentence, type TokenizedChunk } from "./features.js";
 import { committedGroundingModel, type GroundingModel, groundingRisk, supportProbability } from "./model.js";
-import { CHUNK_CACHE, type ChunkCacheBound, TOKEN_RULES, type Token, type Tokenized, Tokens } from "./tokens.js";
+import { CHUNK_CACHE, type ChunkCacheBound, type ChunkTokens, TOKEN_RULES, type Token, type Tokenized, Tokens } from "./tokens.js";
 
 /** A claim is CONTRADICTED when a chunk covers at least this share of its content tokens and gives a different number. */
 const CONTRADICT_COVERAGE = 0.5;
@@ -40,7 +40,7 @@ function statingSpans(answer: string, tokens: Tokens): ClaimSpan[] {
   });
 }
 
-function coverage(claim: Tokenized, chunk: { readonly content: ReadonlySet<string> }): number {
+function coverage(claim: Tokenized, chunk: { readonly content: TermSet }): number {
   if (claim.content.size === 0) return 1;
   let n = 0;
   for (const t of claim.content) if (chunk.content.has(t)) n++;
@@ -52,12 +52,12 @@ function coverage(claim: Tokenized, chunk: { readonly content: ReadonlySet<strin
  * claim number the chunk lacks, a content word next to it in the claim appears in the chunk with
  * another number within {@link NUMBER_WINDOW} segments ("port 5433" against "port 5432").
  */
-function givesDifferentNumber(claim: Tokenized, chunk: Tokenized): boolean {
+function givesDifferentNumber(claim: Tokenized, chunk: ChunkTokens): boolean {
   const segs = claim.segments;
   for (let i = 0; i < segs.length; i++) {
     const s = segs[i] as Token;
     if (!s.isNumber || chunk.numbers.has(s.text)) continue;
-    if (otherNumberNextTo(chunk.segments, neighbourWords(segs, i), s.text)) return true;
+    if (chunk.otherNumberNextTo(neighbourWords(segs, i), s.text, NUMBER_WINDOW)) return true;
   }
   return false;
 }
@@ -70,23 +70,6 @@ function neighbourWords(segs: readonly Token[], i: number): Set<string> {
     if (!n.isNumber && !n.stop) neighbours.add(n.text);
   }
   return neighbours;
-}
-
-/** True when one of the words appears in the chunk with a number other than `number` within {@link NUMBER_WINDOW} segments. */
-function otherNumberNextTo(cs: readonly Token[], words: ReadonlySet<string>, number: string): boolean {
-  for (let k = 0; k < cs.length; k++) {
-    if (words.has((cs[k] as Token).text) && otherNumberWithin(cs, k, number)) return true;
-  }
-  return false;
-}
-
-/** True when a number other than `number` lies within {@link NUMBER_WINDOW} segments of segment k. */
-function otherNumberWithin(cs: readonly Token[], k: number, number: string): boolean {
-  for (let m = Math.max(0, k - NUMBER_WINDOW); m <= Math.min(cs.length - 1, k + NUMBER_WINDOW); m++) {
-    const c = cs[m] as Token;
-    if (c.isNumber && c.text !== number) return true;
-  }
-  return false;
 }
 
 /** The chunk that contradicts a claim (a different number in its place, or the opposite polarity of a sentence saying the rest), or null. */
@@ -104,7 +87,9 @@ function numberContradiction(claim: Tokenized, chunks: readonly TokenizedChunk[]
 /** The chunk with a sentence saying the claim (two content words or more) with the opposite polarity, or null. */
 function polarityContradiction(claim: Tokenized, chunks: readonly TokenizedChunk[]): string | null {
   if (claim.content.size < 2) return null;
-  for (const c of chunks) for (const s of c.t.sentences) if (s.negated !== claim.negated && coverage(claim, s) >= NEGATION_COVERAGE) return c.id;
+  for (const c of chunks) {
+    for (const [i, n] of sharedPerSentence(claim, c)) if (c.t.sentenceNegated(i) !== claim.negated && n / claim.content.size >= NEGATION_COVERAGE) return c.id;
+  }
   return null;
 }
 

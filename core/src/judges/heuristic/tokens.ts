@@ -1,5 +1,7 @@
 import { STOP_WORDS, sentences, wordSegments } from "@ragmeter/golden";
 import { chunkHash } from "../../domain/chunkHash.js";
+import type { TermSet } from "../../domain/metric.js";
+import { ChunkIndex } from "./chunkIndex.js";
 import { chineseNumeralsToDigits, mergeNumberWords, NUMBER_WORD_RULES } from "./numerals.js";
 import { stem } from "./stem.js";
 
@@ -39,16 +41,10 @@ interface ChunkSentence {
 }
 
 /**
- * A chunk: its tokens as a whole and per sentence (local alignment and negation read sentences). A
- * judge keeps these across traces (its chunk cache), so a sentence keeps only what is read of it.
+ * A chunk: its tokens as a whole and per sentence (local alignment and negation read sentences),
+ * kept across traces by a judge (its chunk cache) in the compact form of {@link ChunkIndex}.
  */
-export interface ChunkTokens extends Tokenized {
-  readonly sentences: readonly ChunkSentence[];
-  /** For each content token, the indices of the sentences that hold it, ascending. */
-  readonly positions: ReadonlyMap<string, readonly number[]>;
-  /** Its terms for relevance (content stems, discourse words included, and numbers: {@link Tokens.chunkTerms}), read in the same pass. */
-  readonly relevance: ReadonlySet<string>;
-}
+export type ChunkTokens = ChunkIndex<Script>;
 
 /** Words needed of a script: a Han character counts as a word, Cyrillic and Latin words as runs of letters. */
 const SCRIPT_WORDS: readonly [Exclude<Script, "none">, RegExp][] = [
@@ -216,7 +212,10 @@ function rawSegments(text: string): { text: string; isNumber: boolean }[] {
 interface Sink {
   readonly segments: Token[];
   readonly numbers: Set<string>;
-  readonly bigrams: Set<string>;
+  /** When given (a text's), the adjacent pairs as "first second". */
+  readonly bigrams?: Set<string>;
+  /** When given (a chunk's), the adjacent pairs flat: first, second, first, second… */
+  readonly pairs?: string[];
   /** When given (a chunk's), the relevance terms: numbers and the stems of words that are not relevance stop words. */
   readonly relevance?: Set<string>;
 }
@@ -245,7 +244,10 @@ function tokenizeInto(text: string, wordOf: (word: string) => WordInfo, into: Si
     if (t.isNumber) into.numbers.add(t.text);
     else if (!t.stop) content.add(t.text);
     else continue;
-    if (prev !== null) into.bigrams.add(`${prev} ${t.text}`);
+    if (prev !== null) {
+      into.bigrams?.add(`${prev} ${t.text}`);
+      into.pairs?.push(prev, t.text);
+    }
     prev = t.text;
   }
   return { content, negated: negation.negated, negates: han ? null : negation.negates };
@@ -274,9 +276,10 @@ class Negation {
  * judge's {@link Tokens} keeps them).
  */
 export function tokenize(text: string, wordOf: (word: string) => WordInfo = wordInfo): Tokenized {
-  const into: Sink = { segments: [], numbers: new Set<string>(), bigrams: new Set<string>() };
+  const bigrams = new Set<string>();
+  const into: Sink = { segments: [], numbers: new Set<string>(), bigrams };
   const t = tokenizeInto(text, wordOf, into);
-  return { segments: into.segments, content: t.content, numbers: into.numbers, bigrams: into.bigrams, negated: t.negated, negates: t.negates, script: scriptOf(text) };
+  return { segments: into.segments, content: t.content, numbers: into.numbers, bigrams, negated: t.negated, negates: t.negates, script: scriptOf(text) };
 }
 
 /** Content stems and numbers of a text for relevance (discourse words are content: rules v2). */
@@ -306,35 +309,18 @@ function terms(text: string, wordOf: (word: string) => WordInfo = wordInfo): Ter
  */
 function chunkTokens(text: string, wordOf: (word: string) => WordInfo = wordInfo): ChunkTokens {
   const relevance = new Set<string>();
-  const into: Sink = { segments: [], numbers: new Set<string>(), bigrams: new Set<string>(), relevance };
+  const pairs: string[] = [];
+  const into: Sink = { segments: [], numbers: new Set<string>(), pairs, relevance };
   const content = new Set<string>();
-  const positions = new Map<string, number[]>();
   const parts: ChunkSentence[] = [];
   let negated = false;
   for (const sentence of sentences(text)) {
     const s = tokenizeInto(sentence, wordOf, into);
-    const i = parts.length;
-    for (const t of s.content) {
-      content.add(t);
-      const at = positions.get(t);
-      if (at === undefined) positions.set(t, [i]);
-      else at.push(i);
-    }
+    for (const t of s.content) content.add(t);
     negated ||= s.negated;
     parts.push(s);
   }
-  return {
-    segments: into.segments,
-    content,
-    numbers: into.numbers,
-    bigrams: into.bigrams,
-    negated,
-    negates: null,
-    script: scriptOf(text),
-    sentences: parts,
-    positions,
-    relevance,
-  };
+  return new ChunkIndex({ segments: into.segments, content, numbers: into.numbers, relevance, pairs, sentences: parts, negated, script: scriptOf(text) });
 }
 
 /**
@@ -418,9 +404,9 @@ export const TOKEN_RULES = [
 
 /**
  * Bound of a judge's chunk cache: chunks whose tokens it keeps, and segments (words and numbers) over
- * them, which bounds its memory: about 160 bytes of heap a segment with the sets and positions built
- * from it (bench:judge-chunks measures it; repeated words share one token), a chunk of 500–2,000
- * characters 100–600 segments.
+ * them, which bounds its memory: about 27 bytes of heap a segment in the compact form a chunk is
+ * kept in ({@link ChunkIndex}; bench:judge-chunks measures it), a chunk of 500–2,000 characters
+ * 100–600 segments.
  * `entries: 0` keeps none: each trace tokenizes its chunks again.
  */
 export interface ChunkCacheBound {
@@ -428,9 +414,9 @@ export interface ChunkCacheBound {
   readonly segments: number;
 }
 /**
- * The judge's chunk cache: 400,000 segments, about 62 MiB (1,300 chunks of issue 31's production
+ * The judge's chunk cache: 400,000 segments, about 10 MiB (1,300 chunks of issue 31's production
  * shape, the most recently retrieved: 70 % of retrievals hit, against 67 % at 320,000), and at most
- * 20,000 chunks however short.
+ * 20,000 chunks however short. Kept as sets it was 62 MiB (issue 38).
  */
 export const CHUNK_CACHE: ChunkCacheBound = Object.freeze({ entries: 20_000, segments: 400_000 });
 /** Questions, answers and sentences whose tokens a heuristic judge keeps (those of the last questions). */
@@ -456,7 +442,7 @@ export class Tokens {
   readonly #terms = (text: string): Terms => terms(text, this.#word);
   readonly #chunk = (text: string): ChunkTokens => chunkTokens(text, this.#word);
   constructor(chunkCache: ChunkCacheBound = CHUNK_CACHE) {
-    this.#chunks = new Bounded<ChunkTokens>(chunkCache.entries, chunkCache.segments, (t) => t.segments.length);
+    this.#chunks = new Bounded<ChunkTokens>(chunkCache.entries, chunkCache.segments, (t) => t.segmentCount);
   }
   /**
    * Tokens of a chunk text, whole and per sentence: the judge's per-chunk work, kept by the text's
@@ -473,7 +459,7 @@ export class Tokens {
    * kept with its tokens ({@link chunk}): context relevance reads every retrieved chunk that grounding
    * reads, and a second pass over each cost the judge as much again on a chunk the cache missed.
    */
-  chunkTerms(text: string): ReadonlySet<string> {
+  chunkTerms(text: string): TermSet {
     return this.chunk(text).relevance;
   }
   /** Chunks the chunk cache holds and their segments. */
