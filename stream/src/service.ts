@@ -25,11 +25,19 @@ import { createWriteBatcher, DEFAULT_WRITE_BATCH, type WriteBatchLimits } from "
 const SINK_WRITE_RETRIES = 3;
 
 /**
- * Traces held in memory between their write and their scoring, at most (see {@link HeldTraces}):
- * about 5 KiB each for a retrieval + generation trace of 5 chunks, so ≈ 50 MiB at the bound; it
- * covers the traces written in one quiet window at 10,000 traces/s. A trace beyond it is read back.
+ * Traces held in memory between their write and their scoring, at most (see {@link HeldTraces}): it
+ * covers the traces written in one quiet window at 2,000 traces/s. A trace beyond it is read back.
  */
 const HELD_TRACES = 10_000;
+
+/**
+ * Text of the held traces, at most (characters, {@link HeldTraces}): a production-shaped trace
+ * (bench:phoenix's: 5–10 chunks of 500–2,000 characters, the answer twice; 17 KB of OTLP) counts
+ * ≈ 12,300 and takes ≈ 19 KiB of heap held (2,000 of them decoded and held, heap measured after a
+ * GC; issue 38), so the bound is ≈ 2,700 such traces and ≈ 50 MiB of heap, where the count alone
+ * let a backlog hold 10,000 (≈ 190 MiB).
+ */
+const HELD_TEXT = 32 * 1024 * 1024;
 
 /** A record handed to the in-process sink: decoded, with its OTLP bytes (the write batch's size estimate). */
 interface SinkItem {
@@ -211,7 +219,7 @@ export async function startScorerService(o: ScorerServiceOptions): Promise<Score
   // Traces this instance wrote and has not scored since: trace id → when its last span was written.
   const dirty = new Map<string, number>();
   // Their decoded spans, scored from memory when the store has no other rows of them.
-  const held = new HeldTraces(HELD_TRACES);
+  const held = new HeldTraces(HELD_TRACES, HELD_TEXT);
   // Services already warned about dropped attributes: one warning line per service and process.
   const warnedDropped = new Set<string>();
   const written = (w: IngestResult, at: number): void => {

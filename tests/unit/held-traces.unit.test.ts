@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StoredLog, StoredSpan } from "../../core/src/domain/spans.js";
-import { HeldTraces } from "../../stream/src/held.js";
+import { HeldTraces, heldLogSize, heldSpanSize } from "../../stream/src/held.js";
 
 const span = (trace: string, id: string, start: string, name = `op ${id}`): StoredSpan => ({
   trace_id: trace,
@@ -63,5 +63,48 @@ describe("held traces (the streaming scorer's decoded spans, issue 15)", () => {
     h.add([span("t3", "b", "2")], []);
     expect(h.get("t3")?.spans.map((s) => s.span_id)).toEqual(["b"]);
     expect(h.size).toBe(2);
+  });
+});
+
+describe("held traces: the bound on their text (issue 38)", () => {
+  const sized = (trace: string, id: string): StoredSpan => ({
+    ...span(trace, id, "1", "op a"),
+    // keys and strings by their length, a number 8: k 1+5, n 1+8, arr 3+2+1, obj 3+(1+2) = 27
+    attributes: { k: "hello", n: 5, arr: ["ab", "c"], obj: { x: "yz" } },
+    // "service.name" 12 + "svc" 3
+    resource_attributes: { "service.name": "svc" },
+    // "e1" 2 + "q" 1 + "w" 1
+    events: [{ name: "e1", time_unix_nano: "1", attributes: { q: "w" } }],
+  });
+
+  it("counts a span's text by hand: 200 for the item, its name, attributes, resource and events", () => {
+    expect(heldSpanSize(sized("t", "a"))).toBe(200 + 4 + 27 + 15 + 4);
+    // a record: 200, its body (a string) and its attributes
+    expect(heldLogSize({ ...log("t", "a", "r", "1"), body: "twelve chars", attributes: { role: "user" } })).toBe(200 + 12 + 4 + 4);
+  });
+
+  it("a trace first seen once the text reaches the bound is not held; held ones still grow; delete and a re-sent span count right", () => {
+    const h = new HeldTraces(100, 600);
+    h.add([sized("t1", "a"), sized("t2", "a")], []);
+    expect(h.heldSize).toBe(500);
+    // 500 < 600: a third trace is still taken, and then the bound is reached
+    h.add([sized("t3", "a"), sized("t4", "a")], []);
+    expect(h.size).toBe(3);
+    expect(h.heldSize).toBe(750);
+    expect(h.get("t4")).toBeNull();
+    h.add([sized("t1", "b")], []);
+    expect(h.get("t1")?.spans.length).toBe(2);
+    expect(h.heldSize).toBe(1000);
+    // the same span again replaces itself: its size is not counted twice
+    h.add([sized("t1", "b")], []);
+    expect(h.heldSize).toBe(1000);
+    h.delete("t1");
+    h.delete("t2");
+    expect(h.heldSize).toBe(250);
+    h.add([sized("t4", "a")], []);
+    expect(h.get("t4")?.spans.map((s) => s.span_id)).toEqual(["a"]);
+    expect(h.heldSize).toBe(500);
+    h.delete("none");
+    expect(h.heldSize).toBe(500);
   });
 });

@@ -208,7 +208,11 @@ function sortedHas(keys: Float64Array, key: number): boolean {
   return false;
 }
 
-/** The vocabulary entries with one flag, as a {@link TermSet}. */
+/**
+ * The vocabulary entries with one flag, as a {@link TermSet}. Iterated in the order each token first
+ * appears as a segment of the chunk (a Set built from the sets gave the order it first appeared as
+ * content): no reader depends on it.
+ */
 export class FlagView implements TermSet {
   constructor(
     readonly ids: ReadonlyMap<string, number>,
