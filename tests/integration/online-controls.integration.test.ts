@@ -132,6 +132,12 @@ describe("judge sampling per service and the judge budget on the live path", () 
         expect(s?.reason).toMatch(/^judge budget of 4 calls per hour used by service "capped" \(\d+ in the last 60 minutes.*; RAGMETER_JUDGE_CALLS_PER_HOUR_BY_SERVICE\)$/u);
       // judge requests: 2 per judged trace (3 all, halfIn half, 2 capped)
       expect(judgeServer.requests.length - before).toBe(2 * (3 + halfIn + 2));
+      // a batch's traces are counted once its write resolved, a moment after the rows are readable
+      const skipped = 6 + 2 * (3 + half.length - halfIn);
+      await waitFor(async () => {
+        const k = svc.stats().judge_skipped;
+        return (k.budget_exhausted ?? 0) + (k.not_sampled ?? 0) >= skipped;
+      }, 10_000).catch(() => undefined);
       const stats = svc.stats();
       expect(stats.judge_skipped.budget_exhausted).toBe(6);
       expect(stats.judge_skipped.not_sampled).toBe(2 * (3 + half.length - halfIn));
