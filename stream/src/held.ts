@@ -53,9 +53,9 @@ export function heldLogSize(l: StoredLog): number {
  * The decoded spans and log records of the traces this process wrote and has not scored yet, so a
  * trace is scored from what was decoded instead of being read back (the read-back was ≈ a sixth
  * of the streaming scorer's engine time plus a JSON parse of every span; issue 15). At most `max`
- * traces and about `maxSize` characters of their text ({@link heldSpanSize}) are held: a trace first
- * seen while either bound is reached is not held (it is read back); a held one still takes its
- * later spans.
+ * traces and `maxSize` characters of their text ({@link heldSpanSize}) are held: a trace first seen
+ * while the count is reached is not held, and a span that would take the text past its bound drops
+ * its trace (either is read back); a held trace still takes its later spans within the bounds.
  * A held trace may still lack spans the store has (written by another process before a
  * rebalance or a restart, or by this one before the trace was held): the scoring loop uses it
  * only when the store's row counts of the trace equal the held ones (`scoreTraces`).
@@ -83,11 +83,11 @@ export class HeldTraces implements HeldTraceSource {
   add(spans: readonly StoredSpan[], logs: readonly StoredLog[]): void {
     for (const s of spans) {
       const e = this.entry(s.trace_id);
-      if (e !== null) this.grow(e, e.spans, s.span_id, { span: s, size: heldSpanSize(s) });
+      if (e !== null) this.grow(s.trace_id, e, e.spans, s.span_id, { span: s, size: heldSpanSize(s) });
     }
     for (const l of logs) {
       const e = this.entry(l.trace_id);
-      if (e !== null) this.grow(e, e.logs, `${l.span_id}\u0000${l.record_id}`, { log: l, size: heldLogSize(l) });
+      if (e !== null) this.grow(l.trace_id, e, e.logs, `${l.span_id}\u0000${l.record_id}`, { log: l, size: heldLogSize(l) });
     }
   }
 
@@ -105,17 +105,19 @@ export class HeldTraces implements HeldTraceSource {
     this.traces.delete(traceId);
   }
 
-  private grow<T extends { readonly size: number }>(e: Entry, items: Map<string, T>, key: string, item: T): void {
+  /** Holds one item of trace `traceId`; when the text held would pass its bound, drops the trace instead. */
+  private grow<T extends { readonly size: number }>(traceId: string, e: Entry, items: Map<string, T>, key: string, item: T): void {
     const size = item.size - (items.get(key)?.size ?? 0);
     items.set(key, item);
     e.size += size;
     this.#held += size;
+    if (this.#held > this.maxSize) this.delete(traceId);
   }
 
   private entry(traceId: string): Entry | null {
     const e = this.traces.get(traceId);
     if (e !== undefined) return e;
-    if (this.traces.size >= this.max || this.#held >= this.maxSize) return null;
+    if (this.traces.size >= this.max) return null;
     const fresh: Entry = { spans: new Map(), logs: new Map(), size: 0 };
     this.traces.set(traceId, fresh);
     return fresh;

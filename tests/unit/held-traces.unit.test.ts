@@ -83,28 +83,29 @@ describe("held traces: the bound on their text (issue 38)", () => {
     expect(heldLogSize({ ...log("t", "a", "r", "1"), body: "twelve chars", attributes: { role: "user" } })).toBe(200 + 12 + 4 + 4);
   });
 
-  it("a trace first seen once the text reaches the bound is not held; held ones still grow; delete and a re-sent span count right", () => {
+  it("a span that would take the text past the bound drops its trace; the total never passes it; delete and a re-sent span count right", () => {
     const h = new HeldTraces(100, 600);
     h.add([sized("t1", "a"), sized("t2", "a")], []);
     expect(h.heldSize).toBe(500);
-    // 500 < 600: a third trace is still taken, and then the bound is reached
+    // 750 > 600: t3 is dropped as its span comes in, and so is t4
     h.add([sized("t3", "a"), sized("t4", "a")], []);
-    expect(h.size).toBe(3);
-    expect(h.heldSize).toBe(750);
+    expect(h.size).toBe(2);
+    expect(h.heldSize).toBe(500);
+    expect(h.get("t3")).toBeNull();
     expect(h.get("t4")).toBeNull();
-    h.add([sized("t1", "b")], []);
-    expect(h.get("t1")?.spans.length).toBe(2);
-    expect(h.heldSize).toBe(1000);
     // the same span again replaces itself: its size is not counted twice
+    h.add([sized("t1", "a")], []);
+    expect(h.heldSize).toBe(500);
+    // a held trace whose next span would pass the bound is dropped whole (read back when scored)
     h.add([sized("t1", "b")], []);
-    expect(h.heldSize).toBe(1000);
-    h.delete("t1");
-    h.delete("t2");
+    expect(h.get("t1")).toBeNull();
     expect(h.heldSize).toBe(250);
-    h.add([sized("t4", "a")], []);
-    expect(h.get("t4")?.spans.map((s) => s.span_id)).toEqual(["a"]);
+    h.add([sized("t1", "b")], []);
+    expect(h.get("t1")?.spans.map((s) => s.span_id)).toEqual(["b"]);
     expect(h.heldSize).toBe(500);
+    h.delete("t2");
     h.delete("none");
-    expect(h.heldSize).toBe(500);
+    expect(h.heldSize).toBe(250);
+    expect(h.get("t2")).toBeNull();
   });
 });
