@@ -16,7 +16,7 @@ export interface HeldTraceSource {
 interface Entry {
   readonly spans: Map<string, { readonly span: StoredSpan; readonly size: number }>;
   readonly logs: Map<string, { readonly log: StoredLog; readonly size: number }>;
-  /** Its spans' and records' {@link heldSize}, summed. */
+  /** Its spans' and records' sizes ({@link heldSpanSize}, {@link heldLogSize}), summed. */
   size: number;
 }
 
