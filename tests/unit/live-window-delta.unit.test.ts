@@ -45,8 +45,8 @@ function writeOf(trace: number, t: number, version: number): Write {
   return { row, scores };
 }
 
-/** What the engine's FINAL over every write gives (the highest version per key, key order; scores with a status), by a sort of its own. */
-function final(writes: readonly Write[]): { rows: LiveWindowRow[]; scores: ScoreRowIn[] } {
+/** The highest version of each row and of each score over the writes (a later write wins a tie), as the engine's FINAL keeps them. */
+function latest(writes: readonly Write[]): { rows: LiveWindowRow[]; scores: ScoreRowIn[] } {
   const rows = new Map<string, LiveWindowRow>();
   const scores = new Map<string, ScoreRowIn>();
   for (const w of writes) {
@@ -57,12 +57,17 @@ function final(writes: readonly Write[]): { rows: LiveWindowRow[]; scores: Score
       if ((scores.get(ks)?.version ?? Number.NEGATIVE_INFINITY) <= s.version) scores.set(ks, s);
     }
   }
-  const bytes = (s: string) => Buffer.from(s);
-  const order = (a: { t: number; trace_id: string }, b: { t: number; trace_id: string }) => a.t - b.t || Buffer.compare(bytes(a.trace_id), bytes(b.trace_id));
-  return {
-    rows: [...rows.values()].sort(order),
-    scores: [...scores.values()].filter((s) => s.status !== "").sort((a, b) => order(a, b) || (a.metric < b.metric ? -1 : a.metric > b.metric ? 1 : 0)),
-  };
+  return { rows: [...rows.values()], scores: [...scores.values()] };
+}
+
+/** Key order, by a sort of its own: time, trace id's bytes, then metric. */
+const order = (a: { t: number; trace_id: string; metric?: string }, b: { t: number; trace_id: string; metric?: string }) =>
+  a.t - b.t || Buffer.compare(Buffer.from(a.trace_id), Buffer.from(b.trace_id)) || ((a.metric ?? "") < (b.metric ?? "") ? -1 : (a.metric ?? "") > (b.metric ?? "") ? 1 : 0);
+
+/** What the engine's FINAL over every write gives (the highest version per key, key order; scores with a status). */
+function final(writes: readonly Write[]): { rows: LiveWindowRow[]; scores: ScoreRowIn[] } {
+  const l = latest(writes);
+  return { rows: l.rows.sort(order), scores: l.scores.filter((s) => s.status !== "").sort(order) };
 }
 
 function built(rows: readonly ScoreRowIn[], kinds: ReturnType<typeof scoreKinds>): MinuteScores {
@@ -87,25 +92,16 @@ describe("a minute still being written, merged from what was read and the rows f
       };
       for (let k = int(0, 20); k > 0; k--) write();
       const first = final(writes);
-      const partial = { rows: first.rows, scores: built(first.scores, kinds), max: maxVersion({ rows: first.rows, scores: built(first.scores, kinds) }) };
+      const firstScores = built(first.scores, kinds);
+      const partial = { rows: first.rows, scores: firstScores, max: maxVersion({ rows: first.rows, scores: firstScores }) };
       // More writes, some landing late (a version below the read's latest, within the settling time).
-      const n = writes.length;
       for (let k = int(0, 20); k > 0; k--) write(int(0, 3) === 0 ? int(0, 4_000_000) : 0);
       const floor = deltaFloor(partial, 5_000);
       // The delta as the statement reads it: FINAL over every write, the rows at or above the floor, scores with no status too.
-      const all = writes.slice(0, n).concat(writes.slice(n));
-      const rows = new Map<string, LiveWindowRow>();
-      const scores = new Map<string, ScoreRowIn>();
-      for (const w of all) {
-        const k = `${w.row.t}|${w.row.trace_id}`;
-        if ((rows.get(k)?.version ?? Number.NEGATIVE_INFINITY) <= w.row.version) rows.set(k, w.row);
-        for (const s of w.scores) if ((scores.get(`${k}|${s.metric}`)?.version ?? Number.NEGATIVE_INFINITY) <= s.version) scores.set(`${k}|${s.metric}`, s);
-      }
-      const order = (a: { t: number; trace_id: string; metric?: string }, b: { t: number; trace_id: string; metric?: string }) =>
-        a.t - b.t || Buffer.compare(Buffer.from(a.trace_id), Buffer.from(b.trace_id)) || ((a.metric ?? "") < (b.metric ?? "") ? -1 : (a.metric ?? "") > (b.metric ?? "") ? 1 : 0);
+      const all = latest(writes);
       const delta = {
-        rows: [...rows.values()].filter((r) => r.version >= floor).sort(order),
-        scores: [...scores.values()].filter((s) => s.version >= floor).sort(order),
+        rows: all.rows.filter((r) => r.version >= floor).sort(order),
+        scores: all.scores.filter((s) => s.version >= floor).sort(order),
       };
       const merged = mergeMinute(partial, delta, kinds);
       const want = final(writes);
